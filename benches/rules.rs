@@ -1,0 +1,65 @@
+//! Rules-core benchmarks on a 64×64 arena with 40 units: the threat map, cover for every
+//! pair, and one unit's movement range with attack-of-opportunity annotation, timed side
+//! by side with the `pathfinding` crate's Dijkstra over the same grid and costs.
+
+use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use fivefoot::grid::GridPos;
+use fivefoot::level::{Catalogue, Level, arena};
+use fivefoot::rules::movement::reference;
+use fivefoot::rules::{Battlefield, MoveMode, Snapshot, ThreatMap, components::roster_of_level, cover_between, movement_range};
+use fivefoot::variant::RulesVariant;
+
+fn snapshot() -> Snapshot {
+    let cat = Catalogue::builtin();
+    let level = Level::from_def(arena(64, 64, 40, 7), &cat).unwrap();
+    let roster = roster_of_level(&level.def.units, &cat);
+    Snapshot::new(Battlefield { terrain: level.terrain, variant: RulesVariant::D20Classic }, roster)
+}
+
+fn benches(c: &mut Criterion) {
+    let snap = snapshot();
+    let view = snap.view();
+
+    c.bench_function("threat_map_64x64_40_units", |b| b.iter(|| ThreatMap::build(black_box(view.field), black_box(view.roster))));
+
+    c.bench_function("cover_all_pairs_40_units", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for a in 0..view.roster.len() {
+                for t in 0..view.roster.len() {
+                    if a != t && cover_between(&view, a, t, false).can_target {
+                        n += 1;
+                    }
+                }
+            }
+            n
+        })
+    });
+
+    // A Medium fighter (speed 30) and the whole reachable grid, ours against `pathfinding`.
+    let mover = view.roster.units.iter().position(|u| u.speed_ft == 30 && u.footprint.side == 1).unwrap();
+    let start = view.roster.get(mover).footprint.origin;
+    let terrain = &view.field.terrain;
+    let mut group = c.benchmark_group("movement_range");
+    group.bench_function("fivefoot_speed_30_with_aoo", |b| {
+        b.iter(|| movement_range(black_box(&view), mover, MoveMode::Move, 30))
+    });
+    group.bench_function("pathfinding_dijkstra_reach_speed_30", |b| {
+        b.iter(|| {
+            pathfinding::directed::dijkstra::dijkstra_reach(&(start, 0u8), |&s, _| reference::successors(terrain, s))
+                .take_while(|item| item.total_cost <= 30)
+                .count()
+        })
+    });
+    group.bench_function("fivefoot_whole_map_with_aoo", |b| {
+        b.iter(|| movement_range(black_box(&view), mover, MoveMode::Move, u32::MAX / 2))
+    });
+    group.bench_function("pathfinding_dijkstra_all_whole_map", |b| {
+        b.iter(|| pathfinding::prelude::dijkstra_all(&(start, 0u8), |&s| reference::successors(terrain, s)))
+    });
+    group.finish();
+    let _ = GridPos::default();
+}
+
+criterion_group!(rules, benches);
+criterion_main!(rules);

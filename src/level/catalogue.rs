@@ -1,0 +1,348 @@
+//! The creature and weapon catalogues (`assets/creatures.ron`, `assets/weapons.ron`):
+//! d20-style numbers from the SRD where they exist, plus what each variant needs
+//! (ap-phases weapon speed, osr-segments space and speed factor).
+
+use crate::grid::Size;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// Dice such as `2d6`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct DiceExpr {
+    pub count: u32,
+    pub sides: u32,
+}
+
+impl DiceExpr {
+    pub const fn new(count: u32, sides: u32) -> Self {
+        Self { count, sides }
+    }
+    pub const fn min(self) -> u32 {
+        self.count
+    }
+    pub const fn max(self) -> u32 {
+        self.count * self.sides
+    }
+
+    /// The same weapon made for a creature of another size (the SRD's damage progression).
+    pub fn scaled_for(self, size: Size) -> DiceExpr {
+        const STEPS: [(u32, u32); 12] =
+            [(1, 1), (1, 2), (1, 3), (1, 4), (1, 6), (1, 8), (1, 10), (2, 6), (2, 8), (3, 6), (3, 8), (4, 6)];
+        let here = STEPS.iter().position(|&(c, s)| c == self.count && s == self.sides);
+        let Some(i) = here else { return self };
+        let shift: i32 = match size {
+            Size::Fine => -4,
+            Size::Diminutive => -3,
+            Size::Tiny => -2,
+            Size::Small => -1,
+            Size::Medium => 0,
+            Size::Large => 1,
+            Size::Huge => 2,
+            Size::Gargantuan => 3,
+        };
+        // 1d10 and 1d12 grow to 2d8 and 3d6 (the SRD's table jumps there).
+        let mut j = i as i32 + shift;
+        if shift > 0 && self.count == 1 && self.sides == 10 {
+            j += 1;
+        }
+        let (count, sides) = STEPS[j.clamp(0, STEPS.len() as i32 - 1) as usize];
+        DiceExpr::new(count, sides)
+    }
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}d{}", self.count, self.sides)
+    }
+}
+
+impl FromStr for DiceExpr {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("\"{s}\" is not dice like \"2d6\"");
+        let (c, d) = s.split_once('d').ok_or_else(bad)?;
+        let count: u32 = if c.is_empty() { 1 } else { c.parse().map_err(|_| bad())? };
+        let sides: u32 = d.parse().map_err(|_| bad())?;
+        if count == 0 || sides == 0 || count > 100 {
+            return Err(bad());
+        }
+        Ok(DiceExpr { count, sides })
+    }
+}
+
+impl TryFrom<String> for DiceExpr {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+impl From<DiceExpr> for String {
+    fn from(d: DiceExpr) -> Self {
+        d.to_string()
+    }
+}
+
+/// What sort of weapon it is, which decides threat and how it attacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WeaponKind {
+    /// A manufactured melee weapon (may also be thrown if it has a range increment).
+    Melee,
+    /// A natural weapon (bite, claw): always threatens.
+    Natural,
+    /// An unarmed strike: threatens nothing without a feat.
+    Unarmed,
+    /// A projectile weapon (bow, crossbow): threatens nothing.
+    Ranged,
+}
+
+/// How many hands it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Hands {
+    Light,
+    One,
+    Two,
+}
+
+/// ap-phases weapon speed: the earliest phase an attack with it may begin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum WeaponSpeed {
+    Fast,
+    Average,
+    Slow,
+    VerySlow,
+}
+
+/// One weapon of the catalogue (Medium-size numbers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    pub name: String,
+    pub kind: WeaponKind,
+    pub hands: Hands,
+    /// Damage dice for a Medium wielder.
+    pub damage: DiceExpr,
+    /// Lowest d20 roll that threatens a critical hit (20 for "20/×2", 19 for "19–20").
+    pub crit_range: u32,
+    pub crit_mult: u32,
+    /// A reach weapon doubles reach and cannot hit adjacent foes.
+    #[serde(default)]
+    pub reach: bool,
+    /// Range increment in feet; 0 for weapons that cannot be fired or thrown.
+    #[serde(default)]
+    pub range_increment_ft: u32,
+    /// Deals nonlethal damage.
+    #[serde(default)]
+    pub nonlethal: bool,
+    /// ap-phases weapon speed.
+    pub speed: WeaponSpeed,
+    /// osr-segments: feet of space needed to swing it (over 4 needs an open adjacent square).
+    pub space_ft: u32,
+    /// osr-segments weapon speed factor, lower is quicker; breaks initiative ties.
+    pub speed_factor: u32,
+}
+
+impl WeaponDef {
+    /// Whether a wielder threatens squares with it.
+    pub fn threatens(&self) -> bool {
+        matches!(self.kind, WeaponKind::Melee | WeaponKind::Natural)
+    }
+    pub fn is_ranged(&self) -> bool {
+        self.kind == WeaponKind::Ranged
+    }
+}
+
+/// The six ability scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Abilities {
+    pub str: i32,
+    pub dex: i32,
+    pub con: i32,
+    pub int: i32,
+    pub wis: i32,
+    pub cha: i32,
+}
+
+/// The d20 ability modifier of a score.
+pub const fn ability_mod(score: i32) -> i32 {
+    (score - 10).div_euclid(2)
+}
+
+/// One creature of the catalogue, in d20 terms; other variants derive their numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreatureDef {
+    pub name: String,
+    pub size: Size,
+    /// Tall creatures have the full natural reach of their size; long ones less.
+    #[serde(default = "yes")]
+    pub tall: bool,
+    /// Natural reach in feet, when it differs from the size's.
+    #[serde(default)]
+    pub reach_ft: Option<u32>,
+    pub speed_ft: u32,
+    pub abilities: Abilities,
+    pub base_attack: i32,
+    pub hit_dice: u32,
+    pub hp: i32,
+    #[serde(default)]
+    pub armor: i32,
+    #[serde(default)]
+    pub shield: i32,
+    #[serde(default)]
+    pub natural_armor: i32,
+    /// The weapon wielded at the start of a fight.
+    pub weapon: String,
+    /// A weapon carried as a backup (drawn with an action).
+    #[serde(default)]
+    pub backup: Option<String>,
+    /// Feats and traits the rules know by name (e.g. `combat_reflexes`).
+    #[serde(default)]
+    pub traits: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl CreatureDef {
+    /// Natural reach: the entry's own, or the size's (a long creature of Large size or
+    /// more reaches 5 ft less).
+    pub fn natural_reach_ft(&self, size: Size) -> u32 {
+        if let Some(r) = self.reach_ft.filter(|_| size == self.size) {
+            return r;
+        }
+        let r = size.natural_reach_ft();
+        if !self.tall && size >= Size::Large { r - 5 } else { r }
+    }
+    /// Armor class: 10 + armor + shield + natural + Dex + size.
+    pub fn armor_class(&self, size: Size) -> i32 {
+        10 + self.armor + self.shield + self.natural_armor + ability_mod(self.abilities.dex) + size.size_modifier()
+    }
+    pub fn has_trait(&self, name: &str) -> bool {
+        self.traits.iter().any(|t| t == name)
+    }
+}
+
+/// Every creature and weapon the levels may name, in a stable (sorted) order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Catalogue {
+    pub creatures: BTreeMap<String, CreatureDef>,
+    pub weapons: BTreeMap<String, WeaponDef>,
+}
+
+/// The catalogues shipped in `assets/`, compiled in so that the CLI works from anywhere.
+pub const CREATURES_RON: &str = include_str!("../../assets/creatures.ron");
+pub const WEAPONS_RON: &str = include_str!("../../assets/weapons.ron");
+
+impl Catalogue {
+    /// The shipped catalogue.
+    pub fn builtin() -> Catalogue {
+        Catalogue::parse(CREATURES_RON, WEAPONS_RON).expect("shipped catalogue must be valid")
+    }
+
+    /// Parses catalogue texts and checks that every creature's weapons exist.
+    pub fn parse(creatures: &str, weapons: &str) -> Result<Catalogue, String> {
+        let weapons: BTreeMap<String, WeaponDef> =
+            ron::from_str(weapons).map_err(|e| format!("assets/weapons.ron:{e}"))?;
+        let creatures: BTreeMap<String, CreatureDef> =
+            ron::from_str(creatures).map_err(|e| format!("assets/creatures.ron:{e}"))?;
+        for (id, c) in &creatures {
+            for w in std::iter::once(&c.weapon).chain(c.backup.as_ref()) {
+                if !weapons.contains_key(w) {
+                    return Err(format!("assets/creatures.ron: creature \"{id}\" names unknown weapon \"{w}\""));
+                }
+            }
+        }
+        for (id, w) in &weapons {
+            if !(2..=20).contains(&w.crit_range) || w.crit_mult < 2 {
+                return Err(format!("assets/weapons.ron: weapon \"{id}\" has an impossible critical {}/×{}", w.crit_range, w.crit_mult));
+            }
+        }
+        Ok(Catalogue { creatures, weapons })
+    }
+
+    pub fn creature(&self, id: &str) -> Option<&CreatureDef> {
+        self.creatures.get(id)
+    }
+    pub fn weapon(&self, id: &str) -> Option<&WeaponDef> {
+        self.weapons.get(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_parse_and_print() {
+        assert_eq!("2d6".parse::<DiceExpr>(), Ok(DiceExpr::new(2, 6)));
+        assert_eq!("d8".parse::<DiceExpr>(), Ok(DiceExpr::new(1, 8)));
+        assert!("2x6".parse::<DiceExpr>().is_err());
+        assert!("0d6".parse::<DiceExpr>().is_err());
+        assert_eq!(DiceExpr::new(1, 10).to_string(), "1d10");
+    }
+
+    #[test]
+    fn weapon_damage_scales_with_size_as_the_srd_does() {
+        // A Large greatclub deals 2d8, a Small short sword 1d4, a Large longsword 2d6.
+        assert_eq!(DiceExpr::new(1, 10).scaled_for(Size::Large), DiceExpr::new(2, 8));
+        assert_eq!(DiceExpr::new(1, 6).scaled_for(Size::Small), DiceExpr::new(1, 4));
+        assert_eq!(DiceExpr::new(1, 8).scaled_for(Size::Large), DiceExpr::new(2, 6));
+        assert_eq!(DiceExpr::new(2, 6).scaled_for(Size::Large), DiceExpr::new(3, 6));
+        assert_eq!(DiceExpr::new(1, 8).scaled_for(Size::Medium), DiceExpr::new(1, 8));
+    }
+
+    #[test]
+    fn ability_modifiers_round_down() {
+        assert_eq!(ability_mod(10), 0);
+        assert_eq!(ability_mod(11), 0);
+        assert_eq!(ability_mod(8), -1);
+        assert_eq!(ability_mod(7), -2);
+        assert_eq!(ability_mod(21), 5);
+    }
+
+    #[test]
+    fn shipped_catalogue_has_the_required_entries() {
+        let cat = Catalogue::builtin();
+        for c in ["human_fighter", "human_archer", "spearman", "goblin", "ogre", "wolf"] {
+            assert!(cat.creature(c).is_some(), "missing creature {c}");
+        }
+        for w in [
+            "unarmed", "dagger", "short_sword", "longsword", "greatsword", "greatclub", "longspear", "glaive",
+            "shortbow", "longbow", "light_crossbow",
+        ] {
+            assert!(cat.weapon(w).is_some(), "missing weapon {w}");
+        }
+        let ogre = cat.creature("ogre").unwrap();
+        assert_eq!(ogre.size, Size::Large);
+        assert_eq!(ogre.natural_reach_ft(Size::Large), 10);
+        assert_eq!(ogre.speed_ft, 40);
+        assert_eq!(ogre.weapon, "greatclub");
+        assert_eq!(ogre.armor_class(Size::Large), 17);
+        let goblin = cat.creature("goblin").unwrap();
+        assert_eq!((goblin.size, goblin.abilities.dex, goblin.weapon.as_str()), (Size::Small, 15, "short_sword"));
+        assert_eq!(goblin.armor_class(Size::Small), 16);
+        assert_eq!(cat.creature("wolf").unwrap().speed_ft, 50);
+        let archer = cat.creature("human_archer").unwrap();
+        assert!(cat.weapon(&archer.weapon).unwrap().is_ranged());
+        assert!(archer.backup.as_ref().is_some_and(|b| cat.weapon(b).unwrap().threatens()));
+        assert!(cat.weapon("longspear").unwrap().reach);
+        assert!(cat.weapon("glaive").unwrap().reach);
+        assert_eq!(cat.weapon("greatsword").unwrap().speed, WeaponSpeed::Slow);
+        assert!(!cat.weapon("unarmed").unwrap().threatens());
+        assert!(cat.weapon("bite").unwrap().threatens());
+    }
+
+    #[test]
+    fn catalogue_rejects_unknown_weapons() {
+        let err = Catalogue::parse(
+            r#"{"x": (name: "X", size: Medium, speed_ft: 30, abilities: (str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10), base_attack: 0, hit_dice: 1, hp: 4, weapon: "spork")}"#,
+            WEAPONS_RON,
+        )
+        .unwrap_err();
+        assert!(err.contains("spork"), "{err}");
+    }
+}

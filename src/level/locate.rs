@@ -1,0 +1,120 @@
+//! Finds where things are in a level's text, so semantic errors (an unknown creature,
+//! a unit on a wall) can point at a line and column like syntax errors do.
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(before.chars().count(), |i| before[i + 1..].chars().count()) + 1;
+    (line, col)
+}
+
+/// Position of character `x` of map row `y` (its string literal's contents).
+pub fn row_char(text: &str, y: usize, x: usize) -> (usize, usize) {
+    let Some(rows_at) = text.find("rows") else { return (1, 1) };
+    let mut rest = &text[rows_at..];
+    let mut base = rows_at;
+    let mut n = 0;
+    while let Some(q) = rest.find('"') {
+        let start = base + q + 1;
+        let lit_end = text[start..].find('"').map_or(text.len(), |e| start + e);
+        if n == y {
+            let offset = text[start..lit_end].char_indices().nth(x).map_or(start, |(i, _)| start + i);
+            return line_col(text, offset);
+        }
+        n += 1;
+        base = lit_end + 1;
+        rest = &text[base.min(text.len())..];
+    }
+    line_col(text, rows_at)
+}
+
+/// Position of `field`'s value in the unit entry whose id is `id` (the first such entry).
+pub fn unit_field(text: &str, id: &str, field: &str) -> (usize, usize) {
+    nth_unit_field(text, id, field, 0)
+}
+
+/// Like [`unit_field`], for the `nth` entry with that id (0-based), to point at duplicates.
+pub fn nth_unit_field(text: &str, id: &str, field: &str, nth: usize) -> (usize, usize) {
+    let units_at = text.find("units").unwrap_or(0);
+    let needle = format!("\"{id}\"");
+    let mut from = units_at;
+    let mut found = None;
+    for _ in 0..=nth {
+        match text[from..].find(&needle) {
+            Some(i) => {
+                found = Some(from + i);
+                from += i + needle.len();
+            }
+            None => break,
+        }
+    }
+    let Some(id_at) = found else { return line_col(text, units_at) };
+    // The entry spans from the '(' before the id to its matching ')'.
+    let entry_start = text[..id_at].rfind('(').unwrap_or(id_at);
+    let entry_end = matching_paren(text, entry_start).unwrap_or(text.len());
+    let entry = &text[entry_start..entry_end];
+    let mut search = 0;
+    while let Some(i) = entry[search..].find(field) {
+        let at = search + i;
+        let before_ok = at == 0 || !entry.as_bytes()[at - 1].is_ascii_alphanumeric() && entry.as_bytes()[at - 1] != b'_';
+        let after = entry[at + field.len()..].trim_start();
+        if before_ok && after.starts_with(':') {
+            let value_rel = at + field.len() + entry[at + field.len()..].find(':').unwrap_or(0) + 1;
+            let value_start = value_rel + (entry[value_rel..].len() - entry[value_rel..].trim_start().len());
+            return line_col(text, entry_start + value_start);
+        }
+        search = at + field.len();
+    }
+    line_col(text, id_at)
+}
+
+/// Byte offset just past the ')' that closes the '(' at `open`, skipping string literals.
+fn matching_paren(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in text[open..].char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(open + i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "(\n    name: \"x\",\n    map: (rows: [\n        \"###\",\n        \"#x#\",\n    ]),\n    units: [\n        (id: \"a\", side: \"blue\", at: (1, 1), creature: \"ogar\"),\n    ],\n)\n";
+
+    #[test]
+    fn finds_row_characters() {
+        assert_eq!(row_char(TEXT, 1, 1), (5, 11));
+        assert_eq!(row_char(TEXT, 0, 0), (4, 10));
+    }
+
+    #[test]
+    fn finds_unit_fields() {
+        assert_eq!(unit_field(TEXT, "a", "creature"), (8, 56));
+        assert_eq!(unit_field(TEXT, "a", "at"), (8, 39));
+        assert_eq!(unit_field(TEXT, "a", "side"), (8, 25));
+    }
+}

@@ -1,0 +1,237 @@
+//! Levels: the `levels/*.ron` schema (a contract), loading with errors that name the
+//! file, line and column or the offending unit, atomic saving, and the catalogues.
+
+mod arena;
+mod catalogue;
+mod error;
+mod locate;
+
+pub use arena::arena;
+pub use catalogue::*;
+pub use error::LevelError;
+
+use crate::grid::{Footprint, GridPos, Size, Terrain, TerrainMap};
+use crate::variant::RulesVariant;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Most units a level may hold (the rules keep unit sets in 128-bit masks).
+pub const MAX_UNITS: usize = 128;
+
+/// A level as written in RON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelDef {
+    pub name: String,
+    /// The default rule variant.
+    #[serde(default)]
+    pub rules: RulesVariant,
+    pub map: MapDef,
+    pub units: Vec<UnitDef>,
+}
+
+/// The terrain rows, one character per 5-ft square.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapDef {
+    pub rows: Vec<String>,
+}
+
+/// One unit placed on the map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitDef {
+    pub id: String,
+    pub side: String,
+    /// Top-left square of the unit's footprint.
+    pub at: (i32, i32),
+    pub creature: String,
+    /// Overrides the creature's wielded weapon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<String>,
+    /// Overrides the creature's size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    /// Overrides the creature's hit points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hp: Option<i32>,
+    /// Whether the unit is aware of its foes when the fight starts (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aware: Option<bool>,
+}
+
+impl UnitDef {
+    pub fn pos(&self) -> GridPos {
+        GridPos::new(self.at.0, self.at.1)
+    }
+    pub fn is_aware(&self) -> bool {
+        self.aware.unwrap_or(true)
+    }
+}
+
+/// A level checked against its catalogue: the terrain is parsed and every unit fits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    pub def: LevelDef,
+    pub terrain: TerrainMap,
+    /// Where it was loaded from, for messages.
+    pub source: PathBuf,
+}
+
+impl Level {
+    /// Reads, parses and validates a level file.
+    pub fn load(path: impl AsRef<Path>, catalogue: &Catalogue) -> Result<Level, LevelError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LevelError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+        Level::parse(&text, path, catalogue)
+    }
+
+    /// Parses and validates level text; `path` is only used in messages.
+    pub fn parse(text: &str, path: &Path, catalogue: &Catalogue) -> Result<Level, LevelError> {
+        let def: LevelDef = ron_options().from_str(text).map_err(|e| LevelError::Syntax {
+            path: path.to_path_buf(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
+        let terrain = validate(&def, text, path, catalogue)?;
+        Ok(Level { def, terrain, source: path.to_path_buf() })
+    }
+
+    /// Validates a level built in code (no source text, so errors name units only).
+    pub fn from_def(def: LevelDef, catalogue: &Catalogue) -> Result<Level, LevelError> {
+        let path = PathBuf::from(format!("<{}>", def.name));
+        let terrain = validate(&def, "", &path, catalogue)?;
+        Ok(Level { def, terrain, source: path })
+    }
+
+    /// Size of a unit as placed (its override or its creature's).
+    pub fn unit_size(&self, unit: &UnitDef, catalogue: &Catalogue) -> Size {
+        unit.size.unwrap_or_else(|| catalogue.creature(&unit.creature).map_or(Size::Medium, |c| c.size))
+    }
+}
+
+/// RON options levels are read and written with (bare optional values).
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
+fn validate(def: &LevelDef, text: &str, path: &Path, catalogue: &Catalogue) -> Result<TerrainMap, LevelError> {
+    let file = path.to_path_buf();
+    let rows = &def.map.rows;
+    if rows.is_empty() || rows[0].is_empty() {
+        return Err(LevelError::EmptyMap { path: file });
+    }
+    let width = rows[0].chars().count();
+    for (y, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            let (line, col) = locate::row_char(text, y, 0);
+            return Err(LevelError::RaggedRow { path: file, line, col, row: y, expected: width, found: n });
+        }
+    }
+    let terrain = TerrainMap::from_rows(rows).map_err(|(y, x, ch)| {
+        let (line, col) = locate::row_char(text, y, x);
+        LevelError::UnknownTerrain { path: file.clone(), line, col, ch, x: x as i32, y: y as i32 }
+    })?;
+    if def.units.len() > MAX_UNITS {
+        return Err(LevelError::TooManyUnits { path: file, count: def.units.len() });
+    }
+
+    let mut ids = BTreeSet::new();
+    let mut placed: Vec<(&str, Footprint)> = Vec::with_capacity(def.units.len());
+    for unit in &def.units {
+        let at = |field: &str| locate::unit_field(text, &unit.id, field);
+        let unit_err = |field: &str, problem: String| {
+            let (line, col) = at(field);
+            LevelError::Unit { path: file.clone(), line, col, unit: unit.id.clone(), problem }
+        };
+        if unit.id.trim().is_empty() {
+            return Err(unit_err("id", "a unit needs a non-empty id".into()));
+        }
+        if !ids.insert(unit.id.as_str()) {
+            let (line, col) = locate::nth_unit_field(text, &unit.id, "id", 1);
+            return Err(LevelError::Unit {
+                path: file.clone(),
+                line,
+                col,
+                unit: unit.id.clone(),
+                problem: "duplicate unit id".into(),
+            });
+        }
+        if unit.side.trim().is_empty() {
+            return Err(unit_err("side", "a unit needs a side".into()));
+        }
+        let Some(creature) = catalogue.creature(&unit.creature) else {
+            let known: Vec<_> = catalogue.creatures.keys().map(String::as_str).collect();
+            return Err(unit_err(
+                "creature",
+                format!("unknown creature \"{}\" (known: {})", unit.creature, known.join(", ")),
+            ));
+        };
+        if let Some(w) = &unit.weapon
+            && catalogue.weapon(w).is_none()
+        {
+            let known: Vec<_> = catalogue.weapons.keys().map(String::as_str).collect();
+            return Err(unit_err("weapon", format!("unknown weapon \"{w}\" (known: {})", known.join(", "))));
+        }
+        if let Some(hp) = unit.hp
+            && hp <= 0
+        {
+            return Err(unit_err("hp", format!("hit points must be positive, not {hp}")));
+        }
+        let size = unit.size.unwrap_or(creature.size);
+        let fp = Footprint::new(unit.pos(), size.side());
+        for cell in fp.cells() {
+            if !terrain.in_bounds(cell) {
+                return Err(unit_err(
+                    "at",
+                    format!(
+                        "{} is outside the {}×{} map",
+                        if cell == unit.pos() { format!("square {cell}") } else { format!("its footprint square {cell}") },
+                        terrain.width(),
+                        terrain.height()
+                    ),
+                ));
+            }
+            if terrain.get(cell) == Terrain::Wall {
+                return Err(unit_err("at", format!("stands on a wall at {cell}")));
+            }
+        }
+        if let Some((other, _)) = placed.iter().find(|(_, o)| o.overlaps(&fp)) {
+            return Err(unit_err("at", format!("overlaps unit \"{other}\"")));
+        }
+        placed.push((&unit.id, fp));
+    }
+    Ok(terrain)
+}
+
+/// Writes a level as pretty RON, atomically: a temporary file in the same folder is
+/// written and synced, then renamed over the target, so a crash never leaves half a file.
+pub fn save_atomic(def: &LevelDef, path: impl AsRef<Path>) -> Result<(), LevelError> {
+    let path = path.as_ref();
+    let io = |e: std::io::Error| LevelError::Io { path: path.to_path_buf(), message: e.to_string() };
+    let pretty = ron::ser::PrettyConfig::new()
+        .struct_names(false)
+        .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
+        .compact_arrays(false);
+    let text = ron::Options::default()
+        .to_string_pretty(def, pretty)
+        .map_err(|e| LevelError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "level.ron".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp).map_err(io)?;
+        f.write_all(text.as_bytes()).map_err(io)?;
+        f.write_all(b"\n").map_err(io)?;
+        f.sync_all().map_err(io)?;
+    }
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}

@@ -1,0 +1,15 @@
+//! Fivefoot: tabletop combat rules as ECS systems on a 5-ft grid.
+//!
+//! Commands go in, the rules check and resolve them against the grid, events come out;
+//! the view, the AI, the log, replays and tests all read the same events. See
+//! `shared/DESIGN.md` for the architecture.
+
+pub mod grid;
+pub mod level;
+pub mod play;
+pub mod query;
+pub mod rules;
+pub mod variant;
+pub mod view;
+
+pub use variant::RulesVariant;

@@ -1,0 +1,186 @@
+//! The rules oracle behind `fivefoot query`: loads a level into a headless rules App,
+//! asks one question through the same functions the game uses, and answers in JSON.
+
+use crate::grid::GridPos;
+use crate::level::{Catalogue, Level, LevelError};
+use crate::rules::{self, MoveMode, RulesPlugin, RulesView};
+use crate::variant::RulesVariant;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use serde::Serialize;
+use std::path::Path;
+use thiserror::Error;
+
+/// One question for the oracle.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Subcommand)]
+pub enum Question {
+    /// Every square a unit threatens.
+    Threatened { unit: String },
+    /// Whether an attacker flanks a target, and with whom.
+    Flanking { attacker: String, target: String },
+    /// The cover a target has against the attacker's wielded weapon.
+    Cover { attacker: String, target: String },
+    /// The cheapest legal move (or 5-ft step) to a square, and what it provokes.
+    Path {
+        unit: String,
+        #[arg(allow_negative_numbers = true)]
+        x: i32,
+        #[arg(allow_negative_numbers = true)]
+        y: i32,
+        /// A 5-ft step instead of a move action.
+        #[arg(long)]
+        step: bool,
+    },
+}
+
+/// Why a question has no answer.
+#[derive(Debug, Error)]
+pub enum QueryError {
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    #[error("{level}: no unit \"{id}\" (units: {known})")]
+    UnknownUnit { level: String, id: String, known: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+#[derive(Serialize)]
+struct ThreatenedAnswer<'a> {
+    unit: &'a str,
+    squares: Vec<[i32; 2]>,
+}
+
+#[derive(Serialize)]
+struct FlankingAnswer<'a> {
+    attacker: &'a str,
+    target: &'a str,
+    flanking: bool,
+    partners: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+struct CoverAnswer<'a> {
+    attacker: &'a str,
+    target: &'a str,
+    cover: rules::CoverKind,
+    ac_bonus: i32,
+    can_target: bool,
+}
+
+#[derive(Serialize)]
+struct ProvokeAnswer<'a> {
+    by: &'a str,
+    from: [i32; 2],
+}
+
+#[derive(Serialize)]
+struct PathAnswer<'a> {
+    unit: &'a str,
+    legal: bool,
+    squares: Vec<[i32; 2]>,
+    cost_ft: u32,
+    provokes: Vec<ProvokeAnswer<'a>>,
+    reason: Option<String>,
+}
+
+fn xy(p: GridPos) -> [i32; 2] {
+    [p.x, p.y]
+}
+
+/// A headless rules App holding `level` under `variant`, derived state up to date.
+pub fn rules_app(level: &Level, catalogue: &Catalogue, variant: RulesVariant) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, RulesPlugin));
+    rules::spawn_level(app.world_mut(), level, catalogue, variant);
+    app.update();
+    app
+}
+
+/// Loads `level_path` and answers `question` as one JSON object.
+pub fn run(level_path: &Path, variant: Option<RulesVariant>, question: &Question) -> Result<String, QueryError> {
+    let catalogue = Catalogue::builtin();
+    let level = Level::load(level_path, &catalogue)?;
+    let variant = variant.unwrap_or(level.def.rules);
+    let app = rules_app(&level, &catalogue, variant);
+    let view = rules::view_of(app.world()).expect("rules resources exist after spawning");
+    answer(&view, &level_path.display().to_string(), question)
+}
+
+/// Answers a question about the battle in `view`.
+pub fn answer(view: &RulesView, level_name: &str, question: &Question) -> Result<String, QueryError> {
+    let roster = view.roster;
+    let unit = |id: &str| {
+        roster.index_of(id).ok_or_else(|| QueryError::UnknownUnit {
+            level: level_name.to_string(),
+            id: id.to_string(),
+            known: roster.units.iter().map(|u| u.id.as_str()).collect::<Vec<_>>().join(", "),
+        })
+    };
+    let pair = |a: &str, t: &str| -> Result<(usize, usize), QueryError> {
+        let (a, t) = (unit(a)?, unit(t)?);
+        if a == t {
+            return Err(QueryError::Invalid(format!("a unit cannot be both attacker and target (\"{}\")", roster.get(a).id)));
+        }
+        Ok((a, t))
+    };
+    let json = match question {
+        Question::Threatened { unit: id } => {
+            let i = unit(id)?;
+            serde_json::to_string(&ThreatenedAnswer {
+                unit: &roster.get(i).id,
+                squares: view.threat.squares_of(i).iter().copied().map(xy).collect(),
+            })
+        }
+        Question::Flanking { attacker, target } => {
+            let (a, t) = pair(attacker, target)?;
+            let f = rules::flanking(view, a, t);
+            serde_json::to_string(&FlankingAnswer {
+                attacker: &roster.get(a).id,
+                target: &roster.get(t).id,
+                flanking: f.flanking,
+                partners: f.partners.iter().map(|&p| roster.get(p).id.as_str()).collect(),
+            })
+        }
+        Question::Cover { attacker, target } => {
+            let (a, t) = pair(attacker, target)?;
+            let c = rules::cover_between(view, a, t, false);
+            serde_json::to_string(&CoverAnswer {
+                attacker: &roster.get(a).id,
+                target: &roster.get(t).id,
+                cover: c.cover,
+                ac_bonus: c.ac_bonus,
+                can_target: c.can_target,
+            })
+        }
+        Question::Path { unit: id, x, y, step } => {
+            let i = unit(id)?;
+            let mode = if *step { MoveMode::Step } else { MoveMode::Move };
+            let budget = rules::allowance_ft(view, i, mode);
+            let range = rules::movement_range(view, i, mode, budget);
+            let answer = match range.plan_to(view, GridPos::new(*x, *y)) {
+                Ok(plan) => PathAnswer {
+                    unit: &roster.get(i).id,
+                    legal: true,
+                    squares: plan.squares.iter().copied().map(xy).collect(),
+                    cost_ft: plan.cost_ft,
+                    provokes: plan
+                        .provokes
+                        .iter()
+                        .map(|p| ProvokeAnswer { by: &roster.get(p.by).id, from: xy(p.from) })
+                        .collect(),
+                    reason: None,
+                },
+                Err(refusal) => PathAnswer {
+                    unit: &roster.get(i).id,
+                    legal: false,
+                    squares: vec![],
+                    cost_ft: 0,
+                    provokes: vec![],
+                    reason: Some(refusal.0),
+                },
+            };
+            serde_json::to_string(&answer)
+        }
+    };
+    Ok(json.expect("answers serialise"))
+}

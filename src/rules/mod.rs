@@ -1,0 +1,147 @@
+//! The rules: combatant components, the battlefield, and the derived state every
+//! decision reads (roster, occupancy, threat map), with pure functions for threat,
+//! flanking, cover and movement at the core and thin systems around them.
+
+pub mod components;
+pub mod cover;
+pub mod dice;
+pub mod flanking;
+pub mod movement;
+pub mod roster;
+pub mod threat;
+
+pub use components::*;
+pub use cover::{AttackReach, CoverKind, CoverResult, cover_between};
+pub use dice::Dice;
+pub use flanking::{Flanking, flanking};
+pub use movement::{MoveMode, MoveRange, PathPlan, Provocation, allowance_ft, movement_range};
+pub use roster::{Occupancy, ReachBand, Roster, UnitMask, UnitView};
+pub use threat::{ThreatMap, threatened_squares};
+
+use crate::grid::TerrainMap;
+use crate::level::{Catalogue, Level};
+use crate::variant::RulesVariant;
+use bevy::prelude::*;
+
+/// The map being fought over and the rule variant in force.
+#[derive(Clone, Debug, PartialEq, Resource)]
+pub struct Battlefield {
+    pub terrain: TerrainMap,
+    pub variant: RulesVariant,
+}
+
+/// The creature and weapon catalogues, as a resource.
+#[derive(Clone, Debug, Default, Resource, Deref)]
+pub struct Catalog(pub Catalogue);
+
+/// Everything a rule question reads, borrowed together.
+#[derive(Clone, Copy)]
+pub struct RulesView<'a> {
+    pub field: &'a Battlefield,
+    pub roster: &'a Roster,
+    pub occupancy: &'a Occupancy,
+    pub threat: &'a ThreatMap,
+}
+
+/// Derived state owned by value, for tools and tests that run without an App.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub field: Battlefield,
+    pub roster: Roster,
+    pub occupancy: Occupancy,
+    pub threat: ThreatMap,
+}
+
+impl Snapshot {
+    pub fn new(field: Battlefield, roster: Roster) -> Snapshot {
+        let occupancy = Occupancy::build(&field.terrain, &roster);
+        let threat = ThreatMap::build(&field, &roster);
+        Snapshot { field, roster, occupancy, threat }
+    }
+    pub fn view(&self) -> RulesView<'_> {
+        RulesView { field: &self.field, roster: &self.roster, occupancy: &self.occupancy, threat: &self.threat }
+    }
+}
+
+/// The order rule systems run in, every update.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RulesSet {
+    /// Advance the combat clock (exactly one system).
+    Clock,
+    /// Take commands from players, AI and replays.
+    Intake,
+    /// Check commands against the rules.
+    Validate,
+    /// Apply legal commands and emit events.
+    Resolve,
+    /// Attacks of opportunity and other reactions.
+    Reactions,
+    /// Recompute roster, occupancy and threat from the components.
+    Derive,
+    /// End-of-update housekeeping.
+    Cleanup,
+}
+
+/// The headless rules. Needs `MinimalPlugins` (and `StatesPlugin` for later screens).
+pub struct RulesPlugin;
+
+impl Plugin for RulesPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Catalog>()
+            .init_resource::<Roster>()
+            .init_resource::<Occupancy>()
+            .init_resource::<ThreatMap>()
+            .configure_sets(
+                Update,
+                (
+                    RulesSet::Clock,
+                    RulesSet::Intake,
+                    RulesSet::Validate,
+                    RulesSet::Resolve,
+                    RulesSet::Reactions,
+                    RulesSet::Derive,
+                    RulesSet::Cleanup,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                Update,
+                (components::rebuild_roster, rebuild_threat_map.run_if(resource_changed::<Roster>))
+                    .chain()
+                    .in_set(RulesSet::Derive)
+                    .run_if(resource_exists::<Battlefield>),
+            );
+    }
+}
+
+/// Recomputes occupancy and the threat map whenever the roster changes.
+fn rebuild_threat_map(
+    field: Res<Battlefield>,
+    roster: Res<Roster>,
+    mut occupancy: ResMut<Occupancy>,
+    mut threat: ResMut<ThreatMap>,
+) {
+    *occupancy = Occupancy::build(&field.terrain, &roster);
+    *threat = ThreatMap::build(&field, &roster);
+}
+
+/// Reads the derived state of a world as a [`RulesView`].
+pub fn view_of(world: &World) -> Option<RulesView<'_>> {
+    Some(RulesView {
+        field: world.get_resource::<Battlefield>()?,
+        roster: world.get_resource::<Roster>()?,
+        occupancy: world.get_resource::<Occupancy>()?,
+        threat: world.get_resource::<ThreatMap>()?,
+    })
+}
+
+/// Puts a level on the battlefield: terrain and variant as resources, one entity per unit.
+pub fn spawn_level(world: &mut World, level: &Level, catalogue: &Catalogue, variant: RulesVariant) {
+    world.insert_resource(Battlefield { terrain: level.terrain.clone(), variant });
+    world.insert_resource(Catalog(catalogue.clone()));
+    for unit in &level.def.units {
+        if let Some(bundle) = components::CombatantBundle::from_level(unit, catalogue) {
+            world.spawn(bundle);
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! Movement: the cheapest legal path for a move action or a 5-ft step, costed in feet
+//! (5/10/5 diagonals, double for difficult terrain and low walls, no cutting wall
+//! corners), and the attacks of opportunity each path provokes, square by square.
+//! The search is a Dijkstra over (square, diagonal parity) with flat arrays; among
+//! equally cheap paths it prefers the one provoking fewer foes.
+
+use super::RulesView;
+use super::cover::{AttackReach, CoverKind, cover_at};
+use super::roster::{UnitMask, bit, indices};
+use crate::grid::{Footprint, GridPos, Shape, neighbour_offsets};
+use crate::variant::RulesVariant;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What kind of movement is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveMode {
+    /// A move action: up to the variant's move allowance, provoking as it goes.
+    Move,
+    /// A 5-ft step (1-hex step, side step): one square, never into difficult terrain,
+    /// provokes nothing. In osr-segments, the positioning move: up to 10 ft, not in melee.
+    Step,
+}
+
+/// One attack of opportunity a path provokes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Provocation {
+    /// Roster index of the foe who gets the attack.
+    pub by: usize,
+    /// The square being left when it happens (the footprint's top-left).
+    pub from: GridPos,
+}
+
+/// A chosen path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathPlan {
+    /// Squares entered, in order (footprint top-left), excluding the start.
+    pub squares: Vec<GridPos>,
+    pub cost_ft: u32,
+    pub provokes: Vec<Provocation>,
+}
+
+/// Why a destination cannot be reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRefusal(pub String);
+
+const UNSEEN: u32 = u32::MAX;
+
+/// Every square a unit can reach with one move or step, with costs and provocations.
+#[derive(Clone, Debug)]
+pub struct MoveRange {
+    pub mover: usize,
+    pub mode: MoveMode,
+    pub budget_ft: u32,
+    start: GridPos,
+    width: i32,
+    height: i32,
+    /// Per state (square × diagonal parity): cost in feet, or UNSEEN.
+    cost: Vec<u32>,
+    provoked: Vec<UnitMask>,
+    parent: Vec<u32>,
+}
+
+/// Feet a unit may cover with one `mode` movement under the view's variant.
+pub fn allowance_ft(view: &RulesView, mover: usize, mode: MoveMode) -> u32 {
+    let variant = view.field.variant;
+    match mode {
+        MoveMode::Move => variant.move_action_ft(view.roster.get(mover).speed_ft),
+        MoveMode::Step if variant == RulesVariant::OsrSegments => 10,
+        MoveMode::Step => 5,
+    }
+}
+
+/// Searches every square `mover` can reach with one movement of `mode`, within
+/// `budget_ft` (use [`allowance_ft`] for the rules' own).
+pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft: u32) -> MoveRange {
+    let terrain = &view.field.terrain;
+    let (w, h) = (terrain.width(), terrain.height());
+    let shape = view.field.variant.shape();
+    let unit = view.roster.get(mover);
+    let side = unit.footprint.side;
+    let start = unit.footprint.origin;
+    let states = (w * h) as usize * 2;
+    let mut range = MoveRange {
+        mover,
+        mode,
+        budget_ft,
+        start,
+        width: w,
+        height: h,
+        cost: vec![UNSEEN; states],
+        provoked: vec![0; states],
+        parent: vec![UNSEEN; states],
+    };
+    if mode == MoveMode::Step && view.field.variant == RulesVariant::OsrSegments && in_melee(view, mover) {
+        return range; // no positioning move in melee
+    }
+    let foes = view.roster.foes_of(mover);
+    let idx = |p: GridPos| (p.y * w + p.x) as usize;
+    let fits = |o: GridPos| -> bool {
+        (0..side).all(|dy| {
+            (0..side).all(|dx| {
+                let c = o.offset(dx, dy);
+                terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|u| u == mover || foes & bit(u) == 0)
+            })
+        })
+    };
+    let no_wall = |o: GridPos| -> bool {
+        (0..side).all(|dy| (0..side).all(|dx| terrain.get(o.offset(dx, dy)).passable()))
+    };
+    let costly = |o: GridPos| -> bool {
+        (0..side).any(|dy| (0..side).any(|dx| terrain.get(o.offset(dx, dy)).costs_double()))
+    };
+
+    let s0 = idx(start) * 2;
+    range.cost[s0] = 0;
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse((0u32, 0u32, s0 as u32)));
+    while let Some(Reverse((cost, count, state))) = heap.pop() {
+        let state = state as usize;
+        if cost != range.cost[state] || count != range.provoked[state].count_ones() {
+            continue;
+        }
+        let here = GridPos::new((state / 2) as i32 % w, (state / 2) as i32 / w);
+        let parity = state % 2;
+        if mode == MoveMode::Step && view.field.variant != RulesVariant::OsrSegments && here != start {
+            continue; // a 5-ft step is a single square
+        }
+        let leaving = match mode {
+            MoveMode::Move => view.threat.threateners_of(Footprint::new(here, side)) & foes,
+            MoveMode::Step => 0,
+        };
+        let provoked = range.provoked[state] | leaving;
+        for &(dx, dy) in neighbour_offsets(shape, here) {
+            let next = here.offset(dx, dy);
+            if next.x < 0 || next.y < 0 || next.x + side > w || next.y + side > h || !fits(next) {
+                continue;
+            }
+            let diagonal = shape == Shape::Square && dx != 0 && dy != 0;
+            if diagonal && !(no_wall(here.offset(dx, 0)) && no_wall(here.offset(0, dy))) {
+                continue; // no cutting past a wall's corner
+            }
+            let base = if diagonal && parity == 1 { 10 } else { 5 };
+            let step_cost = match (costly(next), diagonal) {
+                (false, _) => base,
+                (true, _) if mode == MoveMode::Step && view.field.variant != RulesVariant::OsrSegments => continue,
+                (true, false) => 10,
+                (true, true) => base + 10,
+            };
+            let new_cost = cost + step_cost;
+            if new_cost > budget_ft {
+                continue;
+            }
+            let new_parity = if diagonal { 1 - parity } else { parity };
+            let ns = idx(next) * 2 + new_parity;
+            let new_count = provoked.count_ones();
+            let old = (range.cost[ns], range.provoked[ns].count_ones());
+            if (new_cost, new_count) < old {
+                range.cost[ns] = new_cost;
+                range.provoked[ns] = provoked;
+                range.parent[ns] = state as u32;
+                heap.push(Reverse((new_cost, new_count, ns as u32)));
+            }
+        }
+    }
+    range
+}
+
+/// Whether a foe threatens the unit where it stands.
+pub fn in_melee(view: &RulesView, unit: usize) -> bool {
+    view.threat.threateners_of(view.roster.get(unit).footprint) & view.roster.foes_of(unit) != 0
+}
+
+impl MoveRange {
+    fn best_state(&self, dest: GridPos) -> Option<usize> {
+        if dest.x < 0 || dest.y < 0 || dest.x >= self.width || dest.y >= self.height {
+            return None;
+        }
+        let base = (dest.y * self.width + dest.x) as usize * 2;
+        (base..base + 2)
+            .filter(|&s| self.cost[s] != UNSEEN)
+            .min_by_key(|&s| (self.cost[s], self.provoked[s].count_ones()))
+    }
+
+    /// Cost in feet to reach `dest` (as a place to pass through), if reachable.
+    pub fn cost_to(&self, dest: GridPos) -> Option<u32> {
+        self.best_state(dest).map(|s| self.cost[s])
+    }
+
+    /// The squares (footprint top-left) of the cheapest path to `dest`, start excluded.
+    fn squares_to(&self, dest: GridPos) -> Option<(Vec<GridPos>, u32)> {
+        let mut s = self.best_state(dest)?;
+        let cost = self.cost[s];
+        let mut squares = Vec::new();
+        while self.parent[s] != UNSEEN {
+            squares.push(GridPos::new((s / 2) as i32 % self.width, (s / 2) as i32 / self.width));
+            s = self.parent[s] as usize;
+        }
+        squares.reverse();
+        Some((squares, cost))
+    }
+
+    /// Squares where the move may end (no other creature there), with their cost and the
+    /// number of foes the cheapest path there provokes, row-major.
+    pub fn destinations(&self, view: &RulesView) -> Vec<(GridPos, u32, u32)> {
+        let side = view.roster.get(self.mover).footprint.side;
+        (0..self.width * self.height)
+            .filter_map(|i| {
+                let p = GridPos::new(i % self.width, i / self.width);
+                let s = self.best_state(p)?;
+                (p != self.start && ends_clear(view, self.mover, Footprint::new(p, side)))
+                    .then(|| (p, self.cost[s], self.provoked[s].count_ones()))
+            })
+            .collect()
+    }
+
+    /// The plan to end the movement on `dest`, or why it cannot.
+    pub fn plan_to(&self, view: &RulesView, dest: GridPos) -> Result<PathPlan, MoveRefusal> {
+        refuse_destination(view, self.mover, self.mode, dest)?;
+        if dest == self.start {
+            return Ok(PathPlan { squares: vec![], cost_ft: 0, provokes: vec![] });
+        }
+        let Some((squares, cost_ft)) = self.squares_to(dest) else {
+            return Err(self.explain_unreachable(view, dest));
+        };
+        let provokes = if self.mode == MoveMode::Move { provocations_along(view, self.mover, &squares) } else { vec![] };
+        Ok(PathPlan { squares, cost_ft, provokes })
+    }
+
+    fn explain_unreachable(&self, view: &RulesView, dest: GridPos) -> MoveRefusal {
+        let who = &view.roster.get(self.mover).id;
+        if self.mode == MoveMode::Step {
+            if view.field.variant == RulesVariant::OsrSegments {
+                if in_melee(view, self.mover) {
+                    return MoveRefusal(format!("{who} is in melee: a positioning move cannot be made in melee"));
+                }
+                return MoveRefusal(format!("a positioning move covers at most 10 ft and {dest} is farther"));
+            }
+            let d = view.field.variant.move_metric().cell_ft(self.start, dest);
+            if d > 5 {
+                return MoveRefusal(format!("a 5-ft step moves one square and {dest} is {d} ft away"));
+            }
+            let side = view.roster.get(self.mover).footprint.side;
+            let fp = Footprint::new(dest, side);
+            if fp.cells().any(|c| view.field.terrain.get(c).costs_double()) {
+                return MoveRefusal("a 5-ft step cannot enter difficult terrain".into());
+            }
+            return MoveRefusal(format!("no 5-ft step leads to {dest} (a wall's corner or a foe is in the way)"));
+        }
+        let unbounded = movement_range(view, self.mover, self.mode, u32::MAX / 2);
+        match unbounded.cost_to(dest) {
+            Some(need) => MoveRefusal(format!(
+                "{dest} needs {need} ft of movement; one move action gives {who} {} ft",
+                self.budget_ft
+            )),
+            None => MoveRefusal(format!("no path leads to {dest}")),
+        }
+    }
+}
+
+/// Whether nobody but the mover stands on `fp`.
+fn ends_clear(view: &RulesView, mover: usize, fp: Footprint) -> bool {
+    fp.cells().all(|c| view.occupancy.at(c).is_none_or(|u| u == mover))
+}
+
+/// Refuses destinations that no path could make legal.
+fn refuse_destination(view: &RulesView, mover: usize, mode: MoveMode, dest: GridPos) -> Result<(), MoveRefusal> {
+    let terrain = &view.field.terrain;
+    let side = view.roster.get(mover).footprint.side;
+    let fp = Footprint::new(dest, side);
+    for c in fp.cells() {
+        if !terrain.in_bounds(c) {
+            return Err(MoveRefusal(format!("{c} is outside the map")));
+        }
+        if !terrain.get(c).passable() {
+            return Err(MoveRefusal(format!("{c} is a wall")));
+        }
+        if let Some(u) = view.occupancy.at(c).filter(|&u| u != mover) {
+            return Err(MoveRefusal(format!("{c} is occupied by {}", view.roster.get(u).id)));
+        }
+    }
+    let _ = mode;
+    Ok(())
+}
+
+/// The attacks of opportunity a move along `squares` (start excluded) provokes: leaving
+/// a square a foe threatens, once per foe per move, and only from foes able to attack
+/// there (cover can forbid it).
+pub fn provocations_along(view: &RulesView, mover: usize, squares: &[GridPos]) -> Vec<Provocation> {
+    let unit = view.roster.get(mover);
+    let side = unit.footprint.side;
+    let foes = view.roster.foes_of(mover);
+    let mut done: UnitMask = 0;
+    let mut out = Vec::new();
+    let starts = std::iter::once(unit.footprint.origin).chain(squares.iter().copied());
+    for (here, _next) in starts.zip(squares.iter()) {
+        let fp = Footprint::new(here, side);
+        for foe in indices(view.threat.threateners_of(fp) & foes & !done) {
+            if can_strike_at(view, foe, mover, fp) {
+                done |= bit(foe);
+                out.push(Provocation { by: foe, from: here });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `foe` may make an attack of opportunity on `mover` standing on `fp`: it must
+/// be able to target it, and in the d20 family a foe with cover gets no such attack.
+pub fn can_strike_at(view: &RulesView, foe: usize, mover: usize, fp: Footprint) -> bool {
+    let attacker = view.roster.get(foe);
+    let metric = view.field.variant.range_metric();
+    let reach = if metric.footprint_ft(attacker.footprint, fp) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
+    let cover = cover_at(view.field, view.roster, view.occupancy, (foe, attacker.footprint), (mover, fp), reach, false);
+    let d20_family = matches!(view.field.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
+    cover.can_target && !(d20_family && cover.cover == CoverKind::Cover)
+}
+
+/// A plain statement of the movement costs for a lone 1×1 creature on squares, as a
+/// successor function over (square, diagonal parity) for generic search crates. The
+/// property tests check [`movement_range`] against it, and the benches time both.
+#[doc(hidden)]
+pub mod reference {
+    use crate::grid::{GridPos, SQUARE_DIRS, TerrainMap};
+
+    pub fn successors(map: &TerrainMap, (p, parity): (GridPos, u8)) -> Vec<((GridPos, u8), u32)> {
+        let mut out = Vec::with_capacity(8);
+        for (dx, dy) in SQUARE_DIRS {
+            let n = p.offset(dx, dy);
+            if !map.get(n).passable() {
+                continue;
+            }
+            let diagonal = dx != 0 && dy != 0;
+            if diagonal && (!map.get(p.offset(dx, 0)).passable() || !map.get(p.offset(0, dy)).passable()) {
+                continue;
+            }
+            let base = if diagonal { if parity == 1 { 10 } else { 5 } } else { 5 };
+            let cost = if map.get(n).costs_double() { if diagonal { base + 10 } else { 10 } } else { base };
+            out.push(((n, if diagonal { 1 - parity } else { parity }), cost));
+        }
+        out
+    }
+}

@@ -1,0 +1,206 @@
+//! The roster: a plain, ordered snapshot of the combatants (sorted by level id) that the
+//! pure rule functions read, plus the occupancy grid. Systems rebuild both from the
+//! combatant components on change; tests and tools may build them directly.
+
+use crate::grid::{Footprint, GridPos, Metric, TerrainMap};
+use crate::level::WeaponDef;
+use crate::variant::RulesVariant;
+
+/// A set of units by roster index (levels hold at most 128 units).
+pub type UnitMask = u128;
+
+/// The unit with roster index `i` as a mask.
+pub const fn bit(i: usize) -> UnitMask {
+    1u128 << i
+}
+
+/// Iterates the roster indices in a mask, lowest (first by id) first.
+pub fn indices(mut mask: UnitMask) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(i)
+    })
+}
+
+/// The squares a creature threatens: within `max_ft`, and beyond `inner_ft` if set
+/// (a reach weapon cannot hit adjacent foes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReachBand {
+    pub max_ft: u32,
+    pub inner_ft: Option<u32>,
+}
+
+impl ReachBand {
+    /// The band of a creature with `natural_ft` reach wielding `weapon`, or `None` if it
+    /// threatens nothing (ranged weapons, unarmed strikes, no reach at all).
+    pub fn of(natural_ft: u32, weapon: &WeaponDef) -> Option<ReachBand> {
+        if !weapon.threatens() || natural_ft == 0 {
+            return None;
+        }
+        Some(if weapon.reach {
+            ReachBand { max_ft: natural_ft * 2, inner_ft: Some(natural_ft) }
+        } else {
+            ReachBand { max_ft: natural_ft, inner_ft: None }
+        })
+    }
+
+    /// Whether `cell` is in the band around footprint `fp` under `variant`'s measure.
+    pub fn covers(&self, variant: RulesVariant, fp: Footprint, cell: GridPos) -> bool {
+        if fp.contains(cell) {
+            return false;
+        }
+        let metric = variant.range_metric();
+        let exception = variant.diagonal_reach_exception();
+        metric.within_reach(fp, cell, self.max_ft, exception)
+            && !self.inner_ft.is_some_and(|inner| metric.within_reach(fp, cell, inner, exception))
+    }
+}
+
+/// One combatant as the rules see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitView {
+    pub id: String,
+    /// Index into [`Roster::sides`].
+    pub side: usize,
+    pub footprint: Footprint,
+    pub speed_ft: u32,
+    /// What it threatens now; `None` when it threatens nothing (ranged weapon, unarmed,
+    /// unconscious…).
+    pub threat: Option<ReachBand>,
+    /// Its wielded weapon fires or throws rather than strikes.
+    pub ranged: bool,
+    /// It can act and make attacks at all (conscious, not helpless).
+    pub able: bool,
+}
+
+/// All combatants, sorted by id; a unit's index is its place in this order.
+#[derive(Clone, Debug, Default, PartialEq, bevy::prelude::Resource)]
+pub struct Roster {
+    pub units: Vec<UnitView>,
+    /// Side names, sorted.
+    pub sides: Vec<String>,
+    side_masks: Vec<UnitMask>,
+}
+
+impl Roster {
+    /// Builds a roster from units in any order; they are sorted by id.
+    pub fn new(mut units: Vec<(UnitView, String)>) -> Roster {
+        units.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+        let mut sides: Vec<String> = units.iter().map(|(_, s)| s.clone()).collect();
+        sides.sort();
+        sides.dedup();
+        let mut side_masks = vec![0; sides.len()];
+        let units = units
+            .into_iter()
+            .enumerate()
+            .map(|(i, (mut u, side))| {
+                u.side = sides.binary_search(&side).expect("side listed");
+                side_masks[u.side] |= bit(i);
+                u
+            })
+            .collect();
+        Roster { units, sides, side_masks }
+    }
+
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.units.binary_search_by(|u| u.id.as_str().cmp(id)).ok()
+    }
+    pub fn get(&self, i: usize) -> &UnitView {
+        &self.units[i]
+    }
+    pub fn side_name(&self, i: usize) -> &str {
+        &self.sides[self.units[i].side]
+    }
+    pub fn all(&self) -> UnitMask {
+        if self.units.len() == 128 { UnitMask::MAX } else { bit(self.units.len()) - 1 }
+    }
+    /// Units on the same side as unit `i`, itself included.
+    pub fn allies_of(&self, i: usize) -> UnitMask {
+        self.side_masks[self.units[i].side]
+    }
+    /// Units on any other side than unit `i`'s.
+    pub fn foes_of(&self, i: usize) -> UnitMask {
+        self.all() & !self.allies_of(i)
+    }
+    pub fn are_foes(&self, a: usize, b: usize) -> bool {
+        self.units[a].side != self.units[b].side
+    }
+    /// Feet between two units' nearest squares under `metric`.
+    pub fn distance_ft(&self, metric: Metric, a: usize, b: usize) -> u32 {
+        metric.footprint_ft(self.units[a].footprint, self.units[b].footprint)
+    }
+}
+
+/// Which unit stands on each square, with a summed-area table for box queries.
+#[derive(Clone, Debug, Default, PartialEq, bevy::prelude::Resource)]
+pub struct Occupancy {
+    width: i32,
+    height: i32,
+    cells: Vec<Option<u8>>,
+    sat: Vec<u32>,
+}
+
+impl Occupancy {
+    pub fn build(terrain: &TerrainMap, roster: &Roster) -> Occupancy {
+        let (w, h) = (terrain.width(), terrain.height());
+        let mut cells = vec![None; (w * h) as usize];
+        for (i, u) in roster.units.iter().enumerate() {
+            for c in u.footprint.cells() {
+                if terrain.in_bounds(c) {
+                    cells[(c.y * w + c.x) as usize] = Some(i as u8);
+                }
+            }
+        }
+        let sw = w as usize + 1;
+        let mut sat = vec![0u32; sw * (h as usize + 1)];
+        for y in 0..h as usize {
+            for x in 0..w as usize {
+                let v = u32::from(cells[y * w as usize + x].is_some());
+                let i = (y + 1) * sw + x + 1;
+                sat[i] = v + sat[i - 1] + sat[i - sw] - sat[i - sw - 1];
+            }
+        }
+        Occupancy { width: w, height: h, cells, sat }
+    }
+
+    /// The unit standing on `p`, if any.
+    pub fn at(&self, p: GridPos) -> Option<usize> {
+        if p.x < 0 || p.y < 0 || p.x >= self.width || p.y >= self.height {
+            return None;
+        }
+        self.cells[(p.y * self.width + p.x) as usize].map(usize::from)
+    }
+
+    /// Number of occupied squares in an inclusive box.
+    pub fn count_in(&self, min: GridPos, max: GridPos) -> u32 {
+        let (x0, y0) = (min.x.max(0), min.y.max(0));
+        let (x1, y1) = (max.x.min(self.width - 1), max.y.min(self.height - 1));
+        if x0 > x1 || y0 > y1 {
+            return 0;
+        }
+        let sw = self.width as usize + 1;
+        let at = |x: i32, y: i32| self.sat[y as usize * sw + x as usize];
+        at(x1 + 1, y1 + 1) + at(x0, y0) - at(x0, y1 + 1) - at(x1 + 1, y0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_indices_come_out_in_order() {
+        let m = bit(3) | bit(0) | bit(100);
+        assert_eq!(indices(m).collect::<Vec<_>>(), vec![0, 3, 100]);
+    }
+}
