@@ -2,12 +2,14 @@
 //! pair, and one unit's movement range with attack-of-opportunity annotation, timed side
 //! by side with the `pathfinding` crate's Dijkstra over the same grid and costs.
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use fivefoot::grid::GridPos;
+use criterion::{Criterion, criterion_group, criterion_main};
 use fivefoot::level::{Catalogue, Level, arena};
 use fivefoot::rules::movement::reference;
-use fivefoot::rules::{Battlefield, MoveMode, Snapshot, ThreatMap, components::roster_of_level, cover_between, movement_range};
+use fivefoot::rules::{
+    Battlefield, MoveMode, Snapshot, ThreatMap, components::roster_of_level, cover_between, movement_range,
+};
 use fivefoot::variant::RulesVariant;
+use std::hint::black_box;
 
 fn snapshot() -> Snapshot {
     let cat = Catalogue::builtin();
@@ -20,7 +22,9 @@ fn benches(c: &mut Criterion) {
     let snap = snapshot();
     let view = snap.view();
 
-    c.bench_function("threat_map_64x64_40_units", |b| b.iter(|| ThreatMap::build(black_box(view.field), black_box(view.roster))));
+    c.bench_function("threat_map_64x64_40_units", |b| {
+        b.iter(|| ThreatMap::build(black_box(view.field), black_box(view.roster)))
+    });
 
     c.bench_function("cover_all_pairs_40_units", |b| {
         b.iter(|| {
@@ -46,7 +50,7 @@ fn benches(c: &mut Criterion) {
     });
     group.bench_function("pathfinding_dijkstra_reach_speed_30", |b| {
         b.iter(|| {
-            pathfinding::directed::dijkstra::dijkstra_reach(&(start, 0u8), |&s, _| reference::successors(terrain, s))
+            pathfinding::directed::dijkstra::dijkstra_reach(&(start, 0u8), |&s| reference::successors(terrain, s))
                 .take_while(|item| item.total_cost <= 30)
                 .count()
         })
@@ -58,7 +62,6 @@ fn benches(c: &mut Criterion) {
         b.iter(|| pathfinding::prelude::dijkstra_all(&(start, 0u8), |&s| reference::successors(terrain, s)))
     });
     group.finish();
-    let _ = GridPos::default();
 }
 
 criterion_group!(rules, benches);

@@ -10,7 +10,7 @@ use std::str::FromStr;
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
 )]
-#[serde(rename_all = "kebab-case")]
+#[serde(try_from = "String", into = "String")]
 pub enum RulesVariant {
     /// 000: action points, action phases, weapon speed.
     ApPhases,
@@ -115,6 +115,19 @@ impl FromStr for RulesVariant {
             let known: Vec<_> = RulesVariant::ALL.iter().map(|v| v.id()).collect();
             format!("unknown rule variant \"{s}\" (known: {})", known.join(", "))
         })
+    }
+}
+
+impl TryFrom<String> for RulesVariant {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+impl From<RulesVariant> for String {
+    fn from(v: RulesVariant) -> String {
+        v.id().to_string()
     }
 }
 

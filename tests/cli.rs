@@ -8,11 +8,7 @@ const CORRIDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/reac
 
 fn fivefoot(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_fivefoot")).args(args).output().expect("run fivefoot");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 fn query(args: &[&str]) -> Value {

@@ -10,7 +10,16 @@ use fivefoot::variant::RulesVariant;
 use std::path::Path;
 
 fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {
-    UnitDef { id: id.into(), side: side.into(), at, creature: creature.into(), weapon: None, size: None, hp: None, aware: None }
+    UnitDef {
+        id: id.into(),
+        side: side.into(),
+        at,
+        creature: creature.into(),
+        weapon: None,
+        size: None,
+        hp: None,
+        aware: None,
+    }
 }
 
 fn armed(id: &str, side: &str, at: (i32, i32), creature: &str, weapon: &str) -> UnitDef {
@@ -73,7 +82,9 @@ fn a_longspear_threatens_the_16_square_ring_and_not_adjacent_squares() {
 
 #[test]
 fn a_large_ogre_threatens_32_squares() {
-    for variant in [RulesVariant::D20Classic, RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::OsrSegments] {
+    for variant in
+        [RulesVariant::D20Classic, RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::OsrSegments]
+    {
         let s = snapshot(open_rows(14, 14), vec![unit("ogre", "red", (6, 6), "ogre")], variant);
         let squares = threatened(&s, "ogre");
         assert_eq!(squares.len(), 32, "{variant}");
@@ -123,7 +134,10 @@ fn bows_unarmed_strikes_and_walls_threaten_nothing() {
 #[test]
 fn the_threat_map_follows_moves_in_the_ecs() {
     use bevy::prelude::*;
-    let lvl = level(open_rows(9, 9), vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("orc", "red", (6, 6), "human_fighter")]);
+    let lvl = level(
+        open_rows(9, 9),
+        vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("orc", "red", (6, 6), "human_fighter")],
+    );
     let mut app = fivefoot::query::rules_app(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic);
     let before = rules::view_of(app.world()).unwrap().threat.threateners(GridPos::new(2, 2));
     assert_eq!(before.count_ones(), 1);
@@ -147,7 +161,11 @@ fn allies_on_opposite_borders_flank_in_the_d20_family() {
     for variant in [RulesVariant::D20Classic, RulesVariant::ApPhases] {
         let s = snapshot(
             open_rows(9, 9),
-            vec![unit("a", "blue", (3, 4), "human_fighter"), unit("b", "blue", (5, 4), "human_fighter"), unit("t", "red", (4, 4), "goblin")],
+            vec![
+                unit("a", "blue", (3, 4), "human_fighter"),
+                unit("b", "blue", (5, 4), "human_fighter"),
+                unit("t", "red", (4, 4), "goblin"),
+            ],
             variant,
         );
         let v = s.view();
@@ -161,7 +179,12 @@ fn allies_on_opposite_borders_flank_in_the_d20_family() {
 fn opposite_corners_flank_but_a_knights_move_does_not() {
     let s = snapshot(
         open_rows(9, 9),
-        vec![unit("a", "blue", (3, 3), "human_fighter"), unit("b", "blue", (5, 5), "human_fighter"), unit("c", "blue", (5, 4), "human_fighter"), unit("t", "red", (4, 4), "goblin")],
+        vec![
+            unit("a", "blue", (3, 3), "human_fighter"),
+            unit("b", "blue", (5, 5), "human_fighter"),
+            unit("c", "blue", (5, 4), "human_fighter"),
+            unit("t", "red", (4, 4), "goblin"),
+        ],
         RulesVariant::D20Classic,
     );
     let v = s.view();
@@ -175,7 +198,11 @@ fn opposite_corners_flank_but_a_knights_move_does_not() {
 fn a_reach_weapon_user_flanks_from_where_it_stands() {
     let s = snapshot(
         open_rows(9, 9),
-        vec![unit("pike", "blue", (2, 4), "spearman"), unit("b", "blue", (5, 4), "human_fighter"), unit("t", "red", (4, 4), "goblin")],
+        vec![
+            unit("pike", "blue", (2, 4), "spearman"),
+            unit("b", "blue", (5, 4), "human_fighter"),
+            unit("t", "red", (4, 4), "goblin"),
+        ],
         RulesVariant::D20Classic,
     );
     let v = s.view();
@@ -187,7 +214,11 @@ fn a_reach_weapon_user_flanks_from_where_it_stands() {
 fn an_ally_that_does_not_threaten_gives_no_flank() {
     let s = snapshot(
         open_rows(9, 9),
-        vec![unit("a", "blue", (3, 4), "human_fighter"), unit("bow", "blue", (5, 4), "human_archer"), unit("t", "red", (4, 4), "goblin")],
+        vec![
+            unit("a", "blue", (3, 4), "human_fighter"),
+            unit("bow", "blue", (5, 4), "human_archer"),
+            unit("t", "red", (4, 4), "goblin"),
+        ],
         RulesVariant::D20Classic,
     );
     let v = s.view();
@@ -199,7 +230,11 @@ fn an_ally_that_does_not_threaten_gives_no_flank() {
 fn four_actions_flanks_only_from_mirror_squares() {
     let s = snapshot(
         open_rows(9, 9),
-        vec![unit("a", "blue", (3, 3), "human_fighter"), unit("b", "blue", (5, 5), "human_fighter"), unit("t", "red", (4, 4), "goblin")],
+        vec![
+            unit("a", "blue", (3, 3), "human_fighter"),
+            unit("b", "blue", (5, 5), "human_fighter"),
+            unit("t", "red", (4, 4), "goblin"),
+        ],
         RulesVariant::FourActions,
     );
     let v = s.view();
@@ -207,14 +242,22 @@ fn four_actions_flanks_only_from_mirror_squares() {
     // A Large foe: flanked through the centre of its 2×2 space.
     let s = snapshot(
         open_rows(9, 9),
-        vec![unit("a", "blue", (2, 4), "human_fighter"), unit("b", "blue", (5, 3), "human_fighter"), unit("t", "red", (3, 3), "ogre")],
+        vec![
+            unit("a", "blue", (2, 4), "human_fighter"),
+            unit("b", "blue", (5, 3), "human_fighter"),
+            unit("t", "red", (3, 3), "ogre"),
+        ],
         RulesVariant::FourActions,
     );
     let v = s.view();
     assert!(rules::flanking(&v, idx(&v, "a"), idx(&v, "t")).flanking);
     let s = snapshot(
         open_rows(9, 9),
-        vec![unit("a", "blue", (2, 4), "human_fighter"), unit("b", "blue", (5, 4), "human_fighter"), unit("t", "red", (3, 3), "ogre")],
+        vec![
+            unit("a", "blue", (2, 4), "human_fighter"),
+            unit("b", "blue", (5, 4), "human_fighter"),
+            unit("t", "red", (3, 3), "ogre"),
+        ],
         RulesVariant::FourActions,
     );
     let v = s.view();
@@ -226,7 +269,11 @@ fn osr_and_hex_phases_have_no_flanking() {
     for variant in [RulesVariant::OsrSegments, RulesVariant::HexPhases] {
         let s = snapshot(
             open_rows(9, 9),
-            vec![unit("a", "blue", (3, 4), "human_fighter"), unit("b", "blue", (5, 4), "human_fighter"), unit("t", "red", (4, 4), "goblin")],
+            vec![
+                unit("a", "blue", (3, 4), "human_fighter"),
+                unit("b", "blue", (5, 4), "human_fighter"),
+                unit("t", "red", (4, 4), "goblin"),
+            ],
             variant,
         );
         let v = s.view();
@@ -242,7 +289,11 @@ fn corridor() -> Vec<String> {
 
 #[test]
 fn a_plain_corridor_gives_no_cover() {
-    let s = snapshot(corridor(), vec![unit("bow", "blue", (0, 1), "human_archer"), unit("t", "red", (7, 1), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        corridor(),
+        vec![unit("bow", "blue", (0, 1), "human_archer"), unit("t", "red", (7, 1), "goblin")],
+        RulesVariant::D20Classic,
+    );
     let c = cover_of(&s, "bow", "t");
     assert_eq!((c.cover, c.ac_bonus, c.can_target), (CoverKind::None, 0, true));
 }
@@ -250,13 +301,21 @@ fn a_plain_corridor_gives_no_cover() {
 #[test]
 fn a_wall_square_between_gives_cover_and_a_wall_line_total_cover() {
     let rows = vec![".....".into(), ".....".into(), "..#..".into(), ".....".into(), ".....".into()];
-    let s = snapshot(rows, vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows,
+        vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")],
+        RulesVariant::D20Classic,
+    );
     let c = cover_of(&s, "bow", "t");
     assert_eq!((c.cover, c.ac_bonus, c.can_target), (CoverKind::Cover, 4, true));
     assert_eq!(c.survey.blocked, 2, "two of four corner lines cross the wall");
 
     let rows = vec!["..#..".into(), "..#..".into(), "..#..".into(), "..#..".into(), "..#..".into()];
-    let s = snapshot(rows, vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows,
+        vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")],
+        RulesVariant::D20Classic,
+    );
     let c = cover_of(&s, "bow", "t");
     assert_eq!((c.cover, c.can_target), (CoverKind::Total, false));
 }
@@ -270,9 +329,14 @@ fn cover_is_rated_in_each_variants_terms() {
         (c.cover, c.ac_bonus, c.can_target)
     };
     assert_eq!(rate(RulesVariant::ApPhases), (CoverKind::Cover, 4, true));
-    assert_eq!(rate(RulesVariant::FourActions), (CoverKind::Cover, 0, false), "creatures with cover cannot be targeted");
+    assert_eq!(
+        rate(RulesVariant::FourActions),
+        (CoverKind::Cover, 0, false),
+        "creatures with cover cannot be targeted"
+    );
     assert_eq!(rate(RulesVariant::OsrSegments), (CoverKind::Cover, 4, true), "50% of corners: 4");
-    assert_eq!(rate(RulesVariant::HexPhases).1, 2, "partial blocking: +2 DCV");
+    // On hexes the wall stands square on the centre line: line of sight is blocked.
+    assert_eq!(rate(RulesVariant::HexPhases), (CoverKind::Total, 0, false), "blocked line of sight: no attack");
 }
 
 #[test]
@@ -297,15 +361,27 @@ fn a_low_wall_covers_only_a_near_target_and_not_from_an_attacker_closer_to_it() 
     let mut rows = vec![".".repeat(20); 5];
     rows[2].replace_range(3..4, "=");
     // Target right behind the low wall, attacker farther away: cover.
-    let s = snapshot(rows.clone(), vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows.clone(),
+        vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")],
+        RulesVariant::D20Classic,
+    );
     assert_eq!(cover_of(&s, "bow", "t").cover, CoverKind::Cover);
     // Attacker right at the wall, target away from it: the attacker is closer, no cover.
-    let s = snapshot(rows.clone(), vec![unit("bow", "blue", (2, 2), "human_archer"), unit("t", "red", (9, 2), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows.clone(),
+        vec![unit("bow", "blue", (2, 2), "human_archer"), unit("t", "red", (9, 2), "goblin")],
+        RulesVariant::D20Classic,
+    );
     assert_eq!(cover_of(&s, "bow", "t").cover, CoverKind::None);
     // Target more than 30 ft from the wall: no cover.
     let mut rows = vec![".".repeat(20); 5];
     rows[2].replace_range(9..10, "=");
-    let s = snapshot(rows, vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (18, 2), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows,
+        vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (18, 2), "goblin")],
+        RulesVariant::D20Classic,
+    );
     assert_eq!(cover_of(&s, "bow", "t").cover, CoverKind::None);
 }
 
@@ -313,7 +389,11 @@ fn a_low_wall_covers_only_a_near_target_and_not_from_an_attacker_closer_to_it() 
 fn a_low_wall_lets_four_actions_target_with_plus_4() {
     let mut rows = vec![".".repeat(8); 5];
     rows[2].replace_range(3..4, "=");
-    let s = snapshot(rows, vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")], RulesVariant::FourActions);
+    let s = snapshot(
+        rows,
+        vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (4, 2), "goblin")],
+        RulesVariant::FourActions,
+    );
     let c = cover_of(&s, "bow", "t");
     assert_eq!((c.cover, c.ac_bonus, c.can_target), (CoverKind::Cover, 4, true));
 }
@@ -346,9 +426,10 @@ fn diagonals_cost_5_then_10_then_5() {
     assert_eq!(path(&s, "hero", (3, 3), MoveMode::Move).unwrap().cost_ft, 15);
     assert_eq!(path(&s, "hero", (4, 4), MoveMode::Move).unwrap().cost_ft, 20);
     assert_eq!(path(&s, "hero", (5, 5), MoveMode::Move).unwrap().cost_ft, 30);
-    let p = path(&s, "hero", (7, 3), MoveMode::Move).unwrap();
-    assert_eq!(p.cost_ft, 35, "6 across, 2 down: 4 straight + 5 + 10");
-    assert_eq!(p.squares.len(), 6);
+    let p = path(&s, "hero", (6, 3), MoveMode::Move).unwrap();
+    assert_eq!(p.cost_ft, 30, "5 across, 2 down: 3 straight + 5 + 10");
+    assert_eq!(p.squares.len(), 5);
+    assert!(path(&s, "hero", (7, 3), MoveMode::Move).unwrap_err().contains("needs 35 ft"));
     let err = path(&s, "hero", (6, 6), MoveMode::Move).unwrap_err();
     assert!(err.contains("needs 35 ft"), "{err}");
 }
@@ -380,23 +461,39 @@ fn no_diagonal_past_a_walls_corner() {
     let p = path(&s, "hero", (1, 2), MoveMode::Move).unwrap();
     assert_eq!(p.cost_ft, 15, "down, down, right: the diagonal from (0, 1) would cut the wall's corner");
     assert_eq!(p.squares, vec![GridPos::new(0, 1), GridPos::new(0, 2), GridPos::new(1, 2)]);
-    let s2 = snapshot(vec!["....".into(), ".#..".into(), "....".into()], vec![unit("hero", "blue", (0, 1), "human_fighter")], RulesVariant::D20Classic);
+    let s2 = snapshot(
+        vec!["....".into(), ".#..".into(), "....".into()],
+        vec![unit("hero", "blue", (0, 1), "human_fighter")],
+        RulesVariant::D20Classic,
+    );
     assert!(path(&s2, "hero", (1, 2), MoveMode::Step).is_err(), "not even a 5-ft step cuts a corner");
 }
 
 #[test]
 fn allies_can_be_passed_but_not_ended_on_and_enemies_block() {
     let rows = vec!["#####".into(), ".....".into(), "#####".into()];
-    let s = snapshot(rows.clone(), vec![unit("hero", "blue", (0, 1), "human_fighter"), unit("pal", "blue", (2, 1), "human_fighter")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows.clone(),
+        vec![unit("hero", "blue", (0, 1), "human_fighter"), unit("pal", "blue", (2, 1), "human_fighter")],
+        RulesVariant::D20Classic,
+    );
     assert_eq!(path(&s, "hero", (3, 1), MoveMode::Move).unwrap().cost_ft, 15);
     assert!(path(&s, "hero", (2, 1), MoveMode::Move).unwrap_err().contains("occupied by pal"));
-    let s = snapshot(rows, vec![unit("hero", "blue", (0, 1), "human_fighter"), unit("orc", "red", (2, 1), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows,
+        vec![unit("hero", "blue", (0, 1), "human_fighter"), unit("orc", "red", (2, 1), "goblin")],
+        RulesVariant::D20Classic,
+    );
     assert!(path(&s, "hero", (3, 1), MoveMode::Move).unwrap_err().contains("no path"));
 }
 
 #[test]
 fn walking_in_on_a_reach_weapon_provokes_where_the_ring_is_left() {
-    let s = snapshot(open_rows(11, 9), vec![unit("pike", "red", (5, 4), "spearman"), unit("hero", "blue", (5, 7), "human_fighter")], RulesVariant::D20Classic);
+    let s = snapshot(
+        open_rows(11, 9),
+        vec![unit("pike", "red", (5, 4), "spearman"), unit("hero", "blue", (5, 7), "human_fighter")],
+        RulesVariant::D20Classic,
+    );
     let p = path(&s, "hero", (5, 5), MoveMode::Move).unwrap();
     assert_eq!(p.squares, vec![GridPos::new(5, 6), GridPos::new(5, 5)]);
     assert_eq!(p.cost_ft, 10);
@@ -408,17 +505,29 @@ fn walking_in_on_a_reach_weapon_provokes_where_the_ring_is_left() {
 #[test]
 fn one_attack_of_opportunity_per_foe_per_move() {
     // The hero walks along the ogre's 10-ft threat, leaving several threatened squares.
-    let s = snapshot(open_rows(12, 10), vec![unit("ogre", "red", (5, 4), "ogre"), unit("hero", "blue", (2, 2), "human_fighter")], RulesVariant::D20Classic);
-    let p = path(&s, "hero", (9, 2), MoveMode::Move).unwrap();
-    assert_eq!(p.cost_ft, 35, "seven squares east");
-    assert_eq!(provokers(&s, &p), vec![("ogre".to_string(), (3, 2))], "one opportunity, at the first threatened square left");
+    let s = snapshot(
+        open_rows(12, 10),
+        vec![unit("ogre", "red", (5, 4), "ogre"), unit("hero", "blue", (2, 2), "human_fighter")],
+        RulesVariant::D20Classic,
+    );
+    let p = path(&s, "hero", (8, 2), MoveMode::Move).unwrap();
+    assert_eq!(p.cost_ft, 30, "six squares east, all in the ogre's reach but the first");
+    assert_eq!(
+        provokers(&s, &p),
+        vec![("ogre".to_string(), (3, 2))],
+        "one opportunity, at the first threatened square left"
+    );
 }
 
 #[test]
 fn leaving_two_foes_provokes_both_in_path_order() {
     let s = snapshot(
         open_rows(8, 4),
-        vec![unit("hero", "blue", (0, 1), "human_fighter"), unit("g1", "red", (1, 0), "goblin"), unit("g2", "red", (4, 2), "goblin")],
+        vec![
+            unit("hero", "blue", (0, 1), "human_fighter"),
+            unit("g1", "red", (1, 0), "goblin"),
+            unit("g2", "red", (4, 2), "goblin"),
+        ],
         RulesVariant::D20Classic,
     );
     let p = path(&s, "hero", (6, 1), MoveMode::Move).unwrap();
@@ -430,7 +539,11 @@ fn leaving_two_foes_provokes_both_in_path_order() {
 #[test]
 fn a_5_ft_step_moves_one_square_never_into_difficult_terrain_and_never_provokes() {
     let rows = vec![".....".into(), ".~...".into(), ".....".into()];
-    let s = snapshot(rows, vec![unit("hero", "blue", (0, 0), "human_fighter"), unit("orc", "red", (2, 0), "goblin")], RulesVariant::D20Classic);
+    let s = snapshot(
+        rows,
+        vec![unit("hero", "blue", (0, 0), "human_fighter"), unit("orc", "red", (1, 0), "goblin")],
+        RulesVariant::D20Classic,
+    );
     let step = path(&s, "hero", (0, 1), MoveMode::Step).unwrap();
     assert_eq!((step.cost_ft, step.provokes.len()), (5, 0));
     assert!(path(&s, "hero", (1, 1), MoveMode::Step).unwrap_err().contains("difficult"));
@@ -443,7 +556,15 @@ fn a_5_ft_step_moves_one_square_never_into_difficult_terrain_and_never_provokes(
 #[test]
 fn cover_from_the_threatener_denies_its_attack_of_opportunity_in_the_d20_family() {
     // The spearman reaches over a low wall; the hero leaving (4, 3) has cover from it.
-    let rows = vec![".......".into(), ".......".into(), ".......".into(), ".......".into(), "...=...".into(), ".......".into(), ".......".into()];
+    let rows = vec![
+        ".......".into(),
+        ".......".into(),
+        ".......".into(),
+        ".......".into(),
+        "...=...".into(),
+        ".......".into(),
+        ".......".into(),
+    ];
     let units = vec![unit("pike", "red", (3, 5), "spearman"), unit("hero", "blue", (3, 3), "human_fighter")];
     let s = snapshot(rows.clone(), units.clone(), RulesVariant::D20Classic);
     let p = path(&s, "hero", (3, 1), MoveMode::Move).unwrap();
@@ -466,17 +587,37 @@ fn hex_phases_moves_half_speed_a_move_action_over_hexes() {
 
 #[test]
 fn osr_positioning_moves_cover_10_ft_but_not_in_melee() {
-    let s = snapshot(open_rows(10, 10), vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("orc", "red", (7, 7), "goblin")], RulesVariant::OsrSegments);
+    let s = snapshot(
+        open_rows(10, 10),
+        vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("orc", "red", (7, 7), "goblin")],
+        RulesVariant::OsrSegments,
+    );
     assert_eq!(path(&s, "hero", (3, 1), MoveMode::Step).unwrap().cost_ft, 10);
     assert!(path(&s, "hero", (4, 1), MoveMode::Step).is_err());
-    let s = snapshot(open_rows(10, 10), vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("orc", "red", (2, 2), "goblin")], RulesVariant::OsrSegments);
+    let s = snapshot(
+        open_rows(10, 10),
+        vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("orc", "red", (2, 2), "goblin")],
+        RulesVariant::OsrSegments,
+    );
     assert!(path(&s, "hero", (0, 0), MoveMode::Step).unwrap_err().contains("melee"));
 }
 
 #[test]
 fn a_large_creature_needs_room_for_its_whole_footprint() {
-    let rows = vec!["#######".into(), "#.....#".into(), "#.....#".into(), "###.###".into(), "#.....#".into(), "#.....#".into(), "#######".into()];
-    let s = snapshot(rows, vec![unit("ogre", "red", (1, 1), "ogre"), unit("hero", "blue", (1, 1 + 3), "human_fighter")], RulesVariant::D20Classic);
+    let rows = vec![
+        "#######".into(),
+        "#.....#".into(),
+        "#.....#".into(),
+        "###.###".into(),
+        "#.....#".into(),
+        "#.....#".into(),
+        "#######".into(),
+    ];
+    let s = snapshot(
+        rows,
+        vec![unit("ogre", "red", (1, 1), "ogre"), unit("hero", "blue", (1, 1 + 3), "human_fighter")],
+        RulesVariant::D20Classic,
+    );
     let err = path(&s, "ogre", (2, 4), MoveMode::Move).unwrap_err();
     assert!(err.contains("no path"), "a 5-ft gap is too narrow for a 10-ft ogre: {err}");
     assert_eq!(path(&s, "ogre", (4, 1), MoveMode::Move).unwrap().cost_ft, 15);
@@ -521,23 +662,8 @@ fn parse(text: &str) -> Result<Level, LevelError> {
     Level::parse(text, Path::new("levels/bad.ron"), &Catalogue::builtin())
 }
 
-const GOOD: &str = r#"(
-    name: "Ogre bridge",
-    rules: "d20-classic",
-    map: (
-        rows: [
-            "##########",
-            "#...~~...#",
-            "#..=.....#",
-            "##########",
-        ],
-    ),
-    units: [
-        (id: "hero", side: "blue", at: (2, 1), creature: "human_fighter"),
-        (id: "brute", side: "red", at: (5, 1), creature: "ogre", weapon: "greatclub", aware: false),
-    ],
-)
-"#;
+/// The issue's own example level.
+const GOOD: &str = include_str!("fixtures/ogre-bridge.ron");
 
 #[test]
 fn the_issue_example_level_loads() {
@@ -628,11 +754,36 @@ fn every_shipped_level_loads_under_every_variant() {
         if path.extension().is_some_and(|e| e == "ron") {
             let lvl = Level::load(&path, &cat).unwrap_or_else(|e| panic!("{e}"));
             for v in RulesVariant::ALL {
-                let s = Snapshot::new(rules::Battlefield { terrain: lvl.terrain.clone(), variant: v }, roster_of_level(&lvl.def.units, &cat));
+                let s = Snapshot::new(
+                    rules::Battlefield { terrain: lvl.terrain.clone(), variant: v },
+                    roster_of_level(&lvl.def.units, &cat),
+                );
                 assert_eq!(s.roster.len(), lvl.def.units.len());
             }
             n += 1;
         }
     }
     assert!(n >= 3, "at least three levels ship");
+}
+
+#[test]
+fn hex_lines_along_an_edge_give_partial_cover_and_walls_on_both_sides_block_sight() {
+    // (0, 2) to (1, 1) runs along the edge between hexes (0, 1) and (1, 2).
+    let with_walls = |walls: &[(usize, usize)]| {
+        let mut rows = vec![".".repeat(7); 6];
+        for &(x, y) in walls {
+            rows[y].replace_range(x..x + 1, "#");
+        }
+        let s = snapshot(
+            rows,
+            vec![unit("bow", "blue", (0, 2), "human_archer"), unit("t", "red", (1, 1), "goblin")],
+            RulesVariant::HexPhases,
+        );
+        let c = cover_of(&s, "bow", "t");
+        (c.cover, c.ac_bonus, c.can_target)
+    };
+    assert_eq!(with_walls(&[]), (CoverKind::None, 0, true));
+    assert_eq!(with_walls(&[(0, 1)]), (CoverKind::Cover, 2, true), "partial blocking: +2 DCV");
+    assert_eq!(with_walls(&[(1, 2)]), (CoverKind::Cover, 2, true));
+    assert_eq!(with_walls(&[(0, 1), (1, 2)]), (CoverKind::Total, 0, false));
 }

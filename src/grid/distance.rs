@@ -103,10 +103,7 @@ pub fn box_gap(a: Footprint, b: Footprint) -> (i32, i32) {
             0
         }
     };
-    (
-        gap(a.origin.x, a.side, b.origin.x, b.side),
-        gap(a.origin.y, a.side, b.origin.y, b.side),
-    )
+    (gap(a.origin.x, a.side, b.origin.x, b.side), gap(a.origin.y, a.side, b.origin.y, b.side))
 }
 
 /// Odd-r offset to cube coordinates (q, r, s).

@@ -80,8 +80,9 @@ pub fn hex_line_cells(a: GridPos, b: GridPos, nudge: f64) -> Vec<GridPos> {
     let n = hex_steps(a, b);
     let (aq, ar, as_) = hex_cube(a);
     let (bq, br, bs) = hex_cube(b);
-    let (aq, ar, as_) = (aq as f64 + nudge, ar as f64 + nudge, as_ as f64 - 2.0 * nudge);
-    let (bq, br, bs) = (bq as f64 + nudge, br as f64 + nudge, bs as f64 - 2.0 * nudge);
+    // An asymmetric nudge, so that ties on every edge direction break the same way.
+    let (aq, ar, as_) = (aq as f64 + nudge, ar as f64 + 2.0 * nudge, as_ as f64 - 3.0 * nudge);
+    let (bq, br, bs) = (bq as f64 + nudge, br as f64 + 2.0 * nudge, bs as f64 - 3.0 * nudge);
     let mut out = Vec::with_capacity(n as usize + 1);
     for i in 0..=n {
         let t = if n == 0 { 0.0 } else { i as f64 / n as f64 };

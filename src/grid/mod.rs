@@ -142,16 +142,7 @@ impl Footprint {
 }
 
 /// The eight square-grid directions, orthogonals first (stable order for searches).
-pub const SQUARE_DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (0, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-    (1, -1),
-];
+pub const SQUARE_DIRS: [(i32, i32); 8] = [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
 
 /// Odd-r hex neighbours for even rows and odd rows (pointy-top, odd rows shifted right).
 pub const HEX_DIRS_EVEN: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1)];
@@ -179,15 +170,7 @@ mod tests {
         assert_eq!(Size::Gargantuan.side(), 4);
         let fp = Footprint::new(GridPos::new(3, 4), 2);
         let cells: Vec<_> = fp.cells().collect();
-        assert_eq!(
-            cells,
-            vec![
-                GridPos::new(3, 4),
-                GridPos::new(4, 4),
-                GridPos::new(3, 5),
-                GridPos::new(4, 5)
-            ]
-        );
+        assert_eq!(cells, vec![GridPos::new(3, 4), GridPos::new(4, 4), GridPos::new(3, 5), GridPos::new(4, 5)]);
         assert!(fp.contains(GridPos::new(4, 5)));
         assert!(!fp.contains(GridPos::new(5, 5)));
     }

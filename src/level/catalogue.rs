@@ -29,27 +29,56 @@ impl DiceExpr {
 
     /// The same weapon made for a creature of another size (the SRD's damage progression).
     pub fn scaled_for(self, size: Size) -> DiceExpr {
-        const STEPS: [(u32, u32); 12] =
-            [(1, 1), (1, 2), (1, 3), (1, 4), (1, 6), (1, 8), (1, 10), (2, 6), (2, 8), (3, 6), (3, 8), (4, 6)];
-        let here = STEPS.iter().position(|&(c, s)| c == self.count && s == self.sides);
-        let Some(i) = here else { return self };
-        let shift: i32 = match size {
-            Size::Fine => -4,
-            Size::Diminutive => -3,
-            Size::Tiny => -2,
-            Size::Small => -1,
-            Size::Medium => 0,
-            Size::Large => 1,
-            Size::Huge => 2,
-            Size::Gargantuan => 3,
-        };
-        // 1d10 and 1d12 grow to 2d8 and 3d6 (the SRD's table jumps there).
-        let mut j = i as i32 + shift;
-        if shift > 0 && self.count == 1 && self.sides == 10 {
-            j += 1;
+        let steps = size as i32 - Size::Medium as i32;
+        let mut d = self;
+        for _ in 0..steps.max(0) {
+            d = d.one_size_up();
         }
-        let (count, sides) = STEPS[j.clamp(0, STEPS.len() as i32 - 1) as usize];
-        DiceExpr::new(count, sides)
+        for _ in 0..(-steps).max(0) {
+            d = d.one_size_down();
+        }
+        d
+    }
+
+    fn one_size_up(self) -> DiceExpr {
+        let (c, s) = match (self.count, self.sides) {
+            (1, 1) => (1, 2),
+            (1, 2) => (1, 3),
+            (1, 3) => (1, 4),
+            (1, 4) => (1, 6),
+            (1, 6) => (1, 8),
+            (1, 8) => (2, 6),
+            (1, 10) => (2, 8),
+            (1, 12) => (3, 6),
+            (2, 4) => (2, 6),
+            (2, 6) => (3, 6),
+            (2, 8) => (3, 8),
+            (2, 10) => (4, 8),
+            (c, 6) => (c + c / 2, 6),
+            (c, 8) => (c + c / 2, 8),
+            other => other,
+        };
+        DiceExpr::new(c, s)
+    }
+
+    fn one_size_down(self) -> DiceExpr {
+        let (c, s) = match (self.count, self.sides) {
+            (1, 2) => (1, 1),
+            (1, 3) => (1, 2),
+            (1, 4) => (1, 3),
+            (1, 6) => (1, 4),
+            (1, 8) => (1, 6),
+            (1, 10) => (1, 8),
+            (1, 12) => (1, 10),
+            (2, 4) => (1, 6),
+            (2, 6) => (1, 10),
+            (2, 8) => (2, 6),
+            (2, 10) => (2, 8),
+            (3, 6) => (2, 6),
+            (3, 8) => (2, 8),
+            other => other,
+        };
+        DiceExpr::new(c, s)
     }
 }
 
@@ -246,9 +275,9 @@ impl Catalogue {
     /// Parses catalogue texts and checks that every creature's weapons exist.
     pub fn parse(creatures: &str, weapons: &str) -> Result<Catalogue, String> {
         let weapons: BTreeMap<String, WeaponDef> =
-            ron::from_str(weapons).map_err(|e| format!("assets/weapons.ron:{e}"))?;
+            super::ron_options().from_str(weapons).map_err(|e| format!("assets/weapons.ron:{e}"))?;
         let creatures: BTreeMap<String, CreatureDef> =
-            ron::from_str(creatures).map_err(|e| format!("assets/creatures.ron:{e}"))?;
+            super::ron_options().from_str(creatures).map_err(|e| format!("assets/creatures.ron:{e}"))?;
         for (id, c) in &creatures {
             for w in std::iter::once(&c.weapon).chain(c.backup.as_ref()) {
                 if !weapons.contains_key(w) {
@@ -258,7 +287,10 @@ impl Catalogue {
         }
         for (id, w) in &weapons {
             if !(2..=20).contains(&w.crit_range) || w.crit_mult < 2 {
-                return Err(format!("assets/weapons.ron: weapon \"{id}\" has an impossible critical {}/×{}", w.crit_range, w.crit_mult));
+                return Err(format!(
+                    "assets/weapons.ron: weapon \"{id}\" has an impossible critical {}/×{}",
+                    w.crit_range, w.crit_mult
+                ));
             }
         }
         Ok(Catalogue { creatures, weapons })
@@ -311,8 +343,17 @@ mod tests {
             assert!(cat.creature(c).is_some(), "missing creature {c}");
         }
         for w in [
-            "unarmed", "dagger", "short_sword", "longsword", "greatsword", "greatclub", "longspear", "glaive",
-            "shortbow", "longbow", "light_crossbow",
+            "unarmed",
+            "dagger",
+            "short_sword",
+            "longsword",
+            "greatsword",
+            "greatclub",
+            "longspear",
+            "glaive",
+            "shortbow",
+            "longbow",
+            "light_crossbow",
         ] {
             assert!(cat.weapon(w).is_some(), "missing weapon {w}");
         }

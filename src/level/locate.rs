@@ -57,7 +57,8 @@ pub fn nth_unit_field(text: &str, id: &str, field: &str, nth: usize) -> (usize, 
     let mut search = 0;
     while let Some(i) = entry[search..].find(field) {
         let at = search + i;
-        let before_ok = at == 0 || !entry.as_bytes()[at - 1].is_ascii_alphanumeric() && entry.as_bytes()[at - 1] != b'_';
+        let before_ok =
+            at == 0 || !entry.as_bytes()[at - 1].is_ascii_alphanumeric() && entry.as_bytes()[at - 1] != b'_';
         let after = entry[at + field.len()..].trim_start();
         if before_ok && after.starts_with(':') {
             let value_rel = at + field.len() + entry[at + field.len()..].find(':').unwrap_or(0) + 1;
@@ -113,8 +114,8 @@ mod tests {
 
     #[test]
     fn finds_unit_fields() {
-        assert_eq!(unit_field(TEXT, "a", "creature"), (8, 56));
-        assert_eq!(unit_field(TEXT, "a", "at"), (8, 39));
+        assert_eq!(unit_field(TEXT, "a", "creature"), (8, 55));
+        assert_eq!(unit_field(TEXT, "a", "at"), (8, 37));
         assert_eq!(unit_field(TEXT, "a", "side"), (8, 25));
     }
 }

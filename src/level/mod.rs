@@ -190,7 +190,11 @@ fn validate(def: &LevelDef, text: &str, path: &Path, catalogue: &Catalogue) -> R
                     "at",
                     format!(
                         "{} is outside the {}×{} map",
-                        if cell == unit.pos() { format!("square {cell}") } else { format!("its footprint square {cell}") },
+                        if cell == unit.pos() {
+                            format!("square {cell}")
+                        } else {
+                            format!("its footprint square {cell}")
+                        },
                         terrain.width(),
                         terrain.height()
                     ),

@@ -119,7 +119,10 @@ pub fn answer(view: &RulesView, level_name: &str, question: &Question) -> Result
     let pair = |a: &str, t: &str| -> Result<(usize, usize), QueryError> {
         let (a, t) = (unit(a)?, unit(t)?);
         if a == t {
-            return Err(QueryError::Invalid(format!("a unit cannot be both attacker and target (\"{}\")", roster.get(a).id)));
+            return Err(QueryError::Invalid(format!(
+                "a unit cannot be both attacker and target (\"{}\")",
+                roster.get(a).id
+            )));
         }
         Ok((a, t))
     };

@@ -164,11 +164,8 @@ pub fn unit_view(
     conditions: &Conditions,
 ) -> UnitView {
     let able = conditions.able();
-    let threat = if able && !conditions.has(Condition::Grappled) {
-        ReachBand::of(reach.natural_ft, &wielded.def)
-    } else {
-        None
-    };
+    let threat =
+        if able && !conditions.has(Condition::Grappled) { ReachBand::of(reach.natural_ft, &wielded.def) } else { None };
     UnitView {
         id: c.id.clone(),
         side: 0,
@@ -194,7 +191,16 @@ pub fn roster_of_level(units: &[UnitDef], catalogue: &Catalogue) -> Roster {
 type RosterQuery<'w, 's> = Query<
     'w,
     's,
-    (&'static Combatant, &'static Side, &'static Position, &'static Body, &'static Reach, &'static Speed, &'static Wielded, &'static Conditions),
+    (
+        &'static Combatant,
+        &'static Side,
+        &'static Position,
+        &'static Body,
+        &'static Reach,
+        &'static Speed,
+        &'static Wielded,
+        &'static Conditions,
+    ),
 >;
 
 type RosterChanged = Or<(

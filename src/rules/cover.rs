@@ -8,7 +8,8 @@
 use super::roster::{Occupancy, Roster};
 use super::{Battlefield, RulesView};
 use crate::grid::{
-    Footprint, GridPos, Metric, Shape, Terrain, for_each_crossed_cell, for_each_face_pair, hex_line_cells, square_corners,
+    Footprint, GridPos, Metric, Shape, Terrain, for_each_crossed_cell, for_each_face_pair, hex_line_cells,
+    square_corners,
 };
 use crate::variant::RulesVariant;
 use serde::Serialize;
@@ -277,16 +278,14 @@ pub fn survey(
                 for t in target.cells() {
                     let mut blockers = [Blocker::Clear; 2];
                     for (k, nudge) in [1e-6, -1e-6].into_iter().enumerate() {
-                        blockers[k] = hex_line_cells(a, t, nudge)
-                            .into_iter()
-                            .map(&classify_cell)
-                            .max()
-                            .unwrap_or(Blocker::Clear);
+                        blockers[k] =
+                            hex_line_cells(a, t, nudge).into_iter().map(&classify_cell).max().unwrap_or(Blocker::Clear);
                     }
                     let score = score_of(&blockers);
                     let centre = |p: GridPos| [p.x as f32 + 0.5 * (p.y & 1) as f32, p.y as f32];
-                    let drawn =
-                        || blockers.iter().map(|&blocker| SightLine { from: centre(a), to: centre(t), blocker }).collect();
+                    let drawn = || {
+                        blockers.iter().map(|&blocker| SightLine { from: centre(a), to: centre(t), blocker }).collect()
+                    };
                     if consider(score, &drawn) {
                         break 'search;
                     }

@@ -105,12 +105,10 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
             })
         })
     };
-    let no_wall = |o: GridPos| -> bool {
-        (0..side).all(|dy| (0..side).all(|dx| terrain.get(o.offset(dx, dy)).passable()))
-    };
-    let costly = |o: GridPos| -> bool {
-        (0..side).any(|dy| (0..side).any(|dx| terrain.get(o.offset(dx, dy)).costs_double()))
-    };
+    let no_wall =
+        |o: GridPos| -> bool { (0..side).all(|dy| (0..side).all(|dx| terrain.get(o.offset(dx, dy)).passable())) };
+    let costly =
+        |o: GridPos| -> bool { (0..side).any(|dy| (0..side).any(|dx| terrain.get(o.offset(dx, dy)).costs_double())) };
 
     let s0 = idx(start) * 2;
     range.cost[s0] = 0;
@@ -223,7 +221,8 @@ impl MoveRange {
         let Some((squares, cost_ft)) = self.squares_to(dest) else {
             return Err(self.explain_unreachable(view, dest));
         };
-        let provokes = if self.mode == MoveMode::Move { provocations_along(view, self.mover, &squares) } else { vec![] };
+        let provokes =
+            if self.mode == MoveMode::Move { provocations_along(view, self.mover, &squares) } else { vec![] };
         Ok(PathPlan { squares, cost_ft, provokes })
     }
 
@@ -310,7 +309,8 @@ pub fn provocations_along(view: &RulesView, mover: usize, squares: &[GridPos]) -
 pub fn can_strike_at(view: &RulesView, foe: usize, mover: usize, fp: Footprint) -> bool {
     let attacker = view.roster.get(foe);
     let metric = view.field.variant.range_metric();
-    let reach = if metric.footprint_ft(attacker.footprint, fp) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
+    let reach =
+        if metric.footprint_ft(attacker.footprint, fp) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
     let cover = cover_at(view.field, view.roster, view.occupancy, (foe, attacker.footprint), (mover, fp), reach, false);
     let d20_family = matches!(view.field.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
     cover.can_target && !(d20_family && cover.cover == CoverKind::Cover)

@@ -2,9 +2,9 @@
 //! its footprint, less walls and squares it has no line of effect to), and for each
 //! square the set of combatants threatening it.
 
+use super::Battlefield;
 use super::cover::has_line_of_effect;
 use super::roster::{Roster, UnitMask, bit};
-use super::Battlefield;
 use crate::grid::{Footprint, GridPos};
 use bevy::prelude::Resource;
 
@@ -19,7 +19,10 @@ fn for_each_threatened(field: &Battlefield, fp: Footprint, band: super::ReachBan
     let terrain = &field.terrain;
     let r = (band.max_ft / 5) as i32 + 1; // generous: hexes and diagonals stay within it
     let (x0, y0) = ((fp.origin.x - r).max(0), (fp.origin.y - r).max(0));
-    let (x1, y1) = ((fp.origin.x + fp.side - 1 + r).min(terrain.width() - 1), (fp.origin.y + fp.side - 1 + r).min(terrain.height() - 1));
+    let (x1, y1) = (
+        (fp.origin.x + fp.side - 1 + r).min(terrain.width() - 1),
+        (fp.origin.y + fp.side - 1 + r).min(terrain.height() - 1),
+    );
     for y in y0..=y1 {
         for x in x0..=x1 {
             let c = GridPos::new(x, y);

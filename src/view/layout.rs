@@ -56,7 +56,10 @@ impl BoardLayout {
     /// Size of the whole board in world units.
     pub fn extent(&self) -> Vec2 {
         let extra = if self.shape == Shape::Hex { 0.5 } else { 0.0 };
-        Vec2::new((self.width as f32 + extra) * self.tile, (self.height - 1) as f32 * self.row_step() + self.tile_height())
+        Vec2::new(
+            (self.width as f32 + extra) * self.tile,
+            (self.height - 1) as f32 * self.row_step() + self.tile_height(),
+        )
     }
 
     fn origin_offset(&self) -> Vec2 {

@@ -8,7 +8,7 @@ pub mod layout;
 pub mod screenshot;
 
 use crate::grid::{Shape, Terrain};
-use crate::rules::{Battlefield, Combatant, Health, Position, Side, Body};
+use crate::rules::{Battlefield, Body, Combatant, Health, Position, Side};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use layout::BoardLayout;
@@ -166,7 +166,12 @@ fn spawn_tokens(
         let bar_w = size * 0.8;
         commands.spawn((
             Token { unit },
-            Sprite { image: disc.clone(), color: side_colour(&side.0), custom_size: Some(Vec2::splat(size)), ..default() },
+            Sprite {
+                image: disc.clone(),
+                color: side_colour(&side.0),
+                custom_size: Some(Vec2::splat(size)),
+                ..default()
+            },
             Transform::from_xyz(0.0, 0.0, 10.0),
             children![
                 (
