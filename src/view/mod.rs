@@ -124,13 +124,13 @@ fn spawn_legend(mut commands: Commands, field: Option<Res<Battlefield>>, level_n
     let name = level_name.map_or("Fivefoot".to_string(), |n| n.0.clone());
     commands.spawn((
         Node { position_type: PositionType::Absolute, top: px(8), left: px(12), ..default() },
-        Text::new(format!("{name}  ·  rules: {variant}")),
+        Text::new(format!("{name}  |  rules: {variant}")),
         TextFont::from_font_size(20.0),
         TextColor(Color::WHITE),
     ));
     commands.spawn((
         Node { position_type: PositionType::Absolute, bottom: px(8), left: px(12), ..default() },
-        Text::new("Legend:  floor   # wall   ~ difficult (×2)   = low wall (×2, cover)"),
+        Text::new("Legend:  floor   # wall   ~ difficult (x2)   = low wall (x2, cover)"),
         TextFont::from_font_size(16.0),
         TextColor(Color::srgb(0.85, 0.85, 0.85)),
     ));
