@@ -4,6 +4,7 @@
 //! the view, the AI, the log, replays and tests all read the same events. See
 //! `shared/DESIGN.md` for the architecture.
 
+pub mod combat;
 pub mod grid;
 pub mod level;
 pub mod play;

@@ -34,8 +34,47 @@ struct PlayArgs {
     frames: u32,
 }
 
+#[derive(clap::Args, Debug)]
+struct SimArgs {
+    /// The level file (RON).
+    level: PathBuf,
+    /// Rule variant (default: the level's own).
+    #[arg(long)]
+    rules: Option<RulesVariant>,
+    /// Seed of the first battle; battle i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Number of battles.
+    #[arg(long, default_value_t = 100)]
+    battles: u32,
+    /// The AI for a side, as SIDE=KIND (default: greedy for every side).
+    #[arg(long = "ai", value_parser = parse_ai)]
+    ai: Vec<(String, fivefoot::combat::AiKind)>,
+    /// Print the statistics as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Write every command and event as JSON lines to this file.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// d20-classic death saves.
+    #[arg(long, value_enum, default_value_t)]
+    death_saves: fivefoot::combat::DeathSaves,
+    /// Rounds before a battle is called a draw.
+    #[arg(long, default_value_t = 50)]
+    round_cap: u32,
+}
+
+fn parse_ai(s: &str) -> Result<(String, fivefoot::combat::AiKind), String> {
+    let (side, kind) = s.split_once('=').ok_or_else(|| format!("expected SIDE=KIND, got \"{s}\""))?;
+    let kind = <fivefoot::combat::AiKind as clap::ValueEnum>::from_str(kind, true)
+        .map_err(|_| format!("unknown AI \"{kind}\" (known: greedy)"))?;
+    Ok((side.to_string(), kind))
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run AI-vs-AI battles headless and report statistics.
+    Sim(SimArgs),
     /// Play a level in a window (the default command).
     Play(PlayArgs),
     /// Ask the rules oracle one question about a level; prints one JSON object.
@@ -75,6 +114,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Play(args)) => play(args),
+        Some(Command::Sim(args)) => sim(args),
         None => play(PlayArgs { seed: 1, frames: 30, ..PlayArgs::default() }),
     }
 }
@@ -96,4 +136,70 @@ fn play(args: PlayArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn sim(args: SimArgs) -> ExitCode {
+    use fivefoot::combat::{BattleOptions, sim};
+    let catalogue = fivefoot::level::Catalogue::builtin();
+    let level = match fivefoot::level::Level::load(&args.level, &catalogue) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("fivefoot sim: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let sides: Vec<&str> = level.def.units.iter().map(|u| u.side.as_str()).collect();
+    if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(&s.as_str())) {
+        eprintln!("fivefoot sim: --ai names side \"{side}\", which has no units in {}", args.level.display());
+        return ExitCode::from(2);
+    }
+    let spec = sim::SimSpec {
+        rules: args.rules.unwrap_or(level.def.rules),
+        seed: args.seed,
+        battles: args.battles,
+        ais: args.ai.into_iter().collect(),
+        options: BattleOptions { death_saves: args.death_saves, round_cap: args.round_cap },
+    };
+    let mut log_file = match args.log.as_ref().map(std::fs::File::create).transpose() {
+        Ok(f) => f.map(std::io::BufWriter::new),
+        Err(e) => {
+            eprintln!("fivefoot sim: cannot write the log: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let bar = indicatif::ProgressBar::new(spec.battles as u64);
+    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    if spec.battles < 200 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let started = std::time::Instant::now();
+    let log: Option<&mut dyn std::io::Write> = log_file.as_mut().map(|f| f as &mut dyn std::io::Write);
+    let report = match sim::run_batch(&level, &catalogue, &spec, log, &mut |n| bar.set_position(n as u64)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("fivefoot sim: cannot write the log: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!("{} battles in {:.2} s ({:.0} battles/s)", report.battles, secs, report.battles as f64 / secs.max(1e-9));
+    if args.json {
+        println!("{}", serde_json::to_string(&report).expect("reports serialise"));
+    } else {
+        println!("{} under {} — {} battles from seed {}", report.level, report.rules, report.battles, report.seed);
+        for (side, n) in &report.wins {
+            println!("  {side:>8}: {n}");
+        }
+        println!(
+            "  mean rounds {:.2}, attacks {}, hits {}, criticals {}, attacks of opportunity {}, deaths {}",
+            report.mean_rounds,
+            report.attacks,
+            report.hits,
+            report.criticals,
+            report.attacks_of_opportunity,
+            report.deaths
+        );
+    }
+    ExitCode::SUCCESS
 }

@@ -20,6 +20,9 @@ pub enum Question {
     Flanking { attacker: String, target: String },
     /// The cover a target has against the attacker's wielded weapon.
     Cover { attacker: String, target: String },
+    /// The attacker's attack on the target now: every modifier, the number to reach and
+    /// the exact chance to hit.
+    Attack { attacker: String, target: String },
     /// The cheapest legal move (or 5-ft step) to a square, and what it provokes.
     Path {
         unit: String,
@@ -101,9 +104,72 @@ pub fn run(level_path: &Path, variant: Option<RulesVariant>, question: &Question
     let catalogue = Catalogue::builtin();
     let level = Level::load(level_path, &catalogue)?;
     let variant = variant.unwrap_or(level.def.rules);
+    if let Question::Attack { attacker, target } = question {
+        return attack_answer(&level, &catalogue, variant, attacker, target);
+    }
     let app = rules_app(&level, &catalogue, variant);
     let view = rules::view_of(app.world()).expect("rules resources exist after spawning");
     answer(&view, &level_path.display().to_string(), question)
+}
+
+#[derive(Serialize)]
+struct AttackAnswer {
+    legal: bool,
+    reason: Option<String>,
+    modifiers: Vec<crate::combat::Modifier>,
+    target_number: i32,
+    hit_chance: f64,
+}
+
+/// The attack as the first attack of a fight already under way (nobody surprised or
+/// flat-footed any more), from where the units stand.
+fn attack_answer(
+    level: &Level,
+    catalogue: &Catalogue,
+    variant: RulesVariant,
+    attacker: &str,
+    target: &str,
+) -> Result<String, QueryError> {
+    use crate::combat::{AttackKind, Battle, BattleOptions, attack};
+    use crate::rules::Condition;
+    let mut battle = Battle::new_paused(level, catalogue, variant, 0, BattleOptions::default());
+    let known = || battle_units(&battle);
+    let a = battle.index_of(attacker).ok_or_else(|| QueryError::UnknownUnit {
+        level: level.source.display().to_string(),
+        id: attacker.into(),
+        known: known(),
+    })?;
+    let t = battle.index_of(target).ok_or_else(|| QueryError::UnknownUnit {
+        level: level.source.display().to_string(),
+        id: target.into(),
+        known: known(),
+    })?;
+    if a == t {
+        return Err(QueryError::Invalid(format!("a unit cannot be both attacker and target (\"{attacker}\")")));
+    }
+    for f in &mut battle.fighters {
+        f.conditions.remove(&Condition::Surprised);
+        f.conditions.remove(&Condition::FlatFooted);
+    }
+    battle.invalidate();
+    battle.refresh();
+    let p = attack::profile(&battle, &battle.view(), a, t, &AttackKind::Primary, &Default::default());
+    let answer = if p.legal {
+        AttackAnswer {
+            legal: true,
+            reason: None,
+            modifiers: p.modifiers,
+            target_number: p.target_number,
+            hit_chance: p.hit_chance,
+        }
+    } else {
+        AttackAnswer { legal: false, reason: p.reason, modifiers: vec![], target_number: 0, hit_chance: 0.0 }
+    };
+    Ok(serde_json::to_string(&answer).expect("answers serialise"))
+}
+
+fn battle_units(b: &crate::combat::Battle) -> String {
+    b.fighters.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// Answers a question about the battle in `view`.
@@ -127,6 +193,7 @@ pub fn answer(view: &RulesView, level_name: &str, question: &Question) -> Result
         Ok((a, t))
     };
     let json = match question {
+        Question::Attack { .. } => return Err(QueryError::Invalid("attack questions need a battle".into())),
         Question::Threatened { unit: id } => {
             let i = unit(id)?;
             serde_json::to_string(&ThreatenedAnswer {

@@ -1,0 +1,29 @@
+//! Battles per second: whole greedy-vs-greedy battles on the 4-vs-4 default skirmish,
+//! under each rule variant (target: ≥ 500 battles/s on one core).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use fivefoot::combat::{BattleOptions, sim};
+use fivefoot::level::{Catalogue, Level};
+use fivefoot::variant::RulesVariant;
+use std::collections::BTreeMap;
+
+fn battles(c: &mut Criterion) {
+    let cat = Catalogue::builtin();
+    let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &cat).unwrap();
+    let ais = BTreeMap::new();
+    let mut group = c.benchmark_group("battle_4v4_greedy");
+    group.throughput(Throughput::Elements(1));
+    for v in RulesVariant::ALL {
+        let mut seed = 0u64;
+        group.bench_function(v.id(), |b| {
+            b.iter(|| {
+                seed += 1;
+                sim::run_battle(&level, &cat, v, seed, &ais, &BattleOptions::default()).0.clock.round
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(sim_benches, battles);
+criterion_main!(sim_benches);

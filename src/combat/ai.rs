@@ -1,0 +1,208 @@
+//! Who decides for a side. The `Ai` trait takes the battle as it stands and returns one
+//! command for the acting fighter; `Greedy` closes with the nearest foe and attacks,
+//! with no tactics; `Scripted` replays a recorded list of commands.
+
+use super::Battle;
+use super::command::Command;
+use crate::grid::{Footprint, GridPos};
+use crate::rules::{self, MoveMode};
+use crate::variant::RulesVariant;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// Decides the next command for the fighter acting now.
+pub trait Ai {
+    fn decide(&mut self, battle: &mut Battle, actor: usize) -> Command;
+}
+
+/// The AIs the command line can name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum AiKind {
+    #[default]
+    Greedy,
+}
+
+impl AiKind {
+    pub fn make(self) -> Box<dyn Ai> {
+        match self {
+            AiKind::Greedy => Box::new(Greedy),
+        }
+    }
+}
+
+/// Close with the nearest foe and attack it; no tactics.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Greedy;
+
+impl Ai for Greedy {
+    fn decide(&mut self, b: &mut Battle, actor: usize) -> Command {
+        // 1. Attack the weakest foe it can reach now.
+        let foes: Vec<usize> = (0..b.fighters.len())
+            .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())
+            .collect();
+        if foes.is_empty() {
+            return Command::EndTurn;
+        }
+        let mut targets: Vec<usize> = foes.clone();
+        targets.sort_by_key(|&t| (b.fighters[t].hp, t));
+        for &t in &targets {
+            let id = b.fighters[t].id.clone();
+            let full = Command::FullAttack { target: id.clone() };
+            if b.variant == RulesVariant::D20Classic && b.validate(&full).is_ok() {
+                return full;
+            }
+            let single = Command::Attack { target: id };
+            if b.validate(&single).is_ok() {
+                return single;
+            }
+        }
+        // ap-phases: with a foe in reach but the attack phase not come, hold the AP.
+        b.refresh();
+        let in_reach = {
+            let view = b.view();
+            targets.iter().any(|&t| view.threat.threatens(actor, b.fighters[t].footprint()))
+        };
+        if in_reach {
+            return Command::EndTurn;
+        }
+        // 2. A charge when the foe is too far for a move and an attack.
+        if !b.fighters[actor].weapon.is_ranged()
+            && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::OsrSegments)
+        {
+            for &t in &nearest_first(b, actor, &foes) {
+                let c = Command::Charge { target: b.fighters[t].id.clone() };
+                if !can_reach_with_a_move(b, actor) && b.validate(&c).is_ok() {
+                    return c;
+                }
+            }
+        }
+        // 3. Move towards the nearest foe, to a square from which it can attack if any.
+        if let Some(to) = best_approach(b, actor, &foes) {
+            let m = Command::Move { to };
+            if b.validate(&m).is_ok() {
+                return m;
+            }
+        }
+        Command::EndTurn
+    }
+}
+
+fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {
+    let metric = b.variant.range_metric();
+    let here = b.fighters[actor].footprint();
+    let mut v = foes.to_vec();
+    v.sort_by_key(|&t| (metric.footprint_ft(here, b.fighters[t].footprint()), t));
+    v
+}
+
+fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
+    b.refresh();
+    let view = b.view();
+    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
+    let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
+    let side = b.fighters[actor].size.side();
+    let Some(band) = rules::ReachBand::of(b.fighters[actor].natural_reach_ft, &b.fighters[actor].weapon) else {
+        return false;
+    };
+    range.destinations(&view).iter().any(|&(p, _, _)| {
+        let fp = crate::grid::Footprint::new(p, side);
+        b.fighters.iter().any(|f| {
+            f.side != b.fighters[actor].side
+                && f.in_fight()
+                && f.footprint().cells().any(|c| band.covers(b.variant, fp, c))
+        })
+    })
+}
+
+/// Where one move should take the actor: a square from which it can attack (fewest
+/// provocations, then cheapest); failing that, the farthest square it can reach along
+/// the cheapest path to such a square; failing that, the square closest to a foe.
+fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
+    b.refresh();
+    let view = b.view();
+    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
+    let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
+    let me = &b.fighters[actor];
+    let side = me.size.side();
+    let metric = b.variant.range_metric();
+    let here = me.footprint();
+    let can_attack_from = |p: GridPos| attack_position(b, &view, actor, foes, Footprint::new(p, side));
+    let reachable = range.destinations(&view);
+    if let Some((_, p)) =
+        reachable.iter().filter(|(p, _, _)| can_attack_from(*p)).map(|&(p, cost, provokes)| ((provokes, cost), p)).min()
+    {
+        return Some(p);
+    }
+    // Plan the whole way to the nearest attack position and go as far as one move allows.
+    let whole = rules::movement_range(&view, actor, MoveMode::Move, u32::MAX / 4);
+    let goal = whole
+        .destinations(&view)
+        .into_iter()
+        .filter(|(p, _, _)| can_attack_from(*p))
+        .map(|(p, cost, provokes)| ((cost, provokes), p))
+        .min();
+    if let Some((_, goal)) = goal
+        && let Ok(plan) = whole.plan_to(&view, goal)
+    {
+        let ends: std::collections::BTreeSet<GridPos> = reachable.iter().map(|(p, _, _)| *p).collect();
+        if let Some(p) = plan.squares.iter().rev().find(|p| ends.contains(p)) {
+            return Some(*p);
+        }
+    }
+    let now = foes.iter().map(|&t| metric.footprint_ft(here, b.fighters[t].footprint())).min().unwrap_or(0);
+    reachable
+        .into_iter()
+        .map(|(p, cost, _)| {
+            let fp = Footprint::new(p, side);
+            let dist =
+                foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters[t].footprint())).min().unwrap_or(u32::MAX);
+            ((dist, cost), p)
+        })
+        .filter(|((dist, _), _)| *dist < now)
+        .min()
+        .map(|(_, p)| p)
+}
+
+/// Whether the actor, standing on `fp`, could attack one of `foes` with its weapon.
+fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
+    let me = &b.fighters[actor];
+    let metric = b.variant.range_metric();
+    if me.weapon.is_ranged() {
+        let max = me.weapon.range_increment_ft * 10;
+        foes.iter().any(|&t| {
+            let tf = b.fighters[t].footprint();
+            let d = metric.footprint_ft(fp, tf);
+            d > 5 && d <= max && {
+                let c = rules::cover::cover_at(
+                    view.field,
+                    view.roster,
+                    view.occupancy,
+                    (actor, fp),
+                    (t, tf),
+                    rules::AttackReach::Ranged,
+                    false,
+                );
+                c.can_target
+            }
+        })
+    } else {
+        let Some(band) = rules::ReachBand::of(me.natural_reach_ft, &me.weapon) else { return false };
+        foes.iter().any(|&t| {
+            let tf = b.fighters[t].footprint();
+            tf.cells().any(|c| band.covers(b.variant, fp, c) && rules::cover::has_line_of_effect(view.field, fp, c))
+        })
+    }
+}
+
+/// Plays back recorded commands, in order; `EndTurn` once they run out.
+#[derive(Clone, Debug, Default)]
+pub struct Scripted {
+    pub commands: VecDeque<Command>,
+}
+
+impl Ai for Scripted {
+    fn decide(&mut self, _: &mut Battle, _: usize) -> Command {
+        self.commands.pop_front().unwrap_or(Command::EndTurn)
+    }
+}

@@ -1,0 +1,567 @@
+//! The combat clock of each variant: who acts next and with what. d20-classic and
+//! four-actions take turns in initiative order; ap-phases runs seven action phases a
+//! round with initiative = Dexterity inside each; osr-segments rolls group initiative
+//! and runs fast actions, then the HIGH group, then the LOW group; hex-phases runs four
+//! phases a 12-second turn in combat-value order, then a post-turn recovery.
+//! `advance` is the only function that moves time forward.
+
+use super::Battle;
+use super::event::CombatEvent;
+use crate::level::{WeaponKind, WeaponSpeed, ability_mod};
+use crate::rules::Condition;
+use crate::variant::RulesVariant;
+
+/// What the acting fighter may still do in this opportunity.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    pub standard: bool,
+    pub move_action: bool,
+    pub quick: bool,
+    pub swift: bool,
+    /// Nothing spent yet: a full-round (full-phase) action is possible.
+    pub fresh: bool,
+    pub moved: bool,
+    pub stepped: bool,
+    /// Surprise round or phase: one standard (attack) or one move action only.
+    pub single_action: bool,
+    /// ap-phases: one action may be taken in this phase.
+    pub phase_action: bool,
+    /// osr-segments: the major action is still available.
+    pub major: bool,
+    /// osr-segments: only fast actions (charge, flee) now.
+    pub fast_only: bool,
+    /// hex-phases: the attack action has been used; move actions used.
+    pub attack_used: bool,
+    pub moves_used: u8,
+}
+
+/// An advanced action in progress (ap-phases).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Advanced {
+    pub action: AdvancedKind,
+    pub spent: u8,
+    pub needed: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdvancedKind {
+    Charge { target: String },
+    TotalDefense,
+}
+
+/// osr-segments: the steps of a round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OsrStep {
+    #[default]
+    Declare,
+    FastActions,
+    High,
+    Low,
+}
+
+/// Where the battle is in time.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    /// Round (hex-phases: turn). 0 is the surprise round (phase).
+    pub round: u32,
+    /// ap-phases 1–7, hex-phases 1–4 (0 in the surprise phase).
+    pub phase: u32,
+    /// Inside the surprise round (phase).
+    pub surprise: bool,
+    /// A surprise round (phase) is still to come.
+    pub surprise_pending: bool,
+    pub actor: Option<usize>,
+    pub budget: Budget,
+    /// Fighters still to act in this turn/phase/step, next first.
+    pub queue: Vec<usize>,
+    /// The initiative order, first to act first.
+    pub order: Vec<usize>,
+    /// ap-phases: action points left this round, per fighter.
+    pub ap: Vec<u8>,
+    /// ap-phases: attack actions taken this round, per fighter.
+    pub attack_actions: Vec<u8>,
+    /// ap-phases: advanced action in progress, per fighter.
+    pub advanced: Vec<Option<Advanced>>,
+    /// osr-segments: the step of the round, and each side's group (true = HIGH).
+    pub osr_step: OsrStep,
+    pub osr_high: Vec<(String, bool)>,
+    /// osr-segments: has taken its major action this round, per fighter.
+    pub acted: Vec<bool>,
+}
+
+/// Names of the ap-phases action phases.
+pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fast", "average", "slow", "very slow"];
+
+/// ap-phases: the earliest phase (1–7) a fighter's attack with its wielded weapon may begin.
+pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
+    let f = &b.fighters[i];
+    match f.weapon.kind {
+        // Readied missiles fly in phase 2; thrown weapons from phase 3.
+        WeaponKind::Ranged => return 2,
+        _ => {}
+    }
+    // Base action speed from movement: fast at 30, a step better at 45+ (thrown phase,
+    // Medium or smaller only), a step worse at 20 or less.
+    let base = if f.def.speed_ft >= 45 && f.size <= crate::grid::Size::Medium {
+        3
+    } else if f.def.speed_ft <= 20 {
+        5
+    } else {
+        4
+    };
+    let weapon = match f.weapon.speed {
+        WeaponSpeed::Fast => 4,
+        WeaponSpeed::Average => 5,
+        WeaponSpeed::Slow => 6,
+        WeaponSpeed::VerySlow => 7,
+    };
+    base.max(weapon)
+}
+
+/// Rolls initiative and opens the first round.
+pub fn start(b: &mut Battle) {
+    let n = b.fighters.len();
+    b.clock.ap = vec![0; n];
+    b.clock.attack_actions = vec![0; n];
+    b.clock.advanced = vec![None; n];
+    b.clock.acted = vec![false; n];
+    let some_aware = b.fighters.iter().any(|f| f.aware);
+    let some_unaware = b.fighters.iter().any(|f| !f.aware);
+    // osr-segments has no surprise round: the surprised simply lose the first round.
+    b.clock.surprise_pending = some_aware && some_unaware && b.variant != RulesVariant::OsrSegments;
+    match b.variant {
+        RulesVariant::D20Classic => {
+            roll_d20_initiative(b, 0);
+            for i in 0..n {
+                if !b.fighters[i].aware {
+                    b.fighters[i].add(Condition::FlatFooted);
+                }
+            }
+        }
+        RulesVariant::FourActions => {
+            // Everyone is Surprised until its first turn. A surprise round (aware fighters
+            // only) comes before initiative; its participants get +4 on the roll.
+            for f in &mut b.fighters {
+                f.add(Condition::Surprised);
+            }
+            if !b.clock.surprise_pending {
+                roll_d20_initiative(b, 0);
+            }
+        }
+        RulesVariant::ApPhases => {
+            // Initiative is the Dexterity score; ties broken by the seeded dice.
+            let keys: Vec<(i64, i32)> = (0..n)
+                .map(|i| {
+                    let dex = b.fighters[i].def.abilities.dex;
+                    let tie = b.dice.roll(1000) as i64;
+                    (dex as i64 * 10_000 + tie, dex)
+                })
+                .collect();
+            for (i, (key, dex)) in keys.into_iter().enumerate() {
+                b.fighters[i].initiative = key;
+                b.fighters[i].initiative_shown = dex;
+                let id = b.fighters[i].id.clone();
+                b.emit(CombatEvent::Initiative { unit: id, roll: None, total: dex, note: "(Dexterity score)".into() });
+            }
+            sort_order(b);
+        }
+        RulesVariant::HexPhases => {
+            // Initiative = combat value; ties broken once, now, by the seeded dice.
+            for i in 0..n {
+                let cv = hex_cv(b, i);
+                let tie = b.dice.roll(1000) as i64;
+                b.fighters[i].initiative = cv as i64 * 10_000 + tie;
+                b.fighters[i].initiative_shown = cv;
+                let id = b.fighters[i].id.clone();
+                b.emit(CombatEvent::Initiative { unit: id, roll: None, total: cv, note: "(combat value)".into() });
+            }
+            sort_order(b);
+        }
+        RulesVariant::OsrSegments => {
+            for i in 0..n {
+                if !b.fighters[i].aware {
+                    b.fighters[i].add(Condition::Surprised);
+                }
+            }
+            // The step before a round's declarations.
+            b.clock.osr_step = OsrStep::Low;
+        }
+    }
+    // The surprise round (phase) is round 0; the fight proper opens on round 1.
+    b.clock.round = 0;
+    b.clock.phase = 0;
+    open_window(b);
+    advance(b);
+}
+
+/// hex-phases combat value: round(DEX / 3).
+pub fn hex_cv(b: &Battle, i: usize) -> i32 {
+    let dex = b.fighters[i].def.abilities.dex;
+    (dex as f64 / 3.0).round() as i32
+}
+
+fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
+    let n = b.fighters.len();
+    for i in 0..n {
+        let roll = b.dice.roll(20) as i32;
+        let modifier = b.fighters[i].dex_mod();
+        let bonus = if b.fighters[i].aware { bonus_for_aware } else { 0 };
+        let total = roll + modifier + bonus;
+        // Ties: the higher initiative modifier first, then the dice.
+        let tie = b.dice.roll(1000) as i64;
+        b.fighters[i].initiative = (total as i64 * 100 + (modifier as i64 + 50)) * 10_000 + tie;
+        b.fighters[i].initiative_shown = total;
+        let id = b.fighters[i].id.clone();
+        let note = if bonus > 0 {
+            format!("(d20 {roll} {modifier:+} Dex +{bonus} surprise round)")
+        } else {
+            format!("(d20 {roll} {modifier:+} Dex)")
+        };
+        b.emit(CombatEvent::Initiative { unit: id, roll: Some(roll), total, note });
+    }
+    sort_order(b);
+}
+
+fn sort_order(b: &mut Battle) {
+    let mut order: Vec<usize> = (0..b.fighters.len()).collect();
+    order.sort_by(|&x, &y| b.fighters[y].initiative.cmp(&b.fighters[x].initiative).then(x.cmp(&y)));
+    b.clock.order = order;
+}
+
+/// Opens the next window of time (round, phase or step) and fills the queue.
+fn open_window(b: &mut Battle) {
+    let n = b.fighters.len();
+    match b.variant {
+        RulesVariant::D20Classic | RulesVariant::FourActions => {
+            if b.clock.surprise_pending {
+                b.clock.surprise_pending = false;
+                b.clock.surprise = true;
+                b.emit(CombatEvent::RoundStarted { round: 0 });
+                b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
+                // four-actions: the ambushers act "in no particular order" (here: by id)
+                // before initiative is rolled; d20-classic: in initiative order.
+                b.clock.queue = if b.variant == RulesVariant::FourActions {
+                    (0..n).filter(|&i| b.fighters[i].aware).collect()
+                } else {
+                    b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect()
+                };
+                return;
+            }
+            if b.clock.surprise && b.variant == RulesVariant::FourActions {
+                roll_d20_initiative(b, 4);
+            }
+            b.clock.surprise = false;
+            b.clock.round += 1;
+            round_reset(b);
+            let r = b.clock.round;
+            b.emit(CombatEvent::RoundStarted { round: r });
+            b.clock.queue = b.clock.order.clone();
+        }
+        RulesVariant::ApPhases => {
+            if b.clock.phase == 0 || b.clock.phase >= 7 {
+                if b.clock.surprise_pending {
+                    b.clock.surprise_pending = false;
+                    b.clock.surprise = true;
+                } else {
+                    b.clock.round += 1;
+                    b.clock.surprise = false;
+                }
+                b.clock.phase = 1;
+                round_reset(b);
+                let r = b.clock.round;
+                b.emit(CombatEvent::RoundStarted { round: r });
+                // Effects lasting "until the start of your next round of actions" end.
+                for f in &mut b.fighters {
+                    f.start_turn();
+                }
+                for i in 0..n {
+                    let f = &b.fighters[i];
+                    b.clock.ap[i] = if !f.can_act() {
+                        0
+                    } else if b.clock.surprise {
+                        if f.aware { 2 } else { 0 }
+                    } else {
+                        3
+                    };
+                    b.clock.attack_actions[i] = 0;
+                }
+            } else {
+                b.clock.phase += 1;
+            }
+            let (r, p) = (b.clock.round, b.clock.phase);
+            b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
+            for f in &mut b.fighters {
+                f.reactions_used = 0;
+            }
+            // The declaration phase takes only thought-speed actions; nobody acts in it here.
+            b.clock.queue =
+                if p == 1 { vec![] } else { b.clock.order.iter().copied().filter(|&i| b.clock.ap[i] > 0).collect() };
+        }
+        RulesVariant::HexPhases => {
+            if b.clock.surprise_pending {
+                b.clock.surprise_pending = false;
+                b.clock.surprise = true;
+                b.clock.phase = 0;
+                b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
+                for i in 0..n {
+                    if !b.fighters[i].aware {
+                        b.fighters[i].add(Condition::Surprised);
+                    }
+                }
+                b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect();
+                return;
+            }
+            if b.clock.surprise {
+                b.clock.surprise = false;
+                for i in 0..n {
+                    if b.fighters[i].remove(Condition::Surprised) {
+                        let id = b.fighters[i].id.clone();
+                        b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Surprised });
+                    }
+                }
+            }
+            if b.clock.phase == 0 || b.clock.phase >= 4 {
+                if b.clock.phase >= 4 {
+                    post_turn_recovery(b);
+                }
+                b.clock.round += 1;
+                b.clock.phase = 1;
+                b.clock.surprise = false;
+                let r = b.clock.round;
+                b.emit(CombatEvent::RoundStarted { round: r });
+                round_reset(b);
+            } else {
+                b.clock.phase += 1;
+            }
+            let (r, p) = (b.clock.round, b.clock.phase);
+            b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
+            for f in &mut b.fighters {
+                f.reactions_used = 0;
+            }
+            b.clock.queue = b.clock.order.clone();
+        }
+        RulesVariant::OsrSegments => open_osr_step(b),
+    }
+}
+
+fn round_reset(b: &mut Battle) {
+    for f in &mut b.fighters {
+        f.reactions_round = 0;
+        f.free_attacked_by.clear();
+    }
+    if b.clock.round > b.options.round_cap {
+        b.finish(None, "round cap reached");
+    }
+}
+
+fn post_turn_recovery(b: &mut Battle) {
+    let r = b.clock.round;
+    b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "post-turn recovery".into() });
+    for i in 0..b.fighters.len() {
+        if b.fighters[i].in_fight() && b.fighters[i].remove(Condition::Stunned) {
+            let id = b.fighters[i].id.clone();
+            b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Stunned });
+        }
+    }
+}
+
+fn open_osr_step(b: &mut Battle) {
+    let n = b.fighters.len();
+    let next = match b.clock.osr_step {
+        OsrStep::Declare => OsrStep::FastActions,
+        OsrStep::FastActions => OsrStep::High,
+        OsrStep::High => OsrStep::Low,
+        OsrStep::Low => OsrStep::Declare,
+    };
+    b.clock.osr_step = next;
+    for f in &mut b.fighters {
+        f.reactions_used = 0; // one free attack per segment
+    }
+    match next {
+        OsrStep::Declare => {
+            // A new round: surprise ends after the first, groups are rolled anew.
+            if b.clock.round >= 1 {
+                for i in 0..n {
+                    for c in [Condition::Surprised, Condition::Delayed] {
+                        if b.fighters[i].remove(c) {
+                            let id = b.fighters[i].id.clone();
+                            b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
+                        }
+                    }
+                }
+            }
+            b.clock.round += 1;
+            round_reset(b);
+            let r = b.clock.round;
+            b.emit(CombatEvent::RoundStarted { round: r });
+            b.clock.acted = vec![false; n];
+            for f in &mut b.fighters {
+                f.start_turn();
+            }
+            // Group initiative: a d6 per side; the highest is HIGH, a tie puts both HIGH.
+            let mut sides: Vec<String> = b.fighters.iter().map(|f| f.side.clone()).collect();
+            sides.sort();
+            sides.dedup();
+            let rolls: Vec<(String, i32)> = sides.into_iter().map(|s| (s, b.dice.roll(6) as i32)).collect();
+            let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
+            b.clock.osr_high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
+            for (side, roll) in rolls {
+                let group = if roll == best { "HIGH" } else { "LOW" }.to_string();
+                b.emit(CombatEvent::GroupInitiative { side, roll, group });
+            }
+            b.clock.queue = vec![];
+        }
+        OsrStep::FastActions => {
+            let r = b.clock.round;
+            b.emit(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
+            b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
+        }
+        OsrStep::High | OsrStep::Low => {
+            let high = next == OsrStep::High;
+            let r = b.clock.round;
+            b.emit(CombatEvent::PhaseStarted {
+                round: r,
+                phase: if high { 2 } else { 3 },
+                name: if high { "HIGH group".into() } else { "LOW group".into() },
+            });
+            let members =
+                (0..n).filter(|&i| osr_can_act(b, i) && !b.clock.acted[i] && osr_is_high(b, i) == high).collect();
+            b.clock.queue = osr_sorted(b, members);
+        }
+    }
+}
+
+fn osr_can_act(b: &Battle, i: usize) -> bool {
+    b.fighters[i].can_act() && !b.fighters[i].has(Condition::Surprised)
+}
+
+/// Whether a fighter acts in the HIGH group this round (the delayed always act LOW).
+pub fn osr_is_high(b: &Battle, i: usize) -> bool {
+    let f = &b.fighters[i];
+    !f.has(Condition::Delayed) && b.clock.osr_high.iter().any(|(s, h)| *h && *s == f.side)
+}
+
+/// Within a group, quicker weapons first (speed factor), ties by id order.
+fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
+    v.sort_by_key(|&i| (b.fighters[i].weapon.speed_factor, i));
+    v
+}
+
+/// The budget a fighter gets when its opportunity opens.
+fn fresh_budget(b: &Battle, i: usize) -> super::Budget {
+    let single = b.clock.surprise;
+    match b.variant {
+        RulesVariant::D20Classic => Budget {
+            standard: true,
+            move_action: true,
+            swift: true,
+            fresh: true,
+            single_action: single,
+            ..Budget::default()
+        },
+        RulesVariant::FourActions => {
+            let restrained = b.fighters[i].has(Condition::Grappled);
+            Budget { standard: true, move_action: !restrained, quick: true, fresh: true, ..Budget::default() }
+        }
+        RulesVariant::ApPhases => Budget { phase_action: true, fresh: true, ..Budget::default() },
+        RulesVariant::OsrSegments => Budget {
+            major: !b.clock.acted[i],
+            fast_only: b.clock.osr_step == OsrStep::FastActions,
+            fresh: true,
+            ..Budget::default()
+        },
+        RulesVariant::HexPhases => Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() },
+    }
+}
+
+/// Moves time on to the next fighter able to act, resolving what happens between
+/// (death saves on a dying fighter's turn, new rounds and phases). Ends the battle when
+/// a side is out of the fight or the round cap is reached.
+pub fn advance(b: &mut Battle) {
+    b.clock.actor = None;
+    let mut spins = 0;
+    while !b.is_over() {
+        if b.check_victory() {
+            return;
+        }
+        if b.clock.queue.is_empty() {
+            spins += 1;
+            if spins > 64 {
+                b.finish(None, "nobody can act");
+                return;
+            }
+            open_window(b);
+            continue;
+        }
+        let i = b.clock.queue.remove(0);
+        if !b.fighters[i].alive() {
+            continue;
+        }
+        // A dying fighter's turn is its death save (turn-based variants) or bleeding.
+        if !b.fighters[i].in_fight() {
+            let turn_based = matches!(b.variant, RulesVariant::D20Classic | RulesVariant::FourActions);
+            let first_phase = match b.variant {
+                RulesVariant::ApPhases => b.clock.phase == 2,
+                RulesVariant::HexPhases => b.clock.phase == 1,
+                RulesVariant::OsrSegments => b.clock.osr_step == OsrStep::FastActions,
+                _ => true,
+            };
+            if (turn_based || first_phase) && b.fighters[i].has(Condition::Dying) {
+                super::resolve::dying_turn(b, i);
+            }
+            continue;
+        }
+        if !b.fighters[i].can_act() {
+            continue;
+        }
+        // ap-phases: an advanced action in progress continues on the fighter's opportunity.
+        if b.variant == RulesVariant::ApPhases && b.clock.advanced[i].is_some() {
+            super::resolve::continue_advanced(b, i);
+            if b.is_over() {
+                return;
+            }
+            continue;
+        }
+        b.clock.actor = Some(i);
+        b.clock.budget = fresh_budget(b, i);
+        let turn_start = match b.variant {
+            RulesVariant::D20Classic | RulesVariant::FourActions => true,
+            RulesVariant::HexPhases => true,
+            RulesVariant::ApPhases => false,
+            RulesVariant::OsrSegments => false,
+        };
+        if turn_start {
+            start_turn(b, i);
+        }
+        return;
+    }
+}
+
+fn start_turn(b: &mut Battle, i: usize) {
+    let variant = b.variant;
+    let id = b.fighters[i].id.clone();
+    b.emit(CombatEvent::TurnStarted { unit: id.clone() });
+    let f = &mut b.fighters[i];
+    f.start_turn();
+    f.has_acted = true;
+    if matches!(variant, RulesVariant::D20Classic | RulesVariant::FourActions) {
+        f.reactions_used = 0;
+    }
+    let lose = match variant {
+        RulesVariant::D20Classic => Some(Condition::FlatFooted),
+        RulesVariant::FourActions => Some(Condition::Surprised),
+        _ => None,
+    };
+    if let Some(c) = lose
+        && b.fighters[i].remove(c)
+    {
+        b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
+        b.invalidate();
+    }
+}
+
+/// How many reactions (attacks of opportunity) a fighter has per window.
+pub fn reaction_allowance(b: &Battle, i: usize) -> u32 {
+    let f = &b.fighters[i];
+    if f.has_trait("combat_reflexes") { 1 + ability_mod(f.def.abilities.dex).max(0) as u32 } else { 1 }
+}

@@ -1,0 +1,196 @@
+//! Combat events: everything that happens, with every die rolled and every modifier by
+//! name. The view, the log, the sim statistics and replays all read these.
+
+use super::fighter::Modifier;
+use crate::grid::GridPos;
+use crate::rules::Condition;
+use serde::{Deserialize, Serialize};
+
+/// One thing that happened in a battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum CombatEvent {
+    BattleStarted {
+        level: String,
+        rules: String,
+        seed: u64,
+    },
+    /// An initiative score or roll; `roll` is the die (if any), `total` what orders the fighters.
+    Initiative {
+        unit: String,
+        roll: Option<i32>,
+        total: i32,
+        note: String,
+    },
+    /// osr-segments group initiative for a side.
+    GroupInitiative {
+        side: String,
+        roll: i32,
+        group: String,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    /// A named part of the round (ap-phases phase, hex-phases phase, osr-segments step).
+    PhaseStarted {
+        round: u32,
+        phase: u32,
+        name: String,
+    },
+    TurnStarted {
+        unit: String,
+    },
+    Moved {
+        unit: String,
+        path: Vec<GridPos>,
+        cost_ft: u32,
+        kind: String,
+    },
+    /// An attack roll and its outcome.
+    Attack {
+        attacker: String,
+        target: String,
+        kind: String,
+        die: String,
+        rolls: Vec<i32>,
+        modifiers: Vec<Modifier>,
+        total: i32,
+        target_number: i32,
+        hit: bool,
+        critical: bool,
+    },
+    /// A critical threat's confirmation roll.
+    Confirm {
+        attacker: String,
+        target: String,
+        roll: i32,
+        total: i32,
+        target_number: i32,
+        confirmed: bool,
+    },
+    Damage {
+        attacker: String,
+        target: String,
+        dice: String,
+        rolls: Vec<i32>,
+        modifiers: Vec<Modifier>,
+        total: i32,
+        nonlethal: bool,
+        hp_after: i32,
+    },
+    /// A reaction triggered by what another did.
+    AttackOfOpportunity {
+        by: String,
+        target: String,
+        at: GridPos,
+        trigger: String,
+    },
+    ConditionGained {
+        unit: String,
+        condition: Condition,
+    },
+    ConditionLost {
+        unit: String,
+        condition: Condition,
+    },
+    /// A saving throw or check: `d20 roll + bonus vs dc`.
+    Save {
+        unit: String,
+        kind: String,
+        roll: i32,
+        bonus: i32,
+        dc: i32,
+        success: bool,
+    },
+    /// An action used up without an attack or move (defend, delay, total defense…).
+    Action {
+        unit: String,
+        action: String,
+        detail: String,
+    },
+    /// An action spoiled or refused mid-way.
+    Spoiled {
+        unit: String,
+        action: String,
+        reason: String,
+    },
+    BattleEnded {
+        winner: Option<String>,
+        rounds: u32,
+        reason: String,
+    },
+}
+
+impl CombatEvent {
+    /// One line a player can read, with every die and modifier.
+    pub fn describe(&self) -> String {
+        fn mods(m: &[Modifier]) -> String {
+            m.iter()
+                .filter(|m| m.value != 0)
+                .map(|m| format!(" {} {} {}", if m.value < 0 { '-' } else { '+' }, m.value.abs(), m.source))
+                .collect()
+        }
+        match self {
+            CombatEvent::BattleStarted { level, rules, seed } => format!("{level} under {rules} (seed {seed})"),
+            CombatEvent::Initiative { unit, roll, total, note } => match roll {
+                Some(r) => format!("{unit} initiative: {r} → {total} {note}"),
+                None => format!("{unit} initiative {total} {note}"),
+            },
+            CombatEvent::GroupInitiative { side, roll, group } => format!("{side} rolls d6 {roll}: {group}"),
+            CombatEvent::RoundStarted { round } => format!("— round {round} —"),
+            CombatEvent::PhaseStarted { phase, name, .. } => format!("phase {phase}: {name}"),
+            CombatEvent::TurnStarted { unit } => format!("{unit}'s turn"),
+            CombatEvent::Moved { unit, path, cost_ft, kind } => {
+                let to = path.last().map_or("nowhere".to_string(), |p| p.to_string());
+                format!("{unit} {kind}s to {to} ({cost_ft} ft)")
+            }
+            CombatEvent::Attack {
+                attacker,
+                target,
+                kind,
+                die,
+                rolls,
+                modifiers,
+                total,
+                target_number,
+                hit,
+                critical,
+            } => {
+                let natural: i32 = rolls.iter().sum();
+                format!(
+                    "{attacker} {kind} {target}: {die} {natural}{} = {total} vs {target_number}: {}{}",
+                    mods(modifiers),
+                    if *hit { "hit" } else { "miss" },
+                    if *critical { " (critical threat)" } else { "" }
+                )
+            }
+            CombatEvent::Confirm { attacker, roll, total, target_number, confirmed, .. } => format!(
+                "{attacker} confirms: d20 {roll} = {total} vs {target_number}: {}",
+                if *confirmed { "critical hit!" } else { "not confirmed" }
+            ),
+            CombatEvent::Damage { target, dice, rolls, modifiers, total, hp_after, nonlethal, .. } => format!(
+                "{target} takes {total}{} damage ({dice} {:?}{}) → {hp_after} hp",
+                if *nonlethal { " nonlethal" } else { "" },
+                rolls,
+                mods(modifiers)
+            ),
+            CombatEvent::AttackOfOpportunity { by, target, at, trigger } => {
+                format!("{target} {trigger} at {at}: {by} gets an attack of opportunity")
+            }
+            CombatEvent::ConditionGained { unit, condition } => format!("{unit} is {condition:?}"),
+            CombatEvent::ConditionLost { unit, condition } => format!("{unit} is no longer {condition:?}"),
+            CombatEvent::Save { unit, kind, roll, bonus, dc, success } => format!(
+                "{unit} {kind}: d20 {roll} {:+} = {} vs DC {dc}: {}",
+                bonus,
+                roll + bonus,
+                if *success { "success" } else { "failure" }
+            ),
+            CombatEvent::Action { unit, action, detail } => format!("{unit}: {action} {detail}"),
+            CombatEvent::Spoiled { unit, action, reason } => format!("{unit}'s {action} is spoiled: {reason}"),
+            CombatEvent::BattleEnded { winner, rounds, reason } => match winner {
+                Some(w) => format!("{w} wins after {rounds} rounds ({reason})"),
+                None => format!("draw after {rounds} rounds ({reason})"),
+            },
+        }
+    }
+}

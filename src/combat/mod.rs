@@ -1,0 +1,248 @@
+//! The combat engine: a battle's state, its clock under each rule variant, commands
+//! checked and resolved into events carrying every die and modifier. Pure and
+//! deterministic (one seeded `Dice`, fighters in id order), so the same seed and the
+//! same commands give the same events byte for byte. `CombatPlugin` drives it from the
+//! ECS; the sim drives it directly, which is what makes thousands of battles a second
+//! possible.
+
+pub mod ai;
+pub mod attack;
+pub mod clock;
+pub mod command;
+pub mod event;
+pub mod fighter;
+pub mod odds;
+pub mod plugin;
+pub mod resolve;
+pub mod sim;
+
+pub use ai::{Ai, AiKind, Greedy, Scripted};
+pub use attack::{AttackKind, AttackProfile};
+pub use clock::{Budget, Clock};
+pub use command::{Command, RuleError};
+pub use event::CombatEvent;
+pub use fighter::{Fighter, Modifier};
+pub use odds::AttackDie;
+
+use crate::level::{Catalogue, Level};
+use crate::rules::{Battlefield, Dice, Occupancy, ReachBand, Roster, RulesView, ThreatMap, UnitView};
+use crate::variant::RulesVariant;
+use serde::{Deserialize, Serialize};
+
+/// How d20-classic resolves dying (source 002's three death-roll types).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeathSaves {
+    /// d% ≥ 51, each failure 10 harder.
+    AllAreEqual,
+    /// Fortitude vs 10 + Hit Dice − Con modifier.
+    #[default]
+    StatsMatter,
+    /// Fortitude vs 10 + the damage that dropped the character.
+    Brutality,
+}
+
+/// Settings of one battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BattleOptions {
+    pub death_saves: DeathSaves,
+    /// Rounds (turns in hex-phases) before the battle is called a draw.
+    pub round_cap: u32,
+}
+
+impl Default for BattleOptions {
+    fn default() -> Self {
+        BattleOptions { death_saves: DeathSaves::default(), round_cap: 50 }
+    }
+}
+
+/// Counters the sim reports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BattleStats {
+    pub attacks: u32,
+    pub hits: u32,
+    pub criticals: u32,
+    pub attacks_of_opportunity: u32,
+    pub damage_dealt: u64,
+}
+
+/// A battle in progress.
+#[derive(Clone, Debug)]
+pub struct Battle {
+    pub level_name: String,
+    pub field: Battlefield,
+    pub variant: RulesVariant,
+    /// Sorted by id; a fighter's index is stable for the whole battle.
+    pub fighters: Vec<Fighter>,
+    pub dice: Dice,
+    pub options: BattleOptions,
+    pub clock: Clock,
+    pub events: Vec<CombatEvent>,
+    pub stats: BattleStats,
+    pub winner: Option<Option<String>>,
+    derived: Option<Box<(Roster, Occupancy, ThreatMap)>>,
+}
+
+impl Battle {
+    /// Sets up a battle on a validated level.
+    pub fn new(
+        level: &Level,
+        catalogue: &Catalogue,
+        variant: RulesVariant,
+        seed: u64,
+        options: BattleOptions,
+    ) -> Battle {
+        let mut battle = Battle::new_paused(level, catalogue, variant, seed, options);
+        clock::start(&mut battle);
+        battle
+    }
+
+    /// A battle set up but not started: no initiative rolled, nobody acting. For
+    /// questions about the standing position.
+    pub fn new_paused(
+        level: &Level,
+        catalogue: &Catalogue,
+        variant: RulesVariant,
+        seed: u64,
+        options: BattleOptions,
+    ) -> Battle {
+        let mut fighters: Vec<Fighter> =
+            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
+        fighters.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut battle = Battle {
+            level_name: level.def.name.clone(),
+            field: Battlefield { terrain: level.terrain.clone(), variant },
+            variant,
+            fighters,
+            dice: Dice::seeded(seed),
+            options,
+            clock: Clock::default(),
+            events: vec![],
+            stats: BattleStats::default(),
+            winner: None,
+            derived: None,
+        };
+        battle.emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
+        battle
+    }
+
+    pub fn emit(&mut self, e: CombatEvent) {
+        self.events.push(e);
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.fighters.binary_search_by(|f| f.id.as_str().cmp(id)).ok()
+    }
+
+    /// Brings the derived state (roster, occupancy, threat) up to date.
+    pub fn refresh(&mut self) {
+        if self.derived.is_none() {
+            let roster = self.roster();
+            let occupancy = Occupancy::build(&self.field.terrain, &roster);
+            let threat = ThreatMap::build(&self.field, &roster);
+            self.derived = Some(Box::new((roster, occupancy, threat)));
+        }
+    }
+
+    /// The rules' view of the battle as it stands. Call [`Battle::refresh`] first.
+    pub fn view(&self) -> RulesView<'_> {
+        let d = self.derived.as_ref().expect("Battle::refresh before Battle::view");
+        RulesView { field: &self.field, roster: &d.0, occupancy: &d.1, threat: &d.2 }
+    }
+
+    /// The fighters as the grid rules see them. The dead leave the board.
+    pub fn roster(&self) -> Roster {
+        let units = self
+            .fighters
+            .iter()
+            .map(|f| {
+                let able = f.can_act() && !f.has(crate::rules::Condition::Grappled);
+                let mut footprint = f.footprint();
+                if !f.alive() {
+                    footprint.origin = crate::grid::GridPos::new(-1000, -1000);
+                }
+                let view = UnitView {
+                    id: f.id.clone(),
+                    side: 0,
+                    footprint,
+                    speed_ft: f.def.speed_ft,
+                    threat: if able { ReachBand::of(f.natural_reach_ft, &f.weapon) } else { None },
+                    ranged: f.weapon.is_ranged(),
+                    able,
+                };
+                (view, f.side.clone())
+            })
+            .collect();
+        Roster::new(units)
+    }
+
+    /// Forget derived state after positions or conditions change.
+    pub fn invalidate(&mut self) {
+        self.derived = None;
+    }
+
+    /// Sides still with a fighter in the fight, sorted.
+    pub fn sides_in_fight(&self) -> Vec<String> {
+        let mut sides: Vec<String> = self.fighters.iter().filter(|f| f.in_fight()).map(|f| f.side.clone()).collect();
+        sides.sort();
+        sides.dedup();
+        sides
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+
+    /// The fighter whose opportunity it is, if the battle is on.
+    pub fn actor(&self) -> Option<usize> {
+        self.clock.actor
+    }
+
+    /// Plays the battle to its end with one AI per side (missing sides use `fallback`).
+    pub fn run(&mut self, ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>) -> Vec<(String, Command)> {
+        let mut brains: std::collections::BTreeMap<String, Box<dyn Ai>> = std::collections::BTreeMap::new();
+        let mut log = Vec::new();
+        let mut guard = 0u32;
+        while !self.is_over() {
+            let Some(actor) = self.actor() else { break };
+            let side = self.fighters[actor].side.clone();
+            let brain = brains.entry(side.clone()).or_insert_with(|| ais(&side).unwrap_or_else(|| Box::new(Greedy)));
+            let cmd = brain.decide(self, actor);
+            let id = self.fighters[actor].id.clone();
+            log.push((id, cmd.clone()));
+            if self.execute(cmd).is_err() {
+                let _ = self.execute(Command::EndTurn);
+            }
+            guard += 1;
+            if guard > 200_000 {
+                self.finish(None, "the engine made no progress");
+                break;
+            }
+        }
+        log
+    }
+
+    /// Ends the battle.
+    pub fn finish(&mut self, winner: Option<String>, reason: &str) {
+        if self.winner.is_none() {
+            let rounds = self.clock.round;
+            self.emit(CombatEvent::BattleEnded { winner: winner.clone(), rounds, reason: reason.into() });
+            self.winner = Some(winner);
+            self.clock.actor = None;
+        }
+    }
+
+    /// Checks whether a side has won, and ends the battle if so.
+    pub fn check_victory(&mut self) -> bool {
+        let sides = self.sides_in_fight();
+        if sides.len() <= 1 {
+            let winner = sides.into_iter().next();
+            let reason =
+                if winner.is_some() { "the other side is out of the fight" } else { "nobody is left standing" };
+            self.finish(winner, reason);
+            true
+        } else {
+            false
+        }
+    }
+}

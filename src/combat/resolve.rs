@@ -1,0 +1,1023 @@
+//! Checking and resolving commands: what each costs in the variant's action economy,
+//! movement with attacks of opportunity square by square, attack rolls, critical hits
+//! as each source defines them, damage, dropping, dying and death.
+
+use super::attack::{self, AttackContext, AttackKind};
+use super::clock::{self, Advanced, AdvancedKind, Budget, OsrStep};
+use super::command::{Command, RuleError};
+use super::event::CombatEvent;
+use super::fighter::Modifier;
+use super::{Battle, DeathSaves};
+use crate::grid::{Footprint, GridPos};
+use crate::level::{Hands, WeaponKind};
+use crate::rules::{self, Condition, MoveMode, PathPlan};
+use crate::variant::RulesVariant;
+
+/// What a legal command would do, without doing it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub command: Command,
+    /// The budget left afterwards.
+    pub budget_after: Budget,
+    /// For movement: the path, its cost and the attacks of opportunity it provokes.
+    pub path: Option<PathPlan>,
+    /// For attacks: the first attack's roll.
+    pub attack: Option<attack::AttackProfile>,
+    /// Attack penalty slot (four-actions secondary/tertiary, ap-phases nth action).
+    pub kind: AttackKind,
+}
+
+fn err(b: &Battle, actor: usize, cmd: &Command, reason: impl Into<String>) -> RuleError {
+    RuleError { unit: b.fighters[actor].id.clone(), action: cmd.name().into(), reason: reason.into() }
+}
+
+/// What a command costs from `budget` under `variant`, and the attack slot it uses.
+fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    let mut n = budget.clone();
+    n.fresh = false;
+    let v = b.variant;
+    let kind = AttackKind::Primary;
+    match v {
+        RulesVariant::D20Classic => match cmd {
+            Command::Move { .. } => {
+                if budget.stepped {
+                    return Err("no moving in a turn with a 5-ft step".into());
+                }
+                if budget.single_action && !budget.fresh {
+                    return Err("the surprise round allows a single action".into());
+                }
+                if budget.move_action {
+                    n.move_action = false;
+                } else if budget.standard {
+                    n.standard = false; // a standard action traded for a move
+                } else {
+                    return Err("no move or standard action left".into());
+                }
+                n.moved = true;
+            }
+            Command::Step { .. } => {
+                if budget.moved || budget.stepped {
+                    return Err("a 5-ft step is only for a turn without other movement".into());
+                }
+                if !budget.move_action {
+                    return Err("a 5-ft step takes the place of the move action, which is spent".into());
+                }
+                n.move_action = false;
+                n.stepped = true;
+                if budget.single_action {
+                    n.standard = false;
+                }
+            }
+            Command::Attack { .. } => {
+                if !budget.standard {
+                    return Err("the standard action is spent".into());
+                }
+                n.standard = false;
+                if budget.single_action {
+                    n.move_action = false;
+                }
+            }
+            Command::FullAttack { .. } | Command::Charge { .. } | Command::Defend => {
+                if !budget.fresh || budget.single_action {
+                    return Err("a full-round action needs the whole turn".into());
+                }
+                n.standard = false;
+                n.move_action = false;
+                n.swift = false;
+            }
+            Command::Delay => {
+                if !budget.fresh {
+                    return Err("delay only before acting".into());
+                }
+                n = Budget::default();
+            }
+            Command::EndTurn => n = Budget::default(),
+        },
+        RulesVariant::FourActions => match cmd {
+            Command::Move { .. } => {
+                if budget.move_action {
+                    n.move_action = false;
+                } else if budget.standard {
+                    n.standard = false; // trade-down
+                } else {
+                    return Err("no move or standard action left".into());
+                }
+                n.moved = true;
+            }
+            Command::Step { .. } => {
+                if budget.quick {
+                    n.quick = false;
+                } else if budget.standard {
+                    n.standard = false;
+                } else {
+                    return Err("a side step is a quick action, and none is left".into());
+                }
+            }
+            Command::Attack { .. } | Command::FullAttack { .. } => {
+                if budget.standard {
+                    n.standard = false;
+                } else if budget.move_action {
+                    n.move_action = false;
+                    return Ok((n, AttackKind::Secondary));
+                } else if budget.quick {
+                    n.quick = false;
+                    return Ok((n, AttackKind::Tertiary));
+                } else {
+                    return Err("no action left to attack with".into());
+                }
+            }
+            Command::Charge { .. } => {
+                if !(budget.standard && budget.move_action) {
+                    return Err("a charge needs a standard action (the dash) and a move action".into());
+                }
+                n.standard = false;
+                n.move_action = false;
+                n.moved = true;
+            }
+            Command::Defend => {
+                if !budget.standard {
+                    return Err("defending takes the standard action".into());
+                }
+                n.standard = false;
+            }
+            Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
+            Command::EndTurn => n = Budget::default(),
+        },
+        RulesVariant::ApPhases => {
+            let ap = b.clock.ap[actor];
+            let phase = b.clock.phase;
+            match cmd {
+                Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
+                _ if !budget.phase_action => return Err("one action per phase".into()),
+                _ => {}
+            }
+            let cost = match cmd {
+                Command::Charge { .. } | Command::Defend => 2,
+                _ => 1,
+            };
+            if ap < 1 {
+                return Err("no action points left this round".into());
+            }
+            if cost > 1 && !b.clock.surprise && ap < 1 {
+                return Err(format!("needs {cost} AP"));
+            }
+            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. }) {
+                let earliest = clock::ap_earliest_attack_phase(b, actor);
+                if phase < earliest {
+                    return Err(format!(
+                        "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
+                        b.fighters[actor].weapon.name,
+                        clock::AP_PHASES[earliest as usize - 1]
+                    ));
+                }
+                n.phase_action = false;
+                return Ok((n, AttackKind::NthAction(b.clock.attack_actions[actor] as u32 + 1)));
+            }
+            n.phase_action = false;
+        }
+        RulesVariant::OsrSegments => match cmd {
+            Command::Charge { .. } => {
+                if !budget.major {
+                    return Err("the major action is spent".into());
+                }
+                n.major = false;
+            }
+            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } => {
+                if budget.fast_only {
+                    return Err("only fast actions (charge, flee) come before the groups".into());
+                }
+                if !budget.major {
+                    return Err("the major action is spent".into());
+                }
+                n.major = false;
+                n.moved = matches!(cmd, Command::Move { .. });
+            }
+            Command::Step { .. } => {
+                if budget.fast_only || budget.major {
+                    return Err("a positioning move comes only after the major action".into());
+                }
+                if budget.stepped {
+                    return Err("one positioning move a round".into());
+                }
+                n.stepped = true;
+            }
+            Command::Defend => return Err("osr-segments has no defensive action".into()),
+            Command::Delay => {
+                if budget.fast_only || !budget.major {
+                    return Err("delay is announced instead of acting".into());
+                }
+                n = Budget::default();
+            }
+            Command::EndTurn => n = Budget::default(),
+        },
+        RulesVariant::HexPhases => match cmd {
+            Command::Move { .. } => {
+                let max_moves = if budget.attack_used { 1 } else { 2 };
+                if budget.stepped {
+                    return Err("no moving in a phase with a 1-hex step".into());
+                }
+                if budget.single_action && !budget.fresh {
+                    return Err("the surprise phase allows a single action".into());
+                }
+                if budget.moves_used >= max_moves {
+                    return Err("no move action left this phase".into());
+                }
+                n.moves_used += 1;
+                n.moved = true;
+            }
+            Command::Step { .. } => {
+                if budget.moved || budget.stepped {
+                    return Err("a 1-hex step is only for a phase without other movement".into());
+                }
+                n.stepped = true;
+            }
+            Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend => {
+                if budget.attack_used || budget.moves_used > 1 {
+                    return Err("the attack action is spent".into());
+                }
+                if budget.single_action && !budget.fresh {
+                    return Err("the surprise phase allows a single action".into());
+                }
+                n.attack_used = true;
+            }
+            Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
+            Command::Delay => {
+                if !budget.fresh {
+                    return Err("delay only before acting".into());
+                }
+                n = Budget::default();
+            }
+            Command::EndTurn => n = Budget::default(),
+        },
+    }
+    Ok((n, kind))
+}
+
+/// Whether anything is left to do in this opportunity.
+fn exhausted(b: &Battle, budget: &Budget) -> bool {
+    match b.variant {
+        RulesVariant::D20Classic => !budget.standard && !budget.move_action,
+        RulesVariant::FourActions => !budget.standard && !budget.move_action && !budget.quick,
+        RulesVariant::ApPhases => !budget.phase_action,
+        RulesVariant::OsrSegments => !budget.major && (budget.stepped || budget.fast_only),
+        RulesVariant::HexPhases => {
+            (budget.attack_used && budget.moves_used >= 1)
+                || budget.moves_used >= 2
+                || (budget.single_action && !budget.fresh)
+        }
+    }
+}
+
+impl Battle {
+    /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
+    /// provoke, without changing anything.
+    pub fn validate(&mut self, cmd: &Command) -> Result<Plan, RuleError> {
+        let actor = self.actor().ok_or_else(|| RuleError {
+            unit: "-".into(),
+            action: cmd.name().into(),
+            reason: "nobody is acting (the battle is over)".into(),
+        })?;
+        self.refresh();
+        let budget = self.clock.budget.clone();
+        let (budget_after, kind) = spend(self, actor, &budget, cmd).map_err(|r| err(self, actor, cmd, r))?;
+        let view = self.view();
+        let mut plan = Plan { command: cmd.clone(), budget_after, path: None, attack: None, kind: kind.clone() };
+        match cmd {
+            Command::Move { to } | Command::Step { to } => {
+                let mode = if matches!(cmd, Command::Step { .. }) { MoveMode::Step } else { MoveMode::Move };
+                let mut allowance = rules::allowance_ft(&view, actor, mode);
+                if self.fighters[actor].has(Condition::Prone) && mode == MoveMode::Move {
+                    allowance /= 2;
+                }
+                let range = rules::movement_range(&view, actor, mode, allowance);
+                let path = range.plan_to(&view, *to).map_err(|r| err(self, actor, cmd, r.0))?;
+                if path.squares.is_empty() {
+                    return Err(err(self, actor, cmd, "already there"));
+                }
+                plan.path = Some(path);
+            }
+            Command::Attack { target } | Command::FullAttack { target } => {
+                let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
+                if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
+                    return Err(err(self, actor, cmd, format!("{target} is not a foe in the fight")));
+                }
+                let p = attack::profile(self, &view, actor, t, &kind, &AttackContext::default());
+                if !p.legal {
+                    return Err(err(self, actor, cmd, p.reason.clone().unwrap_or_default()));
+                }
+                plan.attack = Some(p);
+            }
+            Command::Charge { target } => {
+                let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
+                if self.fighters[actor].weapon.is_ranged() {
+                    return Err(err(self, actor, cmd, "a charge ends in a melee attack"));
+                }
+                if self.variant == RulesVariant::ApPhases {
+                    // An advanced action: declared now, moved and struck at its completion.
+                    return Ok(plan);
+                }
+                let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
+                plan.path = Some(path);
+            }
+            Command::Defend | Command::Delay | Command::EndTurn => {}
+        }
+        Ok(plan)
+    }
+
+    /// Checks and resolves a command for the fighter acting now.
+    pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
+        let plan = self.validate(&cmd)?;
+        let actor = self.actor().expect("validated");
+        self.clock.budget = plan.budget_after.clone();
+        match &cmd {
+            Command::Move { .. } => {
+                let path = plan.path.clone().expect("a move has a path");
+                walk(self, actor, &path, "move", None);
+            }
+            Command::Step { .. } => {
+                let path = plan.path.clone().expect("a step has a path");
+                let kind = match self.variant {
+                    RulesVariant::OsrSegments => "positioning move",
+                    RulesVariant::HexPhases => "1-hex step",
+                    RulesVariant::FourActions => "side step",
+                    _ => "5-ft step",
+                };
+                walk(self, actor, &path, kind, None);
+            }
+            Command::Attack { target } | Command::FullAttack { target } => {
+                let t = self.index_of(target).expect("validated");
+                let full = matches!(cmd, Command::FullAttack { .. });
+                attack_routine(self, actor, t, plan.kind.clone(), full, &AttackContext::default());
+            }
+            Command::Charge { target } => {
+                let t = self.index_of(target).expect("validated");
+                if self.variant == RulesVariant::ApPhases {
+                    self.clock.ap[actor] -= 1;
+                    self.clock.advanced[actor] =
+                        Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
+                    let id = self.fighters[actor].id.clone();
+                    self.emit(CombatEvent::Action {
+                        unit: id,
+                        action: "charge".into(),
+                        detail: format!("declared at {target} (2 AP)"),
+                    });
+                } else {
+                    charge(self, actor, t, plan.path.clone().expect("charge path"));
+                }
+            }
+            Command::Defend => defend(self, actor),
+            Command::Delay => delay(self, actor),
+            Command::EndTurn => {}
+        }
+        if self.variant == RulesVariant::ApPhases
+            && !matches!(cmd, Command::EndTurn | Command::Delay | Command::Charge { .. } | Command::Defend)
+        {
+            self.clock.ap[actor] = self.clock.ap[actor].saturating_sub(1);
+        }
+        if self.check_victory() {
+            return Ok(());
+        }
+        let still_up = self.fighters[actor].can_act();
+        if self.variant == RulesVariant::OsrSegments
+            && matches!(
+                cmd,
+                Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
+            )
+        {
+            self.clock.acted[actor] = true; // its major action for the round
+        }
+        if matches!(cmd, Command::EndTurn | Command::Delay) || !still_up || exhausted(self, &self.clock.budget) {
+            clock::advance(self);
+        }
+        Ok(())
+    }
+}
+
+/// Walks `path`, stopping for each attack of opportunity it provokes; a mover who drops
+/// stops where it fell. `immune_from` cannot react (four-actions: a charge's target).
+fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
+    let mut done: Vec<GridPos> = Vec::new();
+    let start = b.fighters[mover].pos;
+    let mut squares = path.squares.iter().copied().peekable();
+    for p in &path.provokes {
+        // Advance to the square being left.
+        while b.fighters[mover].pos != p.from {
+            let Some(next) = squares.next() else { break };
+            done.push(next);
+            b.fighters[mover].pos = next;
+        }
+        b.invalidate();
+        if Some(p.by) == immune_from {
+            continue;
+        }
+        let trigger =
+            if b.variant == RulesVariant::OsrSegments { "leaves melee" } else { "moves out of a threatened square" };
+        opportunity(b, p.by, mover, trigger);
+        if !b.fighters[mover].in_fight() || b.is_over() {
+            break;
+        }
+    }
+    if b.fighters[mover].in_fight() {
+        for next in squares {
+            done.push(next);
+            b.fighters[mover].pos = next;
+        }
+    }
+    b.invalidate();
+    let cost = if done.len() == path.squares.len() { path.cost_ft } else { 5 * done.len() as u32 };
+    let id = b.fighters[mover].id.clone();
+    let _ = start;
+    b.emit(CombatEvent::Moved { unit: id, path: done, cost_ft: cost, kind: kind.into() });
+}
+
+/// Whether `reactor` may react to `mover` now, under the variant's budget of reactions.
+fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
+    let f = &b.fighters[reactor];
+    if !f.can_act() || f.weapon.is_ranged() {
+        return false;
+    }
+    let allowance = clock::reaction_allowance(b, reactor);
+    match b.variant {
+        RulesVariant::D20Classic | RulesVariant::FourActions => f.reactions_used < allowance,
+        RulesVariant::ApPhases => f.reactions_used < 1 && f.reactions_round < allowance,
+        RulesVariant::OsrSegments => {
+            !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
+        }
+        RulesVariant::HexPhases => f.reactions_used < allowance && !f.defense.iter().any(|(n, _)| n == "dodge"),
+    }
+}
+
+/// An attack of opportunity (free attack) by `reactor` on `mover`, if allowed.
+fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
+    if !can_react(b, reactor, mover) {
+        return;
+    }
+    b.refresh();
+    let at = b.fighters[mover].pos;
+    let profile = attack::profile(b, &b.view(), reactor, mover, &AttackKind::Opportunity, &AttackContext::default());
+    if !profile.legal {
+        return;
+    }
+    let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());
+    b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
+    b.stats.attacks_of_opportunity += 1;
+    let f = &mut b.fighters[reactor];
+    f.reactions_used += 1;
+    f.reactions_round += 1;
+    f.free_attacked_by.insert(target);
+    roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
+}
+
+/// Foes threatening a ranged attacker get their attacks of opportunity first
+/// (d20-classic and ap-phases).
+fn ranged_provokes(b: &mut Battle, a: usize) {
+    if !matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) || !b.fighters[a].weapon.is_ranged() {
+        return;
+    }
+    b.refresh();
+    let view = b.view();
+    let threateners: Vec<usize> =
+        rules::roster::indices(view.threat.threateners_of(b.fighters[a].footprint()) & view.roster.foes_of(a))
+            .collect();
+    for r in threateners {
+        opportunity(b, r, a, "fires in melee");
+        if !b.fighters[a].in_fight() {
+            return;
+        }
+    }
+}
+
+/// One attack action (or a full attack) against `t`.
+fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
+    ranged_provokes(b, a);
+    if !b.fighters[a].in_fight() {
+        return;
+    }
+    if let AttackKind::NthAction(_) = kind {
+        b.clock.attack_actions[a] += 1;
+    }
+    let count = if full && b.variant == RulesVariant::D20Classic {
+        // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
+        let bab = b.fighters[a].def.base_attack;
+        (1 + (bab - 1).max(0) / 5).clamp(1, 4) as u32
+    } else {
+        1
+    };
+    for n in 0..count {
+        if !b.fighters[t].in_fight() || !b.fighters[a].in_fight() {
+            break;
+        }
+        let k = if n == 0 { kind.clone() } else { AttackKind::Iterative(n) };
+        b.refresh();
+        let p = attack::profile(b, &b.view(), a, t, &k, ctx);
+        if !p.legal {
+            break;
+        }
+        roll_attack(b, a, t, k, ctx);
+    }
+}
+
+/// Rolls one attack, its critical and its damage.
+fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
+    b.refresh();
+    let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
+    if !p.legal {
+        return false;
+    }
+    let bonus = p.bonus();
+    let rolls: Vec<i32> = match p.die {
+        super::AttackDie::ThreeD6 => (0..3).map(|_| b.dice.roll(6) as i32).collect(),
+        super::AttackDie::D20 { .. } => vec![b.dice.roll(20) as i32],
+    };
+    let natural: i32 = rolls.iter().sum();
+    let hit = p.die.hits(natural, bonus, p.target_number);
+    let weapon = b.fighters[a].weapon.clone();
+    let threat = hit
+        && matches!(p.die, super::AttackDie::D20 { .. })
+        && b.variant != RulesVariant::OsrSegments
+        && natural >= weapon.crit_range as i32;
+    let kind_name = match &kind {
+        AttackKind::Opportunity if b.variant == RulesVariant::OsrSegments => "free attack on",
+        AttackKind::Opportunity => "attack of opportunity on",
+        AttackKind::Secondary => "secondary attack on",
+        AttackKind::Tertiary => "tertiary attack on",
+        AttackKind::Iterative(_) => "iterative attack on",
+        _ if ctx.charge => "charges",
+        _ => "attacks",
+    };
+    b.stats.attacks += 1;
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    b.emit(CombatEvent::Attack {
+        attacker: aid.clone(),
+        target: tid.clone(),
+        kind: kind_name.into(),
+        die: p.die.name().into(),
+        rolls,
+        modifiers: p.modifiers.clone(),
+        total: natural + bonus,
+        target_number: p.target_number,
+        hit,
+        critical: threat,
+    });
+    if !hit {
+        return false;
+    }
+    b.stats.hits += 1;
+    // Criticals: d20-classic and ap-phases confirm with a second roll; four-actions
+    // multiplies the dice on the threat itself; osr-segments and hex-phases have none.
+    let critical = if threat && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) {
+        let roll = b.dice.roll(20) as i32;
+        let confirmed = p.die.hits(roll, bonus, p.target_number);
+        b.emit(CombatEvent::Confirm {
+            attacker: aid.clone(),
+            target: tid.clone(),
+            roll,
+            total: roll + bonus,
+            target_number: p.target_number,
+            confirmed,
+        });
+        confirmed
+    } else {
+        threat
+    };
+    if critical {
+        b.stats.criticals += 1;
+    }
+    deal_damage(b, a, t, critical, p.melee);
+    true
+}
+
+/// Rolls and applies weapon damage.
+fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) {
+    let fa = &b.fighters[a];
+    let dice = fa.damage_dice();
+    let weapon = fa.weapon.clone();
+    let mut flat: Vec<Modifier> = Vec::new();
+    let str_applies = melee || weapon.kind == WeaponKind::Melee;
+    if b.variant != RulesVariant::HexPhases && str_applies {
+        let s = fa.str_mod();
+        let s = if weapon.hands == Hands::Two && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases)
+        {
+            (s as f64 * 1.5).floor() as i32 // "add 1.5× your Strength modifier (round down)"
+        } else {
+            s
+        };
+        if s != 0 {
+            flat.push(Modifier::new(if weapon.hands == Hands::Two { "Strength ×1.5" } else { "Strength" }, s));
+        }
+    }
+    for (name, v) in &fa.damage_bonus {
+        flat.push(Modifier::new(name.clone(), *v));
+    }
+    let mult = if critical { weapon.crit_mult } else { 1 };
+    let mut rolls = Vec::new();
+    let mut total = 0i32;
+    let flat_sum: i32 = flat.iter().map(|m| m.value).sum();
+    for k in 0..mult {
+        let r = b.dice.roll_many(dice.count, dice.sides);
+        total += r.iter().map(|&x| x as i32).sum::<i32>();
+        rolls.extend(r.into_iter().map(|x| x as i32));
+        // d20-classic and ap-phases multiply flat bonuses with the dice; four-actions adds
+        // them once ("roll and add the appropriate modifiers").
+        let multiply_flat = matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
+        if k == 0 || multiply_flat {
+            total += flat_sum;
+        }
+    }
+    let total = total.max(1);
+    let dice_label =
+        if mult > 1 { format!("{}d{} ×{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
+    let mods = if critical && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) {
+        flat.iter().map(|m| Modifier::new(format!("{} ×{mult}", m.source), m.value * mult as i32)).collect()
+    } else {
+        flat
+    };
+    b.stats.damage_dealt += total as u64;
+    let nonlethal = weapon.nonlethal;
+    apply_damage(b, a, t, total, nonlethal, dice_label, rolls, mods);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_damage(
+    b: &mut Battle,
+    a: usize,
+    t: usize,
+    amount: i32,
+    nonlethal: bool,
+    dice: String,
+    rolls: Vec<i32>,
+    modifiers: Vec<Modifier>,
+) {
+    let before = b.fighters[t].hp;
+    if nonlethal {
+        b.fighters[t].nonlethal += amount;
+    } else {
+        b.fighters[t].hp -= amount;
+    }
+    let hp_after = b.fighters[t].hp;
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    b.emit(CombatEvent::Damage {
+        attacker: aid,
+        target: tid.clone(),
+        dice,
+        rolls,
+        modifiers,
+        total: amount,
+        nonlethal,
+        hp_after,
+    });
+    // d20-classic massive damage: half of maximum HP or more in one hit.
+    let mut auto_fail = false;
+    if b.variant == RulesVariant::D20Classic
+        && !nonlethal
+        && amount * 2 >= b.fighters[t].max_hp
+        && before > 0
+        && hp_after > 0
+    {
+        let dc = 10 + b.fighters[a].def.hit_dice as i32;
+        let roll = b.dice.roll(20) as i32;
+        let bonus = b.fighters[t].fortitude();
+        let success = roll + bonus >= dc;
+        b.emit(CombatEvent::Save {
+            unit: tid.clone(),
+            kind: "Fortitude (massive damage)".into(),
+            roll,
+            bonus,
+            dc,
+            success,
+        });
+        if !success {
+            b.fighters[t].hp = 0;
+            auto_fail = true;
+        }
+    }
+    if b.fighters[t].nonlethal >= b.fighters[t].hp && b.fighters[t].hp > 0 && gain(b, t, Condition::Unconscious) {
+        return;
+    }
+    if b.fighters[t].hp <= 0 && before > 0 || auto_fail {
+        b.fighters[t].dropping_damage = amount;
+        drop_fighter(b, t, auto_fail);
+    } else if b.fighters[t].hp <= 0 {
+        check_death(b, t);
+    }
+}
+
+fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
+    if b.fighters[i].add(c) {
+        let id = b.fighters[i].id.clone();
+        b.emit(CombatEvent::ConditionGained { unit: id, condition: c });
+        b.invalidate();
+        true
+    } else {
+        false
+    }
+}
+
+fn lose(b: &mut Battle, i: usize, c: Condition) {
+    if b.fighters[i].remove(c) {
+        let id = b.fighters[i].id.clone();
+        b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
+        b.invalidate();
+    }
+}
+
+/// A fighter reduced to 0 or fewer hit points.
+fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
+    gain(b, t, Condition::Unconscious);
+    gain(b, t, Condition::Prone);
+    let dying = match b.variant {
+        RulesVariant::D20Classic => true,
+        RulesVariant::FourActions | RulesVariant::ApPhases => b.fighters[t].hp < 0,
+        RulesVariant::OsrSegments => true,
+        RulesVariant::HexPhases => false,
+    };
+    if dying {
+        gain(b, t, Condition::Dying);
+    }
+    b.fighters[t].death_fails = u32::from(first_save_failed);
+    check_death(b, t);
+}
+
+/// Death thresholds: −Con score (four-actions, ap-phases), −10 (osr-segments, hex-phases).
+fn check_death(b: &mut Battle, t: usize) {
+    let f = &b.fighters[t];
+    let dead = match b.variant {
+        RulesVariant::D20Classic => f.death_fails >= 3,
+        RulesVariant::FourActions | RulesVariant::ApPhases => f.hp <= -f.def.abilities.con,
+        RulesVariant::OsrSegments | RulesVariant::HexPhases => f.hp <= -10,
+    };
+    if dead {
+        lose(b, t, Condition::Dying);
+        gain(b, t, Condition::Dead);
+    } else if matches!(b.variant, RulesVariant::FourActions | RulesVariant::ApPhases)
+        && f.hp < 0
+        && !f.has(Condition::Stabilized)
+    {
+        gain(b, t, Condition::Dying);
+    }
+}
+
+/// A dying fighter's turn: its death save, stabilising check or bleeding.
+pub fn dying_turn(b: &mut Battle, i: usize) {
+    let id = b.fighters[i].id.clone();
+    match b.variant {
+        RulesVariant::D20Classic => {
+            let f = &b.fighters[i];
+            let (roll, bonus, dc, kind) = match b.options.death_saves {
+                DeathSaves::AllAreEqual => {
+                    let roll = b.dice.roll(100) as i32;
+                    (roll, 0, 51 + 10 * f.death_fails as i32, "death save (d%)")
+                }
+                DeathSaves::StatsMatter => {
+                    let dc = 10 + f.def.hit_dice as i32 - f.con_mod();
+                    (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude)")
+                }
+                DeathSaves::Brutality => {
+                    let dc = 10 + f.dropping_damage;
+                    (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude, brutality)")
+                }
+            };
+            let success = roll + bonus >= dc;
+            b.emit(CombatEvent::Save { unit: id, kind: kind.into(), roll, bonus, dc, success });
+            if success {
+                lose(b, i, Condition::Dying);
+                gain(b, i, Condition::Stabilized);
+            } else {
+                b.fighters[i].death_fails += 1;
+                check_death(b, i);
+            }
+        }
+        RulesVariant::FourActions => {
+            let f = &b.fighters[i];
+            let dc = 10 + f.hp.abs();
+            let (roll, bonus) = (b.dice.roll(20) as i32, f.fortitude());
+            let success = roll + bonus >= dc;
+            b.emit(CombatEvent::Save { unit: id, kind: "Fortitude (dying)".into(), roll, bonus, dc, success });
+            if !success {
+                b.fighters[i].hp -= 1;
+                check_death(b, i);
+            }
+        }
+        RulesVariant::ApPhases => {
+            let f = &b.fighters[i];
+            let (roll, bonus) = (b.dice.roll(20) as i32, f.con_mod() + f.hp);
+            let success = roll + bonus >= 10;
+            b.emit(CombatEvent::Save {
+                unit: id,
+                kind: "Constitution (stabilise)".into(),
+                roll,
+                bonus,
+                dc: 10,
+                success,
+            });
+            if success {
+                lose(b, i, Condition::Dying);
+                gain(b, i, Condition::Stabilized);
+            } else {
+                b.fighters[i].hp -= 1;
+                check_death(b, i);
+            }
+        }
+        RulesVariant::OsrSegments => {
+            b.fighters[i].hp -= 1;
+            b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
+            check_death(b, i);
+        }
+        RulesVariant::HexPhases => {}
+    }
+}
+
+/// A straight, unobstructed charge line (2 squares to twice speed) to the nearest square
+/// from which the charger threatens `t`.
+fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
+    let view = b.view();
+    let fa = &b.fighters[a];
+    let side = fa.size.side();
+    let band = rules::ReachBand::of(fa.natural_reach_ft, &fa.weapon).ok_or("its weapon threatens nothing")?;
+    let tf = b.fighters[t].footprint();
+    let max_ft = fa.def.speed_ft * 2;
+    let start = fa.pos;
+    let metric = b.variant.move_metric();
+    let mut best: Option<((u32, i32), GridPos, Vec<GridPos>)> = None;
+    let centre = |p: GridPos| (2 * p.x + side, 2 * p.y + side);
+    let (tx, ty) = (2 * tf.origin.x + tf.side, 2 * tf.origin.y + tf.side);
+    let r = (max_ft / 5) as i32 + 1;
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let d = start.offset(dx, dy);
+            let fp = Footprint::new(d, side);
+            if d == start || !tf.cells().any(|c| band.covers(b.variant, fp, c)) {
+                continue;
+            }
+            let cost = metric.cell_ft(start, d);
+            // The closest space, and of equals the one most squarely facing the foe.
+            let (cx, cy) = centre(d);
+            let key = (cost, (cx - tx).pow(2) + (cy - ty).pow(2));
+            if cost < 10 || cost > max_ft || best.as_ref().is_some_and(|(k, _, _)| key >= *k) {
+                continue;
+            }
+            let line = straight_line(start, d);
+            let clear = line.iter().all(|&p| {
+                Footprint::new(p, side).cells().all(|c| {
+                    let terrain = b.field.terrain.get(c);
+                    terrain.passable() && !terrain.costs_double() && view.occupancy.at(c).is_none_or(|u| u == a)
+                })
+            });
+            if clear {
+                best = Some((key, d, line));
+            }
+        }
+    }
+    let ((cost, _), _, squares) =
+        best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters[t].id))?;
+    let provokes = rules::movement::provocations_along(&view, a, &squares);
+    Ok(PathPlan { squares, cost_ft: cost, provokes })
+}
+
+/// Squares on a straight line from `a` to `b` (a Bresenham walk), start excluded.
+fn straight_line(a: GridPos, b: GridPos) -> Vec<GridPos> {
+    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
+    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+    let (mut x, mut y, mut e) = (a.x, a.y, dx + dy);
+    let mut out = Vec::new();
+    while (x, y) != (b.x, b.y) {
+        let e2 = 2 * e;
+        if e2 >= dy {
+            e += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            e += dx;
+            y += sy;
+        }
+        out.push(GridPos::new(x, y));
+    }
+    out
+}
+
+/// A charge: the straight move, then the attack with the variant's bonuses.
+fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
+    let immune = if b.variant == RulesVariant::FourActions { Some(t) } else { None };
+    walk(b, a, &path, "charge", immune);
+    if !b.fighters[a].in_fight() {
+        return;
+    }
+    let two_handed = b.fighters[a].weapon.hands == Hands::Two;
+    let f = &mut b.fighters[a];
+    match b.variant {
+        RulesVariant::D20Classic => {
+            f.damage_bonus.push(("charge".into(), if two_handed { 4 } else { 2 }));
+            f.defense.push(("charging".into(), -2));
+        }
+        RulesVariant::FourActions => {
+            f.damage_bonus.push(("charge".into(), 2));
+            f.defense.push(("charging".into(), -2));
+        }
+        RulesVariant::ApPhases => {}
+        RulesVariant::OsrSegments => f.defense.push(("charging".into(), -1)),
+        RulesVariant::HexPhases => {}
+    }
+    let ctx = AttackContext { charge: true };
+    let full = b.variant == RulesVariant::D20Classic; // "they can make their attacks"
+    attack_routine(b, a, t, AttackKind::Primary, full, &ctx);
+    // The damage bonus lasts for the charge's attacks only.
+    b.fighters[a].damage_bonus.retain(|(n, _)| n != "charge");
+}
+
+fn defend(b: &mut Battle, a: usize) {
+    let id = b.fighters[a].id.clone();
+    let (name, value, detail) = match b.variant {
+        RulesVariant::D20Classic => ("full defense", 4, "+4 dodge bonus to AC until its next turn"),
+        RulesVariant::FourActions => ("defend", 3, "+3 to AC and saves for 1 round"),
+        RulesVariant::HexPhases => ("dodge", 3, "+3 DCV until its next phase"),
+        RulesVariant::ApPhases => {
+            b.clock.ap[a] = b.clock.ap[a].saturating_sub(1);
+            b.clock.advanced[a] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
+            b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });
+            return;
+        }
+        RulesVariant::OsrSegments => return,
+    };
+    b.fighters[a].defense.push((name.into(), value));
+    b.emit(CombatEvent::Action { unit: id, action: name.into(), detail: detail.into() });
+}
+
+fn delay(b: &mut Battle, a: usize) {
+    let id = b.fighters[a].id.clone();
+    match b.variant {
+        RulesVariant::D20Classic | RulesVariant::HexPhases => {
+            // The new place in the order is at the end of this round (phase), and it stays.
+            let last = b.clock.order.iter().map(|&i| b.fighters[i].initiative).min().unwrap_or(0);
+            b.fighters[a].initiative = last - 1;
+            b.clock.order.retain(|&i| i != a);
+            b.clock.order.push(a);
+            b.clock.queue.push(a);
+            b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: "acts last from now on".into() });
+        }
+        RulesVariant::OsrSegments => {
+            let was_high = clock::osr_is_high(b, a);
+            gain(b, a, Condition::Delayed);
+            if was_high && b.clock.osr_step == OsrStep::High {
+                b.emit(CombatEvent::Action {
+                    unit: id,
+                    action: "delay".into(),
+                    detail: "acts with the LOW group".into(),
+                });
+            } else {
+                b.clock.acted[a] = true;
+                b.emit(CombatEvent::Action {
+                    unit: id,
+                    action: "delay".into(),
+                    detail: "loses its major action".into(),
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// ap-phases: an advanced action spends its next AP (consecutively) and completes.
+pub fn continue_advanced(b: &mut Battle, i: usize) {
+    let Some(mut adv) = b.clock.advanced[i].take() else { return };
+    if b.clock.ap[i] == 0 {
+        b.clock.advanced[i] = Some(adv);
+        return;
+    }
+    b.clock.ap[i] -= 1;
+    adv.spent += 1;
+    if adv.spent < adv.needed {
+        b.clock.advanced[i] = Some(adv);
+        return;
+    }
+    let id = b.fighters[i].id.clone();
+    match adv.action {
+        AdvancedKind::Charge { target } => {
+            let Some(t) = b.index_of(&target).filter(|&t| b.fighters[t].in_fight()) else {
+                b.emit(CombatEvent::Spoiled {
+                    unit: id,
+                    action: "charge".into(),
+                    reason: format!("{target} is out of the fight"),
+                });
+                return;
+            };
+            b.refresh();
+            match charge_path(b, i, t) {
+                Ok(path) => {
+                    b.fighters[i].offense.retain(|(n, _)| n != "charge");
+                    charge(b, i, t, path);
+                    b.clock.attack_actions[i] += 1;
+                }
+                Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
+            }
+        }
+        AdvancedKind::TotalDefense => {
+            let bonus = if b.clock.attack_actions[i] > 0 { 2 } else { 4 };
+            b.fighters[i].defense.push(("total defense".into(), bonus));
+            b.emit(CombatEvent::Action {
+                unit: id,
+                action: "total defense".into(),
+                detail: format!("+{bonus} dodge bonus to AC"),
+            });
+        }
+    }
+}
