@@ -6,6 +6,7 @@
 
 pub mod combat;
 pub mod grid;
+pub mod hud;
 pub mod level;
 pub mod play;
 pub mod query;

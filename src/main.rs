@@ -32,6 +32,9 @@ struct PlayArgs {
     /// Frames to run before the screenshot.
     #[arg(long, default_value_t = 30)]
     frames: u32,
+    /// AI commands per second.
+    #[arg(long, default_value_t = 4.0)]
+    pace: f32,
 }
 
 #[derive(clap::Args, Debug)]
@@ -115,7 +118,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Play(args)) => play(args),
         Some(Command::Sim(args)) => sim(args),
-        None => play(PlayArgs { seed: 1, frames: 30, ..PlayArgs::default() }),
+        None => play(PlayArgs { seed: 1, frames: 30, pace: 4.0, ..PlayArgs::default() }),
     }
 }
 
@@ -127,6 +130,7 @@ fn play(args: PlayArgs) -> ExitCode {
         seed: args.seed,
         screenshot: args.screenshot,
         frames: args.frames,
+        pace: args.pace,
     };
     match fivefoot::play::run(opts) {
         Ok(bevy::app::AppExit::Success) => ExitCode::SUCCESS,

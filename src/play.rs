@@ -1,5 +1,8 @@
 //! `fivefoot play`: open a window on a level (the default skirmish unless named).
 
+use crate::combat::plugin::{BattleRes, CombatPlugin, Pace};
+use crate::combat::{Battle, BattleOptions};
+use crate::hud::HudPlugin;
 use crate::level::{Catalogue, Level, LevelError};
 use crate::rules::{self, Dice, RulesPlugin};
 use crate::variant::RulesVariant;
@@ -20,6 +23,8 @@ pub struct PlayOptions {
     pub seed: u64,
     pub screenshot: Option<PathBuf>,
     pub frames: u32,
+    /// Commands per second while the AI plays.
+    pub pace: f32,
 }
 
 /// Finds the default level from the working directory or the source tree.
@@ -48,8 +53,11 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, LevelError> {
     .insert_resource(bevy::winit::WinitSettings::continuous())
     .insert_resource(Dice::seeded(opts.seed))
     .insert_resource(LevelName(level.def.name.clone()))
-    .add_plugins((RulesPlugin, ViewPlugin, ScreenshotPlugin));
+    .add_plugins((RulesPlugin, CombatPlugin, ViewPlugin, HudPlugin, ScreenshotPlugin));
     rules::spawn_level(app.world_mut(), &level, &catalogue, variant);
+    // Until the player's controls land, both sides are played by the AI at a readable pace.
+    let battle = Battle::new(&level, &catalogue, variant, opts.seed, BattleOptions::default());
+    app.insert_resource(BattleRes::new(battle, vec![])).insert_resource(Pace::per_second(opts.pace));
     if let Some(path) = opts.screenshot {
         app.insert_resource(AutoScreenshot { path, after_frames: opts.frames.max(1) });
     }

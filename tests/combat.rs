@@ -26,12 +26,25 @@ fn level(units: Vec<UnitDef>) -> Level {
         rules: RulesVariant::D20Classic,
         map: MapDef { rows: vec![".".repeat(10); 8] },
         units,
+        death_saves: None,
     };
     Level::from_def(def, &Catalogue::builtin()).unwrap()
 }
 
 fn battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
     Battle::new(&level(units), &Catalogue::builtin(), v, seed, BattleOptions::default())
+}
+
+fn battle_on(rows: &[&str], units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
+    let def = LevelDef {
+        name: "test".into(),
+        rules: v,
+        map: MapDef { rows: rows.iter().map(|r| r.to_string()).collect() },
+        units,
+        death_saves: None,
+    };
+    let level = Level::from_def(def, &Catalogue::builtin()).unwrap();
+    Battle::new(&level, &Catalogue::builtin(), v, seed, BattleOptions::default())
 }
 
 /// Ends turns until `id` acts and `ready` holds.
@@ -435,4 +448,113 @@ fn every_shipped_level_runs_to_completion_under_every_variant() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- held actions, trips, stances
+
+fn count<F: Fn(&CombatEvent) -> bool>(b: &Battle, f: F) -> usize {
+    b.events.iter().filter(|e| f(e)).count()
+}
+
+#[test]
+fn an_attack_of_opportunity_rules_out_a_held_action_until_the_next_turn() {
+    // The goblin leaves the fighter's square-side (an attack of opportunity) and walks on
+    // through the fighter's reach: the held attack may not follow in the same round.
+    let mut b = battle(
+        vec![unit("hero", "blue", (4, 3), "human_fighter", None), unit("gob", "red", (5, 3), "goblin", None)],
+        RulesVariant::D20Classic,
+        11,
+    );
+    until(&mut b, "hero", |_| true);
+    b.execute(Command::Hold { target: None }).unwrap();
+    b.execute(Command::EndTurn).unwrap();
+    until(&mut b, "gob", |_| true);
+    b.execute(Command::Move { to: (5, 1).into() }).unwrap();
+    assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "hero")), 1);
+    assert_eq!(count(&b, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack")), 0);
+}
+
+#[test]
+fn a_held_attack_strikes_a_foe_entering_reach_and_then_rules_out_attacks_of_opportunity() {
+    // A 10-ft corridor: the goblin must pass alongside the fighter.
+    let rows = ["##########", "..........", "..........", "##########"];
+    let mut b = battle_on(
+        &rows,
+        vec![unit("hero", "blue", (4, 1), "human_fighter", None), unit("gob", "red", (7, 2), "goblin", None)],
+        RulesVariant::D20Classic,
+        12,
+    );
+    until(&mut b, "hero", |_| true);
+    b.execute(Command::Hold { target: Some("gob".into()) }).unwrap();
+    b.execute(Command::EndTurn).unwrap();
+    until(&mut b, "gob", |_| true);
+    // In through the fighter's reach and out again on the far side.
+    b.execute(Command::Move { to: (1, 2).into() }).unwrap();
+    assert_eq!(count(&b, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack")), 1);
+    assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { .. })), 0, "the immediate action is spent");
+    // The holder's place in the order is now just after the goblin's.
+    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters[i].id.clone()).collect();
+    assert_eq!(order, vec!["gob".to_string(), "hero".to_string()]);
+}
+
+#[test]
+fn a_trip_knocks_prone_and_in_d20_classic_provokes_first() {
+    let mut tripped = 0;
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![unit("ogre", "blue", (3, 3), "ogre", None), unit("gob", "red", (5, 3), "goblin", None)],
+            RulesVariant::D20Classic,
+            seed,
+        );
+        until(&mut b, "ogre", |_| true);
+        b.execute(Command::Trip { target: "gob".into() }).unwrap();
+        let provoked = count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
+        assert_eq!(provoked, 1, "seed {seed}: the defender gets an attack of opportunity");
+        let gob = b.index_of("gob").unwrap();
+        if b.fighters[gob].has(Condition::Prone) {
+            tripped += 1;
+            b.refresh();
+            let ogre = b.index_of("ogre").unwrap();
+            let p = attack::profile(&b, &b.view(), ogre, gob, &AttackKind::Primary, &Default::default());
+            assert!(p.modifiers.iter().any(|m| m.source == "target prone" && m.value == 4));
+        }
+    }
+    assert!(tripped > 5, "an ogre trips goblins often: {tripped}/30");
+}
+
+#[test]
+fn standing_up_in_a_threatened_square_provokes() {
+    let mut b = battle(
+        vec![unit("hero", "blue", (4, 3), "human_fighter", None), unit("gob", "red", (5, 3), "goblin", None)],
+        RulesVariant::D20Classic,
+        5,
+    );
+    until(&mut b, "hero", |_| true);
+    let hero = b.index_of("hero").unwrap();
+    b.fighters[hero].add(Condition::Prone);
+    b.execute(Command::Stand).unwrap();
+    assert!(!b.fighters[hero].has(Condition::Prone));
+    assert_eq!(
+        count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "stands up")),
+        1
+    );
+}
+
+#[test]
+fn reckless_fighting_costs_4_ac_and_defensive_fighting_4_on_attacks() {
+    let mut b = battle(
+        vec![unit("hero", "blue", (4, 3), "human_fighter", None), unit("gob", "red", (5, 3), "goblin", None)],
+        RulesVariant::D20Classic,
+        5,
+    );
+    until(&mut b, "hero", |_| true);
+    b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Reckless }).unwrap();
+    b.refresh();
+    let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+    let p = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+    assert!(p.modifiers.iter().any(|m| m.source == "reckless" && m.value == 4), "{:?}", p.modifiers);
+    b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Defensive }).unwrap();
+    b.refresh();
+    let p = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+    assert!(p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -4));
 }

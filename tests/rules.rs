@@ -31,7 +31,13 @@ fn open_rows(w: usize, h: usize) -> Vec<String> {
 }
 
 fn level(rows: Vec<String>, units: Vec<UnitDef>) -> Level {
-    let def = LevelDef { name: "test".into(), rules: RulesVariant::D20Classic, map: MapDef { rows }, units };
+    let def = LevelDef {
+        name: "test".into(),
+        rules: RulesVariant::D20Classic,
+        map: MapDef { rows },
+        units,
+        death_saves: None,
+    };
     Level::from_def(def, &Catalogue::builtin()).expect("test level is valid")
 }
 

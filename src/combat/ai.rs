@@ -37,6 +37,9 @@ pub struct Greedy;
 
 impl Ai for Greedy {
     fn decide(&mut self, b: &mut Battle, actor: usize) -> Command {
+        if b.fighters[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
+            return Command::Stand;
+        }
         // 1. Attack the weakest foe it can reach now.
         let foes: Vec<usize> = (0..b.fighters.len())
             .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())

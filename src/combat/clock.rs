@@ -273,6 +273,7 @@ fn open_window(b: &mut Battle) {
                 // Effects lasting "until the start of your next round of actions" end.
                 for f in &mut b.fighters {
                     f.start_turn();
+                    f.held = None;
                 }
                 for i in 0..n {
                     let f = &b.fighters[i];
@@ -546,7 +547,10 @@ fn start_turn(b: &mut Battle, i: usize) {
     f.has_acted = true;
     if matches!(variant, RulesVariant::D20Classic | RulesVariant::FourActions) {
         f.reactions_used = 0;
+        f.immediate = None;
     }
+    // A held action not taken by the start of the holder's next turn is lost.
+    f.held = None;
     let lose = match variant {
         RulesVariant::D20Classic => Some(Condition::FlatFooted),
         RulesVariant::FourActions => Some(Condition::Surprised),

@@ -23,6 +23,18 @@ pub enum Command {
     Defend,
     /// Act later in the order (the new place persists).
     Delay,
+    /// Stand up from prone.
+    Stand,
+    /// Try to knock a foe prone.
+    Trip { target: String },
+    /// Hold (ready, wait) an attack for when a foe (this one, or any) comes into reach.
+    Hold { target: Option<String> },
+    /// d20-classic / ap-phases: fight defensively or recklessly until the next turn.
+    Stance { stance: Stance },
+    /// four-actions: guard (+2 AC for a round, a move action).
+    Guard,
+    /// four-actions: focus (+1 on attack and damage for a round, a quick action).
+    Focus,
     /// Nothing more this turn (or phase).
     EndTurn,
 }
@@ -37,9 +49,25 @@ impl Command {
             Command::Charge { .. } => "charge",
             Command::Defend => "defend",
             Command::Delay => "delay",
+            Command::Stand => "stand up",
+            Command::Trip { .. } => "trip",
+            Command::Hold { .. } => "hold an attack",
+            Command::Stance { .. } => "change stance",
+            Command::Guard => "guard",
+            Command::Focus => "focus",
             Command::EndTurn => "end turn",
         }
     }
+}
+
+/// How to fight until the next turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stance {
+    /// −4 on attacks, +2 to AC.
+    Defensive,
+    /// −4 to AC, +2 on damage.
+    Reckless,
 }
 
 /// Why a command is not legal now.

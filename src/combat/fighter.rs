@@ -47,6 +47,17 @@ pub struct Fighter {
     pub reactions_round: u32,
     /// osr-segments: foes it has drawn a free attack from this round.
     pub free_attacked_by: BTreeSet<String>,
+    /// A held (readied) attack: on this foe, or on any foe entering its reach.
+    pub held: Option<Option<String>>,
+    /// d20-classic immediate-action exclusivity: what its immediate action went on.
+    pub immediate: Option<Immediate>,
+}
+
+/// What an immediate action was spent on (d20-classic exclusivity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Immediate {
+    AttackOfOpportunity,
+    HeldAction,
 }
 
 /// A roll-relevant modifier by name.
@@ -96,6 +107,8 @@ impl Fighter {
             reactions_used: 0,
             reactions_round: 0,
             free_attacked_by: BTreeSet::new(),
+            held: None,
+            immediate: None,
         })
     }
 

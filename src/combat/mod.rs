@@ -27,20 +27,9 @@ pub use odds::AttackDie;
 use crate::level::{Catalogue, Level};
 use crate::rules::{Battlefield, Dice, Occupancy, ReachBand, Roster, RulesView, ThreatMap, UnitView};
 use crate::variant::RulesVariant;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// How d20-classic resolves dying (source 002's three death-roll types).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum DeathSaves {
-    /// d% ≥ 51, each failure 10 harder.
-    AllAreEqual,
-    /// Fortitude vs 10 + Hit Dice − Con modifier.
-    #[default]
-    StatsMatter,
-    /// Fortitude vs 10 + the damage that dropped the character.
-    Brutality,
-}
+pub use crate::level::DeathSaves;
 
 /// Settings of one battle.
 #[derive(Clone, Debug, PartialEq)]

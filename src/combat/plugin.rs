@@ -39,6 +39,17 @@ pub struct CombatEventMsg(pub CombatEvent);
 #[derive(Resource, Default)]
 pub struct ClockHold(pub u32);
 
+/// In a window: how often the clock may move (one command per tick). Headless runs have
+/// no pace and never wait.
+#[derive(Resource)]
+pub struct Pace(pub Timer);
+
+impl Pace {
+    pub fn per_second(commands: f32) -> Pace {
+        Pace(Timer::from_seconds(1.0 / commands.max(0.1), TimerMode::Repeating))
+    }
+}
+
 pub struct CombatPlugin;
 
 impl Plugin for CombatPlugin {

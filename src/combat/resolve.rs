@@ -91,6 +91,20 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 }
                 n = Budget::default();
             }
+            Command::Stand => take_move(budget, &mut n)?,
+            Command::Trip { .. } | Command::Hold { .. } => {
+                if !budget.standard {
+                    return Err("the standard action is spent".into());
+                }
+                n.standard = false;
+                if budget.single_action {
+                    n.move_action = false;
+                }
+            }
+            Command::Stance { .. } => {}
+            Command::Guard | Command::Focus => {
+                return Err("d20-classic has no such action (fight defensively instead)".into());
+            }
             Command::EndTurn => n = Budget::default(),
         },
         RulesVariant::FourActions => match cmd {
@@ -141,6 +155,24 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n.standard = false;
             }
             Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
+            Command::Stand => take_move(budget, &mut n)?,
+            Command::Trip { .. } | Command::Hold { .. } => {
+                if !budget.standard {
+                    return Err("the standard action is spent".into());
+                }
+                n.standard = false;
+            }
+            Command::Guard => take_move(budget, &mut n)?,
+            Command::Focus => {
+                if budget.quick {
+                    n.quick = false;
+                } else if budget.standard {
+                    n.standard = false;
+                } else {
+                    return Err("focus is a quick action, and none is left".into());
+                }
+            }
+            Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
             Command::EndTurn => n = Budget::default(),
         },
         RulesVariant::ApPhases => {
@@ -148,6 +180,11 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             let phase = b.clock.phase;
             match cmd {
                 Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
+                // Fight defensively: a free action at the start of the round of actions.
+                Command::Stance { stance: super::command::Stance::Defensive } => return Ok((n, kind)),
+                Command::Stance { .. } | Command::Guard | Command::Focus => {
+                    return Err("ap-phases has no such action".into());
+                }
                 _ if !budget.phase_action => return Err("one action per phase".into()),
                 _ => {}
             }
@@ -161,7 +198,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             if cost > 1 && !b.clock.surprise && ap < 1 {
                 return Err(format!("needs {cost} AP"));
             }
-            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. }) {
+            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Trip { .. }) {
                 let earliest = clock::ap_earliest_attack_phase(b, actor);
                 if phase < earliest {
                     return Err(format!(
@@ -202,6 +239,11 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n.stepped = true;
             }
             Command::Defend => return Err("osr-segments has no defensive action".into()),
+            // Standing up is a simple activity: it costs no major action.
+            Command::Stand => {}
+            Command::Trip { .. } | Command::Hold { .. } | Command::Stance { .. } | Command::Guard | Command::Focus => {
+                return Err("osr-segments has no such action".into());
+            }
             Command::Delay => {
                 if budget.fast_only || !budget.major {
                     return Err("delay is announced instead of acting".into());
@@ -241,6 +283,23 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n.attack_used = true;
             }
             Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
+            Command::Stand => {
+                let max_moves = if budget.attack_used { 1 } else { 2 };
+                if budget.moves_used >= max_moves {
+                    return Err("standing up takes a move action, and none is left".into());
+                }
+                n.moves_used += 1;
+            }
+            // Readying is an attack action.
+            Command::Hold { .. } => {
+                if budget.attack_used || budget.moves_used > 1 {
+                    return Err("the attack action is spent".into());
+                }
+                n.attack_used = true;
+            }
+            Command::Trip { .. } | Command::Stance { .. } | Command::Guard | Command::Focus => {
+                return Err("hex-phases has no such manoeuvre here".into());
+            }
             Command::Delay => {
                 if !budget.fresh {
                     return Err("delay only before acting".into());
@@ -251,6 +310,17 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
         },
     }
     Ok((n, kind))
+}
+
+fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {
+    if budget.move_action {
+        n.move_action = false;
+    } else if budget.standard {
+        n.standard = false;
+    } else {
+        return Err("no move or standard action left".into());
+    }
+    Ok(())
 }
 
 /// Whether anything is left to do in this opportunity.
@@ -319,7 +389,42 @@ impl Battle {
                 let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
                 plan.path = Some(path);
             }
-            Command::Defend | Command::Delay | Command::EndTurn => {}
+            Command::Trip { target } => {
+                let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
+                if self.fighters[actor].weapon.is_ranged() {
+                    return Err(err(self, actor, cmd, "a trip needs a melee weapon"));
+                }
+                if !view.threat.threatens(actor, self.fighters[t].footprint()) {
+                    return Err(err(self, actor, cmd, format!("{target} is not within reach")));
+                }
+                if self.fighters[t].has(Condition::Prone) {
+                    return Err(err(self, actor, cmd, format!("{target} is already prone")));
+                }
+                if self.fighters[t].size as i32 > self.fighters[actor].size as i32 + 1 {
+                    return Err(err(self, actor, cmd, format!("{target} is too big to trip")));
+                }
+            }
+            Command::Stand => {
+                if !self.fighters[actor].has(Condition::Prone) {
+                    return Err(err(self, actor, cmd, "not prone"));
+                }
+            }
+            Command::Hold { target } => {
+                if let Some(t) = target
+                    && self.index_of(t).is_none()
+                {
+                    return Err(err(self, actor, cmd, format!("no unit \"{t}\"")));
+                }
+                if self.fighters[actor].weapon.is_ranged() {
+                    return Err(err(self, actor, cmd, "held attacks here are melee attacks"));
+                }
+            }
+            Command::Defend
+            | Command::Delay
+            | Command::EndTurn
+            | Command::Stance { .. }
+            | Command::Guard
+            | Command::Focus => {}
         }
         Ok(plan)
     }
@@ -367,10 +472,71 @@ impl Battle {
             }
             Command::Defend => defend(self, actor),
             Command::Delay => delay(self, actor),
+            Command::Stand => stand(self, actor),
+            Command::Trip { target } => {
+                let t = self.index_of(target).expect("validated");
+                trip(self, actor, t);
+            }
+            Command::Hold { target } => {
+                self.fighters[actor].held = Some(target.clone());
+                let id = self.fighters[actor].id.clone();
+                let on = target.clone().unwrap_or_else(|| "the first foe".into());
+                self.emit(CombatEvent::Action {
+                    unit: id,
+                    action: "holds an attack".into(),
+                    detail: format!("for when {on} comes into reach"),
+                });
+                if self.variant == RulesVariant::ApPhases {
+                    // "Once you ready an action, you forfeit all other actions this round."
+                    self.clock.ap[actor] = 1;
+                }
+            }
+            Command::Stance { stance } => {
+                let id = self.fighters[actor].id.clone();
+                let f = &mut self.fighters[actor];
+                let detail = match stance {
+                    super::command::Stance::Defensive => {
+                        f.offense.push(("fighting defensively".into(), -4));
+                        f.defense.push(("fighting defensively".into(), 2));
+                        "−4 on attacks, +2 AC"
+                    }
+                    super::command::Stance::Reckless => {
+                        f.defense.push(("reckless".into(), -4));
+                        f.damage_bonus.push(("reckless".into(), 2));
+                        "−4 AC, +2 damage"
+                    }
+                };
+                self.emit(CombatEvent::Action {
+                    unit: id,
+                    action: format!(
+                        "fights {}",
+                        if *stance == super::command::Stance::Defensive { "defensively" } else { "recklessly" }
+                    ),
+                    detail: detail.into(),
+                });
+            }
+            Command::Guard => {
+                let id = self.fighters[actor].id.clone();
+                self.fighters[actor].defense.push(("guard".into(), 2));
+                self.emit(CombatEvent::Action { unit: id, action: "guard".into(), detail: "+2 AC for 1 round".into() });
+            }
+            Command::Focus => {
+                let id = self.fighters[actor].id.clone();
+                self.fighters[actor].offense.push(("focus".into(), 1));
+                self.fighters[actor].damage_bonus.push(("focus".into(), 1));
+                self.emit(CombatEvent::Action {
+                    unit: id,
+                    action: "focus".into(),
+                    detail: "+1 on attack and damage rolls for 1 round".into(),
+                });
+            }
             Command::EndTurn => {}
         }
         if self.variant == RulesVariant::ApPhases
-            && !matches!(cmd, Command::EndTurn | Command::Delay | Command::Charge { .. } | Command::Defend)
+            && !matches!(
+                cmd,
+                Command::EndTurn | Command::Delay | Command::Charge { .. } | Command::Defend | Command::Stance { .. }
+            )
         {
             self.clock.ap[actor] = self.clock.ap[actor].saturating_sub(1);
         }
@@ -405,6 +571,14 @@ fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: 
             let Some(next) = squares.next() else { break };
             done.push(next);
             b.fighters[mover].pos = next;
+            b.invalidate();
+            held_triggers(b, mover);
+            if !b.fighters[mover].in_fight() || b.is_over() {
+                break;
+            }
+        }
+        if !b.fighters[mover].in_fight() || b.is_over() {
+            break;
         }
         b.invalidate();
         if Some(p.by) == immune_from {
@@ -417,10 +591,15 @@ fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: 
             break;
         }
     }
-    if b.fighters[mover].in_fight() {
+    if b.fighters[mover].in_fight() && !b.is_over() {
         for next in squares {
             done.push(next);
             b.fighters[mover].pos = next;
+            b.invalidate();
+            held_triggers(b, mover);
+            if !b.fighters[mover].in_fight() || b.is_over() {
+                break;
+            }
         }
     }
     b.invalidate();
@@ -428,6 +607,55 @@ fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: 
     let id = b.fighters[mover].id.clone();
     let _ = start;
     b.emit(CombatEvent::Moved { unit: id, path: done, cost_ft: cost, kind: kind.into() });
+}
+
+/// Foes holding an attack strike a mover that has just come into their reach.
+fn held_triggers(b: &mut Battle, mover: usize) {
+    let holders: Vec<usize> = (0..b.fighters.len())
+        .filter(|&h| {
+            let f = &b.fighters[h];
+            f.side != b.fighters[mover].side
+                && f.can_act()
+                && f.held.as_ref().is_some_and(|t| t.as_ref().is_none_or(|t| *t == b.fighters[mover].id))
+        })
+        .collect();
+    if holders.is_empty() {
+        return;
+    }
+    b.refresh();
+    for h in holders {
+        let in_reach = b.view().threat.threatens(h, b.fighters[mover].footprint());
+        // d20-classic: a held action is an immediate action, and an attack of
+        // opportunity already taken rules it out until the holder's next turn.
+        let blocked = b.variant == RulesVariant::D20Classic && b.fighters[h].immediate.is_some();
+        if !in_reach || blocked {
+            continue;
+        }
+        b.fighters[h].held = None;
+        b.fighters[h].immediate = Some(super::fighter::Immediate::HeldAction);
+        let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
+        b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
+        roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
+        // The new place in the order: just after the trigger (d20-classic), just before
+        // it (hex-phases); ap-phases and four-actions keep their place.
+        let key = b.fighters[mover].initiative;
+        match b.variant {
+            RulesVariant::D20Classic => set_initiative(b, h, key - 1),
+            RulesVariant::HexPhases => set_initiative(b, h, key + 1),
+            _ => {}
+        }
+        b.refresh();
+        if !b.fighters[mover].in_fight() {
+            return;
+        }
+    }
+}
+
+fn set_initiative(b: &mut Battle, i: usize, key: i64) {
+    b.fighters[i].initiative = key;
+    let mut order = b.clock.order.clone();
+    order.sort_by(|&x, &y| b.fighters[y].initiative.cmp(&b.fighters[x].initiative).then(x.cmp(&y)));
+    b.clock.order = order;
 }
 
 /// Whether `reactor` may react to `mover` now, under the variant's budget of reactions.
@@ -438,7 +666,11 @@ fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
     }
     let allowance = clock::reaction_allowance(b, reactor);
     match b.variant {
-        RulesVariant::D20Classic | RulesVariant::FourActions => f.reactions_used < allowance,
+        // d20-classic: after a held action, no attacks of opportunity until its next turn.
+        RulesVariant::D20Classic => {
+            f.reactions_used < allowance && f.immediate != Some(super::fighter::Immediate::HeldAction)
+        }
+        RulesVariant::FourActions => f.reactions_used < allowance,
         RulesVariant::ApPhases => f.reactions_used < 1 && f.reactions_round < allowance,
         RulesVariant::OsrSegments => {
             !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
@@ -464,6 +696,7 @@ fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
     let f = &mut b.fighters[reactor];
     f.reactions_used += 1;
     f.reactions_round += 1;
+    f.immediate = Some(super::fighter::Immediate::AttackOfOpportunity);
     f.free_attacked_by.insert(target);
     roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
 }
@@ -1019,5 +1252,121 @@ pub fn continue_advanced(b: &mut Battle, i: usize) {
                 detail: format!("+{bonus} dodge bonus to AC"),
             });
         }
+    }
+}
+
+/// Standing up from prone; in a threatened square it provokes (d20-classic, ap-phases,
+/// hex-phases).
+fn stand(b: &mut Battle, a: usize) {
+    if matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases | RulesVariant::HexPhases) {
+        b.refresh();
+        let view = b.view();
+        let threateners: Vec<usize> =
+            rules::roster::indices(view.threat.threateners_of(b.fighters[a].footprint()) & view.roster.foes_of(a))
+                .collect();
+        for r in threateners {
+            opportunity(b, r, a, "stands up");
+            if !b.fighters[a].in_fight() {
+                return;
+            }
+        }
+    }
+    lose(b, a, Condition::Prone);
+}
+
+/// A trip: d20-classic, a melee touch attack (provoking) then opposed Strength checks;
+/// four-actions, an Athletics check against the target's Reflex save (a failure
+/// provokes); ap-phases, a combat maneuver check against the target's CMD.
+fn trip(b: &mut Battle, a: usize, t: usize) {
+    // Size on opposed checks: ±4 a category (d20-classic), ±1 (combat maneuvers).
+    let special_size = |b: &Battle, i: usize| -4 * b.fighters[i].size.size_modifier().clamp(-2, 2);
+    let maneuver_size = |b: &Battle, i: usize| -b.fighters[i].size.size_modifier().clamp(-2, 2);
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let success = match b.variant {
+        RulesVariant::D20Classic => {
+            // "This provokes an attack of opportunity from the defender."
+            opportunity(b, t, a, "tries a trip");
+            if !b.fighters[a].in_fight() {
+                return;
+            }
+            b.refresh();
+            let p = attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
+            // A touch attack: armor, shield and natural armor do not count.
+            let f = &b.fighters[t];
+            let touch = p.target_number - f.def.armor - f.def.shield - f.def.natural_armor;
+            let roll = b.dice.roll(20) as i32;
+            let hit = roll + p.bonus() >= touch;
+            b.emit(CombatEvent::Attack {
+                attacker: aid.clone(),
+                target: tid.clone(),
+                kind: "trip (touch attack) on".into(),
+                die: "d20".into(),
+                rolls: vec![roll],
+                modifiers: p.modifiers.clone(),
+                total: roll + p.bonus(),
+                target_number: touch,
+                hit,
+                critical: false,
+            });
+            if !hit {
+                return;
+            }
+            let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+            let ba = b.fighters[a].str_mod() + special_size(b, a);
+            let bt = b.fighters[t].str_mod() + special_size(b, t);
+            let won = ra + ba > rt + bt || (ra + ba == rt + bt && ba >= bt);
+            b.emit(CombatEvent::Save {
+                unit: tid.clone(),
+                kind: format!("opposed Strength vs {aid}'s {}", ra + ba),
+                roll: rt,
+                bonus: bt,
+                dc: ra + ba,
+                success: !won,
+            });
+            won
+        }
+        RulesVariant::FourActions => {
+            let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+            let ba = b.fighters[a].str_mod() + b.fighters[a].def.base_attack / 2;
+            let bt = b.fighters[t].reflex();
+            let won = ra + ba >= rt + bt;
+            b.emit(CombatEvent::Save {
+                unit: tid.clone(),
+                kind: format!("Reflex vs {aid}'s Athletics {}", ra + ba),
+                roll: rt,
+                bonus: bt,
+                dc: ra + ba,
+                success: !won,
+            });
+            if !won {
+                opportunity(b, t, a, "fails a trip");
+            }
+            won
+        }
+        _ => {
+            let f = &b.fighters[a];
+            let cmb = f.def.base_attack + f.str_mod() + maneuver_size(b, a) - 5 * b.clock.attack_actions[a] as i32;
+            let g = &b.fighters[t];
+            let cmd = 10 + g.def.base_attack + g.str_mod() + g.dex_mod() + maneuver_size(b, t);
+            b.clock.attack_actions[a] += 1;
+            let roll = b.dice.roll(20) as i32;
+            let won = roll + cmb >= cmd;
+            b.emit(CombatEvent::Attack {
+                attacker: aid.clone(),
+                target: tid.clone(),
+                kind: "trip (combat maneuver) on".into(),
+                die: "d20".into(),
+                rolls: vec![roll],
+                modifiers: vec![Modifier::new("combat maneuver bonus", cmb)],
+                total: roll + cmb,
+                target_number: cmd,
+                hit: won,
+                critical: false,
+            });
+            won
+        }
+    };
+    if success {
+        gain(b, t, Condition::Prone);
     }
 }

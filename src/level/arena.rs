@@ -67,6 +67,7 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
         rules: RulesVariant::D20Classic,
         map: MapDef { rows },
         units: placed,
+        death_saves: None,
     }
 }
 

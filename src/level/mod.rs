@@ -29,6 +29,22 @@ pub struct LevelDef {
     pub rules: RulesVariant,
     pub map: MapDef,
     pub units: Vec<UnitDef>,
+    /// d20-classic death saves for this scenario (default: stats-matter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub death_saves: Option<DeathSaves>,
+}
+
+/// How d20-classic resolves dying (source 002's three death-roll types).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeathSaves {
+    /// "In death, all are equal": d% ≥ 51, each failure 10 harder.
+    AllAreEqual,
+    /// "Stats matter!": Fortitude vs 10 + Hit Dice − Con modifier.
+    #[default]
+    StatsMatter,
+    /// "Brutality": Fortitude vs 10 + the damage that dropped the character.
+    Brutality,
 }
 
 /// The terrain rows, one character per 5-ft square.

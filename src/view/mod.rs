@@ -8,7 +8,7 @@ pub mod layout;
 pub mod screenshot;
 
 use crate::grid::{Shape, Terrain};
-use crate::rules::{Battlefield, Body, Combatant, Health, Position, Side};
+use crate::rules::{Battlefield, Body, Combatant, Condition, Conditions, Health, Position, Side};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use layout::BoardLayout;
@@ -20,7 +20,7 @@ impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins(TilemapPlugin)
             .add_systems(Startup, (spawn_camera, spawn_board, spawn_legend).chain())
-            .add_systems(Update, (spawn_tokens, place_tokens, update_hp_bars));
+            .add_systems(Update, (spawn_tokens, place_tokens, update_hp_bars, show_token_state));
     }
 }
 
@@ -223,6 +223,20 @@ fn update_hp_bars(units: Query<&Health>, mut bars: Query<(&HpBar, &mut Sprite, &
             } else {
                 Color::srgb(0.9, 0.25, 0.2)
             };
+        }
+    }
+}
+
+/// The fallen are greyed out; the dead leave the board.
+fn show_token_state(
+    units: Query<(&Conditions, &Side), Changed<Conditions>>,
+    mut tokens: Query<(&Token, &mut Sprite, &mut Visibility)>,
+) {
+    for (token, mut sprite, mut vis) in &mut tokens {
+        if let Ok((cond, side)) = units.get(token.unit) {
+            *vis = if cond.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
+            sprite.color =
+                if cond.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { side_colour(&side.0) };
         }
     }
 }
