@@ -230,7 +230,7 @@ pub fn profile(
                 push(name, -*v);
             }
             target_number = aac0 - desc_ac;
-            against = format!("AAC0 {aac0} − AC {desc_ac}");
+            against = format!("AAC0 {aac0} - AC {desc_ac}");
         }
         RulesVariant::HexPhases => {
             let ocv = hex_ocv(b, a);
@@ -239,7 +239,7 @@ pub fn profile(
                 push(name, *v);
             }
             if ft.has(Condition::Surprised) {
-                push("target unaware (−3 DCV)", 3);
+                push("target unaware (-3 DCV)", 3);
             }
             if cover.ac_bonus > 0 {
                 push("partial cover (+2 DCV)", -cover.ac_bonus);

@@ -133,11 +133,11 @@ impl CombatEvent {
         match self {
             CombatEvent::BattleStarted { level, rules, seed } => format!("{level} under {rules} (seed {seed})"),
             CombatEvent::Initiative { unit, roll, total, note } => match roll {
-                Some(r) => format!("{unit} initiative: {r} → {total} {note}"),
+                Some(r) => format!("{unit} initiative: {r} -> {total} {note}"),
                 None => format!("{unit} initiative {total} {note}"),
             },
             CombatEvent::GroupInitiative { side, roll, group } => format!("{side} rolls d6 {roll}: {group}"),
-            CombatEvent::RoundStarted { round } => format!("— round {round} —"),
+            CombatEvent::RoundStarted { round } => format!("-- round {round} --"),
             CombatEvent::PhaseStarted { phase, name, .. } => format!("phase {phase}: {name}"),
             CombatEvent::TurnStarted { unit } => format!("{unit}'s turn"),
             CombatEvent::Moved { unit, path, cost_ft, kind } => {
@@ -169,7 +169,7 @@ impl CombatEvent {
                 if *confirmed { "critical hit!" } else { "not confirmed" }
             ),
             CombatEvent::Damage { target, dice, rolls, modifiers, total, hp_after, nonlethal, .. } => format!(
-                "{target} takes {total}{} damage ({dice} {:?}{}) → {hp_after} hp",
+                "{target} takes {total}{} damage ({dice} {:?}{}) -> {hp_after} hp",
                 if *nonlethal { " nonlethal" } else { "" },
                 rolls,
                 mods(modifiers)

@@ -498,12 +498,12 @@ impl Battle {
                     super::command::Stance::Defensive => {
                         f.offense.push(("fighting defensively".into(), -4));
                         f.defense.push(("fighting defensively".into(), 2));
-                        "−4 on attacks, +2 AC"
+                        "-4 on attacks, +2 AC"
                     }
                     super::command::Stance::Reckless => {
                         f.defense.push(("reckless".into(), -4));
                         f.damage_bonus.push(("reckless".into(), 2));
-                        "−4 AC, +2 damage"
+                        "-4 AC, +2 damage"
                     }
                 };
                 self.emit(CombatEvent::Action {
@@ -836,7 +836,7 @@ fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) 
             s
         };
         if s != 0 {
-            flat.push(Modifier::new(if weapon.hands == Hands::Two { "Strength ×1.5" } else { "Strength" }, s));
+            flat.push(Modifier::new(if weapon.hands == Hands::Two { "Strength x1.5" } else { "Strength" }, s));
         }
     }
     for (name, v) in &fa.damage_bonus {
@@ -859,9 +859,9 @@ fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) 
     }
     let total = total.max(1);
     let dice_label =
-        if mult > 1 { format!("{}d{} ×{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
+        if mult > 1 { format!("{}d{} x{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
     let mods = if critical && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) {
-        flat.iter().map(|m| Modifier::new(format!("{} ×{mult}", m.source), m.value * mult as i32)).collect()
+        flat.iter().map(|m| Modifier::new(format!("{} x{mult}", m.source), m.value * mult as i32)).collect()
     } else {
         flat
     };

@@ -37,7 +37,7 @@ fn spawn_panels(mut commands: Commands) {
         Node {
             position_type: PositionType::Absolute,
             right: px(8),
-            top: px(40),
+            top: px(60),
             width: px(430),
             padding: UiRect::all(px(8)),
             ..default()

@@ -106,15 +106,17 @@ fn spawn_board(
         ..default()
     });
 
-    // Frame the board, leaving room for the legend.
+    // Frame the board, leaving room for the legend and the log panel on the right.
+    const PANEL: f32 = 446.0;
     if let Ok((mut projection, mut transform)) = camera.single_mut() {
         let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |w| w.size());
-        let extent = layout.extent() + Vec2::new(tw * 2.0, th * 2.0);
-        let usable = Vec2::new(window.x, window.y - 60.0).max(Vec2::splat(100.0));
+        let extent = layout.extent() + Vec2::new(tw, th);
+        let usable = Vec2::new(window.x - PANEL, window.y - 80.0).max(Vec2::splat(100.0));
+        let scale = (extent.x / usable.x).max(extent.y / usable.y).max(0.25);
         if let Projection::Orthographic(o) = &mut *projection {
-            o.scale = (extent.x / usable.x).max(extent.y / usable.y).max(0.25);
+            o.scale = scale;
         }
-        transform.translation = Vec3::new(0.0, 30.0 * 0.5, transform.translation.z);
+        transform.translation = Vec3::new(PANEL / 2.0 * scale, 0.0, transform.translation.z);
     }
     commands.insert_resource(layout);
 }
