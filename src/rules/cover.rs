@@ -221,13 +221,24 @@ pub fn survey(
         if attacker.contains(c) || target.contains(c) {
             return Blocker::Clear;
         }
-        match field.terrain.get(c) {
-            Terrain::Wall => return Blocker::Wall,
-            Terrain::LowWall if low_wall_counts(metric, attacker, target, c) => return Blocker::LowWall,
-            _ => {}
-        }
-        match occupancy {
-            Some((o, ignore)) if o.at(c).is_some_and(|u| !ignore.contains(&u)) => Blocker::Creature,
+        let (unit, sight) = match occupancy {
+            Some((o, ignore)) => {
+                let (u, sight) = o.sight_at(c);
+                (u.filter(|u| !ignore.contains(u)), sight)
+            }
+            None => (
+                None,
+                match field.terrain.get(c) {
+                    Terrain::Wall => 2,
+                    Terrain::LowWall => 1,
+                    _ => 0,
+                },
+            ),
+        };
+        match sight {
+            2 => Blocker::Wall,
+            1 if low_wall_counts(metric, attacker, target, c) => Blocker::LowWall,
+            _ if unit.is_some() => Blocker::Creature,
             _ => Blocker::Clear,
         }
     };

@@ -9,8 +9,6 @@ use super::cover::{AttackReach, CoverKind, cover_at};
 use super::roster::{UnitMask, bit, indices};
 use crate::grid::{Footprint, GridPos, Shape, neighbour_offsets};
 use crate::variant::RulesVariant;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// What kind of movement is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +51,10 @@ pub struct MoveRange {
     pub mode: MoveMode,
     pub budget_ft: u32,
     start: GridPos,
+    /// The searched window of the map: top-left square and size. A search never goes
+    /// farther than its budget, so it never touches (or allocates) the rest of the map.
+    ox: i32,
+    oy: i32,
     width: i32,
     height: i32,
     /// Per state (square × diagonal parity): cost in feet, or UNSEEN.
@@ -80,14 +82,20 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
     let unit = view.roster.get(mover);
     let side = unit.footprint.side;
     let start = unit.footprint.origin;
-    let states = (w * h) as usize * 2;
+    let reach = (budget_ft / 5).saturating_add(1).min(w.max(h) as u32) as i32;
+    let (ox, oy) = ((start.x - reach).max(0), (start.y - reach).max(0));
+    let (wx, wy) = ((start.x + side - 1 + reach).min(w - 1), (start.y + side - 1 + reach).min(h - 1));
+    let (ww, wh) = (wx - ox + 1, wy - oy + 1);
+    let states = (ww * wh) as usize * 2;
     let mut range = MoveRange {
         mover,
         mode,
         budget_ft,
         start,
-        width: w,
-        height: h,
+        ox,
+        oy,
+        width: ww,
+        height: wh,
         cost: vec![UNSEEN; states],
         provoked: vec![0; states],
         parent: vec![UNSEEN; states],
@@ -96,30 +104,60 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
         return range; // no positioning move in melee
     }
     let foes = view.roster.foes_of(mover);
-    let idx = |p: GridPos| (p.y * w + p.x) as usize;
-    let fits = |o: GridPos| -> bool {
-        (0..side).all(|dy| {
-            (0..side).all(|dx| {
-                let c = o.offset(dx, dy);
-                terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|u| u == mover || foes & bit(u) == 0)
-            })
-        })
-    };
-    let no_wall =
-        |o: GridPos| -> bool { (0..side).all(|dy| (0..side).all(|dx| terrain.get(o.offset(dx, dy)).passable())) };
-    let costly =
-        |o: GridPos| -> bool { (0..side).any(|dy| (0..side).any(|dx| terrain.get(o.offset(dx, dy)).costs_double())) };
+    let idx = |p: GridPos| ((p.y - oy) * ww + (p.x - ox)) as usize;
+    // What each footprint position in the window allows, worked out once per search:
+    // the footprint fits (no wall, no foe), costs double, is free of walls.
+    const FITS: u8 = 1;
+    const COSTLY: u8 = 2;
+    const NO_WALL: u8 = 4;
+    let mut flags = vec![0u8; (ww * wh) as usize];
+    for y in oy..=wy {
+        for x in ox..=wx {
+            if x + side > w || y + side > h {
+                continue;
+            }
+            let mut f = FITS | NO_WALL;
+            for dy in 0..side {
+                for dx in 0..side {
+                    let c = GridPos::new(x + dx, y + dy);
+                    let t = terrain.get(c);
+                    if !t.passable() {
+                        f &= !(FITS | NO_WALL);
+                    }
+                    if t.costs_double() {
+                        f |= COSTLY;
+                    }
+                    if view.occupancy.at(c).is_some_and(|u| u != mover && foes & bit(u) != 0) {
+                        f &= !FITS;
+                    }
+                }
+            }
+            flags[((y - oy) * ww + (x - ox)) as usize] = f;
+        }
+    }
+    let flag = |p: GridPos| flags[idx(p)];
 
     let s0 = idx(start) * 2;
     range.cost[s0] = 0;
-    let mut heap = BinaryHeap::new();
-    heap.push(Reverse((0u32, 0u32, s0 as u32)));
-    while let Some(Reverse((cost, count, state))) = heap.pop() {
+    // Dial's bucket queue: every step costs 5 to 20 ft, so five rotating buckets of
+    // 5 ft each hold everything still to expand, in order of cost.
+    const RING: usize = 5;
+    let mut buckets: [Vec<(u32, u32)>; RING] = Default::default();
+    buckets[0].push((s0 as u32, 0));
+    let mut pending = 1usize;
+    let mut at = 0usize; // cost / 5 of the bucket being expanded
+    while pending > 0 {
+        let Some((state, count)) = buckets[at % RING].pop() else {
+            at += 1;
+            continue;
+        };
+        pending -= 1;
         let state = state as usize;
+        let cost = (at * 5) as u32;
         if cost != range.cost[state] || count != range.provoked[state].count_ones() {
             continue;
         }
-        let here = GridPos::new((state / 2) as i32 % w, (state / 2) as i32 / w);
+        let here = GridPos::new(ox + (state / 2) as i32 % ww, oy + (state / 2) as i32 / ww);
         let parity = state % 2;
         if mode == MoveMode::Step && view.field.variant != RulesVariant::OsrSegments && here != start {
             continue; // a 5-ft step is a single square
@@ -131,15 +169,19 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
         let provoked = range.provoked[state] | leaving;
         for &(dx, dy) in neighbour_offsets(shape, here) {
             let next = here.offset(dx, dy);
-            if next.x < 0 || next.y < 0 || next.x + side > w || next.y + side > h || !fits(next) {
+            if next.x < ox || next.y < oy || next.x > wx || next.y > wy {
+                continue;
+            }
+            let f = flag(next);
+            if f & FITS == 0 {
                 continue;
             }
             let diagonal = shape == Shape::Square && dx != 0 && dy != 0;
-            if diagonal && !(no_wall(here.offset(dx, 0)) && no_wall(here.offset(0, dy))) {
+            if diagonal && (flag(here.offset(dx, 0)) & NO_WALL == 0 || flag(here.offset(0, dy)) & NO_WALL == 0) {
                 continue; // no cutting past a wall's corner
             }
             let base = if diagonal && parity == 1 { 10 } else { 5 };
-            let step_cost = match (costly(next), diagonal) {
+            let step_cost = match (f & COSTLY != 0, diagonal) {
                 (false, _) => base,
                 (true, _) if mode == MoveMode::Step && view.field.variant != RulesVariant::OsrSegments => continue,
                 (true, false) => 10,
@@ -157,7 +199,8 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
                 range.cost[ns] = new_cost;
                 range.provoked[ns] = provoked;
                 range.parent[ns] = state as u32;
-                heap.push(Reverse((new_cost, new_count, ns as u32)));
+                buckets[(new_cost / 5) as usize % RING].push((ns as u32, new_count));
+                pending += 1;
             }
         }
     }
@@ -170,11 +213,16 @@ pub fn in_melee(view: &RulesView, unit: usize) -> bool {
 }
 
 impl MoveRange {
+    fn pos_of(&self, state: usize) -> GridPos {
+        GridPos::new(self.ox + (state / 2) as i32 % self.width, self.oy + (state / 2) as i32 / self.width)
+    }
+
     fn best_state(&self, dest: GridPos) -> Option<usize> {
-        if dest.x < 0 || dest.y < 0 || dest.x >= self.width || dest.y >= self.height {
+        let (x, y) = (dest.x - self.ox, dest.y - self.oy);
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
             return None;
         }
-        let base = (dest.y * self.width + dest.x) as usize * 2;
+        let base = (y * self.width + x) as usize * 2;
         (base..base + 2)
             .filter(|&s| self.cost[s] != UNSEEN)
             .min_by_key(|&s| (self.cost[s], self.provoked[s].count_ones()))
@@ -191,7 +239,7 @@ impl MoveRange {
         let cost = self.cost[s];
         let mut squares = Vec::new();
         while self.parent[s] != UNSEEN {
-            squares.push(GridPos::new((s / 2) as i32 % self.width, (s / 2) as i32 / self.width));
+            squares.push(self.pos_of(s));
             s = self.parent[s] as usize;
         }
         squares.reverse();
@@ -204,7 +252,7 @@ impl MoveRange {
         let side = view.roster.get(self.mover).footprint.side;
         (0..self.width * self.height)
             .filter_map(|i| {
-                let p = GridPos::new(i % self.width, i / self.width);
+                let p = self.pos_of(i as usize * 2);
                 let s = self.best_state(p)?;
                 (p != self.start && ends_clear(view, self.mover, Footprint::new(p, side)))
                     .then(|| (p, self.cost[s], self.provoked[s].count_ones()))

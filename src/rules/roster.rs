@@ -148,6 +148,8 @@ pub struct Occupancy {
     height: i32,
     cells: Vec<Option<u8>>,
     sat: Vec<u32>,
+    /// What each square does to a line of sight: 0 nothing, 1 low wall, 2 wall.
+    sight: Vec<u8>,
 }
 
 impl Occupancy {
@@ -170,7 +172,14 @@ impl Occupancy {
                 sat[i] = v + sat[i - 1] + sat[i - sw] - sat[i - sw - 1];
             }
         }
-        Occupancy { width: w, height: h, cells, sat }
+        let sight = (0..w * h)
+            .map(|i| match terrain.get(GridPos::new(i % w, i / w)) {
+                crate::grid::Terrain::Wall => 2,
+                crate::grid::Terrain::LowWall => 1,
+                _ => 0,
+            })
+            .collect();
+        Occupancy { width: w, height: h, cells, sat, sight }
     }
 
     /// The unit standing on `p`, if any.
@@ -179,6 +188,17 @@ impl Occupancy {
             return None;
         }
         self.cells[(p.y * self.width + p.x) as usize].map(usize::from)
+    }
+
+    /// The unit on `p` and what the square does to sight (0 nothing, 1 low wall,
+    /// 2 wall; off the map is wall), in one lookup.
+    #[inline]
+    pub fn sight_at(&self, p: GridPos) -> (Option<usize>, u8) {
+        if p.x < 0 || p.y < 0 || p.x >= self.width || p.y >= self.height {
+            return (None, 2);
+        }
+        let i = (p.y * self.width + p.x) as usize;
+        (self.cells[i].map(usize::from), self.sight[i])
     }
 
     /// Number of occupied squares in an inclusive box.

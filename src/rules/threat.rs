@@ -29,7 +29,14 @@ fn for_each_threatened(field: &Battlefield, fp: Footprint, band: super::ReachBan
             if !terrain.get(c).passable() || !band.covers(field.variant, fp, c) {
                 continue;
             }
-            if !has_line_of_effect(field, fp, c) {
+            // Next to the creature nothing can come between (lines from a shared corner or
+            // edge cross no square), so only farther squares need their lines drawn.
+            let (gx, gy) = crate::grid::box_gap(fp, Footprint::single(c));
+            let adjacent = match field.variant.shape() {
+                crate::grid::Shape::Square => gx <= 1 && gy <= 1,
+                crate::grid::Shape::Hex => fp.cells().any(|f| crate::grid::hex_steps(f, c) <= 1),
+            };
+            if !adjacent && !has_line_of_effect(field, fp, c) {
                 continue;
             }
             f(c);
