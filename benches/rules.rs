@@ -25,6 +25,11 @@ fn benches(c: &mut Criterion) {
     c.bench_function("threat_map_64x64_40_units", |b| {
         b.iter(|| ThreatMap::build(black_box(view.field), black_box(view.roster)))
     });
+    // As the rules system does it after a move: rebuilt in place, reusing its memory.
+    let mut threat = ThreatMap::build(view.field, view.roster);
+    c.bench_function("threat_map_rebuild_in_place", |b| {
+        b.iter(|| threat.rebuild(black_box(view.field), black_box(view.roster)))
+    });
 
     c.bench_function("cover_all_pairs_40_units", |b| {
         b.iter(|| {

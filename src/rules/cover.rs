@@ -180,14 +180,35 @@ pub fn rate(variant: RulesVariant, survey: &LineSurvey, reach: AttackReach) -> C
     out
 }
 
-/// Whether an attacker on `from` has any line of effect to square `to` (walls only).
+/// Whether an attacker on `from` has any line of effect to square `to` (walls only): the
+/// negation of total cover, so one clear line from any corner settles it.
 pub fn has_line_of_effect(field: &Battlefield, from: Footprint, to: GridPos) -> bool {
-    let to = Footprint::single(to);
-    let (min, max) = union_box(from, to);
+    let target = Footprint::single(to);
+    let (min, max) = union_box(from, target);
     if !field.terrain.any_wall_in(min, max) {
         return true;
     }
-    !survey(field, None, from, to, false).total
+    let wall = |c: GridPos| !from.contains(c) && c != to && field.terrain.get(c) == Terrain::Wall;
+    match field.variant.shape() {
+        Shape::Square => {
+            let tcorners = square_corners(to);
+            (0..=from.side).any(|cy| {
+                (0..=from.side).any(|cx| {
+                    let a = from.origin.offset(cx, cy);
+                    tcorners.iter().any(|&b| {
+                        if a.x == b.x || a.y == b.y {
+                            for_each_face_pair(a, b, |p, q| !(wall(p) && wall(q)))
+                        } else {
+                            for_each_crossed_cell(a, b, |c| !wall(c))
+                        }
+                    })
+                })
+            })
+        }
+        Shape::Hex => from
+            .cells()
+            .any(|a| [1e-6, -1e-6].into_iter().any(|nudge| hex_line_cells(a, to, nudge).into_iter().all(|c| !wall(c)))),
+    }
 }
 
 fn union_box(a: Footprint, b: Footprint) -> (GridPos, GridPos) {
@@ -244,42 +265,48 @@ pub fn survey(
     };
     let mut best: Option<(LineScore, Vec<SightLine>)> = None;
     let mut total = true;
-    let mut consider = |score: LineScore, drawn: &dyn Fn() -> Vec<SightLine>| -> bool {
-        if score.walls < lines {
-            total = false;
-        }
-        if best.as_ref().is_none_or(|(b, _)| score < *b) {
-            best = Some((score, if detail { drawn() } else { vec![] }));
-        }
-        // A perfect choice ends the search.
-        score == LineScore::default()
-    };
     match shape {
         Shape::Square => {
+            // Corners nearest the target first: the best choice usually comes first and
+            // ends the search.
+            let tc = (2 * target.origin.x + target.side, 2 * target.origin.y + target.side);
+            let mut corners: Vec<GridPos> = (0..=attacker.side)
+                .flat_map(|cy| (0..=attacker.side).map(move |cx| attacker.origin.offset(cx, cy)))
+                .collect();
+            corners.sort_by_key(|c| (2 * c.x - tc.0).pow(2) + (2 * c.y - tc.1).pow(2));
             'search: for tsq in target.cells() {
                 let tcorners = square_corners(tsq);
-                for cy in 0..=attacker.side {
-                    for cx in 0..=attacker.side {
-                        let from = attacker.origin.offset(cx, cy);
-                        let mut blockers = [Blocker::Clear; 4];
-                        for (k, &to) in tcorners.iter().enumerate() {
-                            blockers[k] = classify_line(from, to, &classify_cell);
+                for &from in &corners {
+                    let mut blockers = [Blocker::Clear; 4];
+                    let mut partial = LineScore::default();
+                    let mut pruned = false;
+                    for (k, &to) in tcorners.iter().enumerate() {
+                        blockers[k] = classify_line(from, to, &classify_cell);
+                        partial = score_of(&blockers[..=k]);
+                        // No better than the best so far: stop drawing (the best already
+                        // proves there is no total cover unless every line is walled).
+                        if !detail && best.as_ref().is_some_and(|(b, _)| partial >= *b && b.walls < lines) {
+                            pruned = true;
+                            break;
                         }
-                        let score = score_of(&blockers);
-                        let drawn = || {
-                            tcorners
-                                .iter()
-                                .zip(blockers)
-                                .map(|(to, blocker)| SightLine {
-                                    from: [from.x as f32, from.y as f32],
-                                    to: [to.x as f32, to.y as f32],
-                                    blocker,
-                                })
-                                .collect()
-                        };
-                        if consider(score, &drawn) {
-                            break 'search;
-                        }
+                    }
+                    if pruned {
+                        continue;
+                    }
+                    let score = partial;
+                    let drawn = || {
+                        tcorners
+                            .iter()
+                            .zip(blockers)
+                            .map(|(to, blocker)| SightLine {
+                                from: [from.x as f32, from.y as f32],
+                                to: [to.x as f32, to.y as f32],
+                                blocker,
+                            })
+                            .collect()
+                    };
+                    if consider(&mut best, &mut total, lines, detail, score, &drawn) {
+                        break 'search;
                     }
                 }
             }
@@ -297,7 +324,7 @@ pub fn survey(
                     let drawn = || {
                         blockers.iter().map(|&blocker| SightLine { from: centre(a), to: centre(t), blocker }).collect()
                     };
-                    if consider(score, &drawn) {
+                    if consider(&mut best, &mut total, lines, detail, score, &drawn) {
                         break 'search;
                     }
                 }
@@ -306,6 +333,24 @@ pub fn survey(
     }
     let (best, best_lines) = best.unwrap_or_default();
     LineSurvey { total, best, lines, best_lines }
+}
+
+/// Records one choice of lines; true when it is perfect and the search can stop.
+fn consider(
+    best: &mut Option<(LineScore, Vec<SightLine>)>,
+    total: &mut bool,
+    lines: u8,
+    detail: bool,
+    score: LineScore,
+    drawn: &dyn Fn() -> Vec<SightLine>,
+) -> bool {
+    if score.walls < lines {
+        *total = false;
+    }
+    if best.as_ref().is_none_or(|(b, _)| score < *b) {
+        *best = Some((score, if detail { drawn() } else { vec![] }));
+    }
+    score == LineScore::default()
 }
 
 fn classify_line(from: GridPos, to: GridPos, classify_cell: &impl Fn(GridPos) -> Blocker) -> Blocker {

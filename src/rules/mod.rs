@@ -122,7 +122,7 @@ fn rebuild_threat_map(
     mut threat: ResMut<ThreatMap>,
 ) {
     *occupancy = Occupancy::build(&field.terrain, &roster);
-    *threat = ThreatMap::build(&field, &roster);
+    threat.rebuild(&field, &roster);
 }
 
 /// Reads the derived state of a world as a [`RulesView`].

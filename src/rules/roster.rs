@@ -54,6 +54,15 @@ impl ReachBand {
             return false;
         }
         let metric = variant.range_metric();
+        if metric != Metric::Hex {
+            // Squares: one gap, measured once.
+            let (gx, gy) = crate::grid::box_gap(fp, Footprint::single(cell));
+            let d = metric.square_ft(gx, gy);
+            let exception = variant.diagonal_reach_exception() && metric == Metric::Alternating && gx == 2 && gy == 2;
+            let within = |r: u32| d <= r || (exception && r == 10);
+            return within(self.max_ft) && !self.inner_ft.is_some_and(within);
+        }
+        let metric = variant.range_metric();
         let exception = variant.diagonal_reach_exception();
         metric.within_reach(fp, cell, self.max_ft, exception)
             && !self.inner_ft.is_some_and(|inner| metric.within_reach(fp, cell, inner, exception))

@@ -17,7 +17,8 @@ pub fn threatened_squares(field: &Battlefield, fp: Footprint, band: super::Reach
 
 fn for_each_threatened(field: &Battlefield, fp: Footprint, band: super::ReachBand, mut f: impl FnMut(GridPos)) {
     let terrain = &field.terrain;
-    let r = (band.max_ft / 5) as i32 + 1; // generous: hexes and diagonals stay within it
+    // No square (or hex) farther than max_ft / 5 steps on either axis can be in reach.
+    let r = (band.max_ft / 5) as i32;
     let (x0, y0) = ((fp.origin.x - r).max(0), (fp.origin.y - r).max(0));
     let (x1, y1) = (
         (fp.origin.x + fp.side - 1 + r).min(terrain.width() - 1),
@@ -54,22 +55,38 @@ pub struct ThreatMap {
 }
 
 impl ThreatMap {
-    /// Recomputes the whole map.
+    /// Computes the whole map.
     pub fn build(field: &Battlefield, roster: &Roster) -> ThreatMap {
+        let mut map = ThreatMap::default();
+        map.rebuild(field, roster);
+        map
+    }
+
+    /// Recomputes the map in place, reusing its memory: only the squares threatened last
+    /// time are cleared, so the cost follows the number of threatened squares, not the
+    /// size of the map.
+    pub fn rebuild(&mut self, field: &Battlefield, roster: &Roster) {
         let (w, h) = (field.terrain.width(), field.terrain.height());
-        let mut masks = vec![0; (w * h) as usize];
-        let mut by_unit = Vec::with_capacity(roster.len());
+        if (w, h) != (self.width, self.height) || self.masks.len() != (w * h) as usize {
+            *self = ThreatMap { width: w, height: h, masks: vec![0; (w * h) as usize], by_unit: vec![] };
+        } else {
+            for cells in &mut self.by_unit {
+                for c in cells.drain(..) {
+                    self.masks[(c.y * w + c.x) as usize] = 0;
+                }
+            }
+        }
+        self.by_unit.resize_with(roster.len(), Vec::new);
+        self.by_unit.truncate(roster.len());
         for (i, u) in roster.units.iter().enumerate() {
-            let mut cells = Vec::new();
             if let (Some(band), true) = (u.threat, u.able) {
+                let (masks, cells) = (&mut self.masks, &mut self.by_unit[i]);
                 for_each_threatened(field, u.footprint, band, |c| {
                     masks[(c.y * w + c.x) as usize] |= bit(i);
                     cells.push(c);
                 });
             }
-            by_unit.push(cells);
         }
-        ThreatMap { width: w, height: h, masks, by_unit }
     }
 
     /// Units threatening square `p`.
