@@ -139,12 +139,10 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
     }
     // Plan the whole way to the nearest attack position and go as far as one move allows.
     let whole = rules::movement_range(&view, actor, MoveMode::Move, u32::MAX / 4);
-    let goal = whole
-        .destinations(&view)
-        .into_iter()
-        .filter(|(p, _, _)| can_attack_from(*p))
-        .map(|(p, cost, provokes)| ((cost, provokes), p))
-        .min();
+    let mut candidates = whole.destinations(&view);
+    candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
+    let goal =
+        candidates.into_iter().find(|(p, _, _)| can_attack_from(*p)).map(|(p, cost, provokes)| ((cost, provokes), p));
     if let Some((_, goal)) = goal
         && let Ok(plan) = whole.plan_to(&view, goal)
     {
@@ -177,16 +175,23 @@ fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[us
             let tf = b.fighters[t].footprint();
             let d = metric.footprint_ft(fp, tf);
             d > 5 && d <= max && {
-                let c = rules::cover::cover_at(
-                    view.field,
-                    view.roster,
-                    view.occupancy,
-                    (actor, fp),
-                    (t, tf),
-                    rules::AttackReach::Ranged,
-                    false,
-                );
-                c.can_target
+                if b.variant == RulesVariant::FourActions {
+                    // Any cover at all forbids the shot there.
+                    let reach = rules::AttackReach::Ranged;
+                    let c = rules::cover::cover_at(
+                        view.field,
+                        view.roster,
+                        view.occupancy,
+                        (actor, fp),
+                        (t, tf),
+                        reach,
+                        false,
+                    );
+                    c.can_target
+                } else {
+                    // Elsewhere only total cover does, and one clear line disproves it.
+                    tf.cells().any(|c| rules::cover::has_line_of_effect(view.field, fp, c))
+                }
             }
         })
     } else {
