@@ -239,13 +239,14 @@ pub fn survey(
     }
     let metric = field.variant.range_metric();
     let classify_cell = |c: GridPos| -> Blocker {
-        if attacker.contains(c) || target.contains(c) {
-            return Blocker::Clear;
-        }
         let (unit, sight) = match occupancy {
             Some((o, ignore)) => {
-                let (u, sight) = o.sight_at(c);
-                (u.filter(|u| !ignore.contains(u)), sight)
+                let code = o.sight_code(c);
+                if code == 0 {
+                    return Blocker::Clear; // the common case: open floor, nobody there
+                }
+                let unit = (code >> 8).checked_sub(1).map(usize::from);
+                (unit.filter(|u| !ignore.contains(u)), code as u8)
             }
             None => (
                 None,
@@ -258,7 +259,10 @@ pub fn survey(
         };
         match sight {
             2 => Blocker::Wall,
-            1 if low_wall_counts(metric, attacker, target, c) => Blocker::LowWall,
+            // A low wall under the attacker or the target does not cover.
+            1 if !attacker.contains(c) && !target.contains(c) && low_wall_counts(metric, attacker, target, c) => {
+                Blocker::LowWall
+            }
             _ if unit.is_some() => Blocker::Creature,
             _ => Blocker::Clear,
         }

@@ -157,8 +157,9 @@ pub struct Occupancy {
     height: i32,
     cells: Vec<Option<u8>>,
     sat: Vec<u32>,
-    /// What each square does to a line of sight: 0 nothing, 1 low wall, 2 wall.
-    sight: Vec<u8>,
+    /// Per square, packed for line walks: the low byte is what the square does to a line
+    /// of sight (0 nothing, 1 low wall, 2 wall), the high byte the unit on it plus one.
+    sight: Vec<u16>,
 }
 
 impl Occupancy {
@@ -182,10 +183,13 @@ impl Occupancy {
             }
         }
         let sight = (0..w * h)
-            .map(|i| match terrain.get(GridPos::new(i % w, i / w)) {
-                crate::grid::Terrain::Wall => 2,
-                crate::grid::Terrain::LowWall => 1,
-                _ => 0,
+            .map(|i| {
+                let t: u16 = match terrain.get(GridPos::new(i % w, i / w)) {
+                    crate::grid::Terrain::Wall => 2,
+                    crate::grid::Terrain::LowWall => 1,
+                    _ => 0,
+                };
+                t | cells[i as usize].map_or(0, |u| (u as u16 + 1) << 8)
             })
             .collect();
         Occupancy { width: w, height: h, cells, sat, sight }
@@ -203,11 +207,17 @@ impl Occupancy {
     /// 2 wall; off the map is wall), in one lookup.
     #[inline]
     pub fn sight_at(&self, p: GridPos) -> (Option<usize>, u8) {
+        let code = self.sight_code(p);
+        ((code >> 8).checked_sub(1).map(usize::from), code as u8)
+    }
+
+    /// The packed sight code of a square (see the field); 0 means nothing there at all.
+    #[inline]
+    pub fn sight_code(&self, p: GridPos) -> u16 {
         if p.x < 0 || p.y < 0 || p.x >= self.width || p.y >= self.height {
-            return (None, 2);
+            return 2;
         }
-        let i = (p.y * self.width + p.x) as usize;
-        (self.cells[i].map(usize::from), self.sight[i])
+        self.sight[(p.y * self.width + p.x) as usize]
     }
 
     /// Number of occupied squares in an inclusive box.
