@@ -558,3 +558,19 @@ fn reckless_fighting_costs_4_ac_and_defensive_fighting_4_on_attacks() {
     let p = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -4));
 }
+
+#[test]
+fn a_level_chooses_its_death_saves() {
+    let mut def =
+        level(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (7, 3), "goblin", None)])
+            .def;
+    def.death_saves = Some(fivefoot::level::DeathSaves::Brutality);
+    let lvl = Level::from_def(def, &Catalogue::builtin()).unwrap();
+    let b = Battle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 1, BattleOptions::default());
+    assert_eq!(b.options.death_saves, fivefoot::level::DeathSaves::Brutality);
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ogre-bridge.ron")).unwrap();
+    let text =
+        text.replace("    rules: \"d20-classic\",", "    rules: \"d20-classic\",\n    death_saves: \"all-are-equal\",");
+    let lvl = Level::parse(&text, std::path::Path::new("x.ron"), &Catalogue::builtin()).unwrap();
+    assert_eq!(lvl.def.death_saves, Some(fivefoot::level::DeathSaves::AllAreEqual));
+}

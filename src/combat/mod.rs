@@ -79,8 +79,12 @@ impl Battle {
         catalogue: &Catalogue,
         variant: RulesVariant,
         seed: u64,
-        options: BattleOptions,
+        mut options: BattleOptions,
     ) -> Battle {
+        // A level may choose its own d20-classic death saves.
+        if let Some(mode) = level.def.death_saves {
+            options.death_saves = mode;
+        }
         let mut battle = Battle::new_paused(level, catalogue, variant, seed, options);
         clock::start(&mut battle);
         battle

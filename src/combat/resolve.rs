@@ -68,15 +68,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                     n.standard = false;
                 }
             }
-            Command::Attack { .. } => {
-                if !budget.standard {
-                    return Err("the standard action is spent".into());
-                }
-                n.standard = false;
-                if budget.single_action {
-                    n.move_action = false;
-                }
-            }
+            Command::Attack { .. } | Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
             Command::FullAttack { .. } | Command::Charge { .. } | Command::Defend => {
                 if !budget.fresh || budget.single_action {
                     return Err("a full-round action needs the whole turn".into());
@@ -92,15 +84,6 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n = Budget::default();
             }
             Command::Stand => take_move(budget, &mut n)?,
-            Command::Trip { .. } | Command::Hold { .. } => {
-                if !budget.standard {
-                    return Err("the standard action is spent".into());
-                }
-                n.standard = false;
-                if budget.single_action {
-                    n.move_action = false;
-                }
-            }
             Command::Stance { .. } => {}
             Command::Guard | Command::Focus => {
                 return Err("d20-classic has no such action (fight defensively instead)".into());
@@ -156,12 +139,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             }
             Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
             Command::Stand => take_move(budget, &mut n)?,
-            Command::Trip { .. } | Command::Hold { .. } => {
-                if !budget.standard {
-                    return Err("the standard action is spent".into());
-                }
-                n.standard = false;
-            }
+            Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
             Command::Guard => take_move(budget, &mut n)?,
             Command::Focus => {
                 if budget.quick {
@@ -310,6 +288,18 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
         },
     }
     Ok((n, kind))
+}
+
+/// Spends the standard action (in a surprise round, the turn's only action).
+fn take_standard(budget: &Budget, n: &mut Budget) -> Result<(), String> {
+    if !budget.standard {
+        return Err("the standard action is spent".into());
+    }
+    n.standard = false;
+    if budget.single_action {
+        n.move_action = false;
+    }
+    Ok(())
 }
 
 fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {

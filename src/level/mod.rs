@@ -36,7 +36,7 @@ pub struct LevelDef {
 
 /// How d20-classic resolves dying (source 002's three death-roll types).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[serde(try_from = "String", into = "String")]
 pub enum DeathSaves {
     /// "In death, all are equal": d% ≥ 51, each failure 10 harder.
     AllAreEqual,
@@ -226,6 +226,20 @@ fn validate(def: &LevelDef, text: &str, path: &Path, catalogue: &Catalogue) -> R
         placed.push((&unit.id, fp));
     }
     Ok(terrain)
+}
+
+impl TryFrom<String> for DeathSaves {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        <DeathSaves as clap::ValueEnum>::from_str(&s, false)
+            .map_err(|_| format!("unknown death saves \"{s}\" (known: all-are-equal, stats-matter, brutality)"))
+    }
+}
+
+impl From<DeathSaves> for String {
+    fn from(d: DeathSaves) -> String {
+        clap::ValueEnum::to_possible_value(&d).map_or_else(String::new, |v| v.get_name().to_string())
+    }
 }
 
 /// Writes a level as pretty RON, atomically: a temporary file in the same folder is
