@@ -574,3 +574,83 @@ fn a_level_chooses_its_death_saves() {
     let lvl = Level::parse(&text, std::path::Path::new("x.ron"), &Catalogue::builtin()).unwrap();
     assert_eq!(lvl.def.death_saves, Some(fivefoot::level::DeathSaves::AllAreEqual));
 }
+
+#[test]
+fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
+    let (mut pushed, mut disarmed) = (0, 0);
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+            RulesVariant::D20Classic,
+            seed,
+        );
+        until(&mut b, "hero", |_| true);
+        b.execute(Command::Shove { target: "gob".into() }).unwrap();
+        assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob")), 1);
+        let gob = b.index_of("gob").unwrap();
+        let pos = b.fighters[gob].pos;
+        if pos != (4, 3).into() {
+            pushed += 1;
+            assert_eq!(pos.y, 3, "straight back");
+            assert!(pos.x > 4);
+        }
+        let mut b = battle(
+            vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+            RulesVariant::D20Classic,
+            seed,
+        );
+        until(&mut b, "hero", |_| true);
+        b.execute(Command::Disarm { target: "gob".into() }).unwrap();
+        let gob = b.index_of("gob").unwrap();
+        if b.fighters[gob].weapon_id == "unarmed" {
+            disarmed += 1;
+            b.refresh();
+            assert!(b.view().threat.squares_of(gob).is_empty(), "unarmed, it threatens nothing");
+        }
+    }
+    assert!(pushed > 3 && disarmed > 3, "pushed {pushed}, disarmed {disarmed}");
+}
+
+#[test]
+fn a_four_actions_dash_covers_one_and_a_half_speed_but_not_through_difficult_terrain() {
+    let rows = ["..........", "..........", "....~.....", ".........."];
+    let mut b = battle_on(
+        &rows,
+        vec![unit("hero", "blue", (0, 0), "human_fighter", None), unit("gob", "red", (9, 3), "goblin", None)],
+        RulesVariant::FourActions,
+        3,
+    );
+    until(&mut b, "hero", |_| true);
+    assert!(b.validate(&Command::Dash { to: (9, 0).into() }).is_ok(), "45 ft");
+    assert!(b.validate(&Command::Dash { to: (9, 1).into() }).is_ok());
+    let e = b.validate(&Command::Dash { to: (4, 2).into() }).unwrap_err();
+    assert!(e.reason.contains("difficult"), "{e}");
+    assert!(b.validate(&Command::Move { to: (9, 0).into() }).is_err(), "an advance covers only 30 ft");
+}
+
+#[test]
+fn a_successful_tumble_provokes_nothing_and_a_failed_one_provokes_every_foe_passed() {
+    let (mut clean, mut caught) = (0, 0);
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+            RulesVariant::FourActions,
+            seed,
+        );
+        until(&mut b, "hero", |_| true);
+        b.execute(Command::Tumble { to: (3, 1).into() }).unwrap();
+        let ok = b
+            .events
+            .iter()
+            .any(|e| matches!(e, CombatEvent::Save { kind, success: true, .. } if kind == "Agility (tumble)"));
+        let aoo = count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { .. }));
+        if ok {
+            clean += 1;
+            assert_eq!(aoo, 0, "seed {seed}");
+        } else {
+            caught += 1;
+            assert_eq!(aoo, 1, "seed {seed}");
+        }
+    }
+    assert!(clean > 0 && caught > 0);
+}

@@ -27,6 +27,14 @@ pub enum Command {
     Stand,
     /// Try to knock a foe prone.
     Trip { target: String },
+    /// Push a foe back (d20-classic shove, four-actions push, ap-phases bull rush).
+    Shove { target: String },
+    /// Make a foe drop its weapon.
+    Disarm { target: String },
+    /// four-actions: dash at one-and-a-half speed, not through difficult terrain.
+    Dash { to: crate::grid::GridPos },
+    /// four-actions: tumble at half speed past foes without provoking, on a check.
+    Tumble { to: crate::grid::GridPos },
     /// Hold (ready, wait) an attack for when a foe (this one, or any) comes into reach.
     Hold { target: Option<String> },
     /// d20-classic / ap-phases: fight defensively or recklessly until the next turn.
@@ -51,6 +59,10 @@ impl Command {
             Command::Delay => "delay",
             Command::Stand => "stand up",
             Command::Trip { .. } => "trip",
+            Command::Shove { .. } => "shove",
+            Command::Disarm { .. } => "disarm",
+            Command::Dash { .. } => "dash",
+            Command::Tumble { .. } => "tumble",
             Command::Hold { .. } => "hold an attack",
             Command::Stance { .. } => "change stance",
             Command::Guard => "guard",

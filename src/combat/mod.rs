@@ -69,6 +69,8 @@ pub struct Battle {
     pub events: Vec<CombatEvent>,
     pub stats: BattleStats,
     pub winner: Option<Option<String>>,
+    /// What a disarmed fighter fights with.
+    pub unarmed: crate::level::WeaponDef,
     derived: Option<Box<(Roster, Occupancy, ThreatMap)>>,
 }
 
@@ -113,6 +115,7 @@ impl Battle {
             events: vec![],
             stats: BattleStats::default(),
             winner: None,
+            unarmed: catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike"),
             derived: None,
         };
         battle.emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });

@@ -84,9 +84,10 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n = Budget::default();
             }
             Command::Stand => take_move(budget, &mut n)?,
+            Command::Shove { .. } | Command::Disarm { .. } => take_standard(budget, &mut n)?,
             Command::Stance { .. } => {}
-            Command::Guard | Command::Focus => {
-                return Err("d20-classic has no such action (fight defensively instead)".into());
+            Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
+                return Err("d20-classic has no such action".into());
             }
             Command::EndTurn => n = Budget::default(),
         },
@@ -151,6 +152,15 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 }
             }
             Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
+            Command::Shove { .. } | Command::Disarm { .. } => take_standard(budget, &mut n)?,
+            Command::Dash { .. } => {
+                take_standard(budget, &mut n)?;
+                n.moved = true;
+            }
+            Command::Tumble { .. } => {
+                take_move(budget, &mut n)?;
+                n.moved = true;
+            }
             Command::EndTurn => n = Budget::default(),
         },
         RulesVariant::ApPhases => {
@@ -160,7 +170,11 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
                 // Fight defensively: a free action at the start of the round of actions.
                 Command::Stance { stance: super::command::Stance::Defensive } => return Ok((n, kind)),
-                Command::Stance { .. } | Command::Guard | Command::Focus => {
+                Command::Stance { .. }
+                | Command::Guard
+                | Command::Focus
+                | Command::Dash { .. }
+                | Command::Tumble { .. } => {
                     return Err("ap-phases has no such action".into());
                 }
                 _ if !budget.phase_action => return Err("one action per phase".into()),
@@ -176,7 +190,14 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             if cost > 1 && !b.clock.surprise && ap < 1 {
                 return Err(format!("needs {cost} AP"));
             }
-            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Trip { .. }) {
+            if matches!(
+                cmd,
+                Command::Attack { .. }
+                    | Command::FullAttack { .. }
+                    | Command::Trip { .. }
+                    | Command::Shove { .. }
+                    | Command::Disarm { .. }
+            ) {
                 let earliest = clock::ap_earliest_attack_phase(b, actor);
                 if phase < earliest {
                     return Err(format!(
@@ -219,7 +240,15 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             Command::Defend => return Err("osr-segments has no defensive action".into()),
             // Standing up is a simple activity: it costs no major action.
             Command::Stand => {}
-            Command::Trip { .. } | Command::Hold { .. } | Command::Stance { .. } | Command::Guard | Command::Focus => {
+            Command::Trip { .. }
+            | Command::Hold { .. }
+            | Command::Stance { .. }
+            | Command::Guard
+            | Command::Focus
+            | Command::Shove { .. }
+            | Command::Disarm { .. }
+            | Command::Dash { .. }
+            | Command::Tumble { .. } => {
                 return Err("osr-segments has no such action".into());
             }
             Command::Delay => {
@@ -275,7 +304,14 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 }
                 n.attack_used = true;
             }
-            Command::Trip { .. } | Command::Stance { .. } | Command::Guard | Command::Focus => {
+            Command::Trip { .. }
+            | Command::Stance { .. }
+            | Command::Guard
+            | Command::Focus
+            | Command::Shove { .. }
+            | Command::Disarm { .. }
+            | Command::Dash { .. }
+            | Command::Tumble { .. } => {
                 return Err("hex-phases has no such manoeuvre here".into());
             }
             Command::Delay => {
@@ -379,7 +415,27 @@ impl Battle {
                 let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
                 plan.path = Some(path);
             }
-            Command::Trip { target } => {
+            Command::Dash { to } | Command::Tumble { to } => {
+                let speed = self.fighters[actor].def.speed_ft;
+                let allowance =
+                    if matches!(cmd, Command::Dash { .. }) { speed * 3 / 2 / 5 * 5 } else { speed / 2 / 5 * 5 };
+                let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
+                let path = range.plan_to(&view, *to).map_err(|r| err(self, actor, cmd, r.0))?;
+                if path.squares.is_empty() {
+                    return Err(err(self, actor, cmd, "already there"));
+                }
+                if matches!(cmd, Command::Dash { .. })
+                    && path.squares.iter().any(|&p| {
+                        Footprint::new(p, self.fighters[actor].size.side())
+                            .cells()
+                            .any(|c| self.field.terrain.get(c).costs_double())
+                    })
+                {
+                    return Err(err(self, actor, cmd, "a dash cannot be made through difficult terrain"));
+                }
+                plan.path = Some(path);
+            }
+            Command::Trip { target } | Command::Shove { target } | Command::Disarm { target } => {
                 let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
                 if self.fighters[actor].weapon.is_ranged() {
                     return Err(err(self, actor, cmd, "a trip needs a melee weapon"));
@@ -387,8 +443,14 @@ impl Battle {
                 if !view.threat.threatens(actor, self.fighters[t].footprint()) {
                     return Err(err(self, actor, cmd, format!("{target} is not within reach")));
                 }
-                if self.fighters[t].has(Condition::Prone) {
+                if matches!(cmd, Command::Trip { .. }) && self.fighters[t].has(Condition::Prone) {
                     return Err(err(self, actor, cmd, format!("{target} is already prone")));
+                }
+                if matches!(cmd, Command::Disarm { .. })
+                    && self.fighters[t].weapon.kind != WeaponKind::Melee
+                    && !self.fighters[t].weapon.is_ranged()
+                {
+                    return Err(err(self, actor, cmd, format!("{target} holds no weapon to drop")));
                 }
                 if self.fighters[t].size as i32 > self.fighters[actor].size as i32 + 1 {
                     return Err(err(self, actor, cmd, format!("{target} is too big to trip")));
@@ -466,6 +528,27 @@ impl Battle {
             Command::Trip { target } => {
                 let t = self.index_of(target).expect("validated");
                 trip(self, actor, t);
+            }
+            Command::Shove { target } | Command::Disarm { target } => {
+                let t = self.index_of(target).expect("validated");
+                maneuver(self, actor, t, matches!(cmd, Command::Shove { .. }));
+            }
+            Command::Dash { .. } => {
+                let path = plan.path.clone().expect("a dash has a path");
+                walk(self, actor, &path, "dash", None);
+            }
+            Command::Tumble { .. } => {
+                let mut path = plan.path.clone().expect("a tumble has a path");
+                let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
+                let dc = 5 + 5 * foes.len() as i32;
+                let (roll, bonus) = (self.dice.roll(20) as i32, self.fighters[actor].dex_mod());
+                let success = roll + bonus >= dc;
+                let id = self.fighters[actor].id.clone();
+                self.emit(CombatEvent::Save { unit: id, kind: "Agility (tumble)".into(), roll, bonus, dc, success });
+                if success {
+                    path.provokes.clear();
+                }
+                walk(self, actor, &path, "tumble", None);
             }
             Command::Hold { target } => {
                 self.fighters[actor].held = Some(target.clone());
@@ -1358,5 +1441,138 @@ fn trip(b: &mut Battle, a: usize, t: usize) {
     };
     if success {
         gain(b, t, Condition::Prone);
+    }
+}
+
+/// Shove (push, bull rush) or disarm: d20-classic, a melee touch attack that provokes, then
+/// opposed Strength (shove) or Dexterity (disarm, −4 if the provoked attack hurt);
+/// four-actions, an Athletics check against the target's Reflex save (failure provokes);
+/// ap-phases, a combat maneuver check against the target's CMD.
+fn maneuver(b: &mut Battle, a: usize, t: usize, shove: bool) {
+    let what = if shove { "shove" } else { "disarm" };
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let hp_before = b.fighters[a].hp;
+    let margin = match b.variant {
+        RulesVariant::D20Classic => {
+            opportunity(b, t, a, &format!("tries a {what}"));
+            if !b.fighters[a].in_fight() {
+                return;
+            }
+            b.refresh();
+            let p = attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
+            let f = &b.fighters[t];
+            let touch = p.target_number - f.def.armor - f.def.shield - f.def.natural_armor;
+            let roll = b.dice.roll(20) as i32;
+            let hit = roll + p.bonus() >= touch;
+            b.emit(CombatEvent::Attack {
+                attacker: aid.clone(),
+                target: tid.clone(),
+                kind: format!("{what} (touch attack) on"),
+                die: "d20".into(),
+                rolls: vec![roll],
+                modifiers: p.modifiers.clone(),
+                total: roll + p.bonus(),
+                target_number: touch,
+                hit,
+                critical: false,
+            });
+            if !hit {
+                return;
+            }
+            let size = |i: usize| -4 * b.fighters[i].size.size_modifier().clamp(-2, 2);
+            let (ba, bt) = if shove {
+                (b.fighters[a].str_mod() + size(a), b.fighters[t].str_mod() + size(t))
+            } else {
+                let hurt = if b.fighters[a].hp < hp_before { -4 } else { 0 };
+                (b.fighters[a].dex_mod() + hurt, b.fighters[t].dex_mod())
+            };
+            let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+            let check = if shove { "Strength" } else { "Dexterity" };
+            b.emit(CombatEvent::Save {
+                unit: tid.clone(),
+                kind: format!("opposed {check} vs {aid}'s {}", ra + ba),
+                roll: rt,
+                bonus: bt,
+                dc: ra + ba,
+                success: rt + bt >= ra + ba,
+            });
+            (ra + ba) - (rt + bt)
+        }
+        RulesVariant::FourActions => {
+            let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+            let ba = b.fighters[a].str_mod() + b.fighters[a].def.base_attack / 2;
+            let bt = b.fighters[t].reflex();
+            let won = ra + ba >= rt + bt;
+            b.emit(CombatEvent::Save {
+                unit: tid.clone(),
+                kind: format!("Reflex vs {aid}'s Athletics {}", ra + ba),
+                roll: rt,
+                bonus: bt,
+                dc: ra + ba,
+                success: !won,
+            });
+            if !won {
+                opportunity(b, t, a, &format!("fails a {what}"));
+                return;
+            }
+            // "moves both the pusher and the target up to half speed": 5 ft here.
+            0
+        }
+        _ => {
+            let f = &b.fighters[a];
+            let size = |i: usize| -b.fighters[i].size.size_modifier().clamp(-2, 2);
+            let cmb = f.def.base_attack + f.str_mod() + size(a) - 5 * b.clock.attack_actions[a] as i32;
+            let g = &b.fighters[t];
+            let cmd = 10 + g.def.base_attack + g.str_mod() + g.dex_mod() + size(t);
+            b.clock.attack_actions[a] += 1;
+            let roll = b.dice.roll(20) as i32;
+            b.emit(CombatEvent::Attack {
+                attacker: aid.clone(),
+                target: tid.clone(),
+                kind: format!("{} (combat maneuver) on", if shove { "bull rush" } else { "disarm" }),
+                die: "d20".into(),
+                rolls: vec![roll],
+                modifiers: vec![Modifier::new("combat maneuver bonus", cmb)],
+                total: roll + cmb,
+                target_number: cmd,
+                hit: roll + cmb >= cmd,
+                critical: false,
+            });
+            roll + cmb - cmd
+        }
+    };
+    if margin < 0 || (margin == 0 && b.variant == RulesVariant::D20Classic) {
+        return;
+    }
+    if shove {
+        // 5 ft straight away from the attacker, and 5 more for every 5 the check won by.
+        let squares = 1 + if b.variant == RulesVariant::FourActions { 0 } else { margin / 5 };
+        let (fa, ft) = (b.fighters[a].footprint(), b.fighters[t].footprint());
+        let dx = (2 * ft.origin.x + ft.side - 2 * fa.origin.x - fa.side).signum();
+        let dy = (2 * ft.origin.y + ft.side - 2 * fa.origin.y - fa.side).signum();
+        let mut moved = Vec::new();
+        for _ in 0..squares {
+            b.refresh();
+            let next = b.fighters[t].pos.offset(dx, dy);
+            let fp = Footprint::new(next, ft.side);
+            let view = b.view();
+            let free =
+                fp.cells().all(|c| b.field.terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|u| u == t));
+            if !free {
+                break;
+            }
+            b.fighters[t].pos = next;
+            b.invalidate();
+            moved.push(next);
+        }
+        if !moved.is_empty() {
+            let cost = 5 * moved.len() as u32;
+            b.emit(CombatEvent::Moved { unit: tid, path: moved, cost_ft: cost, kind: "pushed back".into() });
+        }
+    } else {
+        b.fighters[t].weapon = b.unarmed.clone();
+        b.fighters[t].weapon_id = "unarmed".into();
+        b.invalidate();
+        b.emit(CombatEvent::Action { unit: tid, action: "is disarmed".into(), detail: "its weapon drops".into() });
     }
 }
