@@ -527,11 +527,12 @@ impl Battle {
             Command::Stand => stand(self, actor),
             Command::Trip { target } => {
                 let t = self.index_of(target).expect("validated");
-                trip(self, actor, t);
+                maneuver(self, actor, t, Maneuver::Trip);
             }
             Command::Shove { target } | Command::Disarm { target } => {
                 let t = self.index_of(target).expect("validated");
-                maneuver(self, actor, t, matches!(cmd, Command::Shove { .. }));
+                let kind = if matches!(cmd, Command::Shove { .. }) { Maneuver::Shove } else { Maneuver::Disarm };
+                maneuver(self, actor, t, kind);
             }
             Command::Dash { .. } => {
                 let path = plan.path.clone().expect("a dash has a path");
@@ -1347,109 +1348,26 @@ fn stand(b: &mut Battle, a: usize) {
     lose(b, a, Condition::Prone);
 }
 
-/// A trip: d20-classic, a melee touch attack (provoking) then opposed Strength checks;
-/// four-actions, an Athletics check against the target's Reflex save (a failure
-/// provokes); ap-phases, a combat maneuver check against the target's CMD.
-fn trip(b: &mut Battle, a: usize, t: usize) {
-    // Size on opposed checks: ±4 a category (d20-classic), ±1 (combat maneuvers).
-    let special_size = |b: &Battle, i: usize| -4 * b.fighters[i].size.size_modifier().clamp(-2, 2);
-    let maneuver_size = |b: &Battle, i: usize| -b.fighters[i].size.size_modifier().clamp(-2, 2);
-    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
-    let success = match b.variant {
-        RulesVariant::D20Classic => {
-            // "This provokes an attack of opportunity from the defender."
-            opportunity(b, t, a, "tries a trip");
-            if !b.fighters[a].in_fight() {
-                return;
-            }
-            b.refresh();
-            let p = attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
-            // A touch attack: armor, shield and natural armor do not count.
-            let f = &b.fighters[t];
-            let touch = p.target_number - f.def.armor - f.def.shield - f.def.natural_armor;
-            let roll = b.dice.roll(20) as i32;
-            let hit = roll + p.bonus() >= touch;
-            b.emit(CombatEvent::Attack {
-                attacker: aid.clone(),
-                target: tid.clone(),
-                kind: "trip (touch attack) on".into(),
-                die: "d20".into(),
-                rolls: vec![roll],
-                modifiers: p.modifiers.clone(),
-                total: roll + p.bonus(),
-                target_number: touch,
-                hit,
-                critical: false,
-            });
-            if !hit {
-                return;
-            }
-            let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-            let ba = b.fighters[a].str_mod() + special_size(b, a);
-            let bt = b.fighters[t].str_mod() + special_size(b, t);
-            let won = ra + ba > rt + bt || (ra + ba == rt + bt && ba >= bt);
-            b.emit(CombatEvent::Save {
-                unit: tid.clone(),
-                kind: format!("opposed Strength vs {aid}'s {}", ra + ba),
-                roll: rt,
-                bonus: bt,
-                dc: ra + ba,
-                success: !won,
-            });
-            won
-        }
-        RulesVariant::FourActions => {
-            let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-            let ba = b.fighters[a].str_mod() + b.fighters[a].def.base_attack / 2;
-            let bt = b.fighters[t].reflex();
-            let won = ra + ba >= rt + bt;
-            b.emit(CombatEvent::Save {
-                unit: tid.clone(),
-                kind: format!("Reflex vs {aid}'s Athletics {}", ra + ba),
-                roll: rt,
-                bonus: bt,
-                dc: ra + ba,
-                success: !won,
-            });
-            if !won {
-                opportunity(b, t, a, "fails a trip");
-            }
-            won
-        }
-        _ => {
-            let f = &b.fighters[a];
-            let cmb = f.def.base_attack + f.str_mod() + maneuver_size(b, a) - 5 * b.clock.attack_actions[a] as i32;
-            let g = &b.fighters[t];
-            let cmd = 10 + g.def.base_attack + g.str_mod() + g.dex_mod() + maneuver_size(b, t);
-            b.clock.attack_actions[a] += 1;
-            let roll = b.dice.roll(20) as i32;
-            let won = roll + cmb >= cmd;
-            b.emit(CombatEvent::Attack {
-                attacker: aid.clone(),
-                target: tid.clone(),
-                kind: "trip (combat maneuver) on".into(),
-                die: "d20".into(),
-                rolls: vec![roll],
-                modifiers: vec![Modifier::new("combat maneuver bonus", cmb)],
-                total: roll + cmb,
-                target_number: cmd,
-                hit: won,
-                critical: false,
-            });
-            won
-        }
-    };
-    if success {
-        gain(b, t, Condition::Prone);
-    }
+/// The combat maneuvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Maneuver {
+    Trip,
+    Shove,
+    Disarm,
 }
 
-/// Shove (push, bull rush) or disarm: d20-classic, a melee touch attack that provokes, then
-/// opposed Strength (shove) or Dexterity (disarm, −4 if the provoked attack hurt);
-/// four-actions, an Athletics check against the target's Reflex save (failure provokes);
-/// ap-phases, a combat maneuver check against the target's CMD.
-fn maneuver(b: &mut Battle, a: usize, t: usize, shove: bool) {
-    let what = if shove { "shove" } else { "disarm" };
+/// Trip, shove (push, bull rush) or disarm: d20-classic, a melee touch attack that
+/// provokes, then opposed Strength (trip, shove; ±4 a size category) or Dexterity
+/// (disarm, −4 if the provoked attack hurt), ties to the higher bonus; four-actions, an
+/// Athletics check against the target's Reflex save (failure provokes); ap-phases, a
+/// combat maneuver check against the target's CMD.
+fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
+    let shove = kind == Maneuver::Shove;
+    let what = match kind {
+        Maneuver::Trip => "trip",
+        Maneuver::Shove => "shove",
+        Maneuver::Disarm => "disarm",
+    };
     let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
     let hp_before = b.fighters[a].hp;
     let margin = match b.variant {
@@ -1480,23 +1398,24 @@ fn maneuver(b: &mut Battle, a: usize, t: usize, shove: bool) {
                 return;
             }
             let size = |i: usize| -4 * b.fighters[i].size.size_modifier().clamp(-2, 2);
-            let (ba, bt) = if shove {
+            let (ba, bt) = if kind != Maneuver::Disarm {
                 (b.fighters[a].str_mod() + size(a), b.fighters[t].str_mod() + size(t))
             } else {
                 let hurt = if b.fighters[a].hp < hp_before { -4 } else { 0 };
                 (b.fighters[a].dex_mod() + hurt, b.fighters[t].dex_mod())
             };
             let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-            let check = if shove { "Strength" } else { "Dexterity" };
+            let check = if kind == Maneuver::Disarm { "Dexterity" } else { "Strength" };
             b.emit(CombatEvent::Save {
                 unit: tid.clone(),
                 kind: format!("opposed {check} vs {aid}'s {}", ra + ba),
                 roll: rt,
                 bonus: bt,
                 dc: ra + ba,
-                success: rt + bt >= ra + ba,
+                success: (rt + bt, bt) >= (ra + ba, ba),
             });
-            (ra + ba) - (rt + bt)
+            // A tie goes to the higher bonus (the defender if equal).
+            if (ra + ba, ba) > (rt + bt, bt) { (ra + ba) - (rt + bt) } else { -1 }
         }
         RulesVariant::FourActions => {
             let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
@@ -1529,7 +1448,7 @@ fn maneuver(b: &mut Battle, a: usize, t: usize, shove: bool) {
             b.emit(CombatEvent::Attack {
                 attacker: aid.clone(),
                 target: tid.clone(),
-                kind: format!("{} (combat maneuver) on", if shove { "bull rush" } else { "disarm" }),
+                kind: format!("{} (combat maneuver) on", if shove { "bull rush" } else { what }),
                 die: "d20".into(),
                 rolls: vec![roll],
                 modifiers: vec![Modifier::new("combat maneuver bonus", cmb)],
@@ -1541,10 +1460,12 @@ fn maneuver(b: &mut Battle, a: usize, t: usize, shove: bool) {
             roll + cmb - cmd
         }
     };
-    if margin < 0 || (margin == 0 && b.variant == RulesVariant::D20Classic) {
+    if margin < 0 {
         return;
     }
-    if shove {
+    if kind == Maneuver::Trip {
+        gain(b, t, Condition::Prone);
+    } else if shove {
         // 5 ft straight away from the attacker, and 5 more for every 5 the check won by.
         let squares = 1 + if b.variant == RulesVariant::FourActions { 0 } else { margin / 5 };
         let (fa, ft) = (b.fighters[a].footprint(), b.fighters[t].footprint());
