@@ -654,3 +654,34 @@ fn a_successful_tumble_provokes_nothing_and_a_failed_one_provokes_every_foe_pass
     }
     assert!(clean > 0 && caught > 0);
 }
+
+#[test]
+fn osr_multi_attackers_strike_before_the_groups_and_again_after_them() {
+    let mut b = battle(
+        vec![unit("champ", "blue", (3, 3), "champion", None), unit("ogre", "red", (4, 3), "ogre", None)],
+        RulesVariant::OsrSegments,
+        2,
+    );
+    // Play round 1 with the greedy AI.
+    while b.clock.round == 1 && !b.is_over() {
+        let a = b.actor().unwrap();
+        let cmd = fivefoot::combat::Ai::decide(&mut fivefoot::combat::Greedy, &mut b, a);
+        if b.execute(cmd).is_err() {
+            b.execute(Command::EndTurn).unwrap();
+        }
+    }
+    let phases: Vec<String> = b
+        .events
+        .iter()
+        .filter_map(
+            |e| if let CombatEvent::PhaseStarted { round: 1, name, .. } = e { Some(name.clone()) } else { None },
+        )
+        .collect();
+    let first = phases.iter().position(|p| p.starts_with("multi-attacks (first")).expect("a first multi-attack step");
+    let rest =
+        phases.iter().position(|p| p.starts_with("multi-attacks (remaining")).expect("a closing multi-attack step");
+    let high = phases.iter().position(|p| p == "HIGH group").unwrap();
+    assert!(first < high && high < rest, "{phases:?}");
+    let champ_attacks = count(&b, |e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "champ"));
+    assert_eq!(champ_attacks, 2, "two attack routines in the round");
+}

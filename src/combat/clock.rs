@@ -30,6 +30,8 @@ pub struct Budget {
     pub major: bool,
     /// osr-segments: only fast actions (charge, flee) now.
     pub fast_only: bool,
+    /// osr-segments: only the multi-attack routine now.
+    pub attacks_only: bool,
     /// hex-phases: the attack action has been used; move actions used.
     pub attack_used: bool,
     pub moves_used: u8,
@@ -55,8 +57,18 @@ pub enum OsrStep {
     #[default]
     Declare,
     FastActions,
+    /// Fighters with the multi-attack ability in melee strike first…
+    MultiFirst,
     High,
     Low,
+    /// …and finish their remaining attacks after the LOW group.
+    MultiRest,
+}
+
+/// osr-segments: the multi-attack ability (two attack routines a round) for fighters of
+/// base attack +7 or more, as fighters of 7th level gain extra attacks in the OSR tables.
+pub fn osr_multi_attacker(b: &Battle, i: usize) -> bool {
+    b.fighters[i].def.base_attack >= 7 && !b.fighters[i].weapon.is_ranged()
 }
 
 /// Where the battle is in time.
@@ -87,6 +99,8 @@ pub struct Clock {
     pub osr_high: Vec<(String, bool)>,
     /// osr-segments: has taken its major action this round, per fighter.
     pub acted: Vec<bool>,
+    /// osr-segments: its major action this round was an attack routine.
+    pub attacked: Vec<bool>,
 }
 
 /// Names of the ap-phases action phases.
@@ -125,6 +139,7 @@ pub fn start(b: &mut Battle) {
     b.clock.attack_actions = vec![0; n];
     b.clock.advanced = vec![None; n];
     b.clock.acted = vec![false; n];
+    b.clock.attacked = vec![false; n];
     let some_aware = b.fighters.iter().any(|f| f.aware);
     let some_unaware = b.fighters.iter().any(|f| !f.aware);
     // osr-segments has no surprise round: the surprised simply lose the first round.
@@ -370,9 +385,11 @@ fn open_osr_step(b: &mut Battle) {
     let n = b.fighters.len();
     let next = match b.clock.osr_step {
         OsrStep::Declare => OsrStep::FastActions,
-        OsrStep::FastActions => OsrStep::High,
+        OsrStep::FastActions => OsrStep::MultiFirst,
+        OsrStep::MultiFirst => OsrStep::High,
         OsrStep::High => OsrStep::Low,
-        OsrStep::Low => OsrStep::Declare,
+        OsrStep::Low => OsrStep::MultiRest,
+        OsrStep::MultiRest => OsrStep::Declare,
     };
     b.clock.osr_step = next;
     for f in &mut b.fighters {
@@ -396,6 +413,7 @@ fn open_osr_step(b: &mut Battle) {
             let r = b.clock.round;
             b.emit(CombatEvent::RoundStarted { round: r });
             b.clock.acted = vec![false; n];
+            b.clock.attacked = vec![false; n];
             for f in &mut b.fighters {
                 f.start_turn();
             }
@@ -416,6 +434,25 @@ fn open_osr_step(b: &mut Battle) {
             let r = b.clock.round;
             b.emit(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
             b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
+        }
+        OsrStep::MultiFirst | OsrStep::MultiRest => {
+            let first = next == OsrStep::MultiFirst;
+            b.refresh();
+            let in_melee = |i: usize| super::super::rules::movement::in_melee(&b.view(), i);
+            let members: Vec<usize> = (0..n)
+                .filter(|&i| {
+                    osr_can_act(b, i)
+                        && osr_multi_attacker(b, i)
+                        && in_melee(i)
+                        && if first { !b.clock.acted[i] } else { b.clock.attacked[i] }
+                })
+                .collect();
+            if !members.is_empty() {
+                let r = b.clock.round;
+                let name = if first { "multi-attacks (first routine)" } else { "multi-attacks (remaining)" };
+                b.emit(CombatEvent::PhaseStarted { round: r, phase: if first { 1 } else { 4 }, name: name.into() });
+            }
+            b.clock.queue = osr_sorted(b, members);
         }
         OsrStep::High | OsrStep::Low => {
             let high = next == OsrStep::High;
@@ -466,8 +503,9 @@ fn fresh_budget(b: &Battle, i: usize) -> super::Budget {
         }
         RulesVariant::ApPhases => Budget { phase_action: true, fresh: true, ..Budget::default() },
         RulesVariant::OsrSegments => Budget {
-            major: !b.clock.acted[i],
+            major: !b.clock.acted[i] || b.clock.osr_step == OsrStep::MultiRest,
             fast_only: b.clock.osr_step == OsrStep::FastActions,
+            attacks_only: matches!(b.clock.osr_step, OsrStep::MultiFirst | OsrStep::MultiRest),
             fresh: true,
             ..Budget::default()
         },

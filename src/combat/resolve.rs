@@ -211,6 +211,12 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             }
             n.phase_action = false;
         }
+        RulesVariant::OsrSegments
+            if budget.attacks_only
+                && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn) =>
+        {
+            return Err("only the multi-attack routine now".into());
+        }
         RulesVariant::OsrSegments => match cmd {
             Command::Charge { .. } => {
                 if !budget.major {
@@ -355,7 +361,7 @@ fn exhausted(b: &Battle, budget: &Budget) -> bool {
         RulesVariant::D20Classic => !budget.standard && !budget.move_action,
         RulesVariant::FourActions => !budget.standard && !budget.move_action && !budget.quick,
         RulesVariant::ApPhases => !budget.phase_action,
-        RulesVariant::OsrSegments => !budget.major && (budget.stepped || budget.fast_only),
+        RulesVariant::OsrSegments => !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only),
         RulesVariant::HexPhases => {
             (budget.attack_used && budget.moves_used >= 1)
                 || budget.moves_used >= 2
@@ -625,6 +631,9 @@ impl Battle {
             )
         {
             self.clock.acted[actor] = true; // its major action for the round
+            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
+                self.clock.attacked[actor] = true;
+            }
         }
         if matches!(cmd, Command::EndTurn | Command::Delay) || !still_up || exhausted(self, &self.clock.budget) {
             clock::advance(self);
