@@ -685,3 +685,36 @@ fn osr_multi_attackers_strike_before_the_groups_and_again_after_them() {
     let champ_attacks = count(&b, |e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "champ"));
     assert_eq!(champ_attacks, 2, "two attack routines in the round");
 }
+
+#[test]
+fn a_grapple_holds_both_in_place_until_one_breaks_free() {
+    let mut held = 0;
+    for seed in 0..30 {
+        for v in [RulesVariant::D20Classic, RulesVariant::FourActions] {
+            let mut b = battle(
+                vec![unit("ogre", "blue", (2, 3), "ogre", None), unit("gob", "red", (4, 3), "goblin", None)],
+                v,
+                seed,
+            );
+            until(&mut b, "ogre", |_| true);
+            b.execute(Command::Grapple { target: "gob".into() }).unwrap();
+            let gob = b.index_of("gob").unwrap();
+            if !b.fighters[gob].has(Condition::Grappled) {
+                continue;
+            }
+            held += 1;
+            let ogre = b.index_of("ogre").unwrap();
+            assert!(b.fighters[ogre].has(Condition::Grappled), "{v}: both are grappled");
+            until(&mut b, "gob", |_| true);
+            let e = b.validate(&Command::Move { to: (6, 6).into() }).unwrap_err();
+            assert!(e.reason.contains("grappled"), "{e}");
+            b.refresh();
+            assert!(b.view().threat.squares_of(gob).is_empty(), "the grappled threaten nothing");
+            b.validate(&Command::Attack { target: "ogre".into() }).expect("but may strike the grappler");
+            b.execute(Command::Escape).unwrap();
+            let freed = !b.fighters[gob].has(Condition::Grappled);
+            assert_eq!(freed, !b.fighters[ogre].has(Condition::Grappled), "{v}: a grapple ends for both");
+        }
+    }
+    assert!(held > 5, "an ogre grapples goblins often: {held}");
+}

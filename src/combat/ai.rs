@@ -40,6 +40,12 @@ impl Ai for Greedy {
         if b.fighters[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
             return Command::Stand;
         }
+        if b.fighters[actor].has(crate::rules::Condition::Grappled)
+            && b.clock.budget.fresh
+            && b.validate(&Command::Escape).is_ok()
+        {
+            return Command::Escape;
+        }
         // 1. Attack the weakest foe it can reach now.
         let foes: Vec<usize> = (0..b.fighters.len())
             .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())

@@ -102,7 +102,8 @@ pub fn profile(
     let dist = metric.footprint_ft(fa.footprint(), ft.footprint());
     let melee = !fa.weapon.is_ranged();
     if melee {
-        let threatens = view.threat.threatens(a, ft.footprint());
+        // Locked in a grapple, the two can still strike each other.
+        let threatens = view.threat.threatens(a, ft.footprint()) || fa.grappling == Some(t);
         if !threatens {
             let band = rules::ReachBand::of(fa.natural_reach_ft, &fa.weapon);
             let reason = match band {
@@ -182,8 +183,12 @@ pub fn profile(
             if ft.has(Condition::Prone) {
                 push("target prone", if melee { 4 } else { -4 });
             }
+            // The grappled are flat-footed against all but their grappler (d20-classic) and
+            // Restrained, losing their ability modifier to AC (four-actions).
+            let grappled_by_other = ft.has(Condition::Grappled) && ft.grappling != Some(a);
             let loses_dex = ft.has(Condition::FlatFooted)
                 || ft.has(Condition::Surprised)
+                || grappled_by_other
                 || (variant == RulesVariant::FourActions && flanking)
                 || ft.has(Condition::Stunned);
             if loses_dex && ft.dex_mod() > 0 {

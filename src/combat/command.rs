@@ -31,6 +31,10 @@ pub enum Command {
     Shove { target: String },
     /// Make a foe drop its weapon.
     Disarm { target: String },
+    /// Seize a foe: both are grappled (d20-classic, four-actions).
+    Grapple { target: String },
+    /// Try to break free of a grapple.
+    Escape,
     /// four-actions: dash at one-and-a-half speed, not through difficult terrain.
     Dash { to: crate::grid::GridPos },
     /// four-actions: tumble at half speed past foes without provoking, on a check.
@@ -61,6 +65,8 @@ impl Command {
             Command::Trip { .. } => "trip",
             Command::Shove { .. } => "shove",
             Command::Disarm { .. } => "disarm",
+            Command::Grapple { .. } => "grapple",
+            Command::Escape => "escape",
             Command::Dash { .. } => "dash",
             Command::Tumble { .. } => "tumble",
             Command::Hold { .. } => "hold an attack",

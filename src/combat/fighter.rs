@@ -47,6 +47,8 @@ pub struct Fighter {
     pub reactions_round: u32,
     /// osr-segments: foes it has drawn a free attack from this round.
     pub free_attacked_by: BTreeSet<String>,
+    /// Who it is locked in a grapple with.
+    pub grappling: Option<usize>,
     /// A held (readied) attack: on this foe, or on any foe entering its reach.
     pub held: Option<Option<String>>,
     /// d20-classic immediate-action exclusivity: what its immediate action went on.
@@ -109,6 +111,7 @@ impl Fighter {
             free_attacked_by: BTreeSet::new(),
             held: None,
             immediate: None,
+            grappling: None,
         })
     }
 

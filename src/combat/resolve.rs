@@ -37,6 +37,21 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
     n.fresh = false;
     let v = b.variant;
     let kind = AttackKind::Primary;
+    let moving = matches!(
+        cmd,
+        Command::Move { .. }
+            | Command::Step { .. }
+            | Command::Charge { .. }
+            | Command::Dash { .. }
+            | Command::Tumble { .. }
+    );
+    if moving && b.fighters[actor].has(Condition::Grappled) {
+        return Err("grappled: it cannot move until it breaks free".into());
+    }
+    let grapple_rules = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);
+    if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !grapple_rules {
+        return Err(format!("{} has no grapple rules here", v.id()));
+    }
     match v {
         RulesVariant::D20Classic => match cmd {
             Command::Move { .. } => {
@@ -84,7 +99,13 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n = Budget::default();
             }
             Command::Stand => take_move(budget, &mut n)?,
-            Command::Shove { .. } | Command::Disarm { .. } => take_standard(budget, &mut n)?,
+            Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } => take_standard(budget, &mut n)?,
+            // "At the beginning of the defender's turn … as a free action", once a turn.
+            Command::Escape => {
+                if !budget.fresh {
+                    return Err("escaping is tried at the beginning of the turn".into());
+                }
+            }
             Command::Stance { .. } => {}
             Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
                 return Err("d20-classic has no such action".into());
@@ -152,7 +173,9 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 }
             }
             Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
-            Command::Shove { .. } | Command::Disarm { .. } => take_standard(budget, &mut n)?,
+            Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Escape => {
+                take_standard(budget, &mut n)?
+            }
             Command::Dash { .. } => {
                 take_standard(budget, &mut n)?;
                 n.moved = true;
@@ -170,6 +193,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
                 // Fight defensively: a free action at the start of the round of actions.
                 Command::Stance { stance: super::command::Stance::Defensive } => return Ok((n, kind)),
+                Command::Grapple { .. } | Command::Escape => return Err("no grapple rules here".into()),
                 Command::Stance { .. }
                 | Command::Guard
                 | Command::Focus
@@ -253,6 +277,8 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             | Command::Focus
             | Command::Shove { .. }
             | Command::Disarm { .. }
+            | Command::Grapple { .. }
+            | Command::Escape
             | Command::Dash { .. }
             | Command::Tumble { .. } => {
                 return Err("osr-segments has no such action".into());
@@ -316,6 +342,8 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             | Command::Focus
             | Command::Shove { .. }
             | Command::Disarm { .. }
+            | Command::Grapple { .. }
+            | Command::Escape
             | Command::Dash { .. }
             | Command::Tumble { .. } => {
                 return Err("hex-phases has no such manoeuvre here".into());
@@ -441,7 +469,15 @@ impl Battle {
                 }
                 plan.path = Some(path);
             }
-            Command::Trip { target } | Command::Shove { target } | Command::Disarm { target } => {
+            Command::Escape => {
+                if !self.fighters[actor].has(Condition::Grappled) {
+                    return Err(err(self, actor, cmd, "not grappled"));
+                }
+            }
+            Command::Trip { target }
+            | Command::Shove { target }
+            | Command::Disarm { target }
+            | Command::Grapple { target } => {
                 let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
                 if self.fighters[actor].weapon.is_ranged() {
                     return Err(err(self, actor, cmd, "a trip needs a melee weapon"));
@@ -535,6 +571,11 @@ impl Battle {
                 let t = self.index_of(target).expect("validated");
                 maneuver(self, actor, t, Maneuver::Trip);
             }
+            Command::Grapple { target } => {
+                let t = self.index_of(target).expect("validated");
+                maneuver(self, actor, t, Maneuver::Grapple);
+            }
+            Command::Escape => escape(self, actor),
             Command::Shove { target } | Command::Disarm { target } => {
                 let t = self.index_of(target).expect("validated");
                 let kind = if matches!(cmd, Command::Shove { .. }) { Maneuver::Shove } else { Maneuver::Disarm };
@@ -1037,8 +1078,49 @@ fn lose(b: &mut Battle, i: usize, c: Condition) {
     }
 }
 
+/// Ends a grapple for both.
+fn release(b: &mut Battle, i: usize) {
+    if let Some(other) = b.fighters[i].grappling.take() {
+        b.fighters[other].grappling = None;
+        lose(b, other, Condition::Grappled);
+    }
+    lose(b, i, Condition::Grappled);
+}
+
+/// Breaking free: d20-classic, opposed grapple checks (d20 + base attack + Strength + size);
+/// four-actions, opposed Athletics (d20 + Strength + half base attack).
+fn escape(b: &mut Battle, i: usize) {
+    let Some(other) = b.fighters[i].grappling else {
+        release(b, i);
+        return;
+    };
+    let bonus = |b: &Battle, x: usize| {
+        let f = &b.fighters[x];
+        match b.variant {
+            RulesVariant::D20Classic => f.def.base_attack + f.str_mod() - 4 * f.size.size_modifier().clamp(-2, 2),
+            _ => f.str_mod() + f.def.base_attack / 2,
+        }
+    };
+    let (ri, ro) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+    let (bi, bo) = (bonus(b, i), bonus(b, other));
+    let success = (ri + bi, bi) > (ro + bo, bo);
+    let (id, oid) = (b.fighters[i].id.clone(), b.fighters[other].id.clone());
+    b.emit(CombatEvent::Save {
+        unit: id,
+        kind: format!("escape vs {oid}'s grapple {}", ro + bo),
+        roll: ri,
+        bonus: bi,
+        dc: ro + bo + 1,
+        success,
+    });
+    if success {
+        release(b, i);
+    }
+}
+
 /// A fighter reduced to 0 or fewer hit points.
 fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
+    release(b, t);
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
     let dying = match b.variant {
@@ -1363,6 +1445,7 @@ enum Maneuver {
     Trip,
     Shove,
     Disarm,
+    Grapple,
 }
 
 /// Trip, shove (push, bull rush) or disarm: d20-classic, a melee touch attack that
@@ -1376,6 +1459,7 @@ fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         Maneuver::Trip => "trip",
         Maneuver::Shove => "shove",
         Maneuver::Disarm => "disarm",
+        Maneuver::Grapple => "grapple",
     };
     let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
     let hp_before = b.fighters[a].hp;
@@ -1407,14 +1491,21 @@ fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
                 return;
             }
             let size = |i: usize| -4 * b.fighters[i].size.size_modifier().clamp(-2, 2);
-            let (ba, bt) = if kind != Maneuver::Disarm {
+            let grapple_bonus = |i: usize| b.fighters[i].def.base_attack + b.fighters[i].str_mod() + size(i);
+            let (ba, bt) = if kind == Maneuver::Grapple {
+                (grapple_bonus(a) + if b.fighters[a].hp < hp_before { -4 } else { 0 }, grapple_bonus(t))
+            } else if kind != Maneuver::Disarm {
                 (b.fighters[a].str_mod() + size(a), b.fighters[t].str_mod() + size(t))
             } else {
                 let hurt = if b.fighters[a].hp < hp_before { -4 } else { 0 };
                 (b.fighters[a].dex_mod() + hurt, b.fighters[t].dex_mod())
             };
             let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-            let check = if kind == Maneuver::Disarm { "Dexterity" } else { "Strength" };
+            let check = match kind {
+                Maneuver::Disarm => "Dexterity",
+                Maneuver::Grapple => "grapple",
+                _ => "Strength",
+            };
             b.emit(CombatEvent::Save {
                 unit: tid.clone(),
                 kind: format!("opposed {check} vs {aid}'s {}", ra + ba),
@@ -1474,6 +1565,11 @@ fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
     }
     if kind == Maneuver::Trip {
         gain(b, t, Condition::Prone);
+    } else if kind == Maneuver::Grapple {
+        gain(b, a, Condition::Grappled);
+        gain(b, t, Condition::Grappled);
+        b.fighters[a].grappling = Some(t);
+        b.fighters[t].grappling = Some(a);
     } else if shove {
         // 5 ft straight away from the attacker, and 5 more for every 5 the check won by.
         let squares = 1 + if b.variant == RulesVariant::FourActions { 0 } else { margin / 5 };
