@@ -718,3 +718,46 @@ fn a_grapple_holds_both_in_place_until_one_breaks_free() {
     }
     assert!(held > 5, "an ogre grapples goblins often: {held}");
 }
+
+#[test]
+fn a_crossbow_must_be_reloaded_between_shots() {
+    let mut b = battle(
+        vec![unit("xbow", "blue", (1, 3), "crossbowman", None), unit("gob", "red", (8, 3), "goblin", None)],
+        RulesVariant::D20Classic,
+        4,
+    );
+    until(&mut b, "xbow", |_| true);
+    b.execute(Command::Attack { target: "gob".into() }).unwrap();
+    b.execute(Command::EndTurn).unwrap();
+    until(&mut b, "xbow", |_| true);
+    let e = b.validate(&Command::Attack { target: "gob".into() }).unwrap_err();
+    assert!(e.reason.contains("not loaded"), "{e}");
+    b.execute(Command::Reload).unwrap();
+    b.validate(&Command::Attack { target: "gob".into() })
+        .expect("loaded again (a move action), the standard action fires");
+    // ap-phases: loading is complex, so a threatening foe gets its attack of opportunity.
+    let mut b = battle(
+        vec![unit("xbow", "blue", (1, 3), "crossbowman", None), unit("gob", "red", (2, 3), "goblin", None)],
+        RulesVariant::ApPhases,
+        4,
+    );
+    until(&mut b, "xbow", |b| b.clock.phase == 2);
+    let x = b.index_of("xbow").unwrap();
+    b.fighters[x].loaded = false; // fired last round
+    b.execute(Command::Reload).unwrap();
+    assert!(
+        b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "reloads"))
+    );
+}
+
+#[test]
+fn osr_crossbows_fire_only_with_the_low_group() {
+    let mut b = battle(
+        vec![unit("xbow", "blue", (1, 3), "crossbowman", None), unit("gob", "red", (8, 3), "goblin", None)],
+        RulesVariant::OsrSegments,
+        4,
+    );
+    until(&mut b, "xbow", |b| b.clock.budget.major && !b.clock.budget.fast_only);
+    let allowed = b.validate(&Command::Attack { target: "gob".into() });
+    assert_eq!(allowed.is_ok(), b.clock.osr_step == fivefoot::combat::clock::OsrStep::Low, "{allowed:?}");
+}

@@ -40,6 +40,9 @@ impl Ai for Greedy {
         if b.fighters[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
             return Command::Stand;
         }
+        if b.fighters[actor].weapon.reload && !b.fighters[actor].loaded && b.validate(&Command::Reload).is_ok() {
+            return Command::Reload;
+        }
         if b.fighters[actor].has(crate::rules::Condition::Grappled)
             && b.clock.budget.fresh
             && b.validate(&Command::Escape).is_ok()

@@ -35,6 +35,8 @@ pub enum Command {
     Grapple { target: String },
     /// Try to break free of a grapple.
     Escape,
+    /// Load a crossbow.
+    Reload,
     /// four-actions: dash at one-and-a-half speed, not through difficult terrain.
     Dash { to: crate::grid::GridPos },
     /// four-actions: tumble at half speed past foes without provoking, on a check.
@@ -67,6 +69,7 @@ impl Command {
             Command::Disarm { .. } => "disarm",
             Command::Grapple { .. } => "grapple",
             Command::Escape => "escape",
+            Command::Reload => "reload",
             Command::Dash { .. } => "dash",
             Command::Tumble { .. } => "tumble",
             Command::Hold { .. } => "hold an attack",

@@ -47,6 +47,8 @@ pub struct Fighter {
     pub reactions_round: u32,
     /// osr-segments: foes it has drawn a free attack from this round.
     pub free_attacked_by: BTreeSet<String>,
+    /// Its crossbow is loaded (weapons that need no reloading are always ready).
+    pub loaded: bool,
     /// Who it is locked in a grapple with.
     pub grappling: Option<usize>,
     /// A held (readied) attack: on this foe, or on any foe entering its reach.
@@ -112,6 +114,7 @@ impl Fighter {
             held: None,
             immediate: None,
             grappling: None,
+            loaded: true,
         })
     }
 

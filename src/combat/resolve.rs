@@ -48,6 +48,9 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
     if moving && b.fighters[actor].has(Condition::Grappled) {
         return Err("grappled: it cannot move until it breaks free".into());
     }
+    if matches!(cmd, Command::Reload) && (!b.fighters[actor].weapon.reload || b.fighters[actor].loaded) {
+        return Err("nothing to reload".into());
+    }
     let grapple_rules = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);
     if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !grapple_rules {
         return Err(format!("{} has no grapple rules here", v.id()));
@@ -98,7 +101,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 }
                 n = Budget::default();
             }
-            Command::Stand => take_move(budget, &mut n)?,
+            Command::Stand | Command::Reload => take_move(budget, &mut n)?,
             Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } => take_standard(budget, &mut n)?,
             // "At the beginning of the defender's turn … as a free action", once a turn.
             Command::Escape => {
@@ -160,7 +163,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n.standard = false;
             }
             Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
-            Command::Stand => take_move(budget, &mut n)?,
+            Command::Stand | Command::Reload => take_move(budget, &mut n)?,
             Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
             Command::Guard => take_move(budget, &mut n)?,
             Command::Focus => {
@@ -279,6 +282,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             | Command::Disarm { .. }
             | Command::Grapple { .. }
             | Command::Escape
+            | Command::Reload
             | Command::Dash { .. }
             | Command::Tumble { .. } => {
                 return Err("osr-segments has no such action".into());
@@ -322,7 +326,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
                 n.attack_used = true;
             }
             Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
-            Command::Stand => {
+            Command::Stand | Command::Reload => {
                 let max_moves = if budget.attack_used { 1 } else { 2 };
                 if budget.moves_used >= max_moves {
                     return Err("standing up takes a move action, and none is left".into());
@@ -431,6 +435,19 @@ impl Battle {
                 if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
                     return Err(err(self, actor, cmd, format!("{target} is not a foe in the fight")));
                 }
+                let f = &self.fighters[actor];
+                if f.weapon.reload && self.variant == RulesVariant::OsrSegments {
+                    if self.clock.osr_step != OsrStep::Low {
+                        return Err(err(
+                            self,
+                            actor,
+                            cmd,
+                            "loading and firing a crossbow is a delaying activity: LOW initiative only",
+                        ));
+                    }
+                } else if f.weapon.reload && !f.loaded {
+                    return Err(err(self, actor, cmd, format!("the {} is not loaded", f.weapon.name.to_lowercase())));
+                }
                 let p = attack::profile(self, &view, actor, t, &kind, &AttackContext::default());
                 if !p.legal {
                     return Err(err(self, actor, cmd, p.reason.clone().unwrap_or_default()));
@@ -469,6 +486,7 @@ impl Battle {
                 }
                 plan.path = Some(path);
             }
+            Command::Reload => {}
             Command::Escape => {
                 if !self.fighters[actor].has(Condition::Grappled) {
                     return Err(err(self, actor, cmd, "not grappled"));
@@ -576,6 +594,7 @@ impl Battle {
                 maneuver(self, actor, t, Maneuver::Grapple);
             }
             Command::Escape => escape(self, actor),
+            Command::Reload => reload(self, actor),
             Command::Shove { target } | Command::Disarm { target } => {
                 let t = self.index_of(target).expect("validated");
                 let kind = if matches!(cmd, Command::Shove { .. }) { Maneuver::Shove } else { Maneuver::Disarm };
@@ -828,16 +847,21 @@ fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
 /// Foes threatening a ranged attacker get their attacks of opportunity first
 /// (d20-classic and ap-phases).
 fn ranged_provokes(b: &mut Battle, a: usize) {
-    if !matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) || !b.fighters[a].weapon.is_ranged() {
-        return;
+    if matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) && b.fighters[a].weapon.is_ranged() {
+        provoke_threateners(b, a, "fires in melee");
     }
+}
+
+/// Every foe threatening `a` gets its attack of opportunity, first to last; stops if `a`
+/// drops.
+fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
     b.refresh();
     let view = b.view();
     let threateners: Vec<usize> =
         rules::roster::indices(view.threat.threateners_of(b.fighters[a].footprint()) & view.roster.foes_of(a))
             .collect();
     for r in threateners {
-        opportunity(b, r, a, "fires in melee");
+        opportunity(b, r, a, trigger);
         if !b.fighters[a].in_fight() {
             return;
         }
@@ -848,6 +872,12 @@ fn ranged_provokes(b: &mut Battle, a: usize) {
 fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
     ranged_provokes(b, a);
     if !b.fighters[a].in_fight() {
+        return;
+    }
+    if b.fighters[a].weapon.reload && b.variant != RulesVariant::OsrSegments {
+        // One bolt: a full attack with a crossbow is a single shot, then it needs loading.
+        b.fighters[a].loaded = false;
+        roll_attack(b, a, t, kind, ctx);
         return;
     }
     if let AttackKind::NthAction(_) = kind {
@@ -1424,19 +1454,27 @@ pub fn continue_advanced(b: &mut Battle, i: usize) {
 /// hex-phases).
 fn stand(b: &mut Battle, a: usize) {
     if matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases | RulesVariant::HexPhases) {
-        b.refresh();
-        let view = b.view();
-        let threateners: Vec<usize> =
-            rules::roster::indices(view.threat.threateners_of(b.fighters[a].footprint()) & view.roster.foes_of(a))
-                .collect();
-        for r in threateners {
-            opportunity(b, r, a, "stands up");
-            if !b.fighters[a].in_fight() {
-                return;
-            }
+        provoke_threateners(b, a, "stands up");
+        if !b.fighters[a].in_fight() {
+            return;
         }
     }
     lose(b, a, Condition::Prone);
+}
+
+/// Loading a crossbow: a complex action in ap-phases and a provoking one in d20-classic
+/// and hex-phases ("reload a gun").
+fn reload(b: &mut Battle, a: usize) {
+    if matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases | RulesVariant::HexPhases) {
+        provoke_threateners(b, a, "reloads");
+        if !b.fighters[a].in_fight() {
+            return;
+        }
+    }
+    b.fighters[a].loaded = true;
+    let id = b.fighters[a].id.clone();
+    let name = b.fighters[a].weapon.name.clone();
+    b.emit(CombatEvent::Action { unit: id, action: "reloads".into(), detail: name });
 }
 
 /// The combat maneuvers.

@@ -165,6 +165,9 @@ pub struct WeaponDef {
     /// Deals nonlethal damage.
     #[serde(default)]
     pub nonlethal: bool,
+    /// Must be reloaded after each shot (crossbows).
+    #[serde(default)]
+    pub reload: bool,
     /// ap-phases weapon speed.
     pub speed: WeaponSpeed,
     /// osr-segments: feet of space needed to swing it (over 4 needs an open adjacent square).
