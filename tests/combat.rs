@@ -761,3 +761,117 @@ fn osr_crossbows_fire_only_with_the_low_group() {
     let allowed = b.validate(&Command::Attack { target: "gob".into() });
     assert_eq!(allowed.is_ok(), b.clock.osr_step == fivefoot::combat::clock::OsrStep::Low, "{allowed:?}");
 }
+
+#[test]
+fn ap_total_defense_takes_two_consecutive_ap_and_gives_plus_4_or_plus_2_after_attacking() {
+    let mut b = battle(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")), unit("gob", "red", (6, 3), "goblin", None)],
+        RulesVariant::ApPhases,
+        3,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    b.execute(Command::Defend).unwrap();
+    let hero = b.index_of("hero").unwrap();
+    assert!(b.fighters[hero].defense.is_empty(), "declared, not complete");
+    until(&mut b, "gob", |b| b.clock.phase == 4); // the hero's phase-3 opportunity completed it
+    assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 4)]);
+    assert_eq!(b.clock.ap[hero], 1);
+    // After an attack action earlier in the round, only +2.
+    let mut b = battle(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")), unit("gob", "red", (4, 3), "goblin", None)],
+        RulesVariant::ApPhases,
+        3,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 4);
+    b.execute(Command::Attack { target: "gob".into() }).unwrap();
+    until(&mut b, "hero", |b| b.clock.phase == 5);
+    b.execute(Command::Defend).unwrap();
+    until(&mut b, "gob", |b| b.clock.phase == 7);
+    let hero = b.index_of("hero").unwrap();
+    assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 2)]);
+}
+
+#[test]
+fn a_delayed_d20_fighter_acts_last_from_then_on() {
+    let mut b = battle(
+        vec![
+            unit("a", "blue", (1, 1), "human_fighter", None),
+            unit("b", "blue", (1, 3), "human_fighter", None),
+            unit("gob", "red", (8, 3), "goblin", None),
+        ],
+        RulesVariant::D20Classic,
+        6,
+    );
+    let first = b.fighters[b.actor().unwrap()].id.clone();
+    b.execute(Command::Delay).unwrap();
+    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters[i].id.clone()).collect();
+    assert_eq!(order.last(), Some(&first));
+    // It still gets its turn this round, after the others.
+    let mut seen = vec![];
+    while b.clock.round == 1 {
+        seen.push(b.fighters[b.actor().unwrap()].id.clone());
+        b.execute(Command::EndTurn).unwrap();
+    }
+    assert_eq!(seen.last(), Some(&first), "{seen:?}");
+}
+
+#[test]
+fn massive_damage_calls_for_a_fortitude_save_against_10_plus_the_attackers_hit_dice() {
+    let mut saw = false;
+    for seed in 0..40 {
+        let mut units =
+            vec![unit("champ", "blue", (3, 3), "champion", None), unit("gob", "red", (4, 3), "goblin", None)];
+        units[1].hp = Some(20); // a greatsword hit of 10+ is half its hit points
+        let mut b = battle(units, RulesVariant::D20Classic, seed);
+        until(&mut b, "champ", |_| true);
+        b.execute(Command::Attack { target: "gob".into() }).unwrap();
+        for e in &b.events {
+            if let CombatEvent::Save { kind, dc, success, .. } = e
+                && kind.contains("massive damage")
+            {
+                saw = true;
+                assert_eq!(*dc, 10 + 11, "DC 10 + the champion's 11 Hit Dice");
+                let gob = b.index_of("gob").unwrap();
+                if !success {
+                    assert!(
+                        b.fighters[gob].hp <= 0 && b.fighters[gob].death_fails >= 1,
+                        "dropped, first death save failed"
+                    );
+                }
+            }
+        }
+    }
+    assert!(saw);
+}
+
+#[test]
+fn the_combat_plugin_plays_one_command_an_update_and_mirrors_the_battle_onto_components() {
+    use bevy::prelude::*;
+    use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin};
+    let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &Catalogue::builtin()).unwrap();
+    let mut app = fivefoot::query::rules_app(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic);
+    app.add_plugins(CombatPlugin);
+    let battle = Battle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 9, BattleOptions::default());
+    app.insert_resource(BattleRes::new(battle, vec![]));
+    let mut cursor = app.world().resource::<Messages<CombatEventMsg>>().get_cursor();
+    let mut seen = 0;
+    for _ in 0..3000 {
+        app.update();
+        let msgs = app.world().resource::<Messages<CombatEventMsg>>();
+        seen += cursor.read(msgs).count();
+        if app.world().resource::<BattleRes>().battle.is_over() {
+            break;
+        }
+    }
+    let world = app.world_mut();
+    let events = world.resource::<BattleRes>().battle.events.len();
+    assert!(world.resource::<BattleRes>().battle.is_over(), "the AI plays the battle out");
+    assert_eq!(seen, events, "every event reaches the view as a message");
+    let fighters: Vec<(String, fivefoot::grid::GridPos, i32)> =
+        world.resource::<BattleRes>().battle.fighters.iter().map(|f| (f.id.clone(), f.pos, f.hp)).collect();
+    let mut q = world.query::<(&fivefoot::rules::Combatant, &fivefoot::rules::Position, &fivefoot::rules::Health)>();
+    for (c, pos, health) in q.iter(world) {
+        let f = fighters.iter().find(|f| f.0 == c.id).unwrap();
+        assert_eq!((pos.0, health.hp), (f.1, f.2), "{}", c.id);
+    }
+}

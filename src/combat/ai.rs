@@ -187,15 +187,7 @@ fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[us
                 if b.variant == RulesVariant::FourActions {
                     // Any cover at all forbids the shot there.
                     let reach = rules::AttackReach::Ranged;
-                    let c = rules::cover::cover_at(
-                        view.field,
-                        view.roster,
-                        view.occupancy,
-                        (actor, fp),
-                        (t, tf),
-                        reach,
-                        false,
-                    );
+                    let c = rules::cover::cover_at(view.field, view.occupancy, (actor, fp), (t, tf), reach, false);
                     c.can_target
                 } else {
                     // Elsewhere only total cover does, and one clear line disproves it.

@@ -163,35 +163,10 @@ pub fn start(b: &mut Battle) {
                 roll_d20_initiative(b, 0);
             }
         }
-        RulesVariant::ApPhases => {
-            // Initiative is the Dexterity score; ties broken by the seeded dice.
-            let keys: Vec<(i64, i32)> = (0..n)
-                .map(|i| {
-                    let dex = b.fighters[i].def.abilities.dex;
-                    let tie = b.dice.roll(1000) as i64;
-                    (dex as i64 * 10_000 + tie, dex)
-                })
-                .collect();
-            for (i, (key, dex)) in keys.into_iter().enumerate() {
-                b.fighters[i].initiative = key;
-                b.fighters[i].initiative_shown = dex;
-                let id = b.fighters[i].id.clone();
-                b.emit(CombatEvent::Initiative { unit: id, roll: None, total: dex, note: "(Dexterity score)".into() });
-            }
-            sort_order(b);
-        }
-        RulesVariant::HexPhases => {
-            // Initiative = combat value; ties broken once, now, by the seeded dice.
-            for i in 0..n {
-                let cv = hex_cv(b, i);
-                let tie = b.dice.roll(1000) as i64;
-                b.fighters[i].initiative = cv as i64 * 10_000 + tie;
-                b.fighters[i].initiative_shown = cv;
-                let id = b.fighters[i].id.clone();
-                b.emit(CombatEvent::Initiative { unit: id, roll: None, total: cv, note: "(combat value)".into() });
-            }
-            sort_order(b);
-        }
+        // Initiative is the Dexterity score; ties broken by the seeded dice.
+        RulesVariant::ApPhases => fixed_initiative(b, |b, i| b.fighters[i].def.abilities.dex, "(Dexterity score)"),
+        // Initiative = combat value; ties broken once, now, by the seeded dice.
+        RulesVariant::HexPhases => fixed_initiative(b, hex_cv, "(combat value)"),
         RulesVariant::OsrSegments => {
             for i in 0..n {
                 if !b.fighters[i].aware {
@@ -213,6 +188,19 @@ pub fn start(b: &mut Battle) {
 pub fn hex_cv(b: &Battle, i: usize) -> i32 {
     let dex = b.fighters[i].def.abilities.dex;
     (dex as f64 / 3.0).round() as i32
+}
+
+/// An initiative that is a score, not a roll; ties are broken once by the seeded dice.
+fn fixed_initiative(b: &mut Battle, score: impl Fn(&Battle, usize) -> i32, note: &str) {
+    for i in 0..b.fighters.len() {
+        let total = score(b, i);
+        let tie = b.dice.roll(1000) as i64;
+        b.fighters[i].initiative = total as i64 * 10_000 + tie;
+        b.fighters[i].initiative_shown = total;
+        let id = b.fighters[i].id.clone();
+        b.emit(CombatEvent::Initiative { unit: id, roll: None, total, note: note.into() });
+    }
+    sort_order(b);
 }
 
 fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {

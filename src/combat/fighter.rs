@@ -2,7 +2,7 @@
 //! conditions and what it may still do this turn, round or phase.
 
 use crate::grid::{Footprint, GridPos, Size};
-use crate::level::{Abilities, Catalogue, CreatureDef, DiceExpr, UnitDef, WeaponDef, ability_mod};
+use crate::level::{Catalogue, CreatureDef, DiceExpr, UnitDef, WeaponDef, ability_mod};
 use crate::rules::Condition;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -120,9 +120,6 @@ impl Fighter {
 
     pub fn footprint(&self) -> Footprint {
         Footprint::new(self.pos, self.size.side())
-    }
-    pub fn abilities(&self) -> Abilities {
-        self.def.abilities
     }
     pub fn str_mod(&self) -> i32 {
         ability_mod(self.def.abilities.str)

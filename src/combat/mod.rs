@@ -25,7 +25,7 @@ pub use fighter::{Fighter, Modifier};
 pub use odds::AttackDie;
 
 use crate::level::{Catalogue, Level};
-use crate::rules::{Battlefield, Dice, Occupancy, ReachBand, Roster, RulesView, ThreatMap, UnitView};
+use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, ThreatMap, UnitView};
 use crate::variant::RulesVariant;
 use serde::Serialize;
 
@@ -71,7 +71,9 @@ pub struct Battle {
     pub winner: Option<Option<String>>,
     /// What a disarmed fighter fights with.
     pub unarmed: crate::level::WeaponDef,
-    derived: Option<Box<(Roster, Occupancy, ThreatMap)>>,
+    /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
+    derived: Box<(Roster, Occupancy, ThreatMap)>,
+    stale: bool,
 }
 
 impl Battle {
@@ -116,7 +118,8 @@ impl Battle {
             stats: BattleStats::default(),
             winner: None,
             unarmed: catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike"),
-            derived: None,
+            derived: Box::default(),
+            stale: true,
         };
         battle.emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
         battle
@@ -130,19 +133,23 @@ impl Battle {
         self.fighters.binary_search_by(|f| f.id.as_str().cmp(id)).ok()
     }
 
-    /// Brings the derived state (roster, occupancy, threat) up to date.
+    /// Brings the derived state (roster, occupancy, threat) up to date; the threat map is
+    /// rebuilt in place.
     pub fn refresh(&mut self) {
-        if self.derived.is_none() {
+        if self.stale {
             let roster = self.roster();
-            let occupancy = Occupancy::build(&self.field.terrain, &roster);
-            let threat = ThreatMap::build(&self.field, &roster);
-            self.derived = Some(Box::new((roster, occupancy, threat)));
+            let derived = &mut *self.derived;
+            derived.1 = Occupancy::build(&self.field.terrain, &roster);
+            derived.2.rebuild(&self.field, &roster);
+            derived.0 = roster;
+            self.stale = false;
         }
     }
 
     /// The rules' view of the battle as it stands. Call [`Battle::refresh`] first.
     pub fn view(&self) -> RulesView<'_> {
-        let d = self.derived.as_ref().expect("Battle::refresh before Battle::view");
+        debug_assert!(!self.stale, "Battle::refresh before Battle::view");
+        let d = &*self.derived;
         RulesView { field: &self.field, roster: &d.0, occupancy: &d.1, threat: &d.2 }
     }
 
@@ -152,20 +159,12 @@ impl Battle {
             .fighters
             .iter()
             .map(|f| {
-                let able = f.can_act() && !f.has(crate::rules::Condition::Grappled);
                 let mut footprint = f.footprint();
                 if !f.alive() {
                     footprint.origin = crate::grid::GridPos::new(-1000, -1000);
                 }
-                let view = UnitView {
-                    id: f.id.clone(),
-                    side: 0,
-                    footprint,
-                    speed_ft: f.def.speed_ft,
-                    threat: if able { ReachBand::of(f.natural_reach_ft, &f.weapon) } else { None },
-                    ranged: f.weapon.is_ranged(),
-                    able,
-                };
+                let view =
+                    UnitView::new(&f.id, footprint, f.def.speed_ft, f.natural_reach_ft, &f.weapon, &f.conditions);
                 (view, f.side.clone())
             })
             .collect();
@@ -174,7 +173,7 @@ impl Battle {
 
     /// Forget derived state after positions or conditions change.
     pub fn invalidate(&mut self) {
-        self.derived = None;
+        self.stale = true;
     }
 
     /// Sides still with a fighter in the fight, sorted.

@@ -67,29 +67,38 @@ fn advance_clock(
     mut res: ResMut<BattleRes>,
     mut player: ResMut<PlayerCommands>,
     hold: Res<ClockHold>,
+    pace: Option<ResMut<Pace>>,
+    time: Res<Time>,
     mut out: MessageWriter<CombatEventMsg>,
 ) {
-    let res = &mut *res;
-    if hold.0 == 0 && !res.battle.is_over() {
-        if let Some(actor) = res.battle.actor() {
-            let side = res.battle.fighters[actor].side.clone();
-            let cmd = if res.human_sides.contains(&side) {
-                player.0.pop_front()
-            } else {
-                let brain = res.ais.entry(side).or_insert_with(|| Box::new(Greedy));
-                Some(brain.decide(&mut res.battle, actor))
-            };
-            if let Some(cmd) = cmd
-                && res.battle.execute(cmd).is_err()
-            {
-                let _ = res.battle.execute(Command::EndTurn);
-            }
+    let ready = pace.is_none_or(|mut p| p.0.tick(time.delta()).just_finished());
+    // Reading does not mark the battle changed; only a command does.
+    if ready
+        && hold.0 == 0
+        && !res.battle.is_over()
+        && let Some(actor) = res.battle.actor()
+    {
+        let res = &mut *res;
+        let side = res.battle.fighters[actor].side.clone();
+        let cmd = if res.human_sides.contains(&side) {
+            player.0.pop_front()
+        } else {
+            let brain = res.ais.entry(side).or_insert_with(|| Box::new(Greedy));
+            Some(brain.decide(&mut res.battle, actor))
+        };
+        if let Some(cmd) = cmd
+            && res.battle.execute(cmd).is_err()
+        {
+            let _ = res.battle.execute(Command::EndTurn);
         }
     }
-    for e in &res.battle.events[res.cursor..] {
-        out.write(CombatEventMsg(e.clone()));
+    let (from, to) = (res.cursor, res.battle.events.len());
+    if from < to {
+        for e in &res.battle.events[from..to] {
+            out.write(CombatEventMsg(e.clone()));
+        }
+        res.bypass_change_detection().cursor = to;
     }
-    res.cursor = res.battle.events.len();
 }
 
 /// Copies positions, hit points and conditions from the battle onto the components.

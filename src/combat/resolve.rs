@@ -706,7 +706,6 @@ impl Battle {
 /// stops where it fell. `immune_from` cannot react (four-actions: a charge's target).
 fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
     let mut done: Vec<GridPos> = Vec::new();
-    let start = b.fighters[mover].pos;
     let mut squares = path.squares.iter().copied().peekable();
     for p in &path.provokes {
         // Advance to the square being left.
@@ -748,7 +747,6 @@ fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: 
     b.invalidate();
     let cost = if done.len() == path.squares.len() { path.cost_ft } else { 5 * done.len() as u32 };
     let id = b.fighters[mover].id.clone();
-    let _ = start;
     b.emit(CombatEvent::Moved { unit: id, path: done, cost_ft: cost, kind: kind.into() });
 }
 

@@ -1,7 +1,7 @@
 //! Combatant components, spawned from a level's units, and the system that keeps the
 //! [`Roster`] snapshot in step with them.
 
-use super::roster::{ReachBand, Roster, UnitView};
+use super::roster::{Roster, UnitView};
 use crate::grid::{Footprint, GridPos, Size};
 use crate::level::{Catalogue, CreatureDef, UnitDef, WeaponDef};
 use bevy::prelude::*;
@@ -93,10 +93,15 @@ impl Conditions {
     }
     /// Able to act and attack at all.
     pub fn able(&self) -> bool {
-        ![Condition::Unconscious, Condition::Stunned, Condition::Dying, Condition::Dead, Condition::Stabilized]
-            .iter()
-            .any(|c| self.has(*c))
+        able(&self.0)
     }
+}
+
+/// Able to act and attack at all: not unconscious, stunned, dying, stabilized or dead.
+pub fn able(conditions: &BTreeSet<Condition>) -> bool {
+    ![Condition::Unconscious, Condition::Stunned, Condition::Dying, Condition::Dead, Condition::Stabilized]
+        .iter()
+        .any(|c| conditions.contains(c))
 }
 
 /// Everything a combatant is spawned with.
@@ -163,18 +168,8 @@ pub fn unit_view(
     wielded: &Wielded,
     conditions: &Conditions,
 ) -> UnitView {
-    let able = conditions.able();
-    let threat =
-        if able && !conditions.has(Condition::Grappled) { ReachBand::of(reach.natural_ft, &wielded.def) } else { None };
-    UnitView {
-        id: c.id.clone(),
-        side: 0,
-        footprint: Footprint::new(pos.0, body.size.side()),
-        speed_ft: speed.ft,
-        threat,
-        ranged: wielded.def.is_ranged(),
-        able,
-    }
+    let footprint = Footprint::new(pos.0, body.size.side());
+    UnitView::new(&c.id, footprint, speed.ft, reach.natural_ft, &wielded.def, &conditions.0)
 }
 
 /// Builds a roster straight from a level, without an App (tools, tests, benches).

@@ -5,7 +5,7 @@
 //! target has total cover. On hexes, lines run centre to centre, nudged to each side.
 //! Each variant then turns the survey into its own bonus.
 
-use super::roster::{Occupancy, Roster};
+use super::roster::Occupancy;
 use super::{Battlefield, RulesView};
 use crate::grid::{
     Footprint, GridPos, Metric, Shape, Terrain, for_each_crossed_cell, for_each_face_pair, hex_line_cells,
@@ -112,21 +112,19 @@ impl AttackReach {
 pub fn cover_between(view: &RulesView, attacker: usize, target: usize, detail: bool) -> CoverResult {
     let reach = AttackReach::of(view, attacker, target);
     let (a, t) = (view.roster.get(attacker).footprint, view.roster.get(target).footprint);
-    cover_at(view.field, view.roster, view.occupancy, (attacker, a), (target, t), reach, detail)
+    cover_at(view.field, view.occupancy, (attacker, a), (target, t), reach, detail)
 }
 
 /// Cover of a target standing on `target.1` (perhaps hypothetically) against an attacker
 /// on `attacker.1`, for an attack of the given reach.
 pub fn cover_at(
     field: &Battlefield,
-    roster: &Roster,
     occupancy: &Occupancy,
     attacker: (usize, Footprint),
     target: (usize, Footprint),
     reach: AttackReach,
     detail: bool,
 ) -> CoverResult {
-    let _ = roster;
     let survey = survey(field, Some((occupancy, [attacker.0, target.0])), attacker.1, target.1, detail);
     rate(field.variant, &survey, reach)
 }

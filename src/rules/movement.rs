@@ -262,7 +262,7 @@ impl MoveRange {
 
     /// The plan to end the movement on `dest`, or why it cannot.
     pub fn plan_to(&self, view: &RulesView, dest: GridPos) -> Result<PathPlan, MoveRefusal> {
-        refuse_destination(view, self.mover, self.mode, dest)?;
+        refuse_destination(view, self.mover, dest)?;
         if dest == self.start {
             return Ok(PathPlan { squares: vec![], cost_ft: 0, provokes: vec![] });
         }
@@ -311,7 +311,7 @@ fn ends_clear(view: &RulesView, mover: usize, fp: Footprint) -> bool {
 }
 
 /// Refuses destinations that no path could make legal.
-fn refuse_destination(view: &RulesView, mover: usize, mode: MoveMode, dest: GridPos) -> Result<(), MoveRefusal> {
+fn refuse_destination(view: &RulesView, mover: usize, dest: GridPos) -> Result<(), MoveRefusal> {
     let terrain = &view.field.terrain;
     let side = view.roster.get(mover).footprint.side;
     let fp = Footprint::new(dest, side);
@@ -326,7 +326,6 @@ fn refuse_destination(view: &RulesView, mover: usize, mode: MoveMode, dest: Grid
             return Err(MoveRefusal(format!("{c} is occupied by {}", view.roster.get(u).id)));
         }
     }
-    let _ = mode;
     Ok(())
 }
 
@@ -359,7 +358,7 @@ pub fn can_strike_at(view: &RulesView, foe: usize, mover: usize, fp: Footprint) 
     let metric = view.field.variant.range_metric();
     let reach =
         if metric.footprint_ft(attacker.footprint, fp) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
-    let cover = cover_at(view.field, view.roster, view.occupancy, (foe, attacker.footprint), (mover, fp), reach, false);
+    let cover = cover_at(view.field, view.occupancy, (foe, attacker.footprint), (mover, fp), reach, false);
     let d20_family = matches!(view.field.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
     cover.can_target && !(d20_family && cover.cover == CoverKind::Cover)
 }

@@ -86,6 +86,27 @@ pub struct UnitView {
     pub able: bool,
 }
 
+impl UnitView {
+    /// The rules' view of a combatant: what it threatens follows from its reach, its
+    /// weapon and its conditions (the helpless and the grappled threaten nothing).
+    pub fn new(
+        id: &str,
+        footprint: Footprint,
+        speed_ft: u32,
+        natural_reach_ft: u32,
+        weapon: &WeaponDef,
+        conditions: &std::collections::BTreeSet<super::Condition>,
+    ) -> UnitView {
+        let able = super::components::able(conditions);
+        let threat = if able && !conditions.contains(&super::Condition::Grappled) {
+            ReachBand::of(natural_reach_ft, weapon)
+        } else {
+            None
+        };
+        UnitView { id: id.to_string(), side: 0, footprint, speed_ft, threat, ranged: weapon.is_ranged(), able }
+    }
+}
+
 /// All combatants, sorted by id; a unit's index is its place in this order.
 #[derive(Clone, Debug, Default, PartialEq, bevy::prelude::Resource)]
 pub struct Roster {

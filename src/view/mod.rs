@@ -199,9 +199,14 @@ fn spawn_tokens(
 fn place_tokens(
     layout: Option<Res<BoardLayout>>,
     units: Query<(&Position, &Body)>,
+    moved: Query<(), Or<(Changed<Position>, Changed<Body>)>>,
+    new_tokens: Query<(), Added<Token>>,
     mut tokens: Query<(&Token, &mut Transform)>,
 ) {
     let Some(layout) = layout else { return };
+    if moved.is_empty() && new_tokens.is_empty() {
+        return; // nothing moved this frame
+    }
     for (token, mut transform) in &mut tokens {
         if let Ok((pos, body)) = units.get(token.unit) {
             let fp = crate::grid::Footprint::new(pos.0, body.size.side());
