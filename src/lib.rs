@@ -5,9 +5,13 @@
 //! `shared/DESIGN.md` for the architecture.
 
 pub mod combat;
+pub mod control;
+pub mod game;
 pub mod grid;
 pub mod hud;
+pub mod input;
 pub mod level;
+pub mod overlay;
 pub mod play;
 pub mod query;
 pub mod rules;

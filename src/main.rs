@@ -20,9 +20,15 @@ struct PlayArgs {
     /// Rule variant (default: the level's own).
     #[arg(long)]
     rules: Option<RulesVariant>,
-    /// The side you play.
+    /// The side you play (default: the level's first side).
     #[arg(long)]
     side: Option<String>,
+    /// Watch: the AI plays every side.
+    #[arg(long, conflicts_with = "side")]
+    watch: bool,
+    /// Print the mean CPU frame time when the window closes.
+    #[arg(long)]
+    frame_report: bool,
     /// Seed for the dice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -78,8 +84,22 @@ fn parse_ai(s: &str) -> Result<(String, fivefoot::combat::AiKind), String> {
 enum Command {
     /// Run AI-vs-AI battles headless and report statistics.
     Sim(SimArgs),
-    /// Play a level in a window (the default command).
+    /// Play a level in a window, skipping the menu.
     Play(PlayArgs),
+    /// Print the key bindings in force, or write them to the player's bindings file.
+    Bindings {
+        /// Write the defaults to the bindings file (or PATH).
+        #[arg(long)]
+        write: bool,
+        /// The file to write (default: $FIVEFOOT_BINDINGS or ./fivefoot-bindings.ron).
+        #[arg(long)]
+        path: Option<PathBuf>,
+    },
+    /// Check that a screenshot shows the board (not a blank window): for CI.
+    CheckScreenshot {
+        /// The PNG file.
+        path: PathBuf,
+    },
     /// Ask the rules oracle one question about a level; prints one JSON object.
     Query {
         /// The level file (RON).
@@ -118,21 +138,44 @@ fn main() -> ExitCode {
         },
         Some(Command::Play(args)) => play(args),
         Some(Command::Sim(args)) => sim(args),
-        None => play(PlayArgs { seed: 1, frames: 30, pace: 4.0, ..PlayArgs::default() }),
+        Some(Command::Bindings { write, path }) => bindings(write, path),
+        Some(Command::CheckScreenshot { path }) => match fivefoot::view::screenshot::check_board(&path) {
+            Ok(summary) => {
+                println!("{summary}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("fivefoot check-screenshot: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        None => menu(),
     }
+}
+
+/// No command: the title menu, the default skirmish selected.
+fn menu() -> ExitCode {
+    let opts = fivefoot::play::PlayOptions { seed: 1, frames: 30, pace: 4.0, ..Default::default() };
+    finish(fivefoot::play::run(opts))
 }
 
 fn play(args: PlayArgs) -> ExitCode {
     let opts = fivefoot::play::PlayOptions {
-        level: args.level,
+        level: Some(args.level.unwrap_or_else(fivefoot::play::default_level)),
         rules: args.rules,
         side: args.side,
+        watch: args.watch,
+        frame_report: args.frame_report,
         seed: args.seed,
         screenshot: args.screenshot,
         frames: args.frames,
         pace: args.pace,
     };
-    match fivefoot::play::run(opts) {
+    finish(fivefoot::play::run(opts))
+}
+
+fn finish(outcome: Result<bevy::app::AppExit, String>) -> ExitCode {
+    match outcome {
         Ok(bevy::app::AppExit::Success) => ExitCode::SUCCESS,
         Ok(bevy::app::AppExit::Error(code)) => ExitCode::from(code.get()),
         Err(e) => {
@@ -140,6 +183,32 @@ fn play(args: PlayArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn bindings(write: bool, path: Option<PathBuf>) -> ExitCode {
+    use fivefoot::input::{Bindings, load_bindings, user_bindings_path};
+    if write {
+        let path = path.unwrap_or_else(user_bindings_path);
+        return match Bindings::default().save(&path) {
+            Ok(()) => {
+                println!("wrote the default bindings to {}", path.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("fivefoot bindings: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let (b, problem) = load_bindings();
+    if let Some(p) = problem {
+        eprintln!("fivefoot bindings: {p}");
+    }
+    for (action, inputs) in &b.bindings {
+        let keys: Vec<String> = inputs.iter().map(|i| i.label()).collect();
+        println!("{:<18} {}", format!("{action:?}"), keys.join(", "));
+    }
+    ExitCode::SUCCESS
 }
 
 fn sim(args: SimArgs) -> ExitCode {

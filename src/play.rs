@@ -1,13 +1,18 @@
-//! `fivefoot play`: open a window on a level (the default skirmish unless named).
+//! The game window: `cargo run` opens the title menu (the default skirmish selected),
+//! `fivefoot play [LEVEL] …` goes straight into a skirmish. Assembles the plugins.
 
-use crate::combat::plugin::{BattleRes, CombatPlugin, Pace};
-use crate::combat::{Battle, BattleOptions};
+use crate::combat::plugin::{CombatPlugin, Pace};
+use crate::control::plugin::ControlPlugin;
+use crate::game::{GamePlugin, GameSetup, Screen};
 use crate::hud::HudPlugin;
-use crate::level::{Catalogue, Level, LevelError};
-use crate::rules::{self, Dice, RulesPlugin};
+use crate::input::{ControlsPlugin, load_bindings};
+use crate::level::{Catalogue, Level};
+use crate::overlay::OverlayPlugin;
+use crate::rules::RulesPlugin;
 use crate::variant::RulesVariant;
+use crate::view::ViewPlugin;
 use crate::view::screenshot::{AutoScreenshot, ScreenshotPlugin};
-use crate::view::{LevelName, ViewPlugin};
+use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -17,14 +22,20 @@ pub const DEFAULT_LEVEL: &str = "levels/skirmish.ron";
 /// How to start a game.
 #[derive(Clone, Debug, Default)]
 pub struct PlayOptions {
+    /// `None`: open the title menu.
     pub level: Option<PathBuf>,
     pub rules: Option<RulesVariant>,
+    /// The side the player commands (default: the level's first side).
     pub side: Option<String>,
+    /// Let the AI play every side.
+    pub watch: bool,
     pub seed: u64,
     pub screenshot: Option<PathBuf>,
     pub frames: u32,
     /// Commands per second while the AI plays.
     pub pace: f32,
+    /// Print the mean CPU frame time on exit.
+    pub frame_report: bool,
 }
 
 /// Finds the default level from the working directory or the source tree.
@@ -34,32 +45,86 @@ pub fn default_level() -> PathBuf {
 }
 
 /// Opens the game window; returns when it closes.
-pub fn run(opts: PlayOptions) -> Result<AppExit, LevelError> {
-    let catalogue = Catalogue::builtin();
-    let path = opts.level.clone().unwrap_or_else(default_level);
-    let level = Level::load(&path, &catalogue)?;
-    let variant = opts.rules.unwrap_or(level.def.rules);
-
+pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: format!("Fivefoot — {}", level.def.name),
-            resolution: (1280, 800).into(),
-            ..default()
-        }),
+        primary_window: Some(Window { title: "Fivefoot".into(), resolution: (1280, 800).into(), ..default() }),
         ..default()
     }))
+    .add_plugins((FrameTimeDiagnosticsPlugin::default(), bevy_egui::EguiPlugin::default()))
     .insert_resource(ClearColor(Color::srgb(0.08, 0.09, 0.10)))
     .insert_resource(bevy::winit::WinitSettings::continuous())
-    .insert_resource(Dice::seeded(opts.seed))
-    .insert_resource(LevelName(level.def.name.clone()))
-    .add_plugins((RulesPlugin, CombatPlugin, ViewPlugin, HudPlugin, ScreenshotPlugin));
-    rules::spawn_level(app.world_mut(), &level, &catalogue, variant);
-    // Until the player's controls land, both sides are played by the AI at a readable pace.
-    let battle = Battle::new(&level, &catalogue, variant, opts.seed, BattleOptions::default());
-    app.insert_resource(BattleRes::new(battle, vec![])).insert_resource(Pace::per_second(opts.pace));
+    .insert_resource(Pace::per_second(opts.pace));
+
+    let (bindings, problem) = load_bindings();
+    if let Some(problem) = problem {
+        eprintln!("fivefoot: {problem}");
+    }
+    app.add_plugins((ControlsPlugin { bindings }, RulesPlugin, CombatPlugin, ControlPlugin, GamePlugin)).add_plugins((
+        ViewPlugin,
+        OverlayPlugin,
+        HudPlugin,
+        ScreenshotPlugin,
+    ));
+
+    if let Some(path) = &opts.level {
+        // Straight into the skirmish: check the level now so a bad file fails before a window opens.
+        let level = Level::load(path, &Catalogue::builtin()).map_err(|e| e.to_string())?;
+        let side = if opts.watch {
+            None
+        } else {
+            Some(
+                opts.side
+                    .clone()
+                    .unwrap_or_else(|| level.def.units.first().map_or_else(String::new, |u| u.side.clone())),
+            )
+        };
+        if let Some(s) = &side
+            && !level.def.units.iter().any(|u| &u.side == s)
+        {
+            return Err(format!("{}: no side \"{s}\" (sides: {})", path.display(), sides(&level).join(", ")));
+        }
+        app.insert_resource(GameSetup { level: path.clone(), rules: opts.rules, side, seed: opts.seed });
+        app.insert_state(Screen::Skirmish);
+    } else {
+        app.insert_resource(GameSetup { level: default_level(), rules: opts.rules, side: None, seed: opts.seed });
+        app.init_state::<Screen>();
+    }
     if let Some(path) = opts.screenshot {
         app.insert_resource(AutoScreenshot { path, after_frames: opts.frames.max(1) });
     }
+    if opts.frame_report {
+        app.add_systems(Last, report_frame_time);
+    }
     Ok(app.run())
+}
+
+fn sides(level: &Level) -> Vec<String> {
+    let mut v: Vec<String> = vec![];
+    for u in &level.def.units {
+        if !v.contains(&u.side) {
+            v.push(u.side.clone());
+        }
+    }
+    v
+}
+
+/// On exit, prints the mean and worst CPU frame time seen (after the first 60 frames).
+fn report_frame_time(
+    time: Res<Time<Real>>,
+    mut samples: Local<Vec<f64>>,
+    mut exits: MessageReader<AppExit>,
+    frames: Res<bevy::diagnostic::FrameCount>,
+) {
+    if frames.0 > 60 {
+        samples.push(time.delta_secs_f64() * 1000.0);
+    }
+    if exits.read().next().is_some() && !samples.is_empty() {
+        let n = samples.len() as f64;
+        let mean = samples.iter().sum::<f64>() / n;
+        let mut sorted = samples.clone();
+        sorted.sort_by(f64::total_cmp);
+        let p95 = sorted[((n * 0.95) as usize).min(sorted.len() - 1)];
+        eprintln!("frame time over {} frames: mean {mean:.2} ms, 95th percentile {p95:.2} ms", samples.len());
+    }
 }

@@ -184,6 +184,14 @@ impl Battle {
         sides
     }
 
+    /// Every side in the battle, sorted.
+    pub fn sides_all(&self) -> Vec<String> {
+        let mut sides: Vec<String> = self.fighters.iter().map(|f| f.side.clone()).collect();
+        sides.sort();
+        sides.dedup();
+        sides
+    }
+
     pub fn is_over(&self) -> bool {
         self.winner.is_some()
     }

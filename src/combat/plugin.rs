@@ -56,41 +56,89 @@ impl Plugin for CombatPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PlayerCommands>()
             .init_resource::<ClockHold>()
+            .init_resource::<SkipAi>()
+            .init_resource::<AiThinking>()
             .add_message::<CombatEventMsg>()
+            .add_message::<CommandRefused>()
             .add_systems(Update, advance_clock.in_set(RulesSet::Clock).run_if(resource_exists::<BattleRes>))
             .add_systems(Update, mirror_components.in_set(RulesSet::Resolve).run_if(resource_exists::<BattleRes>));
     }
 }
 
-/// The only system that moves combat time forward: one command per update.
+/// Finish the AI's moves at once (until a person's turn comes, or the battle ends).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SkipAi(pub bool);
+
+/// How long the AI took to decide, in milliseconds: the last decision and the slowest.
+/// One decision is made per frame at most, so this is the longest the AI can hold a frame.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct AiThinking {
+    pub last_ms: f64,
+    pub max_ms: f64,
+}
+
+/// A command a person gave that the rules refused, with the reason.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct CommandRefused(pub String);
+
+/// Commands the AI may resolve in one frame while skipping.
+const SKIP_BUDGET: usize = 32;
+
+/// The only system that moves combat time forward. A person's commands are resolved as
+/// soon as they are given; the AI's one per tick of `Pace` (or, while skipping, up to
+/// `SKIP_BUDGET` a frame), so its thinking never holds a frame for long.
+#[allow(clippy::too_many_arguments)]
 fn advance_clock(
     mut res: ResMut<BattleRes>,
     mut player: ResMut<PlayerCommands>,
     hold: Res<ClockHold>,
     pace: Option<ResMut<Pace>>,
+    mut skip: ResMut<SkipAi>,
+    mut thinking: ResMut<AiThinking>,
     time: Res<Time>,
     mut out: MessageWriter<CombatEventMsg>,
+    mut refused: MessageWriter<CommandRefused>,
 ) {
-    let ready = pace.is_none_or(|mut p| p.0.tick(time.delta()).just_finished());
-    // Reading does not mark the battle changed; only a command does.
-    if ready
-        && hold.0 == 0
-        && !res.battle.is_over()
-        && let Some(actor) = res.battle.actor()
-    {
-        let res = &mut *res;
+    let mut ready = pace.is_none_or(|mut p| p.0.tick(time.delta()).just_finished());
+    let mut ai_budget = if skip.0 { SKIP_BUDGET } else { 1 };
+    while hold.0 == 0 && !res.battle.is_over() {
+        // Only a command may mark the battle changed: read first, borrow mutably after.
+        let Some(actor) = res.battle.actor() else { break };
         let side = res.battle.fighters[actor].side.clone();
-        let cmd = if res.human_sides.contains(&side) {
-            player.0.pop_front()
-        } else {
-            let brain = res.ais.entry(side).or_insert_with(|| Box::new(Greedy));
-            Some(brain.decide(&mut res.battle, actor))
-        };
-        if let Some(cmd) = cmd
-            && res.battle.execute(cmd).is_err()
-        {
+        if res.human_sides.contains(&side) {
+            if skip.0 {
+                skip.0 = false;
+            }
+            if player.0.is_empty() {
+                break;
+            }
+            let cmd = player.0.pop_front().expect("not empty");
+            if let Err(e) = res.battle.execute(cmd) {
+                refused.write(CommandRefused(e.to_string()));
+            }
+            continue;
+        }
+        if !player.0.is_empty() {
+            player.0.clear(); // orders given out of turn lapse
+        }
+        if !(ready || skip.0) || ai_budget == 0 {
+            break;
+        }
+        ready = false;
+        ai_budget -= 1;
+        let res = &mut *res;
+        let started = std::time::Instant::now();
+        let brain = res.ais.entry(side).or_insert_with(|| Box::new(Greedy));
+        let cmd = brain.decide(&mut res.battle, actor);
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        thinking.last_ms = ms;
+        thinking.max_ms = thinking.max_ms.max(ms);
+        if res.battle.execute(cmd).is_err() {
             let _ = res.battle.execute(Command::EndTurn);
         }
+    }
+    if res.battle.is_over() && skip.0 {
+        skip.0 = false;
     }
     let (from, to) = (res.cursor, res.battle.events.len());
     if from < to {

@@ -403,6 +403,13 @@ fn exhausted(b: &Battle, budget: &Budget) -> bool {
 }
 
 impl Battle {
+    /// Whether the acting fighter's budget allows `cmd` at all, whatever its target or
+    /// destination (the action bar's question). `Err` says why not.
+    pub fn affordable(&self, cmd: &Command) -> Result<(), String> {
+        let actor = self.actor().ok_or("nobody is acting")?;
+        spend(self, actor, &self.clock.budget, cmd).map(|_| ())
+    }
+
     /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
     /// provoke, without changing anything.
     pub fn validate(&mut self, cmd: &Command) -> Result<Plan, RuleError> {

@@ -1,22 +1,32 @@
-//! Panels over the board: the clock as the variant has it (round, phase or group, who
-//! acts), and the combat log with every roll and modifier. Reads the battle; never
-//! changes it.
+//! Panels round the board (egui): the top bar (scenario, variant, the clock in the
+//! variant's words, layers, AI pace, frame time), the right panel (initiative and phase
+//! track, the acting and selected units, the attack breakdown with every modifier and
+//! the hit chance, the path's cost and attacks of opportunity, and the scrollable combat
+//! log with every roll), and the bottom action bar with shortcuts and reasons. Reads the
+//! battle; changes it only through the player's commands.
 
-use crate::combat::plugin::{BattleRes, CombatEventMsg};
+use crate::combat::plugin::{AiThinking, BattleRes, CombatEventMsg, CommandRefused, Pace, SkipAi};
 use crate::combat::{Battle, clock};
+use crate::control::plugin::{ActionBar, Feedback, Selection, SlotPressed, human_actor};
+use crate::control::{SlotAction, budget_line};
+use crate::game::{GameSetup, HumanSides, Paused, Screen};
+use crate::input::{ActiveBindings, GameAction, PlayerInput};
+use crate::overlay::{Layers, Preview};
 use crate::variant::RulesVariant;
+use crate::view::LevelName;
+use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
-
-/// How many log lines the panel shows.
-pub const LOG_LINES: usize = 14;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use leafwing_input_manager::prelude::ActionState;
 
 pub struct HudPlugin;
 
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CombatLog>()
-            .add_systems(Startup, spawn_panels)
-            .add_systems(Update, (collect_log, show_log, show_clock).chain());
+            .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>| log.lines.clear())
+            .add_systems(Update, (collect_log, pace_keys).run_if(in_state(Screen::Skirmish)))
+            .add_systems(EguiPrimaryContextPass, hud.run_if(in_state(Screen::Skirmish)));
     }
 }
 
@@ -26,48 +36,41 @@ pub struct CombatLog {
     pub lines: Vec<String>,
 }
 
-#[derive(Component)]
-struct LogText;
-
-#[derive(Component)]
-struct ClockText;
-
-fn spawn_panels(mut commands: Commands) {
-    commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            right: px(8),
-            top: px(60),
-            width: px(430),
-            padding: UiRect::all(px(8)),
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.72)),
-        children![(LogText, Text::new(""), TextFont::from_font_size(13.0), TextColor(Color::srgb(0.9, 0.9, 0.85)))],
-    ));
-    commands.spawn((
-        ClockText,
-        Node { position_type: PositionType::Absolute, top: px(8), right: px(12), ..default() },
-        Text::new(""),
-        TextFont::from_font_size(18.0),
-        TextColor(Color::srgb(1.0, 0.9, 0.5)),
-    ));
-}
-
-fn collect_log(mut events: MessageReader<CombatEventMsg>, mut log: ResMut<CombatLog>) {
+fn collect_log(
+    mut events: MessageReader<CombatEventMsg>,
+    mut refused: MessageReader<CommandRefused>,
+    mut log: ResMut<CombatLog>,
+    mut feedback: ResMut<Feedback>,
+) {
     for e in events.read() {
         log.lines.push(e.0.describe());
     }
+    for r in refused.read() {
+        feedback.0 = Some(r.0.clone());
+    }
 }
 
-fn show_log(log: Res<CombatLog>, mut q: Query<&mut Text, With<LogText>>) {
-    if !log.is_changed() {
-        return;
+fn pace_keys(
+    input: Query<&ActionState<GameAction>, With<PlayerInput>>,
+    pace: Option<ResMut<Pace>>,
+    mut skip: ResMut<SkipAi>,
+) {
+    let (Ok(input), Some(mut pace)) = (input.single(), pace) else { return };
+    let cps = 1.0 / pace.0.duration().as_secs_f32();
+    if input.just_pressed(&GameAction::Faster) {
+        set_pace(&mut pace, cps * 1.5);
     }
-    let start = log.lines.len().saturating_sub(LOG_LINES);
-    for mut t in &mut q {
-        t.0 = log.lines[start..].join("\n");
+    if input.just_pressed(&GameAction::Slower) {
+        set_pace(&mut pace, cps / 1.5);
     }
+    if input.just_pressed(&GameAction::SkipAi) {
+        skip.0 = true;
+    }
+}
+
+fn set_pace(pace: &mut Pace, commands_per_second: f32) {
+    let cps = commands_per_second.clamp(0.5, 60.0);
+    pace.0.set_duration(std::time::Duration::from_secs_f32(1.0 / cps));
 }
 
 /// The clock in the variant's own words.
@@ -77,44 +80,284 @@ pub fn clock_line(b: &Battle) -> String {
     match b.variant {
         RulesVariant::ApPhases => {
             let phase = c.phase.clamp(1, 7);
-            let pips: Vec<String> = b
-                .fighters
+            let track: Vec<String> = clock::AP_PHASES
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| f.in_fight())
-                .map(|(i, f)| format!("{} {}", f.id, "*".repeat(c.ap.get(i).copied().unwrap_or(0) as usize)))
+                .map(|(k, name)| if k + 1 == phase as usize { format!("[{name}]") } else { name.to_string() })
                 .collect();
-            format!(
-                "Round {} | phase {phase}/7 {} | {who} acts\n{}",
-                c.round,
-                clock::AP_PHASES[phase as usize - 1],
-                pips.join("  ")
-            )
+            format!("Round {} | {} | {who} acts", c.round, track.join(" > "))
         }
-        RulesVariant::HexPhases => format!("Turn {} | phase {}/4 | {who} acts", c.round, c.phase),
+        RulesVariant::HexPhases => {
+            let phases: Vec<String> =
+                (1..=4).map(|p| if p == c.phase { format!("[{p}]") } else { p.to_string() }).collect();
+            let surprise = if c.surprise { " (surprise phase)" } else { "" };
+            format!("Turn {} | phase {}{surprise} | {who} acts", c.round, phases.join(" "))
+        }
         RulesVariant::OsrSegments => {
             let groups: Vec<String> =
                 c.osr_high.iter().map(|(s, h)| format!("{s} {}", if *h { "HIGH" } else { "LOW" })).collect();
-            format!("Round {} (1 min) | {:?} | {} | {who} acts", c.round, c.osr_step, groups.join(", "))
+            format!("Round {} (1 min, 10 segments) | {:?} | {} | {who} acts", c.round, c.osr_step, groups.join(", "))
         }
-        _ => {
-            let order: Vec<&str> = c.order.iter().map(|&i| b.fighters[i].id.as_str()).collect();
-            format!("Round {} | {who} acts\ninitiative: {}", c.round, order.join(" > "))
-        }
+        _ => format!("Round {} | {who} acts", c.round),
     }
 }
 
-fn show_clock(res: Option<Res<BattleRes>>, mut q: Query<&mut Text, With<ClockText>>) {
-    let Some(res) = res else { return };
-    if !res.is_changed() {
-        return;
-    }
-    let line = match &res.battle.winner {
-        Some(Some(w)) => format!("{w} wins after {} rounds", res.battle.clock.round),
-        Some(None) => "Draw".to_string(),
-        None => clock_line(&res.battle),
-    };
-    for mut t in &mut q {
-        t.0 = line.clone();
-    }
+/// Per fighter in the fight, in the clock's order: id, side, and a note (AP pips, group…).
+pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
+    let c = &b.clock;
+    let order: Vec<usize> = if c.order.is_empty() { (0..b.fighters.len()).collect() } else { c.order.clone() };
+    order
+        .into_iter()
+        .filter(|&i| b.fighters[i].alive())
+        .map(|i| {
+            let f = &b.fighters[i];
+            let note = match b.variant {
+                RulesVariant::ApPhases => {
+                    let ap = c.ap.get(i).copied().unwrap_or(0) as usize;
+                    format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), f.initiative_shown)
+                }
+                RulesVariant::OsrSegments => {
+                    let acted = if c.acted.get(i).copied().unwrap_or(false) { "acted" } else { "" };
+                    format!("{acted}")
+                }
+                _ => format!("init {}", f.initiative_shown),
+            };
+            (i, note)
+        })
+        .collect()
+}
+
+fn colour32(c: Color) -> egui::Color32 {
+    let s = c.to_srgba();
+    egui::Color32::from_rgb((s.red * 255.0) as u8, (s.green * 255.0) as u8, (s.blue * 255.0) as u8)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn hud(
+    mut contexts: EguiContexts,
+    res: Option<Res<BattleRes>>,
+    (log, bar, preview, sel, feedback): (Res<CombatLog>, Res<ActionBar>, Res<Preview>, Res<Selection>, Res<Feedback>),
+    mut layers: ResMut<Layers>,
+    pace: Option<ResMut<Pace>>,
+    mut skip: ResMut<SkipAi>,
+    mut paused: ResMut<Paused>,
+    thinking: Res<AiThinking>,
+    (humans, name, setup, bindings): (
+        Res<HumanSides>,
+        Option<Res<LevelName>>,
+        Option<Res<GameSetup>>,
+        Option<Res<ActiveBindings>>,
+    ),
+    diagnostics: Option<Res<DiagnosticsStore>>,
+    mut slots: MessageWriter<SlotPressed>,
+) -> Result {
+    let Some(res) = res else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let b = &res.battle;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "hud".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    let hint = |a: GameAction| bindings.as_ref().map_or(String::new(), |b| b.0.hint(a));
+
+    egui::Panel::top("top").exact_size(crate::view::camera::PANELS[2]).show(&mut root, |ui| {
+        ui.horizontal_centered(|ui| {
+            let level = name.as_ref().map_or(b.level_name.clone(), |n| n.0.clone());
+            ui.strong(level);
+            ui.label(format!("| {} |", b.variant.id()));
+            if let Some(s) = &setup {
+                ui.label(format!("seed {}", s.seed));
+            }
+            let you =
+                if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };
+            ui.label(you);
+            ui.separator();
+            ui.toggle_value(
+                &mut layers.enemy_threat,
+                format!("Enemy threat ({})", hint(GameAction::ToggleThreatLayer)),
+            );
+            ui.toggle_value(&mut layers.range, format!("Range ({})", hint(GameAction::ToggleRangeLayer)));
+            ui.toggle_value(&mut layers.lines, format!("Cover lines ({})", hint(GameAction::ToggleLinesLayer)));
+            ui.separator();
+            if let Some(mut pace) = pace {
+                let mut cps = 1.0 / pace.0.duration().as_secs_f32();
+                ui.label("AI pace");
+                if ui.add(egui::Slider::new(&mut cps, 0.5..=30.0).logarithmic(true).suffix("/s")).changed() {
+                    set_pace(&mut pace, cps);
+                }
+            }
+            if ui.button(format!("Skip AI ({})", hint(GameAction::SkipAi))).clicked() {
+                skip.0 = true;
+            }
+            if ui.button("Pause (Esc)").clicked() {
+                paused.0 = true;
+            }
+            let frame = diagnostics
+                .as_ref()
+                .and_then(|d| d.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME))
+                .and_then(|d| d.smoothed());
+            if let Some(ms) = frame {
+                ui.label(format!("{ms:.1} ms/frame, AI {:.2} ms", thinking.max_ms));
+            }
+        });
+    });
+
+    egui::Panel::bottom("actions").exact_size(crate::view::camera::PANELS[3]).show(&mut root, |ui| {
+        ui.add_space(4.0);
+        let mine = human_actor(&res);
+        ui.horizontal_wrapped(|ui| match mine {
+            Some(i) => {
+                ui.strong(format!("{} - {}:", b.fighters[i].id, budget_line(b)));
+                for (k, slot) in bar.0.iter().enumerate() {
+                    let key = match k {
+                        0..=8 => format!("{} ", k + 1),
+                        9 => "0 ".to_string(),
+                        _ => String::new(),
+                    };
+                    let aiming = matches!(slot.action, SlotAction::Aim(t) if t == sel.tool);
+                    let text = egui::RichText::new(format!("{key}{}", slot.label));
+                    let button = egui::Button::new(if aiming { text.strong().underline() } else { text });
+                    let r = ui.add_enabled(slot.state.is_ok(), button);
+                    let r = match &slot.state {
+                        Err(why) => r.on_disabled_hover_text(why.as_str()),
+                        Ok(()) => r.on_hover_text(match slot.action {
+                            SlotAction::Aim(_) => "pick, then click a square or a foe",
+                            SlotAction::Now(_) => "do it now",
+                        }),
+                    };
+                    if r.clicked() {
+                        slots.write(SlotPressed(k));
+                    }
+                }
+            }
+            None if b.is_over() => {
+                ui.label("The battle is over.");
+            }
+            None => {
+                let who = b.actor().map_or("-".into(), |a| b.fighters[a].id.clone());
+                ui.label(format!("The AI is playing {who}... ({} to skip)", hint(GameAction::SkipAi)));
+            }
+        });
+        if let Some(f) = &feedback.0 {
+            ui.colored_label(egui::Color32::from_rgb(255, 150, 120), f);
+        } else if let Some(r) = &preview.refusal {
+            ui.colored_label(egui::Color32::from_rgb(220, 170, 140), r);
+        }
+        ui.horizontal(|ui| {
+            ui.label("Legend:");
+            for (c, t) in [
+                ((107, 120, 97), "floor"),
+                ((87, 77, 71), "wall"),
+                ((140, 115, 71), "difficult (x2 cost)"),
+                ((158, 153, 140), "low wall (x2, cover)"),
+            ] {
+                ui.colored_label(egui::Color32::from_rgb(c.0, c.1, c.2), "##");
+                ui.label(t);
+            }
+            ui.separator();
+            ui.colored_label(egui::Color32::from_rgb(90, 140, 255), "range");
+            ui.colored_label(egui::Color32::from_rgb(255, 190, 60), "range, provokes");
+            ui.colored_label(egui::Color32::from_rgb(90, 240, 255), "path");
+            ui.colored_label(egui::Color32::from_rgb(255, 50, 40), "attack of opportunity");
+            ui.colored_label(egui::Color32::from_rgb(255, 155, 30), "threatened (hovered)");
+            ui.colored_label(egui::Color32::from_rgb(215, 100, 255), "flanking");
+        });
+    });
+
+    egui::Panel::right("info").exact_size(crate::view::camera::PANELS[1] - 14.0).show(&mut root, |ui| {
+        ui.label(egui::RichText::new(clock_line(b)).color(egui::Color32::from_rgb(255, 225, 130)));
+        if let Some(w) = &b.winner {
+            ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));
+        }
+        egui::CollapsingHeader::new("Initiative").default_open(true).show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for (i, note) in initiative_rows(b) {
+                    let f = &b.fighters[i];
+                    let mut text = egui::RichText::new(format!("{} {note}", f.id))
+                        .color(colour32(crate::view::side_colour(&f.side)));
+                    if b.actor() == Some(i) {
+                        text = text.strong().underline();
+                    }
+                    ui.label(text);
+                    ui.label("|");
+                }
+            });
+        });
+        if let Some(i) = sel.unit.filter(|&i| i < b.fighters.len()) {
+            let f = &b.fighters[i];
+            ui.separator();
+            ui.strong(format!("{} ({}, {})", f.id, f.creature, f.side));
+            let conds: Vec<&str> = f.conditions.iter().map(|&c| crate::view::condition_badge(c)).collect();
+            ui.label(format!(
+                "HP {}/{}  speed {} ft  {}  reach {} ft  {}",
+                f.hp,
+                f.max_hp,
+                f.def.speed_ft,
+                f.weapon.name,
+                crate::rules::ReachBand::of(f.natural_reach_ft, &f.weapon).map_or(0, |r| r.max_ft),
+                conds.join(", ")
+            ));
+            if human_actor(&res) == Some(i) {
+                ui.label(format!("Tool: {:?} (right-click or {} to reset)", sel.tool, hint(GameAction::Cancel)));
+            }
+        }
+        if let Some(path) = &preview.path {
+            ui.separator();
+            ui.strong(format!("{}: {} ft", path.command.name(), path.cost_ft));
+            if path.provokes.is_empty() {
+                ui.label("provokes no attack of opportunity");
+            }
+            for (at, by) in &path.provokes {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 130, 110),
+                    format!("attack of opportunity by {by} leaving ({}, {})", at.x, at.y),
+                );
+            }
+        }
+        if let Some(a) = &preview.attack {
+            ui.separator();
+            let p = &a.profile;
+            ui.strong(format!("{} {} -> {}", a.command.name(), b.fighters[a.attacker].id, b.fighters[a.target].id));
+            egui::Grid::new("mods").striped(true).show(ui, |ui| {
+                ui.label(p.die.name());
+                ui.label("");
+                ui.end_row();
+                for m in &p.modifiers {
+                    ui.label(m.source.as_str());
+                    ui.label(format!("{:+}", m.value));
+                    ui.end_row();
+                }
+                ui.strong("needs");
+                ui.strong(format!("{} ({})", p.target_number - p.bonus(), p.against));
+                ui.end_row();
+                ui.strong("hit chance");
+                ui.strong(format!("{:.1}%", p.hit_chance * 100.0));
+                ui.end_row();
+            });
+            ui.label(format!(
+                "cover: {:?} ({:+}){}",
+                a.cover.cover,
+                a.cover.ac_bonus,
+                if a.flanking_partners.is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<&str> = a.flanking_partners.iter().map(|&p| b.fighters[p].id.as_str()).collect();
+                    format!(", flanked with {}", names.join(", "))
+                }
+            ));
+        } else if let Some(h) = preview.hovered_unit {
+            ui.separator();
+            let f = &b.fighters[h];
+            ui.label(format!("{}: HP {}/{}, threatens {} squares", f.id, f.hp, f.max_hp, preview.hovered_threat.len()));
+        }
+        ui.separator();
+        ui.strong("Combat log");
+        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+            for line in &log.lines {
+                ui.label(egui::RichText::new(line).size(12.5));
+            }
+        });
+    });
+    Ok(())
 }

@@ -254,18 +254,22 @@ pub fn save_atomic(def: &LevelDef, path: impl AsRef<Path>) -> Result<(), LevelEr
     let text = ron::Options::default()
         .to_string_pretty(def, pretty)
         .map_err(|e| LevelError::Io { path: path.to_path_buf(), message: e.to_string() })?;
+    write_atomic(path, &format!("{text}\n")).map_err(io)
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder is written
+/// and synced, then renamed over the target.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "level.ron".into());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     {
         use std::io::Write;
-        let mut f = std::fs::File::create(&tmp).map_err(io)?;
-        f.write_all(text.as_bytes()).map_err(io)?;
-        f.write_all(b"\n").map_err(io)?;
-        f.sync_all().map_err(io)?;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
     }
-    std::fs::rename(&tmp, path).map_err(|e| {
+    std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
-        io(e)
     })
 }

@@ -105,7 +105,7 @@ pub fn run(level_path: &Path, variant: Option<RulesVariant>, question: &Question
     let level = Level::load(level_path, &catalogue)?;
     let variant = variant.unwrap_or(level.def.rules);
     if let Question::Attack { attacker, target } = question {
-        return attack_answer(&level, &catalogue, variant, attacker, target);
+        return attack_json(&level, &catalogue, variant, attacker, target);
     }
     let app = rules_app(&level, &catalogue, variant);
     let view = rules::view_of(app.world()).expect("rules resources exist after spawning");
@@ -123,7 +123,7 @@ struct AttackAnswer {
 
 /// The attack as the first attack of a fight already under way (nobody surprised or
 /// flat-footed any more), from where the units stand.
-fn attack_answer(
+pub fn attack_json(
     level: &Level,
     catalogue: &Catalogue,
     variant: RulesVariant,

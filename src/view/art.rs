@@ -68,6 +68,35 @@ pub fn terrain_atlas(shape: Shape, w: u32, h: u32) -> Image {
     img
 }
 
+/// A white cell shape (square or pointy-top hex) with a brighter rim, tinted by the
+/// overlay's sprite colour.
+pub fn cell_mask(shape: Shape, w: u32, h: u32) -> Image {
+    let mut img = Image::new_fill(
+        Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        &[0, 0, 0, 0],
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    );
+    let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
+    for y in 0..h {
+        for x in 0..w {
+            let (dx, dy) = ((x as f32 + 0.5 - cx).abs(), (y as f32 + 0.5 - cy).abs());
+            let (inside, rim) = match shape {
+                Shape::Square => (true, dx > cx - 3.0 || dy > cy - 3.0),
+                Shape::Hex => {
+                    (dx <= cx && dy <= cy - dx / 3f32.sqrt(), dx > cx - 3.0 || dy > cy - dx / 3f32.sqrt() - 3.0)
+                }
+            };
+            if inside {
+                let a = if rim { 1.0 } else { 0.7 };
+                let _ = img.set_color_at(x, y, Color::srgba(1.0, 1.0, 1.0, a));
+            }
+        }
+    }
+    img
+}
+
 /// A white disc with a dark rim, tinted per side by the sprite colour.
 pub fn token_disc(size: u32) -> Image {
     let mut img = Image::new_fill(

@@ -53,6 +53,16 @@ impl BoardLayout {
         fp.cells().map(|c| self.world(c)).sum::<Vec2>() / n
     }
 
+    /// World position of a point in grid units, as the cover survey draws its lines:
+    /// square corners (cell (x, y) spans x..x+1, y..y+1), or hex centres.
+    pub fn grid_point(&self, g: [f32; 2]) -> Vec2 {
+        let o = self.world(GridPos::new(0, 0));
+        match self.shape {
+            Shape::Square => o + Vec2::new((g[0] - 0.5) * self.tile, -(g[1] - 0.5) * self.tile),
+            Shape::Hex => o + Vec2::new(g[0] * self.tile, -g[1] * self.row_step()),
+        }
+    }
+
     /// Size of the whole board in world units.
     pub fn extent(&self) -> Vec2 {
         let extra = if self.shape == Shape::Hex { 0.5 } else { 0.0 };
@@ -114,6 +124,17 @@ mod tests {
         }
         assert!(l.world(GridPos::new(0, 0)).y > l.world(GridPos::new(0, 1)).y, "row 0 is at the top");
         assert_eq!(l.cell_at(l.world(GridPos::new(0, 0)) - Vec2::new(30.0, 0.0)), None);
+    }
+
+    #[test]
+    fn grid_points_put_square_corners_and_hex_centres_in_place() {
+        let l = BoardLayout::new(Shape::Square, 10, 6);
+        let c = l.world(GridPos::new(2, 3));
+        assert_eq!(l.grid_point([2.5, 3.5]), c);
+        assert_eq!(l.grid_point([2.0, 3.0]), c + Vec2::new(-l.tile / 2.0, l.tile / 2.0));
+        let h = BoardLayout::new(Shape::Hex, 10, 6);
+        assert_eq!(h.grid_point([3.5, 1.0]), h.world(GridPos::new(3, 1)));
+        assert_eq!(h.grid_point([3.0, 2.0]), h.world(GridPos::new(3, 2)));
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //! Reads the rules; never changes them.
 
 pub mod art;
+pub mod camera;
+pub mod floating;
 pub mod layout;
 pub mod screenshot;
 
+use crate::game::Screen;
 use crate::grid::{Shape, Terrain};
 use crate::rules::{Battlefield, Body, Combatant, Condition, Conditions, Health, Position, Side};
 use bevy::prelude::*;
@@ -18,9 +21,15 @@ pub struct ViewPlugin;
 
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(TilemapPlugin)
-            .add_systems(Startup, (spawn_camera, spawn_board, spawn_legend).chain())
-            .add_systems(Update, (spawn_tokens, place_tokens, update_hp_bars, show_token_state));
+        app.add_plugins((TilemapPlugin, camera::CameraPlugin, floating::FloatingPlugin))
+            .add_systems(Startup, spawn_camera)
+            .add_systems(OnEnter(Screen::Skirmish), spawn_board.after(crate::game::SkirmishSetup))
+            .add_systems(
+                Update,
+                (spawn_tokens, place_tokens, glide_tokens, update_hp_bars, show_token_state, mark_selected)
+                    .chain()
+                    .after(crate::rules::RulesSet::Cleanup),
+            );
     }
 }
 
@@ -51,13 +60,7 @@ fn terrain_index(t: Terrain) -> u32 {
     }
 }
 
-fn spawn_board(
-    mut commands: Commands,
-    field: Option<Res<Battlefield>>,
-    mut images: ResMut<Assets<Image>>,
-    mut camera: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
-    windows: Query<&Window>,
-) {
+fn spawn_board(mut commands: Commands, field: Option<Res<Battlefield>>, mut images: ResMut<Assets<Image>>) {
     let Some(field) = field else { return };
     let terrain = &field.terrain;
     let layout = BoardLayout::new(field.variant.shape(), terrain.width(), terrain.height());
@@ -78,6 +81,7 @@ fn spawn_board(
                     texture_index: TileTextureIndex(terrain_index(terrain.get(crate::grid::GridPos::new(x, y)))),
                     ..default()
                 })
+                .insert(DespawnOnExit(Screen::Skirmish))
                 .id();
             storage.set(&pos, tile);
         }
@@ -94,6 +98,7 @@ fn spawn_board(
     let first = TilePos { x: 0, y: map_size.y - 1 };
     let local = first.center_in_world(&map_size, &grid_size, &tile_size, &map_type, &anchor);
     let want = layout.world(crate::grid::GridPos::new(0, 0));
+    commands.entity(map).insert(DespawnOnExit(Screen::Skirmish));
     commands.entity(map).insert(TilemapBundle {
         grid_size,
         map_type,
@@ -106,36 +111,7 @@ fn spawn_board(
         ..default()
     });
 
-    // Frame the board, leaving room for the legend and the log panel on the right.
-    const PANEL: f32 = 446.0;
-    if let Ok((mut projection, mut transform)) = camera.single_mut() {
-        let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |w| w.size());
-        let extent = layout.extent() + Vec2::new(tw, th);
-        let usable = Vec2::new(window.x - PANEL, window.y - 80.0).max(Vec2::splat(100.0));
-        let scale = (extent.x / usable.x).max(extent.y / usable.y).max(0.25);
-        if let Projection::Orthographic(o) = &mut *projection {
-            o.scale = scale;
-        }
-        transform.translation = Vec3::new(PANEL / 2.0 * scale, 0.0, transform.translation.z);
-    }
     commands.insert_resource(layout);
-}
-
-fn spawn_legend(mut commands: Commands, field: Option<Res<Battlefield>>, level_name: Option<Res<LevelName>>) {
-    let variant = field.map_or("-".to_string(), |f| f.variant.to_string());
-    let name = level_name.map_or("Fivefoot".to_string(), |n| n.0.clone());
-    commands.spawn((
-        Node { position_type: PositionType::Absolute, top: px(8), left: px(12), ..default() },
-        Text::new(format!("{name}  |  rules: {variant}")),
-        TextFont::from_font_size(20.0),
-        TextColor(Color::WHITE),
-    ));
-    commands.spawn((
-        Node { position_type: PositionType::Absolute, bottom: px(8), left: px(12), ..default() },
-        Text::new("Legend:  floor   # wall   ~ difficult (x2)   = low wall (x2, cover)"),
-        TextFont::from_font_size(16.0),
-        TextColor(Color::srgb(0.85, 0.85, 0.85)),
-    ));
 }
 
 /// The level's display name.
@@ -148,33 +124,54 @@ pub struct Token {
     pub unit: Entity,
 }
 
+/// Where a token is heading; it glides there.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct TokenGoal(pub Vec2);
+
 #[derive(Component)]
 struct HpBar {
     unit: Entity,
     width: f32,
 }
 
+/// Short condition names under a token.
+#[derive(Component)]
+struct ConditionBadge {
+    unit: Entity,
+}
+
+/// The ring round the acting unit.
+#[derive(Component)]
+struct ActingRing;
+
 fn spawn_tokens(
     mut commands: Commands,
     layout: Option<Res<BoardLayout>>,
     mut images: ResMut<Assets<Image>>,
     mut disc: Local<Option<Handle<Image>>>,
-    new_units: Query<(Entity, &Combatant, &Side, &Body), Added<Combatant>>,
+    new_units: Query<(Entity, &Combatant, &Side, &Body, &Position)>,
+    tokens: Query<&Token>,
 ) {
     let Some(layout) = layout else { return };
+    if new_units.is_empty() || !tokens.is_empty() {
+        return;
+    }
     let disc = disc.get_or_insert_with(|| images.add(art::token_disc(128))).clone();
-    for (unit, c, side, body) in &new_units {
+    for (unit, c, side, body, pos) in &new_units {
         let size = layout.tile * body.size.side() as f32 * 0.86;
         let bar_w = size * 0.8;
+        let at = layout.footprint_centre(crate::grid::Footprint::new(pos.0, body.size.side()));
         commands.spawn((
             Token { unit },
+            TokenGoal(at),
+            DespawnOnExit(Screen::Skirmish),
             Sprite {
                 image: disc.clone(),
                 color: side_colour(&side.0),
                 custom_size: Some(Vec2::splat(size)),
                 ..default()
             },
-            Transform::from_xyz(0.0, 0.0, 10.0),
+            Transform::from_translation(at.extend(10.0)),
             children![
                 (
                     Text2d::new(c.id.clone()),
@@ -191,33 +188,77 @@ fn spawn_tokens(
                     Sprite::from_color(Color::srgb(0.2, 0.85, 0.3), Vec2::new(bar_w, 4.0)),
                     Transform::from_xyz(0.0, -size * 0.5 - 2.0, 2.0),
                 ),
+                (
+                    ConditionBadge { unit },
+                    Text2d::new(""),
+                    TextFont::from_font_size(12.0),
+                    TextColor(Color::srgb(1.0, 0.85, 0.4)),
+                    Transform::from_xyz(0.0, size * 0.5 + 6.0, 3.0),
+                ),
             ],
         ));
     }
+    commands.spawn((
+        ActingRing,
+        DespawnOnExit(Screen::Skirmish),
+        Sprite {
+            image: disc,
+            color: Color::srgba(1.0, 0.9, 0.3, 0.9),
+            custom_size: Some(Vec2::splat(layout.tile)),
+            ..default()
+        },
+        Transform::from_xyz(0.0, 0.0, 9.0),
+        Visibility::Hidden,
+    ));
 }
 
+/// Sets each token's goal when its unit moves (and places new tokens at once).
 fn place_tokens(
     layout: Option<Res<BoardLayout>>,
     units: Query<(&Position, &Body)>,
     moved: Query<(), Or<(Changed<Position>, Changed<Body>)>>,
     new_tokens: Query<(), Added<Token>>,
-    mut tokens: Query<(&Token, &mut Transform)>,
+    mut tokens: Query<(&Token, &mut TokenGoal)>,
 ) {
     let Some(layout) = layout else { return };
     if moved.is_empty() && new_tokens.is_empty() {
         return; // nothing moved this frame
     }
-    for (token, mut transform) in &mut tokens {
+    for (token, mut goal) in &mut tokens {
         if let Ok((pos, body)) = units.get(token.unit) {
             let fp = crate::grid::Footprint::new(pos.0, body.size.side());
-            let c = layout.footprint_centre(fp);
-            transform.translation.x = c.x;
-            transform.translation.y = c.y;
+            goal.set_if_neq(TokenGoal(layout.footprint_centre(fp)));
         }
     }
 }
 
-fn update_hp_bars(units: Query<&Health>, mut bars: Query<(&HpBar, &mut Sprite, &mut Transform)>) {
+/// Tokens glide to their goals (about 12 squares a second) instead of jumping.
+pub fn glide_tokens(
+    time: Res<Time>,
+    layout: Option<Res<BoardLayout>>,
+    mut tokens: Query<(&TokenGoal, &mut Transform)>,
+) {
+    let step = layout.map_or(48.0, |l| l.tile) * 12.0 * time.delta_secs();
+    for (goal, mut t) in &mut tokens {
+        let at = t.translation.truncate();
+        if at != goal.0 {
+            let d = goal.0 - at;
+            let next = if d.length() <= step { goal.0 } else { at + d.normalize() * step };
+            t.translation.x = next.x;
+            t.translation.y = next.y;
+        }
+    }
+}
+
+fn update_hp_bars(
+    units: Query<&Health>,
+    changed: Query<(), Changed<Health>>,
+    added: Query<(), Added<HpBar>>,
+    mut bars: Query<(&HpBar, &mut Sprite, &mut Transform)>,
+) {
+    if changed.is_empty() && added.is_empty() {
+        return;
+    }
     for (bar, mut sprite, mut transform) in &mut bars {
         if let Ok(h) = units.get(bar.unit) {
             let frac = (h.hp.max(0) as f32 / h.max.max(1) as f32).clamp(0.0, 1.0);
@@ -234,16 +275,72 @@ fn update_hp_bars(units: Query<&Health>, mut bars: Query<(&HpBar, &mut Sprite, &
     }
 }
 
-/// The fallen are greyed out; the dead leave the board.
+/// The short name of a condition shown under a token.
+pub fn condition_badge(c: Condition) -> &'static str {
+    match c {
+        Condition::Prone => "prone",
+        Condition::Surprised => "surprised",
+        Condition::FlatFooted => "flat-footed",
+        Condition::Unconscious => "down",
+        Condition::Stunned => "stunned",
+        Condition::Dying => "dying",
+        Condition::Stabilized => "stable",
+        Condition::Dead => "dead",
+        Condition::Grappled => "grappled",
+        Condition::Delayed => "delayed",
+    }
+}
+
+/// The fallen are greyed out; the dead leave the board; conditions show as badges.
 fn show_token_state(
-    units: Query<(&Conditions, &Side), Changed<Conditions>>,
+    units: Query<(&Conditions, &Side)>,
+    changed: Query<(), Changed<Conditions>>,
+    added: Query<(), Added<ConditionBadge>>,
     mut tokens: Query<(&Token, &mut Sprite, &mut Visibility)>,
+    mut badges: Query<(&ConditionBadge, &mut Text2d)>,
 ) {
+    if changed.is_empty() && added.is_empty() {
+        return;
+    }
     for (token, mut sprite, mut vis) in &mut tokens {
         if let Ok((cond, side)) = units.get(token.unit) {
             *vis = if cond.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
             sprite.color =
                 if cond.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { side_colour(&side.0) };
+        }
+    }
+    for (badge, mut text) in &mut badges {
+        if let Ok((cond, _)) = units.get(badge.unit) {
+            let words: Vec<&str> = cond.0.iter().map(|&c| condition_badge(c)).collect();
+            text.0 = words.join(" ");
+        }
+    }
+}
+
+/// A ring under the unit acting now.
+fn mark_selected(
+    res: Option<Res<crate::combat::plugin::BattleRes>>,
+    units: Query<(&Combatant, &Body)>,
+    tokens: Query<(&Token, &Transform), Without<ActingRing>>,
+    mut ring: Query<(&mut Transform, &mut Sprite, &mut Visibility), With<ActingRing>>,
+    layout: Option<Res<BoardLayout>>,
+) {
+    let (Some(res), Some(layout)) = (res, layout) else { return };
+    let Ok((mut rt, mut sprite, mut vis)) = ring.single_mut() else { return };
+    let actor = res.battle.actor().map(|i| res.battle.fighters[i].id.as_str());
+    let found = tokens.iter().find_map(|(tok, t)| {
+        let (c, body) = units.get(tok.unit).ok()?;
+        (Some(c.id.as_str()) == actor).then_some((t.translation, body.size.side()))
+    });
+    match found {
+        Some((at, side)) => {
+            rt.translation.x = at.x;
+            rt.translation.y = at.y;
+            sprite.custom_size = Some(Vec2::splat(layout.tile * side as f32 * 1.02));
+            vis.set_if_neq(Visibility::Inherited);
+        }
+        None => {
+            vis.set_if_neq(Visibility::Hidden);
         }
     }
 }

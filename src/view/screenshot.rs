@@ -36,3 +36,38 @@ fn take_screenshot(mut commands: Commands, frames: Res<FrameCount>, shot: Res<Au
         },
     );
 }
+
+/// Checks that a screenshot shows the board: not one flat colour, and a good share of
+/// its pixels the colour of the floor tiles. Returns a one-line summary.
+pub fn check_board(path: &std::path::Path) -> Result<String, String> {
+    let img = image::open(path).map_err(|e| format!("{}: {e}", path.display()))?.to_rgb8();
+    let (w, h) = img.dimensions();
+    let n = (w as f64) * (h as f64);
+    if n == 0.0 {
+        return Err(format!("{}: an empty image", path.display()));
+    }
+    let mut floor = 0u64;
+    let mut sum = [0f64; 3];
+    let mut sq = [0f64; 3];
+    for p in img.pixels() {
+        let [r, g, b] = p.0.map(i32::from);
+        // The floor tile: srgb(0.42, 0.47, 0.38) with a little noise, rims darker.
+        if (r - 107).abs() <= 14 && (g - 120).abs() <= 14 && (b - 97).abs() <= 14 {
+            floor += 1;
+        }
+        for (k, v) in [r, g, b].into_iter().enumerate() {
+            sum[k] += v as f64;
+            sq[k] += (v * v) as f64;
+        }
+    }
+    let spread: f64 = (0..3).map(|k| (sq[k] / n - (sum[k] / n).powi(2)).max(0.0).sqrt()).sum::<f64>() / 3.0;
+    let floor_share = floor as f64 / n;
+    let summary = format!("{w}x{h}, colour spread {spread:.1}, floor {:.1}% of the pixels", floor_share * 100.0);
+    if spread < 8.0 {
+        return Err(format!("{}: blank ({summary})", path.display()));
+    }
+    if floor_share < 0.03 {
+        return Err(format!("{}: no board in sight ({summary})", path.display()));
+    }
+    Ok(summary)
+}

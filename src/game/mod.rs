@@ -1,0 +1,191 @@
+//! The game's flow: the title menu (scenario, rule variant, side), the skirmish (set up
+//! from a `GameSetup` on entering, torn down on leaving), the pause menu and the end
+//! screen. Screens are egui windows; the board and HUD live in their own plugins.
+
+pub mod screens;
+
+use crate::combat::plugin::{BattleRes, Pace};
+use crate::combat::{Battle, BattleOptions};
+use crate::level::{Catalogue, Level};
+use crate::rules::{self, Battlefield, Combatant, RulesSet};
+use crate::variant::RulesVariant;
+use crate::view::LevelName;
+use bevy::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Which screen is up.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    #[default]
+    Menu,
+    /// One frame between skirmishes, so a restart tears everything down first.
+    Loading,
+    Skirmish,
+}
+
+/// What the next skirmish is.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct GameSetup {
+    pub level: PathBuf,
+    /// `None`: the level's own variant.
+    pub rules: Option<RulesVariant>,
+    /// The side the player commands; `None` watches the AI play every side.
+    pub side: Option<String>,
+    pub seed: u64,
+}
+
+/// The game is paused (the clock stands still, the pause menu is up).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Paused(pub bool);
+
+/// A message for the menu (a level that failed to load, say).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct MenuNotice(pub Option<String>);
+
+/// The sides the person at the keyboard plays in the running skirmish.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct HumanSides(pub Vec<String>);
+
+pub struct GamePlugin;
+
+impl Plugin for GamePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Paused>()
+            .init_resource::<MenuNotice>()
+            .init_resource::<HumanSides>()
+            .configure_sets(Update, RulesSet::Clock.run_if(|p: Res<Paused>| !p.0))
+            .add_systems(OnEnter(Screen::Loading), |mut next: ResMut<NextState<Screen>>| next.set(Screen::Skirmish))
+            .add_systems(OnEnter(Screen::Skirmish), start_skirmish.in_set(SkirmishSetup))
+            .add_systems(OnExit(Screen::Skirmish), end_skirmish)
+            .add_plugins(screens::ScreensPlugin);
+    }
+}
+
+/// Systems that build a skirmish on entering it run after this set.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SkirmishSetup;
+
+/// Loads the level, puts its units on the battlefield and starts the battle.
+pub fn start_skirmish(world: &mut World) {
+    let Some(setup) = world.get_resource::<GameSetup>().cloned() else {
+        world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        return;
+    };
+    let catalogue = Catalogue::builtin();
+    let level = match Level::load(&setup.level, &catalogue) {
+        Ok(l) => l,
+        Err(e) => {
+            world.insert_resource(MenuNotice(Some(e.to_string())));
+            world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
+            return;
+        }
+    };
+    let variant = setup.rules.unwrap_or(level.def.rules);
+    let human: Vec<String> =
+        setup.side.iter().filter(|s| level.def.units.iter().any(|u| &u.side == *s)).cloned().collect();
+    rules::spawn_level(world, &level, &catalogue, variant);
+    let units: Vec<Entity> = world.query_filtered::<Entity, With<Combatant>>().iter(world).collect();
+    for e in units {
+        world.entity_mut(e).insert(DespawnOnExit(Screen::Skirmish));
+    }
+    let battle = Battle::new(&level, &catalogue, variant, setup.seed, BattleOptions::default());
+    world.insert_resource(BattleRes::new(battle, human.clone()));
+    world.insert_resource(HumanSides(human));
+    world.insert_resource(LevelName(level.def.name.clone()));
+    world.insert_resource(Paused(false));
+    if !world.contains_resource::<Pace>() {
+        world.insert_resource(Pace::per_second(4.0));
+    }
+}
+
+fn end_skirmish(mut commands: Commands) {
+    commands.remove_resource::<BattleRes>();
+    commands.remove_resource::<Battlefield>();
+    commands.remove_resource::<crate::view::layout::BoardLayout>();
+}
+
+/// The levels a menu offers: every `.ron` file in `levels/` (from the working directory,
+/// else the source tree), sorted by file name.
+pub fn level_files() -> Vec<PathBuf> {
+    let local = PathBuf::from("levels");
+    let dir = if local.is_dir() { local } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("levels") };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ron")).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// A level as the menu lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelEntry {
+    pub path: PathBuf,
+    /// Name, size and sides, or the load error.
+    pub summary: Result<LevelSummary, String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelSummary {
+    pub name: String,
+    pub width: i32,
+    pub height: i32,
+    pub rules: RulesVariant,
+    /// Each side with its number of units, in order of first appearance.
+    pub sides: Vec<(String, usize)>,
+}
+
+/// Reads the levels for the menu; broken files are listed with their error.
+pub fn scan_levels(files: &[PathBuf]) -> Vec<LevelEntry> {
+    let catalogue = Catalogue::builtin();
+    files
+        .iter()
+        .map(|path| LevelEntry {
+            path: path.clone(),
+            summary: Level::load(path, &catalogue).map(|l| summarise(&l)).map_err(|e| e.to_string()),
+        })
+        .collect()
+}
+
+pub fn summarise(level: &Level) -> LevelSummary {
+    let mut sides: Vec<(String, usize)> = vec![];
+    for u in &level.def.units {
+        match sides.iter_mut().find(|(s, _)| *s == u.side) {
+            Some((_, n)) => *n += 1,
+            None => sides.push((u.side.clone(), 1)),
+        }
+    }
+    LevelSummary {
+        name: level.def.name.clone(),
+        width: level.terrain.width(),
+        height: level.terrain.height(),
+        rules: level.def.rules,
+        sides,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_menu_lists_every_shipped_level_with_its_sides() {
+        let entries = scan_levels(&level_files());
+        assert!(entries.len() >= 4);
+        let skirmish = entries.iter().find(|e| e.path.ends_with("skirmish.ron")).expect("the default skirmish");
+        let s = skirmish.summary.as_ref().unwrap();
+        assert!(s.sides.len() >= 2, "{s:?}");
+        assert!(s.width > 0 && s.height > 0);
+    }
+
+    #[test]
+    fn a_broken_level_is_listed_with_its_error() {
+        let dir = std::env::temp_dir().join(format!("fivefoot-menu-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.ron");
+        std::fs::write(&bad, "(name: \"x\", rules: \"d20-classic\", map: (rows: [\"..\"]), units: [oops])").unwrap();
+        let entries = scan_levels(&[bad.clone()]);
+        let err = entries[0].summary.as_ref().unwrap_err();
+        assert!(err.contains("bad.ron:1:"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

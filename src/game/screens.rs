@@ -1,0 +1,290 @@
+//! The screens drawn with egui: the title menu, the pause menu (Esc) and the end screen
+//! with the result and a summary.
+
+use super::{GameSetup, HumanSides, LevelEntry, MenuNotice, Paused, Screen, level_files, scan_levels};
+use crate::combat::CombatEvent;
+use crate::combat::plugin::BattleRes;
+use crate::input::{ActiveBindings, GameAction, PlayerInput};
+use crate::variant::RulesVariant;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use leafwing_input_manager::prelude::ActionState;
+
+pub struct ScreensPlugin;
+
+impl Plugin for ScreensPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<MenuChoice>()
+            .add_systems(
+                EguiPrimaryContextPass,
+                (
+                    menu_screen.run_if(in_state(Screen::Menu)),
+                    (pause_menu, end_screen).run_if(in_state(Screen::Skirmish)),
+                ),
+            )
+            .add_systems(Update, toggle_pause.run_if(in_state(Screen::Skirmish)));
+    }
+}
+
+/// What the menu has picked so far.
+#[derive(Resource, Default)]
+struct MenuChoice {
+    levels: Option<Vec<LevelEntry>>,
+    selected: usize,
+    rules: Option<RulesVariant>,
+    /// Index into the level's sides; `None` = watch the AI.
+    side: Option<usize>,
+    seed: u64,
+}
+
+fn centred(title: &str) -> egui::Window<'_> {
+    egui::Window::new(title).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+}
+
+fn menu_screen(
+    mut contexts: EguiContexts,
+    mut choice: ResMut<MenuChoice>,
+    mut notice: ResMut<MenuNotice>,
+    setup: Option<Res<GameSetup>>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+    keys: Res<ButtonInput<KeyCode>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if choice.levels.is_none() {
+        let entries = scan_levels(&level_files());
+        // Start on the level last played (or the default skirmish).
+        let want = setup.as_ref().map_or_else(crate::play::default_level, |s| s.level.clone());
+        choice.selected = entries.iter().position(|e| same_file(&e.path, &want)).unwrap_or(0);
+        choice.seed = setup.as_ref().map_or(1, |s| s.seed);
+        choice.side = Some(0);
+        choice.levels = Some(entries);
+    }
+    let mut start = keys.just_pressed(KeyCode::Enter);
+    centred("Fivefoot").min_width(560.0).show(ctx, |ui| {
+        ui.label("A tactical grid skirmish: tabletop combat rules, visible square by square.");
+        ui.separator();
+        ui.heading("Scenario");
+        let entries = choice.levels.clone().unwrap_or_default();
+        egui::ScrollArea::vertical().max_height(260.0).show(ui, |ui| {
+            for (i, e) in entries.iter().enumerate() {
+                let file = e.path.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned());
+                match &e.summary {
+                    Ok(s) => {
+                        let sides: Vec<String> = s.sides.iter().map(|(side, n)| format!("{n} {side}")).collect();
+                        let text = format!(
+                            "{}  ({}x{}, {}, {})  [{}]",
+                            s.name,
+                            s.width,
+                            s.height,
+                            sides.join(" vs "),
+                            s.rules.id(),
+                            file
+                        );
+                        if ui.selectable_label(choice.selected == i, text).clicked() {
+                            choice.selected = i;
+                            choice.side = Some(0);
+                        }
+                    }
+                    Err(err) => {
+                        ui.colored_label(egui::Color32::from_rgb(230, 110, 90), format!("{file}: {err}"));
+                    }
+                }
+            }
+        });
+        let Some(Ok(level)) = entries.get(choice.selected).map(|e| e.summary.clone()) else {
+            return;
+        };
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label("Rules:");
+            let current = choice.rules.unwrap_or(level.rules);
+            egui::ComboBox::from_id_salt("rules").selected_text(current.id()).show_ui(ui, |ui| {
+                for v in RulesVariant::ALL {
+                    let label = if v == level.rules { format!("{} (the level's)", v.id()) } else { v.id().to_string() };
+                    if ui.selectable_label(current == v, label).clicked() {
+                        choice.rules = if v == level.rules { None } else { Some(v) };
+                    }
+                }
+            });
+            ui.label("Seed:");
+            ui.add(egui::DragValue::new(&mut choice.seed));
+        });
+        ui.horizontal(|ui| {
+            ui.label("You play:");
+            for (i, (side, _)) in level.sides.iter().enumerate() {
+                if ui.radio(choice.side == Some(i), side).clicked() {
+                    choice.side = Some(i);
+                }
+            }
+            if ui.radio(choice.side.is_none(), "nobody (watch the AI)").clicked() {
+                choice.side = None;
+            }
+        });
+        if let Some(n) = &notice.0 {
+            ui.colored_label(egui::Color32::from_rgb(230, 110, 90), n);
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            start |= ui.button("Start (Enter)").clicked();
+            if ui.button("Quit").clicked() {
+                exit.write(AppExit::Success);
+            }
+        });
+    });
+    let entries = choice.levels.clone().unwrap_or_default();
+    if start && let Some(LevelEntry { path, summary: Ok(level) }) = entries.get(choice.selected) {
+        notice.0 = None;
+        commands.insert_resource(GameSetup {
+            level: path.clone(),
+            rules: choice.rules,
+            side: choice.side.and_then(|i| level.sides.get(i)).map(|(s, _)| s.clone()),
+            seed: choice.seed,
+        });
+        next.set(Screen::Skirmish);
+    }
+    Ok(())
+}
+
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+fn toggle_pause(input: Query<&ActionState<GameAction>, With<PlayerInput>>, mut paused: ResMut<Paused>) {
+    if input.iter().any(|a| a.just_pressed(&GameAction::Pause)) {
+        paused.0 = !paused.0;
+    }
+}
+
+/// Restart with fresh dice, or go back to the menu.
+fn restart(commands: &mut Commands, setup: Option<&GameSetup>, next: &mut NextState<Screen>) {
+    if let Some(s) = setup {
+        let mut s = s.clone();
+        s.seed = s.seed.wrapping_add(1);
+        commands.insert_resource(s);
+    }
+    next.set(Screen::Loading);
+}
+
+fn pause_menu(
+    mut contexts: EguiContexts,
+    mut paused: ResMut<Paused>,
+    setup: Option<Res<GameSetup>>,
+    bindings: Option<Res<ActiveBindings>>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    if !paused.0 {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    centred("Paused").show(ctx, |ui| {
+        if ui.button("Resume (Esc)").clicked() {
+            paused.0 = false;
+        }
+        if ui.button("Restart (new dice)").clicked() {
+            restart(&mut commands, setup.as_deref(), &mut next);
+        }
+        if ui.button("Main menu").clicked() {
+            next.set(Screen::Menu);
+        }
+        if ui.button("Quit").clicked() {
+            exit.write(AppExit::Success);
+        }
+        if let Some(b) = bindings {
+            ui.separator();
+            ui.label("Controls");
+            egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                for (action, inputs) in &b.0.bindings {
+                    if action.slot().is_some_and(|s| s > 0) {
+                        continue;
+                    }
+                    let name =
+                        if action.slot().is_some() { "action bar 1-0".to_string() } else { format!("{action:?}") };
+                    ui.label(name);
+                    ui.label(inputs.iter().map(|i| i.label()).collect::<Vec<_>>().join(", "));
+                    ui.end_row();
+                }
+            });
+            ui.label(format!("Bindings file: {}", crate::input::user_bindings_path().display()));
+        }
+    });
+    Ok(())
+}
+
+/// Per side: damage dealt and foes dropped, from the events.
+pub fn damage_by_side(res: &BattleRes) -> Vec<(String, i64, u32)> {
+    let b = &res.battle;
+    let side_of = |id: &str| b.index_of(id).map(|i| b.fighters[i].side.clone()).unwrap_or_default();
+    let mut out: Vec<(String, i64, u32)> = b.sides_all().into_iter().map(|s| (s, 0, 0)).collect();
+    for e in &b.events {
+        if let CombatEvent::Damage { attacker, total, hp_after, .. } = e {
+            let side = side_of(attacker);
+            if let Some(row) = out.iter_mut().find(|(s, _, _)| *s == side) {
+                row.1 += i64::from(*total);
+                if *hp_after <= 0 && hp_after + total > 0 {
+                    row.2 += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn end_screen(
+    mut contexts: EguiContexts,
+    res: Option<Res<BattleRes>>,
+    humans: Res<HumanSides>,
+    setup: Option<Res<GameSetup>>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let Some(res) = res else { return Ok(()) };
+    let Some(winner) = &res.battle.winner else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let b = &res.battle;
+    let headline = match winner {
+        Some(w) if humans.0.contains(w) => "Victory!".to_string(),
+        Some(w) if !humans.0.is_empty() => format!("Defeat: {w} wins"),
+        Some(w) => format!("{w} wins"),
+        None => "Draw".to_string(),
+    };
+    centred("Battle over").show(ctx, |ui| {
+        ui.heading(headline);
+        ui.label(format!("{} under {}", b.level_name, b.variant.id()));
+        let rounds = if b.variant == RulesVariant::HexPhases { "turns" } else { "rounds" };
+        ui.label(format!("{} {rounds}", b.clock.round));
+        egui::Grid::new("summary").striped(true).show(ui, |ui| {
+            ui.label("side");
+            ui.label("damage dealt");
+            ui.label("foes dropped");
+            ui.end_row();
+            for (side, dmg, dropped) in damage_by_side(&res) {
+                ui.label(side);
+                ui.label(dmg.to_string());
+                ui.label(dropped.to_string());
+                ui.end_row();
+            }
+        });
+        let s = &b.stats;
+        ui.label(format!(
+            "attacks {}, hits {}, critical hits {}, attacks of opportunity {}",
+            s.attacks, s.hits, s.criticals, s.attacks_of_opportunity
+        ));
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Play again (new dice)").clicked() {
+                restart(&mut commands, setup.as_deref(), &mut next);
+            }
+            if ui.button("Main menu").clicked() {
+                next.set(Screen::Menu);
+            }
+        });
+    });
+    Ok(())
+}

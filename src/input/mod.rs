@@ -1,0 +1,317 @@
+//! The player's controls: the game's actions (select, end turn, cycle units, action-bar
+//! slots, layers, camera…), their bindings to keys, mouse buttons and the wheel, read
+//! from and written to a RON bindings file (`assets/bindings.ron` ships the defaults),
+//! and the leafwing-input-manager map built from them.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Everything a player can ask for with a key or a button.
+#[derive(Actionlike, PartialEq, Eq, Hash, Clone, Copy, Debug, Reflect, Serialize, Deserialize, PartialOrd, Ord)]
+pub enum GameAction {
+    /// Click the board: select a unit of yours, or act on the square with the tool in hand.
+    Select,
+    /// Put the tool down / clear the preview.
+    Cancel,
+    EndTurn,
+    /// Select the next unit of yours.
+    CycleUnit,
+    /// Action-bar buttons 1–9 and 0 (the tenth).
+    Slot1,
+    Slot2,
+    Slot3,
+    Slot4,
+    Slot5,
+    Slot6,
+    Slot7,
+    Slot8,
+    Slot9,
+    Slot10,
+    /// Layer: every square the enemy threatens, shaded by threateners.
+    ToggleThreatLayer,
+    /// Layer: movement range of the selected unit.
+    ToggleRangeLayer,
+    /// Layer: cover and flanking lines to the hovered foe.
+    ToggleLinesLayer,
+    PanUp,
+    PanDown,
+    PanLeft,
+    PanRight,
+    /// Hold and move the mouse to pan.
+    DragPan,
+    ZoomIn,
+    ZoomOut,
+    /// Centre the camera on the selected unit.
+    CentreCamera,
+    /// AI pace: faster / slower, or finish the AI's moves at once.
+    Faster,
+    Slower,
+    SkipAi,
+    /// Pause menu.
+    Pause,
+}
+
+/// Every action, for help screens and checks.
+pub const ALL_ACTIONS: [GameAction; 29] = {
+    use GameAction::*;
+    [
+        Select,
+        Cancel,
+        EndTurn,
+        CycleUnit,
+        Slot1,
+        Slot2,
+        Slot3,
+        Slot4,
+        Slot5,
+        Slot6,
+        Slot7,
+        Slot8,
+        Slot9,
+        Slot10,
+        ToggleThreatLayer,
+        ToggleRangeLayer,
+        ToggleLinesLayer,
+        PanUp,
+        PanDown,
+        PanLeft,
+        PanRight,
+        DragPan,
+        ZoomIn,
+        ZoomOut,
+        CentreCamera,
+        Faster,
+        Slower,
+        SkipAi,
+        Pause,
+    ]
+};
+
+impl GameAction {
+    /// The action-bar slot a key stands for (0-based).
+    pub fn slot(self) -> Option<usize> {
+        use GameAction::*;
+        [Slot1, Slot2, Slot3, Slot4, Slot5, Slot6, Slot7, Slot8, Slot9, Slot10].iter().position(|&s| s == self)
+    }
+}
+
+/// One physical input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Input {
+    Key(KeyCode),
+    Mouse(MouseButton),
+    WheelUp,
+    WheelDown,
+}
+
+impl Input {
+    /// How the binding is shown on buttons and in help.
+    pub fn label(self) -> String {
+        match self {
+            Input::Key(k) => {
+                let s = format!("{k:?}");
+                s.strip_prefix("Key").or_else(|| s.strip_prefix("Digit")).unwrap_or(&s).to_string()
+            }
+            Input::Mouse(m) => format!("{m:?} mouse"),
+            Input::WheelUp => "wheel up".into(),
+            Input::WheelDown => "wheel down".into(),
+        }
+    }
+}
+
+/// The bindings file: for each action, the inputs that trigger it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bindings {
+    pub bindings: Vec<(GameAction, Vec<Input>)>,
+}
+
+/// Why a bindings file could not be used.
+#[derive(Debug, Error)]
+pub enum BindingsError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("{path}:{line}:{col}: {msg}")]
+    Syntax { path: String, line: usize, col: usize, msg: String },
+}
+
+impl Default for Bindings {
+    fn default() -> Self {
+        use GameAction::*;
+        use Input::{Key, Mouse, WheelDown, WheelUp};
+        let k = |c: KeyCode| Key(c);
+        let slots = [
+            (Slot1, KeyCode::Digit1),
+            (Slot2, KeyCode::Digit2),
+            (Slot3, KeyCode::Digit3),
+            (Slot4, KeyCode::Digit4),
+            (Slot5, KeyCode::Digit5),
+            (Slot6, KeyCode::Digit6),
+            (Slot7, KeyCode::Digit7),
+            (Slot8, KeyCode::Digit8),
+            (Slot9, KeyCode::Digit9),
+            (Slot10, KeyCode::Digit0),
+        ];
+        let mut bindings = vec![
+            (Select, vec![Mouse(MouseButton::Left)]),
+            (Cancel, vec![Mouse(MouseButton::Right), k(KeyCode::Backspace)]),
+            (EndTurn, vec![k(KeyCode::Space), k(KeyCode::Enter)]),
+            (CycleUnit, vec![k(KeyCode::Tab)]),
+        ];
+        bindings.extend(slots.iter().map(|&(a, c)| (a, vec![k(c)])));
+        bindings.extend([
+            (ToggleThreatLayer, vec![k(KeyCode::KeyT)]),
+            (ToggleRangeLayer, vec![k(KeyCode::KeyR)]),
+            (ToggleLinesLayer, vec![k(KeyCode::KeyL)]),
+            (PanUp, vec![k(KeyCode::KeyW), k(KeyCode::ArrowUp)]),
+            (PanDown, vec![k(KeyCode::KeyS), k(KeyCode::ArrowDown)]),
+            (PanLeft, vec![k(KeyCode::KeyA), k(KeyCode::ArrowLeft)]),
+            (PanRight, vec![k(KeyCode::KeyD), k(KeyCode::ArrowRight)]),
+            (DragPan, vec![Mouse(MouseButton::Middle)]),
+            (ZoomIn, vec![WheelUp, k(KeyCode::Equal)]),
+            (ZoomOut, vec![WheelDown, k(KeyCode::Minus)]),
+            (CentreCamera, vec![k(KeyCode::KeyC)]),
+            (Faster, vec![k(KeyCode::BracketRight)]),
+            (Slower, vec![k(KeyCode::BracketLeft)]),
+            (SkipAi, vec![k(KeyCode::KeyN)]),
+            (Pause, vec![k(KeyCode::Escape)]),
+        ]);
+        Bindings { bindings }
+    }
+}
+
+impl Bindings {
+    /// Reads a bindings file; errors name the file, line and column.
+    pub fn load(path: &Path) -> Result<Bindings, BindingsError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| BindingsError::Io { path: path.display().to_string(), source })?;
+        Bindings::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Bindings, BindingsError> {
+        ron::from_str(text).map_err(|e| BindingsError::Syntax {
+            path: path.display().to_string(),
+            line: e.span.start.line,
+            col: e.span.start.col,
+            msg: e.code.to_string(),
+        })
+    }
+
+    /// Writes the bindings atomically (temp file, then rename).
+    pub fn save(&self, path: &Path) -> Result<(), BindingsError> {
+        let pretty = ron::ser::PrettyConfig::new().depth_limit(3);
+        let text = ron::ser::to_string_pretty(self, pretty).expect("bindings serialise");
+        crate::level::write_atomic(path, &format!("// Fivefoot key and mouse bindings.\n{text}\n"))
+            .map_err(|source| BindingsError::Io { path: path.display().to_string(), source })
+    }
+
+    /// The inputs bound to an action.
+    pub fn of(&self, action: GameAction) -> &[Input] {
+        self.bindings.iter().find(|(a, _)| *a == action).map_or(&[], |(_, v)| v.as_slice())
+    }
+
+    /// The shortest label of an action's first binding, for buttons ("Space", "1").
+    pub fn hint(&self, action: GameAction) -> String {
+        self.of(action).first().map_or(String::new(), |i| i.label())
+    }
+
+    /// The leafwing input map for these bindings.
+    pub fn input_map(&self) -> InputMap<GameAction> {
+        let mut map = InputMap::default();
+        for (action, inputs) in &self.bindings {
+            for input in inputs {
+                match *input {
+                    Input::Key(k) => map.insert(*action, k),
+                    Input::Mouse(m) => map.insert(*action, m),
+                    Input::WheelUp => map.insert(*action, MouseScrollDirection::UP),
+                    Input::WheelDown => map.insert(*action, MouseScrollDirection::DOWN),
+                };
+            }
+        }
+        map
+    }
+}
+
+/// Where the player's own bindings live: `$FIVEFOOT_BINDINGS`, else `fivefoot-bindings.ron`
+/// in the working directory. Absent, the shipped defaults apply.
+pub fn user_bindings_path() -> PathBuf {
+    std::env::var_os("FIVEFOOT_BINDINGS").map_or_else(|| PathBuf::from("fivefoot-bindings.ron"), PathBuf::from)
+}
+
+/// The bindings in force: the player's file if present, else `assets/bindings.ron`, else
+/// the built-in defaults. A broken file is reported and the defaults used.
+pub fn load_bindings() -> (Bindings, Option<String>) {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/bindings.ron");
+    for path in [user_bindings_path(), PathBuf::from("assets/bindings.ron"), shipped] {
+        if path.exists() {
+            return match Bindings::load(&path) {
+                Ok(b) => (b, None),
+                Err(e) => (Bindings::default(), Some(format!("{e} (using the default bindings)"))),
+            };
+        }
+    }
+    (Bindings::default(), None)
+}
+
+/// Marks the entity holding the player's input map and action state.
+#[derive(Component)]
+pub struct PlayerInput;
+
+/// The bindings in force, for labels and help.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ActiveBindings(pub Bindings);
+
+/// Registers the actions and spawns the player's input map.
+pub struct ControlsPlugin {
+    pub bindings: Bindings,
+}
+
+impl Plugin for ControlsPlugin {
+    fn build(&self, app: &mut App) {
+        let map = self.bindings.input_map();
+        app.add_plugins(InputManagerPlugin::<GameAction>::default())
+            .insert_resource(ActiveBindings(self.bindings.clone()))
+            .add_systems(PreStartup, move |mut commands: Commands| {
+                commands.spawn((PlayerInput, map.clone()));
+            });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_bindings_round_trip_through_ron() {
+        let b = Bindings::default();
+        let text = ron::ser::to_string_pretty(&b, Default::default()).unwrap();
+        assert_eq!(Bindings::parse(&text, Path::new("x.ron")).unwrap(), b);
+    }
+
+    #[test]
+    fn shipped_bindings_file_is_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/bindings.ron");
+        assert_eq!(Bindings::load(&path).unwrap(), Bindings::default());
+    }
+
+    #[test]
+    fn a_broken_file_names_line_and_column() {
+        let err = Bindings::parse("(bindings: [\n  (Select, [Key(NoSuchKey)]),\n])", Path::new("b.ron")).unwrap_err();
+        let s = err.to_string();
+        assert!(s.starts_with("b.ron:2:"), "{s}");
+    }
+
+    #[test]
+    fn every_action_has_a_default_binding() {
+        let b = Bindings::default();
+        for a in ALL_ACTIONS {
+            assert!(!b.of(a).is_empty(), "{a:?} has no binding");
+        }
+        assert_eq!(b.hint(GameAction::EndTurn), "Space");
+        assert_eq!(b.hint(GameAction::Slot3), "3");
+        assert_eq!(GameAction::Slot10.slot(), Some(9));
+    }
+}

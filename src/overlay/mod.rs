@@ -1,0 +1,386 @@
+//! The rules made visible on the board: the hovered unit's threatened squares, the enemy
+//! threat layer shaded by threateners, the selected unit's movement range, the path to
+//! the hovered square with its cost and a marker naming each foe whose attack of
+//! opportunity it provokes, and, against a hovered foe, the cover lines and flanking
+//! partners. `compute_preview` is pure (a battle in, a `Preview` out); the systems only
+//! paint it.
+
+use crate::combat::attack::AttackProfile;
+use crate::combat::plugin::BattleRes;
+use crate::combat::{Battle, Command};
+use crate::control::plugin::{Pointer, Selection, human_actor};
+use crate::control::{Tool, command_for_click};
+use crate::game::Screen;
+use crate::grid::{Footprint, GridPos};
+use crate::input::{GameAction, PlayerInput};
+use crate::rules::cover::{Blocker, CoverResult};
+use crate::rules::{self, MoveMode};
+use crate::view::layout::BoardLayout;
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::ActionState;
+
+/// Which optional layers are on.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layers {
+    /// Every square the player's foes threaten, shaded by how many.
+    pub enemy_threat: bool,
+    /// The selected unit's movement range for the tool in hand.
+    pub range: bool,
+    /// Cover and flanking lines against the hovered foe.
+    pub lines: bool,
+}
+
+impl Default for Layers {
+    fn default() -> Self {
+        Layers { enemy_threat: false, range: true, lines: true }
+    }
+}
+
+/// A move the player is aiming.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathPreview {
+    pub command: Command,
+    pub squares: Vec<GridPos>,
+    pub cost_ft: u32,
+    /// Where each attack of opportunity happens and who makes it.
+    pub provokes: Vec<(GridPos, String)>,
+}
+
+/// An attack the player is aiming.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackPreview {
+    pub attacker: usize,
+    pub target: usize,
+    pub command: Command,
+    pub profile: AttackProfile,
+    pub cover: CoverResult,
+    pub flanking_partners: Vec<usize>,
+}
+
+/// Everything the board shows beyond terrain and tokens.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Preview {
+    pub hovered_unit: Option<usize>,
+    /// Squares the hovered unit threatens.
+    pub hovered_threat: Vec<GridPos>,
+    /// Squares the player's foes threaten, with how many threaten each.
+    pub enemy_threat: Vec<(GridPos, u32)>,
+    /// Where the selected unit can go with the tool in hand, and whether it provokes.
+    pub range: Vec<(GridPos, bool)>,
+    pub path: Option<PathPreview>,
+    pub attack: Option<AttackPreview>,
+    /// Why the hovered square or foe cannot be acted on.
+    pub refusal: Option<String>,
+}
+
+/// Works out the preview for a battle, the player's sides, the selection, the hovered
+/// square and the layers. Never changes the battle's course (only its derived state).
+pub fn compute_preview(
+    b: &mut Battle,
+    humans: &[String],
+    sel: &Selection,
+    hover: Option<GridPos>,
+    layers: Layers,
+) -> Preview {
+    let mut out = Preview::default();
+    b.refresh();
+    let hovered = hover
+        .and_then(|c| (0..b.fighters.len()).find(|&i| b.fighters[i].alive() && b.fighters[i].footprint().contains(c)));
+    {
+        let view = b.view();
+        if let Some(i) = hovered {
+            out.hovered_unit = Some(i);
+            out.hovered_threat = view.threat.squares_of(i).to_vec();
+        }
+        if layers.enemy_threat && !humans.is_empty() {
+            let foes: rules::UnitMask = (0..b.fighters.len())
+                .filter(|&i| !humans.contains(&b.fighters[i].side) && b.fighters[i].in_fight())
+                .fold(0, |m, i| m | rules::roster::bit(i));
+            for y in 0..b.field.terrain.height() {
+                for x in 0..b.field.terrain.width() {
+                    let p = GridPos::new(x, y);
+                    let n = (view.threat.threateners(p) & foes).count_ones();
+                    if n > 0 {
+                        out.enemy_threat.push((p, n));
+                    }
+                }
+            }
+        }
+    }
+    let actor = b.actor().filter(|&i| !b.is_over() && humans.contains(&b.fighters[i].side));
+    let Some(actor) = actor.filter(|&a| sel.unit == Some(a)) else { return out };
+    if layers.range && !sel.tool.aims_at_foe() {
+        let mode = if sel.tool == Tool::Step { MoveMode::Step } else { MoveMode::Move };
+        let probe = sel.tool.command(b.fighters[actor].pos, "");
+        if b.affordable(&probe).is_ok() {
+            let view = b.view();
+            let mut allowance = rules::allowance_ft(&view, actor, mode);
+            let speed = b.fighters[actor].def.speed_ft;
+            match sel.tool {
+                Tool::Dash => allowance = speed * 3 / 2,
+                Tool::Tumble => allowance = speed / 2,
+                _ if mode == MoveMode::Move && b.fighters[actor].has(crate::rules::Condition::Prone) => allowance /= 2,
+                _ => {}
+            }
+            let range = rules::movement_range(&view, actor, mode, allowance);
+            let here = b.fighters[actor].pos;
+            out.range = range
+                .destinations(&view)
+                .into_iter()
+                .filter(|(p, _, _)| *p != here)
+                .map(|(p, _, n)| (p, n > 0))
+                .collect();
+        }
+    }
+    let Some(cell) = hover else { return out };
+    if b.fighters[actor].footprint().contains(cell) {
+        return out;
+    }
+    match command_for_click(b, sel.tool, cell) {
+        Ok(cmd) => {
+            let Ok(plan) = b.validate(&cmd) else { return out };
+            if let Some(path) = &plan.path {
+                out.path = Some(PathPreview {
+                    command: cmd.clone(),
+                    squares: path.squares.clone(),
+                    cost_ft: path.cost_ft,
+                    provokes: path.provokes.iter().map(|p| (p.from, b.fighters[p.by].id.clone())).collect(),
+                });
+            }
+            if let Some(profile) = plan.attack
+                && let Some(t) = hovered
+            {
+                let view = b.view();
+                out.attack = Some(AttackPreview {
+                    attacker: actor,
+                    target: t,
+                    command: cmd,
+                    profile,
+                    cover: rules::cover_between(&view, actor, t, true),
+                    flanking_partners: rules::flanking(&view, actor, t).partners,
+                });
+            }
+        }
+        Err(why) => out.refusal = Some(why),
+    }
+    out
+}
+
+pub struct OverlayPlugin;
+
+impl Plugin for OverlayPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Layers>().init_resource::<Preview>().add_systems(
+            Update,
+            (toggle_layers, update_preview, spawn_cells, paint_cells, label_preview, draw_lines)
+                .chain()
+                .after(crate::rules::RulesSet::Cleanup)
+                .run_if(resource_exists::<BattleRes>.and_then(resource_exists::<BoardLayout>)),
+        );
+    }
+}
+
+fn toggle_layers(input: Query<&ActionState<GameAction>, With<PlayerInput>>, mut layers: ResMut<Layers>) {
+    let Ok(a) = input.single() else { return };
+    if a.just_pressed(&GameAction::ToggleThreatLayer) {
+        layers.enemy_threat = !layers.enemy_threat;
+    }
+    if a.just_pressed(&GameAction::ToggleRangeLayer) {
+        layers.range = !layers.range;
+    }
+    if a.just_pressed(&GameAction::ToggleLinesLayer) {
+        layers.lines = !layers.lines;
+    }
+}
+
+fn update_preview(
+    mut res: ResMut<BattleRes>,
+    sel: Res<Selection>,
+    pointer: Res<Pointer>,
+    layers: Res<Layers>,
+    mut preview: ResMut<Preview>,
+) {
+    if !(res.is_changed() || sel.is_changed() || pointer.is_changed() || layers.is_changed()) {
+        return;
+    }
+    let hover = if pointer.over_ui { None } else { pointer.cell };
+    let humans = res.human_sides.clone();
+    let p = compute_preview(&mut res.bypass_change_detection().battle, &humans, &sel, hover, *layers);
+    preview.set_if_neq(p);
+}
+
+/// A translucent square (or hex) over one board cell.
+#[derive(Component)]
+struct OverlayCell(GridPos);
+
+fn spawn_cells(
+    mut commands: Commands,
+    layout: Res<BoardLayout>,
+    cells: Query<(), With<OverlayCell>>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    if !cells.is_empty() {
+        return;
+    }
+    let mask = images.add(crate::view::art::cell_mask(layout.shape, layout.tile as u32, layout.tile_height() as u32));
+    let size = Vec2::new(layout.tile, layout.tile_height());
+    for y in 0..layout.height {
+        for x in 0..layout.width {
+            let p = GridPos::new(x, y);
+            commands.spawn((
+                OverlayCell(p),
+                Sprite { image: mask.clone(), custom_size: Some(size), color: Color::NONE, ..default() },
+                Transform::from_translation(layout.world(p).extend(5.0)),
+                Visibility::Hidden,
+                DespawnOnExit(Screen::Skirmish),
+            ));
+        }
+    }
+}
+
+const PATH: Color = Color::srgba(0.35, 0.95, 1.0, 0.55);
+const AOO: Color = Color::srgba(1.0, 0.15, 0.1, 0.75);
+const HOVER_THREAT: Color = Color::srgba(1.0, 0.6, 0.1, 0.45);
+const RANGE: Color = Color::srgba(0.3, 0.55, 1.0, 0.30);
+const RANGE_PROVOKES: Color = Color::srgba(1.0, 0.75, 0.2, 0.30);
+
+/// The colour each cell gets, by priority: path, AoO markers, the hovered unit's threat,
+/// movement range, enemy threat.
+pub fn cell_colours(p: &Preview, width: i32, height: i32) -> Vec<Option<Color>> {
+    let mut out = vec![None; (width * height).max(0) as usize];
+    let mut put = |c: GridPos, colour: Color| {
+        if c.x >= 0 && c.y >= 0 && c.x < width && c.y < height {
+            out[(c.y * width + c.x) as usize] = Some(colour);
+        }
+    };
+    for &(c, n) in &p.enemy_threat {
+        put(c, Color::srgba(0.9, 0.1, 0.1, (0.12 + 0.12 * n as f32).min(0.6)));
+    }
+    for &(c, provokes) in &p.range {
+        put(c, if provokes { RANGE_PROVOKES } else { RANGE });
+    }
+    for &c in &p.hovered_threat {
+        put(c, HOVER_THREAT);
+    }
+    if let Some(path) = &p.path {
+        for &c in &path.squares {
+            put(c, PATH);
+        }
+        for &(c, _) in &path.provokes {
+            put(c, AOO);
+        }
+    }
+    out
+}
+
+fn paint_cells(
+    preview: Res<Preview>,
+    layout: Res<BoardLayout>,
+    mut cells: Query<(&OverlayCell, &mut Sprite, &mut Visibility)>,
+    added: Query<(), Added<OverlayCell>>,
+) {
+    if !preview.is_changed() && added.is_empty() {
+        return;
+    }
+    let colours = cell_colours(&preview, layout.width, layout.height);
+    for (cell, mut sprite, mut vis) in &mut cells {
+        let c = colours.get((cell.0.y * layout.width + cell.0.x) as usize).copied().flatten();
+        match c {
+            Some(colour) => {
+                sprite.color = colour;
+                vis.set_if_neq(Visibility::Inherited);
+            }
+            None => {
+                vis.set_if_neq(Visibility::Hidden);
+            }
+        }
+    }
+}
+
+/// Words on the board: the path's cost, and who makes each attack of opportunity.
+#[derive(Component)]
+struct PreviewLabel;
+
+fn label_preview(
+    mut commands: Commands,
+    preview: Res<Preview>,
+    layout: Res<BoardLayout>,
+    old: Query<Entity, With<PreviewLabel>>,
+) {
+    if !preview.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let Some(path) = &preview.path else { return };
+    let mut label = |at: Vec2, text: String, colour: Color| {
+        commands.spawn((
+            PreviewLabel,
+            Text2d::new(text),
+            TextFont::from_font_size(15.0),
+            TextColor(colour),
+            Transform::from_translation(at.extend(30.0)),
+            DespawnOnExit(Screen::Skirmish),
+        ));
+    };
+    if let Some(&last) = path.squares.last() {
+        let aoo = if path.provokes.is_empty() { String::new() } else { format!(", {} AoO", path.provokes.len()) };
+        label(
+            layout.world(last) + Vec2::new(0.0, layout.tile * 0.55),
+            format!("{} ft{aoo}", path.cost_ft),
+            Color::WHITE,
+        );
+    }
+    for (i, (from, by)) in path.provokes.iter().enumerate() {
+        let lift = -layout.tile * 0.3 - 14.0 * i as f32;
+        label(layout.world(*from) + Vec2::new(0.0, lift), format!("AoO: {by}"), Color::srgb(1.0, 0.55, 0.5));
+    }
+}
+
+fn draw_lines(
+    mut gizmos: Gizmos,
+    preview: Res<Preview>,
+    layers: Res<Layers>,
+    layout: Res<BoardLayout>,
+    res: Res<BattleRes>,
+) {
+    if let Some(path) = &preview.path
+        && let Some(actor) = preview_actor(&res)
+    {
+        let side = res.battle.fighters[actor].size.side();
+        let mut at = layout.footprint_centre(res.battle.fighters[actor].footprint());
+        for &p in &path.squares {
+            let next = layout.footprint_centre(Footprint::new(p, side));
+            gizmos.line_2d(at, next, Color::srgb(0.4, 1.0, 1.0));
+            at = next;
+        }
+    }
+    let Some(attack) = &preview.attack else { return };
+    if !layers.lines {
+        return;
+    }
+    for line in &attack.cover.lines {
+        let colour = match line.blocker {
+            Blocker::Clear => Color::srgb(0.3, 1.0, 0.4),
+            Blocker::Creature => Color::srgb(1.0, 0.9, 0.2),
+            Blocker::LowWall => Color::srgb(1.0, 0.55, 0.1),
+            Blocker::Wall => Color::srgb(1.0, 0.2, 0.2),
+        };
+        gizmos.line_2d(layout.grid_point(line.from), layout.grid_point(line.to), colour);
+    }
+    let b = &res.battle;
+    let target = layout.footprint_centre(b.fighters[attack.target].footprint());
+    let me = layout.footprint_centre(b.fighters[attack.attacker].footprint());
+    for &partner in &attack.flanking_partners {
+        let p = layout.footprint_centre(b.fighters[partner].footprint());
+        let purple = Color::srgb(0.85, 0.4, 1.0);
+        gizmos.line_2d(me, target, purple);
+        gizmos.line_2d(target, p, purple);
+        gizmos.circle_2d(p, layout.tile * 0.5, purple);
+    }
+}
+
+fn preview_actor(res: &BattleRes) -> Option<usize> {
+    human_actor(res)
+}

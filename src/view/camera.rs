@@ -1,0 +1,137 @@
+//! The camera: framing the board between the panels, panning (keys, middle-drag, window
+//! edges), zooming (wheel, keys), centring on the selected unit, and finding the board
+//! square under the pointer.
+
+use super::layout::BoardLayout;
+use crate::control::plugin::{Pointer, Selection};
+use crate::input::{GameAction, PlayerInput};
+use bevy::input::mouse::AccumulatedMouseMotion;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use leafwing_input_manager::prelude::ActionState;
+
+/// Room the egui panels take round the board, in logical pixels: left, right, top, bottom.
+pub const PANELS: [f32; 4] = [0.0, 390.0, 44.0, 96.0];
+
+pub struct CameraPlugin;
+
+impl Plugin for CameraPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            Update,
+            (frame_new_board.run_if(resource_added::<BoardLayout>), move_camera, track_pointer)
+                .chain()
+                .run_if(resource_exists::<BoardLayout>),
+        );
+    }
+}
+
+/// Fits the whole board in the window between the panels.
+pub fn frame_board(layout: &BoardLayout, window: Vec2, projection: &mut Projection, transform: &mut Transform) {
+    let [l, r, t, b] = PANELS;
+    let extent = layout.extent() + Vec2::new(layout.tile, layout.tile_height());
+    let usable = Vec2::new(window.x - l - r, window.y - t - b).max(Vec2::splat(100.0));
+    let scale = (extent.x / usable.x).max(extent.y / usable.y).max(0.25);
+    if let Projection::Orthographic(o) = projection {
+        o.scale = scale;
+    }
+    // Shift the camera so the board sits in the middle of the free area.
+    let shift = Vec2::new((r - l) / 2.0, (t - b) / 2.0) * scale;
+    transform.translation = Vec3::new(shift.x, shift.y, transform.translation.z);
+}
+
+fn frame_new_board(
+    layout: Res<BoardLayout>,
+    mut camera: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+) {
+    if let Ok((mut projection, mut transform)) = camera.single_mut() {
+        let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |w| w.size());
+        frame_board(&layout, window, &mut projection, &mut transform);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn move_camera(
+    input: Query<&ActionState<GameAction>, With<PlayerInput>>,
+    mut camera: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+    motion: Res<AccumulatedMouseMotion>,
+    pointer: Res<Pointer>,
+    selection: Res<Selection>,
+    res: Option<Res<crate::combat::plugin::BattleRes>>,
+    layout: Res<BoardLayout>,
+    time: Res<Time>,
+) {
+    let (Ok(input), Ok((mut projection, mut transform))) = (input.single(), camera.single_mut()) else { return };
+    let Projection::Orthographic(o) = &mut *projection else { return };
+    let mut pan = Vec2::ZERO;
+    for (action, dir) in [
+        (GameAction::PanUp, Vec2::Y),
+        (GameAction::PanDown, -Vec2::Y),
+        (GameAction::PanLeft, -Vec2::X),
+        (GameAction::PanRight, Vec2::X),
+    ] {
+        if input.pressed(&action) {
+            pan += dir;
+        }
+    }
+    // The window's edges pan too, when the pointer rests on them.
+    if let Ok(w) = window.single()
+        && let Some(p) = w.cursor_position()
+        && w.focused
+    {
+        const EDGE: f32 = 4.0;
+        if p.x <= EDGE {
+            pan.x -= 1.0;
+        } else if p.x >= w.width() - EDGE {
+            pan.x += 1.0;
+        }
+        if p.y <= EDGE {
+            pan.y += 1.0;
+        } else if p.y >= w.height() - EDGE {
+            pan.y -= 1.0;
+        }
+    }
+    let speed = 700.0 * o.scale * time.delta_secs();
+    transform.translation += (pan * speed).extend(0.0);
+    if input.pressed(&GameAction::DragPan) && !pointer.over_ui {
+        let d = motion.delta;
+        transform.translation += Vec3::new(-d.x, d.y, 0.0) * o.scale;
+    }
+    if input.just_pressed(&GameAction::ZoomIn) && !pointer.over_ui {
+        o.scale = (o.scale / 1.15).clamp(0.2, 8.0);
+    }
+    if input.just_pressed(&GameAction::ZoomOut) && !pointer.over_ui {
+        o.scale = (o.scale * 1.15).clamp(0.2, 8.0);
+    }
+    if input.just_pressed(&GameAction::CentreCamera)
+        && let (Some(res), Some(unit)) = (res, selection.unit)
+        && let Some(f) = res.battle.fighters.get(unit)
+    {
+        let c = layout.footprint_centre(f.footprint());
+        let [l, r, t, b] = PANELS;
+        let shift = Vec2::new((r - l) / 2.0, (t - b) / 2.0) * o.scale;
+        transform.translation.x = c.x + shift.x;
+        transform.translation.y = c.y + shift.y;
+    }
+}
+
+/// Finds the board square under the pointer, and whether the pointer is over a panel.
+fn track_pointer(
+    window: Query<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
+    layout: Res<BoardLayout>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut pointer: ResMut<Pointer>,
+) {
+    let over_ui = egui.is_some_and(|e| e.is_pointer_over_area() || e.wants_pointer_input());
+    let cell = (|| {
+        let w = window.single().ok()?;
+        let (cam, at) = camera.single().ok()?;
+        let p = w.cursor_position()?;
+        let world = cam.viewport_to_world_2d(at, p).ok()?;
+        layout.cell_at(world)
+    })();
+    pointer.set_if_neq(Pointer { cell, over_ui });
+}

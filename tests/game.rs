@@ -1,0 +1,355 @@
+//! The playable game, headless: key and mouse bindings turned into commands, the action
+//! bar and click mapping per variant, the rules preview (paths with their attacks of
+//! opportunity, attack breakdowns equal to `fivefoot query attack`), and the view's
+//! reaction to combat events. No window or GPU needed.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin};
+use fivefoot::combat::{Battle, BattleOptions, CombatEvent, Command};
+use fivefoot::control::plugin::{ControlPlugin, Pointer, Selection};
+use fivefoot::control::{SlotAction, Tool, action_bar, command_for_click};
+use fivefoot::grid::{GridPos, Shape};
+use fivefoot::input::{Bindings, ControlsPlugin};
+use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
+use fivefoot::overlay::{Layers, compute_preview};
+use fivefoot::rules::{Condition, RulesPlugin};
+use fivefoot::variant::RulesVariant;
+use fivefoot::view::floating::{FloatingPlugin, FloatingText, LIFETIME};
+use fivefoot::view::layout::BoardLayout;
+use leafwing_input_manager::prelude::*;
+use std::time::Duration;
+
+fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {
+    UnitDef {
+        id: id.into(),
+        side: side.into(),
+        at,
+        creature: creature.into(),
+        weapon: None,
+        size: None,
+        hp: None,
+        aware: None,
+    }
+}
+
+fn level(rows: &[&str], units: Vec<UnitDef>, rules: RulesVariant) -> Level {
+    let def = LevelDef {
+        name: "test".into(),
+        rules,
+        map: MapDef { rows: rows.iter().map(|r| r.to_string()).collect() },
+        units,
+        death_saves: None,
+    };
+    Level::from_def(def, &Catalogue::builtin()).unwrap()
+}
+
+const OPEN: [&str; 7] =
+    ["..........", "..........", "..........", "..........", "..........", "..........", ".........."];
+
+/// Hero (blue fighter) next to a goblin, a spearman further off.
+fn duel(rules: RulesVariant) -> Battle {
+    let l = level(
+        &OPEN,
+        vec![
+            unit("hero", "blue", (2, 3), "human_fighter"),
+            unit("gob", "red", (3, 3), "goblin"),
+            unit("pike", "red", (7, 3), "spearman"),
+        ],
+        rules,
+    );
+    Battle::new(&l, &Catalogue::builtin(), rules, 7, BattleOptions::default())
+}
+
+/// An app with the player's controls and the combat engine, every side played by hand.
+fn controls_app(battle: Battle) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin)).add_plugins((
+        ControlsPlugin { bindings: Bindings::default() },
+        RulesPlugin,
+        CombatPlugin,
+        ControlPlugin,
+    ));
+    let sides = battle.sides_all();
+    app.insert_resource(BattleRes::new(battle, sides));
+    app.update();
+    app
+}
+
+fn battle_of(app: &App) -> &Battle {
+    &app.world().resource::<BattleRes>().battle
+}
+
+fn tap(app: &mut App, input: impl Buttonlike) {
+    input.press(app.world_mut());
+    app.update();
+    input.release(app.world_mut());
+    app.update();
+}
+
+#[test]
+fn space_ends_the_turn_of_the_unit_acting() {
+    let mut app = controls_app(duel(RulesVariant::D20Classic));
+    let first = battle_of(&app).actor().unwrap();
+    let before = battle_of(&app).events.len();
+    tap(&mut app, KeyCode::Space);
+    let b = battle_of(&app);
+    assert_ne!(b.actor(), Some(first), "the turn passed on");
+    assert!(b.events[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. })));
+}
+
+#[test]
+fn a_click_on_a_square_moves_the_acting_unit_there() {
+    let mut app = controls_app(duel(RulesVariant::D20Classic));
+    // Let the hero act: end turns until it is up.
+    for _ in 0..6 {
+        let b = battle_of(&app);
+        if b.fighters[b.actor().unwrap()].id == "hero" {
+            break;
+        }
+        tap(&mut app, KeyCode::Space);
+    }
+    let b = battle_of(&app);
+    let hero = b.index_of("hero").unwrap();
+    assert_eq!(b.actor(), Some(hero));
+    // Leaving the goblin's reach provokes; the move still happens.
+    app.world_mut().resource_mut::<Pointer>().cell = Some(GridPos::new(2, 0));
+    tap(&mut app, MouseButton::Left);
+    let b = battle_of(&app);
+    assert_eq!(b.fighters[hero].pos, GridPos::new(2, 0));
+    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Moved { unit, .. } if unit == "hero")));
+}
+
+#[test]
+fn number_keys_pick_action_bar_tools_and_a_click_on_a_foe_attacks() {
+    let mut app = controls_app(duel(RulesVariant::FourActions));
+    for _ in 0..6 {
+        let b = battle_of(&app);
+        if b.fighters[b.actor().unwrap()].id == "hero" {
+            break;
+        }
+        tap(&mut app, KeyCode::Space);
+    }
+    // Slot 2 is the side step in four-actions.
+    tap(&mut app, KeyCode::Digit2);
+    assert_eq!(app.world().resource::<Selection>().tool, Tool::Step);
+    // Right-click puts it down again.
+    tap(&mut app, MouseButton::Right);
+    assert_eq!(app.world().resource::<Selection>().tool, Tool::Move);
+    app.world_mut().resource_mut::<Pointer>().cell = Some(GridPos::new(3, 3));
+    tap(&mut app, MouseButton::Left);
+    let b = battle_of(&app);
+    assert!(
+        b.events.iter().any(
+            |e| matches!(e, CombatEvent::Attack { attacker, target, .. } if attacker == "hero" && target == "gob")
+        ),
+        "clicking the goblin attacked it: {:?}, {} acting",
+        app.world().resource::<fivefoot::control::plugin::Feedback>(),
+        b.fighters[b.actor().unwrap()].id
+    );
+}
+
+#[test]
+fn a_click_over_a_panel_does_nothing() {
+    let mut app = controls_app(duel(RulesVariant::D20Classic));
+    let n = battle_of(&app).events.len();
+    *app.world_mut().resource_mut::<Pointer>() = Pointer { cell: Some(GridPos::new(0, 0)), over_ui: true };
+    tap(&mut app, MouseButton::Left);
+    assert_eq!(battle_of(&app).events.len(), n);
+}
+
+fn hero_acting(mut b: Battle) -> Battle {
+    for _ in 0..6 {
+        if b.fighters[b.actor().unwrap()].id == "hero" {
+            return b;
+        }
+        b.execute(Command::EndTurn).unwrap();
+    }
+    panic!("the hero never acted");
+}
+
+#[test]
+fn the_action_bar_offers_each_variant_its_own_actions_and_says_why_not() {
+    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let bar = action_bar(&mut b);
+    let get = |label: &str| bar.iter().find(|s| s.label == label).unwrap_or_else(|| panic!("no {label}"));
+    assert!(get("Full attack").state.is_ok(), "the goblin is adjacent");
+    assert!(get("End turn").state.is_ok());
+    let reload = get("Reload").state.clone().unwrap_err();
+    assert!(reload.contains("nothing to reload"), "{reload}");
+    assert!(!bar.iter().any(|s| s.label == "Guard"), "guard is four-actions'");
+
+    let mut b = hero_acting(duel(RulesVariant::FourActions));
+    let bar = action_bar(&mut b);
+    assert!(bar.iter().any(|s| s.label == "Guard" && s.action == SlotAction::Now(Command::Guard)));
+    assert!(!bar.iter().any(|s| s.label == "Delay"), "four-actions has no delay");
+    assert!(!bar.iter().any(|s| s.label == "Full attack"));
+
+    // After attacking in d20-classic the standard action is gone: no second attack.
+    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    b.execute(Command::Attack { target: "gob".into() }).unwrap();
+    let bar = action_bar(&mut b);
+    let attack = bar.iter().find(|s| s.label == "Attack").unwrap();
+    assert!(attack.state.is_err());
+}
+
+#[test]
+fn clicks_map_to_commands_per_variant() {
+    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let foe = GridPos::new(3, 3);
+    assert_eq!(command_for_click(&mut b, Tool::Move, foe), Ok(Command::FullAttack { target: "gob".into() }));
+    assert_eq!(command_for_click(&mut b, Tool::Attack, foe), Ok(Command::Attack { target: "gob".into() }));
+    assert_eq!(command_for_click(&mut b, Tool::Move, GridPos::new(2, 5)), Ok(Command::Move { to: GridPos::new(2, 5) }));
+    assert_eq!(command_for_click(&mut b, Tool::Step, GridPos::new(1, 3)), Ok(Command::Step { to: GridPos::new(1, 3) }));
+    let far = command_for_click(&mut b, Tool::Step, GridPos::new(0, 3)).unwrap_err();
+    assert!(far.contains("hero cannot step"), "{far}");
+    let mut b = hero_acting(duel(RulesVariant::HexPhases));
+    assert_eq!(command_for_click(&mut b, Tool::Move, foe), Ok(Command::Attack { target: "gob".into() }));
+}
+
+#[test]
+fn the_path_preview_names_who_makes_each_attack_of_opportunity() {
+    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let humans = vec!["blue".to_string()];
+    let sel = Selection { unit: b.index_of("hero"), tool: Tool::Move };
+    let p = compute_preview(&mut b, &humans, &sel, Some(GridPos::new(2, 0)), Layers::default());
+    let path = p.path.expect("a path");
+    assert_eq!(path.squares.last(), Some(&GridPos::new(2, 0)));
+    assert_eq!(path.provokes, vec![(GridPos::new(2, 3), "gob".to_string())]);
+    assert!(!p.range.is_empty(), "the range layer is on");
+    // Moving away from everyone's reach provokes nothing.
+    let p = compute_preview(&mut b, &humans, &sel, Some(GridPos::new(1, 3)), Layers::default());
+    // (1, 3) is still next to nobody but the hero leaves the goblin's reach.
+    assert_eq!(p.path.unwrap().provokes.len(), 1);
+}
+
+#[test]
+fn the_attack_breakdown_matches_the_query_oracle() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ogre-bridge.ron");
+    let catalogue = Catalogue::builtin();
+    let l = Level::load(&path, &catalogue).unwrap();
+    for v in RulesVariant::ALL {
+        let mut b = Battle::new(&l, &catalogue, v, 3, BattleOptions::default());
+        // As the query does: a fight under way, nobody surprised or flat-footed.
+        for f in &mut b.fighters {
+            f.conditions.remove(&Condition::Surprised);
+            f.conditions.remove(&Condition::FlatFooted);
+        }
+        let hero = b.index_of("hero").unwrap();
+        let brute = b.index_of("brute").unwrap();
+        // Put the hero next to the ogre, and wait until it may attack.
+        b.fighters[hero].pos = GridPos::new(4, 1);
+        b.invalidate();
+        for _ in 0..60 {
+            if b.actor() == Some(hero) && b.validate(&Command::Attack { target: "brute".into() }).is_ok() {
+                break;
+            }
+            b.execute(Command::EndTurn).unwrap();
+            for f in &mut b.fighters {
+                f.conditions.remove(&Condition::Surprised);
+                f.conditions.remove(&Condition::FlatFooted);
+            }
+            b.invalidate();
+        }
+        let sel = Selection { unit: Some(hero), tool: Tool::Attack };
+        let cell = b.fighters[brute].pos;
+        let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(cell), Layers::default());
+        let a = p.attack.unwrap_or_else(|| panic!("{v}: no attack preview ({:?})", p.refusal));
+
+        let mut lvl = l.clone();
+        lvl.def.units[0].at = (4, 1);
+        let q = fivefoot::query::attack_json(&lvl, &catalogue, v, "hero", "brute").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&q).unwrap();
+        assert_eq!(json["target_number"], a.profile.target_number, "{v}");
+        assert_eq!(json["hit_chance"].as_f64().unwrap(), a.profile.hit_chance, "{v}");
+        let mods: Vec<(String, i64)> = json["modifiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["source"].as_str().unwrap().to_string(), m["value"].as_i64().unwrap()))
+            .collect();
+        let shown: Vec<(String, i64)> =
+            a.profile.modifiers.iter().map(|m| (m.source.clone(), m.value as i64)).collect();
+        assert_eq!(mods, shown, "{v}");
+    }
+}
+
+#[test]
+fn the_enemy_threat_layer_counts_threateners() {
+    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let layers = Layers { enemy_threat: true, ..Layers::default() };
+    let sel = Selection::default();
+    let p = compute_preview(&mut b, &["blue".to_string()], &sel, None, layers);
+    let at = |x, y| p.enemy_threat.iter().find(|(c, _)| *c == GridPos::new(x, y)).map_or(0, |(_, n)| *n);
+    // The spearman's longspear threatens (5, 3) at 10 ft; the goblin does not reach it.
+    assert_eq!(at(5, 3), 1);
+    // (4, 3): next to the goblin, and 15 ft from the spearman (outside its reach).
+    assert_eq!(at(4, 3), 1);
+    assert_eq!(at(0, 0), 0);
+    // Hovering a unit shows its own threatened squares: a longspear's donut of 16.
+    let pike = b.fighters[b.index_of("pike").unwrap()].pos;
+    let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(pike), Layers::default());
+    assert_eq!(p.hovered_threat.len(), 16);
+}
+
+fn floating_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin)).add_message::<CombatEventMsg>().add_plugins(FloatingPlugin);
+    app.insert_resource(BattleRes::new(duel(RulesVariant::D20Classic), vec![]))
+        .insert_resource(BoardLayout::new(Shape::Square, 10, 7))
+        .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(Duration::from_millis(100)));
+    app.update();
+    app
+}
+
+#[test]
+fn damage_floats_over_its_target_and_fades() {
+    let mut app = floating_app();
+    app.world_mut().write_message(CombatEventMsg(CombatEvent::Damage {
+        attacker: "hero".into(),
+        target: "gob".into(),
+        dice: "1d8".into(),
+        rolls: vec![6],
+        modifiers: vec![],
+        total: 9,
+        nonlethal: false,
+        hp_after: -3,
+    }));
+    app.update();
+    let mut q = app.world_mut().query::<(&FloatingText, &Transform)>();
+    let (f, t) = q.single(app.world()).expect("one floating number");
+    assert_eq!(f.text, "-9");
+    let layout = BoardLayout::new(Shape::Square, 10, 7);
+    let over = layout.world(GridPos::new(3, 3));
+    assert!((t.translation.x - over.x).abs() < 1.0, "over the goblin");
+    let y0 = t.translation.y;
+    app.update();
+    let (_, t) = q.single(app.world()).unwrap();
+    assert!(t.translation.y > y0, "it rises");
+    for _ in 0..(LIFETIME * 10.0) as usize + 2 {
+        app.update();
+    }
+    assert_eq!(q.iter(app.world()).count(), 0, "and is gone after its lifetime");
+}
+
+#[test]
+fn a_miss_says_so_and_other_events_float_nothing() {
+    let mut app = floating_app();
+    app.world_mut().write_message(CombatEventMsg(CombatEvent::TurnStarted { unit: "hero".into() }));
+    app.world_mut().write_message(CombatEventMsg(CombatEvent::Attack {
+        attacker: "hero".into(),
+        target: "gob".into(),
+        kind: "primary".into(),
+        die: "d20".into(),
+        rolls: vec![2],
+        modifiers: vec![],
+        total: 7,
+        target_number: 15,
+        hit: false,
+        critical: false,
+    }));
+    app.update();
+    let texts: Vec<String> =
+        app.world_mut().query::<&FloatingText>().iter(app.world()).map(|f| f.text.clone()).collect();
+    assert_eq!(texts, vec!["miss".to_string()]);
+}
