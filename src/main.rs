@@ -26,6 +26,12 @@ struct PlayArgs {
     /// Watch: the AI plays every side.
     #[arg(long, conflicts_with = "side")]
     watch: bool,
+    /// Open the title menu instead of going straight into the level.
+    #[arg(long)]
+    menu: bool,
+    /// Keep the pointer over this square (X,Y), for screenshots and demos.
+    #[arg(long, value_parser = parse_xy, hide = true)]
+    hover: Option<(i32, i32)>,
     /// Print the mean CPU frame time when the window closes.
     #[arg(long)]
     frame_report: bool,
@@ -71,6 +77,11 @@ struct SimArgs {
     /// Rounds before a battle is called a draw.
     #[arg(long, default_value_t = 50)]
     round_cap: u32,
+}
+
+fn parse_xy(s: &str) -> Result<(i32, i32), String> {
+    let (x, y) = s.split_once(',').ok_or_else(|| format!("expected X,Y, got \"{s}\""))?;
+    Ok((x.trim().parse().map_err(|e| format!("{e}"))?, y.trim().parse().map_err(|e| format!("{e}"))?))
 }
 
 fn parse_ai(s: &str) -> Result<(String, fivefoot::combat::AiKind), String> {
@@ -161,7 +172,8 @@ fn menu() -> ExitCode {
 
 fn play(args: PlayArgs) -> ExitCode {
     let opts = fivefoot::play::PlayOptions {
-        level: Some(args.level.unwrap_or_else(fivefoot::play::default_level)),
+        level: if args.menu { None } else { Some(args.level.unwrap_or_else(fivefoot::play::default_level)) },
+        hover: args.hover,
         rules: args.rules,
         side: args.side,
         watch: args.watch,

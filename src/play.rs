@@ -34,6 +34,8 @@ pub struct PlayOptions {
     pub frames: u32,
     /// Commands per second while the AI plays.
     pub pace: f32,
+    /// Pin the pointer over this square (screenshots, demos).
+    pub hover: Option<(i32, i32)>,
     /// Print the mean CPU frame time on exit.
     pub frame_report: bool,
 }
@@ -92,6 +94,9 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
     }
     if let Some(path) = opts.screenshot {
         app.insert_resource(AutoScreenshot { path, after_frames: opts.frames.max(1) });
+    }
+    if let Some((x, y)) = opts.hover {
+        app.insert_resource(crate::view::camera::PinnedPointer(crate::grid::GridPos::new(x, y)));
     }
     if opts.frame_report {
         app.add_systems(Last, report_frame_time);

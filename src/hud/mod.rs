@@ -299,7 +299,7 @@ fn hud(
                 conds.join(", ")
             ));
             if human_actor(&res) == Some(i) {
-                ui.label(format!("Tool: {:?} (right-click or {} to reset)", sel.tool, hint(GameAction::Cancel)));
+                ui.label(format!("Tool: {:?} ({} puts it down)", sel.tool, hint(GameAction::Cancel)));
             }
         }
         if let Some(path) = &preview.path {

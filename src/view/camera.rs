@@ -117,6 +117,10 @@ fn move_camera(
     }
 }
 
+/// Holds the pointer over one square whatever the mouse does (screenshots, demos).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PinnedPointer(pub crate::grid::GridPos);
+
 /// Finds the board square under the pointer, and whether the pointer is over a panel.
 fn track_pointer(
     window: Query<&Window, With<PrimaryWindow>>,
@@ -124,7 +128,12 @@ fn track_pointer(
     layout: Res<BoardLayout>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut pointer: ResMut<Pointer>,
+    pinned: Option<Res<PinnedPointer>>,
 ) {
+    if let Some(p) = pinned {
+        pointer.set_if_neq(Pointer { cell: Some(p.0), over_ui: false });
+        return;
+    }
     let over_ui = egui.is_some_and(|e| e.is_pointer_over_area() || e.wants_pointer_input());
     let cell = (|| {
         let w = window.single().ok()?;

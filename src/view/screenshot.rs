@@ -71,3 +71,27 @@ pub fn check_board(path: &std::path::Path) -> Result<String, String> {
     }
     Ok(summary)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_board;
+
+    fn write(name: &str, f: impl Fn(u32, u32) -> [u8; 3]) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("fivefoot-shot-{}-{name}.png", std::process::id()));
+        image::RgbImage::from_fn(64, 40, |x, y| image::Rgb(f(x, y))).save(&path).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_blank_window_fails_and_a_board_passes() {
+        let blank = write("blank", |_, _| [20, 22, 25]);
+        assert!(check_board(&blank).unwrap_err().contains("blank"));
+        let menu = write("menu", |x, _| if x < 32 { [20, 22, 25] } else { [200, 200, 200] });
+        assert!(check_board(&menu).unwrap_err().contains("no board"));
+        let board = write("board", |x, y| if (x / 8 + y / 8) % 3 == 0 { [60, 52, 48] } else { [107, 121, 96] });
+        assert!(check_board(&board).is_ok());
+        for p in [blank, menu, board] {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+}
