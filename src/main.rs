@@ -32,6 +32,9 @@ struct PlayArgs {
     /// Keep the pointer over this square (X,Y), for screenshots and demos.
     #[arg(long, value_parser = parse_xy, hide = true)]
     hover: Option<(i32, i32)>,
+    /// Start with every layer on (enemy threat, range, cover lines).
+    #[arg(long)]
+    all_layers: bool,
     /// Print the mean CPU frame time when the window closes.
     #[arg(long)]
     frame_report: bool,
@@ -106,6 +109,25 @@ enum Command {
         #[arg(long)]
         path: Option<PathBuf>,
     },
+    /// Generate a seeded arena level (scattered walls, rubble, low walls, two sides).
+    Arena {
+        /// Where to write the level (RON).
+        out: PathBuf,
+        #[arg(long, default_value_t = 64)]
+        width: usize,
+        #[arg(long, default_value_t = 64)]
+        height: usize,
+        #[arg(long, default_value_t = 40)]
+        units: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The level's rule variant.
+        #[arg(long, default_value = "d20-classic")]
+        rules: RulesVariant,
+        /// The level's name.
+        #[arg(long, default_value = "Arena")]
+        name: String,
+    },
     /// Check that a screenshot shows the board (not a blank window): for CI.
     CheckScreenshot {
         /// The PNG file.
@@ -150,6 +172,26 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play(args),
         Some(Command::Sim(args)) => sim(args),
         Some(Command::Bindings { write, path }) => bindings(write, path),
+        Some(Command::Arena { out, width, height, units, seed, rules, name }) => {
+            let mut def = fivefoot::level::arena(width, height, units, seed);
+            def.rules = rules;
+            def.name = name;
+            let catalogue = fivefoot::level::Catalogue::builtin();
+            if let Err(e) = fivefoot::level::Level::from_def(def.clone(), &catalogue) {
+                eprintln!("fivefoot arena: {e}");
+                return ExitCode::from(2);
+            }
+            match fivefoot::level::save_atomic(&def, &out) {
+                Ok(()) => {
+                    println!("wrote {} ({width}x{height}, {} units)", out.display(), def.units.len());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("fivefoot arena: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::CheckScreenshot { path }) => match fivefoot::view::screenshot::check_board(&path) {
             Ok(summary) => {
                 println!("{summary}");
@@ -174,6 +216,7 @@ fn play(args: PlayArgs) -> ExitCode {
     let opts = fivefoot::play::PlayOptions {
         level: if args.menu { None } else { Some(args.level.unwrap_or_else(fivefoot::play::default_level)) },
         hover: args.hover,
+        all_layers: args.all_layers,
         rules: args.rules,
         side: args.side,
         watch: args.watch,

@@ -30,6 +30,9 @@ impl Plugin for HudPlugin {
     }
 }
 
+/// How many of the newest log lines the panel lays out.
+pub const LOG_SHOWN: usize = 300;
+
 /// Every event line so far, newest last.
 #[derive(Resource, Default)]
 pub struct CombatLog {
@@ -354,7 +357,10 @@ fn hud(
         ui.separator();
         ui.strong("Combat log");
         egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
-            for line in &log.lines {
+            // The newest lines (laying out thousands every frame would cost the frame rate);
+            // `fivefoot sim --log` keeps everything.
+            let start = log.lines.len().saturating_sub(LOG_SHOWN);
+            for line in &log.lines[start..] {
                 ui.label(egui::RichText::new(line).size(12.5));
             }
         });
