@@ -105,6 +105,8 @@ pub enum Input {
     Mouse(MouseButton),
     WheelUp,
     WheelDown,
+    /// A gamepad button: read only in builds with the `gamepad` feature.
+    Pad(GamepadButton),
 }
 
 impl Input {
@@ -118,6 +120,7 @@ impl Input {
             Input::Mouse(m) => format!("{m:?} mouse"),
             Input::WheelUp => "wheel up".into(),
             Input::WheelDown => "wheel down".into(),
+            Input::Pad(b) => format!("pad {b:?}"),
         }
     }
 }
@@ -179,6 +182,25 @@ impl Default for Bindings {
             (SkipAi, vec![k(KeyCode::KeyN)]),
             (Pause, vec![k(KeyCode::Escape)]),
         ]);
+        // The pad, where the game is built with it: the board pointer stays on the mouse.
+        if cfg!(feature = "gamepad") {
+            let pad = [
+                (EndTurn, GamepadButton::North),
+                (Cancel, GamepadButton::East),
+                (CycleUnit, GamepadButton::RightTrigger),
+                (CentreCamera, GamepadButton::LeftTrigger),
+                (PanUp, GamepadButton::DPadUp),
+                (PanDown, GamepadButton::DPadDown),
+                (PanLeft, GamepadButton::DPadLeft),
+                (PanRight, GamepadButton::DPadRight),
+                (Pause, GamepadButton::Start),
+            ];
+            for (action, button) in pad {
+                if let Some((_, inputs)) = bindings.iter_mut().find(|(a, _)| *a == action) {
+                    inputs.push(Input::Pad(button));
+                }
+            }
+        }
         Bindings { bindings }
     }
 }
@@ -228,6 +250,10 @@ impl Bindings {
                     Input::Mouse(m) => map.insert(*action, m),
                     Input::WheelUp => map.insert(*action, MouseScrollDirection::UP),
                     Input::WheelDown => map.insert(*action, MouseScrollDirection::DOWN),
+                    #[cfg(feature = "gamepad")]
+                    Input::Pad(b) => map.insert(*action, b),
+                    #[cfg(not(feature = "gamepad"))]
+                    Input::Pad(_) => &mut map,
                 };
             }
         }
@@ -292,6 +318,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(feature = "gamepad"))]
     fn shipped_bindings_file_is_the_defaults() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/bindings.ron");
         assert_eq!(Bindings::load(&path).unwrap(), Bindings::default());
@@ -302,6 +329,16 @@ mod tests {
         let err = Bindings::parse("(bindings: [\n  (Select, [Key(NoSuchKey)]),\n])", Path::new("b.ron")).unwrap_err();
         let s = err.to_string();
         assert!(s.starts_with("b.ron:2:"), "{s}");
+    }
+
+    #[test]
+    fn gamepad_buttons_survive_a_round_trip_in_any_build() {
+        let text = "(bindings: [(EndTurn, [Key(Space), Pad(North)])])";
+        let b = Bindings::parse(text, Path::new("pad.ron")).unwrap();
+        assert_eq!(b.of(GameAction::EndTurn), &[Input::Key(KeyCode::Space), Input::Pad(GamepadButton::North)]);
+        // Without the feature the pad binding is kept in the file but not read.
+        let map = b.input_map();
+        assert!(map.get(&GameAction::EndTurn).is_some());
     }
 
     #[test]
