@@ -353,3 +353,61 @@ fn a_miss_says_so_and_other_events_float_nothing() {
         app.world_mut().query::<&FloatingText>().iter(app.world()).map(|f| f.text.clone()).collect();
     assert_eq!(texts, vec!["miss".to_string()]);
 }
+
+#[test]
+fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
+    use fivefoot::game::{GamePlugin, GameSetup, Screen};
+    use fivefoot::rules::Combatant;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
+        .add_plugins((ControlsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins(GamePlugin)
+        .init_state::<Screen>();
+    let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
+    app.insert_resource(GameSetup { level, rules: Some(RulesVariant::FourActions), side: Some("red".into()), seed: 5 });
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
+    app.update();
+    let count = |app: &mut App| app.world_mut().query::<&Combatant>().iter(app.world()).count();
+    assert_eq!(count(&mut app), 8);
+    let res = app.world().resource::<BattleRes>();
+    assert_eq!(res.battle.variant, RulesVariant::FourActions);
+    assert_eq!(res.human_sides, vec!["red".to_string()]);
+
+    // Restart: through the loading screen, everything torn down and built again.
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Loading);
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Skirmish);
+    assert_eq!(count(&mut app), 8, "the old units are gone, the new ones in place");
+
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+    app.update();
+    assert_eq!(count(&mut app), 0);
+    assert!(!app.world().contains_resource::<BattleRes>());
+}
+
+#[test]
+fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
+    use fivefoot::game::{GamePlugin, GameSetup, MenuNotice, Screen};
+    let dir = std::env::temp_dir().join(format!("fivefoot-game-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("wall.ron");
+    std::fs::write(
+        &bad,
+        "(name: \"x\", rules: \"d20-classic\", map: (rows: [\"#.\"]), units: [(id: \"a\", side: \"blue\", at: (0, 0), creature: \"goblin\")])",
+    )
+    .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
+        .add_plugins((ControlsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins(GamePlugin)
+        .init_state::<Screen>();
+    app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1 });
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Menu);
+    let notice = app.world().resource::<MenuNotice>().0.clone().unwrap();
+    assert!(notice.contains("wall.ron") && notice.contains("\"a\""), "{notice}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

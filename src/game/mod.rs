@@ -99,6 +99,11 @@ pub fn start_skirmish(world: &mut World) {
 }
 
 fn end_skirmish(mut commands: Commands) {
+    use crate::control::plugin::{ActionBar, Feedback, Selection};
+    commands.insert_resource(Selection::default());
+    commands.insert_resource(ActionBar::default());
+    commands.insert_resource(Feedback::default());
+    commands.insert_resource(crate::overlay::Preview::default());
     commands.remove_resource::<BattleRes>();
     commands.remove_resource::<Battlefield>();
     commands.remove_resource::<crate::view::layout::BoardLayout>();
