@@ -875,3 +875,92 @@ fn the_combat_plugin_plays_one_command_an_update_and_mirrors_the_battle_onto_com
         assert_eq!((pos.0, health.hp), (f.1, f.2), "{}", c.id);
     }
 }
+
+/// hex-phases: the wolf (CV 5) acts before the ogre (CV 3) in every phase.
+fn hex_wolf_and_ogre(ogre_aborts: Option<bool>, wolf_aborts: Option<bool>) -> Battle {
+    let mut b = battle(
+        vec![unit("wolf", "blue", (2, 3), "wolf", None), unit("ogre", "red", (3, 3), "ogre", None)],
+        RulesVariant::HexPhases,
+        4,
+    );
+    let (w, o) = (b.index_of("wolf").unwrap(), b.index_of("ogre").unwrap());
+    b.fighters[o].abort_order = ogre_aborts;
+    b.fighters[w].abort_order = wolf_aborts;
+    assert_eq!(b.actor(), Some(w), "the wolf acts first");
+    b
+}
+
+fn dodge_modifiers(b: &Battle, attacker: &str) -> Vec<i32> {
+    b.events
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::Attack { attacker: a, modifiers, .. } if a == attacker => {
+                Some(modifiers.iter().filter(|m| m.source == "dodge").map(|m| m.value).sum())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn hex_abort_before_acting_dodges_and_gives_up_this_phase() {
+    let mut plain = hex_wolf_and_ogre(Some(false), None);
+    plain.execute(Command::Attack { target: "ogre".into() }).unwrap();
+    let mut aborting = hex_wolf_and_ogre(Some(true), None);
+    let before = aborting.events.len();
+    aborting.execute(Command::Attack { target: "ogre".into() }).unwrap();
+    // The dodge's +3 DCV counts against the roll.
+    assert_eq!(dodge_modifiers(&aborting, "wolf"), vec![-3]);
+    assert_eq!(dodge_modifiers(&plain, "wolf"), vec![0]);
+    assert!(aborting.events[before..].iter().any(
+        |e| matches!(e, CombatEvent::Action { unit, action, .. } if unit == "ogre" && action == "aborts to a dodge")
+    ));
+    // The ogre gave up its action in phase 1: once the wolf is done, phase 2 begins with the wolf.
+    aborting.execute(Command::EndTurn).unwrap();
+    assert_eq!(aborting.clock.phase, 2);
+    assert_eq!(aborting.fighters[aborting.actor().unwrap()].id, "wolf");
+    let ogre_turns_in_phase_1 = aborting.events[before..]
+        .iter()
+        .take_while(|e| !matches!(e, CombatEvent::PhaseStarted { .. }))
+        .filter(|e| matches!(e, CombatEvent::TurnStarted { unit } if unit == "ogre"))
+        .count();
+    assert_eq!(ogre_turns_in_phase_1, 0);
+    // And it cannot abort again before its next action: the next attack is at plain DCV.
+    aborting.execute(Command::EndTurn).unwrap(); // phase 2: the wolf ends; the ogre acts
+    assert_eq!(aborting.fighters[aborting.actor().unwrap()].id, "ogre");
+}
+
+#[test]
+fn hex_abort_after_acting_gives_up_the_next_phase() {
+    let mut b = hex_wolf_and_ogre(Some(false), Some(true));
+    b.execute(Command::EndTurn).unwrap(); // the wolf has acted in phase 1
+    assert_eq!(b.fighters[b.actor().unwrap()].id, "ogre");
+    b.execute(Command::Attack { target: "wolf".into() }).unwrap();
+    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Action { unit, detail, .. } if unit == "wolf" && detail.contains("phase 2 of turn 1"))));
+    if b.actor().is_some_and(|a| b.fighters[a].id == "ogre") {
+        b.execute(Command::EndTurn).unwrap();
+    }
+    // Phase 2: the wolf has no action, so the ogre acts first.
+    assert_eq!(b.clock.phase, 2);
+    assert_eq!(b.fighters[b.actor().unwrap()].id, "ogre");
+    assert!(
+        b.events.iter().any(
+            |e| matches!(e, CombatEvent::Action { unit, action, .. } if unit == "wolf" && action == "has no action")
+        )
+    );
+}
+
+#[test]
+fn the_abort_order_is_a_free_action_of_hex_phases_only() {
+    let mut b = hex_wolf_and_ogre(None, None);
+    b.execute(Command::AbortOrder { on: true }).unwrap();
+    assert_eq!(b.fighters[b.index_of("wolf").unwrap()].abort_order, Some(true));
+    assert!(b.clock.budget.fresh, "nothing was spent");
+    assert!(b.validate(&Command::AbortOrder { on: true }).unwrap_err().reason.contains("already on"));
+    let mut d = battle(
+        vec![unit("a", "blue", (2, 3), "wolf", None), unit("b", "red", (3, 3), "wolf", None)],
+        RulesVariant::D20Classic,
+        1,
+    );
+    assert!(d.validate(&Command::AbortOrder { on: true }).unwrap_err().reason.contains("no aborting"));
+}

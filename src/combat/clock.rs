@@ -342,7 +342,21 @@ fn open_window(b: &mut Battle) {
             for f in &mut b.fighters {
                 f.reactions_used = 0;
             }
-            b.clock.queue = b.clock.order.clone();
+            // An abort in the phase before gave this phase's action up.
+            let mut queue = b.clock.order.clone();
+            for i in 0..n {
+                if b.fighters[i].skip_phase.is_some_and(|s| s <= (r, p)) {
+                    b.fighters[i].skip_phase = None;
+                    queue.retain(|&q| q != i);
+                    let id = b.fighters[i].id.clone();
+                    b.emit(CombatEvent::Action {
+                        unit: id,
+                        action: "has no action".into(),
+                        detail: "it aborted to a dodge last phase".into(),
+                    });
+                }
+            }
+            b.clock.queue = queue;
         }
         RulesVariant::OsrSegments => open_osr_step(b),
     }
@@ -571,6 +585,7 @@ fn start_turn(b: &mut Battle, i: usize) {
     let f = &mut b.fighters[i];
     f.start_turn();
     f.has_acted = true;
+    f.abort_locked = false;
     if matches!(variant, RulesVariant::D20Classic | RulesVariant::FourActions) {
         f.reactions_used = 0;
         f.immediate = None;

@@ -49,6 +49,9 @@ pub enum Command {
     Guard,
     /// four-actions: focus (+1 on attack and damage for a round, a quick action).
     Focus,
+    /// hex-phases: a standing order (a free action) to abort to a dodge when attacked
+    /// before this unit's next action, giving that action up.
+    AbortOrder { on: bool },
     /// Nothing more this turn (or phase).
     EndTurn,
 }
@@ -76,6 +79,7 @@ impl Command {
             Command::Stance { .. } => "change stance",
             Command::Guard => "guard",
             Command::Focus => "focus",
+            Command::AbortOrder { .. } => "set the abort order",
             Command::EndTurn => "end turn",
         }
     }

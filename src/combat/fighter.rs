@@ -55,6 +55,13 @@ pub struct Fighter {
     pub held: Option<Option<String>>,
     /// d20-classic immediate-action exclusivity: what its immediate action went on.
     pub immediate: Option<Immediate>,
+    /// hex-phases: the standing order to abort to a dodge when attacked (`None`: when
+    /// down to half its hit points or less).
+    pub abort_order: Option<bool>,
+    /// hex-phases: has aborted and may not again until its next action.
+    pub abort_locked: bool,
+    /// hex-phases: the (turn, phase) whose action an abort gave up.
+    pub skip_phase: Option<(u32, u32)>,
 }
 
 /// What an immediate action was spent on (d20-classic exclusivity).
@@ -115,6 +122,9 @@ impl Fighter {
             immediate: None,
             grappling: None,
             loaded: true,
+            abort_order: None,
+            abort_locked: false,
+            skip_phase: None,
         })
     }
 

@@ -33,6 +33,16 @@ fn err(b: &Battle, actor: usize, cmd: &Command, reason: impl Into<String>) -> Ru
 
 /// What a command costs from `budget` under `variant`, and the attack slot it uses.
 fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    if let Command::AbortOrder { on } = cmd {
+        // A free action: nothing spent.
+        return if b.variant != RulesVariant::HexPhases {
+            Err(format!("{} has no aborting", b.variant.id()))
+        } else if b.fighters[actor].abort_order == Some(*on) {
+            Err(format!("the order is already {}", if *on { "on" } else { "off" }))
+        } else {
+            Ok((budget.clone(), AttackKind::Primary))
+        };
+    }
     let mut n = budget.clone();
     n.fresh = false;
     let v = b.variant;
@@ -57,6 +67,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
     }
     match v {
         RulesVariant::D20Classic => match cmd {
+            Command::AbortOrder { .. } => {} // a free action, settled above
             Command::Move { .. } => {
                 if budget.stepped {
                     return Err("no moving in a turn with a 5-ft step".into());
@@ -116,6 +127,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             Command::EndTurn => n = Budget::default(),
         },
         RulesVariant::FourActions => match cmd {
+            Command::AbortOrder { .. } => {} // a free action, settled above
             Command::Move { .. } => {
                 if budget.move_action {
                     n.move_action = false;
@@ -245,6 +257,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             return Err("only the multi-attack routine now".into());
         }
         RulesVariant::OsrSegments => match cmd {
+            Command::AbortOrder { .. } => {} // a free action, settled above
             Command::Charge { .. } => {
                 if !budget.major {
                     return Err("the major action is spent".into());
@@ -296,6 +309,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             Command::EndTurn => n = Budget::default(),
         },
         RulesVariant::HexPhases => match cmd {
+            Command::AbortOrder { .. } => {} // a free action, settled above
             Command::Move { .. } => {
                 let max_moves = if budget.attack_used { 1 } else { 2 };
                 if budget.stepped {
@@ -543,6 +557,7 @@ impl Battle {
             | Command::EndTurn
             | Command::Stance { .. }
             | Command::Guard
+            | Command::AbortOrder { .. }
             | Command::Focus => {}
         }
         Ok(plan)
@@ -677,12 +692,27 @@ impl Battle {
                     detail: "+1 on attack and damage rolls for 1 round".into(),
                 });
             }
+            Command::AbortOrder { on } => {
+                self.fighters[actor].abort_order = Some(*on);
+                let id = self.fighters[actor].id.clone();
+                let detail = if *on {
+                    "will abort to a dodge when attacked, giving up its next action"
+                } else {
+                    "will not abort"
+                };
+                self.emit(CombatEvent::Action { unit: id, action: "abort order".into(), detail: detail.into() });
+            }
             Command::EndTurn => {}
         }
         if self.variant == RulesVariant::ApPhases
             && !matches!(
                 cmd,
-                Command::EndTurn | Command::Delay | Command::Charge { .. } | Command::Defend | Command::Stance { .. }
+                Command::EndTurn
+                    | Command::Delay
+                    | Command::Charge { .. }
+                    | Command::Defend
+                    | Command::Stance { .. }
+                    | Command::AbortOrder { .. }
             )
         {
             self.clock.ap[actor] = self.clock.ap[actor].saturating_sub(1);
@@ -909,8 +939,36 @@ fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bo
     }
 }
 
+/// hex-phases: a fighter about to be attacked may abort to a dodge (+3 DCV), giving up
+/// its action in this phase if its initiative has not come, else its next phase's; it
+/// may not abort again until its next action. Whether it does is its standing order.
+fn abort_to_dodge(b: &mut Battle, t: usize) {
+    let f = &b.fighters[t];
+    let wants = f.abort_order.unwrap_or(f.hp * 2 <= f.max_hp);
+    let dodging = f.defense.iter().any(|(n, _)| n == "dodge");
+    if !wants || dodging || f.abort_locked || !f.can_act() || f.has(Condition::Surprised) || b.clock.actor == Some(t) {
+        return;
+    }
+    let detail = if b.clock.queue.contains(&t) {
+        b.clock.queue.retain(|&i| i != t);
+        "+3 DCV; gives up its action this phase".to_string()
+    } else {
+        let (turn, phase) = (b.clock.round, b.clock.phase);
+        let next = if phase >= 4 { (turn + 1, 1) } else { (turn, phase + 1) };
+        b.fighters[t].skip_phase = Some(next);
+        format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
+    };
+    b.fighters[t].abort_locked = true;
+    b.fighters[t].defense.push(("dodge".into(), 3));
+    let id = b.fighters[t].id.clone();
+    b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
+}
+
 /// Rolls one attack, its critical and its damage.
 fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
+    if b.variant == RulesVariant::HexPhases {
+        abort_to_dodge(b, t);
+    }
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
     if !p.legal {

@@ -118,7 +118,11 @@ pub fn offered(variant: RulesVariant) -> Vec<(&'static str, SlotAction)> {
             ("Fight defensively", Now(Command::Stance { stance: Stance::Defensive })),
         ]),
         RulesVariant::OsrSegments => v.extend([("Charge", Aim(Tool::Charge))]),
-        RulesVariant::HexPhases => v.extend([("Dodge", Now(Command::Defend))]),
+        RulesVariant::HexPhases => v.extend([
+            ("Dodge", Now(Command::Defend)),
+            ("Abort when attacked", Now(Command::AbortOrder { on: true })),
+            ("Never abort", Now(Command::AbortOrder { on: false })),
+        ]),
     }
     v.extend([
         ("Hold attack", Now(Command::Hold { target: None })),
