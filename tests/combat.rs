@@ -1,6 +1,7 @@
 //! Combat engine tests built from the sources' own statements, per variant, plus
 //! determinism (same seed, same events), replays and whole battles on every level.
 
+use fivefoot::combat::command::Intent;
 use fivefoot::combat::{AttackKind, Battle, BattleOptions, CombatEvent, Command, attack, clock, sim};
 use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
 use fivefoot::rules::Condition;
@@ -287,11 +288,15 @@ fn group_initiative_ties_put_both_groups_high() {
     let mut tied = 0;
     let mut split = 0;
     for seed in 0..60 {
-        let b = battle(
+        let mut b = battle(
             vec![unit("hero", "blue", (1, 3), "human_fighter", None), unit("gob", "red", (8, 3), "goblin", None)],
             RulesVariant::OsrSegments,
             seed,
         );
+        // Group initiative is rolled once everyone has declared.
+        while b.clock.budget.declaring {
+            b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
+        }
         let groups: Vec<(i32, String)> = b
             .events
             .iter()
@@ -339,7 +344,7 @@ fn the_surprised_cannot_make_free_attacks() {
     units[1].aware = Some(false);
     let mut b = battle(units, RulesVariant::OsrSegments, 9);
     assert!(b.fighters[b.index_of("gob").unwrap()].has(Condition::Surprised));
-    until(&mut b, "hero", |b| b.clock.budget.major && !b.clock.budget.fast_only);
+    until(&mut b, "hero", |b| b.clock.budget.major && !b.clock.budget.fast_only && !b.clock.budget.declaring);
     b.execute(Command::Move { to: (1, 3).into() }).unwrap();
     assert!(!b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })));
 }
@@ -757,7 +762,7 @@ fn osr_crossbows_fire_only_with_the_low_group() {
         RulesVariant::OsrSegments,
         4,
     );
-    until(&mut b, "xbow", |b| b.clock.budget.major && !b.clock.budget.fast_only);
+    until(&mut b, "xbow", |b| b.clock.budget.major && !b.clock.budget.fast_only && !b.clock.budget.declaring);
     let allowed = b.validate(&Command::Attack { target: "gob".into() });
     assert_eq!(allowed.is_ok(), b.clock.osr_step == fivefoot::combat::clock::OsrStep::Low, "{allowed:?}");
 }
@@ -963,4 +968,66 @@ fn the_abort_order_is_a_free_action_of_hex_phases_only() {
         1,
     );
     assert!(d.validate(&Command::AbortOrder { on: true }).unwrap_err().reason.contains("no aborting"));
+}
+
+#[test]
+fn osr_rounds_open_with_declarations_before_group_initiative() {
+    let mut b = battle(
+        vec![unit("hero", "blue", (1, 3), "human_fighter", None), unit("gob", "red", (8, 3), "goblin", None)],
+        RulesVariant::OsrSegments,
+        3,
+    );
+    assert!(b.clock.budget.declaring);
+    assert!(!b.events.iter().any(|e| matches!(e, CombatEvent::GroupInitiative { .. })), "no roll before declarations");
+    let err = b.validate(&Command::Move { to: (2, 3).into() }).unwrap_err();
+    assert!(err.reason.contains("first declares"), "{}", err.reason);
+    while b.clock.budget.declaring {
+        b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
+    }
+    let declared =
+        b.events.iter().filter(|e| matches!(e, CombatEvent::Action { action, .. } if action == "declares")).count();
+    assert_eq!(declared, 2);
+    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::GroupInitiative { .. })));
+    // Declarations belong to the start of the round only.
+    let err = b.validate(&Command::Declare { intent: Intent::Delay }).unwrap_err();
+    assert!(err.reason.contains("start of the round"), "{}", err.reason);
+}
+
+#[test]
+fn osr_a_charge_must_be_declared_and_a_declared_delay_acts_low_without_the_condition() {
+    // Undeclared: no charge in the fast-action step (nobody acts in it at all).
+    let mut b = battle(
+        vec![unit("hero", "blue", (1, 3), "human_fighter", None), unit("gob", "red", (8, 3), "goblin", None)],
+        RulesVariant::OsrSegments,
+        5,
+    );
+    while b.clock.budget.declaring {
+        b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
+    }
+    let a = b.actor().unwrap();
+    assert!(!b.clock.budget.fast_only, "nobody declared a fast action");
+    let who = b.fighters[a].id.clone();
+    let foe = if who == "hero" { "gob" } else { "hero" };
+    let err = b.validate(&Command::Charge { target: foe.into() }).unwrap_err();
+    assert!(err.reason.contains("must be declared"), "{}", err.reason);
+
+    // Declared: the hero charges first, in the fast-action step, whatever the groups.
+    let mut b = battle(
+        vec![unit("hero", "blue", (1, 3), "human_fighter", None), unit("gob", "red", (8, 3), "goblin", None)],
+        RulesVariant::OsrSegments,
+        5,
+    );
+    while b.clock.budget.declaring {
+        let me = b.fighters[b.actor().unwrap()].id.clone();
+        let intent = if me == "hero" { Intent::Charge { target: "gob".into() } } else { Intent::Delay };
+        b.execute(Command::Declare { intent }).unwrap();
+    }
+    assert!(b.clock.budget.fast_only);
+    assert_eq!(b.fighters[b.actor().unwrap()].id, "hero");
+    b.execute(Command::Charge { target: "gob".into() }).unwrap();
+    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
+    // The goblin declared a delay: it acts with the LOW group, and is not "delayed".
+    let gob = b.index_of("gob").unwrap();
+    assert!(!fivefoot::combat::clock::osr_is_high(&b, gob));
+    assert!(!b.fighters[gob].has(Condition::Delayed));
 }

@@ -37,6 +37,9 @@ pub struct Greedy;
 
 impl Ai for Greedy {
     fn decide(&mut self, b: &mut Battle, actor: usize) -> Command {
+        if b.clock.budget.declaring {
+            return Command::Declare { intent: declaration(b, actor) };
+        }
         if b.fighters[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
             return Command::Stand;
         }
@@ -98,6 +101,30 @@ impl Ai for Greedy {
         }
         Command::EndTurn
     }
+}
+
+/// osr-segments: declare a charge at the nearest foe it can charge when no foe is in
+/// reach and none can be reached with a move; otherwise declare to fight.
+fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
+    use super::command::Intent;
+    if b.fighters[actor].weapon.is_ranged() {
+        return Intent::Fight;
+    }
+    let foes: Vec<usize> = (0..b.fighters.len())
+        .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())
+        .collect();
+    b.refresh();
+    let in_reach = {
+        let view = b.view();
+        foes.iter().any(|&t| view.threat.threatens(actor, b.fighters[t].footprint()))
+    };
+    if in_reach || can_reach_with_a_move(b, actor) {
+        return Intent::Fight;
+    }
+    nearest_first(b, actor, &foes)
+        .into_iter()
+        .find(|&t| b.charge_possible(actor, t))
+        .map_or(Intent::Fight, |t| Intent::Charge { target: b.fighters[t].id.clone() })
 }
 
 fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {

@@ -6,6 +6,7 @@
 //! `advance` is the only function that moves time forward.
 
 use super::Battle;
+use super::command::Intent;
 use super::event::CombatEvent;
 use crate::level::{WeaponKind, WeaponSpeed, ability_mod};
 use crate::rules::Condition;
@@ -32,6 +33,8 @@ pub struct Budget {
     pub fast_only: bool,
     /// osr-segments: only the multi-attack routine now.
     pub attacks_only: bool,
+    /// osr-segments: the round's declarations are being made; only a declaration now.
+    pub declaring: bool,
     /// hex-phases: the attack action has been used; move actions used.
     pub attack_used: bool,
     pub moves_used: u8,
@@ -419,7 +422,15 @@ fn open_osr_step(b: &mut Battle) {
             for f in &mut b.fighters {
                 f.start_turn();
             }
-            // Group initiative: a d6 per side; the highest is HIGH, a tie puts both HIGH.
+            for f in &mut b.fighters {
+                f.declared = None;
+            }
+            b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
+            b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
+        }
+        OsrStep::FastActions => {
+            // Group initiative, once all have declared: a d6 per side; the highest is
+            // HIGH, a tie puts both HIGH.
             let mut sides: Vec<String> = b.fighters.iter().map(|f| f.side.clone()).collect();
             sides.sort();
             sides.dedup();
@@ -430,12 +441,12 @@ fn open_osr_step(b: &mut Battle) {
                 let group = if roll == best { "HIGH" } else { "LOW" }.to_string();
                 b.emit(CombatEvent::GroupInitiative { side, roll, group });
             }
-            b.clock.queue = vec![];
-        }
-        OsrStep::FastActions => {
             let r = b.clock.round;
             b.emit(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
-            b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
+            let chargers = (0..n)
+                .filter(|&i| osr_can_act(b, i) && matches!(b.fighters[i].declared, Some(Intent::Charge { .. })))
+                .collect();
+            b.clock.queue = osr_sorted(b, chargers);
         }
         OsrStep::MultiFirst | OsrStep::MultiRest => {
             let first = next == OsrStep::MultiFirst;
@@ -478,7 +489,9 @@ fn osr_can_act(b: &Battle, i: usize) -> bool {
 /// Whether a fighter acts in the HIGH group this round (the delayed always act LOW).
 pub fn osr_is_high(b: &Battle, i: usize) -> bool {
     let f = &b.fighters[i];
-    !f.has(Condition::Delayed) && b.clock.osr_high.iter().any(|(s, h)| *h && *s == f.side)
+    !f.has(Condition::Delayed)
+        && f.declared != Some(Intent::Delay)
+        && b.clock.osr_high.iter().any(|(s, h)| *h && *s == f.side)
 }
 
 /// Within a group, quicker weapons first (speed factor), ties by id order.
@@ -507,6 +520,7 @@ fn fresh_budget(b: &Battle, i: usize) -> super::Budget {
         RulesVariant::OsrSegments => Budget {
             major: !b.clock.acted[i] || b.clock.osr_step == OsrStep::MultiRest,
             fast_only: b.clock.osr_step == OsrStep::FastActions,
+            declaring: b.clock.osr_step == OsrStep::Declare,
             attacks_only: matches!(b.clock.osr_step, OsrStep::MultiFirst | OsrStep::MultiRest),
             fresh: true,
             ..Budget::default()

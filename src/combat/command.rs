@@ -49,6 +49,9 @@ pub enum Command {
     Guard,
     /// four-actions: focus (+1 on attack and damage for a round, a quick action).
     Focus,
+    /// osr-segments: what this combatant will do this round, declared before group
+    /// initiative is rolled.
+    Declare { intent: Intent },
     /// hex-phases: a standing order (a free action) to abort to a dodge when attacked
     /// before this unit's next action, giving that action up.
     AbortOrder { on: bool },
@@ -80,7 +83,31 @@ impl Command {
             Command::Guard => "guard",
             Command::Focus => "focus",
             Command::AbortOrder { .. } => "set the abort order",
+            Command::Declare { .. } => "declare",
             Command::EndTurn => "end turn",
+        }
+    }
+}
+
+/// An osr-segments declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "intent", rename_all = "snake_case")]
+pub enum Intent {
+    /// Fight as the group initiative allows: attack, move, or nothing.
+    Fight,
+    /// A fast action: charge this foe before the groups act.
+    Charge { target: String },
+    /// A declared delay: act on LOW initiative whatever the group's roll, without the
+    /// delayed condition.
+    Delay,
+}
+
+impl Intent {
+    pub fn describe(&self) -> String {
+        match self {
+            Intent::Fight => "to fight (attack or move with its group)".into(),
+            Intent::Charge { target } => format!("a charge at {target} (a fast action)"),
+            Intent::Delay => "a delay (acts on LOW initiative)".into(),
         }
     }
 }

@@ -55,6 +55,8 @@ pub struct Fighter {
     pub held: Option<Option<String>>,
     /// d20-classic immediate-action exclusivity: what its immediate action went on.
     pub immediate: Option<Immediate>,
+    /// osr-segments: this round's declaration.
+    pub declared: Option<super::command::Intent>,
     /// hex-phases: the standing order to abort to a dodge when attacked (`None`: when
     /// down to half its hit points or less).
     pub abort_order: Option<bool>,
@@ -122,6 +124,7 @@ impl Fighter {
             immediate: None,
             grappling: None,
             loaded: true,
+            declared: None,
             abort_order: None,
             abort_locked: false,
             skip_phase: None,

@@ -33,6 +33,24 @@ fn err(b: &Battle, actor: usize, cmd: &Command, reason: impl Into<String>) -> Ru
 
 /// What a command costs from `budget` under `variant`, and the attack slot it uses.
 fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    if let Command::Declare { intent } = cmd {
+        if b.variant != RulesVariant::OsrSegments {
+            return Err(format!("{} has no declarations", b.variant.id()));
+        }
+        if !budget.declaring {
+            return Err("declarations are made at the start of the round".into());
+        }
+        if let super::command::Intent::Charge { target } = intent {
+            let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
+            if !b.fighters[t].in_fight() || b.fighters[t].side == b.fighters[actor].side {
+                return Err(format!("{target} is not a foe in the fight"));
+            }
+            if b.fighters[actor].weapon.is_ranged() {
+                return Err("a charge ends in a melee attack".into());
+            }
+        }
+        return Ok((Budget::default(), AttackKind::Primary));
+    }
     if let Command::AbortOrder { on } = cmd {
         // A free action: nothing spent.
         return if b.variant != RulesVariant::HexPhases {
@@ -67,7 +85,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
     }
     match v {
         RulesVariant::D20Classic => match cmd {
-            Command::AbortOrder { .. } => {} // a free action, settled above
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
             Command::Move { .. } => {
                 if budget.stepped {
                     return Err("no moving in a turn with a 5-ft step".into());
@@ -127,7 +145,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             Command::EndTurn => n = Budget::default(),
         },
         RulesVariant::FourActions => match cmd {
-            Command::AbortOrder { .. } => {} // a free action, settled above
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
             Command::Move { .. } => {
                 if budget.move_action {
                     n.move_action = false;
@@ -250,6 +268,11 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             }
             n.phase_action = false;
         }
+        RulesVariant::OsrSegments if budget.declaring => match cmd {
+            // Ending the turn declares nothing special: fight with the group.
+            Command::EndTurn => n = Budget::default(),
+            _ => return Err("every combatant first declares: fight, charge or delay".into()),
+        },
         RulesVariant::OsrSegments
             if budget.attacks_only
                 && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn) =>
@@ -257,8 +280,17 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             return Err("only the multi-attack routine now".into());
         }
         RulesVariant::OsrSegments => match cmd {
-            Command::AbortOrder { .. } => {} // a free action, settled above
-            Command::Charge { .. } => {
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+            Command::Charge { target } => {
+                match &b.fighters[actor].declared {
+                    Some(super::command::Intent::Charge { target: declared }) => {
+                        let still = b.index_of(declared).is_some_and(|t| b.fighters[t].in_fight());
+                        if still && declared != target {
+                            return Err(format!("the charge was declared at {declared}"));
+                        }
+                    }
+                    _ => return Err("a charge must be declared at the start of the round".into()),
+                }
                 if !budget.major {
                     return Err("the major action is spent".into());
                 }
@@ -309,7 +341,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             Command::EndTurn => n = Budget::default(),
         },
         RulesVariant::HexPhases => match cmd {
-            Command::AbortOrder { .. } => {} // a free action, settled above
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
             Command::Move { .. } => {
                 let max_moves = if budget.attack_used { 1 } else { 2 };
                 if budget.stepped {
@@ -417,6 +449,11 @@ fn exhausted(b: &Battle, budget: &Budget) -> bool {
 }
 
 impl Battle {
+    /// Whether `a` has a charge path to `t` from where it stands (whatever its budget).
+    pub fn charge_possible(&self, a: usize, t: usize) -> bool {
+        charge_path(self, a, t).is_ok()
+    }
+
     /// Whether the acting fighter's budget allows `cmd` at all, whatever its target or
     /// destination (the action bar's question). `Err` says why not.
     pub fn affordable(&self, cmd: &Command) -> Result<(), String> {
@@ -558,6 +595,7 @@ impl Battle {
             | Command::Stance { .. }
             | Command::Guard
             | Command::AbortOrder { .. }
+            | Command::Declare { .. }
             | Command::Focus => {}
         }
         Ok(plan)
@@ -692,6 +730,11 @@ impl Battle {
                     detail: "+1 on attack and damage rolls for 1 round".into(),
                 });
             }
+            Command::Declare { intent } => {
+                self.fighters[actor].declared = Some(intent.clone());
+                let id = self.fighters[actor].id.clone();
+                self.emit(CombatEvent::Action { unit: id, action: "declares".into(), detail: intent.describe() });
+            }
             Command::AbortOrder { on } => {
                 self.fighters[actor].abort_order = Some(*on);
                 let id = self.fighters[actor].id.clone();
@@ -713,6 +756,7 @@ impl Battle {
                     | Command::Defend
                     | Command::Stance { .. }
                     | Command::AbortOrder { .. }
+                    | Command::Declare { .. }
             )
         {
             self.clock.ap[actor] = self.clock.ap[actor].saturating_sub(1);
@@ -732,7 +776,10 @@ impl Battle {
                 self.clock.attacked[actor] = true;
             }
         }
-        if matches!(cmd, Command::EndTurn | Command::Delay) || !still_up || exhausted(self, &self.clock.budget) {
+        if matches!(cmd, Command::EndTurn | Command::Delay | Command::Declare { .. })
+            || !still_up
+            || exhausted(self, &self.clock.budget)
+        {
             clock::advance(self);
         }
         Ok(())

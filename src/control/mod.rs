@@ -5,7 +5,7 @@
 
 pub mod plugin;
 
-use crate::combat::command::Stance;
+use crate::combat::command::{Intent, Stance};
 use crate::combat::{Battle, Command};
 use crate::grid::GridPos;
 use crate::variant::RulesVariant;
@@ -26,6 +26,8 @@ pub enum Tool {
     Shove,
     Disarm,
     Grapple,
+    /// osr-segments: declare a charge at a foe.
+    DeclareCharge,
 }
 
 impl Tool {
@@ -33,7 +35,14 @@ impl Tool {
     pub fn aims_at_foe(self) -> bool {
         matches!(
             self,
-            Tool::Attack | Tool::FullAttack | Tool::Charge | Tool::Trip | Tool::Shove | Tool::Disarm | Tool::Grapple
+            Tool::Attack
+                | Tool::FullAttack
+                | Tool::Charge
+                | Tool::Trip
+                | Tool::Shove
+                | Tool::Disarm
+                | Tool::Grapple
+                | Tool::DeclareCharge
         )
     }
 
@@ -52,6 +61,7 @@ impl Tool {
             Tool::Shove => Command::Shove { target },
             Tool::Disarm => Command::Disarm { target },
             Tool::Grapple => Command::Grapple { target },
+            Tool::DeclareCharge => Command::Declare { intent: Intent::Charge { target } },
         }
     }
 }
@@ -117,7 +127,12 @@ pub fn offered(variant: RulesVariant) -> Vec<(&'static str, SlotAction)> {
             ("Total defense", Now(Command::Defend)),
             ("Fight defensively", Now(Command::Stance { stance: Stance::Defensive })),
         ]),
-        RulesVariant::OsrSegments => v.extend([("Charge", Aim(Tool::Charge))]),
+        RulesVariant::OsrSegments => v.extend([
+            ("Declare: fight", Now(Command::Declare { intent: Intent::Fight })),
+            ("Declare: charge", Aim(Tool::DeclareCharge)),
+            ("Declare: delay", Now(Command::Declare { intent: Intent::Delay })),
+            ("Charge", Aim(Tool::Charge)),
+        ]),
         RulesVariant::HexPhases => v.extend([
             ("Dodge", Now(Command::Defend)),
             ("Abort when attacked", Now(Command::AbortOrder { on: true })),
@@ -235,7 +250,8 @@ pub fn budget_line(b: &Battle) -> String {
             say(&mut parts, bud.phase_action, "an action this phase");
         }
         RulesVariant::OsrSegments => {
-            say(&mut parts, bud.major, "major action");
+            say(&mut parts, bud.declaring, "declare: fight, charge or delay");
+            say(&mut parts, bud.major && !bud.declaring, "major action");
             say(&mut parts, bud.fast_only, "(fast actions only)");
             say(&mut parts, bud.attacks_only, "(attack routine only)");
         }
