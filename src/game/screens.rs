@@ -204,8 +204,11 @@ fn pause_menu(
                     if action.slot().is_some_and(|s| s > 0) {
                         continue;
                     }
-                    let name =
-                        if action.slot().is_some() { "action bar 1-0".to_string() } else { format!("{action:?}") };
+                    let name = if action.slot().is_some() {
+                        "action bar 1-0, F1-F10".to_string()
+                    } else {
+                        format!("{action:?}")
+                    };
                     ui.label(name);
                     ui.label(inputs.iter().map(|i| i.label()).collect::<Vec<_>>().join(", "));
                     ui.end_row();

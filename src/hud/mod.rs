@@ -213,11 +213,7 @@ fn hud(
             Some(i) => {
                 ui.strong(format!("{} - {}:", b.fighters[i].id, budget_line(b)));
                 for (k, slot) in bar.0.iter().enumerate() {
-                    let key = match k {
-                        0..=8 => format!("{} ", k + 1),
-                        9 => "0 ".to_string(),
-                        _ => String::new(),
-                    };
+                    let key = crate::input::SLOTS.get(k).map_or(String::new(), |&a| format!("{} ", hint(a)));
                     let aiming = matches!(slot.action, SlotAction::Aim(t) if t == sel.tool);
                     let text = egui::RichText::new(format!("{key}{}", slot.label));
                     let button = egui::Button::new(if aiming { text.strong().underline() } else { text });

@@ -19,7 +19,7 @@ pub enum GameAction {
     EndTurn,
     /// Select the next unit of yours.
     CycleUnit,
-    /// Action-bar buttons 1–9 and 0 (the tenth).
+    /// Action-bar buttons 1–9 and 0 (the tenth), then F1–F10 (the eleventh to twentieth).
     Slot1,
     Slot2,
     Slot3,
@@ -30,6 +30,16 @@ pub enum GameAction {
     Slot8,
     Slot9,
     Slot10,
+    Slot11,
+    Slot12,
+    Slot13,
+    Slot14,
+    Slot15,
+    Slot16,
+    Slot17,
+    Slot18,
+    Slot19,
+    Slot20,
     /// Layer: every square the enemy threatens, shaded by threateners.
     ToggleThreatLayer,
     /// Layer: movement range of the selected unit.
@@ -55,7 +65,7 @@ pub enum GameAction {
 }
 
 /// Every action, for help screens and checks.
-pub const ALL_ACTIONS: [GameAction; 29] = {
+pub const ALL_ACTIONS: [GameAction; 39] = {
     use GameAction::*;
     [
         Select,
@@ -72,6 +82,16 @@ pub const ALL_ACTIONS: [GameAction; 29] = {
         Slot8,
         Slot9,
         Slot10,
+        Slot11,
+        Slot12,
+        Slot13,
+        Slot14,
+        Slot15,
+        Slot16,
+        Slot17,
+        Slot18,
+        Slot19,
+        Slot20,
         ToggleThreatLayer,
         ToggleRangeLayer,
         ToggleLinesLayer,
@@ -90,11 +110,19 @@ pub const ALL_ACTIONS: [GameAction; 29] = {
     ]
 };
 
+/// The action-bar keys in bar order.
+pub const SLOTS: [GameAction; 20] = {
+    use GameAction::*;
+    [
+        Slot1, Slot2, Slot3, Slot4, Slot5, Slot6, Slot7, Slot8, Slot9, Slot10, Slot11, Slot12, Slot13, Slot14, Slot15,
+        Slot16, Slot17, Slot18, Slot19, Slot20,
+    ]
+};
+
 impl GameAction {
     /// The action-bar slot a key stands for (0-based).
     pub fn slot(self) -> Option<usize> {
-        use GameAction::*;
-        [Slot1, Slot2, Slot3, Slot4, Slot5, Slot6, Slot7, Slot8, Slot9, Slot10].iter().position(|&s| s == self)
+        SLOTS.iter().position(|&s| s == self)
     }
 }
 
@@ -157,6 +185,16 @@ impl Default for Bindings {
             (Slot8, KeyCode::Digit8),
             (Slot9, KeyCode::Digit9),
             (Slot10, KeyCode::Digit0),
+            (Slot11, KeyCode::F1),
+            (Slot12, KeyCode::F2),
+            (Slot13, KeyCode::F3),
+            (Slot14, KeyCode::F4),
+            (Slot15, KeyCode::F5),
+            (Slot16, KeyCode::F6),
+            (Slot17, KeyCode::F7),
+            (Slot18, KeyCode::F8),
+            (Slot19, KeyCode::F9),
+            (Slot20, KeyCode::F10),
         ];
         let mut bindings = vec![
             (Select, vec![Mouse(MouseButton::Left)]),
