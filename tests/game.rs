@@ -411,3 +411,29 @@ fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
     assert!(notice.contains("wall.ron") && notice.contains("\"a\""), "{notice}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn the_active_variants_plugin_badges_each_unit() {
+    use fivefoot::combat::variants::VariantBadge;
+    use fivefoot::rules::Combatant;
+    for (v, expect) in [(RulesVariant::ApPhases, "AP "), (RulesVariant::FourActions, "reaction ready")] {
+        let l =
+            level(&OPEN, vec![unit("hero", "blue", (2, 3), "human_fighter"), unit("gob", "red", (6, 3), "goblin")], v);
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
+        fivefoot::rules::spawn_level(app.world_mut(), &l, &Catalogue::builtin(), v);
+        // Everyone plays by hand so the clock stands still.
+        let battle = Battle::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
+        app.insert_resource(BattleRes::new(battle, vec!["blue".into(), "red".into()]));
+        app.update();
+        app.update();
+        let badges: Vec<(String, String)> = app
+            .world_mut()
+            .query::<(&Combatant, &VariantBadge)>()
+            .iter(app.world())
+            .map(|(c, b)| (c.id.clone(), b.0.clone()))
+            .collect();
+        assert_eq!(badges.len(), 2, "{v}");
+        assert!(badges.iter().all(|(_, b)| b.starts_with(expect)), "{v}: {badges:?}");
+    }
+}

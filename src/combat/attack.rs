@@ -156,22 +156,25 @@ pub fn profile(
                 push("Dexterity", fa.dex_mod());
             }
             push("size", fa.size.size_modifier());
+            let nums = super::variants::numbers(variant);
             match kind {
-                AttackKind::Iterative(n) => push("iterative attack", -5 * *n as i32),
-                AttackKind::Secondary => push("secondary attack", -5),
-                AttackKind::Tertiary => push("tertiary attack", -10),
-                AttackKind::NthAction(n) if *n > 1 => push("earlier attack actions", -5 * (*n as i32 - 1)),
+                AttackKind::Iterative(n) => push("iterative attack", nums.iterative_step * *n as i32),
+                AttackKind::Secondary => push("secondary attack", nums.secondary_attack),
+                AttackKind::Tertiary => push("tertiary attack", nums.tertiary_attack),
+                AttackKind::NthAction(n) if *n > 1 => {
+                    push("earlier attack actions", nums.attack_action_step * (*n as i32 - 1))
+                }
                 _ => {}
             }
             if !melee && dist > fa.weapon.range_increment_ft {
                 let increments = (dist - 1) / fa.weapon.range_increment_ft.max(1);
                 push("range", -2 * increments as i32);
             }
-            if flanking && variant != RulesVariant::FourActions {
-                push("flanking", 2);
+            if flanking && nums.flanking != 0 {
+                push("flanking", nums.flanking);
             }
-            if ctx.charge && variant != RulesVariant::D20Classic {
-                push("charge", 2);
+            if ctx.charge && nums.charge_attack != 0 {
+                push("charge", nums.charge_attack);
             }
             for (name, v) in &fa.offense {
                 push(name, *v);
@@ -219,7 +222,7 @@ pub fn profile(
                 push("Dexterity", fa.dex_mod());
             }
             if ctx.charge {
-                push("charge", 2);
+                push("charge", super::variants::numbers(variant).charge_attack);
             }
             if !melee && dist > fa.weapon.range_increment_ft {
                 let increments = (dist - 1) / fa.weapon.range_increment_ft.max(1);

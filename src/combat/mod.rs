@@ -15,6 +15,7 @@ pub mod odds;
 pub mod plugin;
 pub mod resolve;
 pub mod sim;
+pub mod variants;
 
 pub use ai::{Ai, AiKind, Greedy, Scripted};
 pub use attack::{AttackKind, AttackProfile};

@@ -696,14 +696,16 @@ impl Battle {
                 let f = &mut self.fighters[actor];
                 let detail = match stance {
                     super::command::Stance::Defensive => {
-                        f.offense.push(("fighting defensively".into(), -4));
-                        f.defense.push(("fighting defensively".into(), 2));
-                        "-4 on attacks, +2 AC"
+                        let (attack, ac) = super::variants::numbers(self.variant).fighting_defensively;
+                        f.offense.push(("fighting defensively".into(), attack));
+                        f.defense.push(("fighting defensively".into(), ac));
+                        format!("{attack:+} on attacks, {ac:+} AC")
                     }
                     super::command::Stance::Reckless => {
-                        f.defense.push(("reckless".into(), -4));
-                        f.damage_bonus.push(("reckless".into(), 2));
-                        "-4 AC, +2 damage"
+                        let (ac, damage) = super::variants::numbers(self.variant).reckless;
+                        f.defense.push(("reckless".into(), ac));
+                        f.damage_bonus.push(("reckless".into(), damage));
+                        format!("{ac:+} AC, {damage:+} damage")
                     }
                 };
                 self.emit(CombatEvent::Action {
@@ -712,7 +714,7 @@ impl Battle {
                         "fights {}",
                         if *stance == super::command::Stance::Defensive { "defensively" } else { "recklessly" }
                     ),
-                    detail: detail.into(),
+                    detail,
                 });
             }
             Command::Guard => {
@@ -1006,7 +1008,7 @@ fn abort_to_dodge(b: &mut Battle, t: usize) {
         format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
     };
     b.fighters[t].abort_locked = true;
-    b.fighters[t].defense.push(("dodge".into(), 3));
+    b.fighters[t].defense.push(("dodge".into(), super::variants::numbers(b.variant).abort_dodge));
     let id = b.fighters[t].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
 }
@@ -1442,18 +1444,13 @@ fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
     }
     let two_handed = b.fighters[a].weapon.hands == Hands::Two;
     let f = &mut b.fighters[a];
-    match b.variant {
-        RulesVariant::D20Classic => {
-            f.damage_bonus.push(("charge".into(), if two_handed { 4 } else { 2 }));
-            f.defense.push(("charging".into(), -2));
-        }
-        RulesVariant::FourActions => {
-            f.damage_bonus.push(("charge".into(), 2));
-            f.defense.push(("charging".into(), -2));
-        }
-        RulesVariant::ApPhases => {}
-        RulesVariant::OsrSegments => f.defense.push(("charging".into(), -1)),
-        RulesVariant::HexPhases => {}
+    let nums = super::variants::numbers(b.variant);
+    let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };
+    if damage != 0 {
+        f.damage_bonus.push(("charge".into(), damage));
+    }
+    if nums.charge_defense != 0 {
+        f.defense.push(("charging".into(), nums.charge_defense));
     }
     let ctx = AttackContext { charge: true };
     let full = b.variant == RulesVariant::D20Classic; // "they can make their attacks"
@@ -1464,10 +1461,11 @@ fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
 
 fn defend(b: &mut Battle, a: usize) {
     let id = b.fighters[a].id.clone();
-    let (name, value, detail) = match b.variant {
-        RulesVariant::D20Classic => ("full defense", 4, "+4 dodge bonus to AC until its next turn"),
-        RulesVariant::FourActions => ("defend", 3, "+3 to AC and saves for 1 round"),
-        RulesVariant::HexPhases => ("dodge", 3, "+3 DCV until its next phase"),
+    let (name, value) = super::variants::numbers(b.variant).defensive_action.clone();
+    let detail = match b.variant {
+        RulesVariant::D20Classic => format!("{value:+} dodge bonus to AC until its next turn"),
+        RulesVariant::FourActions => format!("{value:+} to AC and saves for 1 round"),
+        RulesVariant::HexPhases => format!("{value:+} DCV until its next phase"),
         RulesVariant::ApPhases => {
             b.clock.ap[a] = b.clock.ap[a].saturating_sub(1);
             b.clock.advanced[a] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
@@ -1476,8 +1474,8 @@ fn defend(b: &mut Battle, a: usize) {
         }
         RulesVariant::OsrSegments => return,
     };
-    b.fighters[a].defense.push((name.into(), value));
-    b.emit(CombatEvent::Action { unit: id, action: name.into(), detail: detail.into() });
+    b.fighters[a].defense.push((name.clone(), value));
+    b.emit(CombatEvent::Action { unit: id, action: name, detail });
 }
 
 fn delay(b: &mut Battle, a: usize) {

@@ -5,8 +5,8 @@
 //! log with every roll), and the bottom action bar with shortcuts and reasons. Reads the
 //! battle; changes it only through the player's commands.
 
+use crate::combat::Battle;
 use crate::combat::plugin::{AiThinking, BattleRes, CombatEventMsg, CommandRefused, Pace, SkipAi};
-use crate::combat::{Battle, clock};
 use crate::control::plugin::{ActionBar, Feedback, Selection, SlotPressed, human_actor};
 use crate::control::{SlotAction, budget_line};
 use crate::game::{GameSetup, HumanSides, Paused, Screen};
@@ -76,34 +76,7 @@ fn set_pace(pace: &mut Pace, commands_per_second: f32) {
     pace.0.set_duration(std::time::Duration::from_secs_f32(1.0 / cps));
 }
 
-/// The clock in the variant's own words.
-pub fn clock_line(b: &Battle) -> String {
-    let who = b.actor().map_or("-".to_string(), |a| b.fighters[a].id.clone());
-    let c = &b.clock;
-    match b.variant {
-        RulesVariant::ApPhases => {
-            let phase = c.phase.clamp(1, 7);
-            let track: Vec<String> = clock::AP_PHASES
-                .iter()
-                .enumerate()
-                .map(|(k, name)| if k + 1 == phase as usize { format!("[{name}]") } else { name.to_string() })
-                .collect();
-            format!("Round {} | {} | {who} acts", c.round, track.join(" > "))
-        }
-        RulesVariant::HexPhases => {
-            let phases: Vec<String> =
-                (1..=4).map(|p| if p == c.phase { format!("[{p}]") } else { p.to_string() }).collect();
-            let surprise = if c.surprise { " (surprise phase)" } else { "" };
-            format!("Turn {} | phase {}{surprise} | {who} acts", c.round, phases.join(" "))
-        }
-        RulesVariant::OsrSegments => {
-            let groups: Vec<String> =
-                c.osr_high.iter().map(|(s, h)| format!("{s} {}", if *h { "HIGH" } else { "LOW" })).collect();
-            format!("Round {} (1 min, 10 segments) | {:?} | {} | {who} acts", c.round, c.osr_step, groups.join(", "))
-        }
-        _ => format!("Round {} | {who} acts", c.round),
-    }
-}
+pub use crate::combat::variants::clock_line;
 
 /// Per fighter in the fight, in the clock's order: id, side, and a note (AP pips, group…).
 pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {

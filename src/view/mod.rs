@@ -9,6 +9,7 @@ pub mod floating;
 pub mod layout;
 pub mod screenshot;
 
+use crate::combat::variants::VariantBadge;
 use crate::game::Screen;
 use crate::grid::{Shape, Terrain};
 use crate::rules::{Battlefield, Body, Combatant, Condition, Conditions, Health, Position, Side};
@@ -293,8 +294,8 @@ pub fn condition_badge(c: Condition) -> &'static str {
 
 /// The fallen are greyed out; the dead leave the board; conditions show as badges.
 fn show_token_state(
-    units: Query<(&Conditions, &Side)>,
-    changed: Query<(), Changed<Conditions>>,
+    units: Query<(&Conditions, &Side, Option<&VariantBadge>)>,
+    changed: Query<(), Or<(Changed<Conditions>, Changed<VariantBadge>)>>,
     added: Query<(), Added<ConditionBadge>>,
     mut tokens: Query<(&Token, &mut Sprite, &mut Visibility)>,
     mut badges: Query<(&ConditionBadge, &mut Text2d)>,
@@ -303,16 +304,19 @@ fn show_token_state(
         return;
     }
     for (token, mut sprite, mut vis) in &mut tokens {
-        if let Ok((cond, side)) = units.get(token.unit) {
+        if let Ok((cond, side, _)) = units.get(token.unit) {
             *vis = if cond.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
             sprite.color =
                 if cond.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { side_colour(&side.0) };
         }
     }
     for (badge, mut text) in &mut badges {
-        if let Ok((cond, _)) = units.get(badge.unit) {
-            let words: Vec<&str> = cond.0.iter().map(|&c| condition_badge(c)).collect();
-            text.0 = words.join(" ");
+        if let Ok((cond, _, variant)) = units.get(badge.unit) {
+            let mut words: Vec<&str> = cond.0.iter().map(|&c| condition_badge(c)).collect();
+            if let Some(v) = variant.filter(|v| !v.0.is_empty()) {
+                words.push(&v.0);
+            }
+            text.0 = words.join(" | ");
         }
     }
 }

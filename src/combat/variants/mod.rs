@@ -1,0 +1,275 @@
+//! The five rule variants, one module each: its action catalogue (what the action bar
+//! offers), its clock and budget in its own words, its numbers (read from
+//! `assets/rules/<id>.ron`), and a plugin whose systems run only while it is the active
+//! variant (today: the per-unit badge its state shows on the board). The engine's
+//! turn structure for each variant lives in `combat::clock` and `combat::resolve`,
+//! which dispatch on the variant; these modules own everything else that is
+//! variant-specific.
+
+pub mod ap_phases;
+pub mod d20_classic;
+pub mod four_actions;
+pub mod hex_phases;
+pub mod osr_segments;
+
+use super::Battle;
+use super::command::{Command, Intent};
+use super::plugin::BattleRes;
+use crate::grid::GridPos;
+use crate::rules::{Combatant, RulesSet};
+use crate::variant::RulesVariant;
+use bevy::prelude::*;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// What a click on the board does for the selected unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tool {
+    /// Move (click a square) or attack (click a foe): the default.
+    #[default]
+    Move,
+    Step,
+    Dash,
+    Tumble,
+    Attack,
+    FullAttack,
+    Charge,
+    Trip,
+    Shove,
+    Disarm,
+    Grapple,
+    /// osr-segments: declare a charge at a foe.
+    DeclareCharge,
+}
+
+impl Tool {
+    /// Whether the tool aims at a foe rather than a square.
+    pub fn aims_at_foe(self) -> bool {
+        matches!(
+            self,
+            Tool::Attack
+                | Tool::FullAttack
+                | Tool::Charge
+                | Tool::Trip
+                | Tool::Shove
+                | Tool::Disarm
+                | Tool::Grapple
+                | Tool::DeclareCharge
+        )
+    }
+
+    /// The command this tool makes against a square or a foe.
+    pub fn command(self, to: GridPos, foe: &str) -> Command {
+        let target = foe.to_string();
+        match self {
+            Tool::Move => Command::Move { to },
+            Tool::Step => Command::Step { to },
+            Tool::Dash => Command::Dash { to },
+            Tool::Tumble => Command::Tumble { to },
+            Tool::Attack => Command::Attack { target },
+            Tool::FullAttack => Command::FullAttack { target },
+            Tool::Charge => Command::Charge { target },
+            Tool::Trip => Command::Trip { target },
+            Tool::Shove => Command::Shove { target },
+            Tool::Disarm => Command::Disarm { target },
+            Tool::Grapple => Command::Grapple { target },
+            Tool::DeclareCharge => Command::Declare { intent: Intent::Charge { target } },
+        }
+    }
+}
+
+/// What an action-bar button does when pressed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlotAction {
+    /// Pick a tool, then click the board.
+    Aim(Tool),
+    /// Do it at once.
+    Now(Command),
+}
+
+/// Numbers a variant's rules use, from `assets/rules/<id>.ron`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantNumbers {
+    /// Attack bonus for flanking (0 where flanking works otherwise).
+    pub flanking: i32,
+    pub charge_attack: i32,
+    pub charge_damage: i32,
+    pub charge_damage_two_handed: i32,
+    /// AC (DCV) change while charging, until the next turn.
+    pub charge_defense: i32,
+    /// The defensive action: its name and bonus.
+    pub defensive_action: (String, i32),
+    pub secondary_attack: i32,
+    pub tertiary_attack: i32,
+    /// Per iterative attack after the first.
+    pub iterative_step: i32,
+    /// Per attack action after the first in a round.
+    pub attack_action_step: i32,
+    /// Attack and AC changes for fighting defensively.
+    pub fighting_defensively: (i32, i32),
+    /// AC and damage changes for fighting recklessly.
+    pub reckless: (i32, i32),
+    /// DCV gained by aborting to a dodge.
+    pub abort_dodge: i32,
+}
+
+/// The numbers of a variant (parsed once; the files ship inside the binary).
+pub fn numbers(v: RulesVariant) -> &'static VariantNumbers {
+    static ALL: OnceLock<Vec<VariantNumbers>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        RulesVariant::ALL
+            .iter()
+            .map(|&v| {
+                let text = match v {
+                    RulesVariant::ApPhases => include_str!("../../../assets/rules/ap-phases.ron"),
+                    RulesVariant::FourActions => include_str!("../../../assets/rules/four-actions.ron"),
+                    RulesVariant::D20Classic => include_str!("../../../assets/rules/d20-classic.ron"),
+                    RulesVariant::OsrSegments => include_str!("../../../assets/rules/osr-segments.ron"),
+                    RulesVariant::HexPhases => include_str!("../../../assets/rules/hex-phases.ron"),
+                };
+                ron::from_str(text).unwrap_or_else(|e| panic!("assets/rules/{}.ron: {e}", v.id()))
+            })
+            .collect()
+    });
+    &all[RulesVariant::ALL.iter().position(|&x| x == v).expect("every variant is in ALL")]
+}
+
+/// The actions a variant offers, in action-bar order.
+pub fn actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
+    use SlotAction::{Aim, Now};
+    let mut list = vec![("Move", Aim(Tool::Move))];
+    list.extend(match v {
+        RulesVariant::ApPhases => ap_phases::actions(),
+        RulesVariant::FourActions => four_actions::actions(),
+        RulesVariant::D20Classic => d20_classic::actions(),
+        RulesVariant::OsrSegments => osr_segments::actions(),
+        RulesVariant::HexPhases => hex_phases::actions(),
+    });
+    list.extend([
+        ("Hold attack", Now(Command::Hold { target: None })),
+        ("Reload", Now(Command::Reload)),
+        ("Stand up", Now(Command::Stand)),
+        ("Escape grapple", Now(Command::Escape)),
+    ]);
+    if v != RulesVariant::FourActions {
+        list.push(("Delay", Now(Command::Delay)));
+    }
+    list.push(("End turn", Now(Command::EndTurn)));
+    list
+}
+
+/// The clock in the variant's own words.
+pub fn clock_line(b: &Battle) -> String {
+    let who = b.actor().map_or("-".to_string(), |a| b.fighters[a].id.clone());
+    match b.variant {
+        RulesVariant::ApPhases => ap_phases::clock_line(b, &who),
+        RulesVariant::FourActions => four_actions::clock_line(b, &who),
+        RulesVariant::D20Classic => d20_classic::clock_line(b, &who),
+        RulesVariant::OsrSegments => osr_segments::clock_line(b, &who),
+        RulesVariant::HexPhases => hex_phases::clock_line(b, &who),
+    }
+}
+
+/// What the acting fighter may still do, in the variant's words.
+pub fn budget_line(b: &Battle) -> String {
+    let Some(actor) = b.actor() else { return String::new() };
+    let mut parts = match b.variant {
+        RulesVariant::ApPhases => ap_phases::budget_words(b, actor),
+        RulesVariant::FourActions => four_actions::budget_words(b, actor),
+        RulesVariant::D20Classic => d20_classic::budget_words(b, actor),
+        RulesVariant::OsrSegments => osr_segments::budget_words(b, actor),
+        RulesVariant::HexPhases => hex_phases::budget_words(b, actor),
+    };
+    if b.clock.budget.single_action {
+        parts.push("surprise: one action".into());
+    }
+    if parts.is_empty() { "nothing left".into() } else { parts.join(", ") }
+}
+
+/// The words `on` switches in: a helper for budget lines.
+fn say(parts: &mut Vec<String>, on: bool, s: &str) {
+    if on {
+        parts.push(s.to_string());
+    }
+}
+
+/// A short line under a unit's token with its state under the active variant
+/// (AP left, HIGH/LOW group and declaration, abort order, reaction…).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantBadge(pub String);
+
+/// Adds the five variant plugins.
+pub struct VariantsPlugin;
+
+impl Plugin for VariantsPlugin {
+    fn build(&self, app: &mut App) {
+        ap_phases::plugin(app);
+        four_actions::plugin(app);
+        d20_classic::plugin(app);
+        osr_segments::plugin(app);
+        hex_phases::plugin(app);
+    }
+}
+
+/// Run condition: the battle is under this variant.
+pub fn variant_is(v: RulesVariant) -> impl FnMut(Option<Res<BattleRes>>) -> bool + Clone {
+    move |res: Option<Res<BattleRes>>| res.is_some_and(|r| r.battle.variant == v)
+}
+
+/// Adds the badge system of one variant, running in `RulesSet::Derive` while it is active.
+fn add_badges(app: &mut App, v: RulesVariant, badge: fn(&Battle, usize) -> String) {
+    app.add_systems(
+        Update,
+        (move |res: Res<BattleRes>,
+               mut commands: Commands,
+               mut q: Query<(Entity, &Combatant, Option<&mut VariantBadge>)>| {
+            if !res.is_changed() {
+                return;
+            }
+            for (e, c, current) in &mut q {
+                let Some(i) = res.battle.index_of(&c.id) else { continue };
+                let text = if res.battle.fighters[i].alive() { badge(&res.battle, i) } else { String::new() };
+                match current {
+                    Some(mut b) => {
+                        b.set_if_neq(VariantBadge(text));
+                    }
+                    None => {
+                        commands.entity(e).insert(VariantBadge(text));
+                    }
+                }
+            }
+        })
+        .in_set(RulesSet::Derive)
+        .run_if(variant_is(v)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_has_its_numbers() {
+        assert_eq!(numbers(RulesVariant::D20Classic).defensive_action, ("full defense".to_string(), 4));
+        assert_eq!(numbers(RulesVariant::FourActions).tertiary_attack, -10);
+        assert_eq!(numbers(RulesVariant::ApPhases).attack_action_step, -5);
+        assert_eq!(numbers(RulesVariant::HexPhases).abort_dodge, 3);
+        assert_eq!(numbers(RulesVariant::OsrSegments).charge_defense, -1);
+    }
+
+    #[test]
+    fn each_variant_offers_its_own_actions() {
+        let labels = |v| actions(v).into_iter().map(|(l, _)| l).collect::<Vec<_>>();
+        assert!(labels(RulesVariant::D20Classic).contains(&"Full attack"));
+        assert!(labels(RulesVariant::FourActions).contains(&"Guard"));
+        assert!(!labels(RulesVariant::FourActions).contains(&"Delay"));
+        assert!(labels(RulesVariant::OsrSegments).contains(&"Declare: charge"));
+        assert!(labels(RulesVariant::HexPhases).contains(&"Abort when attacked"));
+        assert!(labels(RulesVariant::ApPhases).contains(&"Total defense"));
+        for v in RulesVariant::ALL {
+            assert_eq!(labels(v).first(), Some(&"Move"));
+            assert_eq!(labels(v).last(), Some(&"End turn"));
+        }
+    }
+}
