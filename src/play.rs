@@ -142,6 +142,7 @@ fn summary(samples: &[f64]) -> String {
 fn report_frame_time(
     time: Res<Time<Real>>,
     clock: Res<MainScheduleClock>,
+    thinking: Res<crate::combat::plugin::AiThinking>,
     mut samples: Local<Vec<f64>>,
     mut ours: Local<Vec<f64>>,
     mut exits: MessageReader<AppExit>,
@@ -158,5 +159,6 @@ fn report_frame_time(
         if !ours.is_empty() {
             eprintln!("  of which the main schedule (game systems, First..Last): {}", summary(&ours));
         }
+        eprintln!("  the slowest AI decision: {:.2} ms (one decision a frame at most)", thinking.max_ms);
     }
 }

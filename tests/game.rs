@@ -437,3 +437,34 @@ fn the_active_variants_plugin_badges_each_unit() {
         assert!(badges.iter().all(|(_, b)| b.starts_with(expect)), "{v}: {badges:?}");
     }
 }
+
+#[test]
+fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
+    let l = level(
+        &OPEN,
+        vec![
+            unit("hero", "blue", (1, 3), "human_fighter"),
+            unit("pike", "blue", (1, 5), "spearman"),
+            unit("gob", "red", (8, 3), "goblin"),
+            unit("wolf", "red", (8, 1), "wolf"),
+        ],
+        RulesVariant::D20Classic,
+    );
+    let catalogue = Catalogue::builtin();
+    let mut reference = Battle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    reference.run(&mut |_| None);
+
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
+    let battle = Battle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    app.insert_resource(BattleRes::new(battle, vec![]));
+    for _ in 0..100_000 {
+        app.update();
+        if battle_of(&app).is_over() {
+            break;
+        }
+    }
+    let b = battle_of(&app);
+    assert!(b.is_over());
+    assert_eq!(b.events, reference.events, "same seed, same AI: the same battle, event for event");
+}

@@ -8,6 +8,7 @@ use super::command::Command;
 use super::event::CombatEvent;
 use crate::rules::{Combatant, Conditions, Health, Position, RulesSet};
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use std::collections::{BTreeMap, VecDeque};
 
 /// The battle being fought.
@@ -19,11 +20,25 @@ pub struct BattleRes {
     ais: BTreeMap<String, Box<dyn Ai + Send + Sync>>,
     /// Sides a person plays: their commands come from `PlayerCommands`.
     pub human_sides: Vec<String>,
+    /// An AI decision being worked out on another thread.
+    thinking: Option<Thinking>,
+}
+
+/// A decision in flight: for whom, against which state, and the task computing it.
+struct Thinking {
+    actor: usize,
+    events: usize,
+    task: Task<(String, Box<dyn Ai + Send + Sync>, Command, f64)>,
 }
 
 impl BattleRes {
     pub fn new(battle: Battle, human_sides: Vec<String>) -> Self {
-        BattleRes { battle, cursor: 0, ais: BTreeMap::new(), human_sides }
+        BattleRes { battle, cursor: 0, ais: BTreeMap::new(), human_sides, thinking: None }
+    }
+
+    /// The AI is working out a move.
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
     }
 }
 
@@ -82,12 +97,9 @@ pub struct AiThinking {
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct CommandRefused(pub String);
 
-/// Commands the AI may resolve in one frame while skipping.
-const SKIP_BUDGET: usize = 32;
-
 /// The only system that moves combat time forward. A person's commands are resolved as
-/// soon as they are given; the AI's one per tick of `Pace` (or, while skipping, up to
-/// `SKIP_BUDGET` a frame), so its thinking never holds a frame for long.
+/// soon as they are given; the AI's are worked out off the main thread and played one
+/// per tick of `Pace` (while skipping, one a frame), so its thinking never holds a frame.
 #[allow(clippy::too_many_arguments)]
 fn advance_clock(
     mut res: ResMut<BattleRes>,
@@ -101,7 +113,8 @@ fn advance_clock(
     mut refused: MessageWriter<CommandRefused>,
 ) {
     let mut ready = pace.is_none_or(|mut p| p.0.tick(time.delta()).just_finished());
-    let mut ai_budget = if skip.0 { SKIP_BUDGET } else { 1 };
+    // One AI command a frame at most.
+    let mut played = false;
     while hold.0 == 0 && !res.battle.is_over() {
         // Only a command may mark the battle changed: read first, borrow mutably after.
         let Some(actor) = res.battle.actor() else { break };
@@ -122,21 +135,44 @@ fn advance_clock(
         if !player.0.is_empty() {
             player.0.clear(); // orders given out of turn lapse
         }
-        if !(ready || skip.0) || ai_budget == 0 {
+        // The AI thinks on another thread, on a copy of the battle (without its event log),
+        // so a slow decision never holds a frame; the answer is played when it is ready.
+        if res.thinking.is_some() {
+            let r = res.bypass_change_detection();
+            let Some((side, brain, cmd, ms)) = r.thinking.as_mut().and_then(|p| check_ready(&mut p.task)) else {
+                break;
+            };
+            let pending = r.thinking.take().expect("in flight");
+            r.ais.insert(side, brain);
+            thinking.last_ms = ms;
+            thinking.max_ms = thinking.max_ms.max(ms);
+            // A stale answer (the battle moved on meanwhile) is dropped and asked again.
+            if pending.actor == actor && pending.events == r.battle.events.len() && res.battle.execute(cmd).is_err() {
+                let _ = res.battle.execute(Command::EndTurn);
+            }
+            if played {
+                break;
+            }
+            played = true;
+            ready = false; // the next decision waits for the next tick
+            continue;
+        }
+        if !(ready || skip.0) {
             break;
         }
-        ready = false;
-        ai_budget -= 1;
-        let res = &mut *res;
-        let started = std::time::Instant::now();
-        let brain = res.ais.entry(side).or_insert_with(|| Box::new(Greedy));
-        let cmd = brain.decide(&mut res.battle, actor);
-        let ms = started.elapsed().as_secs_f64() * 1000.0;
-        thinking.last_ms = ms;
-        thinking.max_ms = thinking.max_ms.max(ms);
-        if res.battle.execute(cmd).is_err() {
-            let _ = res.battle.execute(Command::EndTurn);
-        }
+        let r = res.bypass_change_detection();
+        let brain = r.ais.remove(&side).unwrap_or_else(|| Box::new(Greedy));
+        let events = std::mem::take(&mut r.battle.events);
+        let mut copy = r.battle.clone();
+        r.battle.events = events;
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let mut brain = brain;
+            let started = std::time::Instant::now();
+            let cmd = brain.decide(&mut copy, actor);
+            (side, brain, cmd, started.elapsed().as_secs_f64() * 1000.0)
+        });
+        r.thinking = Some(Thinking { actor, events: r.battle.events.len(), task });
+        break;
     }
     if res.battle.is_over() && skip.0 {
         skip.0 = false;
