@@ -85,15 +85,21 @@ impl Ai for Greedy {
         if !b.fighters[actor].weapon.is_ranged()
             && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::OsrSegments)
         {
-            for &t in &nearest_first(b, actor, &foes) {
-                let c = Command::Charge { target: b.fighters[t].id.clone() };
-                if !can_reach_with_a_move(b, actor) && b.validate(&c).is_ok() {
-                    return c;
+            if !can_reach_with_a_move(b, actor) {
+                for &t in &nearest_first(b, actor, &foes) {
+                    let c = Command::Charge { target: b.fighters[t].id.clone() };
+                    if b.validate(&c).is_ok() {
+                        return c;
+                    }
                 }
             }
         }
-        // 3. Move towards the nearest foe, to a square from which it can attack if any.
-        if let Some(to) = best_approach(b, actor, &foes) {
+        // 3. Move towards the nearest foe, to a square from which it can attack if any
+        // (no search when no move is left).
+        let here = b.fighters[actor].pos;
+        if b.affordable(&Command::Move { to: here }).is_ok()
+            && let Some(to) = best_approach(b, actor, &foes)
+        {
             let m = Command::Move { to };
             if b.validate(&m).is_ok() {
                 return m;
