@@ -22,7 +22,7 @@ use leafwing_input_manager::prelude::ActionState;
 /// Which optional layers are on.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layers {
-    /// Every square the player's foes threaten, shaded by how many.
+    /// Every square the player's foes threaten (everyone's when watching), shaded by how many.
     pub enemy_threat: bool,
     /// The selected unit's movement range for the tool in hand.
     pub range: bool,
@@ -92,7 +92,8 @@ pub fn compute_preview(
             out.hovered_unit = Some(i);
             out.hovered_threat = view.threat.squares_of(i).to_vec();
         }
-        if layers.enemy_threat && !humans.is_empty() {
+        if layers.enemy_threat {
+            // The player's foes; when only watching, everyone.
             let foes: rules::UnitMask = (0..b.fighters.len())
                 .filter(|&i| !humans.contains(&b.fighters[i].side) && b.fighters[i].in_fight())
                 .fold(0, |m, i| m | rules::roster::bit(i));
