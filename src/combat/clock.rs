@@ -5,9 +5,9 @@
 //! phases a 12-second turn in combat-value order, then a post-turn recovery.
 //! `advance` is the only function that moves time forward.
 
-use super::Battle;
 use super::command::Intent;
 use super::event::CombatEvent;
+use super::{Battle, variants};
 use crate::level::{WeaponKind, WeaponSpeed, ability_mod};
 use crate::rules::Condition;
 use crate::variant::RulesVariant;
@@ -194,7 +194,7 @@ pub fn hex_cv(b: &Battle, i: usize) -> i32 {
 }
 
 /// An initiative that is a score, not a roll; ties are broken once by the seeded dice.
-fn fixed_initiative(b: &mut Battle, score: impl Fn(&Battle, usize) -> i32, note: &str) {
+pub(crate) fn fixed_initiative(b: &mut Battle, score: impl Fn(&Battle, usize) -> i32, note: &str) {
     for i in 0..b.fighters.len() {
         let total = score(b, i);
         let tie = b.dice.roll(1000) as i64;
@@ -206,7 +206,7 @@ fn fixed_initiative(b: &mut Battle, score: impl Fn(&Battle, usize) -> i32, note:
     sort_order(b);
 }
 
-fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
+pub(crate) fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
     let n = b.fighters.len();
     for i in 0..n {
         let roll = b.dice.roll(20) as i32;
@@ -228,7 +228,7 @@ fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
     sort_order(b);
 }
 
-fn sort_order(b: &mut Battle) {
+pub(crate) fn sort_order(b: &mut Battle) {
     let mut order: Vec<usize> = (0..b.fighters.len()).collect();
     order.sort_by(|&x, &y| b.fighters[y].initiative.cmp(&b.fighters[x].initiative).then(x.cmp(&y)));
     b.clock.order = order;
@@ -236,136 +236,46 @@ fn sort_order(b: &mut Battle) {
 
 /// Opens the next window of time (round, phase or step) and fills the queue.
 fn open_window(b: &mut Battle) {
-    let n = b.fighters.len();
     match b.variant {
-        RulesVariant::D20Classic | RulesVariant::FourActions => {
-            if b.clock.surprise_pending {
-                b.clock.surprise_pending = false;
-                b.clock.surprise = true;
-                b.emit(CombatEvent::RoundStarted { round: 0 });
-                b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
-                // four-actions: the ambushers act "in no particular order" (here: by id)
-                // before initiative is rolled; d20-classic: in initiative order.
-                b.clock.queue = if b.variant == RulesVariant::FourActions {
-                    (0..n).filter(|&i| b.fighters[i].aware).collect()
-                } else {
-                    b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect()
-                };
-                return;
-            }
-            if b.clock.surprise && b.variant == RulesVariant::FourActions {
-                roll_d20_initiative(b, 4);
-            }
-            b.clock.surprise = false;
-            b.clock.round += 1;
-            round_reset(b);
-            let r = b.clock.round;
-            b.emit(CombatEvent::RoundStarted { round: r });
-            b.clock.queue = b.clock.order.clone();
-        }
-        RulesVariant::ApPhases => {
-            if b.clock.phase == 0 || b.clock.phase >= 7 {
-                if b.clock.surprise_pending {
-                    b.clock.surprise_pending = false;
-                    b.clock.surprise = true;
-                } else {
-                    b.clock.round += 1;
-                    b.clock.surprise = false;
-                }
-                b.clock.phase = 1;
-                round_reset(b);
-                let r = b.clock.round;
-                b.emit(CombatEvent::RoundStarted { round: r });
-                // Effects lasting "until the start of your next round of actions" end.
-                for f in &mut b.fighters {
-                    f.start_turn();
-                    f.held = None;
-                }
-                for i in 0..n {
-                    let f = &b.fighters[i];
-                    b.clock.ap[i] = if !f.can_act() {
-                        0
-                    } else if b.clock.surprise {
-                        if f.aware { 2 } else { 0 }
-                    } else {
-                        3
-                    };
-                    b.clock.attack_actions[i] = 0;
-                }
-            } else {
-                b.clock.phase += 1;
-            }
-            let (r, p) = (b.clock.round, b.clock.phase);
-            b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
-            for f in &mut b.fighters {
-                f.reactions_used = 0;
-            }
-            // The declaration phase takes only thought-speed actions; nobody acts in it here.
-            b.clock.queue =
-                if p == 1 { vec![] } else { b.clock.order.iter().copied().filter(|&i| b.clock.ap[i] > 0).collect() };
-        }
-        RulesVariant::HexPhases => {
-            if b.clock.surprise_pending {
-                b.clock.surprise_pending = false;
-                b.clock.surprise = true;
-                b.clock.phase = 0;
-                b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
-                for i in 0..n {
-                    if !b.fighters[i].aware {
-                        b.fighters[i].add(Condition::Surprised);
-                    }
-                }
-                b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect();
-                return;
-            }
-            if b.clock.surprise {
-                b.clock.surprise = false;
-                for i in 0..n {
-                    if b.fighters[i].remove(Condition::Surprised) {
-                        let id = b.fighters[i].id.clone();
-                        b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Surprised });
-                    }
-                }
-            }
-            if b.clock.phase == 0 || b.clock.phase >= 4 {
-                if b.clock.phase >= 4 {
-                    post_turn_recovery(b);
-                }
-                b.clock.round += 1;
-                b.clock.phase = 1;
-                b.clock.surprise = false;
-                let r = b.clock.round;
-                b.emit(CombatEvent::RoundStarted { round: r });
-                round_reset(b);
-            } else {
-                b.clock.phase += 1;
-            }
-            let (r, p) = (b.clock.round, b.clock.phase);
-            b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
-            for f in &mut b.fighters {
-                f.reactions_used = 0;
-            }
-            // An abort in the phase before gave this phase's action up.
-            let mut queue = b.clock.order.clone();
-            for i in 0..n {
-                if b.fighters[i].skip_phase.is_some_and(|s| s <= (r, p)) {
-                    b.fighters[i].skip_phase = None;
-                    queue.retain(|&q| q != i);
-                    let id = b.fighters[i].id.clone();
-                    b.emit(CombatEvent::Action {
-                        unit: id,
-                        action: "has no action".into(),
-                        detail: "it aborted to a dodge last phase".into(),
-                    });
-                }
-            }
-            b.clock.queue = queue;
-        }
-        RulesVariant::OsrSegments => open_osr_step(b),
+        RulesVariant::D20Classic | RulesVariant::FourActions => turn_based_window(b),
+        RulesVariant::ApPhases => variants::ap_phases::open_window(b),
+        RulesVariant::HexPhases => variants::hex_phases::open_window(b),
+        RulesVariant::OsrSegments => variants::osr_segments::open_window(b),
     }
 }
 
-fn round_reset(b: &mut Battle) {
+/// d20-classic and four-actions: a surprise round for the aware, then rounds in
+/// initiative order.
+pub(crate) fn turn_based_window(b: &mut Battle) {
+    let n = b.fighters.len();
+    {
+        if b.clock.surprise_pending {
+            b.clock.surprise_pending = false;
+            b.clock.surprise = true;
+            b.emit(CombatEvent::RoundStarted { round: 0 });
+            b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
+            // four-actions: the ambushers act "in no particular order" (here: by id)
+            // before initiative is rolled; d20-classic: in initiative order.
+            b.clock.queue = if b.variant == RulesVariant::FourActions {
+                (0..n).filter(|&i| b.fighters[i].aware).collect()
+            } else {
+                b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect()
+            };
+            return;
+        }
+        if b.clock.surprise && b.variant == RulesVariant::FourActions {
+            roll_d20_initiative(b, 4);
+        }
+        b.clock.surprise = false;
+        b.clock.round += 1;
+        round_reset(b);
+        let r = b.clock.round;
+        b.emit(CombatEvent::RoundStarted { round: r });
+        b.clock.queue = b.clock.order.clone();
+    }
+}
+
+pub(crate) fn round_reset(b: &mut Battle) {
     for f in &mut b.fighters {
         f.reactions_round = 0;
         f.free_attacked_by.clear();
@@ -375,7 +285,7 @@ fn round_reset(b: &mut Battle) {
     }
 }
 
-fn post_turn_recovery(b: &mut Battle) {
+pub(crate) fn post_turn_recovery(b: &mut Battle) {
     let r = b.clock.round;
     b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "post-turn recovery".into() });
     for i in 0..b.fighters.len() {
@@ -386,103 +296,7 @@ fn post_turn_recovery(b: &mut Battle) {
     }
 }
 
-fn open_osr_step(b: &mut Battle) {
-    let n = b.fighters.len();
-    let next = match b.clock.osr_step {
-        OsrStep::Declare => OsrStep::FastActions,
-        OsrStep::FastActions => OsrStep::MultiFirst,
-        OsrStep::MultiFirst => OsrStep::High,
-        OsrStep::High => OsrStep::Low,
-        OsrStep::Low => OsrStep::MultiRest,
-        OsrStep::MultiRest => OsrStep::Declare,
-    };
-    b.clock.osr_step = next;
-    for f in &mut b.fighters {
-        f.reactions_used = 0; // one free attack per segment
-    }
-    match next {
-        OsrStep::Declare => {
-            // A new round: surprise ends after the first, groups are rolled anew.
-            if b.clock.round >= 1 {
-                for i in 0..n {
-                    for c in [Condition::Surprised, Condition::Delayed] {
-                        if b.fighters[i].remove(c) {
-                            let id = b.fighters[i].id.clone();
-                            b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
-                        }
-                    }
-                }
-            }
-            b.clock.round += 1;
-            round_reset(b);
-            let r = b.clock.round;
-            b.emit(CombatEvent::RoundStarted { round: r });
-            b.clock.acted = vec![false; n];
-            b.clock.attacked = vec![false; n];
-            for f in &mut b.fighters {
-                f.start_turn();
-            }
-            for f in &mut b.fighters {
-                f.declared = None;
-            }
-            b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
-            b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
-        }
-        OsrStep::FastActions => {
-            // Group initiative, once all have declared: a d6 per side; the highest is
-            // HIGH, a tie puts both HIGH.
-            let mut sides: Vec<String> = b.fighters.iter().map(|f| f.side.clone()).collect();
-            sides.sort();
-            sides.dedup();
-            let rolls: Vec<(String, i32)> = sides.into_iter().map(|s| (s, b.dice.roll(6) as i32)).collect();
-            let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
-            b.clock.osr_high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
-            for (side, roll) in rolls {
-                let group = if roll == best { "HIGH" } else { "LOW" }.to_string();
-                b.emit(CombatEvent::GroupInitiative { side, roll, group });
-            }
-            let r = b.clock.round;
-            b.emit(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
-            let chargers = (0..n)
-                .filter(|&i| osr_can_act(b, i) && matches!(b.fighters[i].declared, Some(Intent::Charge { .. })))
-                .collect();
-            b.clock.queue = osr_sorted(b, chargers);
-        }
-        OsrStep::MultiFirst | OsrStep::MultiRest => {
-            let first = next == OsrStep::MultiFirst;
-            b.refresh();
-            let in_melee = |i: usize| super::super::rules::movement::in_melee(&b.view(), i);
-            let members: Vec<usize> = (0..n)
-                .filter(|&i| {
-                    osr_can_act(b, i)
-                        && osr_multi_attacker(b, i)
-                        && in_melee(i)
-                        && if first { !b.clock.acted[i] } else { b.clock.attacked[i] }
-                })
-                .collect();
-            if !members.is_empty() {
-                let r = b.clock.round;
-                let name = if first { "multi-attacks (first routine)" } else { "multi-attacks (remaining)" };
-                b.emit(CombatEvent::PhaseStarted { round: r, phase: if first { 1 } else { 4 }, name: name.into() });
-            }
-            b.clock.queue = osr_sorted(b, members);
-        }
-        OsrStep::High | OsrStep::Low => {
-            let high = next == OsrStep::High;
-            let r = b.clock.round;
-            b.emit(CombatEvent::PhaseStarted {
-                round: r,
-                phase: if high { 2 } else { 3 },
-                name: if high { "HIGH group".into() } else { "LOW group".into() },
-            });
-            let members =
-                (0..n).filter(|&i| osr_can_act(b, i) && !b.clock.acted[i] && osr_is_high(b, i) == high).collect();
-            b.clock.queue = osr_sorted(b, members);
-        }
-    }
-}
-
-fn osr_can_act(b: &Battle, i: usize) -> bool {
+pub(crate) fn osr_can_act(b: &Battle, i: usize) -> bool {
     b.fighters[i].can_act() && !b.fighters[i].has(Condition::Surprised)
 }
 
@@ -495,37 +309,19 @@ pub fn osr_is_high(b: &Battle, i: usize) -> bool {
 }
 
 /// Within a group, quicker weapons first (speed factor), ties by id order.
-fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
+pub(crate) fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
     v.sort_by_key(|&i| (b.fighters[i].weapon.speed_factor, i));
     v
 }
 
 /// The budget a fighter gets when its opportunity opens.
 fn fresh_budget(b: &Battle, i: usize) -> super::Budget {
-    let single = b.clock.surprise;
     match b.variant {
-        RulesVariant::D20Classic => Budget {
-            standard: true,
-            move_action: true,
-            swift: true,
-            fresh: true,
-            single_action: single,
-            ..Budget::default()
-        },
-        RulesVariant::FourActions => {
-            let restrained = b.fighters[i].has(Condition::Grappled);
-            Budget { standard: true, move_action: !restrained, quick: true, fresh: true, ..Budget::default() }
-        }
-        RulesVariant::ApPhases => Budget { phase_action: true, fresh: true, ..Budget::default() },
-        RulesVariant::OsrSegments => Budget {
-            major: !b.clock.acted[i] || b.clock.osr_step == OsrStep::MultiRest,
-            fast_only: b.clock.osr_step == OsrStep::FastActions,
-            declaring: b.clock.osr_step == OsrStep::Declare,
-            attacks_only: matches!(b.clock.osr_step, OsrStep::MultiFirst | OsrStep::MultiRest),
-            fresh: true,
-            ..Budget::default()
-        },
-        RulesVariant::HexPhases => Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() },
+        RulesVariant::D20Classic => variants::d20_classic::fresh_budget(b, i),
+        RulesVariant::FourActions => variants::four_actions::fresh_budget(b, i),
+        RulesVariant::ApPhases => variants::ap_phases::fresh_budget(b, i),
+        RulesVariant::OsrSegments => variants::osr_segments::fresh_budget(b, i),
+        RulesVariant::HexPhases => variants::hex_phases::fresh_budget(b, i),
     }
 }
 

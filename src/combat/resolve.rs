@@ -7,7 +7,7 @@ use super::clock::{self, Advanced, AdvancedKind, Budget, OsrStep};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;
-use super::{Battle, DeathSaves};
+use super::{Battle, DeathSaves, variants};
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};
 use crate::rules::{self, Condition, MoveMode, PathPlan};
@@ -61,10 +61,7 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             Ok((budget.clone(), AttackKind::Primary))
         };
     }
-    let mut n = budget.clone();
-    n.fresh = false;
     let v = b.variant;
-    let kind = AttackKind::Primary;
     let moving = matches!(
         cmd,
         Command::Move { .. }
@@ -83,335 +80,18 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
     if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !grapple_rules {
         return Err(format!("{} has no grapple rules here", v.id()));
     }
+    // The rest is each variant's own (src/combat/variants/).
     match v {
-        RulesVariant::D20Classic => match cmd {
-            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-            Command::Move { .. } => {
-                if budget.stepped {
-                    return Err("no moving in a turn with a 5-ft step".into());
-                }
-                if budget.single_action && !budget.fresh {
-                    return Err("the surprise round allows a single action".into());
-                }
-                if budget.move_action {
-                    n.move_action = false;
-                } else if budget.standard {
-                    n.standard = false; // a standard action traded for a move
-                } else {
-                    return Err("no move or standard action left".into());
-                }
-                n.moved = true;
-            }
-            Command::Step { .. } => {
-                if budget.moved || budget.stepped {
-                    return Err("a 5-ft step is only for a turn without other movement".into());
-                }
-                if !budget.move_action {
-                    return Err("a 5-ft step takes the place of the move action, which is spent".into());
-                }
-                n.move_action = false;
-                n.stepped = true;
-                if budget.single_action {
-                    n.standard = false;
-                }
-            }
-            Command::Attack { .. } | Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
-            Command::FullAttack { .. } | Command::Charge { .. } | Command::Defend => {
-                if !budget.fresh || budget.single_action {
-                    return Err("a full-round action needs the whole turn".into());
-                }
-                n.standard = false;
-                n.move_action = false;
-                n.swift = false;
-            }
-            Command::Delay => {
-                if !budget.fresh {
-                    return Err("delay only before acting".into());
-                }
-                n = Budget::default();
-            }
-            Command::Stand | Command::Reload => take_move(budget, &mut n)?,
-            Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } => take_standard(budget, &mut n)?,
-            // "At the beginning of the defender's turn … as a free action", once a turn.
-            Command::Escape => {
-                if !budget.fresh {
-                    return Err("escaping is tried at the beginning of the turn".into());
-                }
-            }
-            Command::Stance { .. } => {}
-            Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
-                return Err("d20-classic has no such action".into());
-            }
-            Command::EndTurn => n = Budget::default(),
-        },
-        RulesVariant::FourActions => match cmd {
-            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-            Command::Move { .. } => {
-                if budget.move_action {
-                    n.move_action = false;
-                } else if budget.standard {
-                    n.standard = false; // trade-down
-                } else {
-                    return Err("no move or standard action left".into());
-                }
-                n.moved = true;
-            }
-            Command::Step { .. } => {
-                if budget.quick {
-                    n.quick = false;
-                } else if budget.standard {
-                    n.standard = false;
-                } else {
-                    return Err("a side step is a quick action, and none is left".into());
-                }
-            }
-            Command::Attack { .. } | Command::FullAttack { .. } => {
-                if budget.standard {
-                    n.standard = false;
-                } else if budget.move_action {
-                    n.move_action = false;
-                    return Ok((n, AttackKind::Secondary));
-                } else if budget.quick {
-                    n.quick = false;
-                    return Ok((n, AttackKind::Tertiary));
-                } else {
-                    return Err("no action left to attack with".into());
-                }
-            }
-            Command::Charge { .. } => {
-                if !(budget.standard && budget.move_action) {
-                    return Err("a charge needs a standard action (the dash) and a move action".into());
-                }
-                n.standard = false;
-                n.move_action = false;
-                n.moved = true;
-            }
-            Command::Defend => {
-                if !budget.standard {
-                    return Err("defending takes the standard action".into());
-                }
-                n.standard = false;
-            }
-            Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
-            Command::Stand | Command::Reload => take_move(budget, &mut n)?,
-            Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
-            Command::Guard => take_move(budget, &mut n)?,
-            Command::Focus => {
-                if budget.quick {
-                    n.quick = false;
-                } else if budget.standard {
-                    n.standard = false;
-                } else {
-                    return Err("focus is a quick action, and none is left".into());
-                }
-            }
-            Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
-            Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Escape => {
-                take_standard(budget, &mut n)?
-            }
-            Command::Dash { .. } => {
-                take_standard(budget, &mut n)?;
-                n.moved = true;
-            }
-            Command::Tumble { .. } => {
-                take_move(budget, &mut n)?;
-                n.moved = true;
-            }
-            Command::EndTurn => n = Budget::default(),
-        },
-        RulesVariant::ApPhases => {
-            let ap = b.clock.ap[actor];
-            let phase = b.clock.phase;
-            match cmd {
-                Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
-                // Fight defensively: a free action at the start of the round of actions.
-                Command::Stance { stance: super::command::Stance::Defensive } => return Ok((n, kind)),
-                Command::Grapple { .. } | Command::Escape => return Err("no grapple rules here".into()),
-                Command::Stance { .. }
-                | Command::Guard
-                | Command::Focus
-                | Command::Dash { .. }
-                | Command::Tumble { .. } => {
-                    return Err("ap-phases has no such action".into());
-                }
-                _ if !budget.phase_action => return Err("one action per phase".into()),
-                _ => {}
-            }
-            let cost = match cmd {
-                Command::Charge { .. } | Command::Defend => 2,
-                _ => 1,
-            };
-            if ap < 1 {
-                return Err("no action points left this round".into());
-            }
-            if cost > 1 && !b.clock.surprise && ap < 1 {
-                return Err(format!("needs {cost} AP"));
-            }
-            if matches!(
-                cmd,
-                Command::Attack { .. }
-                    | Command::FullAttack { .. }
-                    | Command::Trip { .. }
-                    | Command::Shove { .. }
-                    | Command::Disarm { .. }
-            ) {
-                let earliest = clock::ap_earliest_attack_phase(b, actor);
-                if phase < earliest {
-                    return Err(format!(
-                        "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
-                        b.fighters[actor].weapon.name,
-                        clock::AP_PHASES[earliest as usize - 1]
-                    ));
-                }
-                n.phase_action = false;
-                return Ok((n, AttackKind::NthAction(b.clock.attack_actions[actor] as u32 + 1)));
-            }
-            n.phase_action = false;
-        }
-        RulesVariant::OsrSegments if budget.declaring => match cmd {
-            // Ending the turn declares nothing special: fight with the group.
-            Command::EndTurn => n = Budget::default(),
-            _ => return Err("every combatant first declares: fight, charge or delay".into()),
-        },
-        RulesVariant::OsrSegments
-            if budget.attacks_only
-                && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn) =>
-        {
-            return Err("only the multi-attack routine now".into());
-        }
-        RulesVariant::OsrSegments => match cmd {
-            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-            Command::Charge { target } => {
-                match &b.fighters[actor].declared {
-                    Some(super::command::Intent::Charge { target: declared }) => {
-                        let still = b.index_of(declared).is_some_and(|t| b.fighters[t].in_fight());
-                        if still && declared != target {
-                            return Err(format!("the charge was declared at {declared}"));
-                        }
-                    }
-                    _ => return Err("a charge must be declared at the start of the round".into()),
-                }
-                if !budget.major {
-                    return Err("the major action is spent".into());
-                }
-                n.major = false;
-            }
-            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } => {
-                if budget.fast_only {
-                    return Err("only fast actions (charge, flee) come before the groups".into());
-                }
-                if !budget.major {
-                    return Err("the major action is spent".into());
-                }
-                n.major = false;
-                n.moved = matches!(cmd, Command::Move { .. });
-            }
-            Command::Step { .. } => {
-                if budget.fast_only || budget.major {
-                    return Err("a positioning move comes only after the major action".into());
-                }
-                if budget.stepped {
-                    return Err("one positioning move a round".into());
-                }
-                n.stepped = true;
-            }
-            Command::Defend => return Err("osr-segments has no defensive action".into()),
-            // Standing up is a simple activity: it costs no major action.
-            Command::Stand => {}
-            Command::Trip { .. }
-            | Command::Hold { .. }
-            | Command::Stance { .. }
-            | Command::Guard
-            | Command::Focus
-            | Command::Shove { .. }
-            | Command::Disarm { .. }
-            | Command::Grapple { .. }
-            | Command::Escape
-            | Command::Reload
-            | Command::Dash { .. }
-            | Command::Tumble { .. } => {
-                return Err("osr-segments has no such action".into());
-            }
-            Command::Delay => {
-                if budget.fast_only || !budget.major {
-                    return Err("delay is announced instead of acting".into());
-                }
-                n = Budget::default();
-            }
-            Command::EndTurn => n = Budget::default(),
-        },
-        RulesVariant::HexPhases => match cmd {
-            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-            Command::Move { .. } => {
-                let max_moves = if budget.attack_used { 1 } else { 2 };
-                if budget.stepped {
-                    return Err("no moving in a phase with a 1-hex step".into());
-                }
-                if budget.single_action && !budget.fresh {
-                    return Err("the surprise phase allows a single action".into());
-                }
-                if budget.moves_used >= max_moves {
-                    return Err("no move action left this phase".into());
-                }
-                n.moves_used += 1;
-                n.moved = true;
-            }
-            Command::Step { .. } => {
-                if budget.moved || budget.stepped {
-                    return Err("a 1-hex step is only for a phase without other movement".into());
-                }
-                n.stepped = true;
-            }
-            Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend => {
-                if budget.attack_used || budget.moves_used > 1 {
-                    return Err("the attack action is spent".into());
-                }
-                if budget.single_action && !budget.fresh {
-                    return Err("the surprise phase allows a single action".into());
-                }
-                n.attack_used = true;
-            }
-            Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
-            Command::Stand | Command::Reload => {
-                let max_moves = if budget.attack_used { 1 } else { 2 };
-                if budget.moves_used >= max_moves {
-                    return Err("standing up takes a move action, and none is left".into());
-                }
-                n.moves_used += 1;
-            }
-            // Readying is an attack action.
-            Command::Hold { .. } => {
-                if budget.attack_used || budget.moves_used > 1 {
-                    return Err("the attack action is spent".into());
-                }
-                n.attack_used = true;
-            }
-            Command::Trip { .. }
-            | Command::Stance { .. }
-            | Command::Guard
-            | Command::Focus
-            | Command::Shove { .. }
-            | Command::Disarm { .. }
-            | Command::Grapple { .. }
-            | Command::Escape
-            | Command::Dash { .. }
-            | Command::Tumble { .. } => {
-                return Err("hex-phases has no such manoeuvre here".into());
-            }
-            Command::Delay => {
-                if !budget.fresh {
-                    return Err("delay only before acting".into());
-                }
-                n = Budget::default();
-            }
-            Command::EndTurn => n = Budget::default(),
-        },
+        RulesVariant::D20Classic => variants::d20_classic::spend(b, actor, budget, cmd),
+        RulesVariant::FourActions => variants::four_actions::spend(b, actor, budget, cmd),
+        RulesVariant::ApPhases => variants::ap_phases::spend(b, actor, budget, cmd),
+        RulesVariant::OsrSegments => variants::osr_segments::spend(b, actor, budget, cmd),
+        RulesVariant::HexPhases => variants::hex_phases::spend(b, actor, budget, cmd),
     }
-    Ok((n, kind))
 }
 
 /// Spends the standard action (in a surprise round, the turn's only action).
-fn take_standard(budget: &Budget, n: &mut Budget) -> Result<(), String> {
+pub(crate) fn take_standard(budget: &Budget, n: &mut Budget) -> Result<(), String> {
     if !budget.standard {
         return Err("the standard action is spent".into());
     }
@@ -422,7 +102,7 @@ fn take_standard(budget: &Budget, n: &mut Budget) -> Result<(), String> {
     Ok(())
 }
 
-fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {
+pub(crate) fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {
     if budget.move_action {
         n.move_action = false;
     } else if budget.standard {

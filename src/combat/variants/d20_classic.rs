@@ -3,9 +3,17 @@
 //! exclude each other); iterative attacks, criticals with confirmation, death saves.
 
 use super::{SlotAction, Tool, add_badges, say};
+#[allow(unused_imports)]
+use crate::combat::AttackKind;
 use crate::combat::Battle;
 #[allow(unused_imports)]
+use crate::combat::clock::{self, Budget, OsrStep};
+#[allow(unused_imports)]
 use crate::combat::command::{Command, Intent, Stance};
+#[allow(unused_imports)]
+use crate::combat::resolve::{take_move, take_standard};
+#[allow(unused_imports)]
+use crate::rules::Condition;
 use crate::variant::RulesVariant;
 use bevy::prelude::App;
 
@@ -59,4 +67,81 @@ pub fn badge(b: &Battle, i: usize) -> String {
         None if f.death_fails > 0 => format!("death saves failed: {}", f.death_fails),
         None => String::new(),
     }
+}
+
+/// What an action costs this variant's combatant, or why it may not be taken: the
+/// budget after it, and the attack's penalty slot.
+pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    let mut n = budget.clone();
+    n.fresh = false;
+    let kind = AttackKind::Primary;
+    let _ = (b, actor, &kind);
+    match cmd {
+        Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+        Command::Move { .. } => {
+            if budget.stepped {
+                return Err("no moving in a turn with a 5-ft step".into());
+            }
+            if budget.single_action && !budget.fresh {
+                return Err("the surprise round allows a single action".into());
+            }
+            if budget.move_action {
+                n.move_action = false;
+            } else if budget.standard {
+                n.standard = false; // a standard action traded for a move
+            } else {
+                return Err("no move or standard action left".into());
+            }
+            n.moved = true;
+        }
+        Command::Step { .. } => {
+            if budget.moved || budget.stepped {
+                return Err("a 5-ft step is only for a turn without other movement".into());
+            }
+            if !budget.move_action {
+                return Err("a 5-ft step takes the place of the move action, which is spent".into());
+            }
+            n.move_action = false;
+            n.stepped = true;
+            if budget.single_action {
+                n.standard = false;
+            }
+        }
+        Command::Attack { .. } | Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
+        Command::FullAttack { .. } | Command::Charge { .. } | Command::Defend => {
+            if !budget.fresh || budget.single_action {
+                return Err("a full-round action needs the whole turn".into());
+            }
+            n.standard = false;
+            n.move_action = false;
+            n.swift = false;
+        }
+        Command::Delay => {
+            if !budget.fresh {
+                return Err("delay only before acting".into());
+            }
+            n = Budget::default();
+        }
+        Command::Stand | Command::Reload => take_move(budget, &mut n)?,
+        Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } => take_standard(budget, &mut n)?,
+        // "At the beginning of the defender's turn … as a free action", once a turn.
+        Command::Escape => {
+            if !budget.fresh {
+                return Err("escaping is tried at the beginning of the turn".into());
+            }
+        }
+        Command::Stance { .. } => {}
+        Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
+            return Err("d20-classic has no such action".into());
+        }
+        Command::EndTurn => n = Budget::default(),
+    };
+    Ok((n, kind))
+}
+
+/// What a combatant may do when its opportunity opens.
+pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
+    let single = b.clock.surprise;
+    let _ = (i, single);
+    Budget { standard: true, move_action: true, swift: true, fresh: true, single_action: single, ..Budget::default() }
 }

@@ -3,9 +3,17 @@
 //! turn, and flanking makes the target Surprised.
 
 use super::{SlotAction, Tool, add_badges, say};
+#[allow(unused_imports)]
+use crate::combat::AttackKind;
 use crate::combat::Battle;
 #[allow(unused_imports)]
+use crate::combat::clock::{self, Budget, OsrStep};
+#[allow(unused_imports)]
 use crate::combat::command::{Command, Intent, Stance};
+#[allow(unused_imports)]
+use crate::combat::resolve::{take_move, take_standard};
+#[allow(unused_imports)]
+use crate::rules::Condition;
 use crate::variant::RulesVariant;
 use bevy::prelude::App;
 
@@ -52,4 +60,99 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
 pub fn badge(b: &Battle, i: usize) -> String {
     let f = &b.fighters[i];
     if f.reactions_used == 0 { "reaction ready".into() } else { "reaction used".into() }
+}
+
+/// What an action costs this variant's combatant, or why it may not be taken: the
+/// budget after it, and the attack's penalty slot.
+pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    let mut n = budget.clone();
+    n.fresh = false;
+    let kind = AttackKind::Primary;
+    let _ = (b, actor, &kind);
+    match cmd {
+        Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+        Command::Move { .. } => {
+            if budget.move_action {
+                n.move_action = false;
+            } else if budget.standard {
+                n.standard = false; // trade-down
+            } else {
+                return Err("no move or standard action left".into());
+            }
+            n.moved = true;
+        }
+        Command::Step { .. } => {
+            if budget.quick {
+                n.quick = false;
+            } else if budget.standard {
+                n.standard = false;
+            } else {
+                return Err("a side step is a quick action, and none is left".into());
+            }
+        }
+        Command::Attack { .. } | Command::FullAttack { .. } => {
+            if budget.standard {
+                n.standard = false;
+            } else if budget.move_action {
+                n.move_action = false;
+                return Ok((n, AttackKind::Secondary));
+            } else if budget.quick {
+                n.quick = false;
+                return Ok((n, AttackKind::Tertiary));
+            } else {
+                return Err("no action left to attack with".into());
+            }
+        }
+        Command::Charge { .. } => {
+            if !(budget.standard && budget.move_action) {
+                return Err("a charge needs a standard action (the dash) and a move action".into());
+            }
+            n.standard = false;
+            n.move_action = false;
+            n.moved = true;
+        }
+        Command::Defend => {
+            if !budget.standard {
+                return Err("defending takes the standard action".into());
+            }
+            n.standard = false;
+        }
+        Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
+        Command::Stand | Command::Reload => take_move(budget, &mut n)?,
+        Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
+        Command::Guard => take_move(budget, &mut n)?,
+        Command::Focus => {
+            if budget.quick {
+                n.quick = false;
+            } else if budget.standard {
+                n.standard = false;
+            } else {
+                return Err("focus is a quick action, and none is left".into());
+            }
+        }
+        Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
+        Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Escape => {
+            take_standard(budget, &mut n)?
+        }
+        Command::Dash { .. } => {
+            take_standard(budget, &mut n)?;
+            n.moved = true;
+        }
+        Command::Tumble { .. } => {
+            take_move(budget, &mut n)?;
+            n.moved = true;
+        }
+        Command::EndTurn => n = Budget::default(),
+    };
+    Ok((n, kind))
+}
+
+/// What a combatant may do when its opportunity opens.
+pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
+    let single = b.clock.surprise;
+    let _ = (i, single);
+    {
+        let restrained = b.fighters[i].has(Condition::Grappled);
+        Budget { standard: true, move_action: !restrained, quick: true, fresh: true, ..Budget::default() }
+    }
 }

@@ -3,9 +3,21 @@
 //! ready and abort; post-turn recovery.
 
 use super::{SlotAction, Tool, add_badges, say};
+#[allow(unused_imports)]
+use crate::combat::AttackKind;
 use crate::combat::Battle;
 #[allow(unused_imports)]
+use crate::combat::clock::{self, Budget, OsrStep};
+#[allow(unused_imports)]
+use crate::combat::clock::{AP_PHASES, post_turn_recovery, round_reset};
+#[allow(unused_imports)]
 use crate::combat::command::{Command, Intent, Stance};
+#[allow(unused_imports)]
+use crate::combat::event::CombatEvent;
+#[allow(unused_imports)]
+use crate::combat::resolve::{take_move, take_standard};
+#[allow(unused_imports)]
+use crate::rules::Condition;
 use crate::variant::RulesVariant;
 use bevy::prelude::App;
 
@@ -55,4 +67,151 @@ pub fn badge(b: &Battle, i: usize) -> String {
     } else {
         String::new()
     }
+}
+
+/// What an action costs this variant's combatant, or why it may not be taken: the
+/// budget after it, and the attack's penalty slot.
+pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    let mut n = budget.clone();
+    n.fresh = false;
+    let kind = AttackKind::Primary;
+    let _ = (b, actor, &kind);
+    match cmd {
+        Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+        Command::Move { .. } => {
+            let max_moves = if budget.attack_used { 1 } else { 2 };
+            if budget.stepped {
+                return Err("no moving in a phase with a 1-hex step".into());
+            }
+            if budget.single_action && !budget.fresh {
+                return Err("the surprise phase allows a single action".into());
+            }
+            if budget.moves_used >= max_moves {
+                return Err("no move action left this phase".into());
+            }
+            n.moves_used += 1;
+            n.moved = true;
+        }
+        Command::Step { .. } => {
+            if budget.moved || budget.stepped {
+                return Err("a 1-hex step is only for a phase without other movement".into());
+            }
+            n.stepped = true;
+        }
+        Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend => {
+            if budget.attack_used || budget.moves_used > 1 {
+                return Err("the attack action is spent".into());
+            }
+            if budget.single_action && !budget.fresh {
+                return Err("the surprise phase allows a single action".into());
+            }
+            n.attack_used = true;
+        }
+        Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
+        Command::Stand | Command::Reload => {
+            let max_moves = if budget.attack_used { 1 } else { 2 };
+            if budget.moves_used >= max_moves {
+                return Err("standing up takes a move action, and none is left".into());
+            }
+            n.moves_used += 1;
+        }
+        // Readying is an attack action.
+        Command::Hold { .. } => {
+            if budget.attack_used || budget.moves_used > 1 {
+                return Err("the attack action is spent".into());
+            }
+            n.attack_used = true;
+        }
+        Command::Trip { .. }
+        | Command::Stance { .. }
+        | Command::Guard
+        | Command::Focus
+        | Command::Shove { .. }
+        | Command::Disarm { .. }
+        | Command::Grapple { .. }
+        | Command::Escape
+        | Command::Dash { .. }
+        | Command::Tumble { .. } => {
+            return Err("hex-phases has no such manoeuvre here".into());
+        }
+        Command::Delay => {
+            if !budget.fresh {
+                return Err("delay only before acting".into());
+            }
+            n = Budget::default();
+        }
+        Command::EndTurn => n = Budget::default(),
+    };
+    Ok((n, kind))
+}
+
+/// Opens the next window of this variant's clock (a round, phase or step): who may act
+/// in it, and in what order.
+pub(crate) fn open_window(b: &mut Battle) {
+    let n = b.fighters.len();
+    let _ = n;
+    {
+        if b.clock.surprise_pending {
+            b.clock.surprise_pending = false;
+            b.clock.surprise = true;
+            b.clock.phase = 0;
+            b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
+            for i in 0..n {
+                if !b.fighters[i].aware {
+                    b.fighters[i].add(Condition::Surprised);
+                }
+            }
+            b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect();
+            return;
+        }
+        if b.clock.surprise {
+            b.clock.surprise = false;
+            for i in 0..n {
+                if b.fighters[i].remove(Condition::Surprised) {
+                    let id = b.fighters[i].id.clone();
+                    b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Surprised });
+                }
+            }
+        }
+        if b.clock.phase == 0 || b.clock.phase >= 4 {
+            if b.clock.phase >= 4 {
+                post_turn_recovery(b);
+            }
+            b.clock.round += 1;
+            b.clock.phase = 1;
+            b.clock.surprise = false;
+            let r = b.clock.round;
+            b.emit(CombatEvent::RoundStarted { round: r });
+            round_reset(b);
+        } else {
+            b.clock.phase += 1;
+        }
+        let (r, p) = (b.clock.round, b.clock.phase);
+        b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
+        for f in &mut b.fighters {
+            f.reactions_used = 0;
+        }
+        // An abort in the phase before gave this phase's action up.
+        let mut queue = b.clock.order.clone();
+        for i in 0..n {
+            if b.fighters[i].skip_phase.is_some_and(|s| s <= (r, p)) {
+                b.fighters[i].skip_phase = None;
+                queue.retain(|&q| q != i);
+                let id = b.fighters[i].id.clone();
+                b.emit(CombatEvent::Action {
+                    unit: id,
+                    action: "has no action".into(),
+                    detail: "it aborted to a dodge last phase".into(),
+                });
+            }
+        }
+        b.clock.queue = queue;
+    }
+}
+
+/// What a combatant may do when its opportunity opens.
+pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
+    let single = b.clock.surprise;
+    let _ = (i, single);
+    Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() }
 }

@@ -1,10 +1,12 @@
-//! The five rule variants, one module each: its action catalogue (what the action bar
-//! offers), its clock and budget in its own words, its numbers (read from
-//! `assets/rules/<id>.ron`), and a plugin whose systems run only while it is the active
-//! variant (today: the per-unit badge its state shows on the board). The engine's
-//! turn structure for each variant lives in `combat::clock` and `combat::resolve`,
-//! which dispatch on the variant; these modules own everything else that is
-//! variant-specific.
+//! The five rule variants, one module each. A module owns what makes its source feel
+//! like itself: the clock's windows (rounds, phases, segments, steps: who may act and in
+//! what order), the budget a combatant gets when its opportunity opens, what each action
+//! costs in that budget or why it may not be taken, its action catalogue (the action
+//! bar), its clock and budget in its own words, its numbers (`assets/rules/<id>.ron`,
+//! read by the engine), and a plugin whose systems run only while it is the active
+//! variant (the badge each unit shows). What the variants share (walking with attacks of
+//! opportunity, attack rolls, damage, dying) stays in `combat::resolve`; the one clock
+//! system in `combat::plugin` dispatches here.
 
 pub mod ap_phases;
 pub mod d20_classic;

@@ -3,9 +3,23 @@
 //! LOW; descending AC against AAC0; free attacks.
 
 use super::{SlotAction, Tool, add_badges, say};
+#[allow(unused_imports)]
+use crate::combat::AttackKind;
 use crate::combat::Battle;
 #[allow(unused_imports)]
+use crate::combat::clock::{self, Budget, OsrStep};
+#[allow(unused_imports)]
+use crate::combat::clock::{
+    AP_PHASES, osr_can_act, osr_is_high, osr_multi_attacker, osr_sorted, post_turn_recovery, round_reset,
+};
+#[allow(unused_imports)]
 use crate::combat::command::{Command, Intent, Stance};
+#[allow(unused_imports)]
+use crate::combat::event::CombatEvent;
+#[allow(unused_imports)]
+use crate::combat::resolve::{take_move, take_standard};
+#[allow(unused_imports)]
+use crate::rules::Condition;
 use crate::variant::RulesVariant;
 use bevy::prelude::App;
 
@@ -61,4 +75,201 @@ pub fn badge(b: &Battle, i: usize) -> String {
         _ => String::new(),
     };
     format!("{group}{declared}").trim().to_string()
+}
+
+/// What an action costs this variant's combatant, or why it may not be taken: the
+/// budget after it, and the attack's penalty slot.
+pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    let mut n = budget.clone();
+    n.fresh = false;
+    let kind = AttackKind::Primary;
+    let _ = (b, actor, &kind);
+    if budget.declaring {
+        match cmd {
+            // Ending the turn declares nothing special: fight with the group.
+            Command::EndTurn => n = Budget::default(),
+            _ => return Err("every combatant first declares: fight, charge or delay".into()),
+        }
+    } else if budget.attacks_only
+        && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn)
+    {
+        {
+            return Err("only the multi-attack routine now".into());
+        }
+    } else {
+        match cmd {
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+            Command::Charge { target } => {
+                match &b.fighters[actor].declared {
+                    Some(crate::combat::command::Intent::Charge { target: declared }) => {
+                        let still = b.index_of(declared).is_some_and(|t| b.fighters[t].in_fight());
+                        if still && declared != target {
+                            return Err(format!("the charge was declared at {declared}"));
+                        }
+                    }
+                    _ => return Err("a charge must be declared at the start of the round".into()),
+                }
+                if !budget.major {
+                    return Err("the major action is spent".into());
+                }
+                n.major = false;
+            }
+            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } => {
+                if budget.fast_only {
+                    return Err("only fast actions (charge, flee) come before the groups".into());
+                }
+                if !budget.major {
+                    return Err("the major action is spent".into());
+                }
+                n.major = false;
+                n.moved = matches!(cmd, Command::Move { .. });
+            }
+            Command::Step { .. } => {
+                if budget.fast_only || budget.major {
+                    return Err("a positioning move comes only after the major action".into());
+                }
+                if budget.stepped {
+                    return Err("one positioning move a round".into());
+                }
+                n.stepped = true;
+            }
+            Command::Defend => return Err("osr-segments has no defensive action".into()),
+            // Standing up is a simple activity: it costs no major action.
+            Command::Stand => {}
+            Command::Trip { .. }
+            | Command::Hold { .. }
+            | Command::Stance { .. }
+            | Command::Guard
+            | Command::Focus
+            | Command::Shove { .. }
+            | Command::Disarm { .. }
+            | Command::Grapple { .. }
+            | Command::Escape
+            | Command::Reload
+            | Command::Dash { .. }
+            | Command::Tumble { .. } => {
+                return Err("osr-segments has no such action".into());
+            }
+            Command::Delay => {
+                if budget.fast_only || !budget.major {
+                    return Err("delay is announced instead of acting".into());
+                }
+                n = Budget::default();
+            }
+            Command::EndTurn => n = Budget::default(),
+        }
+    }
+    Ok((n, kind))
+}
+
+/// Opens the next window of this variant's clock (a round, phase or step): who may act
+/// in it, and in what order.
+pub(crate) fn open_window(b: &mut Battle) {
+    let n = b.fighters.len();
+    let next = match b.clock.osr_step {
+        OsrStep::Declare => OsrStep::FastActions,
+        OsrStep::FastActions => OsrStep::MultiFirst,
+        OsrStep::MultiFirst => OsrStep::High,
+        OsrStep::High => OsrStep::Low,
+        OsrStep::Low => OsrStep::MultiRest,
+        OsrStep::MultiRest => OsrStep::Declare,
+    };
+    b.clock.osr_step = next;
+    for f in &mut b.fighters {
+        f.reactions_used = 0; // one free attack per segment
+    }
+    match next {
+        OsrStep::Declare => {
+            // A new round: surprise ends after the first, groups are rolled anew.
+            if b.clock.round >= 1 {
+                for i in 0..n {
+                    for c in [Condition::Surprised, Condition::Delayed] {
+                        if b.fighters[i].remove(c) {
+                            let id = b.fighters[i].id.clone();
+                            b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
+                        }
+                    }
+                }
+            }
+            b.clock.round += 1;
+            round_reset(b);
+            let r = b.clock.round;
+            b.emit(CombatEvent::RoundStarted { round: r });
+            b.clock.acted = vec![false; n];
+            b.clock.attacked = vec![false; n];
+            for f in &mut b.fighters {
+                f.start_turn();
+            }
+            for f in &mut b.fighters {
+                f.declared = None;
+            }
+            b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
+            b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
+        }
+        OsrStep::FastActions => {
+            // Group initiative, once all have declared: a d6 per side; the highest is
+            // HIGH, a tie puts both HIGH.
+            let mut sides: Vec<String> = b.fighters.iter().map(|f| f.side.clone()).collect();
+            sides.sort();
+            sides.dedup();
+            let rolls: Vec<(String, i32)> = sides.into_iter().map(|s| (s, b.dice.roll(6) as i32)).collect();
+            let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
+            b.clock.osr_high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
+            for (side, roll) in rolls {
+                let group = if roll == best { "HIGH" } else { "LOW" }.to_string();
+                b.emit(CombatEvent::GroupInitiative { side, roll, group });
+            }
+            let r = b.clock.round;
+            b.emit(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
+            let chargers = (0..n)
+                .filter(|&i| osr_can_act(b, i) && matches!(b.fighters[i].declared, Some(Intent::Charge { .. })))
+                .collect();
+            b.clock.queue = osr_sorted(b, chargers);
+        }
+        OsrStep::MultiFirst | OsrStep::MultiRest => {
+            let first = next == OsrStep::MultiFirst;
+            b.refresh();
+            let in_melee = |i: usize| crate::rules::movement::in_melee(&b.view(), i);
+            let members: Vec<usize> = (0..n)
+                .filter(|&i| {
+                    osr_can_act(b, i)
+                        && osr_multi_attacker(b, i)
+                        && in_melee(i)
+                        && if first { !b.clock.acted[i] } else { b.clock.attacked[i] }
+                })
+                .collect();
+            if !members.is_empty() {
+                let r = b.clock.round;
+                let name = if first { "multi-attacks (first routine)" } else { "multi-attacks (remaining)" };
+                b.emit(CombatEvent::PhaseStarted { round: r, phase: if first { 1 } else { 4 }, name: name.into() });
+            }
+            b.clock.queue = osr_sorted(b, members);
+        }
+        OsrStep::High | OsrStep::Low => {
+            let high = next == OsrStep::High;
+            let r = b.clock.round;
+            b.emit(CombatEvent::PhaseStarted {
+                round: r,
+                phase: if high { 2 } else { 3 },
+                name: if high { "HIGH group".into() } else { "LOW group".into() },
+            });
+            let members =
+                (0..n).filter(|&i| osr_can_act(b, i) && !b.clock.acted[i] && osr_is_high(b, i) == high).collect();
+            b.clock.queue = osr_sorted(b, members);
+        }
+    }
+}
+
+/// What a combatant may do when its opportunity opens.
+pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
+    let single = b.clock.surprise;
+    let _ = (i, single);
+    Budget {
+        major: !b.clock.acted[i] || b.clock.osr_step == OsrStep::MultiRest,
+        fast_only: b.clock.osr_step == OsrStep::FastActions,
+        declaring: b.clock.osr_step == OsrStep::Declare,
+        attacks_only: matches!(b.clock.osr_step, OsrStep::MultiFirst | OsrStep::MultiRest),
+        fresh: true,
+        ..Budget::default()
+    }
 }
