@@ -9,7 +9,7 @@ use super::roster::Occupancy;
 use super::{Battlefield, RulesView};
 use crate::grid::{
     BitGrid, CrossedSpans, Footprint, GridPos, Metric, Shape, Terrain, crossed_runs_are_columns, for_each_crossed_cell,
-    for_each_crossed_run, for_each_face_pair, hex_line_cells, mask, segment_crosses_cell_at_once, square_corners,
+    for_each_crossed_run, for_each_face_pair, hex_line_cells, mask, square_corners,
 };
 use crate::variant::RulesVariant;
 use serde::Serialize;
@@ -300,14 +300,10 @@ pub fn survey(
             let mut walker = fast.then(|| RunWalker {
                 walls: field.terrain.walls(),
                 marks,
-                hints: WallHints::default(),
+                hints: WallHints { cells: [GridPos::default(); 4], len: 0 },
                 quiet: [quiet(attacker), quiet(target)],
                 classify_cell: &classify_cell,
             });
-            let mut classify = |from: GridPos, to: GridPos| match &mut walker {
-                Some(w) => w.classify(from, to),
-                None => classify_line(from, to, &classify_cell),
-            };
             // Corners nearest the target first: the best choice usually comes first and
             // ends the search.
             let tc = (2 * target.origin.x + target.side, 2 * target.origin.y + target.side);
@@ -320,38 +316,62 @@ pub fn survey(
                 corner_vec.resize(na * na, GridPos::default());
                 &mut corner_vec
             };
-            for (i, c) in corners.iter_mut().enumerate() {
-                *c = attacker.origin.offset((i % na) as i32, (i / na) as i32);
+            // A stable insertion sort: at most 25 corners, most often 4.
+            let key = |c: GridPos| (2 * c.x - tc.0).pow(2) + (2 * c.y - tc.1).pow(2);
+            for i in 0..corners.len() {
+                let c = attacker.origin.offset((i % na) as i32, (i / na) as i32);
+                let mut j = i;
+                while j > 0 && key(corners[j - 1]) > key(c) {
+                    corners[j] = corners[j - 1];
+                    j -= 1;
+                }
+                corners[j] = c;
             }
-            corners.sort_by_key(|c| (2 * c.x - tc.0).pow(2) + (2 * c.y - tc.1).pow(2));
             // Large targets share corners between squares: each line is walked once.
             const UNKNOWN: u8 = u8::MAX;
-            let mut memo = [UNKNOWN; 625];
-            let memo_fits = target.side > 1 && na * na * nt * nt <= memo.len();
-            let mut line = |ci: usize, from: GridPos, to: GridPos| {
-                if !memo_fits {
-                    return classify(from, to);
+            let mut memo = if target.side > 1 { vec![UNKNOWN; na * na * nt * nt] } else { vec![] };
+            let slot = |ci: usize, to: GridPos| {
+                ci * nt * nt + (to.y - target.origin.y) as usize * nt + (to.x - target.origin.x) as usize
+            };
+            let mut line = |walker: &mut Option<RunWalker<_>>, ci: usize, from: GridPos, to: GridPos| {
+                let mut classify = || match walker {
+                    Some(w) => w.classify(from, to),
+                    None => classify_line(from, to, &classify_cell),
+                };
+                if memo.is_empty() {
+                    return classify();
                 }
-                let slot = ci * nt * nt + (to.y - target.origin.y) as usize * nt + (to.x - target.origin.x) as usize;
+                let slot = slot(ci, to);
                 if memo[slot] == UNKNOWN {
-                    memo[slot] = classify(from, to) as u8;
+                    memo[slot] = classify() as u8;
                 }
                 Blocker::from_code(memo[slot])
             };
             if !detail {
-                // Only the best score and whether every line is walled: no lines kept.
+                // Only the best score and whether every line is walled: no lines kept, and
+                // the choices can be tried in any order.
                 let mut best: Option<LineScore> = None;
                 'choices: for tsq in target.cells() {
                     let tcorners = square_corners(tsq);
                     'corners: for (ci, &from) in corners.iter().enumerate() {
+                        // The four lines at once against the walls that blocked others.
+                        let walled = walker.as_mut().map_or(0, |w| w.hints.crossed4(from, &tcorners));
                         let mut score = LineScore::default();
-                        for &to in &tcorners {
-                            score.add(line(ci, from, to));
+                        for _ in 0..walled.count_ones() {
+                            score.add(Blocker::Wall);
+                        }
+                        for (k, &to) in tcorners.iter().enumerate() {
                             // No better than the best so far: stop drawing (the best already
                             // proves there is no total cover unless every line is walled).
                             if best.is_some_and(|b| score >= b && b.walls < lines) {
                                 continue 'corners;
                             }
+                            if walled & (1 << k) == 0 {
+                                score.add(line(&mut walker, ci, from, to));
+                            }
+                        }
+                        if best.is_some_and(|b| score >= b && b.walls < lines) {
+                            continue 'corners;
                         }
                         total &= score.walls == lines;
                         if best.is_none_or(|b| score < b) {
@@ -371,7 +391,7 @@ pub fn survey(
                     let mut partial = LineScore::default();
                     let mut pruned = false;
                     for (k, &to) in tcorners.iter().enumerate() {
-                        blockers[k] = line(ci, from, to);
+                        blockers[k] = line(&mut walker, ci, from, to);
                         partial = score_of(&blockers[..=k]);
                         // No better than the best so far: stop drawing (the best already
                         // proves there is no total cover unless every line is walled).
@@ -465,34 +485,71 @@ fn classify_line(from: GridPos, to: GridPos, classify_cell: &impl Fn(GridPos) ->
 
 /// The last few walls that lines of one survey ran into: the next line, drawn from a
 /// neighbouring corner or to one, most likely meets one of them too.
-#[derive(Default)]
 struct WallHints {
+    /// Most useful first: the last to block a line.
     cells: [GridPos; 4],
     len: usize,
-    next: usize,
 }
 
 impl WallHints {
     fn add(&mut self, wall: GridPos) {
-        self.cells[self.next] = wall;
-        self.next = (self.next + 1) % self.cells.len();
+        let n = self.cells.len();
+        self.cells.copy_within(0..n - 1, 1);
+        self.cells[0] = wall;
         self.len = (self.len + 1).min(self.cells.len());
     }
-    /// Whether the segment crosses one of the walls (as [`crate::grid::segment_crosses_cell_at_once`]
-    /// decides, without branching on each wall).
+    /// Which of the four segments from `from` to `to[k]` (bit k) cross one of the walls (as
+    /// [`crate::grid::segment_crosses_cell_at_once`] decides).
     #[inline]
-    fn crossed_by(&self, from: GridPos, to: GridPos) -> bool {
-        let (dx, dy) = (i64::from(to.x - from.x), i64::from(to.y - from.y));
+    fn crossed4(&mut self, from: GridPos, to: &[GridPos; 4]) -> u8 {
+        let mut found = 0u8;
+        for i in 0..self.len {
+            let c = self.cells[i];
+            let mut hit = 0u8;
+            for (k, t) in to.iter().enumerate() {
+                let (dx, dy) = (i64::from(t.x - from.x), i64::from(t.y - from.y));
+                let inside = (c.x >= from.x.min(t.x))
+                    & (c.x < from.x.max(t.x))
+                    & (c.y >= from.y.min(t.y))
+                    & (c.y < from.y.max(t.y));
+                let side = dx * i64::from(c.y - from.y) - dy * i64::from(c.x - from.x);
+                let (a, b) = (side + dx, side - dy);
+                let (lo, hi) = (side.min(a).min(b).min(a - dy), side.max(a).max(b).max(a - dy));
+                hit |= u8::from(inside & (lo < 0) & (hi > 0)) << k;
+            }
+            if hit & !found != 0 {
+                found |= hit;
+                self.cells[..=i].rotate_right(1);
+                if found == 0b1111 {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether the segment crosses one of the walls (as
+    /// [`crate::grid::segment_crosses_cell_at_once`] decides); a wall that does moves to
+    /// the front.
+    #[inline(always)]
+    fn crossed_by(&mut self, from: GridPos, to: GridPos) -> bool {
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
         // Offsets from a square's top-left corner's side value to its least and greatest
         // over its four corners (see `segment_crosses_cell_at_once`).
-        let (lo, hi) = (dx.min(0) + (-dy).min(0), dx.max(0) + (-dy).max(0));
+        let (lo, hi) = (i64::from(dx.min(0) + (-dy).min(0)), i64::from(dx.max(0) + (-dy).max(0)));
         let (x0, x1, y0, y1) = (from.x.min(to.x), from.x.max(to.x), from.y.min(to.y), from.y.max(to.y));
-        let mut hit = false;
-        for &c in &self.cells[..self.len] {
-            let side = dx * i64::from(c.y - from.y) - dy * i64::from(c.x - from.x);
-            hit |= (c.x >= x0) & (c.x < x1) & (c.y >= y0) & (c.y < y1) & (side + lo < 0) & (side + hi > 0);
+        for i in 0..self.len {
+            let c = self.cells[i];
+            if c.x < x0 || c.x >= x1 || c.y < y0 || c.y >= y1 {
+                continue;
+            }
+            let side = i64::from(dx) * i64::from(c.y - from.y) - i64::from(dy) * i64::from(c.x - from.x);
+            if side + lo < 0 && side + hi > 0 {
+                self.cells[..=i].rotate_right(1);
+                return true;
+            }
         }
-        hit
+        false
     }
 }
 
@@ -512,6 +569,7 @@ struct RunWalker<'a, F> {
 }
 
 impl<F: Fn(GridPos) -> Blocker> RunWalker<'_, F> {
+    #[inline(always)]
     fn classify(&mut self, from: GridPos, to: GridPos) -> Blocker {
         if from.x == to.x || from.y == to.y {
             return self.classify_face_line(from, to);
@@ -520,21 +578,29 @@ impl<F: Fn(GridPos) -> Blocker> RunWalker<'_, F> {
         if self.hints.crossed_by(from, to) {
             return Blocker::Wall;
         }
-        let mut worst = Blocker::Clear;
+        self.walk(from, to)
+    }
+
+    /// A line off the grid lines, square by square.
+    #[inline(never)]
+    fn walk(&mut self, from: GridPos, to: GridPos) -> Blocker {
         let columns = crossed_runs_are_columns(from, to);
         let (Some(walls), Some(marks)) = (self.walls.single_words(columns), self.marks.single_words(columns)) else {
             return self.classify_wide(from, to);
         };
         // Maps up to 64 squares: one word a row (or column).
         let cell = |line: i32, i: i32| if columns { GridPos::new(line, i) } else { GridPos::new(i, line) };
+        // Walls first: the first settles the line.
         for (line, lo, hi) in CrossedSpans::new(from, to) {
-            let m = mask(lo as u32, hi as u32);
-            let hit = walls[line as usize] & m;
+            let hit = walls[line as usize] & mask(lo as u32, hi as u32);
             if hit != 0 {
                 self.hints.add(cell(line, hit.trailing_zeros() as i32));
                 return Blocker::Wall;
             }
-            let mut bits = marks[line as usize] & m;
+        }
+        let mut worst = Blocker::Clear;
+        for (line, lo, hi) in CrossedSpans::new(from, to) {
+            let mut bits = marks[line as usize] & mask(lo as u32, hi as u32);
             if bits != 0 {
                 for f in self.quiet.iter().flatten() {
                     let (first, across) = if columns { (f.origin.x, f.origin.y) } else { (f.origin.y, f.origin.x) };
@@ -577,6 +643,7 @@ impl<F: Fn(GridPos) -> Blocker> RunWalker<'_, F> {
     }
 
     /// A line along grid lines: most often nothing solid lies on both sides anywhere.
+    #[inline(never)]
     fn classify_face_line(&self, from: GridPos, to: GridPos) -> Blocker {
         let (columns, line, a, b) =
             if from.y == to.y { (false, from.y, from.x, to.x) } else { (true, from.x, from.y, to.y) };
