@@ -842,7 +842,7 @@ mod tests {
             ranged: true,
             able: true,
         };
-        (view, if id % 2 == 0 { "blue" } else { "red" }.to_string())
+        (view, if id.is_multiple_of(2) { "blue" } else { "red" }.to_string())
     }
 
     /// A random map (walls, low walls, rubble) with creatures on it.
