@@ -4,6 +4,7 @@
 //! hex centres, nudged to either side so that lines along a hex edge are decided fairly.
 
 use super::GridPos;
+use super::bits::Run;
 use super::distance::{hex_cube, hex_from_cube, hex_steps};
 
 /// Calls `visit` with every square whose open interior the segment between two lattice
@@ -43,6 +44,99 @@ pub fn for_each_crossed_cell(a: GridPos, b: GridPos, mut visit: impl FnMut(GridP
     true
 }
 
+/// The squares whose open interior the segment between two lattice points crosses (the
+/// same squares as [`for_each_crossed_cell`]), as runs: one row at a time for a line at
+/// most 45° from the horizontal, one column at a time for a steeper one, so that each run
+/// holds at least one square. Runs come in increasing row (or column) order. Stops early
+/// when `visit` returns `false`, and then returns `false`.
+#[inline]
+pub fn for_each_crossed_run(a: GridPos, b: GridPos, mut visit: impl FnMut(Run) -> bool) -> bool {
+    if crossed_runs_are_columns(a, b) {
+        for_each_crossed_span(a, b, |x, lo, hi| visit(Run::Col { x, lo, hi }))
+    } else {
+        for_each_crossed_span(a, b, |y, lo, hi| visit(Run::Row { y, lo, hi }))
+    }
+}
+
+/// Whether [`for_each_crossed_run`] walks the segment a column (rather than a row) at a
+/// time: it is steeper than 45°.
+#[inline]
+pub fn crossed_runs_are_columns(a: GridPos, b: GridPos) -> bool {
+    (b.y - a.y).abs() > (b.x - a.x).abs()
+}
+
+/// [`for_each_crossed_run`] without the wrapping: `visit(line, lo, hi)` gets the row (or
+/// column, when [`crossed_runs_are_columns`]) and the first and last squares along it.
+#[inline(always)]
+pub fn for_each_crossed_span(a: GridPos, b: GridPos, mut visit: impl FnMut(i32, i32, i32) -> bool) -> bool {
+    CrossedSpans::new(a, b).all(|(line, lo, hi)| visit(line, lo, hi))
+}
+
+/// The spans of [`for_each_crossed_span`] as an iterator of `(line, lo, hi)`.
+#[derive(Clone, Debug)]
+pub struct CrossedSpans {
+    /// The u of the end with the smaller v, which the spans are counted from.
+    u: i32,
+    /// Count u downwards from there.
+    flip: bool,
+    /// Next strip, and the end of the strips.
+    w: i32,
+    end: i32,
+    /// Where the segment meets strip w's lower edge, as offset q + r/dv from u, and its
+    /// step from one strip to the next.
+    q: u64,
+    r: u64,
+    step_q: u64,
+    step_r: u64,
+    dv: u64,
+}
+
+impl CrossedSpans {
+    #[inline(always)]
+    pub fn new(a: GridPos, b: GridPos) -> Self {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let (u, v, du, dv) = if crossed_runs_are_columns(a, b) { (a.y, a.x, dy, dx) } else { (a.x, a.y, dx, dy) };
+        // Walk from the end with the smaller v; count unit intervals along u away from
+        // that end's u (so that every numerator is non-negative), mirroring if du < 0.
+        let (u, v, du, dv) = if dv < 0 { (u + du, v + dv, -du, -dv) } else { (u, v, du, dv) };
+        let (ud, dv64) = (u64::from(du.unsigned_abs()), u64::from(dv.unsigned_abs()).max(1));
+        let step_q = div(ud, dv64);
+        // Along a grid line (du or dv zero) there is nothing to cross.
+        let end = if du == 0 || dv == 0 { v } else { v + dv };
+        CrossedSpans { u, flip: du < 0, w: v, end, q: 0, r: 0, step_q, step_r: ud - step_q * dv64, dv: dv64 }
+    }
+}
+
+impl Iterator for CrossedSpans {
+    type Item = (i32, i32, i32);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(i32, i32, i32)> {
+        if self.w >= self.end {
+            return None;
+        }
+        // Open interval (n/dv, (n+du)/dv): unit intervals floor(n/dv) ..= ceil((n+du)/dv) − 1.
+        let lo = self.q as i32;
+        self.q += self.step_q;
+        self.r += self.step_r;
+        if self.r >= self.dv {
+            self.r -= self.dv;
+            self.q += 1;
+        }
+        let hi = self.q as i32 - i32::from(self.r == 0);
+        let w = self.w;
+        self.w += 1;
+        Some(if self.flip { (w, self.u - hi - 1, self.u - lo - 1) } else { (w, self.u + lo, self.u + hi) })
+    }
+}
+
+/// `n / d`, in 32 bits when they suffice (a 64-bit division is several times slower on
+/// some processors).
+#[inline(always)]
+fn div(n: u64, d: u64) -> u64 {
+    if (n | d) >> 32 == 0 { u64::from(n as u32 / d as u32) } else { n / d }
+}
+
 /// For a segment along a grid line (horizontal or vertical), calls `visit` with the two
 /// squares on either side of each unit edge it runs along. A line along a face between
 /// two walls runs inside solid wall; along a single wall's face it does not.
@@ -67,6 +161,22 @@ pub fn for_each_face_pair(a: GridPos, b: GridPos, mut visit: impl FnMut(GridPos,
 /// Whether the segment between two lattice points crosses the interior of `cell`.
 pub fn segment_crosses_cell(a: GridPos, b: GridPos, cell: GridPos) -> bool {
     !for_each_crossed_cell(a, b, |c| c != cell)
+}
+
+/// [`segment_crosses_cell`] in constant time: the cell must lie within the segment's
+/// bounding box (whose opposite corners are the segment's ends, so that the line's part
+/// inside the box is the segment) and the line must pass strictly between its corners.
+#[inline]
+pub fn segment_crosses_cell_at_once(a: GridPos, b: GridPos, cell: GridPos) -> bool {
+    let inside = |c: i32, e0: i32, e1: i32| c >= e0.min(e1) && c < e0.max(e1);
+    if !inside(cell.x, a.x, b.x) || !inside(cell.y, a.y, b.y) {
+        return false;
+    }
+    // Which side of the line each corner lies on: dx·(y − ay) − dy·(x − ax).
+    let (dx, dy) = (i64::from(b.x - a.x), i64::from(b.y - a.y));
+    let c = dx * i64::from(cell.y - a.y) - dy * i64::from(cell.x - a.x);
+    let corners = [c, c - dy, c + dx, c + dx - dy];
+    corners.iter().any(|&k| k < 0) && corners.iter().any(|&k| k > 0)
 }
 
 /// The four corners of a square, as lattice points.
@@ -140,6 +250,54 @@ mod tests {
         assert_eq!(cells, vec![(0, 0), (1, 0), (2, 0)]);
         assert!(segment_crosses_cell((0, 0).into(), (3, 1).into(), (1, 0).into()));
         assert!(!segment_crosses_cell((0, 0).into(), (3, 1).into(), (1, 1).into()));
+    }
+
+    fn crossed_by_runs(a: (i32, i32), b: (i32, i32)) -> Vec<(i32, i32)> {
+        let mut v = vec![];
+        for_each_crossed_run(a.into(), b.into(), |run| {
+            assert!(run.cells().count() >= 1, "an empty run");
+            v.extend(run.cells().map(|c| (c.x, c.y)));
+            true
+        });
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn runs_hold_the_crossed_squares() {
+        assert!(crossed_by_runs((0, 0), (5, 0)).is_empty());
+        assert_eq!(crossed_by_runs((0, 0), (4, 2)), vec![(0, 0), (1, 0), (2, 1), (3, 1)]);
+        assert_eq!(crossed_by_runs((4, 2), (0, 0)), vec![(0, 0), (1, 0), (2, 1), (3, 1)]);
+        assert_eq!(crossed_by_runs((3, 3), (0, 0)), vec![(0, 0), (1, 1), (2, 2)]);
+        let mut rows = vec![];
+        for_each_crossed_run(GridPos::new(0, 0), GridPos::new(5, 2), |r| {
+            rows.push(r);
+            true
+        });
+        assert_eq!(rows, vec![Run::Row { y: 0, lo: 0, hi: 2 }, Run::Row { y: 1, lo: 2, hi: 4 }]);
+        let mut cols = vec![];
+        for_each_crossed_run(GridPos::new(1, 6), GridPos::new(0, 0), |r| {
+            cols.push(r);
+            true
+        });
+        assert_eq!(cols, vec![Run::Col { x: 0, lo: 0, hi: 5 }]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn runs_cross_what_the_cell_walk_crosses(ax in -20i32..20, ay in -20i32..20, bx in -20i32..20, by in -20i32..20) {
+            let mut expected = crossed((ax, ay), (bx, by));
+            expected.sort();
+            proptest::prop_assert_eq!(crossed_by_runs((ax, ay), (bx, by)), expected);
+        }
+
+        #[test]
+        fn crossing_is_decided_at_once_as_by_walking(
+            ax in -9i32..9, ay in -9i32..9, bx in -9i32..9, by in -9i32..9, cx in -10i32..10, cy in -10i32..10,
+        ) {
+            let (a, b, c) = (GridPos::new(ax, ay), GridPos::new(bx, by), GridPos::new(cx, cy));
+            proptest::prop_assert_eq!(segment_crosses_cell_at_once(a, b, c), segment_crosses_cell(a, b, c));
+        }
     }
 
     #[test]

@@ -2,13 +2,18 @@
 //! straight-line OSR ranges, odd-r hexes), neighbours and the lines used for cover.
 //! Pure geometry, no ECS: every rule above it is built from these functions.
 
+mod bits;
 mod distance;
 mod line;
 mod terrain;
 
+pub use bits::{BitGrid, Run, mask};
 pub use distance::{Metric, Shape};
 pub use distance::{box_gap, hex_steps};
-pub use line::{for_each_crossed_cell, for_each_face_pair, hex_line_cells, segment_crosses_cell, square_corners};
+pub use line::{
+    CrossedSpans, crossed_runs_are_columns, for_each_crossed_cell, for_each_crossed_run, for_each_crossed_span,
+    for_each_face_pair, hex_line_cells, segment_crosses_cell, segment_crosses_cell_at_once, square_corners,
+};
 pub use terrain::{Terrain, TerrainMap};
 
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! Terrain of a map: one character per 5-ft square, stored row-major, with summed-area
 //! tables so that "is there any blocker in this box" is answered in constant time.
 
-use super::GridPos;
+use super::{BitGrid, GridPos};
 use serde::{Deserialize, Serialize};
 
 /// What a square is made of (rules-notes, *Grid and coordinates*).
@@ -64,13 +64,24 @@ pub struct TerrainMap {
     /// Summed-area tables, (width+1)×(height+1): walls, and walls or low walls.
     walls_sat: Vec<u32>,
     blockers_sat: Vec<u32>,
+    /// Walls and low walls as bit sets, for walking lines a row or column at a time.
+    walls: BitGrid,
+    low_walls: BitGrid,
 }
 
 impl TerrainMap {
     /// Builds a map from rows of equal length. Callers validate characters first.
     pub fn new(width: i32, height: i32, cells: Vec<Terrain>) -> Self {
         assert_eq!(cells.len(), (width * height) as usize, "terrain size mismatch");
-        let mut map = Self { width, height, cells, walls_sat: vec![], blockers_sat: vec![] };
+        let mut map = Self {
+            width,
+            height,
+            cells,
+            walls_sat: vec![],
+            blockers_sat: vec![],
+            walls: BitGrid::default(),
+            low_walls: BitGrid::default(),
+        };
         map.rebuild_tables();
         map
     }
@@ -135,6 +146,9 @@ impl TerrainMap {
     }
 
     fn rebuild_tables(&mut self) {
+        let at = |p: GridPos| self.cells[(p.y * self.width + p.x) as usize];
+        self.walls = BitGrid::from_fn(self.width, self.height, |p| at(p) == Terrain::Wall);
+        self.low_walls = BitGrid::from_fn(self.width, self.height, |p| at(p) == Terrain::LowWall);
         let (w, h) = (self.width as usize + 1, self.height as usize + 1);
         self.walls_sat = vec![0; w * h];
         self.blockers_sat = vec![0; w * h];
@@ -169,6 +183,15 @@ impl TerrainMap {
     pub fn any_blocker_in(&self, min: GridPos, max: GridPos) -> bool {
         self.sat_sum(&self.blockers_sat, min.x, min.y, max.x, max.y) > 0
     }
+    /// The walls, as a bit set (off the map, where [`TerrainMap::get`] says wall, it is
+    /// empty).
+    pub fn walls(&self) -> &BitGrid {
+        &self.walls
+    }
+    /// The low walls, as a bit set.
+    pub fn low_walls(&self) -> &BitGrid {
+        &self.low_walls
+    }
     /// Whether any wall lies in the inclusive box of cells.
     pub fn any_wall_in(&self, min: GridPos, max: GridPos) -> bool {
         self.sat_sum(&self.walls_sat, min.x, min.y, max.x, max.y) > 0
@@ -198,5 +221,19 @@ mod tests {
         assert!(!m.any_wall_in(GridPos::new(0, 0), GridPos::new(2, 2)));
         assert!(m.any_wall_in(GridPos::new(2, 2), GridPos::new(5, 5)));
         assert!(!m.any_blocker_in(GridPos::new(2, 0), GridPos::new(3, 1)));
+    }
+
+    #[test]
+    fn bit_sets_follow_the_terrain_and_its_changes() {
+        let mut m = TerrainMap::from_rows(&["#.=", "..#"]).unwrap();
+        let walls = |m: &TerrainMap| {
+            (0..2).flat_map(|y| (0..3).map(move |x| GridPos::new(x, y))).filter(|&p| m.walls().contains(p)).count()
+        };
+        assert!(m.walls().contains(GridPos::new(0, 0)) && m.walls().contains(GridPos::new(2, 1)));
+        assert!(m.low_walls().contains(GridPos::new(2, 0)) && !m.walls().contains(GridPos::new(2, 0)));
+        assert_eq!(walls(&m), 2);
+        m.set(GridPos::new(1, 1), Terrain::Wall);
+        assert!(m.walls().contains(GridPos::new(1, 1)));
+        assert_eq!(walls(&m), 3);
     }
 }

@@ -2,7 +2,7 @@
 //! pure rule functions read, plus the occupancy grid. Systems rebuild both from the
 //! combatant components on change; tests and tools may build them directly.
 
-use crate::grid::{Footprint, GridPos, Metric, TerrainMap};
+use crate::grid::{BitGrid, Footprint, GridPos, Metric, TerrainMap};
 use crate::level::WeaponDef;
 use crate::variant::RulesVariant;
 
@@ -181,16 +181,21 @@ pub struct Occupancy {
     /// Per square, packed for line walks: the low byte is what the square does to a line
     /// of sight (0 nothing, 1 low wall, 2 wall), the high byte the unit on it plus one.
     sight: Vec<u16>,
+    /// Low walls and occupied squares, as a bit set: what a line walk short of walls has to
+    /// look at square by square.
+    marks: BitGrid,
 }
 
 impl Occupancy {
     pub fn build(terrain: &TerrainMap, roster: &Roster) -> Occupancy {
         let (w, h) = (terrain.width(), terrain.height());
         let mut cells = vec![None; (w * h) as usize];
+        let mut marks = terrain.low_walls().clone();
         for (i, u) in roster.units.iter().enumerate() {
             for c in u.footprint.cells() {
                 if terrain.in_bounds(c) {
                     cells[(c.y * w + c.x) as usize] = Some(i as u8);
+                    marks.insert(c);
                 }
             }
         }
@@ -213,7 +218,7 @@ impl Occupancy {
                 t | cells[i as usize].map_or(0, |u| (u as u16 + 1) << 8)
             })
             .collect();
-        Occupancy { width: w, height: h, cells, sat, sight }
+        Occupancy { width: w, height: h, cells, sat, sight, marks }
     }
 
     /// The unit standing on `p`, if any.
@@ -239,6 +244,11 @@ impl Occupancy {
             return 2;
         }
         self.sight[(p.y * self.width + p.x) as usize]
+    }
+
+    /// Low walls and occupied squares, as a bit set.
+    pub fn marks(&self) -> &BitGrid {
+        &self.marks
     }
 
     /// Number of occupied squares in an inclusive box.
