@@ -6,7 +6,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use fivefoot::level::{Catalogue, Level, arena};
 use fivefoot::rules::movement::reference;
 use fivefoot::rules::{
-    Battlefield, MoveMode, Snapshot, ThreatMap, components::roster_of_level, cover_between, movement_range,
+    Battlefield, MoveMode, Snapshot, ThreatMap, components::roster_of_level, cover::cover_all_pairs, cover_between,
+    movement_range,
 };
 use fivefoot::variant::RulesVariant;
 use std::hint::black_box;
@@ -32,6 +33,9 @@ fn benches(c: &mut Criterion) {
     });
 
     c.bench_function("cover_all_pairs_40_units", |b| {
+        b.iter(|| cover_all_pairs(black_box(&view)).iter().flatten().flatten().filter(|c| c.can_target).count())
+    });
+    c.bench_function("cover_each_pair_separately_40_units", |b| {
         b.iter(|| {
             let mut n = 0;
             for a in 0..view.roster.len() {

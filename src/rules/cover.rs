@@ -127,6 +127,30 @@ pub fn cover_between(view: &RulesView, attacker: usize, target: usize, detail: b
     cover_at(view.field, view.occupancy, (attacker, a), (target, t), reach, detail)
 }
 
+/// Cover for every ordered pair of units (`None` on the diagonal): what the AI or a
+/// whole-board view asks. Total cover between two single squares is symmetric (every
+/// line is the same segment walked either way), so such a pair is surveyed once and the
+/// reverse direction reuses it (its line score is the forward survey's).
+pub fn cover_all_pairs(view: &RulesView) -> Vec<Vec<Option<CoverResult>>> {
+    let n = view.roster.len();
+    let square = view.field.variant.shape() == Shape::Square;
+    let mut out: Vec<Vec<Option<CoverResult>>> = vec![vec![None; n]; n];
+    for a in 0..n {
+        for t in 0..n {
+            if a == t || out[a][t].is_some() {
+                continue;
+            }
+            let (fa, ft) = (view.roster.get(a).footprint, view.roster.get(t).footprint);
+            let s = survey(view.field, Some((view.occupancy, [a, t])), fa, ft, false);
+            out[a][t] = Some(rate(view.field.variant, &s, AttackReach::of(view, a, t)));
+            if s.total && square && fa.side == 1 && ft.side == 1 {
+                out[t][a] = Some(rate(view.field.variant, &s, AttackReach::of(view, t, a)));
+            }
+        }
+    }
+    out
+}
+
 /// Cover of a target standing on `target.1` (perhaps hypothetically) against an attacker
 /// on `attacker.1`, for an attack of the given reach.
 pub fn cover_at(
@@ -892,6 +916,33 @@ mod tests {
         let s = survey(&field, Some((&occupancy, [0, 1])), at(0, 3), at(4, 1), false);
         assert!(!s.total);
         assert_eq!(s, reference::survey(&field, Some((&occupancy, [0, 1])), at(0, 3), at(4, 1), false));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// The all-pairs answer is each pair's own answer, total cover reused or not.
+        #[test]
+        fn all_pairs_match_pair_by_pair(
+            seed in any::<u64>(),
+            w in 2i32..30,
+            h in 2i32..30,
+            units in 2usize..12,
+            v in 0usize..5,
+        ) {
+            let variant = RulesVariant::ALL[v];
+            let (field, roster, occupancy) = scene(seed, w, h, units, variant);
+            let threat = crate::rules::ThreatMap::build(&field, &roster);
+            let view = RulesView { field: &field, roster: &roster, occupancy: &occupancy, threat: &threat };
+            let all = cover_all_pairs(&view);
+            for a in 0..roster.len() {
+                prop_assert!(all[a][a].is_none());
+                for t in (0..roster.len()).filter(|&t| t != a) {
+                    let got = all[a][t].as_ref().unwrap();
+                    let want = cover_between(&view, a, t, false);
+                    prop_assert_eq!((got.cover, got.ac_bonus, got.can_target), (want.cover, want.ac_bonus, want.can_target), "{} -> {}", a, t);
+                }
+            }
+        }
     }
 
     proptest! {
