@@ -95,7 +95,7 @@ fn read_input(
         sel.tool = Tool::Move;
         feedback.0 = None;
     }
-    for action in crate::input::ALL_ACTIONS {
+    for &action in crate::input::ALL_ACTIONS {
         if let Some(slot) = action.slot()
             && input.just_pressed(&action)
         {

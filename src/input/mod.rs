@@ -9,9 +9,23 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// Everything a player can ask for with a key or a button.
-#[derive(Actionlike, PartialEq, Eq, Hash, Clone, Copy, Debug, Reflect, Serialize, Deserialize, PartialOrd, Ord)]
-pub enum GameAction {
+/// Declares the game's actions once: the enum and the list of all of them.
+macro_rules! game_actions {
+    ($($(#[$meta:meta])* $name:ident,)*) => {
+        /// Everything a player can ask for with a key or a button.
+        #[derive(
+            Actionlike, PartialEq, Eq, Hash, Clone, Copy, Debug, Reflect, Serialize, Deserialize, PartialOrd, Ord,
+        )]
+        pub enum GameAction {
+            $($(#[$meta])* $name,)*
+        }
+
+        /// Every action, for help screens and checks.
+        pub const ALL_ACTIONS: &[GameAction] = &[$(GameAction::$name,)*];
+    };
+}
+
+game_actions! {
     /// Click the board: select a unit of yours, or act on the square with the tool in hand.
     Select,
     /// Put the tool down / clear the preview.
@@ -63,52 +77,6 @@ pub enum GameAction {
     /// Pause menu.
     Pause,
 }
-
-/// Every action, for help screens and checks.
-pub const ALL_ACTIONS: [GameAction; 39] = {
-    use GameAction::*;
-    [
-        Select,
-        Cancel,
-        EndTurn,
-        CycleUnit,
-        Slot1,
-        Slot2,
-        Slot3,
-        Slot4,
-        Slot5,
-        Slot6,
-        Slot7,
-        Slot8,
-        Slot9,
-        Slot10,
-        Slot11,
-        Slot12,
-        Slot13,
-        Slot14,
-        Slot15,
-        Slot16,
-        Slot17,
-        Slot18,
-        Slot19,
-        Slot20,
-        ToggleThreatLayer,
-        ToggleRangeLayer,
-        ToggleLinesLayer,
-        PanUp,
-        PanDown,
-        PanLeft,
-        PanRight,
-        DragPan,
-        ZoomIn,
-        ZoomOut,
-        CentreCamera,
-        Faster,
-        Slower,
-        SkipAi,
-        Pause,
-    ]
-};
 
 /// The action-bar keys in bar order.
 pub const SLOTS: [GameAction; 20] = {
@@ -382,7 +350,7 @@ mod tests {
     #[test]
     fn every_action_has_a_default_binding() {
         let b = Bindings::default();
-        for a in ALL_ACTIONS {
+        for &a in ALL_ACTIONS {
             assert!(!b.of(a).is_empty(), "{a:?} has no binding");
         }
         assert_eq!(b.hint(GameAction::EndTurn), "Space");

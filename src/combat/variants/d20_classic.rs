@@ -2,20 +2,7 @@
 //! immediate action a round (attacks of opportunity, counterspells and readied actions
 //! exclude each other); iterative attacks, criticals with confirmation, death saves.
 
-use super::{SlotAction, Tool, add_badges, say};
-#[allow(unused_imports)]
-use crate::combat::AttackKind;
-use crate::combat::Battle;
-#[allow(unused_imports)]
-use crate::combat::clock::{self, Budget, OsrStep};
-#[allow(unused_imports)]
-use crate::combat::command::{Command, Intent, Stance};
-#[allow(unused_imports)]
-use crate::combat::resolve::{take_move, take_standard};
-#[allow(unused_imports)]
-use crate::rules::Condition;
-use crate::variant::RulesVariant;
-use bevy::prelude::App;
+use super::prelude::*;
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {

@@ -14,6 +14,23 @@ pub mod four_actions;
 pub mod hex_phases;
 pub mod osr_segments;
 
+/// What every variant module works with.
+mod prelude {
+    pub(super) use super::{SlotAction, Tool, add_badges, say};
+    pub(super) use crate::combat::clock;
+    pub(super) use crate::combat::clock::{
+        AP_PHASES, Budget, OsrStep, osr_can_act, osr_is_high, osr_multi_attacker, osr_sorted, post_turn_recovery,
+        round_reset,
+    };
+    pub(super) use crate::combat::command::{Command, Intent, Stance};
+    pub(super) use crate::combat::event::CombatEvent;
+    pub(super) use crate::combat::resolve::{take_move, take_standard};
+    pub(super) use crate::combat::{AttackKind, Battle};
+    pub(super) use crate::rules::Condition;
+    pub(super) use crate::variant::RulesVariant;
+    pub(super) use bevy::prelude::App;
+}
+
 use super::Battle;
 use super::command::{Command, Intent};
 use super::plugin::BattleRes;

@@ -2,26 +2,7 @@
 //! group initiative per side (ties: both HIGH); fast actions, multi-attacks, HIGH then
 //! LOW; descending AC against AAC0; free attacks.
 
-use super::{SlotAction, Tool, add_badges, say};
-#[allow(unused_imports)]
-use crate::combat::AttackKind;
-use crate::combat::Battle;
-#[allow(unused_imports)]
-use crate::combat::clock::{self, Budget, OsrStep};
-#[allow(unused_imports)]
-use crate::combat::clock::{
-    AP_PHASES, osr_can_act, osr_is_high, osr_multi_attacker, osr_sorted, post_turn_recovery, round_reset,
-};
-#[allow(unused_imports)]
-use crate::combat::command::{Command, Intent, Stance};
-#[allow(unused_imports)]
-use crate::combat::event::CombatEvent;
-#[allow(unused_imports)]
-use crate::combat::resolve::{take_move, take_standard};
-#[allow(unused_imports)]
-use crate::rules::Condition;
-use crate::variant::RulesVariant;
-use bevy::prelude::App;
+use super::prelude::*;
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
