@@ -468,3 +468,20 @@ fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
     assert!(b.is_over());
     assert_eq!(b.events, reference.events, "same seed, same AI: the same battle, event for event");
 }
+
+#[test]
+fn with_a_foe_tool_in_hand_the_range_layer_marks_the_foes_it_reaches() {
+    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let humans = vec!["blue".to_string()];
+    let sel = Selection { unit: b.index_of("hero"), tool: Tool::Attack };
+    let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
+    let cells: Vec<GridPos> = p.range.iter().map(|(c, _)| *c).collect();
+    assert_eq!(cells, vec![GridPos::new(3, 3)], "only the adjacent goblin can be attacked");
+    // With the charge in hand, only foes' squares are marked, each one a legal charge.
+    let sel = Selection { unit: b.index_of("hero"), tool: Tool::Charge };
+    let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
+    for (c, _) in &p.range {
+        let foe = b.fighters.iter().find(|f| f.side == "red" && f.footprint().contains(*c)).expect("a foe's square");
+        assert!(b.validate(&Command::Charge { target: foe.id.clone() }).is_ok());
+    }
+}

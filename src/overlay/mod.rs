@@ -65,7 +65,8 @@ pub struct Preview {
     pub hovered_threat: Vec<GridPos>,
     /// Squares the player's foes threaten, with how many threaten each.
     pub enemy_threat: Vec<(GridPos, u32)>,
-    /// Where the selected unit can go with the tool in hand, and whether it provokes.
+    /// Where the selected unit can go with the tool in hand, and whether it provokes (with a
+    /// foe tool: the squares of the foes it can be used on).
     pub range: Vec<(GridPos, bool)>,
     pub path: Option<PathPreview>,
     pub attack: Option<AttackPreview>,
@@ -110,6 +111,19 @@ pub fn compute_preview(
     }
     let actor = b.actor().filter(|&i| !b.is_over() && humans.contains(&b.fighters[i].side));
     let Some(actor) = actor.filter(|&a| sel.unit == Some(a)) else { return out };
+    if layers.range && sel.tool.aims_at_foe() {
+        // With a foe tool in hand, the foes it can be used on now (a charge's reach, a
+        // trip's, a bow's…).
+        let foes: Vec<usize> = (0..b.fighters.len())
+            .filter(|&t| b.fighters[t].in_fight() && b.fighters[t].side != b.fighters[actor].side)
+            .collect();
+        for t in foes {
+            let cmd = sel.tool.command(b.fighters[t].pos, &b.fighters[t].id.clone());
+            if b.validate(&cmd).is_ok() {
+                out.range.extend(b.fighters[t].footprint().cells().map(|c| (c, false)));
+            }
+        }
+    }
     if layers.range && !sel.tool.aims_at_foe() {
         let mode = if sel.tool == Tool::Step { MoveMode::Step } else { MoveMode::Move };
         let probe = sel.tool.command(b.fighters[actor].pos, "");
