@@ -93,8 +93,11 @@ pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
                     format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), f.initiative_shown)
                 }
                 RulesVariant::OsrSegments => {
-                    let acted = if c.acted.get(i).copied().unwrap_or(false) { "acted" } else { "" };
-                    format!("{acted}")
+                    if c.acted.get(i).copied().unwrap_or(false) {
+                        "acted".into()
+                    } else {
+                        String::new()
+                    }
                 }
                 _ => format!("init {}", f.initiative_shown),
             };

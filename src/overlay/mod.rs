@@ -361,7 +361,7 @@ fn draw_lines(
     res: Res<BattleRes>,
 ) {
     if let Some(path) = &preview.path
-        && let Some(actor) = preview_actor(&res)
+        && let Some(actor) = human_actor(&res)
     {
         let side = res.battle.fighters[actor].size.side();
         let mut at = layout.footprint_centre(res.battle.fighters[actor].footprint());
@@ -394,8 +394,4 @@ fn draw_lines(
         gizmos.line_2d(target, p, purple);
         gizmos.circle_2d(p, layout.tile * 0.5, purple);
     }
-}
-
-fn preview_actor(res: &BattleRes) -> Option<usize> {
-    human_actor(res)
 }
