@@ -86,7 +86,11 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         if let Some(s) = &side
             && !level.def.units.iter().any(|u| &u.side == s)
         {
-            return Err(format!("{}: no side \"{s}\" (sides: {})", path.display(), sides(&level).join(", ")));
+            return Err(format!(
+                "{}: no side \"{s}\" (sides: {})",
+                path.display(),
+                crate::game::summarise(&level).sides.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(", ")
+            ));
         }
         app.insert_resource(GameSetup { level: path.clone(), rules: opts.rules, side, seed: opts.seed });
         app.insert_state(Screen::Skirmish);
@@ -109,16 +113,6 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
             .add_systems(Last, report_frame_time);
     }
     Ok(app.run())
-}
-
-fn sides(level: &Level) -> Vec<String> {
-    let mut v: Vec<String> = vec![];
-    for u in &level.def.units {
-        if !v.contains(&u.side) {
-            v.push(u.side.clone());
-        }
-    }
-    v
 }
 
 /// When the main schedule of this frame began (the game's own systems: rules, AI, input,

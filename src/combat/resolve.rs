@@ -468,6 +468,16 @@ impl Battle {
     }
 }
 
+/// Moves the walker one square on, letting held attacks trigger; false once it is out of
+/// the fight or the battle is over.
+fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut Vec<GridPos>) -> bool {
+    done.push(next);
+    b.fighters[mover].pos = next;
+    b.invalidate();
+    held_triggers(b, mover);
+    b.fighters[mover].in_fight() && !b.is_over()
+}
+
 /// Walks `path`, stopping for each attack of opportunity it provokes; a mover who drops
 /// stops where it fell. `immune_from` cannot react (four-actions: a charge's target).
 fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
@@ -477,11 +487,7 @@ fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: 
         // Advance to the square being left.
         while b.fighters[mover].pos != p.from {
             let Some(next) = squares.next() else { break };
-            done.push(next);
-            b.fighters[mover].pos = next;
-            b.invalidate();
-            held_triggers(b, mover);
-            if !b.fighters[mover].in_fight() || b.is_over() {
+            if !step_onto(b, mover, next, &mut done) {
                 break;
             }
         }
@@ -501,11 +507,7 @@ fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: 
     }
     if b.fighters[mover].in_fight() && !b.is_over() {
         for next in squares {
-            done.push(next);
-            b.fighters[mover].pos = next;
-            b.invalidate();
-            held_triggers(b, mover);
-            if !b.fighters[mover].in_fight() || b.is_over() {
+            if !step_onto(b, mover, next, &mut done) {
                 break;
             }
         }

@@ -7,6 +7,7 @@ pub mod plugin;
 
 pub use crate::combat::variants::{SlotAction, Tool};
 
+use crate::combat::resolve::Plan;
 use crate::combat::{Battle, Command};
 use crate::grid::GridPos;
 use crate::variant::RulesVariant;
@@ -56,6 +57,12 @@ pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
 /// a foe with a movement tool attacks it (a full attack where the variant has one and it
 /// is legal); a click on the ground with a foe tool moves there.
 pub fn command_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Command, String> {
+    plan_for_click(b, tool, cell).map(|plan| plan.command)
+}
+
+/// [`command_for_click`] with the rules' plan for it (path, provocations, attack roll), so
+/// a preview need not ask twice.
+pub fn plan_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Plan, String> {
     let actor = b.actor().ok_or("nobody is acting")?;
     let foe = b
         .fighters
@@ -78,7 +85,7 @@ pub fn command_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Co
     let mut reason = String::new();
     for cmd in candidates {
         match b.validate(&cmd) {
-            Ok(_) => return Ok(cmd),
+            Ok(plan) => return Ok(plan),
             Err(e) => {
                 if reason.is_empty() {
                     reason = e.to_string();

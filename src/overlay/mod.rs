@@ -9,7 +9,7 @@ use crate::combat::attack::AttackProfile;
 use crate::combat::plugin::BattleRes;
 use crate::combat::{Battle, Command};
 use crate::control::plugin::{Pointer, Selection, human_actor};
-use crate::control::{Tool, command_for_click};
+use crate::control::{Tool, plan_for_click};
 use crate::game::Screen;
 use crate::grid::{Footprint, GridPos};
 use crate::input::{GameAction, PlayerInput};
@@ -151,9 +151,9 @@ pub fn compute_preview(
     if b.fighters[actor].footprint().contains(cell) {
         return out;
     }
-    match command_for_click(b, sel.tool, cell) {
-        Ok(cmd) => {
-            let Ok(plan) = b.validate(&cmd) else { return out };
+    match plan_for_click(b, sel.tool, cell) {
+        Ok(plan) => {
+            let cmd = plan.command.clone();
             if let Some(path) = &plan.path {
                 out.path = Some(PathPreview {
                     command: cmd.clone(),

@@ -63,56 +63,49 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
-    let _ = (b, actor, &kind);
-    {
-        let ap = b.clock.ap[actor];
-        let phase = b.clock.phase;
-        match cmd {
-            Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
-            // Fight defensively: a free action at the start of the round of actions.
-            Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
-            Command::Grapple { .. } | Command::Escape => return Err("no grapple rules here".into()),
-            Command::Stance { .. }
-            | Command::Guard
-            | Command::Focus
-            | Command::Dash { .. }
-            | Command::Tumble { .. } => {
-                return Err("ap-phases has no such action".into());
-            }
-            _ if !budget.phase_action => return Err("one action per phase".into()),
-            _ => {}
+    let ap = b.clock.ap[actor];
+    let phase = b.clock.phase;
+    match cmd {
+        Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
+        // Fight defensively: a free action at the start of the round of actions.
+        Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
+        Command::Grapple { .. } | Command::Escape => return Err("no grapple rules here".into()),
+        Command::Stance { .. } | Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
+            return Err("ap-phases has no such action".into());
         }
-        let cost = match cmd {
-            Command::Charge { .. } | Command::Defend => 2,
-            _ => 1,
-        };
-        if ap < 1 {
-            return Err("no action points left this round".into());
-        }
-        if cost > 1 && !b.clock.surprise && ap < 1 {
-            return Err(format!("needs {cost} AP"));
-        }
-        if matches!(
-            cmd,
-            Command::Attack { .. }
-                | Command::FullAttack { .. }
-                | Command::Trip { .. }
-                | Command::Shove { .. }
-                | Command::Disarm { .. }
-        ) {
-            let earliest = clock::ap_earliest_attack_phase(b, actor);
-            if phase < earliest {
-                return Err(format!(
-                    "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
-                    b.fighters[actor].weapon.name,
-                    clock::AP_PHASES[earliest as usize - 1]
-                ));
-            }
-            n.phase_action = false;
-            return Ok((n, AttackKind::NthAction(b.clock.attack_actions[actor] as u32 + 1)));
+        _ if !budget.phase_action => return Err("one action per phase".into()),
+        _ => {}
+    }
+    let cost = match cmd {
+        Command::Charge { .. } | Command::Defend => 2,
+        _ => 1,
+    };
+    if ap < 1 {
+        return Err("no action points left this round".into());
+    }
+    if cost > 1 && !b.clock.surprise && ap < 1 {
+        return Err(format!("needs {cost} AP"));
+    }
+    if matches!(
+        cmd,
+        Command::Attack { .. }
+            | Command::FullAttack { .. }
+            | Command::Trip { .. }
+            | Command::Shove { .. }
+            | Command::Disarm { .. }
+    ) {
+        let earliest = clock::ap_earliest_attack_phase(b, actor);
+        if phase < earliest {
+            return Err(format!(
+                "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
+                b.fighters[actor].weapon.name,
+                clock::AP_PHASES[earliest as usize - 1]
+            ));
         }
         n.phase_action = false;
-    };
+        return Ok((n, AttackKind::NthAction(b.clock.attack_actions[actor] as u32 + 1)));
+    }
+    n.phase_action = false;
     Ok((n, kind))
 }
 
@@ -120,53 +113,48 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
 /// in it, and in what order.
 pub(crate) fn open_window(b: &mut Battle) {
     let n = b.fighters.len();
-    let _ = n;
-    {
-        if b.clock.phase == 0 || b.clock.phase >= 7 {
-            if b.clock.surprise_pending {
-                b.clock.surprise_pending = false;
-                b.clock.surprise = true;
-            } else {
-                b.clock.round += 1;
-                b.clock.surprise = false;
-            }
-            b.clock.phase = 1;
-            round_reset(b);
-            let r = b.clock.round;
-            b.emit(CombatEvent::RoundStarted { round: r });
-            // Effects lasting "until the start of your next round of actions" end.
-            for f in &mut b.fighters {
-                f.start_turn();
-                f.held = None;
-            }
-            for i in 0..n {
-                let f = &b.fighters[i];
-                b.clock.ap[i] = if !f.can_act() {
-                    0
-                } else if b.clock.surprise {
-                    if f.aware { 2 } else { 0 }
-                } else {
-                    3
-                };
-                b.clock.attack_actions[i] = 0;
-            }
+    if b.clock.phase == 0 || b.clock.phase >= 7 {
+        if b.clock.surprise_pending {
+            b.clock.surprise_pending = false;
+            b.clock.surprise = true;
         } else {
-            b.clock.phase += 1;
+            b.clock.round += 1;
+            b.clock.surprise = false;
         }
-        let (r, p) = (b.clock.round, b.clock.phase);
-        b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
+        b.clock.phase = 1;
+        round_reset(b);
+        let r = b.clock.round;
+        b.emit(CombatEvent::RoundStarted { round: r });
+        // Effects lasting "until the start of your next round of actions" end.
         for f in &mut b.fighters {
-            f.reactions_used = 0;
+            f.start_turn();
+            f.held = None;
         }
-        // The declaration phase takes only thought-speed actions; nobody acts in it here.
-        b.clock.queue =
-            if p == 1 { vec![] } else { b.clock.order.iter().copied().filter(|&i| b.clock.ap[i] > 0).collect() };
+        for i in 0..n {
+            let f = &b.fighters[i];
+            b.clock.ap[i] = if !f.can_act() {
+                0
+            } else if b.clock.surprise {
+                if f.aware { 2 } else { 0 }
+            } else {
+                3
+            };
+            b.clock.attack_actions[i] = 0;
+        }
+    } else {
+        b.clock.phase += 1;
     }
+    let (r, p) = (b.clock.round, b.clock.phase);
+    b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
+    for f in &mut b.fighters {
+        f.reactions_used = 0;
+    }
+    // The declaration phase takes only thought-speed actions; nobody acts in it here.
+    b.clock.queue =
+        if p == 1 { vec![] } else { b.clock.order.iter().copied().filter(|&i| b.clock.ap[i] > 0).collect() };
 }
 
 /// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    let single = b.clock.surprise;
-    let _ = (i, single);
+pub(crate) fn fresh_budget(_b: &Battle, _i: usize) -> Budget {
     Budget { phase_action: true, fresh: true, ..Budget::default() }
 }

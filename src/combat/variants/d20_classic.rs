@@ -27,15 +27,13 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
     ]
 }
 
+/// d20-classic: rounds in initiative order (delays and held actions move a unit for good).
 pub(super) fn clock_line(b: &Battle, who: &str) -> String {
-    let c = &b.clock;
-    let order: Vec<&str> = c.order.iter().map(|&i| b.fighters[i].id.as_str()).collect();
-    format!("Round {} | {who} acts | initiative: {}", c.round, order.join(" > "))
+    super::initiative_clock_line(b, who)
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
+pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
     let bud = &b.clock.budget;
-    let _ = actor;
     let mut parts = vec![];
     say(&mut parts, bud.fresh, "full-round");
     say(&mut parts, bud.standard, "standard");
@@ -58,11 +56,15 @@ pub fn badge(b: &Battle, i: usize) -> String {
 
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+pub(crate) fn spend(
+    _b: &Battle,
+    _actor: usize,
+    budget: &Budget,
+    cmd: &Command,
+) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
-    let _ = (b, actor, &kind);
     match cmd {
         Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
         Command::Move { .. } => {
@@ -127,8 +129,7 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
 }
 
 /// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
+pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
     let single = b.clock.surprise;
-    let _ = (i, single);
     Budget { standard: true, move_action: true, swift: true, fresh: true, single_action: single, ..Budget::default() }
 }

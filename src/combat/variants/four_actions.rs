@@ -27,15 +27,13 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
     ]
 }
 
+/// four-actions: rounds in initiative order, a surprise round first for the aware.
 pub(super) fn clock_line(b: &Battle, who: &str) -> String {
-    let c = &b.clock;
-    let order: Vec<&str> = c.order.iter().map(|&i| b.fighters[i].id.as_str()).collect();
-    format!("Round {} | {who} acts | initiative: {}", c.round, order.join(" > "))
+    super::initiative_clock_line(b, who)
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
+pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
     let bud = &b.clock.budget;
-    let _ = actor;
     let mut parts = vec![];
     say(&mut parts, bud.standard, "standard");
     say(&mut parts, bud.move_action, "move");
@@ -51,11 +49,15 @@ pub fn badge(b: &Battle, i: usize) -> String {
 
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+pub(crate) fn spend(
+    _b: &Battle,
+    _actor: usize,
+    budget: &Budget,
+    cmd: &Command,
+) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
-    let _ = (b, actor, &kind);
     match cmd {
         Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
         Command::Move { .. } => {
@@ -136,10 +138,6 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
 
 /// What a combatant may do when its opportunity opens.
 pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    let single = b.clock.surprise;
-    let _ = (i, single);
-    {
-        let restrained = b.fighters[i].has(Condition::Grappled);
-        Budget { standard: true, move_action: !restrained, quick: true, fresh: true, ..Budget::default() }
-    }
+    let restrained = b.fighters[i].has(Condition::Grappled);
+    Budget { standard: true, move_action: !restrained, quick: true, fresh: true, ..Budget::default() }
 }

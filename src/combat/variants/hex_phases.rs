@@ -28,9 +28,8 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     format!("Turn {} | phase {}{surprise} | {who} acts", c.round, phases.join(" "))
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
+pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
     let bud = &b.clock.budget;
-    let _ = actor;
     let mut parts = vec![];
     say(&mut parts, bud.fresh, "full-phase");
     say(&mut parts, !bud.attack_used, "attack");
@@ -54,11 +53,15 @@ pub fn badge(b: &Battle, i: usize) -> String {
 
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+pub(crate) fn spend(
+    _b: &Battle,
+    _actor: usize,
+    budget: &Budget,
+    cmd: &Command,
+) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
-    let _ = (b, actor, &kind);
     match cmd {
         Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
         Command::Move { .. } => {
@@ -132,69 +135,64 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
 /// in it, and in what order.
 pub(crate) fn open_window(b: &mut Battle) {
     let n = b.fighters.len();
-    let _ = n;
-    {
-        if b.clock.surprise_pending {
-            b.clock.surprise_pending = false;
-            b.clock.surprise = true;
-            b.clock.phase = 0;
-            b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
-            for i in 0..n {
-                if !b.fighters[i].aware {
-                    b.fighters[i].add(Condition::Surprised);
-                }
-            }
-            b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect();
-            return;
-        }
-        if b.clock.surprise {
-            b.clock.surprise = false;
-            for i in 0..n {
-                if b.fighters[i].remove(Condition::Surprised) {
-                    let id = b.fighters[i].id.clone();
-                    b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Surprised });
-                }
-            }
-        }
-        if b.clock.phase == 0 || b.clock.phase >= 4 {
-            if b.clock.phase >= 4 {
-                post_turn_recovery(b);
-            }
-            b.clock.round += 1;
-            b.clock.phase = 1;
-            b.clock.surprise = false;
-            let r = b.clock.round;
-            b.emit(CombatEvent::RoundStarted { round: r });
-            round_reset(b);
-        } else {
-            b.clock.phase += 1;
-        }
-        let (r, p) = (b.clock.round, b.clock.phase);
-        b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
-        for f in &mut b.fighters {
-            f.reactions_used = 0;
-        }
-        // An abort in the phase before gave this phase's action up.
-        let mut queue = b.clock.order.clone();
+    if b.clock.surprise_pending {
+        b.clock.surprise_pending = false;
+        b.clock.surprise = true;
+        b.clock.phase = 0;
+        b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
         for i in 0..n {
-            if b.fighters[i].skip_phase.is_some_and(|s| s <= (r, p)) {
-                b.fighters[i].skip_phase = None;
-                queue.retain(|&q| q != i);
-                let id = b.fighters[i].id.clone();
-                b.emit(CombatEvent::Action {
-                    unit: id,
-                    action: "has no action".into(),
-                    detail: "it aborted to a dodge last phase".into(),
-                });
+            if !b.fighters[i].aware {
+                b.fighters[i].add(Condition::Surprised);
             }
         }
-        b.clock.queue = queue;
+        b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect();
+        return;
     }
+    if b.clock.surprise {
+        b.clock.surprise = false;
+        for i in 0..n {
+            if b.fighters[i].remove(Condition::Surprised) {
+                let id = b.fighters[i].id.clone();
+                b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Surprised });
+            }
+        }
+    }
+    if b.clock.phase == 0 || b.clock.phase >= 4 {
+        if b.clock.phase >= 4 {
+            post_turn_recovery(b);
+        }
+        b.clock.round += 1;
+        b.clock.phase = 1;
+        b.clock.surprise = false;
+        let r = b.clock.round;
+        b.emit(CombatEvent::RoundStarted { round: r });
+        round_reset(b);
+    } else {
+        b.clock.phase += 1;
+    }
+    let (r, p) = (b.clock.round, b.clock.phase);
+    b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
+    for f in &mut b.fighters {
+        f.reactions_used = 0;
+    }
+    // An abort in the phase before gave this phase's action up.
+    let mut queue = b.clock.order.clone();
+    for i in 0..n {
+        if b.fighters[i].skip_phase.is_some_and(|s| s <= (r, p)) {
+            b.fighters[i].skip_phase = None;
+            queue.retain(|&q| q != i);
+            let id = b.fighters[i].id.clone();
+            b.emit(CombatEvent::Action {
+                unit: id,
+                action: "has no action".into(),
+                detail: "it aborted to a dodge last phase".into(),
+            });
+        }
+    }
+    b.clock.queue = queue;
 }
 
 /// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    let single = b.clock.surprise;
-    let _ = (i, single);
+pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
     Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() }
 }

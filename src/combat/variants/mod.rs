@@ -190,6 +190,12 @@ pub fn clock_line(b: &Battle) -> String {
     }
 }
 
+/// The clock of the turn-based variants: the round, who acts, the initiative order.
+fn initiative_clock_line(b: &Battle, who: &str) -> String {
+    let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters[i].id.as_str()).collect();
+    format!("Round {} | {who} acts | initiative: {}", b.clock.round, order.join(" > "))
+}
+
 /// What the acting fighter may still do, in the variant's words.
 pub fn budget_line(b: &Battle) -> String {
     let Some(actor) = b.actor() else { return String::new() };

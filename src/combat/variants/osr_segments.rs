@@ -29,9 +29,8 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     format!("Round {} (1 min, 10 segments) | {:?} | {} | {who} acts", c.round, c.osr_step, groups.join(", "))
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
+pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
     let bud = &b.clock.budget;
-    let _ = actor;
     let mut parts = vec![];
     say(&mut parts, bud.declaring, "declare: fight, charge or delay");
     say(&mut parts, bud.major && !bud.declaring, "major action");
@@ -64,7 +63,6 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
-    let _ = (b, actor, &kind);
     if budget.declaring {
         match cmd {
             // Ending the turn declares nothing special: fight with the group.
@@ -243,8 +241,6 @@ pub(crate) fn open_window(b: &mut Battle) {
 
 /// What a combatant may do when its opportunity opens.
 pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    let single = b.clock.surprise;
-    let _ = (i, single);
     Budget {
         major: !b.clock.acted[i] || b.clock.osr_step == OsrStep::MultiRest,
         fast_only: b.clock.osr_step == OsrStep::FastActions,
