@@ -26,7 +26,8 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     let c = &b.clock;
     let groups: Vec<String> =
         c.osr_high.iter().map(|(s, h)| format!("{s} {}", if *h { "HIGH" } else { "LOW" })).collect();
-    format!("Round {} (1 min, 10 segments) | {:?} | {} | {who} acts", c.round, c.osr_step, groups.join(", "))
+    let groups = if groups.is_empty() { "groups rolled after declarations".to_string() } else { groups.join(", ") };
+    format!("Round {} (1 min, 10 segments) | {:?} | {groups} | {who} acts", c.round, c.osr_step)
 }
 
 pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
