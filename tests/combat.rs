@@ -72,6 +72,9 @@ fn attack_events(b: &Battle) -> Vec<(String, Vec<(String, i32)>)> {
         .collect()
 }
 
+#[path = "combat/spells.rs"]
+mod spells;
+
 fn has_mod(mods: &[(String, i32)], source: &str, value: i32) -> bool {
     mods.iter().any(|(s, v)| s == source && *v == value)
 }

@@ -52,13 +52,18 @@ impl Ai for Greedy {
         {
             return Command::Escape;
         }
-        // 1. Attack the weakest foe it can reach now.
         let foes: Vec<usize> = (0..b.fighters.len())
             .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())
             .collect();
         if foes.is_empty() {
             return Command::EndTurn;
         }
+        // 0. A caster casts while it has spells: healing on a friend in need, else an
+        // attack spell on the weakest foe it reaches.
+        if let Some(cast) = spell_to_cast(b, actor) {
+            return cast;
+        }
+        // 1. Attack the weakest foe it can reach now.
         let mut targets: Vec<usize> = foes.clone();
         targets.sort_by_key(|&t| (b.fighters[t].hp, t));
         for &t in &targets {
@@ -109,10 +114,67 @@ impl Ai for Greedy {
     }
 }
 
-/// osr-segments: declare a charge at the nearest foe it can charge when no foe is in
-/// reach and none can be reached with a move; otherwise declare to fight.
+/// The spell a caster casts now, if any: a healing spell on the most hurt friend in
+/// touch who is dying or down to half its hit points, else an attack spell on the
+/// weakest foe it reaches. Cast defensively where that is possible and a foe threatens
+/// it; in osr-segments only the spell declared.
+fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
+    let known = b.fighters[actor].def.spellcasting.as_ref()?.spells.clone();
+    if b.fighters[actor].spells_left == 0 {
+        return None;
+    }
+    b.refresh();
+    let threatened = {
+        let view = b.view();
+        view.threat.threateners_of(b.fighters[actor].footprint()) & view.roster.foes_of(actor) != 0
+    };
+    let defensive = threatened && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
+    for id in known {
+        if let Some(super::command::Intent::Cast { spell }) = &b.fighters[actor].declared
+            && *spell != id
+        {
+            continue;
+        }
+        let Some(sp) = super::magic::spell(&id) else { continue };
+        let mut targets: Vec<usize> = if sp.on_friends() {
+            (0..b.fighters.len())
+                .filter(|&t| {
+                    let f = &b.fighters[t];
+                    f.side == b.fighters[actor].side
+                        && f.alive()
+                        && (f.hp * 2 <= f.max_hp || f.has(crate::rules::Condition::Dying))
+                })
+                .collect()
+        } else {
+            (0..b.fighters.len())
+                .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())
+                .collect()
+        };
+        targets.sort_by_key(|&t| (b.fighters[t].hp, t));
+        for t in targets {
+            let cast = Command::Cast { spell: id.clone(), target: b.fighters[t].id.clone(), defensive };
+            // While declaring, whether it could be cast at all; otherwise whether it can now.
+            let castable = if b.clock.budget.declaring {
+                super::magic::check(b, actor, &id, &b.fighters[t].id).is_ok()
+            } else {
+                b.validate(&cast).is_ok()
+            };
+            if castable {
+                return Some(cast);
+            }
+        }
+    }
+    None
+}
+
+/// osr-segments: a caster with spells left declares its first spell when it has a use
+/// for it now; others declare a charge at the nearest foe it can charge when no foe is
+/// in reach and none can be reached with a move; otherwise declare to fight.
 fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
     use super::command::Intent;
+    if let Some(Command::Cast { spell, .. }) = spell_to_cast(b, actor) {
+        return Intent::Cast { spell };
+    }
     if b.fighters[actor].weapon.is_ranged() {
         return Intent::Fight;
     }

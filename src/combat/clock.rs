@@ -50,8 +50,17 @@ pub struct Advanced {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AdvancedKind {
-    Charge { target: String },
+    Charge {
+        target: String,
+    },
     TotalDefense,
+    /// A standard-action spell (complex, 2 AP); `defensive`: cast defensively, so no
+    /// longer complex.
+    Cast {
+        spell: String,
+        target: String,
+        defensive: bool,
+    },
 }
 
 /// osr-segments: the steps of a round.
@@ -66,6 +75,8 @@ pub enum OsrStep {
     Low,
     /// …and finish their remaining attacks after the LOW group.
     MultiRest,
+    /// Step 7: spells go off by segment.
+    Spells,
 }
 
 /// osr-segments: the multi-attack ability (two attack routines a round) for fighters of

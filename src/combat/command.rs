@@ -55,6 +55,14 @@ pub enum Command {
     /// hex-phases: a standing order (a free action) to abort to a dodge when attacked
     /// before this unit's next action, giving that action up.
     AbortOrder { on: bool },
+    /// Cast a spell at a foe, or on a friend or itself. `defensive`: d20-classic and
+    /// ap-phases cast defensively, a concentration check instead of provoking.
+    Cast {
+        spell: String,
+        target: String,
+        #[serde(default)]
+        defensive: bool,
+    },
     /// Nothing more this turn (or phase).
     EndTurn,
 }
@@ -84,6 +92,7 @@ impl Command {
             Command::Focus => "focus",
             Command::AbortOrder { .. } => "set the abort order",
             Command::Declare { .. } => "declare",
+            Command::Cast { .. } => "cast a spell",
             Command::EndTurn => "end turn",
         }
     }
@@ -100,6 +109,9 @@ pub enum Intent {
     /// A declared delay: act on LOW initiative whatever the group's roll, without the
     /// delayed condition.
     Delay,
+    /// A spell (an incantation): the target is announced in the caster's group turn and
+    /// the spell goes off in the spells step, in the segment its casting time says.
+    Cast { spell: String },
 }
 
 impl Intent {
@@ -108,6 +120,7 @@ impl Intent {
             Intent::Fight => "to fight (attack or move with its group)".into(),
             Intent::Charge { target } => format!("a charge at {target} (a fast action)"),
             Intent::Delay => "a delay (acts on LOW initiative)".into(),
+            Intent::Cast { spell } => format!("to cast {spell} (goes off in the spells step)"),
         }
     }
 }

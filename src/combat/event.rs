@@ -78,6 +78,16 @@ pub enum CombatEvent {
         nonlethal: bool,
         hp_after: i32,
     },
+    /// Hit points given back (a healing spell).
+    Healed {
+        unit: String,
+        by: String,
+        dice: String,
+        rolls: Vec<i32>,
+        modifiers: Vec<Modifier>,
+        total: i32,
+        hp_after: i32,
+    },
     /// A reaction triggered by what another did.
     AttackOfOpportunity {
         by: String,
@@ -174,6 +184,9 @@ impl CombatEvent {
                 rolls,
                 mods(modifiers)
             ),
+            CombatEvent::Healed { unit, by, dice, rolls, modifiers, total, hp_after } => {
+                format!("{by} heals {unit} for {total} ({dice} {:?}{}) -> {hp_after} hp", rolls, mods(modifiers))
+            }
             CombatEvent::AttackOfOpportunity { by, target, at, trigger } => {
                 format!("{target} {trigger} at {at}: {by} gets an attack of opportunity")
             }

@@ -64,6 +64,18 @@ pub struct Fighter {
     pub abort_locked: bool,
     /// hex-phases: the (turn, phase) whose action an abort gave up.
     pub skip_phase: Option<(u32, u32)>,
+    /// Spells it may still cast this battle (four-actions: Spell Quantity left).
+    pub spells_left: u32,
+    /// osr-segments: the spell it is casting this round, going off in the spells step
+    /// unless its concentration breaks first.
+    pub casting: Option<Casting>,
+}
+
+/// A spell being cast (osr-segments: announced in the caster's group turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Casting {
+    pub spell: String,
+    pub target: String,
 }
 
 /// What an immediate action was spent on (d20-classic exclusivity).
@@ -71,6 +83,7 @@ pub struct Fighter {
 pub enum Immediate {
     AttackOfOpportunity,
     HeldAction,
+    Counterspell,
 }
 
 /// A roll-relevant modifier by name.
@@ -90,6 +103,7 @@ impl Fighter {
     /// A fighter from a level's unit (the level was validated).
     pub fn from_unit(unit: &UnitDef, catalogue: &Catalogue) -> Option<Fighter> {
         let def = catalogue.creature(&unit.creature)?.clone();
+        let spells_left = def.spellcasting.as_ref().map_or(0, |m| m.slots);
         let weapon_id = unit.weapon.clone().unwrap_or_else(|| def.weapon.clone());
         let weapon = catalogue.weapon(&weapon_id)?.clone();
         let size = unit.size.unwrap_or(def.size);
@@ -128,6 +142,8 @@ impl Fighter {
             abort_order: None,
             abort_locked: false,
             skip_phase: None,
+            spells_left,
+            casting: None,
         })
     }
 
@@ -167,6 +183,27 @@ impl Fighter {
     }
     pub fn has_trait(&self, t: &str) -> bool {
         self.def.has_trait(t)
+    }
+    /// Whether it knows this spell.
+    pub fn knows(&self, spell: &str) -> bool {
+        self.def.spellcasting.as_ref().is_some_and(|m| m.spells.iter().any(|s| s == spell))
+    }
+    /// Caster level (0 for non-casters).
+    pub fn caster_level(&self) -> i32 {
+        self.def.spellcasting.as_ref().map_or(0, |m| m.caster_level as i32)
+    }
+    /// The modifier of its casting ability (0 for non-casters).
+    pub fn casting_mod(&self) -> i32 {
+        self.def.spellcasting.as_ref().map_or(0, |m| ability_mod(self.def.abilities.casting(m.ability)))
+    }
+    /// Will save bonus (good save for casters: 2 + HD/2, plus Wis; poor otherwise).
+    pub fn will(&self) -> i32 {
+        let base = if self.def.spellcasting.is_some() {
+            2 + self.def.hit_dice as i32 / 2
+        } else {
+            self.def.hit_dice as i32 / 3
+        };
+        base + ability_mod(self.def.abilities.wis)
     }
     /// A Fortitude save bonus derived from the entry (good save: 2 + HD/2, plus Con).
     pub fn fortitude(&self) -> i32 {

@@ -11,6 +11,7 @@ pub mod clock;
 pub mod command;
 pub mod event;
 pub mod fighter;
+pub mod magic;
 pub mod odds;
 pub mod plugin;
 pub mod resolve;
@@ -54,6 +55,8 @@ pub struct BattleStats {
     pub criticals: u32,
     pub attacks_of_opportunity: u32,
     pub damage_dealt: u64,
+    pub spells_cast: u32,
+    pub counterspells: u32,
 }
 
 /// A battle in progress.

@@ -6,8 +6,8 @@ use super::attack::{self, AttackContext, AttackKind};
 use super::clock::{self, Advanced, AdvancedKind, Budget, OsrStep};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
-use super::fighter::Modifier;
-use super::{Battle, DeathSaves, variants};
+use super::fighter::{Immediate, Modifier};
+use super::{Battle, DeathSaves, magic, variants};
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};
 use crate::rules::{self, Condition, MoveMode, PathPlan};
@@ -47,6 +47,16 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
             }
             if b.fighters[actor].weapon.is_ranged() {
                 return Err("a charge ends in a melee attack".into());
+            }
+        }
+        if let super::command::Intent::Cast { spell } = intent {
+            let f = &b.fighters[actor];
+            let sp = magic::spell(spell).ok_or_else(|| format!("no spell \"{spell}\""))?;
+            if !f.knows(spell) {
+                return Err(format!("{} does not know {}", f.id, sp.name));
+            }
+            if f.spells_left == 0 {
+                return Err("no spells left".into());
             }
         }
         return Ok((Budget::default(), AttackKind::Primary));
@@ -269,6 +279,9 @@ impl Battle {
                     return Err(err(self, actor, cmd, "held attacks here are melee attacks"));
                 }
             }
+            Command::Cast { spell, target, .. } => {
+                magic::check(self, actor, spell, target).map_err(|r| err(self, actor, cmd, r))?;
+            }
             Command::Defend
             | Command::Delay
             | Command::EndTurn
@@ -411,6 +424,14 @@ impl Battle {
                     action: "focus".into(),
                     detail: "+1 on attack and damage rolls for 1 round".into(),
                 });
+            }
+            Command::Cast { spell, target, defensive } => {
+                let (t, sp) = magic::check(self, actor, spell, target).expect("validated");
+                match self.variant {
+                    RulesVariant::ApPhases => magic::begin_advanced(self, actor, sp, t, *defensive),
+                    RulesVariant::OsrSegments => magic::announce(self, actor, sp, t),
+                    _ => magic::cast_now(self, actor, sp, t, *defensive),
+                }
             }
             Command::Declare { intent } => {
                 self.fighters[actor].declared = Some(intent.clone());
@@ -577,7 +598,8 @@ fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
     match b.variant {
         // d20-classic: after a held action, no attacks of opportunity until its next turn.
         RulesVariant::D20Classic => {
-            f.reactions_used < allowance && f.immediate != Some(super::fighter::Immediate::HeldAction)
+            f.reactions_used < allowance
+                && !matches!(f.immediate, Some(Immediate::HeldAction | Immediate::Counterspell))
         }
         RulesVariant::FourActions => f.reactions_used < allowance,
         RulesVariant::ApPhases => f.reactions_used < 1 && f.reactions_round < allowance,
@@ -601,6 +623,8 @@ fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
     }
     let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());
     b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
+    // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".
+    magic::break_concentration(b, reactor, "made a free attack");
     b.stats.attacks_of_opportunity += 1;
     let f = &mut b.fighters[reactor];
     f.reactions_used += 1;
@@ -620,7 +644,7 @@ fn ranged_provokes(b: &mut Battle, a: usize) {
 
 /// Every foe threatening `a` gets its attack of opportunity, first to last; stops if `a`
 /// drops.
-fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
+pub(super) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
     b.refresh();
     let view = b.view();
     let threateners: Vec<usize> =
@@ -819,7 +843,7 @@ fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) 
 }
 
 #[allow(clippy::too_many_arguments)]
-fn apply_damage(
+pub(super) fn apply_damage(
     b: &mut Battle,
     a: usize,
     t: usize,
@@ -837,6 +861,8 @@ fn apply_damage(
     }
     let hp_after = b.fighters[t].hp;
     let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    // osr-segments: a caster hurt before its spell goes off loses it.
+    magic::break_concentration(b, t, "hurt");
     b.emit(CombatEvent::Damage {
         attacker: aid,
         target: tid.clone(),
@@ -894,7 +920,7 @@ fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
     }
 }
 
-fn lose(b: &mut Battle, i: usize, c: Condition) {
+pub(super) fn lose(b: &mut Battle, i: usize, c: Condition) {
     if b.fighters[i].remove(c) {
         let id = b.fighters[i].id.clone();
         b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
@@ -1228,6 +1254,7 @@ pub fn continue_advanced(b: &mut Battle, i: usize) {
                 Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
             }
         }
+        AdvancedKind::Cast { spell, target, defensive } => magic::complete_advanced(b, i, &spell, &target, defensive),
         AdvancedKind::TotalDefense => {
             let bonus = if b.clock.attack_actions[i] > 0 { 2 } else { 4 };
             b.fighters[i].defense.push(("total defense".into(), bonus));

@@ -36,6 +36,8 @@ pub struct SimReport {
     pub hits: u32,
     pub criticals: u32,
     pub damage_dealt: u64,
+    pub spells_cast: u32,
+    pub counterspells: u32,
     pub deaths: u32,
 }
 
@@ -96,6 +98,8 @@ pub fn run_batch(
         hits: 0,
         criticals: 0,
         damage_dealt: 0,
+        spells_cast: 0,
+        counterspells: 0,
         deaths: 0,
     };
     for i in 0..spec.battles {
@@ -109,6 +113,8 @@ pub fn run_batch(
         report.hits += battle.stats.hits;
         report.criticals += battle.stats.criticals;
         report.damage_dealt += battle.stats.damage_dealt;
+        report.spells_cast += battle.stats.spells_cast;
+        report.counterspells += battle.stats.counterspells;
         report.deaths += battle.fighters.iter().filter(|f| !f.alive()).count() as u32;
         if let Some(out) = log.as_deref_mut() {
             write_log(out, &battle, &commands, level, i)?;

@@ -7,6 +7,8 @@ pub mod plugin;
 
 pub use crate::combat::variants::{SlotAction, Tool};
 
+use crate::combat::variants;
+
 use crate::combat::resolve::Plan;
 use crate::combat::{Battle, Command};
 use crate::grid::GridPos;
@@ -15,7 +17,7 @@ use crate::variant::RulesVariant;
 /// One button of the action bar.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionSlot {
-    pub label: &'static str,
+    pub label: String,
     pub action: SlotAction,
     /// `Err(reason)` when the action is not possible now.
     pub state: Result<(), String>,
@@ -27,23 +29,30 @@ pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
     let Some(actor) = b.actor() else { return vec![] };
     let foes: Vec<String> =
         b.fighters.iter().filter(|f| f.side != b.fighters[actor].side && f.in_fight()).map(|f| f.id.clone()).collect();
+    let friends: Vec<String> =
+        b.fighters.iter().filter(|f| f.side == b.fighters[actor].side && f.alive()).map(|f| f.id.clone()).collect();
     let here = b.fighters[actor].pos;
-    crate::combat::variants::actions(b.variant)
-        .into_iter()
+    let known = b.fighters[actor].def.spellcasting.as_ref().map(|m| m.spells.clone()).unwrap_or_default();
+    let v = b.variant;
+    let static_labels = |list: Vec<(&'static str, SlotAction)>| list.into_iter().map(|(l, a)| (l.to_string(), a));
+    static_labels(variants::own_actions(v))
+        .chain(variants::spell_actions(v, &known))
+        .chain(static_labels(variants::shared_actions(v)))
         .map(|(label, action)| {
             let state = match &action {
                 SlotAction::Now(cmd) => b.validate(cmd).map(|_| ()).map_err(|e| e.reason),
-                SlotAction::Aim(tool) if tool.aims_at_foe() => {
-                    let probe = tool.command(here, foes.first().map_or("", |s| s.as_str()));
+                SlotAction::Aim(tool) if tool.aims_at_foe() || tool.aims_at_friend() => {
+                    let units = if tool.aims_at_friend() { &friends } else { &foes };
+                    let probe = tool.command(here, units.first().map_or("", |s| s.as_str()));
                     b.affordable(&probe).and_then(|()| {
                         let mut last = "no foe in the fight".to_string();
-                        for foe in &foes {
+                        for foe in units {
                             match b.validate(&tool.command(here, foe)) {
                                 Ok(_) => return Ok(()),
                                 Err(e) => last = e.reason,
                             }
                         }
-                        Err(if foes.len() > 1 { format!("no foe can be targeted ({last})") } else { last })
+                        Err(if units.len() > 1 { format!("none can be targeted ({last})") } else { last })
                     })
                 }
                 SlotAction::Aim(tool) => b.affordable(&tool.command(here, "")),
@@ -64,11 +73,15 @@ pub fn command_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Co
 /// a preview need not ask twice.
 pub fn plan_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Plan, String> {
     let actor = b.actor().ok_or("nobody is acting")?;
-    let foe = b
-        .fighters
-        .iter()
-        .find(|f| f.alive() && f.footprint().contains(cell) && f.side != b.fighters[actor].side)
-        .map(|f| f.id.clone());
+    let side = b.fighters[actor].side.clone();
+    if tool.aims_at_friend() {
+        // A healing spell: on the friend (or the caster) clicked.
+        let friend = b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side == side);
+        let target = friend.map(|f| f.id.clone()).ok_or("click a friend (or the caster) to cast on")?;
+        return b.validate(&tool.command(cell, &target)).map_err(|e| e.to_string());
+    }
+    let foe =
+        b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side != side).map(|f| f.id.clone());
     let candidates: Vec<Command> = match (&foe, tool.aims_at_foe()) {
         (Some(foe), true) => vec![tool.command(cell, foe)],
         (Some(foe), false) => {

@@ -230,9 +230,78 @@ pub struct CreatureDef {
     /// A weapon carried as a backup (drawn with an action).
     #[serde(default)]
     pub backup: Option<String>,
-    /// Feats and traits the rules know by name (e.g. `combat_reflexes`).
+    /// Feats and traits the rules know by name (e.g. `combat_reflexes`, `counterspell`).
     #[serde(default)]
     pub traits: Vec<String>,
+    /// Spells it can cast, if it is a caster.
+    #[serde(default)]
+    pub spellcasting: Option<Spellcasting>,
+}
+
+/// A caster's magic: what it knows and how often it may cast in one battle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spellcasting {
+    /// The ability its spells and concentration use.
+    pub ability: CastingAbility,
+    pub caster_level: u32,
+    /// First-level spells it may cast in one battle (four-actions: its Spell Quantity).
+    pub slots: u32,
+    /// Spell ids from `assets/spells.ron`.
+    pub spells: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CastingAbility {
+    Int,
+    Wis,
+    Cha,
+}
+
+impl Abilities {
+    /// The score of a casting ability.
+    pub fn casting(&self, a: CastingAbility) -> i32 {
+        match a {
+            CastingAbility::Int => self.int,
+            CastingAbility::Wis => self.wis,
+            CastingAbility::Cha => self.cha,
+        }
+    }
+}
+
+/// One spell of the catalogue (d20 numbers; see `assets/spells.ron`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpellDef {
+    /// Its key in the catalogue (filled in when the catalogue is read).
+    #[serde(skip)]
+    pub id: String,
+    pub name: String,
+    /// Spell level (four-actions: Spell Order, the SQ it costs).
+    pub level: u32,
+    pub school: String,
+    /// Range in feet; `None` for touch.
+    pub range_ft: Option<u32>,
+    /// osr-segments casting time in segments.
+    pub segments: u32,
+    pub effect: SpellEffect,
+}
+
+/// What a spell does to its one target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SpellEffect {
+    /// (caster level + 1) / 2 missiles, at most `max`, each `dice + bonus` damage; they
+    /// never miss.
+    Missiles { dice: DiceExpr, bonus: i32, max: u32 },
+    /// `dice` + caster level (at most `max_bonus`) hit points back.
+    Heal { dice: DiceExpr, max_bonus: i32 },
+}
+
+impl SpellDef {
+    /// Whether it is cast on a friend (or the caster) rather than a foe.
+    pub fn on_friends(&self) -> bool {
+        matches!(self.effect, SpellEffect::Heal { .. })
+    }
 }
 
 fn yes() -> bool {
@@ -263,20 +332,35 @@ impl CreatureDef {
 pub struct Catalogue {
     pub creatures: BTreeMap<String, CreatureDef>,
     pub weapons: BTreeMap<String, WeaponDef>,
+    pub spells: BTreeMap<String, SpellDef>,
 }
 
 /// The catalogues shipped in `assets/`, compiled in so that the CLI works from anywhere.
 pub const CREATURES_RON: &str = include_str!("../../assets/creatures.ron");
 pub const WEAPONS_RON: &str = include_str!("../../assets/weapons.ron");
+pub const SPELLS_RON: &str = include_str!("../../assets/spells.ron");
 
 impl Catalogue {
     /// The shipped catalogue.
     pub fn builtin() -> Catalogue {
-        Catalogue::parse(CREATURES_RON, WEAPONS_RON).expect("shipped catalogue must be valid")
+        Catalogue::builtin_ref().clone()
     }
 
-    /// Parses catalogue texts and checks that every creature's weapons exist.
-    pub fn parse(creatures: &str, weapons: &str) -> Result<Catalogue, String> {
+    /// The shipped catalogue, parsed once.
+    pub fn builtin_ref() -> &'static Catalogue {
+        static BUILTIN: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            Catalogue::parse(CREATURES_RON, WEAPONS_RON, SPELLS_RON).expect("shipped catalogue must be valid")
+        })
+    }
+
+    /// Parses catalogue texts and checks that every creature's weapons and spells exist.
+    pub fn parse(creatures: &str, weapons: &str, spells: &str) -> Result<Catalogue, String> {
+        let mut spells: BTreeMap<String, SpellDef> =
+            super::ron_options().from_str(spells).map_err(|e| format!("assets/spells.ron:{e}"))?;
+        for (id, s) in &mut spells {
+            s.id = id.clone();
+        }
         let weapons: BTreeMap<String, WeaponDef> =
             super::ron_options().from_str(weapons).map_err(|e| format!("assets/weapons.ron:{e}"))?;
         let creatures: BTreeMap<String, CreatureDef> =
@@ -288,6 +372,13 @@ impl Catalogue {
                 }
             }
         }
+        for (id, c) in &creatures {
+            for sp in c.spellcasting.iter().flat_map(|m| &m.spells) {
+                if !spells.contains_key(sp) {
+                    return Err(format!("assets/creatures.ron: creature \"{id}\" names unknown spell \"{sp}\""));
+                }
+            }
+        }
         for (id, w) in &weapons {
             if !(2..=20).contains(&w.crit_range) || w.crit_mult < 2 {
                 return Err(format!(
@@ -296,7 +387,7 @@ impl Catalogue {
                 ));
             }
         }
-        Ok(Catalogue { creatures, weapons })
+        Ok(Catalogue { creatures, weapons, spells })
     }
 
     pub fn creature(&self, id: &str) -> Option<&CreatureDef> {
@@ -304,6 +395,9 @@ impl Catalogue {
     }
     pub fn weapon(&self, id: &str) -> Option<&WeaponDef> {
         self.weapons.get(id)
+    }
+    pub fn spell(&self, id: &str) -> Option<&SpellDef> {
+        self.spells.get(id)
     }
 }
 
@@ -385,8 +479,33 @@ mod tests {
         let err = Catalogue::parse(
             r#"{"x": (name: "X", size: Medium, speed_ft: 30, abilities: (str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10), base_attack: 0, hit_dice: 1, hp: 4, weapon: "spork")}"#,
             WEAPONS_RON,
+            SPELLS_RON,
         )
         .unwrap_err();
         assert!(err.contains("spork"), "{err}");
+    }
+
+    #[test]
+    fn catalogue_rejects_unknown_spells() {
+        let err = Catalogue::parse(
+            r#"{"x": (name: "X", size: Medium, speed_ft: 30, abilities: (str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10), base_attack: 0, hit_dice: 1, hp: 4, weapon: "dagger", spellcasting: (ability: Int, caster_level: 1, slots: 1, spells: ["wish"]))}"#,
+            WEAPONS_RON,
+            SPELLS_RON,
+        )
+        .unwrap_err();
+        assert!(err.contains("unknown spell \"wish\""), "{err}");
+    }
+
+    #[test]
+    fn shipped_spells_read_as_the_srd_has_them() {
+        let cat = Catalogue::builtin_ref();
+        let mm = cat.spell("magic_missile").unwrap();
+        assert_eq!((mm.level, mm.range_ft, mm.segments), (1, Some(110), 1));
+        assert_eq!(mm.effect, SpellEffect::Missiles { dice: DiceExpr::new(1, 4), bonus: 1, max: 5 });
+        let cure = cat.spell("cure_light_wounds").unwrap();
+        assert!(cure.on_friends() && cure.range_ft.is_none());
+        let mage = cat.creature("war_mage").unwrap();
+        assert!(mage.has_trait("counterspell"));
+        assert_eq!(mage.spellcasting.as_ref().unwrap().spells, ["magic_missile"]);
     }
 }

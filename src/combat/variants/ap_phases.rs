@@ -50,6 +50,9 @@ pub fn badge(b: &Battle, i: usize) -> String {
             let what = match &adv.action {
                 crate::combat::clock::AdvancedKind::Charge { target } => format!("charging {target}"),
                 crate::combat::clock::AdvancedKind::TotalDefense => "total defense".into(),
+                crate::combat::clock::AdvancedKind::Cast { spell, target, .. } => {
+                    format!("casting {spell} on {target}")
+                }
             };
             format!("{pips} {what} {}/{} AP", adv.spent, adv.needed)
         }
@@ -77,7 +80,7 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         _ => {}
     }
     let cost = match cmd {
-        Command::Charge { .. } | Command::Defend => 2,
+        Command::Charge { .. } | Command::Defend | Command::Cast { .. } => 2,
         _ => 1,
     };
     if ap < 1 {

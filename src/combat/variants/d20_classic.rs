@@ -49,6 +49,7 @@ pub fn badge(b: &Battle, i: usize) -> String {
     match f.immediate {
         Some(crate::combat::fighter::Immediate::AttackOfOpportunity) => "immediate: AoO used".into(),
         Some(crate::combat::fighter::Immediate::HeldAction) => "immediate: held action used".into(),
+        Some(crate::combat::fighter::Immediate::Counterspell) => "immediate: counterspell used".into(),
         None if f.death_fails > 0 => format!("death saves failed: {}", f.death_fails),
         None => String::new(),
     }
@@ -112,7 +113,10 @@ pub(crate) fn spend(
             n = Budget::default();
         }
         Command::Stand | Command::Reload => take_move(budget, &mut n)?,
-        Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } => take_standard(budget, &mut n)?,
+        // "Casting a Spell: Most spells are standard actions."
+        Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Cast { .. } => {
+            take_standard(budget, &mut n)?
+        }
         // "At the beginning of the defender's turn … as a free action", once a turn.
         Command::Escape => {
             if !budget.fresh {

@@ -120,9 +120,12 @@ pub(crate) fn spend(
             }
         }
         Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
-        Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Escape => {
-            take_standard(budget, &mut n)?
-        }
+        // "Spellcasting is a Standard Action."
+        Command::Shove { .. }
+        | Command::Disarm { .. }
+        | Command::Grapple { .. }
+        | Command::Escape
+        | Command::Cast { .. } => take_standard(budget, &mut n)?,
         Command::Dash { .. } => {
             take_standard(budget, &mut n)?;
             n.moved = true;

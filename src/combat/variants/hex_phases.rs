@@ -84,7 +84,8 @@ pub(crate) fn spend(
             }
             n.stepped = true;
         }
-        Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend => {
+        // The source has no magic: casting takes the attack action.
+        Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend | Command::Cast { .. } => {
             if budget.attack_used || budget.moves_used > 1 {
                 return Err("the attack action is spent".into());
             }

@@ -59,6 +59,12 @@ pub enum Tool {
     Grapple,
     /// osr-segments: declare a charge at a foe.
     DeclareCharge,
+    /// Cast a spell (by catalogue id) at a foe, or on a friend for a healing spell;
+    /// `defensive`: cast defensively (d20-classic, ap-phases).
+    Cast {
+        spell: &'static str,
+        defensive: bool,
+    },
 }
 
 impl Tool {
@@ -74,7 +80,12 @@ impl Tool {
                 | Tool::Disarm
                 | Tool::Grapple
                 | Tool::DeclareCharge
-        )
+        ) || matches!(self, Tool::Cast { spell, .. } if !crate::combat::magic::spell(spell).is_some_and(|s| s.on_friends()))
+    }
+
+    /// Whether the tool aims at a friend (or the acting unit itself): a healing spell.
+    pub fn aims_at_friend(self) -> bool {
+        matches!(self, Tool::Cast { spell, .. } if crate::combat::magic::spell(spell).is_some_and(|s| s.on_friends()))
     }
 
     /// The command this tool makes against a square or a foe.
@@ -93,6 +104,7 @@ impl Tool {
             Tool::Disarm => Command::Disarm { target },
             Tool::Grapple => Command::Grapple { target },
             Tool::DeclareCharge => Command::Declare { intent: Intent::Charge { target } },
+            Tool::Cast { spell, defensive } => Command::Cast { spell: spell.into(), target, defensive },
         }
     }
 }
@@ -156,8 +168,14 @@ pub fn numbers(v: RulesVariant) -> &'static VariantNumbers {
 
 /// The actions a variant offers, in action-bar order.
 pub fn actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
-    use SlotAction::{Aim, Now};
-    let mut list = vec![("Move", Aim(Tool::Move))];
+    let mut list = own_actions(v);
+    list.extend(shared_actions(v));
+    list
+}
+
+/// "Move", then the variant's own actions.
+pub fn own_actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
+    let mut list = vec![("Move", SlotAction::Aim(Tool::Move))];
     list.extend(match v {
         RulesVariant::ApPhases => ap_phases::actions(),
         RulesVariant::FourActions => four_actions::actions(),
@@ -165,6 +183,32 @@ pub fn actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
         RulesVariant::OsrSegments => osr_segments::actions(),
         RulesVariant::HexPhases => hex_phases::actions(),
     });
+    list
+}
+
+/// The spells a caster may cast, as actions: osr-segments declares them first;
+/// d20-classic and ap-phases can also cast defensively.
+pub fn spell_actions(v: RulesVariant, known: &[String]) -> Vec<(String, SlotAction)> {
+    use SlotAction::{Aim, Now};
+    let mut list = vec![];
+    for sp in known.iter().filter_map(|id| crate::combat::magic::spell(id)) {
+        let cast = |defensive| Aim(Tool::Cast { spell: sp.id.as_str(), defensive });
+        if v == RulesVariant::OsrSegments {
+            let intent = Intent::Cast { spell: sp.id.clone() };
+            list.push((format!("Declare: {}", sp.name.to_lowercase()), Now(Command::Declare { intent })));
+        }
+        list.push((sp.name.clone(), cast(false)));
+        if matches!(v, RulesVariant::D20Classic | RulesVariant::ApPhases) {
+            list.push((format!("{} (defensively)", sp.name), cast(true)));
+        }
+    }
+    list
+}
+
+/// The actions every variant shares, after its own and the spells.
+pub fn shared_actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
+    use SlotAction::Now;
+    let mut list = vec![];
     list.extend([
         ("Hold attack", Now(Command::Hold { target: None })),
         ("Reload", Now(Command::Reload)),

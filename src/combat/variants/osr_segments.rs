@@ -53,6 +53,7 @@ pub fn badge(b: &Battle, i: usize) -> String {
     let declared = match &f.declared {
         Some(Intent::Charge { target }) => format!(" charge {target}"),
         Some(Intent::Delay) => " delay".into(),
+        Some(Intent::Cast { spell }) => format!(" cast {spell}"),
         _ => String::new(),
     };
     format!("{group}{declared}").trim().to_string()
@@ -88,6 +89,19 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
                         }
                     }
                     _ => return Err("a charge must be declared at the start of the round".into()),
+                }
+                if !budget.major {
+                    return Err("the major action is spent".into());
+                }
+                n.major = false;
+            }
+            // An incantation: declared at the start of the round, its target announced now.
+            Command::Cast { spell, .. } => {
+                if !matches!(&b.fighters[actor].declared, Some(Intent::Cast { spell: s }) if s == spell) {
+                    return Err(format!("{spell} was not declared at the start of the round"));
+                }
+                if budget.fast_only {
+                    return Err("spells are not fast actions".into());
                 }
                 if !budget.major {
                     return Err("the major action is spent".into());
@@ -152,7 +166,8 @@ pub(crate) fn open_window(b: &mut Battle) {
         OsrStep::MultiFirst => OsrStep::High,
         OsrStep::High => OsrStep::Low,
         OsrStep::Low => OsrStep::MultiRest,
-        OsrStep::MultiRest => OsrStep::Declare,
+        OsrStep::MultiRest => OsrStep::Spells,
+        OsrStep::Spells => OsrStep::Declare,
     };
     b.clock.osr_step = next;
     for f in &mut b.fighters {
@@ -224,6 +239,15 @@ pub(crate) fn open_window(b: &mut Battle) {
                 b.emit(CombatEvent::PhaseStarted { round: r, phase: if first { 1 } else { 4 }, name: name.into() });
             }
             b.clock.queue = osr_sorted(b, members);
+        }
+        OsrStep::Spells => {
+            let order: Vec<usize> = (0..n).filter(|&i| b.fighters[i].casting.is_some()).collect();
+            if !order.is_empty() {
+                let r = b.clock.round;
+                b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "spells by segment".into() });
+                crate::combat::magic::spells_step(b, &order);
+            }
+            b.clock.queue = vec![];
         }
         OsrStep::High | OsrStep::Low => {
             let high = next == OsrStep::High;
