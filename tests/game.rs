@@ -485,3 +485,86 @@ fn with_a_foe_tool_in_hand_the_range_layer_marks_the_foes_it_reaches() {
         assert!(b.validate(&Command::Charge { target: foe.id.clone() }).is_ok());
     }
 }
+
+/// A war mage and an acolyte (blue) against a goblin.
+fn casters(rules: RulesVariant) -> Battle {
+    let l = level(
+        &OPEN,
+        vec![
+            unit("mage", "blue", (1, 1), "war_mage"),
+            unit("priest", "blue", (1, 3), "acolyte"),
+            unit("hurt", "blue", (2, 3), "human_fighter"),
+            unit("gob", "red", (8, 5), "goblin"),
+        ],
+        rules,
+    );
+    Battle::new(&l, &Catalogue::builtin(), rules, 3, BattleOptions::default())
+}
+
+fn acting(mut b: Battle, id: &str) -> Battle {
+    for _ in 0..40 {
+        let a = b.actor().unwrap();
+        if b.fighters[a].id == id && !b.clock.budget.declaring {
+            return b;
+        }
+        b.execute(Command::EndTurn).unwrap();
+    }
+    panic!("{id} never acted");
+}
+
+#[test]
+fn a_caster_finds_its_spells_on_the_action_bar_and_casts_with_a_click() {
+    let mut b = acting(casters(RulesVariant::D20Classic), "mage");
+    let bar = action_bar(&mut b);
+    let labels: Vec<&str> = bar.iter().map(|s| s.label.as_str()).collect();
+    assert!(labels.contains(&"Magic missile") && labels.contains(&"Magic missile (defensively)"), "{labels:?}");
+    assert!(!labels.contains(&"Cure light wounds"), "the mage does not know it");
+    let mm = Tool::Cast { spell: "magic_missile", defensive: false };
+    assert!(bar.iter().any(|s| s.action == SlotAction::Aim(mm) && s.state.is_ok()));
+    assert_eq!(
+        command_for_click(&mut b, mm, GridPos::new(8, 5)),
+        Ok(Command::Cast { spell: "magic_missile".into(), target: "gob".into(), defensive: false })
+    );
+    // The healer aims at friends: the range layer shows who its touch reaches.
+    let mut b = acting(casters(RulesVariant::D20Classic), "priest");
+    let cure = Tool::Cast { spell: "cure_light_wounds", defensive: false };
+    assert!(cure.aims_at_friend() && !cure.aims_at_foe());
+    assert_eq!(
+        command_for_click(&mut b, cure, GridPos::new(2, 3)),
+        Ok(Command::Cast { spell: "cure_light_wounds".into(), target: "hurt".into(), defensive: false })
+    );
+    let far = command_for_click(&mut b, cure, GridPos::new(1, 1)).unwrap_err();
+    assert!(far.contains("touch"), "{far}");
+    let humans = vec!["blue".to_string()];
+    let sel = Selection { unit: b.index_of("priest"), tool: cure };
+    let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
+    let mut reached: Vec<GridPos> = p.range.iter().map(|(c, _)| *c).collect();
+    reached.sort();
+    assert_eq!(reached, vec![GridPos::new(1, 3), GridPos::new(2, 3)], "itself and the friend beside it");
+    // osr-segments: a spell is declared first.
+    let mut b = casters(RulesVariant::OsrSegments);
+    while b.fighters[b.actor().unwrap()].id != "mage" {
+        b.execute(Command::EndTurn).unwrap();
+    }
+    let bar = action_bar(&mut b);
+    let declare = bar.iter().find(|s| s.label == "Declare: magic missile").expect("a declaration");
+    assert!(declare.state.is_ok(), "{:?}", declare.state);
+}
+
+#[test]
+fn healing_floats_a_green_number_and_a_lost_spell_says_so() {
+    use fivefoot::view::floating::floating_for;
+    let healed = CombatEvent::Healed {
+        unit: "hurt".into(),
+        by: "priest".into(),
+        dice: "1d8".into(),
+        rolls: vec![5],
+        modifiers: vec![],
+        total: 6,
+        hp_after: 4,
+    };
+    let (text, _, unit) = floating_for(&healed).unwrap();
+    assert_eq!((text.as_str(), unit), ("+6", "hurt"));
+    let lost = CombatEvent::Spoiled { unit: "mage".into(), action: "magic missile".into(), reason: "countered".into() };
+    assert_eq!(floating_for(&lost).unwrap().0, "magic missile lost");
+}

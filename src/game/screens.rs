@@ -279,6 +279,9 @@ fn end_screen(
             "attacks {}, hits {}, critical hits {}, attacks of opportunity {}",
             s.attacks, s.hits, s.criticals, s.attacks_of_opportunity
         ));
+        if s.spells_cast > 0 {
+            ui.label(format!("spells cast {}, counterspells {}", s.spells_cast, s.counterspells));
+        }
         ui.separator();
         ui.horizontal(|ui| {
             if ui.button("Play again (new dice)").clicked() {

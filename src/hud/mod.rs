@@ -273,8 +273,17 @@ fn hud(
                 crate::rules::ReachBand::of(f.natural_reach_ft, &f.weapon).map_or(0, |r| r.max_ft),
                 conds.join(", ")
             ));
+            if let Some(magic) = &f.def.spellcasting {
+                let names: Vec<&str> = magic
+                    .spells
+                    .iter()
+                    .filter_map(|s| crate::combat::magic::spell(s).map(|sp| sp.name.as_str()))
+                    .collect();
+                let unit = if b.variant == crate::variant::RulesVariant::FourActions { "SQ" } else { "spells" };
+                ui.label(format!("{unit} left: {} of {} ({})", f.spells_left, magic.slots, names.join(", ")));
+            }
             if human_actor(&res) == Some(i) {
-                ui.label(format!("Tool: {:?} ({} puts it down)", sel.tool, hint(GameAction::Cancel)));
+                ui.label(format!("Tool: {} ({} puts it down)", sel.tool.describe(), hint(GameAction::Cancel)));
             }
         }
         if let Some(path) = &preview.path {

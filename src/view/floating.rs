@@ -1,4 +1,5 @@
-//! Floating numbers: damage rises from the target and fades, a miss says so. The view's
+//! Floating numbers: damage rises from the target and fades, healing too, a miss says
+//! so, and so does a spell lost. The view's
 //! reaction to combat events, testable without a window.
 
 use super::layout::BoardLayout;
@@ -40,6 +41,12 @@ pub fn floating_for(e: &CombatEvent) -> Option<(String, Color, &str)> {
         }
         CombatEvent::Attack { target, hit: false, .. } => {
             Some(("miss".into(), Color::srgb(0.8, 0.8, 0.8), target.as_str()))
+        }
+        CombatEvent::Healed { unit, total, .. } => {
+            Some((format!("+{total}"), Color::srgb(0.35, 1.0, 0.45), unit.as_str()))
+        }
+        CombatEvent::Spoiled { unit, action, reason } if reason == "countered" || reason.contains("concentration") => {
+            Some((format!("{action} lost"), Color::srgb(0.75, 0.6, 1.0), unit.as_str()))
         }
         _ => None,
     }

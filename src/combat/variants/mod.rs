@@ -83,6 +83,19 @@ impl Tool {
         ) || matches!(self, Tool::Cast { spell, .. } if !crate::combat::magic::spell(spell).is_some_and(|s| s.on_friends()))
     }
 
+    /// What the player holds, in words.
+    pub fn describe(self) -> String {
+        match self {
+            Tool::Cast { spell, defensive } => {
+                let name = crate::combat::magic::spell(spell).map_or(spell, |s| s.name.as_str());
+                if defensive { format!("cast {name} defensively") } else { format!("cast {name}") }
+            }
+            Tool::DeclareCharge => "declare a charge".into(),
+            Tool::FullAttack => "full attack".into(),
+            other => format!("{other:?}").to_lowercase(),
+        }
+    }
+
     /// Whether the tool aims at a friend (or the acting unit itself): a healing spell.
     pub fn aims_at_friend(self) -> bool {
         matches!(self, Tool::Cast { spell, .. } if crate::combat::magic::spell(spell).is_some_and(|s| s.on_friends()))

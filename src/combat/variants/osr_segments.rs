@@ -30,10 +30,12 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     format!("Round {} (1 min, 10 segments) | {:?} | {groups} | {who} acts", c.round, c.osr_step)
 }
 
-pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
+pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
     let bud = &b.clock.budget;
     let mut parts = vec![];
-    say(&mut parts, bud.declaring, "declare: fight, charge or delay");
+    let caster = b.fighters[actor].spells_left > 0;
+    say(&mut parts, bud.declaring && !caster, "declare: fight, charge or delay");
+    say(&mut parts, bud.declaring && caster, "declare: fight, charge, delay or a spell");
     say(&mut parts, bud.major && !bud.declaring, "major action");
     say(&mut parts, bud.fast_only, "(fast actions only)");
     say(&mut parts, bud.attacks_only, "(attack routine only)");
