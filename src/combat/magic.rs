@@ -117,12 +117,8 @@ fn lost(b: &mut Battle, c: usize, sp: &SpellDef, reason: String) {
 
 /// d20 + caster level + casting ability against `dc`, as a logged check.
 fn concentration(b: &mut Battle, c: usize, dc: i32, why: &str) -> bool {
-    let roll = b.dice.roll(20) as i32;
     let bonus = b.fighters[c].caster_level() + b.fighters[c].casting_mod();
-    let success = roll + bonus >= dc;
-    let id = b.fighters[c].id.clone();
-    b.emit(CombatEvent::Save { unit: id, kind: format!("concentration ({why})"), roll, bonus, dc, success });
-    success
+    b.check(c, format!("concentration ({why})"), bonus, dc)
 }
 
 /// Provoking while casting, as each variant has it; false if the spell is lost (or the
@@ -199,19 +195,10 @@ fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
         if !able || reaches_as_counter(b, r, c, sp).is_err() {
             continue;
         }
-        let (roll, bonus) = (b.dice.roll(20) as i32, f.caster_level() + f.casting_mod());
-        let identified = roll + bonus >= dc;
+        let bonus = f.caster_level() + f.casting_mod();
         let (rid, cid) = (b.fighters[r].id.clone(), b.fighters[c].id.clone());
         let skill = if b.variant == RulesVariant::D20Classic { "Spellcraft" } else { "Magical Aptitude" };
-        b.emit(CombatEvent::Save {
-            unit: rid.clone(),
-            kind: format!("{skill} (identify {cid}'s {})", sp.name),
-            roll,
-            bonus,
-            dc,
-            success: identified,
-        });
-        if !identified {
+        if !b.check(r, format!("{skill} (identify {cid}'s {})", sp.name), bonus, dc) {
             continue;
         }
         b.fighters[r].spells_left -= cost(b.variant, sp);
@@ -221,18 +208,8 @@ fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
         } else {
             b.fighters[r].reactions_used += 1;
             b.fighters[r].reactions_round += 1;
-            let roll = b.dice.roll(20) as i32;
             let bonus = b.fighters[r].caster_level();
-            let success = roll + bonus >= dc;
-            b.emit(CombatEvent::Save {
-                unit: rid.clone(),
-                kind: "caster level (counterspell)".into(),
-                roll,
-                bonus,
-                dc,
-                success,
-            });
-            success
+            b.check(r, "caster level (counterspell)", bonus, dc)
         };
         b.stats.counterspells += 1;
         b.emit(CombatEvent::Action {

@@ -129,6 +129,15 @@ impl Battle {
         battle
     }
 
+    /// A logged check or save: d20 + `bonus` against `dc` for fighter `i`.
+    pub fn check(&mut self, i: usize, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
+        let roll = self.dice.roll(20) as i32;
+        let success = roll + bonus >= dc;
+        let unit = self.fighters[i].id.clone();
+        self.emit(CombatEvent::Save { unit, kind: kind.into(), roll, bonus, dc, success });
+        success
+    }
+
     pub fn emit(&mut self, e: CombatEvent) {
         self.events.push(e);
     }

@@ -882,18 +882,8 @@ pub(super) fn apply_damage(
         && hp_after > 0
     {
         let dc = 10 + b.fighters[a].def.hit_dice as i32;
-        let roll = b.dice.roll(20) as i32;
         let bonus = b.fighters[t].fortitude();
-        let success = roll + bonus >= dc;
-        b.emit(CombatEvent::Save {
-            unit: tid.clone(),
-            kind: "Fortitude (massive damage)".into(),
-            roll,
-            bonus,
-            dc,
-            success,
-        });
-        if !success {
+        if !b.check(t, "Fortitude (massive damage)", bonus, dc) {
             b.fighters[t].hp = 0;
             auto_fail = true;
         }
