@@ -163,6 +163,18 @@ fn d20_counterspell_is_an_immediate_action_that_rules_out_attacks_of_opportunity
         // "you cannot use any other type of immediate action until the start of your next
         // turn": the blue mage walks away from the red mage without drawing an attack.
         let red_pos = b.fighters[red].pos;
+        // Nor a held action: coming into its reach does not set off its held attack.
+        let held_attacks = |immediate: Option<Immediate>| {
+            let mut held = b.clone();
+            held.fighters[red].held = Some(None);
+            held.fighters[red].immediate = immediate;
+            held.fighters[blue].pos = (red_pos.x - 4, red_pos.y).into();
+            held.invalidate();
+            held.execute(Command::Move { to: (red_pos.x - 1, red_pos.y).into() }).unwrap();
+            count(&held, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"))
+        };
+        assert_eq!(held_attacks(Some(Immediate::Counterspell)), 0, "seed {seed}");
+        assert_eq!(held_attacks(None), 1, "seed {seed}: had it not countered, the held attack would strike");
         b.fighters[blue].pos = (red_pos.x - 1, red_pos.y).into();
         b.invalidate();
         b.execute(Command::Move { to: (red_pos.x - 4, red_pos.y).into() }).unwrap();
