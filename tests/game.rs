@@ -194,6 +194,31 @@ fn the_action_bar_offers_each_variant_its_own_actions_and_says_why_not() {
 }
 
 #[test]
+fn the_action_bar_offers_the_grapple_contest_and_says_why_not() {
+    use fivefoot::combat::command::GrappleFollowUp;
+    let state = |bar: &[fivefoot::control::ActionSlot], label: &str| {
+        bar.iter().find(|s| s.label == label).unwrap_or_else(|| panic!("no {label}")).state.clone()
+    };
+    // four-actions: wrestling is for those in a grapple.
+    let mut b = hero_acting(duel(RulesVariant::FourActions));
+    let bar = action_bar(&mut b);
+    for label in ["Wrestle: attack", "Wrestle: trip", "Wrestle: push", "Wrestle: hold on"] {
+        let why = state(&bar, label).unwrap_err();
+        assert!(why.contains("not in a grapple"), "{label}: {why}");
+    }
+    let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+    for (x, y) in [(h, g), (g, h)] {
+        b.fighters[x].add(Condition::Grappled);
+        b.fighters[x].grappling = Some(y);
+    }
+    b.invalidate();
+    let bar = action_bar(&mut b);
+    assert_eq!(state(&bar, "Wrestle: attack"), Ok(()));
+    let slot = bar.iter().find(|s| s.label == "Wrestle: attack").unwrap();
+    assert_eq!(slot.action, SlotAction::Now(Command::Wrestle { follow_up: GrappleFollowUp::Attack }));
+}
+
+#[test]
 fn clicks_map_to_commands_per_variant() {
     let mut b = hero_acting(duel(RulesVariant::D20Classic));
     let foe = GridPos::new(3, 3);

@@ -57,6 +57,10 @@ pub enum Command {
     AbortOrder { on: bool },
     /// Nothing more this turn (or phase).
     EndTurn,
+    /// four-actions: the grapple contest of the turn (the standard action against the
+    /// other's reaction); the winner ends or maintains the grapple, and maintaining it
+    /// may follow up.
+    Wrestle { follow_up: GrappleFollowUp },
 }
 
 impl Command {
@@ -85,6 +89,7 @@ impl Command {
             Command::AbortOrder { .. } => "set the abort order",
             Command::Declare { .. } => "declare",
             Command::EndTurn => "end turn",
+            Command::Wrestle { .. } => "wrestle",
         }
     }
 }
@@ -120,6 +125,39 @@ pub enum Stance {
     Defensive,
     /// −4 to AC, +2 on damage.
     Reckless,
+}
+
+/// What the winner of a four-actions grapple contest does with the grapple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrappleFollowUp {
+    /// Keep hold, and nothing more.
+    Maintain,
+    /// End the grapple: both are free.
+    End,
+    /// Keep hold and knock the foe prone.
+    Trip,
+    /// Keep hold and push the foe 5 ft, moving with it.
+    Push,
+    /// Keep hold and make a (primary) attack on the foe.
+    Attack,
+}
+
+impl GrappleFollowUp {
+    /// Whether the winner keeps hold.
+    pub fn maintains(self) -> bool {
+        self != GrappleFollowUp::End
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            GrappleFollowUp::Maintain => "maintains the grapple",
+            GrappleFollowUp::End => "ends the grapple",
+            GrappleFollowUp::Trip => "maintains the grapple and trips",
+            GrappleFollowUp::Push => "maintains the grapple and pushes",
+            GrappleFollowUp::Attack => "maintains the grapple and attacks",
+        }
+    }
 }
 
 /// Why a command is not legal now.

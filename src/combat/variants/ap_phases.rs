@@ -69,7 +69,9 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
         // Fight defensively: a free action at the start of the round of actions.
         Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
-        Command::Grapple { .. } | Command::Escape => return Err("no grapple rules here".into()),
+        Command::Grapple { .. } | Command::Escape | Command::Wrestle { .. } => {
+            return Err("no grapple rules here".into());
+        }
         Command::Stance { .. } | Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
             return Err("ap-phases has no such action".into());
         }

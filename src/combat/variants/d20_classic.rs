@@ -123,6 +123,9 @@ pub(crate) fn spend(
         Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
             return Err("d20-classic has no such action".into());
         }
+        Command::Wrestle { .. } => {
+            return Err("d20-classic has no such action".into());
+        }
         Command::EndTurn => n = Budget::default(),
     };
     Ok((n, kind))

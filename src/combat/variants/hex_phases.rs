@@ -117,7 +117,8 @@ pub(crate) fn spend(
         | Command::Grapple { .. }
         | Command::Escape
         | Command::Dash { .. }
-        | Command::Tumble { .. } => {
+        | Command::Tumble { .. }
+        | Command::Wrestle { .. } => {
             return Err("hex-phases has no such manoeuvre here".into());
         }
         Command::Delay => {
