@@ -1185,3 +1185,15 @@ fn a_grappler_that_wins_may_trip_or_push_instead_and_a_foe_without_a_reaction_st
     );
     assert!(d.validate(&Command::Wrestle { follow_up: GrappleFollowUp::Maintain }).is_err(), "four-actions only");
 }
+
+#[test]
+fn the_greedy_ai_strikes_from_inside_its_grapple_and_tries_to_break_free_of_a_foes() {
+    use fivefoot::combat::{Ai, Greedy};
+    let mut b = hero_holds_the_goblin(3);
+    let h = b.actor().unwrap();
+    assert_eq!(Greedy.decide(&mut b, h), Command::Wrestle { follow_up: GrappleFollowUp::Attack });
+    b.execute(Command::EndTurn).unwrap();
+    until(&mut b, "gob", |_| true);
+    let g = b.actor().unwrap();
+    assert_eq!(Greedy.decide(&mut b, g), Command::Wrestle { follow_up: GrappleFollowUp::End });
+}

@@ -1,9 +1,10 @@
 //! Who decides for a side. The `Ai` trait takes the battle as it stands and returns one
 //! command for the acting fighter; `Greedy` closes with the nearest foe and attacks,
-//! with no tactics; `Scripted` replays a recorded list of commands.
+//! with no tactics beyond the obvious (break free of a grapple or strike from inside
+//! it); `Scripted` replays a recorded list of commands.
 
 use super::Battle;
-use super::command::Command;
+use super::command::{Command, GrappleFollowUp};
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{self, MoveMode};
 use crate::variant::RulesVariant;
@@ -45,6 +46,16 @@ impl Ai for Greedy {
         }
         if b.fighters[actor].weapon.reload && !b.fighters[actor].loaded && b.validate(&Command::Reload).is_ok() {
             return Command::Reload;
+        }
+        // four-actions: with the upper hand in a grapple, wrestle and strike; held, wrestle
+        // to break free.
+        if b.variant == RulesVariant::FourActions && b.fighters[actor].has(crate::rules::Condition::Grappled) {
+            let follow_up =
+                if b.fighters[actor].holds_grapple { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
+            let wrestle = Command::Wrestle { follow_up };
+            if b.validate(&wrestle).is_ok() {
+                return wrestle;
+            }
         }
         if b.fighters[actor].has(crate::rules::Condition::Grappled)
             && b.clock.budget.fresh
