@@ -1197,3 +1197,192 @@ fn the_greedy_ai_strikes_from_inside_its_grapple_and_tries_to_break_free_of_a_fo
     let g = b.actor().unwrap();
     assert_eq!(Greedy.decide(&mut b, g), Command::Wrestle { follow_up: GrappleFollowUp::End });
 }
+
+// ---------------------------------------------------------------- ap-phases complex actions (000)
+
+/// Makes `id` helpless: down and unconscious (`dying`: below 0 hit points and dying).
+fn knock_out(b: &mut Battle, id: &str, dying: bool) {
+    let i = b.index_of(id).unwrap();
+    b.fighters[i].add(Condition::Unconscious);
+    b.fighters[i].add(Condition::Prone);
+    if dying {
+        b.fighters[i].hp = -1;
+        b.fighters[i].add(Condition::Dying);
+    }
+    // No AP and no opportunity left this round, as if it had dropped before it opened.
+    b.clock.ap[i] = 0;
+    b.clock.queue.retain(|&q| q != i);
+    b.invalidate();
+}
+
+fn action_events<'a>(b: &'a Battle, unit_id: &str, name: &str) -> Vec<&'a str> {
+    b.events
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::Action { unit, action, detail } if unit == unit_id && action == name => Some(detail.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_coup_de_grace_hits_automatically_for_a_confirmed_critical_then_fortitude_dc_10_plus_damage_or_die() {
+    let (mut died, mut lived) = (0, 0);
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![
+                unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")),
+                unit("champ", "red", (4, 3), "champion", None),
+                unit("gob", "red", (9, 7), "goblin", None),
+            ],
+            RulesVariant::ApPhases,
+            seed,
+        );
+        until(&mut b, "hero", |b| b.clock.phase == 2);
+        knock_out(&mut b, "champ", false);
+        b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
+        until(&mut b, "gob", |b| b.clock.phase == 5);
+        assert_eq!(action_events(&b, "hero", "coup de grace").len(), 2, "seed {seed}: begun, then delivered");
+        assert!(attack_events(&b).iter().all(|(a, _)| a != "hero"), "seed {seed}: no attack roll");
+        let damage = b
+            .events
+            .iter()
+            .find_map(|e| match e {
+                CombatEvent::Damage { attacker, dice, total, .. } if attacker == "hero" => Some((dice.clone(), *total)),
+                _ => None,
+            })
+            .expect("the blow lands");
+        assert_eq!(damage.0, "1d4 x2 critical", "seed {seed}");
+        let save = b.events.iter().find_map(|e| match e {
+            CombatEvent::Save { unit, kind, dc, success, .. } if unit == "champ" && kind.contains("coup de grace") => {
+                Some((*dc, *success))
+            }
+            _ => None,
+        });
+        let (dc, success) = save.expect("the champion survives the damage and saves");
+        assert_eq!(dc, 10 + damage.1, "seed {seed}");
+        let c = b.index_of("champ").unwrap();
+        assert_eq!(b.fighters[c].has(Condition::Dead), !success, "seed {seed}");
+        if success { lived += 1 } else { died += 1 }
+    }
+    assert!(died > 0 && lived > 0, "died {died}, lived {lived}");
+    // Only a helpless foe.
+    let mut b = battle(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+        RulesVariant::ApPhases,
+        1,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    let e = b.validate(&Command::CoupDeGrace { target: "gob".into() }).unwrap_err();
+    assert!(e.reason.contains("not helpless"), "{e}");
+}
+
+#[test]
+fn first_aid_stabilises_a_dying_ally_on_a_dc_15_heal_check_and_not_on_a_failure() {
+    let (mut saved, mut failed) = (0, 0);
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![
+                unit("hero", "blue", (3, 3), "human_fighter", None),
+                unit("pal", "blue", (2, 3), "human_fighter", None),
+                unit("gob", "red", (9, 7), "goblin", None),
+            ],
+            RulesVariant::ApPhases,
+            seed,
+        );
+        until(&mut b, "hero", |b| b.clock.phase == 2);
+        knock_out(&mut b, "pal", true);
+        b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
+        until(&mut b, "gob", |b| b.clock.phase == 4);
+        let heal = b.events.iter().find_map(|e| match e {
+            CombatEvent::Save { unit, kind, roll, bonus, dc, success }
+                if unit == "hero" && kind.starts_with("Heal") =>
+            {
+                Some((*roll + *bonus, *dc, *success))
+            }
+            _ => None,
+        });
+        let (total, dc, success) = heal.expect("the check is made once the 2 AP are spent");
+        assert_eq!(dc, 15);
+        assert_eq!(success, total >= 15);
+        let p = b.index_of("pal").unwrap();
+        assert_eq!(b.fighters[p].has(Condition::Stabilized), success, "seed {seed}");
+        assert_eq!(b.fighters[p].has(Condition::Dying), !success, "seed {seed}");
+        if success { saved += 1 } else { failed += 1 }
+    }
+    assert!(saved > 0 && failed > 0, "saved {saved}, failed {failed}");
+}
+
+#[test]
+fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
+    // The champion (Combat Reflexes) may take one attack of opportunity a phase.
+    let mut b = battle(
+        vec![
+            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("pal", "blue", (2, 3), "human_fighter", None),
+            unit("champ", "red", (4, 3), "champion", None),
+        ],
+        RulesVariant::ApPhases,
+        5,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    knock_out(&mut b, "pal", true);
+    let h = b.index_of("hero").unwrap();
+    b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
+    assert_eq!(b.clock.ap[h], 2, "the first AP goes in when declared");
+    // The second AP goes in on the hero's next opportunity: it never gets to choose.
+    while b.clock.phase < 4 {
+        assert_ne!(b.actor(), Some(h), "phase {}: the hero's AP are spoken for", b.clock.phase);
+        b.execute(Command::EndTurn).unwrap();
+    }
+    assert_eq!(b.clock.ap[h], 1, "2 AP, in phases 2 and 3");
+    let mut phase = 0;
+    let mut provoked_in = vec![];
+    for e in &b.events {
+        match e {
+            CombatEvent::PhaseStarted { phase: p, .. } => phase = *p,
+            CombatEvent::AttackOfOpportunity { by, trigger, .. } if by == "champ" && trigger == "gives first aid" => {
+                provoked_in.push(phase)
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(provoked_in, vec![2, 3], "an attack of opportunity in each phase AP were spent");
+    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Save { kind, .. } if kind.starts_with("Heal"))));
+}
+
+#[test]
+fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_next() {
+    let mut b = battle(
+        vec![
+            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("champ", "red", (4, 3), "champion", None),
+            unit("gob", "red", (9, 7), "goblin", None),
+        ],
+        RulesVariant::ApPhases,
+        2,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 6);
+    knock_out(&mut b, "champ", false);
+    let h = b.index_of("hero").unwrap();
+    b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
+    let delivered = |b: &Battle| action_events(b, "hero", "coup de grace").len() == 2;
+    while !delivered(&b) {
+        assert_ne!(b.actor(), Some(h), "the hero's AP go into the coup de grace");
+        b.execute(Command::EndTurn).unwrap();
+    }
+    let mut when = (0, 0);
+    for e in &b.events {
+        match e {
+            CombatEvent::PhaseStarted { round, phase, .. } => when = (*round, *phase),
+            CombatEvent::Action { unit, action, detail }
+                if unit == "hero" && action == "coup de grace" && detail.contains("automatic hit") =>
+            {
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(when, (2, 2), "phases 6 and 7, then the first a fighter acts in round 2");
+    assert_eq!(b.clock.ap[h], 2, "round 2's first AP finished it");
+}

@@ -52,6 +52,8 @@ pub struct Advanced {
 pub enum AdvancedKind {
     Charge { target: String },
     TotalDefense,
+    CoupDeGrace { target: String },
+    FirstAid { target: String },
 }
 
 /// osr-segments: the steps of a round.

@@ -61,6 +61,10 @@ pub enum Command {
     /// other's reaction); the winner ends or maintains the grapple, and maintaining it
     /// may follow up.
     Wrestle { follow_up: GrappleFollowUp },
+    /// ap-phases: deliver a coup de grace to a helpless foe (complex, 3 AP).
+    CoupDeGrace { target: String },
+    /// ap-phases: first aid to stabilise a dying ally (complex, 2 AP).
+    FirstAid { target: String },
 }
 
 impl Command {
@@ -90,6 +94,8 @@ impl Command {
             Command::Declare { .. } => "declare",
             Command::EndTurn => "end turn",
             Command::Wrestle { .. } => "wrestle",
+            Command::CoupDeGrace { .. } => "deliver a coup de grace",
+            Command::FirstAid { .. } => "provide first aid",
         }
     }
 }

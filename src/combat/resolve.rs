@@ -233,6 +233,9 @@ impl Battle {
             Command::Wrestle { follow_up } => {
                 variants::four_actions::check_wrestle(self, actor, *follow_up).map_err(|r| err(self, actor, cmd, r))?;
             }
+            Command::CoupDeGrace { target } | Command::FirstAid { target } => {
+                variants::ap_phases::check_complex(self, actor, cmd, target).map_err(|r| err(self, actor, cmd, r))?;
+            }
             Command::Trip { target }
             | Command::Shove { target }
             | Command::Disarm { target }
@@ -338,6 +341,9 @@ impl Battle {
             }
             Command::Escape => escape(self, actor),
             Command::Wrestle { follow_up } => variants::four_actions::wrestle(self, actor, *follow_up),
+            Command::CoupDeGrace { .. } | Command::FirstAid { .. } => {
+                variants::ap_phases::begin_complex(self, actor, &cmd)
+            }
             Command::Reload => reload(self, actor),
             Command::Shove { target } | Command::Disarm { target } => {
                 let t = self.index_of(target).expect("validated");
@@ -624,7 +630,7 @@ fn ranged_provokes(b: &mut Battle, a: usize) {
 
 /// Every foe threatening `a` gets its attack of opportunity, first to last; stops if `a`
 /// drops.
-fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
+pub(super) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
     b.refresh();
     let view = b.view();
     let threateners: Vec<usize> =
@@ -773,7 +779,7 @@ fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &Attac
 }
 
 /// Rolls and applies weapon damage.
-fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) {
+pub(super) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) {
     let fa = &b.fighters[a];
     let dice = fa.damage_dice();
     let weapon = fa.weapon.clone();
@@ -898,7 +904,7 @@ pub(super) fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
     }
 }
 
-fn lose(b: &mut Battle, i: usize, c: Condition) {
+pub(super) fn lose(b: &mut Battle, i: usize, c: Condition) {
     if b.fighters[i].remove(c) {
         let id = b.fighters[i].id.clone();
         b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
@@ -1201,11 +1207,15 @@ fn delay(b: &mut Battle, a: usize) {
     }
 }
 
-/// ap-phases: an advanced action spends its next AP (consecutively) and completes.
+/// ap-phases: an advanced action spends its next AP (consecutively) and completes. A
+/// complex one provokes first, in every phase AP are spent on it.
 pub fn continue_advanced(b: &mut Battle, i: usize) {
     let Some(mut adv) = b.clock.advanced[i].take() else { return };
     if b.clock.ap[i] == 0 {
         b.clock.advanced[i] = Some(adv);
+        return;
+    }
+    if !variants::ap_phases::provoke_complex(b, i, &adv.action) {
         return;
     }
     b.clock.ap[i] -= 1;
@@ -1244,6 +1254,8 @@ pub fn continue_advanced(b: &mut Battle, i: usize) {
                 detail: format!("+{bonus} dodge bonus to AC"),
             });
         }
+        AdvancedKind::CoupDeGrace { target } => variants::ap_phases::coup_de_grace(b, i, &target),
+        AdvancedKind::FirstAid { target } => variants::ap_phases::first_aid(b, i, &target),
     }
 }
 

@@ -25,25 +25,36 @@ pub struct ActionSlot {
 /// possible or carrying the reason it is not.
 pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
     let Some(actor) = b.actor() else { return vec![] };
-    let foes: Vec<String> =
-        b.fighters.iter().filter(|f| f.side != b.fighters[actor].side && f.in_fight()).map(|f| f.id.clone()).collect();
+    let side = b.fighters[actor].side.clone();
+    let units = |keep: &dyn Fn(&crate::combat::Fighter) -> bool| -> Vec<String> {
+        b.fighters.iter().filter(|f| keep(f)).map(|f| f.id.clone()).collect()
+    };
+    let foes = units(&|f| f.side != side && f.in_fight());
+    // A coup de grace is for the foes already down.
+    let down_foes = units(&|f| f.side != side && f.alive() && !f.in_fight());
+    let friends = units(&|f| f.side == side && f.alive() && f.id != b.fighters[actor].id);
     let here = b.fighters[actor].pos;
     crate::combat::variants::actions(b.variant)
         .into_iter()
         .map(|(label, action)| {
             let state = match &action {
                 SlotAction::Now(cmd) => b.validate(cmd).map(|_| ()).map_err(|e| e.reason),
-                SlotAction::Aim(tool) if tool.aims_at_foe() => {
-                    let probe = tool.command(here, foes.first().map_or("", |s| s.as_str()));
+                SlotAction::Aim(tool) if tool.aims_at_foe() || tool.aims_at_friend() => {
+                    let (units, none) = match tool {
+                        _ if tool.aims_at_friend() => (&friends, "no ally in the battle"),
+                        Tool::CoupDeGrace => (&down_foes, "no helpless foe"),
+                        _ => (&foes, "no foe in the fight"),
+                    };
+                    let probe = tool.command(here, units.first().map_or("", |s| s.as_str()));
                     b.affordable(&probe).and_then(|()| {
-                        let mut last = "no foe in the fight".to_string();
-                        for foe in &foes {
-                            match b.validate(&tool.command(here, foe)) {
+                        let mut last = none.to_string();
+                        for unit in units {
+                            match b.validate(&tool.command(here, unit)) {
                                 Ok(_) => return Ok(()),
                                 Err(e) => last = e.reason,
                             }
                         }
-                        Err(if foes.len() > 1 { format!("no foe can be targeted ({last})") } else { last })
+                        Err(if units.len() > 1 { format!("none can be targeted ({last})") } else { last })
                     })
                 }
                 SlotAction::Aim(tool) => b.affordable(&tool.command(here, "")),
@@ -64,11 +75,14 @@ pub fn command_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Co
 /// a preview need not ask twice.
 pub fn plan_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Plan, String> {
     let actor = b.actor().ok_or("nobody is acting")?;
-    let foe = b
-        .fighters
-        .iter()
-        .find(|f| f.alive() && f.footprint().contains(cell) && f.side != b.fighters[actor].side)
-        .map(|f| f.id.clone());
+    let side = b.fighters[actor].side.clone();
+    if tool.aims_at_friend() {
+        let friend = b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side == side);
+        let target = friend.map(|f| f.id.clone()).ok_or("click an ally")?;
+        return b.validate(&tool.command(cell, &target)).map_err(|e| e.to_string());
+    }
+    let foe =
+        b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side != side).map(|f| f.id.clone());
     let candidates: Vec<Command> = match (&foe, tool.aims_at_foe()) {
         (Some(foe), true) => vec![tool.command(cell, foe)],
         (Some(foe), false) => {

@@ -129,7 +129,7 @@ fn read_input(
         });
         match (actor, own) {
             // Clicking one of your own units selects it to look at.
-            (_, Some(i)) if Some(i) != actor || sel.tool == Tool::Move => {
+            (_, Some(i)) if (Some(i) != actor || sel.tool == Tool::Move) && !sel.tool.aims_at_friend() => {
                 sel.unit = Some(i);
                 feedback.0 = None;
             }

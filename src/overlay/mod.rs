@@ -111,20 +111,21 @@ pub fn compute_preview(
     }
     let actor = b.actor().filter(|&i| !b.is_over() && humans.contains(&b.fighters[i].side));
     let Some(actor) = actor.filter(|&a| sel.unit == Some(a)) else { return out };
-    if layers.range && sel.tool.aims_at_foe() {
+    if layers.range && (sel.tool.aims_at_foe() || sel.tool.aims_at_friend()) {
         // With a foe tool in hand, the foes it can be used on now (a charge's reach, a
-        // trip's, a bow's…).
-        let foes: Vec<usize> = (0..b.fighters.len())
-            .filter(|&t| b.fighters[t].in_fight() && b.fighters[t].side != b.fighters[actor].side)
+        // trip's, a bow's…); with a friend tool, the allies.
+        let friendly = sel.tool.aims_at_friend();
+        let units: Vec<usize> = (0..b.fighters.len())
+            .filter(|&t| b.fighters[t].alive() && (b.fighters[t].side == b.fighters[actor].side) == friendly)
             .collect();
-        for t in foes {
+        for t in units {
             let cmd = sel.tool.command(b.fighters[t].pos, &b.fighters[t].id.clone());
             if b.validate(&cmd).is_ok() {
                 out.range.extend(b.fighters[t].footprint().cells().map(|c| (c, false)));
             }
         }
     }
-    if layers.range && !sel.tool.aims_at_foe() {
+    if layers.range && !sel.tool.aims_at_foe() && !sel.tool.aims_at_friend() {
         let mode = if sel.tool == Tool::Step { MoveMode::Step } else { MoveMode::Move };
         let probe = sel.tool.command(b.fighters[actor].pos, "");
         if b.affordable(&probe).is_ok() {

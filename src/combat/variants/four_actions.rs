@@ -143,6 +143,7 @@ pub(crate) fn spend(
             n.moved = true;
         }
         Command::Wrestle { .. } => take_standard(budget, &mut n)?,
+        Command::CoupDeGrace { .. } | Command::FirstAid { .. } => return Err("four-actions has no such action".into()),
         Command::EndTurn => n = Budget::default(),
     };
     Ok((n, kind))

@@ -118,7 +118,9 @@ pub(crate) fn spend(
         | Command::Escape
         | Command::Dash { .. }
         | Command::Tumble { .. }
-        | Command::Wrestle { .. } => {
+        | Command::Wrestle { .. }
+        | Command::CoupDeGrace { .. }
+        | Command::FirstAid { .. } => {
             return Err("hex-phases has no such manoeuvre here".into());
         }
         Command::Delay => {

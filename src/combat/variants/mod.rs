@@ -59,6 +59,10 @@ pub enum Tool {
     Grapple,
     /// osr-segments: declare a charge at a foe.
     DeclareCharge,
+    /// ap-phases: deliver a coup de grace to a helpless foe.
+    CoupDeGrace,
+    /// ap-phases: give first aid to a dying ally.
+    FirstAid,
 }
 
 impl Tool {
@@ -74,7 +78,13 @@ impl Tool {
                 | Tool::Disarm
                 | Tool::Grapple
                 | Tool::DeclareCharge
+                | Tool::CoupDeGrace
         )
+    }
+
+    /// Whether the tool aims at a friend rather than a foe or a square.
+    pub fn aims_at_friend(self) -> bool {
+        matches!(self, Tool::FirstAid)
     }
 
     /// The command this tool makes against a square or a foe.
@@ -93,6 +103,8 @@ impl Tool {
             Tool::Disarm => Command::Disarm { target },
             Tool::Grapple => Command::Grapple { target },
             Tool::DeclareCharge => Command::Declare { intent: Intent::Charge { target } },
+            Tool::CoupDeGrace => Command::CoupDeGrace { target },
+            Tool::FirstAid => Command::FirstAid { target },
         }
     }
 }

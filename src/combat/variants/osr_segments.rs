@@ -128,7 +128,9 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
             | Command::Reload
             | Command::Dash { .. }
             | Command::Tumble { .. }
-            | Command::Wrestle { .. } => {
+            | Command::Wrestle { .. }
+            | Command::CoupDeGrace { .. }
+            | Command::FirstAid { .. } => {
                 return Err("osr-segments has no such action".into());
             }
             Command::Delay => {
