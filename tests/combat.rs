@@ -1386,3 +1386,26 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
     assert_eq!(when, (2, 2), "phases 6 and 7, then the first a fighter acts in round 2");
     assert_eq!(b.clock.ap[h], 2, "round 2's first AP finished it");
 }
+
+#[test]
+fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_hand() {
+    use fivefoot::combat::{Ai, Greedy};
+    let mut b = battle(
+        vec![
+            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("gob", "red", (4, 3), "goblin", None),
+            unit("far", "red", (9, 7), "goblin", None),
+        ],
+        RulesVariant::ApPhases,
+        1,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    knock_out(&mut b, "gob", true);
+    let h = b.actor().unwrap();
+    assert_eq!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
+    // With a goblin still fighting beside it, it fights that one instead.
+    let f = b.index_of("far").unwrap();
+    b.fighters[f].pos = (3, 4).into();
+    b.invalidate();
+    assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
+}
