@@ -3,10 +3,11 @@
 //! what order), the budget a combatant gets when its opportunity opens, what each action
 //! costs in that budget or why it may not be taken, its action catalogue (the action
 //! bar), its clock and budget in its own words, its numbers (`assets/rules/<id>.ron`,
-//! read by the engine), and a plugin whose systems run only while it is the active
-//! variant (the badge each unit shows). What the variants share (walking with attacks of
-//! opportunity, attack rolls, damage, dying) stays in `combat::resolve`; the one clock
-//! system in `combat::plugin` dispatches here.
+//! read by the engine), the resolution of actions only it has (four-actions' grapple
+//! contest, ap-phases' complex advanced actions), and a plugin whose systems run only
+//! while it is the active variant (the badge each unit shows). What the variants share
+//! (walking with attacks of opportunity, attack rolls, damage, dying) stays in
+//! `combat::resolve`; the one clock system in `combat::plugin` dispatches here.
 
 pub mod ap_phases;
 pub mod d20_classic;
