@@ -1034,3 +1034,381 @@ fn osr_a_charge_must_be_declared_and_a_declared_delay_acts_low_without_the_condi
     assert!(!fivefoot::combat::clock::osr_is_high(&b, gob));
     assert!(!b.fighters[gob].has(Condition::Delayed));
 }
+
+// ---------------------------------------------------------------- four-actions grapple contest (001)
+
+use fivefoot::combat::command::GrappleFollowUp;
+
+/// four-actions: the hero has seized the goblin (both Restrained, the hero with the upper
+/// hand); the hero acts.
+fn hero_holds_the_goblin(seed: u64) -> Battle {
+    let mut b = battle(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+        RulesVariant::FourActions,
+        seed,
+    );
+    let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+    for (x, y) in [(h, g), (g, h)] {
+        b.fighters[x].add(Condition::Grappled);
+        b.fighters[x].grappling = Some(y);
+    }
+    b.fighters[h].holds_grapple = true;
+    b.invalidate();
+    until(&mut b, "hero", |_| true);
+    b
+}
+
+/// The two rolls of a grapple contest: (actor's total, other's total, other's kind).
+fn contest(b: &Battle, from: usize) -> (i32, i32, String) {
+    let saves: Vec<(i32, String)> = b.events[from..]
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::Save { roll, bonus, kind, .. } if kind.starts_with("Athletics (grapple contest") => {
+                Some((roll + bonus, kind.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(saves.len(), 2, "one roll each: {saves:?}");
+    assert!(saves[0].1.contains("standard action"), "{saves:?}");
+    (saves[0].0, saves[1].0, saves[1].1.clone())
+}
+
+#[test]
+fn the_winner_of_a_grapple_contest_keeps_hold_and_makes_a_primary_attack() {
+    let (mut won, mut lost) = (0, 0);
+    for seed in 0..40 {
+        let mut b = hero_holds_the_goblin(seed);
+        let from = b.events.len();
+        b.execute(Command::Wrestle { follow_up: GrappleFollowUp::Attack }).unwrap();
+        let (hero, gob, _) = contest(&b, from);
+        let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+        let attacks: Vec<_> = attack_events(&b)[..].iter().filter(|(a, _)| a == "hero").cloned().collect();
+        if hero != gob {
+            assert_eq!(b.fighters[g].reactions_used, 1, "seed {seed}: the goblin contests with its reaction");
+        }
+        if hero > gob {
+            won += 1;
+            assert_eq!(attacks.len(), 1, "seed {seed}: the follow-up attack");
+            assert!(!attacks[0].1.iter().any(|(s, _)| s.contains("secondary") || s.contains("tertiary")));
+            assert!(b.fighters[g].has(Condition::Grappled) || !b.fighters[g].in_fight(), "seed {seed}: still held");
+            assert!(b.fighters[h].holds_grapple);
+        } else if hero < gob {
+            lost += 1;
+            assert!(attacks.is_empty(), "seed {seed}: no follow-up for the loser");
+            // The held goblin won: it chooses to break free.
+            assert!(!b.fighters[g].has(Condition::Grappled) && !b.fighters[h].has(Condition::Grappled));
+        }
+    }
+    assert!(won > 3 && lost > 3, "won {won}, lost {lost}");
+}
+
+#[test]
+fn a_held_creature_that_wins_the_contest_ends_the_grapple_and_one_that_loses_stays_held() {
+    let (mut free, mut held) = (0, 0);
+    for seed in 0..40 {
+        let mut b = hero_holds_the_goblin(seed);
+        b.execute(Command::EndTurn).unwrap();
+        until(&mut b, "gob", |_| true);
+        let from = b.events.len();
+        b.execute(Command::Wrestle { follow_up: GrappleFollowUp::End }).unwrap();
+        let (gob, hero, how) = contest(&b, from);
+        assert!(how.contains("reaction"), "{how}");
+        let g = b.index_of("gob").unwrap();
+        if gob > hero {
+            free += 1;
+            assert!(!b.fighters[g].has(Condition::Grappled), "seed {seed}");
+        } else {
+            held += 1;
+            assert!(b.fighters[g].has(Condition::Grappled), "seed {seed}: the grapple is maintained");
+        }
+    }
+    assert!(free > 3 && held > 3, "free {free}, held {held}");
+}
+
+#[test]
+fn a_tied_grapple_contest_maintains_the_grapple_and_ends_the_turn() {
+    let mut ties = 0;
+    for seed in 0..200 {
+        let mut b = hero_holds_the_goblin(seed);
+        let from = b.events.len();
+        b.execute(Command::Wrestle { follow_up: GrappleFollowUp::Attack }).unwrap();
+        let (hero, gob, _) = contest(&b, from);
+        if hero != gob {
+            continue;
+        }
+        ties += 1;
+        let h = b.index_of("hero").unwrap();
+        assert!(b.fighters[h].has(Condition::Grappled), "seed {seed}: maintained");
+        assert!(attack_events(&b).iter().all(|(a, _)| a != "hero"), "seed {seed}: no follow-up");
+        assert_ne!(b.actor(), Some(h), "seed {seed}: the hero can act no further (its quick action is lost)");
+    }
+    assert!(ties > 0, "some seed ties");
+}
+
+#[test]
+fn a_grappler_that_wins_may_trip_or_push_instead_and_a_foe_without_a_reaction_still_resists() {
+    let (mut tripped, mut pushed) = (0, 0);
+    for seed in 0..30 {
+        let mut b = hero_holds_the_goblin(seed);
+        let g = b.index_of("gob").unwrap();
+        b.fighters[g].reactions_used = 1; // spent already this round
+        let from = b.events.len();
+        b.execute(Command::Wrestle { follow_up: GrappleFollowUp::Trip }).unwrap();
+        let (hero, gob, how) = contest(&b, from);
+        assert!(how.contains("no reaction left"), "{how}");
+        assert_eq!(b.fighters[g].has(Condition::Prone), hero > gob, "seed {seed}");
+        tripped += usize::from(hero > gob);
+
+        let mut b = hero_holds_the_goblin(seed);
+        let from = b.events.len();
+        b.execute(Command::Wrestle { follow_up: GrappleFollowUp::Push }).unwrap();
+        let (hero, gob, _) = contest(&b, from);
+        let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+        if hero > gob {
+            pushed += 1;
+            assert_eq!((b.fighters[h].pos, b.fighters[g].pos), ((4, 3).into(), (5, 3).into()), "seed {seed}");
+            assert!(b.fighters[g].has(Condition::Grappled), "the pair moved together, still locked");
+        }
+    }
+    assert!(tripped > 3 && pushed > 3, "tripped {tripped}, pushed {pushed}");
+    // Outside a grapple there is nothing to wrestle.
+    let mut b = battle(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+        RulesVariant::FourActions,
+        1,
+    );
+    until(&mut b, "hero", |_| true);
+    let e = b.validate(&Command::Wrestle { follow_up: GrappleFollowUp::Maintain }).unwrap_err();
+    assert!(e.reason.contains("not in a grapple"), "{e}");
+    let mut d = battle(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+        RulesVariant::D20Classic,
+        1,
+    );
+    assert!(d.validate(&Command::Wrestle { follow_up: GrappleFollowUp::Maintain }).is_err(), "four-actions only");
+}
+
+#[test]
+fn the_greedy_ai_strikes_from_inside_its_grapple_and_tries_to_break_free_of_a_foes() {
+    use fivefoot::combat::{Ai, Greedy};
+    let mut b = hero_holds_the_goblin(3);
+    let h = b.actor().unwrap();
+    assert_eq!(Greedy.decide(&mut b, h), Command::Wrestle { follow_up: GrappleFollowUp::Attack });
+    b.execute(Command::EndTurn).unwrap();
+    until(&mut b, "gob", |_| true);
+    let g = b.actor().unwrap();
+    assert_eq!(Greedy.decide(&mut b, g), Command::Wrestle { follow_up: GrappleFollowUp::End });
+}
+
+// ---------------------------------------------------------------- ap-phases complex actions (000)
+
+/// Makes `id` helpless: down and unconscious (`dying`: below 0 hit points and dying).
+fn knock_out(b: &mut Battle, id: &str, dying: bool) {
+    let i = b.index_of(id).unwrap();
+    b.fighters[i].add(Condition::Unconscious);
+    b.fighters[i].add(Condition::Prone);
+    if dying {
+        b.fighters[i].hp = -1;
+        b.fighters[i].add(Condition::Dying);
+    }
+    // No AP and no opportunity left this round, as if it had dropped before it opened.
+    b.clock.ap[i] = 0;
+    b.clock.queue.retain(|&q| q != i);
+    b.invalidate();
+}
+
+fn action_events<'a>(b: &'a Battle, unit_id: &str, name: &str) -> Vec<&'a str> {
+    b.events
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::Action { unit, action, detail } if unit == unit_id && action == name => Some(detail.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_coup_de_grace_hits_automatically_for_a_confirmed_critical_then_fortitude_dc_10_plus_damage_or_die() {
+    let (mut died, mut lived) = (0, 0);
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![
+                unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")),
+                unit("champ", "red", (4, 3), "champion", None),
+                unit("gob", "red", (9, 7), "goblin", None),
+            ],
+            RulesVariant::ApPhases,
+            seed,
+        );
+        until(&mut b, "hero", |b| b.clock.phase == 2);
+        knock_out(&mut b, "champ", false);
+        b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
+        until(&mut b, "gob", |b| b.clock.phase == 5);
+        assert_eq!(action_events(&b, "hero", "coup de grace").len(), 2, "seed {seed}: begun, then delivered");
+        assert!(attack_events(&b).iter().all(|(a, _)| a != "hero"), "seed {seed}: no attack roll");
+        let damage = b
+            .events
+            .iter()
+            .find_map(|e| match e {
+                CombatEvent::Damage { attacker, dice, total, .. } if attacker == "hero" => Some((dice.clone(), *total)),
+                _ => None,
+            })
+            .expect("the blow lands");
+        assert_eq!(damage.0, "1d4 x2 critical", "seed {seed}");
+        let save = b.events.iter().find_map(|e| match e {
+            CombatEvent::Save { unit, kind, dc, success, .. } if unit == "champ" && kind.contains("coup de grace") => {
+                Some((*dc, *success))
+            }
+            _ => None,
+        });
+        let (dc, success) = save.expect("the champion survives the damage and saves");
+        assert_eq!(dc, 10 + damage.1, "seed {seed}");
+        let c = b.index_of("champ").unwrap();
+        assert_eq!(b.fighters[c].has(Condition::Dead), !success, "seed {seed}");
+        if success { lived += 1 } else { died += 1 }
+    }
+    assert!(died > 0 && lived > 0, "died {died}, lived {lived}");
+    // Only a helpless foe.
+    let mut b = battle(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+        RulesVariant::ApPhases,
+        1,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    let e = b.validate(&Command::CoupDeGrace { target: "gob".into() }).unwrap_err();
+    assert!(e.reason.contains("not helpless"), "{e}");
+}
+
+#[test]
+fn first_aid_stabilises_a_dying_ally_on_a_dc_15_heal_check_and_not_on_a_failure() {
+    let (mut saved, mut failed) = (0, 0);
+    for seed in 0..30 {
+        let mut b = battle(
+            vec![
+                unit("hero", "blue", (3, 3), "human_fighter", None),
+                unit("pal", "blue", (2, 3), "human_fighter", None),
+                unit("gob", "red", (9, 7), "goblin", None),
+            ],
+            RulesVariant::ApPhases,
+            seed,
+        );
+        until(&mut b, "hero", |b| b.clock.phase == 2);
+        knock_out(&mut b, "pal", true);
+        b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
+        until(&mut b, "gob", |b| b.clock.phase == 4);
+        let heal = b.events.iter().find_map(|e| match e {
+            CombatEvent::Save { unit, kind, roll, bonus, dc, success }
+                if unit == "hero" && kind.starts_with("Heal") =>
+            {
+                Some((*roll + *bonus, *dc, *success))
+            }
+            _ => None,
+        });
+        let (total, dc, success) = heal.expect("the check is made once the 2 AP are spent");
+        assert_eq!(dc, 15);
+        assert_eq!(success, total >= 15);
+        let p = b.index_of("pal").unwrap();
+        assert_eq!(b.fighters[p].has(Condition::Stabilized), success, "seed {seed}");
+        assert_eq!(b.fighters[p].has(Condition::Dying), !success, "seed {seed}");
+        if success { saved += 1 } else { failed += 1 }
+    }
+    assert!(saved > 0 && failed > 0, "saved {saved}, failed {failed}");
+}
+
+#[test]
+fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
+    // The champion (Combat Reflexes) may take one attack of opportunity a phase.
+    let mut b = battle(
+        vec![
+            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("pal", "blue", (2, 3), "human_fighter", None),
+            unit("champ", "red", (4, 3), "champion", None),
+        ],
+        RulesVariant::ApPhases,
+        5,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    knock_out(&mut b, "pal", true);
+    let h = b.index_of("hero").unwrap();
+    b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
+    assert_eq!(b.clock.ap[h], 2, "the first AP goes in when declared");
+    // The second AP goes in on the hero's next opportunity: it never gets to choose.
+    while b.clock.phase < 4 {
+        assert_ne!(b.actor(), Some(h), "phase {}: the hero's AP are spoken for", b.clock.phase);
+        b.execute(Command::EndTurn).unwrap();
+    }
+    assert_eq!(b.clock.ap[h], 1, "2 AP, in phases 2 and 3");
+    let mut phase = 0;
+    let mut provoked_in = vec![];
+    for e in &b.events {
+        match e {
+            CombatEvent::PhaseStarted { phase: p, .. } => phase = *p,
+            CombatEvent::AttackOfOpportunity { by, trigger, .. } if by == "champ" && trigger == "gives first aid" => {
+                provoked_in.push(phase)
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(provoked_in, vec![2, 3], "an attack of opportunity in each phase AP were spent");
+    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Save { kind, .. } if kind.starts_with("Heal"))));
+}
+
+#[test]
+fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_next() {
+    let mut b = battle(
+        vec![
+            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("champ", "red", (4, 3), "champion", None),
+            unit("gob", "red", (9, 7), "goblin", None),
+        ],
+        RulesVariant::ApPhases,
+        2,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 6);
+    knock_out(&mut b, "champ", false);
+    let h = b.index_of("hero").unwrap();
+    b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
+    let delivered = |b: &Battle| action_events(b, "hero", "coup de grace").len() == 2;
+    while !delivered(&b) {
+        assert_ne!(b.actor(), Some(h), "the hero's AP go into the coup de grace");
+        b.execute(Command::EndTurn).unwrap();
+    }
+    let mut when = (0, 0);
+    for e in &b.events {
+        match e {
+            CombatEvent::PhaseStarted { round, phase, .. } => when = (*round, *phase),
+            CombatEvent::Action { unit, action, detail }
+                if unit == "hero" && action == "coup de grace" && detail.contains("automatic hit") =>
+            {
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(when, (2, 2), "phases 6 and 7, then the first a fighter acts in round 2");
+    assert_eq!(b.clock.ap[h], 2, "round 2's first AP finished it");
+}
+
+#[test]
+fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_hand() {
+    use fivefoot::combat::{Ai, Greedy};
+    let mut b = battle(
+        vec![
+            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("gob", "red", (4, 3), "goblin", None),
+            unit("far", "red", (9, 7), "goblin", None),
+        ],
+        RulesVariant::ApPhases,
+        1,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    knock_out(&mut b, "gob", true);
+    let h = b.actor().unwrap();
+    assert_eq!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
+    // With a goblin still fighting beside it, it fights that one instead.
+    let f = b.index_of("far").unwrap();
+    b.fighters[f].pos = (3, 4).into();
+    b.invalidate();
+    assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
+}

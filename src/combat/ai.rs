@@ -1,9 +1,11 @@
 //! Who decides for a side. The `Ai` trait takes the battle as it stands and returns one
 //! command for the acting fighter; `Greedy` closes with the nearest foe and attacks,
-//! with no tactics; `Scripted` replays a recorded list of commands.
+//! with no tactics beyond the obvious (break free of a grapple or strike from inside
+//! it, finish a helpless foe when nothing else is at hand); `Scripted` replays a
+//! recorded list of commands.
 
 use super::Battle;
-use super::command::Command;
+use super::command::{Command, GrappleFollowUp};
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{self, MoveMode};
 use crate::variant::RulesVariant;
@@ -46,6 +48,16 @@ impl Ai for Greedy {
         if b.fighters[actor].weapon.reload && !b.fighters[actor].loaded && b.validate(&Command::Reload).is_ok() {
             return Command::Reload;
         }
+        // four-actions: with the upper hand in a grapple, wrestle and strike; held, wrestle
+        // to break free.
+        if b.variant == RulesVariant::FourActions && b.fighters[actor].has(crate::rules::Condition::Grappled) {
+            let follow_up =
+                if b.fighters[actor].holds_grapple { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
+            let wrestle = Command::Wrestle { follow_up };
+            if b.validate(&wrestle).is_ok() {
+                return wrestle;
+            }
+        }
         if b.fighters[actor].has(crate::rules::Condition::Grappled)
             && b.clock.budget.fresh
             && b.validate(&Command::Escape).is_ok()
@@ -76,6 +88,9 @@ impl Ai for Greedy {
             if b.validate(&single).is_ok() {
                 return single;
             }
+        }
+        if let Some(coup) = coup_de_grace(b, actor, &foes) {
+            return coup;
         }
         // ap-phases: with a foe in reach but the attack phase not come, hold the AP.
         b.refresh();
@@ -193,6 +208,28 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
         .into_iter()
         .find(|&t| b.charge_possible(actor, t))
         .map_or(Intent::Fight, |t| Intent::Charge { target: b.fighters[t].id.clone() })
+}
+
+/// ap-phases: a coup de grace on a helpless foe in reach, when no foe in the fight is in
+/// reach or threatens the actor (its 3 AP and attacks of opportunity are then safe).
+fn coup_de_grace(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    if b.variant != RulesVariant::ApPhases {
+        return None;
+    }
+    b.refresh();
+    let busy = {
+        let view = b.view();
+        let me = b.fighters[actor].footprint();
+        view.threat.threateners_of(me) & view.roster.foes_of(actor) != 0
+            || foes.iter().any(|&t| view.threat.threatens(actor, b.fighters[t].footprint()))
+    };
+    if busy {
+        return None;
+    }
+    let side = b.fighters[actor].side.clone();
+    let helpless: Vec<String> =
+        b.fighters.iter().filter(|f| f.side != side && f.alive() && !f.in_fight()).map(|f| f.id.clone()).collect();
+    helpless.into_iter().map(|target| Command::CoupDeGrace { target }).find(|c| b.validate(c).is_ok())
 }
 
 fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {

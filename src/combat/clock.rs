@@ -61,6 +61,12 @@ pub enum AdvancedKind {
         target: String,
         defensive: bool,
     },
+    CoupDeGrace {
+        target: String,
+    },
+    FirstAid {
+        target: String,
+    },
 }
 
 /// osr-segments: the steps of a round.

@@ -65,6 +65,14 @@ pub enum Command {
     },
     /// Nothing more this turn (or phase).
     EndTurn,
+    /// four-actions: the grapple contest of the turn (the standard action against the
+    /// other's reaction); the winner ends or maintains the grapple, and maintaining it
+    /// may follow up.
+    Wrestle { follow_up: GrappleFollowUp },
+    /// ap-phases: deliver a coup de grace to a helpless foe (complex, 3 AP).
+    CoupDeGrace { target: String },
+    /// ap-phases: first aid to stabilise a dying ally (complex, 2 AP).
+    FirstAid { target: String },
 }
 
 impl Command {
@@ -94,6 +102,9 @@ impl Command {
             Command::Declare { .. } => "declare",
             Command::Cast { .. } => "cast a spell",
             Command::EndTurn => "end turn",
+            Command::Wrestle { .. } => "wrestle",
+            Command::CoupDeGrace { .. } => "deliver a coup de grace",
+            Command::FirstAid { .. } => "provide first aid",
         }
     }
 }
@@ -133,6 +144,39 @@ pub enum Stance {
     Defensive,
     /// −4 to AC, +2 on damage.
     Reckless,
+}
+
+/// What the winner of a four-actions grapple contest does with the grapple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrappleFollowUp {
+    /// Keep hold, and nothing more.
+    Maintain,
+    /// End the grapple: both are free.
+    End,
+    /// Keep hold and knock the foe prone.
+    Trip,
+    /// Keep hold and push the foe 5 ft, moving with it.
+    Push,
+    /// Keep hold and make a (primary) attack on the foe.
+    Attack,
+}
+
+impl GrappleFollowUp {
+    /// Whether the winner keeps hold.
+    pub fn maintains(self) -> bool {
+        self != GrappleFollowUp::End
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            GrappleFollowUp::Maintain => "maintains the grapple",
+            GrappleFollowUp::End => "ends the grapple",
+            GrappleFollowUp::Trip => "maintains the grapple and trips",
+            GrappleFollowUp::Push => "maintains the grapple and pushes",
+            GrappleFollowUp::Attack => "maintains the grapple and attacks",
+        }
+    }
 }
 
 /// Why a command is not legal now.

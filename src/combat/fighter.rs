@@ -51,6 +51,9 @@ pub struct Fighter {
     pub loaded: bool,
     /// Who it is locked in a grapple with.
     pub grappling: Option<usize>,
+    /// In a grapple, it has the upper hand: it seized the foe, or won the last contest
+    /// and kept hold (four-actions).
+    pub holds_grapple: bool,
     /// A held (readied) attack: on this foe, or on any foe entering its reach.
     pub held: Option<Option<String>>,
     /// d20-classic immediate-action exclusivity: what its immediate action went on.
@@ -137,6 +140,7 @@ impl Fighter {
             held: None,
             immediate: None,
             grappling: None,
+            holds_grapple: false,
             loaded: true,
             declared: None,
             abort_order: None,

@@ -4,7 +4,7 @@
 
 use super::attack::{self, AttackContext, AttackKind};
 use super::clock::{self, Advanced, AdvancedKind, Budget, OsrStep};
-use super::command::{Command, RuleError};
+use super::command::{Command, GrappleFollowUp, RuleError};
 use super::event::CombatEvent;
 use super::fighter::{Immediate, Modifier};
 use super::{Battle, DeathSaves, magic, variants};
@@ -240,6 +240,12 @@ impl Battle {
                     return Err(err(self, actor, cmd, "not grappled"));
                 }
             }
+            Command::Wrestle { follow_up } => {
+                variants::four_actions::check_wrestle(self, actor, *follow_up).map_err(|r| err(self, actor, cmd, r))?;
+            }
+            Command::CoupDeGrace { target } | Command::FirstAid { target } => {
+                variants::ap_phases::check_complex(self, actor, cmd, target).map_err(|r| err(self, actor, cmd, r))?;
+            }
             Command::Trip { target }
             | Command::Shove { target }
             | Command::Disarm { target }
@@ -347,6 +353,10 @@ impl Battle {
                 maneuver(self, actor, t, Maneuver::Grapple);
             }
             Command::Escape => escape(self, actor),
+            Command::Wrestle { follow_up } => variants::four_actions::wrestle(self, actor, *follow_up),
+            Command::CoupDeGrace { .. } | Command::FirstAid { .. } => {
+                variants::ap_phases::begin_complex(self, actor, &cmd)
+            }
             Command::Reload => reload(self, actor),
             Command::Shove { target } | Command::Disarm { target } => {
                 let t = self.index_of(target).expect("validated");
@@ -659,7 +669,7 @@ pub(super) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
 }
 
 /// One attack action (or a full attack) against `t`.
-fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
+pub(super) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
     ranged_provokes(b, a);
     if !b.fighters[a].in_fight() {
         return;
@@ -793,7 +803,7 @@ fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &Attac
 }
 
 /// Rolls and applies weapon damage.
-fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) {
+pub(super) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) {
     let fa = &b.fighters[a];
     let dice = fa.damage_dice();
     let weapon = fa.weapon.clone();
@@ -899,7 +909,7 @@ pub(super) fn apply_damage(
     }
 }
 
-fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
+pub(super) fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
     if b.fighters[i].add(c) {
         let id = b.fighters[i].id.clone();
         b.emit(CombatEvent::ConditionGained { unit: id, condition: c });
@@ -919,27 +929,30 @@ pub(super) fn lose(b: &mut Battle, i: usize, c: Condition) {
 }
 
 /// Ends a grapple for both.
-fn release(b: &mut Battle, i: usize) {
+pub(super) fn release(b: &mut Battle, i: usize) {
+    b.fighters[i].holds_grapple = false;
     if let Some(other) = b.fighters[i].grappling.take() {
         b.fighters[other].grappling = None;
+        b.fighters[other].holds_grapple = false;
         lose(b, other, Condition::Grappled);
     }
     lose(b, i, Condition::Grappled);
 }
 
 /// Breaking free: d20-classic, opposed grapple checks (d20 + base attack + Strength + size);
-/// four-actions, opposed Athletics (d20 + Strength + half base attack).
+/// four-actions, the turn's grapple contest won to end the grapple.
 fn escape(b: &mut Battle, i: usize) {
+    if b.variant == RulesVariant::FourActions {
+        variants::four_actions::wrestle(b, i, GrappleFollowUp::End);
+        return;
+    }
     let Some(other) = b.fighters[i].grappling else {
         release(b, i);
         return;
     };
     let bonus = |b: &Battle, x: usize| {
         let f = &b.fighters[x];
-        match b.variant {
-            RulesVariant::D20Classic => f.def.base_attack + f.str_mod() - 4 * f.size.size_modifier().clamp(-2, 2),
-            _ => f.str_mod() + f.def.base_attack / 2,
-        }
+        f.def.base_attack + f.str_mod() - 4 * f.size.size_modifier().clamp(-2, 2)
     };
     let (ri, ro) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
     let (bi, bo) = (bonus(b, i), bonus(b, other));
@@ -1210,11 +1223,15 @@ fn delay(b: &mut Battle, a: usize) {
     }
 }
 
-/// ap-phases: an advanced action spends its next AP (consecutively) and completes.
+/// ap-phases: an advanced action spends its next AP (consecutively) and completes. A
+/// complex one provokes first, in every phase AP are spent on it.
 pub fn continue_advanced(b: &mut Battle, i: usize) {
     let Some(mut adv) = b.clock.advanced[i].take() else { return };
     if b.clock.ap[i] == 0 {
         b.clock.advanced[i] = Some(adv);
+        return;
+    }
+    if !variants::ap_phases::provoke_complex(b, i, &adv.action) {
         return;
     }
     b.clock.ap[i] -= 1;
@@ -1254,6 +1271,8 @@ pub fn continue_advanced(b: &mut Battle, i: usize) {
                 detail: format!("+{bonus} dodge bonus to AC"),
             });
         }
+        AdvancedKind::CoupDeGrace { target } => variants::ap_phases::coup_de_grace(b, i, &target),
+        AdvancedKind::FirstAid { target } => variants::ap_phases::first_aid(b, i, &target),
     }
 }
 
@@ -1415,6 +1434,7 @@ fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         gain(b, t, Condition::Grappled);
         b.fighters[a].grappling = Some(t);
         b.fighters[t].grappling = Some(a);
+        b.fighters[a].holds_grapple = true;
     } else if shove {
         // 5 ft straight away from the attacker, and 5 more for every 5 the check won by.
         let squares = 1 + if b.variant == RulesVariant::FourActions { 0 } else { margin / 5 };

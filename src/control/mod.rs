@@ -27,10 +27,14 @@ pub struct ActionSlot {
 /// possible or carrying the reason it is not.
 pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
     let Some(actor) = b.actor() else { return vec![] };
-    let foes: Vec<String> =
-        b.fighters.iter().filter(|f| f.side != b.fighters[actor].side && f.in_fight()).map(|f| f.id.clone()).collect();
-    let friends: Vec<String> =
-        b.fighters.iter().filter(|f| f.side == b.fighters[actor].side && f.alive()).map(|f| f.id.clone()).collect();
+    let side = b.fighters[actor].side.clone();
+    let units = |keep: &dyn Fn(&crate::combat::Fighter) -> bool| -> Vec<String> {
+        b.fighters.iter().filter(|f| keep(f)).map(|f| f.id.clone()).collect()
+    };
+    let foes = units(&|f| f.side != side && f.in_fight());
+    // A coup de grace is for the foes already down.
+    let down_foes = units(&|f| f.side != side && f.alive() && !f.in_fight());
+    let friends = units(&|f| f.side == side && f.alive());
     let here = b.fighters[actor].pos;
     let known = b.fighters[actor].def.spellcasting.as_ref().map(|m| m.spells.clone()).unwrap_or_default();
     let v = b.variant;
@@ -42,12 +46,16 @@ pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
             let state = match &action {
                 SlotAction::Now(cmd) => b.validate(cmd).map(|_| ()).map_err(|e| e.reason),
                 SlotAction::Aim(tool) if tool.aims_at_foe() || tool.aims_at_friend() => {
-                    let units = if tool.aims_at_friend() { &friends } else { &foes };
+                    let (units, none) = match tool {
+                        _ if tool.aims_at_friend() => (&friends, "no ally in the battle"),
+                        Tool::CoupDeGrace => (&down_foes, "no helpless foe"),
+                        _ => (&foes, "no foe in the fight"),
+                    };
                     let probe = tool.command(here, units.first().map_or("", |s| s.as_str()));
                     b.affordable(&probe).and_then(|()| {
-                        let mut last = "no foe in the fight".to_string();
-                        for foe in units {
-                            match b.validate(&tool.command(here, foe)) {
+                        let mut last = none.to_string();
+                        for unit in units {
+                            match b.validate(&tool.command(here, unit)) {
                                 Ok(_) => return Ok(()),
                                 Err(e) => last = e.reason,
                             }
@@ -75,9 +83,9 @@ pub fn plan_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Plan,
     let actor = b.actor().ok_or("nobody is acting")?;
     let side = b.fighters[actor].side.clone();
     if tool.aims_at_friend() {
-        // A healing spell: on the friend (or the caster) clicked.
+        // First aid or a healing spell: on the friend (or, for a spell, the caster) clicked.
         let friend = b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side == side);
-        let target = friend.map(|f| f.id.clone()).ok_or("click a friend (or the caster) to cast on")?;
+        let target = friend.map(|f| f.id.clone()).ok_or("click an ally")?;
         return b.validate(&tool.command(cell, &target)).map_err(|e| e.to_string());
     }
     let foe =

@@ -1,8 +1,13 @@
 //! ap-phases (source 000): 3 action points a round (2 in the surprise round), seven
 //! action phases from declaration to very slow, weapon speed deciding the earliest attack
-//! phase, advanced actions over consecutive AP.
+//! phase, advanced actions over consecutive AP. Its complex advanced actions (a coup de
+//! grace, first aid) provoke attacks of opportunity in every phase AP are spent on them,
+//! and are resolved here once the last AP is spent.
 
 use super::prelude::*;
+use crate::combat::clock::{Advanced, AdvancedKind};
+use crate::combat::resolve::{deal_damage, gain, lose, provoke_threateners};
+use crate::level::ability_mod;
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -21,6 +26,8 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
         ("Disarm", Aim(Tool::Disarm)),
         ("Total defense", Now(Command::Defend)),
         ("Fight defensively", Now(Command::Stance { stance: Stance::Defensive })),
+        ("Coup de grace", Aim(Tool::CoupDeGrace)),
+        ("First aid", Aim(Tool::FirstAid)),
     ]
 }
 
@@ -53,6 +60,8 @@ pub fn badge(b: &Battle, i: usize) -> String {
                 crate::combat::clock::AdvancedKind::Cast { spell, target, .. } => {
                     format!("casting {spell} on {target}")
                 }
+                crate::combat::clock::AdvancedKind::CoupDeGrace { target } => format!("coup de grace on {target}"),
+                crate::combat::clock::AdvancedKind::FirstAid { target } => format!("first aid for {target}"),
             };
             format!("{pips} {what} {}/{} AP", adv.spent, adv.needed)
         }
@@ -72,7 +81,9 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
         // Fight defensively: a free action at the start of the round of actions.
         Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
-        Command::Grapple { .. } | Command::Escape => return Err("no grapple rules here".into()),
+        Command::Grapple { .. } | Command::Escape | Command::Wrestle { .. } => {
+            return Err("no grapple rules here".into());
+        }
         Command::Stance { .. } | Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
             return Err("ap-phases has no such action".into());
         }
@@ -161,3 +172,190 @@ pub(crate) fn open_window(b: &mut Battle) {
 pub(crate) fn fresh_budget(_b: &Battle, _i: usize) -> Budget {
     Budget { phase_action: true, fresh: true, ..Budget::default() }
 }
+
+/// The complex advanced actions: what each is called, what a foe sees it do (the trigger
+/// of its attacks of opportunity) and the AP it needs.
+fn complex_action(cmd: &Command) -> Option<(AdvancedKind, &'static str, &'static str, u8)> {
+    match cmd {
+        Command::CoupDeGrace { target } => {
+            Some((AdvancedKind::CoupDeGrace { target: target.clone() }, "coup de grace", "delivers a coup de grace", 3))
+        }
+        Command::FirstAid { target } => {
+            Some((AdvancedKind::FirstAid { target: target.clone() }, "first aid", "gives first aid", 2))
+        }
+        _ => None,
+    }
+}
+
+/// Whether an advanced action is complex (provokes in every phase AP go into it), and
+/// what a foe sees it do.
+fn complex_trigger(action: &AdvancedKind) -> Option<&'static str> {
+    match action {
+        AdvancedKind::Charge { .. } | AdvancedKind::TotalDefense => None,
+        // Casting is complex too, but provokes through `combat::magic`, which follows
+        // the provocation with a concentration check (and skips it when cast defensively).
+        AdvancedKind::Cast { .. } => None,
+        AdvancedKind::CoupDeGrace { .. } => Some("delivers a coup de grace"),
+        AdvancedKind::FirstAid { .. } => Some("gives first aid"),
+    }
+}
+
+/// Whether `a` may deliver a coup de grace to `t` (`coup`) or give it first aid, as the
+/// board stands. Call [`Battle::refresh`] first.
+fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Result<(), String> {
+    let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
+    if !ft.alive() {
+        return Err(format!("{} is dead", ft.id));
+    }
+    let apart = b.variant.range_metric().footprint_ft(fa.footprint(), ft.footprint());
+    if coup {
+        if ft.side == fa.side {
+            return Err(format!("{} is not a foe", ft.id));
+        }
+        // Helpless here: unconscious, which covers the dying and the stabilised.
+        if !ft.has(Condition::Unconscious) {
+            return Err(format!("{} is not helpless", ft.id));
+        }
+        if fa.weapon.is_ranged() {
+            if apart > 5 {
+                return Err(format!("with a ranged weapon, {} must be adjacent", ft.id));
+            }
+            if fa.weapon.reload && !fa.loaded {
+                return Err(format!("the {} is not loaded", fa.weapon.name.to_lowercase()));
+            }
+        } else if !b.view().threat.threatens(a, ft.footprint()) {
+            return Err(format!("{} is not within reach", ft.id));
+        }
+    } else {
+        if a == t || ft.side != fa.side {
+            return Err(format!("{} is not an ally", ft.id));
+        }
+        if !ft.has(Condition::Dying) {
+            return Err(format!("{} is not dying", ft.id));
+        }
+        if apart > 5 {
+            return Err(format!("{} is not adjacent", ft.id));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a coup de grace or first aid on `target` is legal for `a` now (its cost is
+/// `spend`'s).
+pub(crate) fn check_complex(b: &Battle, a: usize, cmd: &Command, target: &str) -> Result<(), String> {
+    let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
+    complex_target(b, a, t, matches!(cmd, Command::CoupDeGrace { .. }))
+}
+
+/// Declares a complex advanced action: threatening foes strike first, then its first AP
+/// goes in (`Battle::execute` spends it); the rest follow in the next phases.
+pub(crate) fn begin_complex(b: &mut Battle, a: usize, cmd: &Command) {
+    let Some((action, name, trigger, needed)) = complex_action(cmd) else { return };
+    provoke_threateners(b, a, trigger);
+    let id = b.fighters[a].id.clone();
+    if !b.fighters[a].in_fight() {
+        b.emit(CombatEvent::Spoiled { unit: id, action: name.into(), reason: "struck down first".into() });
+        return;
+    }
+    let target = match &action {
+        AdvancedKind::CoupDeGrace { target } | AdvancedKind::FirstAid { target } => target.clone(),
+        _ => String::new(),
+    };
+    b.clock.advanced[a] = Some(Advanced { action, spent: 1, needed });
+    b.emit(CombatEvent::Action { unit: id, action: name.into(), detail: format!("begun on {target} ({needed} AP)") });
+}
+
+/// Before another AP goes into an advanced action: a complex one provokes every
+/// threatening foe. False if that struck the actor down (the action is lost).
+pub(crate) fn provoke_complex(b: &mut Battle, a: usize, action: &AdvancedKind) -> bool {
+    let Some(trigger) = complex_trigger(action) else { return true };
+    provoke_threateners(b, a, trigger);
+    if b.fighters[a].in_fight() {
+        return true;
+    }
+    let id = b.fighters[a].id.clone();
+    b.emit(CombatEvent::Spoiled { unit: id, action: trigger.into(), reason: "struck down first".into() });
+    false
+}
+
+/// The coup de grace, its 3 AP spent: an automatic hit and a confirmed critical; a foe
+/// that survives the damage makes a Fortitude save (DC 10 + the damage dealt) or dies.
+pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
+    let id = b.fighters[a].id.clone();
+    let Some(t) = b.index_of(target) else { return };
+    b.refresh();
+    if let Err(reason) = complex_target(b, a, t, true) {
+        b.emit(CombatEvent::Spoiled { unit: id, action: "coup de grace".into(), reason });
+        return;
+    }
+    b.emit(CombatEvent::Action {
+        unit: id,
+        action: "coup de grace".into(),
+        detail: format!("on {target}: an automatic hit and a confirmed critical"),
+    });
+    b.stats.attacks += 1;
+    b.stats.hits += 1;
+    b.stats.criticals += 1;
+    let f = &mut b.fighters[a];
+    if f.weapon.reload {
+        f.loaded = false;
+    }
+    let melee = !f.weapon.is_ranged();
+    let before = b.events.len();
+    deal_damage(b, a, t, true, melee);
+    let dealt = b.events[before..]
+        .iter()
+        .find_map(|e| match e {
+            CombatEvent::Damage { target: hit, total, .. } if hit == target => Some(*total),
+            _ => None,
+        })
+        .unwrap_or(0);
+    if !b.fighters[t].alive() {
+        return;
+    }
+    let dc = 10 + dealt;
+    let (roll, bonus) = (b.dice.roll(20) as i32, b.fighters[t].fortitude());
+    let success = roll + bonus >= dc;
+    b.emit(CombatEvent::Save {
+        unit: target.into(),
+        kind: "Fortitude (coup de grace)".into(),
+        roll,
+        bonus,
+        dc,
+        success,
+    });
+    if !success {
+        lose(b, t, Condition::Dying);
+        lose(b, t, Condition::Stabilized);
+        gain(b, t, Condition::Dead);
+    }
+}
+
+/// First aid, its 2 AP spent: a Heal check (d20 + Wisdom) against DC 15 stabilises a
+/// dying ally.
+pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
+    let id = b.fighters[a].id.clone();
+    let Some(t) = b.index_of(target) else { return };
+    b.refresh();
+    if let Err(reason) = complex_target(b, a, t, false) {
+        b.emit(CombatEvent::Spoiled { unit: id, action: "first aid".into(), reason });
+        return;
+    }
+    let (roll, bonus) = (b.dice.roll(20) as i32, ability_mod(b.fighters[a].def.abilities.wis));
+    let success = roll + bonus >= FIRST_AID_DC;
+    b.emit(CombatEvent::Save {
+        unit: id,
+        kind: format!("Heal (Wisdom), first aid on {target}"),
+        roll,
+        bonus,
+        dc: FIRST_AID_DC,
+        success,
+    });
+    if success {
+        lose(b, t, Condition::Dying);
+        gain(b, t, Condition::Stabilized);
+    }
+}
+
+/// The Heal check that stabilises a dying creature.
+const FIRST_AID_DC: i32 = 15;

@@ -127,6 +127,9 @@ pub(crate) fn spend(
         Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
             return Err("d20-classic has no such action".into());
         }
+        Command::Wrestle { .. } | Command::CoupDeGrace { .. } | Command::FirstAid { .. } => {
+            return Err("d20-classic has no such action".into());
+        }
         Command::EndTurn => n = Budget::default(),
     };
     Ok((n, kind))

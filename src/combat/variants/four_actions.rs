@@ -1,8 +1,14 @@
 //! four-actions (source 001): a standard, a move and a quick action and one reaction a
 //! round; primary, secondary and tertiary attacks; everyone Surprised until their first
-//! turn, and flanking makes the target Surprised.
+//! turn, and flanking makes the target Surprised; a grapple lasting as long as each
+//! turn's contest (a standard action against a reaction) says, its winner ending it or
+//! keeping hold to trip, push or strike.
 
 use super::prelude::*;
+use crate::combat::attack::AttackContext;
+use crate::combat::command::GrappleFollowUp;
+use crate::combat::resolve::{attack_routine, gain, release};
+use crate::grid::{Footprint, GridPos};
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -24,6 +30,11 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
         ("Guard", Now(Command::Guard)),
         ("Defend", Now(Command::Defend)),
         ("Focus", Now(Command::Focus)),
+        // Ending the grapple is the shared "Escape grapple".
+        ("Wrestle: attack", Now(Command::Wrestle { follow_up: GrappleFollowUp::Attack })),
+        ("Wrestle: trip", Now(Command::Wrestle { follow_up: GrappleFollowUp::Trip })),
+        ("Wrestle: push", Now(Command::Wrestle { follow_up: GrappleFollowUp::Push })),
+        ("Wrestle: hold on", Now(Command::Wrestle { follow_up: GrappleFollowUp::Maintain })),
     ]
 }
 
@@ -134,6 +145,8 @@ pub(crate) fn spend(
             take_move(budget, &mut n)?;
             n.moved = true;
         }
+        Command::Wrestle { .. } => take_standard(budget, &mut n)?,
+        Command::CoupDeGrace { .. } | Command::FirstAid { .. } => return Err("four-actions has no such action".into()),
         Command::EndTurn => n = Budget::default(),
     };
     Ok((n, kind))
@@ -143,4 +156,150 @@ pub(crate) fn spend(
 pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
     let restrained = b.fighters[i].has(Condition::Grappled);
     Budget { standard: true, move_action: !restrained, quick: true, fresh: true, ..Budget::default() }
+}
+
+/// A creature's Athletics bonus: Strength modifier + half its base attack bonus.
+fn athletics(b: &Battle, i: usize) -> i32 {
+    let f = &b.fighters[i];
+    f.str_mod() + f.def.base_attack / 2
+}
+
+/// Whether `a` may wrestle now with `follow_up` in mind (its cost is `spend`'s): it must
+/// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
+/// first.
+pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
+    let Some(t) = b.fighters[a].grappling.filter(|_| b.fighters[a].has(Condition::Grappled)) else {
+        return Err("not in a grapple".into());
+    };
+    let (f, foe) = (&b.fighters[a], &b.fighters[t]);
+    match follow_up {
+        GrappleFollowUp::Trip if foe.has(Condition::Prone) => Err(format!("{} is already prone", foe.id)),
+        GrappleFollowUp::Push if push_squares(b, a, t).is_none() => Err(format!("no room to push {}", foe.id)),
+        GrappleFollowUp::Attack if f.weapon.reload && !f.loaded => {
+            Err(format!("the {} is not loaded", f.weapon.name.to_lowercase()))
+        }
+        GrappleFollowUp::Attack => {
+            let p = crate::combat::attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
+            if p.legal { Ok(()) } else { Err(p.reason.unwrap_or_default()) }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Where a push inside a grapple takes the pair: the foe 5 ft straight away from the
+/// pusher, the pusher after it, both keeping hold. `None` when either has no room.
+fn push_squares(b: &Battle, a: usize, t: usize) -> Option<(GridPos, GridPos)> {
+    let (fa, ft) = (b.fighters[a].footprint(), b.fighters[t].footprint());
+    let dx = (2 * ft.origin.x + ft.side - 2 * fa.origin.x - fa.side).signum();
+    let dy = (2 * ft.origin.y + ft.side - 2 * fa.origin.y - fa.side).signum();
+    let (to_t, to_a) = (ft.origin.offset(dx, dy), fa.origin.offset(dx, dy));
+    let view = b.view();
+    let room = |fp: Footprint| {
+        fp.cells().all(|c| b.field.terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|u| u == a || u == t))
+    };
+    (room(Footprint::new(to_t, ft.side)) && room(Footprint::new(to_a, fa.side))).then_some((to_t, to_a))
+}
+
+/// The turn's grapple contest: `a`'s standard action against the other's reaction,
+/// opposed Athletics (d20 + Strength + half base attack). Without a reaction left the
+/// other resists all the same. The winner ends or maintains the grapple: `a` as
+/// `follow_up` says, following up if it keeps hold; the other keeps hold if it had the
+/// upper hand and otherwise breaks free. A tie maintains the grapple and `a` can act no
+/// further this turn.
+pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
+    let Some(t) = b.fighters[a].grappling else {
+        release(b, a);
+        return;
+    };
+    let reacts = b.fighters[t].reactions_used < clock::reaction_allowance(b, t);
+    if reacts {
+        b.fighters[t].reactions_used += 1;
+        b.fighters[t].reactions_round += 1;
+    }
+    let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+    let (ba, bt) = (athletics(b, a), athletics(b, t));
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let (total_a, total_t) = (ra + ba, rt + bt);
+    b.emit(CombatEvent::Save {
+        unit: aid.clone(),
+        kind: format!("Athletics (grapple contest, standard action) vs {tid}"),
+        roll: ra,
+        bonus: ba,
+        dc: total_t,
+        success: total_a > total_t,
+    });
+    let how = if reacts { "reaction" } else { "no reaction left" };
+    b.emit(CombatEvent::Save {
+        unit: tid.clone(),
+        kind: format!("Athletics (grapple contest, {how}) vs {aid}"),
+        roll: rt,
+        bonus: bt,
+        dc: total_a,
+        success: total_t > total_a,
+    });
+    match total_a.cmp(&total_t) {
+        std::cmp::Ordering::Equal => {
+            // "Ties result in the Grapple being maintained, and neither creature can act
+            // further."
+            b.clock.budget = Budget::default();
+            b.emit(CombatEvent::Action {
+                unit: aid,
+                action: "the grapple holds".into(),
+                detail: format!("a tie with {tid}: neither acts further"),
+            });
+        }
+        std::cmp::Ordering::Less => {
+            let keeps = b.fighters[t].holds_grapple;
+            let action = if keeps { GrappleFollowUp::Maintain } else { GrappleFollowUp::End };
+            b.emit(CombatEvent::Action {
+                unit: tid,
+                action: action.describe().into(),
+                detail: format!("wins the contest against {aid}"),
+            });
+            if !keeps {
+                release(b, t);
+            }
+        }
+        std::cmp::Ordering::Greater => {
+            b.emit(CombatEvent::Action {
+                unit: aid.clone(),
+                action: follow_up.describe().into(),
+                detail: format!("wins the contest against {tid}"),
+            });
+            if !follow_up.maintains() {
+                release(b, a);
+                return;
+            }
+            b.fighters[a].holds_grapple = true;
+            b.fighters[t].holds_grapple = false;
+            match follow_up {
+                GrappleFollowUp::Trip => {
+                    gain(b, t, Condition::Prone);
+                }
+                GrappleFollowUp::Push => push(b, a, t, &aid, &tid),
+                GrappleFollowUp::Attack => {
+                    attack_routine(b, a, t, AttackKind::Primary, false, &AttackContext::default());
+                }
+                GrappleFollowUp::Maintain | GrappleFollowUp::End => {}
+            }
+        }
+    }
+}
+
+/// The pair moves 5 ft, the foe pushed and the pusher after it; neither move provokes.
+fn push(b: &mut Battle, a: usize, t: usize, aid: &str, tid: &str) {
+    b.refresh();
+    let Some((to_t, to_a)) = push_squares(b, a, t) else {
+        b.emit(CombatEvent::Spoiled {
+            unit: aid.into(),
+            action: "push".into(),
+            reason: format!("no room to push {tid}"),
+        });
+        return;
+    };
+    b.fighters[t].pos = to_t;
+    b.fighters[a].pos = to_a;
+    b.invalidate();
+    b.emit(CombatEvent::Moved { unit: tid.into(), path: vec![to_t], cost_ft: 5, kind: "pushed back".into() });
+    b.emit(CombatEvent::Moved { unit: aid.into(), path: vec![to_a], cost_ft: 5, kind: "follow".into() });
 }

@@ -118,7 +118,10 @@ pub(crate) fn spend(
         | Command::Grapple { .. }
         | Command::Escape
         | Command::Dash { .. }
-        | Command::Tumble { .. } => {
+        | Command::Tumble { .. }
+        | Command::Wrestle { .. }
+        | Command::CoupDeGrace { .. }
+        | Command::FirstAid { .. } => {
             return Err("hex-phases has no such manoeuvre here".into());
         }
         Command::Delay => {

@@ -3,10 +3,11 @@
 //! what order), the budget a combatant gets when its opportunity opens, what each action
 //! costs in that budget or why it may not be taken, its action catalogue (the action
 //! bar), its clock and budget in its own words, its numbers (`assets/rules/<id>.ron`,
-//! read by the engine), and a plugin whose systems run only while it is the active
-//! variant (the badge each unit shows). What the variants share (walking with attacks of
-//! opportunity, attack rolls, damage, dying) stays in `combat::resolve`; the one clock
-//! system in `combat::plugin` dispatches here.
+//! read by the engine), the resolution of actions only it has (four-actions' grapple
+//! contest, ap-phases' complex advanced actions), and a plugin whose systems run only
+//! while it is the active variant (the badge each unit shows). What the variants share
+//! (walking with attacks of opportunity, attack rolls, damage, dying) stays in
+//! `combat::resolve`; the one clock system in `combat::plugin` dispatches here.
 
 pub mod ap_phases;
 pub mod d20_classic;
@@ -65,6 +66,10 @@ pub enum Tool {
         spell: &'static str,
         defensive: bool,
     },
+    /// ap-phases: deliver a coup de grace to a helpless foe.
+    CoupDeGrace,
+    /// ap-phases: give first aid to a dying ally.
+    FirstAid,
 }
 
 impl Tool {
@@ -80,6 +85,7 @@ impl Tool {
                 | Tool::Disarm
                 | Tool::Grapple
                 | Tool::DeclareCharge
+                | Tool::CoupDeGrace
         ) || matches!(self, Tool::Cast { spell, .. } if !crate::combat::magic::spell(spell).is_some_and(|s| s.on_friends()))
     }
 
@@ -92,13 +98,17 @@ impl Tool {
             }
             Tool::DeclareCharge => "declare a charge".into(),
             Tool::FullAttack => "full attack".into(),
+            Tool::CoupDeGrace => "coup de grace".into(),
+            Tool::FirstAid => "first aid".into(),
             other => format!("{other:?}").to_lowercase(),
         }
     }
 
-    /// Whether the tool aims at a friend (or the acting unit itself): a healing spell.
+    /// Whether the tool aims at a friend rather than a foe or a square: first aid, or a
+    /// healing spell (on a friend or the caster itself).
     pub fn aims_at_friend(self) -> bool {
-        matches!(self, Tool::Cast { spell, .. } if crate::combat::magic::spell(spell).is_some_and(|s| s.on_friends()))
+        matches!(self, Tool::FirstAid)
+            || matches!(self, Tool::Cast { spell, .. } if crate::combat::magic::spell(spell).is_some_and(|s| s.on_friends()))
     }
 
     /// The command this tool makes against a square or a foe.
@@ -118,6 +128,8 @@ impl Tool {
             Tool::Grapple => Command::Grapple { target },
             Tool::DeclareCharge => Command::Declare { intent: Intent::Charge { target } },
             Tool::Cast { spell, defensive } => Command::Cast { spell: spell.into(), target, defensive },
+            Tool::CoupDeGrace => Command::CoupDeGrace { target },
+            Tool::FirstAid => Command::FirstAid { target },
         }
     }
 }

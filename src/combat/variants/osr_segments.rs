@@ -143,7 +143,10 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
             | Command::Escape
             | Command::Reload
             | Command::Dash { .. }
-            | Command::Tumble { .. } => {
+            | Command::Tumble { .. }
+            | Command::Wrestle { .. }
+            | Command::CoupDeGrace { .. }
+            | Command::FirstAid { .. } => {
                 return Err("osr-segments has no such action".into());
             }
             Command::Delay => {
