@@ -1412,3 +1412,45 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
     b.invalidate();
     assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
 }
+
+#[test]
+fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_dying() {
+    for v in [RulesVariant::D20Classic, RulesVariant::FourActions, RulesVariant::ApPhases, RulesVariant::OsrSegments] {
+        for seed in 0..4 {
+            let mut b = battle(
+                vec![
+                    unit("down", "blue", (1, 1), "human_fighter", None),
+                    unit("up", "blue", (1, 6), "human_fighter", None),
+                    unit("foe", "red", (8, 6), "goblin", None),
+                ],
+                v,
+                seed,
+            );
+            let down = b.index_of("down").unwrap();
+            // Dropped before the battle: at −1 hit points, dying.
+            b.fighters[down].hp = -1;
+            for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
+                b.fighters[down].add(c);
+            }
+            let dying_turns = |b: &Battle| {
+                count(b, |e| match e {
+                    CombatEvent::Save { unit, kind, .. } => unit == "down" && !kind.contains("initiative"),
+                    CombatEvent::Action { unit, action, .. } => unit == "down" && action == "bleeds",
+                    _ => false,
+                })
+            };
+            // Every round that begins with it dying (and alive) holds one dying turn.
+            for _ in 0..4 {
+                let round = b.clock.round;
+                let dying = b.fighters[down].has(Condition::Dying) && b.fighters[down].alive();
+                let before = dying_turns(&b);
+                while b.clock.round == round {
+                    b.execute(Command::EndTurn).unwrap();
+                }
+                if dying {
+                    assert!(dying_turns(&b) > before, "{v} seed {seed}: no dying turn in round {round}");
+                }
+            }
+        }
+    }
+}

@@ -164,8 +164,13 @@ pub(crate) fn open_window(b: &mut Battle) {
         f.reactions_used = 0;
     }
     // The declaration phase takes only thought-speed actions; nobody acts in it here.
-    b.clock.queue =
-        if p == 1 { vec![] } else { b.clock.order.iter().copied().filter(|&i| b.clock.ap[i] > 0).collect() };
+    // The dying (no AP) roll to stabilise in the first phase that has actions.
+    let dying = |i: usize| b.fighters[i].has(Condition::Dying) && b.fighters[i].alive();
+    b.clock.queue = if p == 1 {
+        vec![]
+    } else {
+        b.clock.order.iter().copied().filter(|&i| b.clock.ap[i] > 0 || (p == 2 && dying(i))).collect()
+    };
 }
 
 /// What a combatant may do when its opportunity opens.

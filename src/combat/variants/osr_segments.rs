@@ -221,8 +221,13 @@ pub(crate) fn open_window(b: &mut Battle) {
             }
             let r = b.clock.round;
             b.emit(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
+            // Declared chargers act; the dying bleed (their turn, once a round, comes here).
             let chargers = (0..n)
-                .filter(|&i| osr_can_act(b, i) && matches!(b.fighters[i].declared, Some(Intent::Charge { .. })))
+                .filter(|&i| {
+                    let f = &b.fighters[i];
+                    (osr_can_act(b, i) && matches!(f.declared, Some(Intent::Charge { .. })))
+                        || (f.has(Condition::Dying) && f.alive())
+                })
                 .collect();
             b.clock.queue = osr_sorted(b, chargers);
         }
