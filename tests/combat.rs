@@ -1411,6 +1411,22 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
     b.fighters[f].pos = (3, 4).into();
     b.invalidate();
     assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
+    // A dying friend beside it comes first: first aid.
+    let mut b = battle(
+        vec![
+            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("pal", "blue", (3, 4), "human_fighter", None),
+            unit("gob", "red", (4, 3), "goblin", None),
+            unit("far", "red", (9, 7), "goblin", None),
+        ],
+        RulesVariant::ApPhases,
+        1,
+    );
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    knock_out(&mut b, "gob", true);
+    knock_out(&mut b, "pal", true);
+    let h = b.actor().unwrap();
+    assert_eq!(Greedy.decide(&mut b, h), Command::FirstAid { target: "pal".into() });
 }
 
 #[test]

@@ -89,8 +89,8 @@ impl Ai for Greedy {
                 return single;
             }
         }
-        if let Some(coup) = coup_de_grace(b, actor, &foes) {
-            return coup;
+        if let Some(complex) = coup_de_grace_or_first_aid(b, actor, &foes) {
+            return complex;
         }
         // ap-phases: with a foe in reach but the attack phase not come, hold the AP.
         b.refresh();
@@ -210,9 +210,10 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
         .map_or(Intent::Fight, |t| Intent::Charge { target: b.fighters[t].id.clone() })
 }
 
-/// ap-phases: a coup de grace on a helpless foe in reach, when no foe in the fight is in
-/// reach or threatens the actor (its 3 AP and attacks of opportunity are then safe).
-fn coup_de_grace(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+/// ap-phases: first aid for a dying friend beside it, else a coup de grace on a helpless
+/// foe in reach, when no foe in the fight is in reach or threatens the actor (the AP and
+/// attacks of opportunity of a complex action are then safe).
+fn coup_de_grace_or_first_aid(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     if b.variant != RulesVariant::ApPhases {
         return None;
     }
@@ -227,9 +228,13 @@ fn coup_de_grace(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command
         return None;
     }
     let side = b.fighters[actor].side.clone();
-    let helpless: Vec<String> =
-        b.fighters.iter().filter(|f| f.side != side && f.alive() && !f.in_fight()).map(|f| f.id.clone()).collect();
-    helpless.into_iter().map(|target| Command::CoupDeGrace { target }).find(|c| b.validate(c).is_ok())
+    let down = |friend: bool| -> Vec<String> {
+        let f = b.fighters.iter().filter(|f| (f.side == side) == friend && f.alive() && !f.in_fight());
+        f.filter(|f| !friend || f.has(crate::rules::Condition::Dying)).map(|f| f.id.clone()).collect()
+    };
+    let aid = down(true).into_iter().map(|target| Command::FirstAid { target });
+    let coup = down(false).into_iter().map(|target| Command::CoupDeGrace { target });
+    aid.chain(coup).find(|c| b.validate(c).is_ok())
 }
 
 fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {
