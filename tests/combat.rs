@@ -429,9 +429,17 @@ fn the_same_seed_gives_the_same_battle_byte_for_byte() {
 #[test]
 fn a_replayed_log_reproduces_the_final_state() {
     let cat = Catalogue::builtin();
-    let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/ogre-ruins.ron"), &cat).unwrap();
-    for v in RulesVariant::ALL {
+    for (level, v) in RulesVariant::ALL
+        .into_iter()
+        .map(|v| ("ogre-ruins", v))
+        .chain(RulesVariant::ALL.into_iter().map(|v| ("mage-duel", v)))
+    {
+        let path = format!("{}/levels/{level}.ron", env!("CARGO_MANIFEST_DIR"));
+        let lvl = Level::load(path, &cat).unwrap();
         let (played, commands) = sim::run_battle(&lvl, &cat, v, 7, &BTreeMap::new(), &BattleOptions::default());
+        if level == "mage-duel" {
+            assert!(played.stats.spells_cast > 0, "{v}: the mages cast");
+        }
         let mut replay = Battle::new(&lvl, &cat, v, 7, BattleOptions::default());
         replay.replay(&commands).unwrap();
         assert_eq!(events_json(&played), events_json(&replay), "{v}");
