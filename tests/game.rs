@@ -637,3 +637,27 @@ fn healing_floats_a_green_number_and_a_lost_spell_says_so() {
     let lost = CombatEvent::Spoiled { unit: "mage".into(), action: "magic missile".into(), reason: "countered".into() };
     assert_eq!(floating_for(&lost).unwrap().0, "magic missile lost");
 }
+
+/// Gamepads are opt-in (`--features gamepad`, which needs libudev): with no pad at hand,
+/// a pad is connected the way Bevy's input plugin learns of one, and its buttons pressed.
+#[cfg(feature = "gamepad")]
+#[test]
+fn a_gamepad_button_ends_the_turn_and_the_d_pad_pans_in_gamepad_builds() {
+    use bevy::input::gamepad::{GamepadConnection, GamepadConnectionEvent};
+    use fivefoot::input::{GameAction, PlayerInput};
+    let mut app = controls_app(duel(RulesVariant::D20Classic));
+    let pad = app.world_mut().spawn_empty().id();
+    app.world_mut().write_message(GamepadConnectionEvent {
+        gamepad: pad,
+        connection: GamepadConnection::Connected { name: "test pad".into(), vendor_id: None, product_id: None },
+    });
+    app.update();
+    assert!(app.world().get::<Gamepad>(pad).is_some(), "the pad is connected");
+    let first = battle_of(&app).actor().unwrap();
+    tap(&mut app, GamepadButton::North);
+    assert_ne!(battle_of(&app).actor(), Some(first), "North (Y/triangle) ends the turn");
+    GamepadButton::DPadLeft.press(app.world_mut());
+    app.update();
+    let mut q = app.world_mut().query_filtered::<&ActionState<GameAction>, With<PlayerInput>>();
+    assert!(q.single(app.world()).unwrap().pressed(&GameAction::PanLeft), "the d-pad pans the camera");
+}
