@@ -204,13 +204,18 @@ fn pause_menu(
                     if action.slot().is_some_and(|s| s > 0) {
                         continue;
                     }
-                    let name = if action.slot().is_some() {
-                        "action bar 1-0, F1-F10".to_string()
-                    } else {
-                        format!("{action:?}")
+                    let keys = |inputs: &[crate::input::Input]| {
+                        inputs.iter().map(|i| i.label()).collect::<Vec<_>>().join(", ")
                     };
-                    ui.label(name);
-                    ui.label(inputs.iter().map(|i| i.label()).collect::<Vec<_>>().join(", "));
+                    if action.slot().is_some() {
+                        // The twenty slots as one row: the first and last slots' keys.
+                        let last = crate::input::SLOTS.last().map_or(String::new(), |&s| keys(b.0.of(s)));
+                        ui.label("action bar slots");
+                        ui.label(format!("{} .. {last}", keys(inputs)));
+                    } else {
+                        ui.label(format!("{action:?}"));
+                        ui.label(keys(inputs));
+                    }
                     ui.end_row();
                 }
             });
