@@ -54,7 +54,7 @@ pub struct SightLine {
 }
 
 /// How the best choice of lines fared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LineScore {
     /// Lines crossing a wall or a qualifying low wall.
     pub blocked: u8,
@@ -106,6 +106,25 @@ impl Blocker {
     }
 }
 
+/// What one line met, and whether the same segment drawn the other way (attacker and
+/// target swapped) meets the same: not always when a low wall was looked at, whose cover
+/// depends on who stands nearer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Finding {
+    blocker: Blocker,
+    both_ways: bool,
+}
+
+impl Finding {
+    fn both_ways(blocker: Blocker) -> Self {
+        Finding { blocker, both_ways: true }
+    }
+    /// Walls block both ways; anything else is taken to hold this way only.
+    fn one_way(blocker: Blocker) -> Self {
+        Finding { blocker, both_ways: blocker == Blocker::Wall }
+    }
+}
+
 impl AttackReach {
     /// The reach of `attacker`'s wielded weapon against `target` where they stand.
     pub fn of(view: &RulesView, attacker: usize, target: usize) -> AttackReach {
@@ -128,24 +147,30 @@ pub fn cover_between(view: &RulesView, attacker: usize, target: usize, detail: b
 }
 
 /// Cover for every ordered pair of units (`None` on the diagonal): what the AI or a
-/// whole-board view asks. Total cover between two single squares is symmetric (every
-/// line is the same segment walked either way), so such a pair is surveyed once and the
-/// reverse direction reuses it (its line score is the forward survey's).
+/// whole-board view asks. Each pair is surveyed both ways together. Total cover on squares
+/// is symmetric (the lines join every corner of one footprint to every corner of the
+/// other, the same segments walked either way), so it is proven once and the reverse
+/// direction reuses it (its line score is the forward survey's: every line walled).
+/// Otherwise the reverse survey starts from the walls that blocked the forward lines and
+/// reuses every line that meets the same either way.
 pub fn cover_all_pairs(view: &RulesView) -> Vec<Vec<Option<CoverResult>>> {
     let n = view.roster.len();
     let square = view.field.variant.shape() == Shape::Square;
     let mut out: Vec<Vec<Option<CoverResult>>> = vec![vec![None; n]; n];
-    for a in 0..n {
-        for t in 0..n {
-            if a == t || out[a][t].is_some() {
-                continue;
-            }
-            let (fa, ft) = (view.roster.get(a).footprint, view.roster.get(t).footprint);
-            let s = survey(view.field, Some((view.occupancy, [a, t])), fa, ft, false);
-            out[a][t] = Some(rate(view.field.variant, &s, AttackReach::of(view, a, t)));
-            if s.total && square && fa.side == 1 && ft.side == 1 {
-                out[t][a] = Some(rate(view.field.variant, &s, AttackReach::of(view, t, a)));
-            }
+    let mut memo = LineMemo::new(Footprint::single(GridPos::default()), Footprint::single(GridPos::default()));
+    for (a, ua) in view.roster.units.iter().enumerate() {
+        for (t, ut) in view.roster.units.iter().enumerate().skip(a + 1) {
+            let (fa, ft) = (ua.footprint, ut.footprint);
+            memo.reset(fa, ft);
+            let there =
+                survey_with(view.field, Some((view.occupancy, [a, t])), fa, ft, false, Some((&mut memo, false)));
+            let back = if there.total && square {
+                there.clone()
+            } else {
+                survey_with(view.field, Some((view.occupancy, [t, a])), ft, fa, false, Some((&mut memo, true)))
+            };
+            out[a][t] = Some(rate(view.field.variant, &there, AttackReach::of(view, a, t)));
+            out[t][a] = Some(rate(view.field.variant, &back, AttackReach::of(view, t, a)));
         }
     }
     out
@@ -263,6 +288,19 @@ pub fn survey(
     target: Footprint,
     detail: bool,
 ) -> LineSurvey {
+    survey_with(field, occupancy, attacker, target, detail, None)
+}
+
+/// [`survey`], sharing what lines met through `memo` (set up for the pair the other way
+/// round when `backward`) with the survey of the other direction (squares only).
+fn survey_with(
+    field: &Battlefield,
+    occupancy: Option<(&Occupancy, [usize; 2])>,
+    attacker: Footprint,
+    target: Footprint,
+    detail: bool,
+    memo: Option<(&mut LineMemo, bool)>,
+) -> LineSurvey {
     let shape = field.variant.shape();
     let lines = if shape == Shape::Square { 4 } else { 2 };
     let (min, max) = union_box(attacker, target);
@@ -321,17 +359,30 @@ pub fn survey(
             };
             let marks = occupancy.map_or(field.terrain.low_walls(), |(o, _)| o.marks());
             let quiet = |f: Footprint| f.cells().all(|c| classify_cell(c) == Blocker::Clear).then_some(f);
+            // Large targets share corners between squares, and the two directions of a pair
+            // share every line: each is walked once.
+            let mut own_memo;
+            let (memo, backward) = match memo {
+                Some((memo, backward)) => (memo, backward),
+                None => {
+                    own_memo = LineMemo::new(attacker, target);
+                    (&mut own_memo, false)
+                }
+            };
+            debug_assert_eq!(memo.ends, if backward { [target, attacker] } else { [attacker, target] });
             let mut walker = fast.then(|| RunWalker {
                 walls: field.terrain.walls(),
                 marks,
-                hints: WallHints { cells: [GridPos::default(); 4], len: 0 },
+                low_walls: field.terrain.low_walls(),
+                // Walls that blocked lines of this pair the other way.
+                hints: memo.walls.carried(),
                 quiet: [quiet(attacker), quiet(target)],
                 classify_cell: &classify_cell,
             });
             // Corners nearest the target first: the best choice usually comes first and
             // ends the search.
             let tc = (2 * target.origin.x + target.side, 2 * target.origin.y + target.side);
-            let (na, nt) = ((attacker.side + 1) as usize, (target.side + 1) as usize);
+            let na = (attacker.side + 1) as usize;
             let mut corner_buf = [GridPos::default(); 25];
             let mut corner_vec = vec![];
             let corners: &mut [GridPos] = if na * na <= corner_buf.len() {
@@ -351,25 +402,17 @@ pub fn survey(
                 }
                 corners[j] = c;
             }
-            // Large targets share corners between squares: each line is walked once.
-            const UNKNOWN: u8 = u8::MAX;
-            let mut memo = if target.side > 1 { vec![UNKNOWN; na * na * nt * nt] } else { vec![] };
-            let slot = |ci: usize, to: GridPos| {
-                ci * nt * nt + (to.y - target.origin.y) as usize * nt + (to.x - target.origin.x) as usize
-            };
-            let mut line = |walker: &mut Option<RunWalker<_>>, ci: usize, from: GridPos, to: GridPos| {
-                let mut classify = || match walker {
+            let mut line = |walker: &mut Option<RunWalker<_>>, from: GridPos, to: GridPos| {
+                let slot = memo.slot(from, to, backward);
+                if let Some(blocker) = memo.get(slot, backward) {
+                    return blocker;
+                }
+                let found = match walker {
                     Some(w) => w.classify(from, to),
-                    None => classify_line(from, to, &classify_cell),
+                    None => Finding::one_way(classify_line(from, to, &classify_cell)),
                 };
-                if memo.is_empty() {
-                    return classify();
-                }
-                let slot = slot(ci, to);
-                if memo[slot] == UNKNOWN {
-                    memo[slot] = classify() as u8;
-                }
-                Blocker::from_code(memo[slot])
+                memo.put(slot, backward, found);
+                found.blocker
             };
             if !detail {
                 // Only the best score and whether every line is walled: no lines kept, and
@@ -377,7 +420,7 @@ pub fn survey(
                 let mut best: Option<LineScore> = None;
                 'choices: for tsq in target.cells() {
                     let tcorners = square_corners(tsq);
-                    'corners: for (ci, &from) in corners.iter().enumerate() {
+                    'corners: for &from in corners.iter() {
                         // The four lines at once against the walls that blocked others.
                         let walled = walker.as_mut().map_or(0, |w| w.hints.crossed4(from, &tcorners));
                         let mut score = LineScore::default();
@@ -391,7 +434,7 @@ pub fn survey(
                                 continue 'corners;
                             }
                             if walled & (1 << k) == 0 {
-                                score.add(line(&mut walker, ci, from, to));
+                                score.add(line(&mut walker, from, to));
                             }
                         }
                         if best.is_some_and(|b| score >= b && b.walls < lines) {
@@ -406,16 +449,19 @@ pub fn survey(
                         }
                     }
                 }
+                if let Some(w) = &walker {
+                    memo.walls = w.hints;
+                }
                 return LineSurvey { total, best: best.unwrap_or_default(), lines, best_lines: vec![] };
             }
             'search: for tsq in target.cells() {
                 let tcorners = square_corners(tsq);
-                for (ci, &from) in corners.iter().enumerate() {
+                for &from in corners.iter() {
                     let mut blockers = [Blocker::Clear; 4];
                     let mut partial = LineScore::default();
                     let mut pruned = false;
                     for (k, &to) in tcorners.iter().enumerate() {
-                        blockers[k] = line(&mut walker, ci, from, to);
+                        blockers[k] = line(&mut walker, from, to);
                         partial = score_of(&blockers[..=k]);
                         // No better than the best so far: stop drawing (the best already
                         // proves there is no total cover unless every line is walled).
@@ -469,6 +515,83 @@ pub fn survey(
     LineSurvey { total, best, lines, best_lines }
 }
 
+/// What the lines between two footprints met, by their ends: a line shared by several
+/// choices is walked once, and so is one that meets the same either way, for both
+/// directions of a pair.
+struct LineMemo {
+    /// The footprints the lines join, the memo's forward direction.
+    ends: [Footprint; 2],
+    /// Per pair of corners (one of each footprint, row by row): 0 unknown; else the blocker
+    /// code in bits 0–1, bit 2 set when it holds forward, bit 3 backward.
+    codes: [u8; LineMemo::INLINE],
+    /// Used instead where `codes` is too short.
+    spill: Vec<u8>,
+    /// Walls that blocked some of the lines.
+    walls: WallHints,
+}
+
+impl LineMemo {
+    /// Lines between two creatures up to two squares across.
+    const INLINE: usize = 81;
+    const FORWARD: u8 = 4;
+    const BACKWARD: u8 = 8;
+
+    fn new(first: Footprint, second: Footprint) -> Self {
+        let mut memo =
+            LineMemo { ends: [first, second], codes: [0; Self::INLINE], spill: vec![], walls: WallHints::new() };
+        memo.reset(first, second);
+        memo
+    }
+
+    /// Forgets everything, for the lines from `first` to `second`.
+    fn reset(&mut self, first: Footprint, second: Footprint) {
+        self.ends = [first, second];
+        self.walls = WallHints::new();
+        let n = ((first.side + 1) * (first.side + 1) * (second.side + 1) * (second.side + 1)) as usize;
+        if n <= Self::INLINE {
+            self.codes[..n].fill(0);
+            self.spill.clear();
+        } else {
+            self.spill.clear();
+            self.spill.resize(n, 0);
+        }
+    }
+
+    /// The slot of the line from `from` to `to`, drawn from the second footprint to the
+    /// first when `backward`.
+    #[inline]
+    fn slot(&self, from: GridPos, to: GridPos, backward: bool) -> usize {
+        let (p, q) = if backward { (to, from) } else { (from, to) };
+        let [f, s] = self.ends;
+        let (nf, ns) = (f.side + 1, s.side + 1);
+        let i = (p.y - f.origin.y) * nf + (p.x - f.origin.x);
+        let j = (q.y - s.origin.y) * ns + (q.x - s.origin.x);
+        (i * ns * ns + j) as usize
+    }
+
+    fn codes(&self) -> &[u8] {
+        if self.spill.is_empty() { &self.codes } else { &self.spill }
+    }
+
+    #[inline]
+    fn get(&self, slot: usize, backward: bool) -> Option<Blocker> {
+        let code = self.codes()[slot];
+        let way = if backward { Self::BACKWARD } else { Self::FORWARD };
+        (code & way != 0).then(|| Blocker::from_code(code & 3))
+    }
+
+    #[inline]
+    fn put(&mut self, slot: usize, backward: bool, found: Finding) {
+        let way = match (found.both_ways, backward) {
+            (true, _) => Self::FORWARD | Self::BACKWARD,
+            (false, false) => Self::FORWARD,
+            (false, true) => Self::BACKWARD,
+        };
+        let codes = if self.spill.is_empty() { &mut self.codes[..] } else { &mut self.spill[..] };
+        codes[slot] = found.blocker as u8 | way;
+    }
+}
+
 /// Records one choice of lines; true when it is perfect and the search can stop.
 fn consider(
     best: &mut Option<(LineScore, Vec<SightLine>)>,
@@ -507,39 +630,51 @@ fn classify_line(from: GridPos, to: GridPos, classify_cell: &impl Fn(GridPos) ->
     worst
 }
 
-/// The last few walls that lines of one survey ran into: the next line, drawn from a
-/// neighbouring corner or to one, most likely meets one of them too.
+/// The last few walls that lines between one pair of footprints ran into: the next line,
+/// drawn from a neighbouring corner or to one, most likely meets one of them too.
+#[derive(Clone, Copy, Debug)]
 struct WallHints {
     /// Most useful first: the last to block a line.
     cells: [GridPos; 4],
     len: usize,
+    /// How many of the first cells a line may cross that [`WallHints::crossed_by`] has to
+    /// try: those added since [`WallHints::crossed4`] tried them all on a choice's lines.
+    untried: usize,
 }
 
 impl WallHints {
+    fn new() -> Self {
+        WallHints { cells: [GridPos::default(); 4], len: 0, untried: usize::MAX }
+    }
+
+    /// The same walls, for another survey: none tried yet.
+    fn carried(self) -> Self {
+        WallHints { untried: usize::MAX, ..self }
+    }
+
     fn add(&mut self, wall: GridPos) {
         let n = self.cells.len();
         self.cells.copy_within(0..n - 1, 1);
         self.cells[0] = wall;
         self.len = (self.len + 1).min(self.cells.len());
+        self.untried = self.untried.saturating_add(1);
     }
     /// Which of the four segments from `from` to `to[k]` (bit k) cross one of the walls (as
-    /// [`crate::grid::segment_crosses_cell_at_once`] decides).
+    /// [`crate::grid::segment_crosses_cell_at_once`] decides). The lines it leaves are then
+    /// known to cross none of the walls so far.
     #[inline]
     fn crossed4(&mut self, from: GridPos, to: &[GridPos; 4]) -> u8 {
+        self.untried = 0;
+        if self.len == 0 {
+            return 0;
+        }
+        let segments = to.map(|t| SegmentTest::new(from, t));
         let mut found = 0u8;
         for i in 0..self.len {
             let c = self.cells[i];
             let mut hit = 0u8;
-            for (k, t) in to.iter().enumerate() {
-                let (dx, dy) = (i64::from(t.x - from.x), i64::from(t.y - from.y));
-                let inside = (c.x >= from.x.min(t.x))
-                    & (c.x < from.x.max(t.x))
-                    & (c.y >= from.y.min(t.y))
-                    & (c.y < from.y.max(t.y));
-                let side = dx * i64::from(c.y - from.y) - dy * i64::from(c.x - from.x);
-                let (a, b) = (side + dx, side - dy);
-                let (lo, hi) = (side.min(a).min(b).min(a - dy), side.max(a).max(b).max(a - dy));
-                hit |= u8::from(inside & (lo < 0) & (hi > 0)) << k;
+            for (k, s) in segments.iter().enumerate() {
+                hit |= u8::from(s.crosses(c)) << k;
             }
             if hit & !found != 0 {
                 found |= hit;
@@ -554,26 +689,59 @@ impl WallHints {
 
     /// Whether the segment crosses one of the walls (as
     /// [`crate::grid::segment_crosses_cell_at_once`] decides); a wall that does moves to
-    /// the front.
+    /// the front. Only the untried walls are looked at: the segment must be one of the
+    /// lines of the last [`WallHints::crossed4`] (if any) that it did not find walled.
     #[inline(always)]
     fn crossed_by(&mut self, from: GridPos, to: GridPos) -> bool {
-        let (dx, dy) = (to.x - from.x, to.y - from.y);
-        // Offsets from a square's top-left corner's side value to its least and greatest
-        // over its four corners (see `segment_crosses_cell_at_once`).
-        let (lo, hi) = (i64::from(dx.min(0) + (-dy).min(0)), i64::from(dx.max(0) + (-dy).max(0)));
-        let (x0, x1, y0, y1) = (from.x.min(to.x), from.x.max(to.x), from.y.min(to.y), from.y.max(to.y));
-        for i in 0..self.len {
-            let c = self.cells[i];
-            if c.x < x0 || c.x >= x1 || c.y < y0 || c.y >= y1 {
-                continue;
-            }
-            let side = i64::from(dx) * i64::from(c.y - from.y) - i64::from(dy) * i64::from(c.x - from.x);
-            if side + lo < 0 && side + hi > 0 {
+        let s = SegmentTest::new(from, to);
+        for i in 0..self.len.min(self.untried) {
+            if s.crosses(self.cells[i]) {
                 self.cells[..=i].rotate_right(1);
                 return true;
             }
         }
         false
+    }
+}
+
+/// [`crate::grid::segment_crosses_cell_at_once`] for one segment and many squares, with
+/// what depends on the segment alone worked out once.
+#[derive(Clone, Copy)]
+struct SegmentTest {
+    from: GridPos,
+    dx: i64,
+    dy: i64,
+    /// The squares whose top-left corner lies in `min..max` (both ends' boxes).
+    min: GridPos,
+    max: GridPos,
+    /// Offsets from a square's top-left corner's side value to its least and greatest over
+    /// its four corners.
+    lo: i64,
+    hi: i64,
+}
+
+impl SegmentTest {
+    #[inline(always)]
+    fn new(from: GridPos, to: GridPos) -> Self {
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        SegmentTest {
+            from,
+            dx: i64::from(dx),
+            dy: i64::from(dy),
+            min: GridPos::new(from.x.min(to.x), from.y.min(to.y)),
+            max: GridPos::new(from.x.max(to.x), from.y.max(to.y)),
+            lo: i64::from(dx.min(0) + (-dy).min(0)),
+            hi: i64::from(dx.max(0) + (-dy).max(0)),
+        }
+    }
+
+    /// Whether the segment crosses square `c`'s interior: it lies in the segment's box
+    /// and the line passes strictly between its corners.
+    #[inline(always)]
+    fn crosses(&self, c: GridPos) -> bool {
+        let inside = (c.x >= self.min.x) & (c.x < self.max.x) & (c.y >= self.min.y) & (c.y < self.max.y);
+        let side = self.dx * i64::from(c.y - self.from.y) - self.dy * i64::from(c.x - self.from.x);
+        inside & (side + self.lo < 0) & (side + self.hi > 0)
     }
 }
 
@@ -585,6 +753,8 @@ impl WallHints {
 struct RunWalker<'a, F> {
     walls: &'a BitGrid,
     marks: &'a BitGrid,
+    /// The low walls among the marks.
+    low_walls: &'a BitGrid,
     hints: WallHints,
     /// The attacker's and the target's footprints when every square of them is clear to
     /// lines (the usual case: each stands on floor and is ignored): their marks need no look.
@@ -594,37 +764,63 @@ struct RunWalker<'a, F> {
 
 impl<F: Fn(GridPos) -> Blocker> RunWalker<'_, F> {
     #[inline(always)]
-    fn classify(&mut self, from: GridPos, to: GridPos) -> Blocker {
+    fn classify(&mut self, from: GridPos, to: GridPos) -> Finding {
         if from.x == to.x || from.y == to.y {
             return self.classify_face_line(from, to);
         }
         // Neighbouring lines tend to meet the same walls: try those first.
         if self.hints.crossed_by(from, to) {
-            return Blocker::Wall;
+            return Finding::both_ways(Blocker::Wall);
         }
         self.walk(from, to)
     }
 
     /// A line off the grid lines, square by square.
     #[inline(never)]
-    fn walk(&mut self, from: GridPos, to: GridPos) -> Blocker {
+    fn walk(&mut self, from: GridPos, to: GridPos) -> Finding {
         let columns = crossed_runs_are_columns(from, to);
-        let (Some(walls), Some(marks)) = (self.walls.single_words(columns), self.marks.single_words(columns)) else {
+        let (Some(walls), Some(marks), Some(low_walls)) =
+            (self.walls.single_words(columns), self.marks.single_words(columns), self.low_walls.single_words(columns))
+        else {
             return self.classify_wide(from, to);
         };
         // Maps up to 64 squares: one word a row (or column).
         let cell = |line: i32, i: i32| if columns { GridPos::new(line, i) } else { GridPos::new(i, line) };
-        // Walls first: the first settles the line.
+        // Walls first: the first settles the line. The marks met on the way are noted (a line
+        // meets few, most often none) and looked at only once no wall has turned up.
+        let mut met = [(0, 0); 8];
+        let mut count = 0;
         for (line, lo, hi) in CrossedSpans::new(from, to) {
-            let hit = walls[line as usize] & mask(lo as u32, hi as u32);
+            let m = mask(lo as u32, hi as u32);
+            let hit = walls[line as usize] & m;
             if hit != 0 {
                 self.hints.add(cell(line, hit.trailing_zeros() as i32));
-                return Blocker::Wall;
+                return Finding::both_ways(Blocker::Wall);
+            }
+            let bits = marks[line as usize] & m;
+            if bits != 0 {
+                if let Some(slot) = met.get_mut(count) {
+                    *slot = (line, bits);
+                }
+                count += 1;
             }
         }
+        if count <= met.len() {
+            self.classify_marks(columns, low_walls, met[..count].iter().copied())
+        } else {
+            let spans = CrossedSpans::new(from, to)
+                .map(|(line, lo, hi)| (line, marks[line as usize] & mask(lo as u32, hi as u32)));
+            self.classify_marks(columns, low_walls, spans)
+        }
+    }
+
+    /// What the marks a line crosses, `bits` of each row (or column) `line`, do to it.
+    #[inline]
+    fn classify_marks(&self, columns: bool, low_walls: &[u64], met: impl Iterator<Item = (i32, u64)>) -> Finding {
+        let cell = |line: i32, i: i32| if columns { GridPos::new(line, i) } else { GridPos::new(i, line) };
         let mut worst = Blocker::Clear;
-        for (line, lo, hi) in CrossedSpans::new(from, to) {
-            let mut bits = marks[line as usize] & mask(lo as u32, hi as u32);
+        let mut low_wall_seen = false;
+        for (line, mut bits) in met {
             if bits != 0 {
                 for f in self.quiet.iter().flatten() {
                     let (first, across) = if columns { (f.origin.x, f.origin.y) } else { (f.origin.y, f.origin.x) };
@@ -633,17 +829,18 @@ impl<F: Fn(GridPos) -> Blocker> RunWalker<'_, F> {
                     }
                 }
             }
+            low_wall_seen |= low_walls[line as usize] & bits != 0;
             // A low wall already found outranks anything short of a wall.
             while bits != 0 && worst < Blocker::LowWall {
                 worst = worst.max((self.classify_cell)(cell(line, bits.trailing_zeros() as i32)));
                 bits &= bits - 1;
             }
         }
-        worst
+        Finding { blocker: worst, both_ways: !low_wall_seen }
     }
 
     /// Maps wider (or taller) than 64 squares.
-    fn classify_wide(&mut self, from: GridPos, to: GridPos) -> Blocker {
+    fn classify_wide(&mut self, from: GridPos, to: GridPos) -> Finding {
         let (walls, marks, hints, classify_cell) = (self.walls, self.marks, &mut self.hints, &self.classify_cell);
         let mut worst = Blocker::Clear;
         for_each_crossed_run(from, to, |run| {
@@ -663,12 +860,13 @@ impl<F: Fn(GridPos) -> Blocker> RunWalker<'_, F> {
             }
             true
         });
-        worst
+        // Whether low walls were looked at is not kept track of here.
+        Finding { blocker: worst, both_ways: worst == Blocker::Wall }
     }
 
     /// A line along grid lines: most often nothing solid lies on both sides anywhere.
     #[inline(never)]
-    fn classify_face_line(&self, from: GridPos, to: GridPos) -> Blocker {
+    fn classify_face_line(&self, from: GridPos, to: GridPos) -> Finding {
         let (columns, line, a, b) =
             if from.y == to.y { (false, from.y, from.x, to.x) } else { (true, from.x, from.y, to.y) };
         let count = if columns { self.walls.width() } else { self.walls.height() };
@@ -680,13 +878,29 @@ impl<F: Fn(GridPos) -> Blocker> RunWalker<'_, F> {
             let m = mask(a.min(b) as u32, (a.max(b) - 1) as u32);
             let (l, r) = (line as usize - 1, line as usize);
             if (walls[l] | marks[l]) & (walls[r] | marks[r]) & m == 0 {
-                return Blocker::Clear;
+                return Finding::both_ways(Blocker::Clear);
             }
             if walls[l] & walls[r] & m != 0 {
-                return Blocker::Wall;
+                return Finding::both_ways(Blocker::Wall);
             }
+            // Only where something solid may lie on both sides, square by square.
+            let mut both = (walls[l] | marks[l]) & (walls[r] | marks[r]) & m;
+            let cell = |side: usize, i: i32| {
+                if columns { GridPos::new(side as i32, i) } else { GridPos::new(i, side as i32) }
+            };
+            let mut worst = Blocker::Clear;
+            while both != 0 {
+                let i = both.trailing_zeros() as i32;
+                both &= both - 1;
+                let (p, q) = ((self.classify_cell)(cell(l, i)), (self.classify_cell)(cell(r, i)));
+                if p >= Blocker::LowWall && q >= Blocker::LowWall {
+                    worst = worst.max(p.min(q));
+                }
+            }
+            // Low walls may have counted one way and not the other.
+            return Finding { blocker: worst, both_ways: false };
         }
-        classify_line(from, to, &self.classify_cell)
+        Finding::one_way(classify_line(from, to, &self.classify_cell))
     }
 }
 
@@ -698,7 +912,27 @@ fn score_of(blockers: &[Blocker]) -> LineScore {
     s
 }
 
+/// Ordered field by field, `blocked` first (compared at once, packed in one word).
+impl Ord for LineScore {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl PartialOrd for LineScore {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl LineScore {
+    #[inline]
+    fn key(self) -> u32 {
+        u32::from(self.blocked) << 16 | u32::from(self.walls) << 8 | u32::from(self.creatures)
+    }
+
     /// Counts one more line.
     #[inline]
     fn add(&mut self, b: Blocker) {
@@ -869,8 +1103,16 @@ mod tests {
         (view, if id.is_multiple_of(2) { "blue" } else { "red" }.to_string())
     }
 
-    /// A random map (walls, low walls, rubble) with creatures on it.
-    fn scene(seed: u64, w: i32, h: i32, units: usize, variant: RulesVariant) -> (Battlefield, Roster, Occupancy) {
+    /// A random map (walls, `low_walls` squares in a hundred low walls, rubble) with
+    /// creatures on it.
+    fn scene(
+        seed: u64,
+        w: i32,
+        h: i32,
+        units: usize,
+        variant: RulesVariant,
+        low_walls: u64,
+    ) -> (Battlefield, Roster, Occupancy) {
         let mut state = seed | 1;
         let mut next = move |n: u64| {
             state ^= state << 13;
@@ -881,8 +1123,8 @@ mod tests {
         let cells = (0..w * h)
             .map(|_| match next(100) {
                 0..12 => Terrain::Wall,
-                12..17 => Terrain::LowWall,
-                17..20 => Terrain::Difficult,
+                n if n < 12 + low_walls => Terrain::LowWall,
+                n if n < 15 + low_walls => Terrain::Difficult,
                 _ => Terrain::Floor,
             })
             .collect();
@@ -918,9 +1160,53 @@ mod tests {
         assert_eq!(s, reference::survey(&field, Some((&occupancy, [0, 1])), at(0, 3), at(4, 1), false));
     }
 
+    #[test]
+    fn a_memo_keeps_a_line_for_both_directions() {
+        let (a, b) = (Footprint::new(GridPos::new(3, 4), 2), Footprint::single(GridPos::new(9, 1)));
+        let mut memo = LineMemo::new(a, b);
+        let mut slots = std::collections::HashSet::new();
+        for from in (0..=2).flat_map(|y| (0..=2).map(move |x| a.origin.offset(x, y))) {
+            for to in square_corners(b.origin) {
+                let slot = memo.slot(from, to, false);
+                assert_eq!(memo.slot(to, from, true), slot, "the same segment either way");
+                assert!(slot < LineMemo::INLINE && slots.insert(slot), "one slot per segment");
+            }
+        }
+        let (p, q) = (a.origin, b.origin);
+        assert_eq!(memo.get(memo.slot(p, q, false), false), None);
+        memo.put(memo.slot(p, q, false), false, Finding { blocker: Blocker::LowWall, both_ways: false });
+        assert_eq!(memo.get(memo.slot(p, q, false), false), Some(Blocker::LowWall));
+        assert_eq!(memo.get(memo.slot(q, p, true), true), None, "a low wall may not count the other way");
+        memo.put(memo.slot(q, p, true), true, Finding::both_ways(Blocker::Wall));
+        assert_eq!(memo.get(memo.slot(p, q, false), false), Some(Blocker::Wall));
+        memo.reset(b, a);
+        assert_eq!(memo.get(memo.slot(q, p, false), false), None);
+    }
+
+    #[test]
+    fn a_low_wall_near_one_end_covers_one_way_only() {
+        // The low wall beside the left creature covers it from the right one (within 30 ft
+        // of it, and nearer to it than the attacker), not the other way (35 ft from the target).
+        let terrain = TerrainMap::from_rows(&["..........", ".=........", "..........", ".........."]).unwrap();
+        let field = Battlefield { terrain, variant: RulesVariant::D20Classic };
+        let roster = Roster::new(vec![
+            unit(0, Footprint::single(GridPos::new(0, 1))),
+            unit(1, Footprint::single(GridPos::new(8, 2))),
+        ]);
+        let occupancy = Occupancy::build(&field.terrain, &roster);
+        let threat = crate::rules::ThreatMap::build(&field, &roster);
+        let view = RulesView { field: &field, roster: &roster, occupancy: &occupancy, threat: &threat };
+        let all = cover_all_pairs(&view);
+        let (there, back) = (cover_between(&view, 0, 1, false), cover_between(&view, 1, 0, false));
+        assert_eq!((there.cover, back.cover), (CoverKind::None, CoverKind::Cover));
+        assert_eq!(all[0][1].as_ref(), Some(&there));
+        assert_eq!(all[1][0].as_ref(), Some(&back));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
-        /// The all-pairs answer is each pair's own answer, total cover reused or not.
+        /// The all-pairs answer is each pair's own answer, and the reference survey's: total
+        /// cover reused or not, lines shared by both directions or not.
         #[test]
         fn all_pairs_match_pair_by_pair(
             seed in any::<u64>(),
@@ -928,9 +1214,10 @@ mod tests {
             h in 2i32..30,
             units in 2usize..12,
             v in 0usize..5,
+            low_walls in prop_oneof![Just(5u64), 0u64..40],
         ) {
             let variant = RulesVariant::ALL[v];
-            let (field, roster, occupancy) = scene(seed, w, h, units, variant);
+            let (field, roster, occupancy) = scene(seed, w, h, units, variant, low_walls);
             let threat = crate::rules::ThreatMap::build(&field, &roster);
             let view = RulesView { field: &field, roster: &roster, occupancy: &occupancy, threat: &threat };
             let all = cover_all_pairs(&view);
@@ -939,7 +1226,9 @@ mod tests {
                 for t in (0..roster.len()).filter(|&t| t != a) {
                     let got = all[a][t].as_ref().unwrap();
                     let want = cover_between(&view, a, t, false);
-                    prop_assert_eq!((got.cover, got.ac_bonus, got.can_target), (want.cover, want.ac_bonus, want.can_target), "{} -> {}", a, t);
+                    prop_assert_eq!(got, &want, "{} -> {}", a, t);
+                    let reference = rate(variant, &reference::survey(&field, Some((&occupancy, [a, t])), roster.get(a).footprint, roster.get(t).footprint, false), AttackReach::of(&view, a, t));
+                    prop_assert_eq!(got, &reference, "{} -> {}", a, t);
                 }
             }
         }
@@ -957,9 +1246,10 @@ mod tests {
             units in 2usize..10,
             v in 0usize..5,
             extra in proptest::collection::vec((-3i32..42, -3i32..42, 1i32..4), 0..4),
+            low_walls in prop_oneof![Just(5u64), 0u64..40],
         ) {
             let variant = RulesVariant::ALL[v];
-            let (field, roster, occupancy) = scene(seed, w, h, units, variant);
+            let (field, roster, occupancy) = scene(seed, w, h, units, variant, low_walls);
             let mut spots: Vec<(usize, Footprint)> = roster.units.iter().map(|u| u.footprint).enumerate().collect();
             spots.extend(extra.iter().map(|&(x, y, s)| (0, Footprint::new(GridPos::new(x, y), s))));
             for (i, &(ai, a)) in spots.iter().enumerate() {
