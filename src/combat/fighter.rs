@@ -200,15 +200,6 @@ impl Fighter {
     pub fn casting_mod(&self) -> i32 {
         self.def.spellcasting.as_ref().map_or(0, |m| ability_mod(self.def.abilities.casting(m.ability)))
     }
-    /// Will save bonus (good save for casters: 2 + HD/2, plus Wis; poor otherwise).
-    pub fn will(&self) -> i32 {
-        let base = if self.def.spellcasting.is_some() {
-            2 + self.def.hit_dice as i32 / 2
-        } else {
-            self.def.hit_dice as i32 / 3
-        };
-        base + ability_mod(self.def.abilities.wis)
-    }
     /// A Fortitude save bonus derived from the entry (good save: 2 + HD/2, plus Con).
     pub fn fortitude(&self) -> i32 {
         2 + self.def.hit_dice as i32 / 2 + self.con_mod()

@@ -10,9 +10,10 @@
 //! its source): an attack action. Then the spell's effect.
 
 use super::Battle;
+use super::command::Intent;
 use super::event::CombatEvent;
 use super::fighter::{Casting, Immediate, Modifier};
-use super::resolve::{apply_damage, lose, provoke_threateners};
+use super::resolve::{apply_damage, gain, lose, provoke_threateners};
 use crate::level::{Catalogue, SpellDef, SpellEffect};
 use crate::rules::cover::{AttackReach, cover_at};
 use crate::rules::{Condition, roster};
@@ -229,7 +230,8 @@ fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
     false
 }
 
-/// A counterspeller reaches the caster with its own spell's range and line of effect.
+/// A counterspeller reaches the caster within the spell's range (it knows the same spell,
+/// or one of its school) and with line of effect.
 fn reaches_as_counter(b: &Battle, r: usize, c: usize, sp: &SpellDef) -> Result<(), String> {
     let (fr, fc) = (&b.fighters[r], &b.fighters[c]);
     let distance = b.variant.range_metric().footprint_ft(fr.footprint(), fc.footprint());
@@ -260,8 +262,10 @@ pub(super) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
             let rolls: Vec<i32> = b.dice.roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect();
             let bonus = level.min(*max_bonus);
             let total = rolls.iter().sum::<i32>() + bonus;
+            // d20-classic's dying are "at 0 HP" whatever the blow: healing counts from 0.
+            let from = if b.variant == RulesVariant::D20Classic { b.fighters[t].hp.max(0) } else { b.fighters[t].hp };
             let ft = &mut b.fighters[t];
-            ft.hp = (ft.hp + total).min(ft.max_hp);
+            ft.hp = (from + total).min(ft.max_hp);
             let hp_after = ft.hp;
             let (by, unit) = (b.fighters[c].id.clone(), b.fighters[t].id.clone());
             b.emit(CombatEvent::Healed {
@@ -281,26 +285,71 @@ pub(super) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
                     lose(b, t, Condition::Unconscious);
                 }
                 b.fighters[t].death_fails = 0;
+            } else if b.fighters[t].has(Condition::Dying) {
+                // Not enough to wake it, but any healing stabilises the dying.
+                lose(b, t, Condition::Dying);
+                gain(b, t, Condition::Stabilized);
             }
         }
     }
 }
 
 /// osr-segments: the caster announces its target in its group turn; the spell will go
-/// off in the spells step.
+/// off in the spells step. (The declaration is now the casting.)
 pub(super) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize) {
     begin(b, c, sp, t, "begins casting");
     let target = b.fighters[t].id.clone();
     b.fighters[c].casting = Some(Casting { spell: sp.id.clone(), target });
+    b.fighters[c].declared = None;
 }
 
-/// osr-segments: concentration breaks (the caster was hurt, or made a free attack); the
-/// spell being cast is lost.
+/// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
+/// incantation's casting "always begins on the 1st segment", so a spell declared but not
+/// yet announced is lost too, as if cast, and with it the round's major action.
 pub(super) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
+    if b.variant != RulesVariant::OsrSegments {
+        return;
+    }
+    let reason = format!("concentration broken ({why})");
     if let Some(casting) = b.fighters[c].casting.take()
         && let Some(sp) = spell(&casting.spell)
     {
-        lost(b, c, sp, format!("concentration broken ({why})"));
+        lost(b, c, sp, reason);
+    } else if let Some(Intent::Cast { spell: id }) = b.fighters[c].declared.clone()
+        && let Some(sp) = spell(&id)
+    {
+        b.fighters[c].declared = None;
+        b.fighters[c].spells_left = b.fighters[c].spells_left.saturating_sub(cost(b.variant, sp));
+        if let Some(acted) = b.clock.acted.get_mut(c) {
+            *acted = true;
+        }
+        lost(b, c, sp, reason);
+    }
+}
+
+/// A caster hurt while a spell is under way: osr-segments, concentration breaks;
+/// ap-phases, between a spell's two AP, concentration against 10 + damage + spell level.
+pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
+    match b.variant {
+        RulesVariant::OsrSegments => break_concentration(b, c, "hurt"),
+        RulesVariant::ApPhases => {
+            let Some(Some(super::clock::Advanced {
+                action: super::clock::AdvancedKind::Cast { spell: id, .. }, ..
+            })) = b.clock.advanced.get(c)
+            else {
+                return;
+            };
+            let Some(sp) = spell(id) else { return };
+            if !b.fighters[c].in_fight() || b.fighters[c].hp <= 0 {
+                return; // dropping loses it anyway
+            }
+            let dc = 10 + damage + sp.level as i32;
+            if !concentration(b, c, dc, &format!("hurt for {damage} while casting")) {
+                b.clock.advanced[c] = None;
+                lost(b, c, sp, "concentration broken by the wound".into());
+            }
+        }
+        _ => {}
     }
 }
 

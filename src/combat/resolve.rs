@@ -61,6 +61,11 @@ fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Bu
         }
         return Ok((Budget::default(), AttackKind::Primary));
     }
+    if let Command::Cast { defensive: true, .. } = cmd
+        && !matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases)
+    {
+        return Err(format!("{} has no defensive casting", b.variant.id()));
+    }
     if let Command::AbortOrder { on } = cmd {
         // A free action: nothing spent.
         return if b.variant != RulesVariant::HexPhases {
@@ -853,6 +858,12 @@ pub(super) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Damage from outside an attack roll (a trap, a scenario, a test): `amount` hit points
+/// from `by` to `t`, with everything that follows from it (dropping, broken concentration).
+pub fn wound(b: &mut Battle, by: usize, t: usize, amount: i32) {
+    apply_damage(b, by, t, amount, false, "wound".into(), vec![], vec![]);
+}
+
 pub(super) fn apply_damage(
     b: &mut Battle,
     a: usize,
@@ -871,8 +882,6 @@ pub(super) fn apply_damage(
     }
     let hp_after = b.fighters[t].hp;
     let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
-    // osr-segments: a caster hurt before its spell goes off loses it.
-    magic::break_concentration(b, t, "hurt");
     b.emit(CombatEvent::Damage {
         attacker: aid,
         target: tid.clone(),
@@ -883,6 +892,7 @@ pub(super) fn apply_damage(
         nonlethal,
         hp_after,
     });
+    magic::hurt_while_casting(b, t, amount);
     // d20-classic massive damage: half of maximum HP or more in one hit.
     let mut auto_fail = false;
     if b.variant == RulesVariant::D20Classic
@@ -974,6 +984,12 @@ fn escape(b: &mut Battle, i: usize) {
 /// A fighter reduced to 0 or fewer hit points.
 fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     release(b, t);
+    // ap-phases: an advanced action in progress is lost ("or the action is lost").
+    if let Some(adv) = b.clock.advanced.get_mut(t).and_then(Option::take) {
+        let unit = b.fighters[t].id.clone();
+        let action = variants::ap_phases::advanced_name(&adv.action);
+        b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
+    }
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
     let dying = match b.variant {

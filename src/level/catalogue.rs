@@ -360,6 +360,12 @@ impl Catalogue {
             super::ron_options().from_str(spells).map_err(|e| format!("assets/spells.ron:{e}"))?;
         for (id, s) in &mut spells {
             s.id = id.clone();
+            let missiles_ok = !matches!(s.effect, SpellEffect::Missiles { max: 0, .. });
+            if s.level == 0 || !(1..=10).contains(&s.segments) || !missiles_ok {
+                return Err(format!(
+                    "assets/spells.ron: spell \"{id}\" needs a level of 1 or more, 1 to 10 segments and at least one missile"
+                ));
+            }
         }
         let weapons: BTreeMap<String, WeaponDef> =
             super::ron_options().from_str(weapons).map_err(|e| format!("assets/weapons.ron:{e}"))?;
@@ -494,6 +500,20 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("unknown spell \"wish\""), "{err}");
+    }
+
+    #[test]
+    fn catalogue_rejects_impossible_spells() {
+        let spell = |level: u32, segments: u32, max: u32| {
+            format!(
+                r#"{{"s": (name: "S", level: {level}, school: "evocation", range_ft: Some(10), segments: {segments}, effect: Missiles(dice: "1d4", bonus: 0, max: {max}))}}"#
+            )
+        };
+        assert!(Catalogue::parse("{}", WEAPONS_RON, &spell(1, 1, 1)).is_ok());
+        for bad in [spell(0, 1, 1), spell(1, 11, 1), spell(1, 1, 0)] {
+            let err = Catalogue::parse("{}", WEAPONS_RON, &bad).unwrap_err();
+            assert!(err.contains("spell \"s\""), "{err}");
+        }
     }
 
     #[test]

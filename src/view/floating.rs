@@ -45,7 +45,8 @@ pub fn floating_for(e: &CombatEvent) -> Option<(String, Color, &str)> {
         CombatEvent::Healed { unit, total, .. } => {
             Some((format!("+{total}"), Color::srgb(0.35, 1.0, 0.45), unit.as_str()))
         }
-        CombatEvent::Spoiled { unit, action, reason } if reason == "countered" || reason.contains("concentration") => {
+        // A spell countered, interrupted or broken off; a charge or coup de grace spoiled.
+        CombatEvent::Spoiled { unit, action, .. } => {
             Some((format!("{action} lost"), Color::srgb(0.75, 0.6, 1.0), unit.as_str()))
         }
         _ => None,

@@ -127,7 +127,7 @@ fn cure_light_wounds_brings_a_dying_friend_back() {
     });
     let (total, hp_after) = healed.expect("a heal event");
     assert!((2..=9).contains(&total), "1d8 + caster level 1: {total}");
-    assert_eq!(hp_after, -2 + total);
+    assert_eq!(hp_after, total, "d20-classic: the dying are at 0 hit points, healing counts from 0");
     assert!(!b.fighters[hurt].has(Condition::Dying) && !b.fighters[hurt].has(Condition::Unconscious));
     assert!(b.fighters[hurt].has(Condition::Prone), "still on the ground");
 }
@@ -232,7 +232,7 @@ fn ap_casting_is_complex_two_consecutive_ap_provoking_in_each_phase() {
         assert_eq!(damage_to(&b, "champ"), 0, "not cast yet");
         if !spoiled(&b, "mage").is_empty() {
             // Hurt, and concentration (DC 10 + damage + 1) failed: the spell is lost.
-            assert!(b.clock.advanced[mage].is_none(), "seed {seed}");
+            assert!(b.clock.advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
             continue;
         }
         until(&mut b, "champ", |b| b.clock.phase == 4);
@@ -375,4 +375,113 @@ fn hex_casting_takes_the_attack_action() {
     b.execute(cast("magic_missile", "gob", false)).unwrap();
     let e = b.validate(&Command::Attack { target: "gob".into() }).unwrap_err();
     assert!(e.reason.contains("attack action"), "{e}");
+}
+
+#[test]
+fn osr_a_declared_spell_is_lost_when_the_caster_is_hurt_before_announcing_it() {
+    let mut b = battle(
+        vec![unit("mage", "blue", (1, 1), "war_mage", None), unit("gob", "red", (8, 6), "goblin", None)],
+        RulesVariant::OsrSegments,
+        3,
+    );
+    until(&mut b, "mage", |b| b.clock.budget.declaring);
+    b.execute(Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }).unwrap();
+    // Casting begins in segment 1: a wound before the mage's group turn breaks it.
+    let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
+    fivefoot::combat::resolve::wound(&mut b, gob, mage, 2);
+    assert_eq!(spoiled(&b, "mage"), vec!["concentration broken (hurt)".to_string()]);
+    assert_eq!(b.fighters[mage].spells_left, 2, "lost as if cast");
+    let mut turns = 0;
+    while b.clock.round == 1 {
+        let a = b.actor().unwrap();
+        if a == mage {
+            turns += 1;
+        }
+        b.execute(Command::EndTurn).unwrap();
+    }
+    assert_eq!(turns, 0, "and its major action with it: no group turn this round");
+}
+
+#[test]
+fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_caster_drops() {
+    let mut checked = 0;
+    for seed in 0..10 {
+        let mut b = battle(
+            vec![unit("mage", "blue", (1, 1), "war_mage", None), unit("gob", "red", (8, 6), "goblin", None)],
+            RulesVariant::ApPhases,
+            seed,
+        );
+        until(&mut b, "mage", |b| b.clock.phase == 2 && b.clock.round >= 2);
+        b.execute(cast("magic_missile", "gob", false)).unwrap();
+        let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
+        assert!(b.clock.advanced[mage].is_some(), "1 AP of 2 spent");
+        fivefoot::combat::resolve::wound(&mut b, gob, mage, 3);
+        let check = b.events.iter().rev().find_map(|e| match e {
+            CombatEvent::Save { kind, dc, success, .. } if kind.starts_with("concentration") => Some((*dc, *success)),
+            _ => None,
+        });
+        let (dc, held) = check.expect("a concentration check");
+        assert_eq!(dc, 10 + 3 + 1, "10 + damage + spell level");
+        assert_eq!(b.clock.advanced[mage].is_some(), held, "seed {seed}");
+        checked += 1;
+        if held {
+            // Dropped before the second AP: the casting is lost, not finished rounds later.
+            let hp = b.fighters[mage].hp;
+            fivefoot::combat::resolve::wound(&mut b, gob, mage, hp + 1);
+            assert!(b.clock.advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
+            assert!(spoiled(&b, "mage").iter().any(|r| r == "it dropped"), "seed {seed}");
+        }
+    }
+    assert_eq!(checked, 10);
+}
+
+#[test]
+fn healing_too_little_to_wake_the_dying_still_stabilises_and_d20_heals_from_0() {
+    for v in [RulesVariant::D20Classic, RulesVariant::ApPhases] {
+        let mut b = battle(
+            vec![
+                unit("priest", "blue", (2, 3), "acolyte", None),
+                unit("hurt", "blue", (3, 3), "human_fighter", None),
+                unit("gob", "red", (9, 7), "goblin", None),
+            ],
+            v,
+            2,
+        );
+        until(&mut b, "priest", |b| v != RulesVariant::ApPhases || b.clock.phase >= 2);
+        let hurt = b.index_of("hurt").unwrap();
+        b.fighters[hurt].hp = -9;
+        for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
+            b.fighters[hurt].add(c);
+        }
+        b.execute(cast("cure_light_wounds", "hurt", false)).unwrap();
+        // ap-phases: the spell goes off with its second AP, in the next phase.
+        for _ in 0..20 {
+            if b.events.iter().any(|e| matches!(e, CombatEvent::Healed { .. })) {
+                break;
+            }
+            b.execute(Command::EndTurn).unwrap();
+        }
+        let f = &b.fighters[hurt];
+        assert!(!f.has(Condition::Dying), "{v}");
+        if v == RulesVariant::D20Classic {
+            assert!(f.hp > 0 && !f.has(Condition::Unconscious), "d20-classic: healed from 0, awake ({})", f.hp);
+        } else {
+            assert!(f.hp <= 0 && f.has(Condition::Stabilized), "ap-phases: still down but stable ({})", f.hp);
+        }
+    }
+}
+
+#[test]
+fn only_d20_classic_and_ap_phases_cast_defensively() {
+    for v in RulesVariant::ALL {
+        let mut b = battle(
+            vec![unit("mage", "blue", (1, 1), "war_mage", None), unit("gob", "red", (8, 6), "goblin", None)],
+            v,
+            1,
+        );
+        until(&mut b, "mage", |b| !b.clock.budget.declaring);
+        let e = b.validate(&cast("magic_missile", "gob", true));
+        let has_it = matches!(v, RulesVariant::D20Classic | RulesVariant::ApPhases);
+        assert_eq!(e.as_ref().is_err_and(|e| e.reason.contains("no defensive casting")), !has_it, "{v}: {e:?}");
+    }
 }

@@ -48,22 +48,24 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
     parts
 }
 
+/// An advanced action in progress, in words.
+pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
+    match action {
+        AdvancedKind::Charge { target } => format!("charging {target}"),
+        AdvancedKind::TotalDefense => "total defense".into(),
+        AdvancedKind::Cast { spell, target, .. } => format!("casting {spell} on {target}"),
+        AdvancedKind::CoupDeGrace { target } => format!("coup de grace on {target}"),
+        AdvancedKind::FirstAid { target } => format!("first aid for {target}"),
+    }
+}
+
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
     let ap = b.clock.ap.get(i).copied().unwrap_or(0) as usize;
     let pips = format!("AP {}{}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)));
     match b.clock.advanced.get(i).and_then(|a| a.as_ref()) {
         Some(adv) => {
-            let what = match &adv.action {
-                crate::combat::clock::AdvancedKind::Charge { target } => format!("charging {target}"),
-                crate::combat::clock::AdvancedKind::TotalDefense => "total defense".into(),
-                crate::combat::clock::AdvancedKind::Cast { spell, target, .. } => {
-                    format!("casting {spell} on {target}")
-                }
-                crate::combat::clock::AdvancedKind::CoupDeGrace { target } => format!("coup de grace on {target}"),
-                crate::combat::clock::AdvancedKind::FirstAid { target } => format!("first aid for {target}"),
-            };
-            format!("{pips} {what} {}/{} AP", adv.spent, adv.needed)
+            format!("{pips} {} {}/{} AP", advanced_name(&adv.action), adv.spent, adv.needed)
         }
         None => pips,
     }
@@ -90,15 +92,10 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         _ if !budget.phase_action => return Err("one action per phase".into()),
         _ => {}
     }
-    let cost = match cmd {
-        Command::Charge { .. } | Command::Defend | Command::Cast { .. } => 2,
-        _ => 1,
-    };
+    // Advanced actions need only their first AP now: the rest follow phase by phase,
+    // into the next round if need be.
     if ap < 1 {
         return Err("no action points left this round".into());
-    }
-    if cost > 1 && !b.clock.surprise && ap < 1 {
-        return Err(format!("needs {cost} AP"));
     }
     if matches!(
         cmd,

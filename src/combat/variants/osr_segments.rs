@@ -56,7 +56,7 @@ pub fn badge(b: &Battle, i: usize) -> String {
         Some(Intent::Charge { target }) => format!(" charge {target}"),
         Some(Intent::Delay) => " delay".into(),
         Some(Intent::Cast { spell }) => format!(" cast {spell}"),
-        _ => String::new(),
+        _ => f.casting.as_ref().map_or(String::new(), |c| format!(" casting {} on {}", c.spell, c.target)),
     };
     format!("{group}{declared}").trim().to_string()
 }
