@@ -807,8 +807,8 @@ fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &Attac
     true
 }
 
-/// Rolls and applies weapon damage.
-pub(super) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) {
+/// Rolls and applies weapon damage; the damage dealt.
+pub(super) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
     let fa = &b.fighters[a];
     let dice = fa.damage_dice();
     let weapon = fa.weapon.clone();
@@ -855,6 +855,7 @@ pub(super) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     b.stats.damage_dealt += total as u64;
     let nonlethal = weapon.nonlethal;
     apply_damage(b, a, t, total, nonlethal, dice_label, rolls, mods);
+    total
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1006,6 +1007,13 @@ fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
 }
 
 /// Death thresholds: −Con score (four-actions, ap-phases), −10 (osr-segments, hex-phases).
+/// Death: no longer dying or stable, dead.
+pub(super) fn kill(b: &mut Battle, t: usize) {
+    lose(b, t, Condition::Dying);
+    lose(b, t, Condition::Stabilized);
+    gain(b, t, Condition::Dead);
+}
+
 fn check_death(b: &mut Battle, t: usize) {
     let f = &b.fighters[t];
     let dead = match b.variant {
@@ -1014,8 +1022,7 @@ fn check_death(b: &mut Battle, t: usize) {
         RulesVariant::OsrSegments | RulesVariant::HexPhases => f.hp <= -10,
     };
     if dead {
-        lose(b, t, Condition::Dying);
-        gain(b, t, Condition::Dead);
+        kill(b, t);
     } else if matches!(b.variant, RulesVariant::FourActions | RulesVariant::ApPhases)
         && f.hp < 0
         && !f.has(Condition::Stabilized)

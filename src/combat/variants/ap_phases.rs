@@ -6,7 +6,7 @@
 
 use super::prelude::*;
 use crate::combat::clock::{Advanced, AdvancedKind};
-use crate::combat::resolve::{deal_damage, gain, lose, provoke_threateners};
+use crate::combat::resolve::{deal_damage, gain, kill, lose, provoke_threateners};
 use crate::level::ability_mod;
 
 /// This variant's systems, each running only while it is the active variant.
@@ -303,33 +303,13 @@ pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
         f.loaded = false;
     }
     let melee = !f.weapon.is_ranged();
-    let before = b.events.len();
-    deal_damage(b, a, t, true, melee);
-    let dealt = b.events[before..]
-        .iter()
-        .find_map(|e| match e {
-            CombatEvent::Damage { target: hit, total, .. } if hit == target => Some(*total),
-            _ => None,
-        })
-        .unwrap_or(0);
+    let dealt = deal_damage(b, a, t, true, melee);
     if !b.fighters[t].alive() {
         return;
     }
-    let dc = 10 + dealt;
-    let (roll, bonus) = (b.dice.roll(20) as i32, b.fighters[t].fortitude());
-    let success = roll + bonus >= dc;
-    b.emit(CombatEvent::Save {
-        unit: target.into(),
-        kind: "Fortitude (coup de grace)".into(),
-        roll,
-        bonus,
-        dc,
-        success,
-    });
-    if !success {
-        lose(b, t, Condition::Dying);
-        lose(b, t, Condition::Stabilized);
-        gain(b, t, Condition::Dead);
+    let bonus = b.fighters[t].fortitude();
+    if !b.check(t, "Fortitude (coup de grace)", bonus, 10 + dealt) {
+        kill(b, t);
     }
 }
 
@@ -343,17 +323,8 @@ pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
         b.emit(CombatEvent::Spoiled { unit: id, action: "first aid".into(), reason });
         return;
     }
-    let (roll, bonus) = (b.dice.roll(20) as i32, ability_mod(b.fighters[a].def.abilities.wis));
-    let success = roll + bonus >= FIRST_AID_DC;
-    b.emit(CombatEvent::Save {
-        unit: id,
-        kind: format!("Heal (Wisdom), first aid on {target}"),
-        roll,
-        bonus,
-        dc: FIRST_AID_DC,
-        success,
-    });
-    if success {
+    let bonus = ability_mod(b.fighters[a].def.abilities.wis);
+    if b.check(a, format!("Heal (Wisdom), first aid on {target}"), bonus, FIRST_AID_DC) {
         lose(b, t, Condition::Dying);
         gain(b, t, Condition::Stabilized);
     }
