@@ -1341,9 +1341,12 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
     let h = b.index_of("hero").unwrap();
     b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
     assert_eq!(b.clock.ap[h], 2, "the first AP goes in when declared");
-    // The second AP goes in on the hero's next opportunity: it never gets to choose.
+    // The second AP goes in on the hero's next opportunity, by ending the turn (anything
+    // else would abandon it).
     while b.clock.phase < 4 {
-        assert_ne!(b.actor(), Some(h), "phase {}: the hero's AP are spoken for", b.clock.phase);
+        if b.actor() == Some(h) {
+            assert!(b.clock.budget.continuing, "phase {}: the first aid is under way", b.clock.phase);
+        }
         b.execute(Command::EndTurn).unwrap();
     }
     assert_eq!(b.clock.ap[h], 1, "2 AP, in phases 2 and 3");
@@ -1379,7 +1382,9 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
     b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
     let delivered = |b: &Battle| action_events(b, "hero", "coup de grace").len() == 2;
     while !delivered(&b) {
-        assert_ne!(b.actor(), Some(h), "the hero's AP go into the coup de grace");
+        if b.actor() == Some(h) {
+            assert!(b.clock.budget.continuing, "the hero's AP go into the coup de grace");
+        }
         b.execute(Command::EndTurn).unwrap();
     }
     let mut when = (0, 0);
@@ -1477,4 +1482,39 @@ fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_
             }
         }
     }
+}
+
+#[test]
+fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_action() {
+    let units = || {
+        vec![unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")), unit("gob", "red", (6, 3), "goblin", None)]
+    };
+    // Ending the turn goes on with it: total defense completes.
+    let mut b = battle(units(), RulesVariant::ApPhases, 3);
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    b.execute(Command::Defend).unwrap();
+    let hero = b.index_of("hero").unwrap();
+    until(&mut b, "hero", |b| b.clock.budget.continuing);
+    assert!(
+        fivefoot::combat::variants::budget_line(&b).contains("under way"),
+        "{}",
+        fivefoot::combat::variants::budget_line(&b)
+    );
+    b.execute(Command::EndTurn).unwrap();
+    assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 4)]);
+    // Any other action abandons it: "it may be wise to abandon an advanced action".
+    let mut b = battle(units(), RulesVariant::ApPhases, 3);
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    b.execute(Command::Defend).unwrap();
+    until(&mut b, "hero", |b| b.clock.budget.continuing);
+    let ap = b.clock.ap[hero];
+    b.execute(Command::Move { to: (3, 0).into() }).unwrap();
+    assert!(b.clock.advanced[hero].is_none());
+    assert!(b.fighters[hero].defense.is_empty(), "no total defense");
+    assert!(
+        b.events
+            .iter()
+            .any(|e| matches!(e, CombatEvent::Spoiled { unit, reason, .. } if unit == "hero" && reason == "abandoned"))
+    );
+    assert_eq!(b.clock.ap[hero], ap - 1, "the move took this phase's AP instead");
 }

@@ -42,6 +42,10 @@ impl Ai for Greedy {
         if b.clock.budget.declaring {
             return Command::Declare { intent: declaration(b, actor) };
         }
+        // ap-phases: an advanced action under way goes on.
+        if b.clock.budget.continuing {
+            return Command::EndTurn;
+        }
         if b.fighters[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
             return Command::Stand;
         }

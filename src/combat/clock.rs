@@ -27,6 +27,9 @@ pub struct Budget {
     pub single_action: bool,
     /// ap-phases: one action may be taken in this phase.
     pub phase_action: bool,
+    /// ap-phases: an advanced action is under way: ending the turn spends this phase's AP
+    /// on it; any other action abandons it.
+    pub continuing: bool,
     /// osr-segments: the major action is still available.
     pub major: bool,
     /// osr-segments: only fast actions (charge, flee) now.
@@ -382,16 +385,13 @@ pub fn advance(b: &mut Battle) {
         if !b.fighters[i].can_act() {
             continue;
         }
-        // ap-phases: an advanced action in progress continues on the fighter's opportunity.
-        if b.variant == RulesVariant::ApPhases && b.clock.advanced[i].is_some() {
-            super::resolve::continue_advanced(b, i);
-            if b.is_over() {
-                return;
-            }
-            continue;
-        }
         b.clock.actor = Some(i);
         b.clock.budget = fresh_budget(b, i);
+        // ap-phases: an advanced action under way goes on (ending the turn) unless the
+        // fighter abandons it for another action.
+        if b.variant == RulesVariant::ApPhases && b.clock.advanced[i].is_some() {
+            b.clock.budget.continuing = true;
+        }
         let turn_start = match b.variant {
             RulesVariant::D20Classic | RulesVariant::FourActions => true,
             RulesVariant::HexPhases => true,

@@ -309,6 +309,23 @@ impl Battle {
     pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
         let plan = self.validate(&cmd)?;
         let actor = self.actor().expect("validated");
+        if self.clock.budget.continuing {
+            // ap-phases: ending the turn goes on with the advanced action under way; any
+            // other action abandons it ("it may be wise to abandon an advanced action").
+            if cmd == Command::EndTurn {
+                self.clock.budget = Budget::default();
+                continue_advanced(self, actor);
+                if !self.is_over() {
+                    clock::advance(self);
+                }
+                return Ok(());
+            }
+            if let Some(adv) = self.clock.advanced[actor].take() {
+                let unit = self.fighters[actor].id.clone();
+                let action = variants::ap_phases::advanced_name(&adv.action);
+                self.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
+            }
+        }
         self.clock.budget = plan.budget_after.clone();
         match &cmd {
             Command::Move { .. } => {

@@ -45,6 +45,14 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
     let mut parts = vec![format!("{} AP", b.clock.ap.get(actor).copied().unwrap_or(0))];
     say(&mut parts, b.clock.budget.phase_action, "an action this phase");
+    if b.clock.budget.continuing
+        && let Some(Some(adv)) = b.clock.advanced.get(actor)
+    {
+        parts.push(format!(
+            "{} under way (end the turn to go on with it; any other action abandons it)",
+            advanced_name(&adv.action)
+        ));
+    }
     parts
 }
 
@@ -76,6 +84,7 @@ pub fn badge(b: &Battle, i: usize) -> String {
 pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
+    n.continuing = false;
     let kind = AttackKind::Primary;
     let ap = b.clock.ap[actor];
     let phase = b.clock.phase;
