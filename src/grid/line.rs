@@ -187,22 +187,36 @@ pub fn square_corners(p: GridPos) -> [GridPos; 4] {
 /// Hexes on the line between two hex centres, nudged by `nudge` (a small signed number)
 /// so that a line running along hex edges falls to one side. Includes both ends.
 pub fn hex_line_cells(a: GridPos, b: GridPos, nudge: f64) -> Vec<GridPos> {
+    let mut out = Vec::with_capacity(hex_steps(a, b) as usize + 1);
+    hex_line_all(a, b, nudge, |c| {
+        out.push(c);
+        true
+    });
+    out
+}
+
+/// Whether `f` holds for every hex of [`hex_line_cells`]`(a, b, nudge)`, in order,
+/// stopping at the first that fails; no allocation.
+pub fn hex_line_all(a: GridPos, b: GridPos, nudge: f64, mut f: impl FnMut(GridPos) -> bool) -> bool {
     let n = hex_steps(a, b);
     let (aq, ar, as_) = hex_cube(a);
     let (bq, br, bs) = hex_cube(b);
     // An asymmetric nudge, so that ties on every edge direction break the same way.
     let (aq, ar, as_) = (aq as f64 + nudge, ar as f64 + 2.0 * nudge, as_ as f64 - 3.0 * nudge);
     let (bq, br, bs) = (bq as f64 + nudge, br as f64 + 2.0 * nudge, bs as f64 - 3.0 * nudge);
-    let mut out = Vec::with_capacity(n as usize + 1);
+    let mut last = None;
     for i in 0..=n {
         let t = if n == 0 { 0.0 } else { i as f64 / n as f64 };
         let (q, r) = cube_round(aq + (bq - aq) * t, ar + (br - ar) * t, as_ + (bs - as_) * t);
         let cell = hex_from_cube(q, r);
-        if out.last() != Some(&cell) {
-            out.push(cell);
+        if last != Some(cell) {
+            last = Some(cell);
+            if !f(cell) {
+                return false;
+            }
         }
     }
-    out
+    true
 }
 
 fn cube_round(q: f64, r: f64, s: f64) -> (i32, i32) {

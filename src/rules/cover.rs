@@ -9,7 +9,7 @@ use super::roster::Occupancy;
 use super::{Battlefield, RulesView};
 use crate::grid::{
     BitGrid, CrossedSpans, Footprint, GridPos, Metric, Shape, Terrain, crossed_runs_are_columns, for_each_crossed_cell,
-    for_each_crossed_run, for_each_face_pair, hex_line_cells, mask, square_corners,
+    for_each_crossed_run, for_each_face_pair, hex_line_all, hex_line_cells, mask, square_corners,
 };
 use crate::variant::RulesVariant;
 use serde::Serialize;
@@ -264,9 +264,11 @@ pub fn has_line_of_effect(field: &Battlefield, from: Footprint, to: GridPos) -> 
                 })
             })
         }
-        Shape::Hex => from
-            .cells()
-            .any(|a| [1e-6, -1e-6].into_iter().any(|nudge| hex_line_cells(a, to, nudge).into_iter().all(|c| !wall(c)))),
+        // A neighbouring hex shares an edge with it: nothing lies between.
+        Shape::Hex => from.cells().any(|a| {
+            crate::grid::hex_steps(a, to) <= 1
+                || [1e-6, -1e-6].into_iter().any(|nudge| hex_line_all(a, to, nudge, |c| !wall(c)))
+        }),
     }
 }
 
