@@ -71,21 +71,19 @@ pub fn reaches(b: &Battle, caster: usize, t: usize, sp: &SpellDef) -> Result<(),
         let what = if sp.range_ft.is_some() { format!("range {range} ft") } else { "touch".into() };
         return Err(format!("{} is {distance} ft away ({what})", ft.id));
     }
-    if sp.range_ft.is_some() {
-        let view = b.view();
-        let cover = cover_at(
-            view.field,
-            view.occupancy,
-            (caster, f.footprint()),
-            (t, ft.footprint()),
-            AttackReach::Adjacent,
-            false,
-        );
-        if !cover.can_target || cover.breaks_line_of_effect {
-            return Err(format!("no line of effect to {}", ft.id));
-        }
+    if sp.range_ft.is_some() && !line_of_effect(b, caster, t) {
+        return Err(format!("no line of effect to {}", ft.id));
     }
     Ok(())
+}
+
+/// A spell's line of effect from `a` to `t`: no total cover, as the variant rates it
+/// (osr-segments: cover over 50% breaks it). Creatures in between do not block it.
+fn line_of_effect(b: &Battle, a: usize, t: usize) -> bool {
+    let view = b.view();
+    let (fa, ft) = (b.fighters[a].footprint(), b.fighters[t].footprint());
+    let cover = cover_at(view.field, view.occupancy, (a, fa), (t, ft), AttackReach::Adjacent, false);
+    cover.can_target && !cover.breaks_line_of_effect
 }
 
 /// Casting that happens at once (d20-classic, four-actions, hex-phases): the spell is
@@ -238,10 +236,7 @@ fn reaches_as_counter(b: &Battle, r: usize, c: usize, sp: &SpellDef) -> Result<(
     if distance > sp.range_ft.unwrap_or(fr.natural_reach_ft).max(fr.natural_reach_ft) {
         return Err("out of range".into());
     }
-    let view = b.view();
-    let cover =
-        cover_at(view.field, view.occupancy, (r, fr.footprint()), (c, fc.footprint()), AttackReach::Adjacent, false);
-    if cover.can_target && !cover.breaks_line_of_effect { Ok(()) } else { Err("no line of effect".into()) }
+    if line_of_effect(b, r, c) { Ok(()) } else { Err("no line of effect".into()) }
 }
 
 /// The spell's effect on its target.

@@ -280,6 +280,60 @@ fn union_box(a: Footprint, b: Footprint) -> (GridPos, GridPos) {
     );
     (min, max)
 }
+/// Nothing that could block or cover lies in the box spanned by the two footprints (no
+/// wall, low wall or third creature): every line is clear, no survey needed.
+fn open_between(
+    field: &Battlefield,
+    occupancy: Option<(&Occupancy, [usize; 2])>,
+    attacker: Footprint,
+    target: Footprint,
+) -> bool {
+    let (min, max) = union_box(attacker, target);
+    let own = (attacker.side * attacker.side + target.side * target.side) as u32;
+    let nobody_between = occupancy.is_none_or(|(o, _)| o.count_in(min, max) <= own);
+    nobody_between && !field.terrain.any_blocker_in(min, max)
+}
+
+/// What one square does to a line between the two footprints: a wall, a low wall that
+/// counts (not under either end, and only as the low-wall rule says), a third creature
+/// (`occupancy` given, its two ends ignored), or nothing.
+#[inline]
+fn classify(
+    field: &Battlefield,
+    occupancy: Option<(&Occupancy, [usize; 2])>,
+    attacker: Footprint,
+    target: Footprint,
+    c: GridPos,
+) -> Blocker {
+    let (unit, sight) = match occupancy {
+        Some((o, ignore)) => {
+            let code = o.sight_code(c);
+            if code == 0 {
+                return Blocker::Clear; // the common case: open floor, nobody there
+            }
+            let unit = (code >> 8).checked_sub(1).map(usize::from);
+            (unit.filter(|u| !ignore.contains(u)), code as u8)
+        }
+        None => (
+            None,
+            match field.terrain.get(c) {
+                Terrain::Wall => 2,
+                Terrain::LowWall => 1,
+                _ => 0,
+            },
+        ),
+    };
+    let metric = field.variant.range_metric();
+    match sight {
+        2 => Blocker::Wall,
+        // A low wall under the attacker or the target does not cover.
+        1 if !attacker.contains(c) && !target.contains(c) && low_wall_counts(metric, attacker, target, c) => {
+            Blocker::LowWall
+        }
+        _ if unit.is_some() => Blocker::Creature,
+        _ => Blocker::Clear,
+    }
+}
 
 /// Surveys the lines from `attacker` to `target`. With `occupancy`, creatures other than
 /// the two named count as soft cover.
@@ -305,42 +359,10 @@ fn survey_with(
 ) -> LineSurvey {
     let shape = field.variant.shape();
     let lines = if shape == Shape::Square { 4 } else { 2 };
-    let (min, max) = union_box(attacker, target);
-    let own = (attacker.side * attacker.side + target.side * target.side) as u32;
-    let nobody_between = occupancy.is_none_or(|(o, _)| o.count_in(min, max) <= own);
-    if !detail && nobody_between && !field.terrain.any_blocker_in(min, max) {
+    if !detail && open_between(field, occupancy, attacker, target) {
         return LineSurvey { total: false, best: LineScore::default(), lines, best_lines: vec![] };
     }
-    let metric = field.variant.range_metric();
-    let classify_cell = |c: GridPos| -> Blocker {
-        let (unit, sight) = match occupancy {
-            Some((o, ignore)) => {
-                let code = o.sight_code(c);
-                if code == 0 {
-                    return Blocker::Clear; // the common case: open floor, nobody there
-                }
-                let unit = (code >> 8).checked_sub(1).map(usize::from);
-                (unit.filter(|u| !ignore.contains(u)), code as u8)
-            }
-            None => (
-                None,
-                match field.terrain.get(c) {
-                    Terrain::Wall => 2,
-                    Terrain::LowWall => 1,
-                    _ => 0,
-                },
-            ),
-        };
-        match sight {
-            2 => Blocker::Wall,
-            // A low wall under the attacker or the target does not cover.
-            1 if !attacker.contains(c) && !target.contains(c) && low_wall_counts(metric, attacker, target, c) => {
-                Blocker::LowWall
-            }
-            _ if unit.is_some() => Blocker::Creature,
-            _ => Blocker::Clear,
-        }
-    };
+    let classify_cell = |c: GridPos| classify(field, occupancy, attacker, target, c);
     let mut best: Option<(LineScore, Vec<SightLine>)> = None;
     let mut total = true;
     match shape {
@@ -970,42 +992,10 @@ mod reference {
     ) -> LineSurvey {
         let shape = field.variant.shape();
         let lines = if shape == Shape::Square { 4 } else { 2 };
-        let (min, max) = union_box(attacker, target);
-        let own = (attacker.side * attacker.side + target.side * target.side) as u32;
-        let nobody_between = occupancy.is_none_or(|(o, _)| o.count_in(min, max) <= own);
-        if !detail && nobody_between && !field.terrain.any_blocker_in(min, max) {
+        if !detail && open_between(field, occupancy, attacker, target) {
             return LineSurvey { total: false, best: LineScore::default(), lines, best_lines: vec![] };
         }
-        let metric = field.variant.range_metric();
-        let classify_cell = |c: GridPos| -> Blocker {
-            let (unit, sight) = match occupancy {
-                Some((o, ignore)) => {
-                    let code = o.sight_code(c);
-                    if code == 0 {
-                        return Blocker::Clear; // the common case: open floor, nobody there
-                    }
-                    let unit = (code >> 8).checked_sub(1).map(usize::from);
-                    (unit.filter(|u| !ignore.contains(u)), code as u8)
-                }
-                None => (
-                    None,
-                    match field.terrain.get(c) {
-                        Terrain::Wall => 2,
-                        Terrain::LowWall => 1,
-                        _ => 0,
-                    },
-                ),
-            };
-            match sight {
-                2 => Blocker::Wall,
-                // A low wall under the attacker or the target does not cover.
-                1 if !attacker.contains(c) && !target.contains(c) && low_wall_counts(metric, attacker, target, c) => {
-                    Blocker::LowWall
-                }
-                _ if unit.is_some() => Blocker::Creature,
-                _ => Blocker::Clear,
-            }
-        };
+        let classify_cell = |c: GridPos| classify(field, occupancy, attacker, target, c);
         let mut best: Option<(LineScore, Vec<SightLine>)> = None;
         let mut total = true;
         match shape {

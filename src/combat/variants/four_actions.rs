@@ -58,6 +58,18 @@ pub fn badge(b: &Battle, i: usize) -> String {
     if f.reactions_used == 0 { "reaction ready".into() } else { "reaction used".into() }
 }
 
+/// Spends a quick action (or, traded down, the standard action).
+fn take_quick(budget: &Budget, n: &mut Budget, what: &str) -> Result<(), String> {
+    if budget.quick {
+        n.quick = false;
+    } else if budget.standard {
+        n.standard = false;
+    } else {
+        return Err(format!("{what} is a quick action, and none is left"));
+    }
+    Ok(())
+}
+
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
 pub(crate) fn spend(
@@ -81,15 +93,7 @@ pub(crate) fn spend(
             }
             n.moved = true;
         }
-        Command::Step { .. } => {
-            if budget.quick {
-                n.quick = false;
-            } else if budget.standard {
-                n.standard = false;
-            } else {
-                return Err("a side step is a quick action, and none is left".into());
-            }
-        }
+        Command::Step { .. } => take_quick(budget, &mut n, "a side step")?,
         Command::Attack { .. } | Command::FullAttack { .. } => {
             if budget.standard {
                 n.standard = false;
@@ -121,15 +125,7 @@ pub(crate) fn spend(
         Command::Stand | Command::Reload => take_move(budget, &mut n)?,
         Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
         Command::Guard => take_move(budget, &mut n)?,
-        Command::Focus => {
-            if budget.quick {
-                n.quick = false;
-            } else if budget.standard {
-                n.standard = false;
-            } else {
-                return Err("focus is a quick action, and none is left".into());
-            }
-        }
+        Command::Focus => take_quick(budget, &mut n, "focus")?,
         Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
         // "Spellcasting is a Standard Action."
         Command::Shove { .. }
