@@ -153,8 +153,8 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let text = e.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("invalid arguments"));
+            // clap's whole message: what is wrong, the usage, the possible values, the --help hint.
+            let _ = e.print();
             return ExitCode::from(2);
         }
     };

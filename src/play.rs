@@ -48,8 +48,45 @@ pub fn default_level() -> PathBuf {
     if here.exists() { here } else { Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_LEVEL) }
 }
 
-/// Opens the game window; returns when it closes.
+/// Whether a window can open here. With only the X11 backend built in, that takes a
+/// `DISPLAY`; without one the windowing library would panic.
+pub fn display_available() -> Result<(), String> {
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        return Err(
+            "the game needs a display (DISPLAY is not set); `fivefoot sim` and `fivefoot query` work without one"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// Reads the level `play LEVEL` goes straight into and the side the player commands,
+/// so that bad input is reported before any window or renderer starts.
+fn straight_into(path: &Path, opts: &PlayOptions) -> Result<GameSetup, String> {
+    let level = Level::load(path, &Catalogue::builtin()).map_err(|e| e.to_string())?;
+    let side = if opts.watch {
+        None
+    } else {
+        Some(opts.side.clone().unwrap_or_else(|| level.def.units.first().map_or_else(String::new, |u| u.side.clone())))
+    };
+    let sides = crate::game::summarise(&level).sides;
+    if sides.len() < 2 {
+        return Err(format!("{}: a battle needs units on at least two sides", path.display()));
+    }
+    if let Some(s) = &side
+        && !sides.iter().any(|(name, _)| name == s)
+    {
+        let names: Vec<&str> = sides.iter().map(|(s, _)| s.as_str()).collect();
+        return Err(format!("{}: no side \"{s}\" (sides: {})", path.display(), names.join(", ")));
+    }
+    Ok(GameSetup { level: path.to_path_buf(), rules: opts.rules, side, seed: opts.seed })
+}
+
+/// Opens the game window; returns when it closes. Bad input and a missing display are
+/// reported before anything starts.
 pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
+    display_available()?;
+    let straight = opts.level.as_deref().map(|path| straight_into(path, &opts)).transpose()?;
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window { title: "Fivefoot".into(), resolution: (1280, 800).into(), ..default() }),
@@ -71,28 +108,8 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         ScreenshotPlugin,
     ));
 
-    if let Some(path) = &opts.level {
-        // Straight into the skirmish: check the level now so a bad file fails before a window opens.
-        let level = Level::load(path, &Catalogue::builtin()).map_err(|e| e.to_string())?;
-        let side = if opts.watch {
-            None
-        } else {
-            Some(
-                opts.side
-                    .clone()
-                    .unwrap_or_else(|| level.def.units.first().map_or_else(String::new, |u| u.side.clone())),
-            )
-        };
-        if let Some(s) = &side
-            && !level.def.units.iter().any(|u| &u.side == s)
-        {
-            return Err(format!(
-                "{}: no side \"{s}\" (sides: {})",
-                path.display(),
-                crate::game::summarise(&level).sides.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(", ")
-            ));
-        }
-        app.insert_resource(GameSetup { level: path.clone(), rules: opts.rules, side, seed: opts.seed });
+    if let Some(setup) = straight {
+        app.insert_resource(setup);
         app.insert_state(Screen::Skirmish);
     } else {
         app.insert_resource(GameSetup { level: default_level(), rules: opts.rules, side: None, seed: opts.seed });

@@ -87,10 +87,7 @@ fn bad_input_exits_2_with_one_line_on_stderr() {
     let cases: Vec<Vec<&str>> = vec![
         vec!["query", CORRIDOR, "threatened", "nobody"],
         vec!["query", "/no/such/level.ron", "threatened", "pike"],
-        vec!["query", CORRIDOR, "--rules", "d30-modern", "threatened", "pike"],
         vec!["query", CORRIDOR, "cover", "pike", "pike"],
-        vec!["query", CORRIDOR, "path", "hero", "x", "1"],
-        vec!["query", CORRIDOR, "teleport", "hero"],
     ];
     for args in cases {
         let (code, out, err) = fivefoot(&args);
@@ -100,6 +97,75 @@ fn bad_input_exits_2_with_one_line_on_stderr() {
     }
     let (_, _, err) = fivefoot(&["query", CORRIDOR, "threatened", "nobody"]);
     assert!(err.contains("nobody") && err.contains("hero") && err.contains("pike"), "{err}");
+}
+
+/// Bad arguments get clap's whole message: what is wrong, the usage or the possible values,
+/// and the `--help` hint; nothing on stdout, exit 2.
+#[test]
+fn argument_errors_print_clap_s_whole_message() {
+    let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (vec!["sim"], vec!["required arguments were not provided", "<LEVEL>", "Usage: fivefoot sim", "--help"]),
+        (vec!["query", CORRIDOR, "attack"], vec!["<ATTACKER>", "<TARGET>", "Usage:", "--help"]),
+        (
+            vec!["query", CORRIDOR, "--rules", "d30-modern", "threatened", "pike"],
+            vec!["invalid value 'd30-modern'", "possible values: ap-phases, four-actions, d20-classic", "--help"],
+        ),
+        (vec!["sim", CORRIDOR, "--seed", "abc"], vec!["invalid value 'abc' for '--seed", "--help"]),
+        (vec!["query", CORRIDOR, "path", "hero", "x", "1"], vec!["invalid value 'x'", "--help"]),
+        (vec!["query", CORRIDOR, "teleport", "hero"], vec!["unrecognized subcommand 'teleport'", "--help"]),
+    ];
+    for (args, wants) in cases {
+        let (code, out, err) = fivefoot(&args);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert!(out.is_empty(), "{args:?}: nothing on stdout");
+        for want in wants {
+            assert!(err.contains(want), "{args:?}: {want:?} missing from: {err}");
+        }
+    }
+}
+
+/// Without a display the window cannot open: one line says so and what works instead.
+#[test]
+fn play_without_a_display_says_so_and_exits_2() {
+    for args in [vec!["play", CORRIDOR], vec![]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
+            .args(&args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("run fivefoot");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains("needs a display") && err.contains("sim") && err.contains("query"), "{err}");
+    }
+}
+
+/// `play LEVEL` checks the level before anything starts: the error comes alone, with its
+/// position, and no window (so none of the renderer's log lines).
+#[test]
+fn play_reports_a_broken_level_before_opening_a_window() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.ron");
+    let text = std::fs::read_to_string(CORRIDOR).unwrap().replace("\"spearman\"", "\"spearmen\"");
+    std::fs::write(&path, text).unwrap();
+    let lonely = dir.join("lonely.ron");
+    let one_side = "(name: \"Lonely\", rules: \"d20-classic\", map: (rows: [\"...\"]), units: [(id: \"a\", side: \"blue\", at: (0, 0), creature: \"goblin\")])";
+    std::fs::write(&lonely, one_side).unwrap();
+    // A display that does not exist: had a window been tried, it would fail differently.
+    for (file, want) in [(&path, "spearmen"), (&lonely, "at least two sides")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
+            .args(["play", file.to_str().unwrap()])
+            .env("DISPLAY", ":4242")
+            .output()
+            .expect("run fivefoot");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(file.file_name().unwrap().to_str().unwrap()) && err.contains(want), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -113,4 +179,67 @@ fn a_broken_level_is_reported_with_its_position() {
     assert_eq!(code, 2);
     assert!(err.contains("broken.ron:18:") && err.contains("unknown creature \"spearmen\""), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The golden battles: `fivefoot sim --log` of one battle for every level × every variant
+/// × seeds 1–3 must give the committed `tests/golden/` files byte for byte. They guard
+/// every change to the engine; `scripts/golden` rewrites them, in a commit that names the
+/// rule or the bug that changed the battles.
+#[test]
+fn every_golden_battle_is_replayed_byte_for_byte() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let variants = ["ap-phases", "four-actions", "d20-classic", "osr-segments", "hex-phases"];
+    let mut levels: Vec<_> = std::fs::read_dir(root.join("levels"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    levels.sort();
+    assert!(levels.len() >= 6, "the shipped levels");
+    let out_dir = std::env::temp_dir().join(format!("fivefoot-golden-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let mut checked = 0;
+    for level in &levels {
+        let name = level.file_stem().unwrap().to_string_lossy().into_owned();
+        for rules in variants {
+            for seed in ["1", "2", "3"] {
+                let file = format!("{name}.{rules}.{seed}.jsonl");
+                let golden = root.join("tests/golden").join(&file);
+                let want = std::fs::read_to_string(&golden)
+                    .unwrap_or_else(|e| panic!("{}: {e} (run scripts/golden for a new level)", golden.display()));
+                let got_path = out_dir.join(&file);
+                let args = ["sim", level.to_str().unwrap(), "--rules", rules, "--seed", seed, "--battles", "1"];
+                let mut all: Vec<&str> = args.to_vec();
+                all.extend(["--log", got_path.to_str().unwrap()]);
+                let (code, _, err) = fivefoot(&all);
+                assert_eq!(code, 0, "{file}: {err}");
+                let got = std::fs::read_to_string(&got_path).unwrap();
+                if got != want {
+                    let line = got.lines().zip(want.lines()).position(|(a, b)| a != b);
+                    let at = line.map_or_else(
+                        || {
+                            format!(
+                                "the lengths differ ({} lines, golden {})",
+                                got.lines().count(),
+                                want.lines().count()
+                            )
+                        },
+                        |n| {
+                            format!(
+                                "line {}:\n  got    {}\n  golden {}",
+                                n + 1,
+                                got.lines().nth(n).unwrap(),
+                                want.lines().nth(n).unwrap()
+                            )
+                        },
+                    );
+                    panic!("{file} differs from its golden log at {at}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let files = std::fs::read_dir(root.join("tests/golden")).unwrap().count();
+    assert_eq!(files, checked, "a golden file without a level or variant to replay it");
 }

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin};
 use fivefoot::combat::{Battle, BattleOptions, CombatEvent, Command};
-use fivefoot::control::plugin::{ControlPlugin, Pointer, Selection};
+use fivefoot::control::plugin::{ControlPlugin, END_TURN_UNUSED, Feedback, Pointer, Selection};
 use fivefoot::control::{SlotAction, Tool, action_bar, command_for_click};
 use fivefoot::grid::{GridPos, Shape};
 use fivefoot::input::{Bindings, ControlsPlugin};
@@ -87,15 +87,83 @@ fn tap(app: &mut App, input: impl Buttonlike) {
     app.update();
 }
 
+/// A quick tap at a low frame rate: the key goes down and up between two frames.
+fn tap_inside_one_update(app: &mut App, input: impl Buttonlike) {
+    input.press(app.world_mut());
+    input.release(app.world_mut());
+    app.update();
+}
+
+/// Ends the acting unit's turn with the key, confirming when it has not acted.
+fn end_turn(app: &mut App) {
+    let before = battle_of(app).events.len();
+    tap(app, KeyCode::Space);
+    if battle_of(app).events.len() == before {
+        tap(app, KeyCode::Space);
+    }
+}
+
 #[test]
-fn space_ends_the_turn_of_the_unit_acting() {
+fn space_ends_the_turn_of_the_unit_acting_after_asking_once_if_it_has_not_acted() {
     let mut app = controls_app(duel(RulesVariant::D20Classic));
     let first = battle_of(&app).actor().unwrap();
     let before = battle_of(&app).events.len();
     tap(&mut app, KeyCode::Space);
+    assert_eq!(battle_of(&app).actor(), Some(first), "the first press only asks");
+    assert_eq!(battle_of(&app).events.len(), before);
+    assert_eq!(app.world().resource::<Feedback>().0.as_deref(), Some(END_TURN_UNUSED));
+    tap(&mut app, KeyCode::Space);
     let b = battle_of(&app);
-    assert_ne!(b.actor(), Some(first), "the turn passed on");
+    assert_ne!(b.actor(), Some(first), "the second press ends the turn");
     assert!(b.events[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. })));
+    assert_eq!(app.world().resource::<Feedback>().0, None);
+}
+
+#[test]
+fn after_acting_one_press_of_space_ends_the_turn() {
+    let mut app = controls_app(duel(RulesVariant::D20Classic));
+    let first = battle_of(&app).actor().unwrap();
+    // A 5-ft step away from everyone, then End turn: no question asked.
+    let here = battle_of(&app).fighters[first].pos;
+    let to = [GridPos::new(here.x + 1, here.y), GridPos::new(here.x - 1, here.y), GridPos::new(here.x, here.y + 1)]
+        .into_iter()
+        .find(|&p| battle_of(&app).clone().validate(&Command::Move { to: p }).is_ok())
+        .expect("a square to move to");
+    app.world_mut().resource_mut::<Pointer>().cell = Some(to);
+    tap(&mut app, MouseButton::Left);
+    assert_eq!(battle_of(&app).fighters[first].pos, to, "the unit moved");
+    tap(&mut app, KeyCode::Space);
+    assert_ne!(battle_of(&app).actor(), Some(first), "one press ended the turn");
+}
+
+#[test]
+fn a_press_and_release_inside_one_update_still_counts() {
+    let mut app = controls_app(duel(RulesVariant::D20Classic));
+    let first = battle_of(&app).actor().unwrap();
+    // Two quick taps of End turn, each inside one frame: ask, then confirm.
+    tap_inside_one_update(&mut app, KeyCode::Space);
+    assert_eq!(app.world().resource::<Feedback>().0.as_deref(), Some(END_TURN_UNUSED));
+    tap_inside_one_update(&mut app, KeyCode::Space);
+    app.update();
+    assert_ne!(battle_of(&app).actor(), Some(first), "both quick taps counted");
+    // A quick tap of T toggles the enemy-threat layer; five toggle it five times (on).
+    app.init_resource::<Layers>().add_systems(Update, fivefoot::overlay::toggle_layers);
+    let before = app.world().resource::<Layers>().enemy_threat;
+    for _ in 0..5 {
+        tap_inside_one_update(&mut app, KeyCode::KeyT);
+    }
+    assert_ne!(app.world().resource::<Layers>().enemy_threat, before, "five taps, five toggles");
+    // A quick click on a square moves the acting unit there.
+    let actor = battle_of(&app).actor().unwrap();
+    let here = battle_of(&app).fighters[actor].pos;
+    let to = [GridPos::new(here.x + 1, here.y), GridPos::new(here.x - 1, here.y), GridPos::new(here.x, here.y + 1)]
+        .into_iter()
+        .find(|&p| battle_of(&app).clone().validate(&Command::Move { to: p }).is_ok())
+        .expect("a square to move to");
+    app.world_mut().resource_mut::<Pointer>().cell = Some(to);
+    tap_inside_one_update(&mut app, MouseButton::Left);
+    app.update();
+    assert_eq!(battle_of(&app).fighters[actor].pos, to, "the quick click moved the unit");
 }
 
 #[test]
@@ -107,7 +175,7 @@ fn a_click_on_a_square_moves_the_acting_unit_there() {
         if b.fighters[b.actor().unwrap()].id == "hero" {
             break;
         }
-        tap(&mut app, KeyCode::Space);
+        end_turn(&mut app);
     }
     let b = battle_of(&app);
     let hero = b.index_of("hero").unwrap();
@@ -128,7 +196,7 @@ fn number_keys_pick_action_bar_tools_and_a_click_on_a_foe_attacks() {
         if b.fighters[b.actor().unwrap()].id == "hero" {
             break;
         }
-        tap(&mut app, KeyCode::Space);
+        end_turn(&mut app);
     }
     // Slot 2 is the side step in four-actions.
     tap(&mut app, KeyCode::Digit2);

@@ -6,9 +6,8 @@ use super::{ActionSlot, SlotAction, Tool, action_bar, command_for_click};
 use crate::combat::Command;
 use crate::combat::plugin::{BattleRes, PlayerCommands};
 use crate::grid::GridPos;
-use crate::input::{GameAction, PlayerInput};
+use crate::input::{GameAction, Presses};
 use bevy::prelude::*;
-use leafwing_input_manager::prelude::ActionState;
 
 /// Where the pointer is.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
@@ -35,6 +34,18 @@ pub struct Feedback(pub Option<String>);
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct ActionBar(pub Vec<ActionSlot>);
 
+/// The acting unit's opportunity as the player sees it: when it began (the battle's event
+/// count then), and whether the end-turn key was pressed once without anything done since.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct TurnWatch {
+    pub actor: Option<usize>,
+    pub events_at_start: usize,
+    pub confirm_end: bool,
+}
+
+/// What the end-turn key asks when the acting unit has done nothing yet.
+pub const END_TURN_UNUSED: &str = "End the turn without acting? Press End turn again to confirm.";
+
 /// An action-bar button was pressed (by click or shortcut).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SlotPressed(pub usize);
@@ -49,6 +60,7 @@ impl Plugin for ControlPlugin {
             .init_resource::<Selection>()
             .init_resource::<Feedback>()
             .init_resource::<ActionBar>()
+            .init_resource::<TurnWatch>()
             .add_message::<SlotPressed>()
             .add_systems(
                 Update,
@@ -66,46 +78,58 @@ pub fn human_actor(res: &BattleRes) -> Option<usize> {
     b.actor().filter(|&i| !b.is_over() && res.human_sides.contains(&b.fighters[i].side))
 }
 
-/// When one of the player's units begins to act, select it with the default tool.
-fn follow_turns(res: Res<BattleRes>, mut sel: ResMut<Selection>, mut last: Local<Option<usize>>) {
+/// When one of the player's units begins to act, select it with the default tool and note
+/// where its opportunity began.
+fn follow_turns(res: Res<BattleRes>, mut sel: ResMut<Selection>, mut watch: ResMut<TurnWatch>) {
     if !res.is_changed() {
         return;
     }
     let now = human_actor(&res);
-    if now != *last {
+    if now != watch.actor {
         if let Some(i) = now {
             sel.set_if_neq(Selection { unit: Some(i), tool: Tool::Move });
         }
-        *last = now;
+        *watch = TurnWatch { actor: now, events_at_start: res.battle.events.len(), confirm_end: false };
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn read_input(
-    input: Query<&ActionState<GameAction>, With<PlayerInput>>,
+    input: Res<Presses>,
     pointer: Res<Pointer>,
+    mut watch: ResMut<TurnWatch>,
     mut res: ResMut<BattleRes>,
     mut sel: ResMut<Selection>,
     mut queue: ResMut<PlayerCommands>,
     mut feedback: ResMut<Feedback>,
     mut slots: MessageWriter<SlotPressed>,
 ) {
-    let Ok(input) = input.single() else { return };
     let actor = human_actor(&res);
-    if input.just_pressed(&GameAction::Cancel) {
+    if input.pressed(GameAction::Cancel) {
         sel.tool = Tool::Move;
         feedback.0 = None;
     }
     for &action in crate::input::ALL_ACTIONS {
         if let Some(slot) = action.slot()
-            && input.just_pressed(&action)
+            && input.pressed(action)
         {
             slots.write(SlotPressed(slot));
         }
     }
-    if input.just_pressed(&GameAction::EndTurn) && actor.is_some() {
-        queue.0.push_back(Command::EndTurn);
+    if input.pressed(GameAction::EndTurn) && actor.is_some() {
+        // The key is easy to hit by accident (or twice): an unused opportunity asks once.
+        let acted = res.battle.events.len() > watch.events_at_start;
+        if acted || watch.confirm_end {
+            queue.0.push_back(Command::EndTurn);
+            feedback.0 = None;
+            // The same unit may be up again next (another phase): a new opportunity.
+            watch.actor = None;
+        } else {
+            watch.confirm_end = true;
+            feedback.0 = Some(END_TURN_UNUSED.to_string());
+        }
     }
-    if input.just_pressed(&GameAction::CycleUnit) {
+    if input.pressed(GameAction::CycleUnit) {
         let b = &res.battle;
         let mine: Vec<usize> = (0..b.fighters.len())
             .filter(|&i| b.fighters[i].in_fight() && res.human_sides.contains(&b.fighters[i].side))
@@ -115,7 +139,7 @@ fn read_input(
             sel.unit = Some(mine[next]);
         }
     }
-    if input.just_pressed(&GameAction::Select)
+    if input.pressed(GameAction::Select)
         && !pointer.over_ui
         && let Some(cell) = pointer.cell
     {

@@ -168,8 +168,31 @@ pub fn summarise(level: &Level) -> LevelSummary {
     }
 }
 
+/// The seed a player typed in the menu: a whole number is used as it is; any other text is
+/// hashed (FNV-1a, the same on every machine), so "ogre night" names a battle too. Only
+/// blank text is refused.
+pub fn seed_from_text(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("type a seed (a number or any text)".into());
+    }
+    if let Ok(n) = text.parse::<u64>() {
+        return Ok(n);
+    }
+    Ok(text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_seed_is_a_number_or_any_text_hashed_but_never_blank() {
+        assert_eq!(super::seed_from_text(" 42 "), Ok(42));
+        // The published FNV-1a (64-bit) test vector for "abc".
+        assert_eq!(super::seed_from_text("abc"), Ok(0xe71f_a219_0541_574b));
+        assert_ne!(super::seed_from_text("abc"), super::seed_from_text("abd"));
+        assert!(super::seed_from_text("   ").is_err());
+    }
+
     use super::*;
 
     #[test]

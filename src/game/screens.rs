@@ -4,11 +4,10 @@
 use super::{GameSetup, HumanSides, LevelEntry, MenuNotice, Paused, Screen, level_files, scan_levels};
 use crate::combat::CombatEvent;
 use crate::combat::plugin::BattleRes;
-use crate::input::{ActiveBindings, GameAction, PlayerInput};
+use crate::input::{ActiveBindings, GameAction, Presses};
 use crate::variant::RulesVariant;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use leafwing_input_manager::prelude::ActionState;
 
 pub struct ScreensPlugin;
 
@@ -34,7 +33,8 @@ struct MenuChoice {
     rules: Option<RulesVariant>,
     /// Index into the level's sides; `None` = watch the AI.
     side: Option<usize>,
-    seed: u64,
+    /// The seed as typed: a number is used as it is, any other text is hashed.
+    seed_text: String,
 }
 
 fn centred(title: &str) -> egui::Window<'_> {
@@ -57,7 +57,7 @@ fn menu_screen(
         // Start on the level last played (or the default skirmish).
         let want = setup.as_ref().map_or_else(crate::play::default_level, |s| s.level.clone());
         choice.selected = entries.iter().position(|e| same_file(&e.path, &want)).unwrap_or(0);
-        choice.seed = setup.as_ref().map_or(1, |s| s.seed);
+        choice.seed_text = setup.as_ref().map_or(1, |s| s.seed).to_string();
         choice.side = Some(0);
         choice.levels = Some(entries);
     }
@@ -109,7 +109,16 @@ fn menu_screen(
                 }
             });
             ui.label("Seed:");
-            ui.add(egui::DragValue::new(&mut choice.seed));
+            ui.add(egui::TextEdit::singleline(&mut choice.seed_text).desired_width(120.0));
+            match super::seed_from_text(&choice.seed_text) {
+                Ok(seed) if choice.seed_text.trim().parse::<u64>().is_err() => {
+                    ui.weak(format!("text is hashed: seed {seed}"));
+                }
+                Ok(_) => {}
+                Err(why) => {
+                    ui.colored_label(egui::Color32::from_rgb(230, 110, 90), why);
+                }
+            }
         });
         ui.horizontal(|ui| {
             ui.label("You play:");
@@ -134,13 +143,14 @@ fn menu_screen(
         });
     });
     let entries = choice.levels.clone().unwrap_or_default();
-    if start && let Some(LevelEntry { path, summary: Ok(level) }) = entries.get(choice.selected) {
+    let seed = super::seed_from_text(&choice.seed_text);
+    if start && let (Some(LevelEntry { path, summary: Ok(level) }), Ok(seed)) = (entries.get(choice.selected), seed) {
         notice.0 = None;
         commands.insert_resource(GameSetup {
             level: path.clone(),
             rules: choice.rules,
             side: choice.side.and_then(|i| level.sides.get(i)).map(|(s, _)| s.clone()),
-            seed: choice.seed,
+            seed,
         });
         next.set(Screen::Skirmish);
     }
@@ -154,8 +164,8 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
-fn toggle_pause(input: Query<&ActionState<GameAction>, With<PlayerInput>>, mut paused: ResMut<Paused>) {
-    if input.iter().any(|a| a.just_pressed(&GameAction::Pause)) {
+fn toggle_pause(presses: Res<Presses>, mut paused: ResMut<Paused>) {
+    if presses.count(GameAction::Pause) % 2 == 1 {
         paused.0 = !paused.0;
     }
 }

@@ -10,14 +10,13 @@ use crate::combat::plugin::{AiThinking, BattleRes, CombatEventMsg, CommandRefuse
 use crate::control::plugin::{ActionBar, Feedback, Selection, SlotPressed, human_actor};
 use crate::control::{SlotAction, budget_line};
 use crate::game::{GameSetup, HumanSides, Paused, Screen};
-use crate::input::{ActiveBindings, GameAction, PlayerInput};
+use crate::input::{ActiveBindings, GameAction, Presses};
 use crate::overlay::{Layers, Preview};
 use crate::variant::RulesVariant;
 use crate::view::LevelName;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use leafwing_input_manager::prelude::ActionState;
 
 pub struct HudPlugin;
 
@@ -53,20 +52,14 @@ fn collect_log(
     }
 }
 
-fn pace_keys(
-    input: Query<&ActionState<GameAction>, With<PlayerInput>>,
-    pace: Option<ResMut<Pace>>,
-    mut skip: ResMut<SkipAi>,
-) {
-    let (Ok(input), Some(mut pace)) = (input.single(), pace) else { return };
-    let cps = 1.0 / pace.0.duration().as_secs_f32();
-    if input.just_pressed(&GameAction::Faster) {
-        set_pace(&mut pace, cps * 1.5);
+fn pace_keys(presses: Res<Presses>, pace: Option<ResMut<Pace>>, mut skip: ResMut<SkipAi>) {
+    let Some(mut pace) = pace else { return };
+    let steps = presses.count(GameAction::Faster) as i32 - presses.count(GameAction::Slower) as i32;
+    if steps != 0 {
+        let cps = 1.0 / pace.0.duration().as_secs_f32();
+        set_pace(&mut pace, cps * 1.5f32.powi(steps));
     }
-    if input.just_pressed(&GameAction::Slower) {
-        set_pace(&mut pace, cps / 1.5);
-    }
-    if input.just_pressed(&GameAction::SkipAi) {
+    if presses.pressed(GameAction::SkipAi) {
         skip.0 = true;
     }
 }

@@ -3,6 +3,10 @@
 //! from and written to a RON bindings file (`assets/bindings.ron` ships the defaults),
 //! and the leafwing-input-manager map built from them.
 
+mod presses;
+
+pub use presses::{CountPresses, Presses};
+
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -304,7 +308,7 @@ pub struct ControlsPlugin {
 impl Plugin for ControlsPlugin {
     fn build(&self, app: &mut App) {
         let map = self.bindings.input_map();
-        app.add_plugins(InputManagerPlugin::<GameAction>::default())
+        app.add_plugins((InputManagerPlugin::<GameAction>::default(), presses::plugin))
             .insert_resource(ActiveBindings(self.bindings.clone()))
             .add_systems(PreStartup, move |mut commands: Commands| {
                 commands.spawn((PlayerInput, map.clone()));

@@ -12,12 +12,11 @@ use crate::control::plugin::{Pointer, Selection, human_actor};
 use crate::control::{Tool, plan_for_click};
 use crate::game::Screen;
 use crate::grid::{Footprint, GridPos};
-use crate::input::{GameAction, PlayerInput};
+use crate::input::{GameAction, Presses};
 use crate::rules::cover::{Blocker, CoverResult};
 use crate::rules::{self, MoveMode};
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
-use leafwing_input_manager::prelude::ActionState;
 
 /// Which optional layers are on.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,15 +196,16 @@ impl Plugin for OverlayPlugin {
     }
 }
 
-fn toggle_layers(input: Query<&ActionState<GameAction>, With<PlayerInput>>, mut layers: ResMut<Layers>) {
-    let Ok(a) = input.single() else { return };
-    if a.just_pressed(&GameAction::ToggleThreatLayer) {
+/// Each press toggles a layer, so two taps inside one frame leave it as it was.
+pub fn toggle_layers(presses: Res<Presses>, mut layers: ResMut<Layers>) {
+    let odd = |action| presses.count(action) % 2 == 1;
+    if odd(GameAction::ToggleThreatLayer) {
         layers.enemy_threat = !layers.enemy_threat;
     }
-    if a.just_pressed(&GameAction::ToggleRangeLayer) {
+    if odd(GameAction::ToggleRangeLayer) {
         layers.range = !layers.range;
     }
-    if a.just_pressed(&GameAction::ToggleLinesLayer) {
+    if odd(GameAction::ToggleLinesLayer) {
         layers.lines = !layers.lines;
     }
 }

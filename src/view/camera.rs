@@ -4,7 +4,7 @@
 
 use super::layout::BoardLayout;
 use crate::control::plugin::{Pointer, Selection};
-use crate::input::{GameAction, PlayerInput};
+use crate::input::{GameAction, PlayerInput, Presses};
 use bevy::input::mouse::AccumulatedMouseMotion;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -54,6 +54,7 @@ fn frame_new_board(
 #[allow(clippy::too_many_arguments)]
 fn move_camera(
     input: Query<&ActionState<GameAction>, With<PlayerInput>>,
+    presses: Res<Presses>,
     mut camera: Query<(&mut Projection, &mut Transform), With<Camera2d>>,
     window: Query<&Window, With<PrimaryWindow>>,
     motion: Res<AccumulatedMouseMotion>,
@@ -99,13 +100,11 @@ fn move_camera(
         let d = motion.delta;
         transform.translation += Vec3::new(-d.x, d.y, 0.0) * o.scale;
     }
-    if input.just_pressed(&GameAction::ZoomIn) && !pointer.over_ui {
-        o.scale = (o.scale / 1.15).clamp(0.2, 8.0);
+    if !pointer.over_ui {
+        let zoom = presses.count(GameAction::ZoomOut) as i32 - presses.count(GameAction::ZoomIn) as i32;
+        o.scale = (o.scale * 1.15f32.powi(zoom)).clamp(0.2, 8.0);
     }
-    if input.just_pressed(&GameAction::ZoomOut) && !pointer.over_ui {
-        o.scale = (o.scale * 1.15).clamp(0.2, 8.0);
-    }
-    if input.just_pressed(&GameAction::CentreCamera)
+    if presses.pressed(GameAction::CentreCamera)
         && let (Some(res), Some(unit)) = (res, selection.unit)
         && let Some(f) = res.battle.fighters.get(unit)
     {

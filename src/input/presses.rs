@@ -1,0 +1,80 @@
+//! Every press counts: how many times each game action was pressed since the last frame,
+//! counted from the raw keyboard and mouse messages. leafwing's `just_pressed` looks at
+//! what is held when the frame begins, so a key pressed and released inside one frame (a
+//! quick tap at 15 fps) would vanish; here it counts once, and two taps count twice.
+//! Held keys that auto-repeat do not count again.
+
+use super::{ActiveBindings, GameAction, Input, PlayerInput};
+use bevy::input::ButtonState;
+use bevy::input::keyboard::KeyboardInput;
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use leafwing_input_manager::plugin::InputManagerSystem;
+use leafwing_input_manager::prelude::ActionState;
+use std::collections::BTreeMap;
+
+/// The presses of each action this frame.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Presses(BTreeMap<GameAction, u32>);
+
+impl Presses {
+    /// How many times the action was pressed this frame.
+    pub fn count(&self, action: GameAction) -> u32 {
+        self.0.get(&action).copied().unwrap_or(0)
+    }
+
+    /// Whether the action was pressed at least once this frame.
+    pub fn pressed(&self, action: GameAction) -> bool {
+        self.count(action) > 0
+    }
+
+    /// Counts one more press (tests, and inputs without raw messages).
+    pub fn add(&mut self, action: GameAction, n: u32) {
+        if n > 0 {
+            *self.0.entry(action).or_default() += n;
+        }
+    }
+}
+
+/// When the presses of this frame are known: after leafwing has updated its action state.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CountPresses;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Presses>()
+        .add_systems(PreUpdate, count_presses.in_set(CountPresses).after(InputManagerSystem::ManualControl));
+}
+
+/// For each action, the larger of the raw presses bound to it and leafwing's view (which
+/// also covers the wheel and gamepads, and inputs that were held across a frame).
+fn count_presses(
+    bindings: Res<ActiveBindings>,
+    mut keys: MessageReader<KeyboardInput>,
+    mut buttons: MessageReader<MouseButtonInput>,
+    input: Query<&ActionState<GameAction>, With<PlayerInput>>,
+    mut presses: ResMut<Presses>,
+) {
+    let mut raw: BTreeMap<GameAction, u32> = BTreeMap::new();
+    let mut count = |pressed: Input| {
+        for (action, inputs) in &bindings.0.bindings {
+            if inputs.contains(&pressed) {
+                *raw.entry(*action).or_default() += 1;
+            }
+        }
+    };
+    for k in keys.read().filter(|k| k.state == ButtonState::Pressed && !k.repeat) {
+        count(Input::Key(k.key_code));
+    }
+    for b in buttons.read().filter(|b| b.state == ButtonState::Pressed) {
+        count(Input::Mouse(b.button));
+    }
+    if let Ok(state) = input.single() {
+        for &action in super::ALL_ACTIONS {
+            if state.just_pressed(&action) {
+                let n = raw.entry(action).or_default();
+                *n = (*n).max(1);
+            }
+        }
+    }
+    presses.set_if_neq(Presses(raw));
+}
