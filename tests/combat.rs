@@ -1518,3 +1518,51 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     );
     assert_eq!(b.clock.ap[hero], ap - 1, "the move took this phase's AP instead");
 }
+
+/// hex-phases: "an attack action and a move action, or two move actions" a phase. A wolf
+/// too far to strike this phase used to spend both moves and stop 10 ft from its foe,
+/// handing it the first blow; it now ends the phase within one move of striking (and out
+/// of the foe's own move + attack), then moves and attacks in the next phase.
+#[test]
+fn a_hex_phases_ai_too_far_to_strike_stops_within_one_move_and_strikes_next_phase() {
+    use fivefoot::combat::ai::{Ai, Greedy};
+    let rows = [".............", ".............", "............."];
+    let mut b = battle_on(
+        &rows,
+        vec![unit("vet", "blue", (0, 1), "veteran", None), unit("wolf", "red", (12, 1), "wolf", None)],
+        RulesVariant::HexPhases,
+        5,
+    );
+    let wolf = b.index_of("wolf").unwrap();
+    // (phase, commands, where the wolf ended) for each of the wolf's opportunities.
+    let mut turns: Vec<(u32, Vec<Command>, (i32, i32))> = vec![];
+    while turns.len() < 2 {
+        let a = b.actor().expect("battle on");
+        if a != wolf {
+            b.execute(Command::EndTurn).unwrap(); // the veteran waits
+            continue;
+        }
+        let phase = b.clock.phase;
+        let mut done = vec![];
+        while b.actor() == Some(wolf) {
+            let c = Greedy.decide(&mut b, wolf);
+            done.push(c.clone());
+            b.execute(c).unwrap();
+        }
+        let p = b.fighters[wolf].pos;
+        turns.push((phase, done, (p.x, p.y)));
+    }
+    // Wolf: speed 50 ft, a move action half of it: 5 hexes. From (12, 1) the hex beside the
+    // veteran, (1, 1), is 11 hexes away: out of reach this phase. One move takes it to
+    // (7, 1); within one move of (1, 1) is (6, 1), 30 ft from the veteran (whose own half
+    // move of 15 ft and 5-ft reach cannot touch it).
+    let (_, first, end) = &turns[0];
+    assert_eq!(*end, (6, 1), "stopped at striking distance: {first:?}");
+    assert!(!first.iter().any(|c| matches!(c, Command::Attack { .. })));
+    let (_, second, end) = &turns[1];
+    assert_eq!(*end, (1, 1), "closed in: {second:?}");
+    assert!(
+        matches!(second.as_slice(), [Command::Move { .. }, Command::Attack { target }, ..] if target == "vet"),
+        "moved and struck: {second:?}"
+    );
+}

@@ -282,21 +282,37 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
     let here = me.footprint();
     let can_attack_from = |p: GridPos| attack_position(b, &view, actor, foes, Footprint::new(p, side));
     let reachable = range.destinations(&view);
+    // hex-phases: after a move, a second move leaves no attack this phase ("an attack action
+    // and a move action, or two move actions"). Ending it beside the foe, or a hex or two
+    // short, only hands the foe the first blow; within one move of an attack position the
+    // phase is better ended there, so the next phase is move + attack.
+    let last_move = b.variant == RulesVariant::HexPhases && b.clock.budget.moves_used >= 1;
+    let striking = reachable.iter().any(|(p, _, _)| can_attack_from(*p));
+    if last_move && striking {
+        return None;
+    }
     if let Some((_, p)) =
         reachable.iter().filter(|(p, _, _)| can_attack_from(*p)).map(|&(p, cost, provokes)| ((provokes, cost), p)).min()
     {
         return Some(p);
     }
-    // Plan the whole way to the nearest attack position and go as far as one move allows.
+    // Plan the whole way to the nearest attack position and go as far as one move allows
+    // (with the phase's last move, only as far as striking distance).
     let whole = rules::movement_range(&view, actor, MoveMode::Move, u32::MAX / 4);
     let mut candidates = whole.destinations(&view);
     candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
+    let cost_from_here: std::collections::BTreeMap<GridPos, u32> = candidates.iter().map(|&(p, c, _)| (p, c)).collect();
     let goal =
         candidates.into_iter().find(|(p, _, _)| can_attack_from(*p)).map(|(p, cost, provokes)| ((cost, provokes), p));
-    if let Some((_, goal)) = goal
+    if let Some(((goal_cost, _), goal)) = goal
         && let Ok(plan) = whole.plan_to(&view, goal)
     {
         let ends: std::collections::BTreeSet<GridPos> = reachable.iter().map(|(p, _, _)| *p).collect();
+        let at_striking_distance =
+            |p: &GridPos| cost_from_here.get(p).is_some_and(|&c| goal_cost.saturating_sub(c) <= allowance);
+        if last_move && let Some(p) = plan.squares.iter().find(|p| ends.contains(p) && at_striking_distance(p)) {
+            return Some(*p);
+        }
         if let Some(p) = plan.squares.iter().rev().find(|p| ends.contains(p)) {
             return Some(*p);
         }
