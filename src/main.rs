@@ -80,6 +80,10 @@ struct SimArgs {
     /// Rounds before a battle is called a draw.
     #[arg(long, default_value_t = 50)]
     round_cap: u32,
+    /// Threads to spread the battles over (default: one per core); the results are the
+    /// same bytes whatever the number.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
 }
 
 fn parse_xy(s: &str) -> Result<(i32, i32), String> {
@@ -302,7 +306,9 @@ fn sim(args: SimArgs) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let log: Option<&mut dyn std::io::Write> = log_file.as_mut().map(|f| f as &mut dyn std::io::Write);
-    let report = match sim::run_batch(&level, &catalogue, &spec, log, &mut |n| bar.set_position(n as u64)) {
+    let threads = args.threads.map_or_else(sim::default_threads, |n| n as usize);
+    let progress = &mut |n: u32| bar.set_position(n as u64);
+    let report = match sim::run_batch_on(&level, &catalogue, &spec, log, progress, threads) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("fivefoot sim: cannot write the log: {e}");
@@ -311,7 +317,13 @@ fn sim(args: SimArgs) -> ExitCode {
     };
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
-    eprintln!("{} battles in {:.2} s ({:.0} battles/s)", report.battles, secs, report.battles as f64 / secs.max(1e-9));
+    eprintln!(
+        "{} battles in {:.2} s ({:.0} battles/s, {threads} thread{})",
+        report.battles,
+        secs,
+        report.battles as f64 / secs.max(1e-9),
+        if threads == 1 { "" } else { "s" }
+    );
     if args.json {
         println!("{}", serde_json::to_string(&report).expect("reports serialise"));
     } else {

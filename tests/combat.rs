@@ -426,6 +426,31 @@ fn the_same_seed_gives_the_same_battle_byte_for_byte() {
     }
 }
 
+/// A batch spread over several threads reports and logs the same bytes as one thread:
+/// battles are shared out as threads come free, their outcomes folded in battle order.
+#[test]
+fn a_batch_on_three_threads_gives_the_same_report_and_log_as_on_one() {
+    let cat = Catalogue::builtin();
+    let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &cat).unwrap();
+    for v in [RulesVariant::D20Classic, RulesVariant::OsrSegments] {
+        let spec =
+            sim::SimSpec { rules: v, seed: 9, battles: 12, ais: BTreeMap::new(), options: BattleOptions::default() };
+        let run = |threads: usize| {
+            let (mut log, mut seen) = (Vec::new(), vec![]);
+            let report = sim::run_batch_on(&lvl, &cat, &spec, Some(&mut log), &mut |n| seen.push(n), threads).unwrap();
+            (serde_json::to_string(&report).unwrap(), log, seen)
+        };
+        let (one, one_log, one_seen) = run(1);
+        let (three, three_log, three_seen) = run(3);
+        assert_eq!(one, three, "{v}: the report");
+        assert!(one_log == three_log, "{v}: the log, byte for byte");
+        assert_eq!(one_seen, (1..=12).collect::<Vec<u32>>(), "progress in battle order");
+        assert_eq!(three_seen, one_seen);
+        let battles = String::from_utf8(one_log).unwrap().lines().filter(|l| l.contains("\"type\":\"battle\"")).count();
+        assert_eq!(battles, 12);
+    }
+}
+
 #[test]
 fn a_replayed_log_reproduces_the_final_state() {
     let cat = Catalogue::builtin();

@@ -108,13 +108,12 @@ impl Ai for Greedy {
         // 2. A charge when the foe is too far for a move and an attack.
         if !b.fighters[actor].weapon.is_ranged()
             && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::OsrSegments)
+            && !can_reach_with_a_move(b, actor)
         {
-            if !can_reach_with_a_move(b, actor) {
-                for &t in &nearest_first(b, actor, &foes) {
-                    let c = Command::Charge { target: b.fighters[t].id.clone() };
-                    if b.validate(&c).is_ok() {
-                        return c;
-                    }
+            for &t in &nearest_first(b, actor, &foes) {
+                let c = Command::Charge { target: b.fighters[t].id.clone() };
+                if b.validate(&c).is_ok() {
+                    return c;
                 }
             }
         }

@@ -132,10 +132,9 @@ pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fas
 /// ap-phases: the earliest phase (1–7) a fighter's attack with its wielded weapon may begin.
 pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
     let f = &b.fighters[i];
-    match f.weapon.kind {
-        // Readied missiles fly in phase 2; thrown weapons from phase 3.
-        WeaponKind::Ranged => return 2,
-        _ => {}
+    // Readied missiles fly in phase 2; thrown weapons from phase 3.
+    if matches!(f.weapon.kind, WeaponKind::Ranged) {
+        return 2;
     }
     // Base action speed from movement: fast at 30, a step better at 45+ (thrown phase,
     // Medium or smaller only), a step worse at 20 or less.

@@ -244,7 +244,7 @@ pub(super) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
     let level = b.fighters[c].caster_level();
     match &sp.effect {
         SpellEffect::Missiles { dice, bonus, max } => {
-            let missiles = ((level as u32 + 1) / 2).clamp(1, *max);
+            let missiles = (level as u32).div_ceil(2).clamp(1, *max);
             for k in 1..=missiles {
                 let rolls: Vec<i32> = b.dice.roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect();
                 let total = rolls.iter().sum::<i32>() + bonus;

@@ -69,13 +69,58 @@ pub fn run_battle(
     (battle, commands)
 }
 
-/// Runs a batch; `progress` is told after each battle; `log` gets every line.
+/// What one battle adds to a batch's report, with its log lines when they are wanted.
+struct Outcome {
+    winner: String,
+    rounds: u32,
+    stats: super::BattleStats,
+    deaths: u32,
+    log: Option<Vec<u8>>,
+}
+
+fn play_one(level: &Level, catalogue: &Catalogue, spec: &SimSpec, index: u32, with_log: bool) -> Outcome {
+    let seed = battle_seed(spec.seed, index);
+    let (battle, commands) = run_battle(level, catalogue, spec.rules, seed, &spec.ais, &spec.options);
+    let log = with_log.then(|| {
+        let mut out = Vec::new();
+        write_log(&mut out, &battle, &commands, level, index).expect("writing to memory cannot fail");
+        out
+    });
+    Outcome {
+        winner: battle.winner.clone().flatten().unwrap_or_else(|| "draw".into()),
+        rounds: battle.clock.round,
+        stats: battle.stats.clone(),
+        deaths: battle.fighters.iter().filter(|f| !f.alive()).count() as u32,
+        log,
+    }
+}
+
+/// The threads a batch uses by default: one per core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs a batch on every core; `progress` is told after each battle; `log` gets every line.
 pub fn run_batch(
+    level: &Level,
+    catalogue: &Catalogue,
+    spec: &SimSpec,
+    log: Option<&mut dyn Write>,
+    progress: &mut dyn FnMut(u32),
+) -> std::io::Result<SimReport> {
+    run_batch_on(level, catalogue, spec, log, progress, default_threads())
+}
+
+/// Runs a batch on `threads` threads. Battles are shared out as threads come free, and
+/// their outcomes folded in battle order, so the report and the log are the same bytes
+/// whatever the number of threads.
+pub fn run_batch_on(
     level: &Level,
     catalogue: &Catalogue,
     spec: &SimSpec,
     mut log: Option<&mut dyn Write>,
     progress: &mut dyn FnMut(u32),
+    threads: usize,
 ) -> std::io::Result<SimReport> {
     let mut wins: BTreeMap<String, u32> = BTreeMap::new();
     let mut sides: Vec<String> = level.def.units.iter().map(|u| u.side.clone()).collect();
@@ -102,24 +147,57 @@ pub fn run_batch(
         counterspells: 0,
         deaths: 0,
     };
-    for i in 0..spec.battles {
-        let seed = battle_seed(spec.seed, i);
-        let (battle, commands) = run_battle(level, catalogue, spec.rules, seed, &spec.ais, &spec.options);
-        let key = battle.winner.clone().flatten().unwrap_or_else(|| "draw".into());
-        *wins.entry(key).or_default() += 1;
-        rounds += battle.clock.round as u64;
-        report.attacks_of_opportunity += battle.stats.attacks_of_opportunity;
-        report.attacks += battle.stats.attacks;
-        report.hits += battle.stats.hits;
-        report.criticals += battle.stats.criticals;
-        report.damage_dealt += battle.stats.damage_dealt;
-        report.spells_cast += battle.stats.spells_cast;
-        report.counterspells += battle.stats.counterspells;
-        report.deaths += battle.fighters.iter().filter(|f| !f.alive()).count() as u32;
-        if let Some(out) = log.as_deref_mut() {
-            write_log(out, &battle, &commands, level, i)?;
+    let with_log = log.is_some();
+    let mut fold = |i: u32, o: Outcome| -> std::io::Result<()> {
+        *wins.entry(o.winner).or_default() += 1;
+        rounds += o.rounds as u64;
+        report.attacks_of_opportunity += o.stats.attacks_of_opportunity;
+        report.attacks += o.stats.attacks;
+        report.hits += o.stats.hits;
+        report.criticals += o.stats.criticals;
+        report.damage_dealt += o.stats.damage_dealt;
+        report.spells_cast += o.stats.spells_cast;
+        report.counterspells += o.stats.counterspells;
+        report.deaths += o.deaths;
+        if let (Some(out), Some(lines)) = (log.as_deref_mut(), o.log) {
+            out.write_all(&lines)?;
         }
         progress(i + 1);
+        Ok(())
+    };
+    let threads = threads.clamp(1, spec.battles.max(1) as usize);
+    if threads == 1 {
+        for i in 0..spec.battles {
+            fold(i, play_one(level, catalogue, spec, i, with_log))?;
+        }
+    } else {
+        let next = std::sync::atomic::AtomicU32::new(0);
+        let (tx, rx) = std::sync::mpsc::channel::<(u32, Outcome)>();
+        std::thread::scope(|scope| -> std::io::Result<()> {
+            for _ in 0..threads {
+                let (tx, next) = (tx.clone(), &next);
+                scope.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= spec.battles || tx.send((i, play_one(level, catalogue, spec, i, with_log))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            // Outcomes arrive in any order; fold them in battle order.
+            let mut waiting: BTreeMap<u32, Outcome> = BTreeMap::new();
+            let mut due = 0;
+            for (i, outcome) in rx {
+                waiting.insert(i, outcome);
+                while let Some(o) = waiting.remove(&due) {
+                    fold(due, o)?;
+                    due += 1;
+                }
+            }
+            Ok(())
+        })?;
     }
     report.wins = wins;
     report.mean_rounds =

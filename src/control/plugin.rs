@@ -93,7 +93,6 @@ fn follow_turns(res: Res<BattleRes>, mut sel: ResMut<Selection>, mut watch: ResM
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn read_input(
     input: Res<Presses>,
     pointer: Res<Pointer>,

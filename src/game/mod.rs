@@ -211,7 +211,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let bad = dir.join("bad.ron");
         std::fs::write(&bad, "(name: \"x\", rules: \"d20-classic\", map: (rows: [\"..\"]), units: [oops])").unwrap();
-        let entries = scan_levels(&[bad.clone()]);
+        let entries = scan_levels(std::slice::from_ref(&bad));
         let err = entries[0].summary.as_ref().unwrap_err();
         assert!(err.contains("bad.ron:1:"), "{err}");
         std::fs::remove_dir_all(dir).unwrap();

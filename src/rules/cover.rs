@@ -1213,10 +1213,10 @@ mod tests {
             let threat = crate::rules::ThreatMap::build(&field, &roster);
             let view = RulesView { field: &field, roster: &roster, occupancy: &occupancy, threat: &threat };
             let all = cover_all_pairs(&view);
-            for a in 0..roster.len() {
-                prop_assert!(all[a][a].is_none());
+            for (a, row) in all.iter().enumerate() {
+                prop_assert!(row[a].is_none());
                 for t in (0..roster.len()).filter(|&t| t != a) {
-                    let got = all[a][t].as_ref().unwrap();
+                    let got = row[t].as_ref().unwrap();
                     let want = cover_between(&view, a, t, false);
                     prop_assert_eq!(got, &want, "{} -> {}", a, t);
                     let reference = rate(variant, &reference::survey(&field, Some((&occupancy, [a, t])), roster.get(a).footprint, roster.get(t).footprint, false), AttackReach::of(&view, a, t));

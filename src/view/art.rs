@@ -45,13 +45,13 @@ pub fn terrain_atlas(shape: Shape, w: u32, h: u32) -> Image {
                     1 => {
                         // Bricks: dark courses with mortar lines.
                         let row = y / (h / 4).max(1);
-                        let offset = if row % 2 == 0 { 0 } else { w / 4 };
+                        let offset = if row.is_multiple_of(2) { 0 } else { w / 4 };
                         let mortar = y % (h / 4).max(1) == 0 || (x + offset) % (w / 2).max(1) == 0;
                         if mortar { [0.16, 0.15, 0.15] } else { shade([0.34, 0.30, 0.28], noise) }
                     }
                     2 => {
                         // Rubble: floor-brown with scattered stones.
-                        let stone = hash(x / 4, y / 4, 7) % 5 == 0;
+                        let stone = hash(x / 4, y / 4, 7).is_multiple_of(5);
                         if stone { shade([0.36, 0.30, 0.22], noise) } else { shade([0.55, 0.45, 0.28], noise) }
                     }
                     _ => {
