@@ -3,6 +3,7 @@
 
 use fivefoot::combat::command::Intent;
 use fivefoot::combat::{AttackKind, Battle, BattleOptions, CombatEvent, Command, attack, clock, sim};
+use fivefoot::grid::GridPos;
 use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
 use fivefoot::rules::Condition;
 use fivefoot::variant::RulesVariant;
@@ -1590,4 +1591,44 @@ fn a_hex_phases_ai_too_far_to_strike_stops_within_one_move_and_strikes_next_phas
         matches!(second.as_slice(), [Command::Move { .. }, Command::Attack { target }, ..] if target == "vet"),
         "moved and struck: {second:?}"
     );
+}
+
+/// "Allies' squares can be moved through, not ended in" (rules-notes): a mover dropped by
+/// an attack of opportunity while leaving an ally's square is put back on the last square
+/// of its path where it could have stopped, never left sharing the ally's square.
+#[test]
+fn a_mover_dropped_in_an_allys_square_ends_on_the_last_square_it_could_stop_in() {
+    // The only way east runs through the ally's square (1, 1), which the goblin threatens;
+    // (0, 1) is out of its reach.
+    let rows = ["##.##", ".....", "#####"];
+    let mut dropped_there = 0;
+    for v in [RulesVariant::D20Classic, RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::OsrSegments] {
+        for seed in 0..60 {
+            let mut hero = unit("hero", "blue", (0, 1), "human_fighter", None);
+            hero.hp = Some(1);
+            let mut b = battle_on(
+                &rows,
+                vec![
+                    hero,
+                    unit("ally", "blue", (1, 1), "human_fighter", None),
+                    unit("gob", "red", (2, 0), "goblin", None),
+                ],
+                v,
+                seed,
+            );
+            until(&mut b, "hero", |b| b.clock.budget.fresh);
+            let hero = b.index_of("hero").unwrap();
+            if b.execute(Command::Move { to: GridPos::new(4, 1) }).is_err() {
+                continue;
+            }
+            let f = &b.fighters[hero];
+            assert_ne!(f.pos, GridPos::new(1, 1), "{v} seed {seed}: left on the ally's square");
+            if !f.in_fight() && f.pos != GridPos::new(4, 1) {
+                // Dropped on the way: back where it could have stopped, its start.
+                assert_eq!(f.pos, GridPos::new(0, 1), "{v} seed {seed}");
+                dropped_there += 1;
+            }
+        }
+    }
+    assert!(dropped_there > 0, "some attack of opportunity dropped the hero on the ally's square");
 }

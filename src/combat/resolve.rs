@@ -532,8 +532,11 @@ fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut Vec<GridPos
 }
 
 /// Walks `path`, stopping for each attack of opportunity it provokes; a mover who drops
-/// stops where it fell. `immune_from` cannot react (four-actions: a charge's target).
+/// stops where it fell, unless that is a square it could only pass through (an ally's):
+/// then it is on the last square of its path where it could have stopped. `immune_from`
+/// cannot react (four-actions: a charge's target).
 fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
+    let start = b.fighters[mover].pos;
     let mut done: Vec<GridPos> = Vec::new();
     let mut squares = path.squares.iter().copied().peekable();
     for p in &path.provokes {
@@ -565,10 +568,20 @@ fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: 
             }
         }
     }
+    while !done.is_empty() && shares_a_square(b, mover) {
+        done.pop();
+        b.fighters[mover].pos = done.last().copied().unwrap_or(start);
+    }
     b.invalidate();
     let cost = if done.len() == path.squares.len() { path.cost_ft } else { 5 * done.len() as u32 };
     let id = b.fighters[mover].id.clone();
     b.emit(CombatEvent::Moved { unit: id, path: done, cost_ft: cost, kind: kind.into() });
+}
+
+/// Whether any other creature still on the board stands on one of `i`'s squares.
+fn shares_a_square(b: &Battle, i: usize) -> bool {
+    let me = b.fighters[i].footprint();
+    b.fighters.iter().enumerate().any(|(j, f)| j != i && f.alive() && f.footprint().overlaps(&me))
 }
 
 /// Foes holding an attack strike a mover that has just come into their reach.
