@@ -84,6 +84,12 @@ struct SimArgs {
     /// same bytes whatever the number.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: Option<u32>,
+    /// Check every invariant after every command (no shared squares, everyone on the map,
+    /// hit points and budgets in bounds, the dead neither acting nor threatening, the
+    /// threat map as recomputed, the clock only forward) and that each battle replays to
+    /// the same events. A broken invariant exits 1.
+    #[arg(long)]
+    check: bool,
 }
 
 fn parse_xy(s: &str) -> Result<(i32, i32), String> {
@@ -291,9 +297,12 @@ fn sim(args: SimArgs) -> ExitCode {
         battles: args.battles,
         ais: args.ai.into_iter().collect(),
         options: BattleOptions { death_saves: args.death_saves, round_cap: args.round_cap },
+        check: args.check,
     };
-    let mut log_file = match args.log.as_ref().map(std::fs::File::create).transpose() {
-        Ok(f) => f.map(std::io::BufWriter::new),
+    // The log is written beside its destination and renamed over it once complete, so an
+    // interrupted run never leaves half a log in its place.
+    let mut log_file = match args.log.as_deref().map(fivefoot::level::AtomicFile::create).transpose() {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("fivefoot sim: cannot write the log: {e}");
             return ExitCode::from(2);
@@ -311,10 +320,16 @@ fn sim(args: SimArgs) -> ExitCode {
     let report = match sim::run_batch_on(&level, &catalogue, &spec, log, progress, threads) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("fivefoot sim: cannot write the log: {e}");
-            return ExitCode::from(2);
+            bar.finish_and_clear();
+            eprintln!("fivefoot sim: {e}");
+            // A log that cannot be written is the user's input; a broken invariant is ours.
+            return ExitCode::from(if matches!(e, sim::SimError::Log(_)) { 2 } else { 1 });
         }
     };
+    if let Some(Err(e)) = log_file.map(fivefoot::level::AtomicFile::commit) {
+        eprintln!("fivefoot sim: cannot write the log: {e}");
+        return ExitCode::from(2);
+    }
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
@@ -324,6 +339,9 @@ fn sim(args: SimArgs) -> ExitCode {
         report.battles as f64 / secs.max(1e-9),
         if threads == 1 { "" } else { "s" }
     );
+    if args.check {
+        eprintln!("{} commands, every invariant checked after each: none broken", report.commands);
+    }
     if args.json {
         println!("{}", serde_json::to_string(&report).expect("reports serialise"));
     } else {

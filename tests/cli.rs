@@ -208,7 +208,8 @@ fn every_golden_battle_is_replayed_byte_for_byte() {
                 let want = std::fs::read_to_string(&golden)
                     .unwrap_or_else(|e| panic!("{}: {e} (run scripts/golden for a new level)", golden.display()));
                 let got_path = out_dir.join(&file);
-                let args = ["sim", level.to_str().unwrap(), "--rules", rules, "--seed", seed, "--battles", "1"];
+                let args =
+                    ["sim", level.to_str().unwrap(), "--rules", rules, "--seed", seed, "--battles", "1", "--check"];
                 let mut all: Vec<&str> = args.to_vec();
                 all.extend(["--log", got_path.to_str().unwrap()]);
                 let (code, _, err) = fivefoot(&all);
@@ -242,4 +243,40 @@ fn every_golden_battle_is_replayed_byte_for_byte() {
     let _ = std::fs::remove_dir_all(&out_dir);
     let files = std::fs::read_dir(root.join("tests/golden")).unwrap().count();
     assert_eq!(files, checked, "a golden file without a level or variant to replay it");
+}
+
+/// Every log is written atomically: a `sim --log` killed half-way leaves the old log as it
+/// was (and no half-written file in its place); a destination that cannot be written is an
+/// error that leaves it alone.
+#[test]
+fn a_killed_sim_leaves_the_old_log_intact() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-atomic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("battles.jsonl");
+    std::fs::write(&log, "the old log\n").unwrap();
+    let skirmish = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/great-melee.ron");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
+        .args(["sim", skirmish, "--battles", "100000", "--log", log.to_str().unwrap()])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once it is writing (its temporary file exists), or after a while.
+    for _ in 0..100 {
+        let writing =
+            std::fs::read_dir(&dir).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp"));
+        if writing {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "the old log\n", "the old log is intact");
+    // A directory where the log should go: an error naming the problem, exit 2, nothing touched.
+    let (code, _, err) = fivefoot(&["sim", skirmish, "--battles", "1", "--log", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot write the log"), "{err}");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "the old log\n");
+    let _ = std::fs::remove_dir_all(&dir);
 }

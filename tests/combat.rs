@@ -434,8 +434,14 @@ fn a_batch_on_three_threads_gives_the_same_report_and_log_as_on_one() {
     let cat = Catalogue::builtin();
     let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &cat).unwrap();
     for v in [RulesVariant::D20Classic, RulesVariant::OsrSegments] {
-        let spec =
-            sim::SimSpec { rules: v, seed: 9, battles: 12, ais: BTreeMap::new(), options: BattleOptions::default() };
+        let spec = sim::SimSpec {
+            rules: v,
+            seed: 9,
+            battles: 12,
+            ais: BTreeMap::new(),
+            options: BattleOptions::default(),
+            check: true,
+        };
         let run = |threads: usize| {
             let (mut log, mut seen) = (Vec::new(), vec![]);
             let report = sim::run_batch_on(&lvl, &cat, &spec, Some(&mut log), &mut |n| seen.push(n), threads).unwrap();

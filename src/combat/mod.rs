@@ -11,6 +11,7 @@ pub mod clock;
 pub mod command;
 pub mod event;
 pub mod fighter;
+pub mod invariants;
 pub mod magic;
 pub mod odds;
 pub mod plugin;
@@ -216,6 +217,22 @@ impl Battle {
 
     /// Plays the battle to its end with one AI per side (missing sides use `fallback`).
     pub fn run(&mut self, ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>) -> Vec<(String, Command)> {
+        match self.run_checked(ais, false) {
+            Ok(log) | Err((log, _)) => log,
+        }
+    }
+
+    /// [`Battle::run`], checking every invariant after every command when `check` is on;
+    /// the first broken one stops the battle and is returned with the commands so far.
+    pub fn run_checked(
+        &mut self,
+        ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>,
+        check: bool,
+    ) -> Result<Vec<(String, Command)>, (Vec<(String, Command)>, String)> {
+        let mut mark = None;
+        if check {
+            mark = Some(self.check_invariants(None).map_err(|e| (vec![], format!("at the start: {e}")))?);
+        }
         let mut brains: std::collections::BTreeMap<String, Box<dyn Ai>> = std::collections::BTreeMap::new();
         let mut log = Vec::new();
         let mut guard = 0u32;
@@ -226,8 +243,17 @@ impl Battle {
             let cmd = brain.decide(self, actor);
             let id = self.fighters[actor].id.clone();
             log.push((id, cmd.clone()));
-            if self.execute(cmd).is_err() {
+            if self.execute(cmd.clone()).is_err() {
                 let _ = self.execute(Command::EndTurn);
+            }
+            if check {
+                match self.check_invariants(mark) {
+                    Ok(now) => mark = Some(now),
+                    Err(e) => {
+                        let what = format!("after {} {cmd:?}: {e}", log.last().map_or("", |(id, _)| id.as_str()));
+                        return Err((log, what));
+                    }
+                }
             }
             guard += 1;
             if guard > 200_000 {
@@ -235,7 +261,7 @@ impl Battle {
                 break;
             }
         }
-        log
+        Ok(log)
     }
 
     /// Ends the battle.

@@ -20,6 +20,18 @@ pub struct SimSpec {
     pub battles: u32,
     pub ais: BTreeMap<String, AiKind>,
     pub options: BattleOptions,
+    /// Check every invariant after every command, and that each battle's commands replay
+    /// to the same events.
+    pub check: bool,
+}
+
+/// Why a batch stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("cannot write the log: {0}")]
+    Log(#[from] std::io::Error),
+    #[error("battle {index} (seed {seed}): invariant broken {message}")]
+    Invariant { index: u32, seed: u64, message: String },
 }
 
 /// Batch statistics; no timings, so equal inputs print equal output.
@@ -39,6 +51,8 @@ pub struct SimReport {
     pub spells_cast: u32,
     pub counterspells: u32,
     pub deaths: u32,
+    /// Commands given in all the battles (each checked with `--check`).
+    pub commands: u64,
 }
 
 /// One line of a battle log.
@@ -71,6 +85,7 @@ pub fn run_battle(
 
 /// What one battle adds to a batch's report, with its log lines when they are wanted.
 struct Outcome {
+    commands: u64,
     winner: String,
     rounds: u32,
     stats: super::BattleStats,
@@ -78,21 +93,54 @@ struct Outcome {
     log: Option<Vec<u8>>,
 }
 
-fn play_one(level: &Level, catalogue: &Catalogue, spec: &SimSpec, index: u32, with_log: bool) -> Outcome {
+fn play_one(
+    level: &Level,
+    catalogue: &Catalogue,
+    spec: &SimSpec,
+    index: u32,
+    with_log: bool,
+) -> Result<Outcome, SimError> {
     let seed = battle_seed(spec.seed, index);
-    let (battle, commands) = run_battle(level, catalogue, spec.rules, seed, &spec.ais, &spec.options);
+    let (battle, commands) = if spec.check {
+        checked_battle(level, catalogue, spec, seed).map_err(|message| SimError::Invariant { index, seed, message })?
+    } else {
+        run_battle(level, catalogue, spec.rules, seed, &spec.ais, &spec.options)
+    };
     let log = with_log.then(|| {
         let mut out = Vec::new();
         write_log(&mut out, &battle, &commands, level, index).expect("writing to memory cannot fail");
         out
     });
-    Outcome {
+    Ok(Outcome {
+        commands: commands.len() as u64,
         winner: battle.winner.clone().flatten().unwrap_or_else(|| "draw".into()),
         rounds: battle.clock.round,
         stats: battle.stats.clone(),
         deaths: battle.fighters.iter().filter(|f| !f.alive()).count() as u32,
         log,
+    })
+}
+
+/// A battle with every invariant checked after every command, then replayed from its
+/// commands to the same events.
+fn checked_battle(
+    level: &Level,
+    catalogue: &Catalogue,
+    spec: &SimSpec,
+    seed: u64,
+) -> Result<(Battle, Vec<(String, Command)>), String> {
+    let mut battle = Battle::new(level, catalogue, spec.rules, seed, spec.options.clone());
+    let ais = &spec.ais;
+    let commands = battle
+        .run_checked(&mut |side| Some(ais.get(side).copied().unwrap_or_default().make()), true)
+        .map_err(|(_, e)| e)?;
+    let mut again = Battle::new(level, catalogue, spec.rules, seed, spec.options.clone());
+    again.replay(&commands).map_err(|e| format!("replaying its commands: {e}"))?;
+    if again.events != battle.events {
+        let at = again.events.iter().zip(&battle.events).position(|(a, b)| a != b).unwrap_or(0);
+        return Err(format!("its commands replay to other events, from event {at}"));
     }
+    Ok((battle, commands))
 }
 
 /// The threads a batch uses by default: one per core.
@@ -107,7 +155,7 @@ pub fn run_batch(
     spec: &SimSpec,
     log: Option<&mut dyn Write>,
     progress: &mut dyn FnMut(u32),
-) -> std::io::Result<SimReport> {
+) -> Result<SimReport, SimError> {
     run_batch_on(level, catalogue, spec, log, progress, default_threads())
 }
 
@@ -121,7 +169,7 @@ pub fn run_batch_on(
     mut log: Option<&mut dyn Write>,
     progress: &mut dyn FnMut(u32),
     threads: usize,
-) -> std::io::Result<SimReport> {
+) -> Result<SimReport, SimError> {
     let mut wins: BTreeMap<String, u32> = BTreeMap::new();
     let mut sides: Vec<String> = level.def.units.iter().map(|u| u.side.clone()).collect();
     sides.sort();
@@ -146,9 +194,11 @@ pub fn run_batch_on(
         spells_cast: 0,
         counterspells: 0,
         deaths: 0,
+        commands: 0,
     };
     let with_log = log.is_some();
-    let mut fold = |i: u32, o: Outcome| -> std::io::Result<()> {
+    let mut fold = |i: u32, o: Outcome| -> Result<(), SimError> {
+        report.commands += o.commands;
         *wins.entry(o.winner).or_default() += 1;
         rounds += o.rounds as u64;
         report.attacks_of_opportunity += o.stats.attacks_of_opportunity;
@@ -168,12 +218,12 @@ pub fn run_batch_on(
     let threads = threads.clamp(1, spec.battles.max(1) as usize);
     if threads == 1 {
         for i in 0..spec.battles {
-            fold(i, play_one(level, catalogue, spec, i, with_log))?;
+            fold(i, play_one(level, catalogue, spec, i, with_log)?)?;
         }
     } else {
         let next = std::sync::atomic::AtomicU32::new(0);
-        let (tx, rx) = std::sync::mpsc::channel::<(u32, Outcome)>();
-        std::thread::scope(|scope| -> std::io::Result<()> {
+        let (tx, rx) = std::sync::mpsc::channel::<(u32, Result<Outcome, SimError>)>();
+        std::thread::scope(|scope| -> Result<(), SimError> {
             for _ in 0..threads {
                 let (tx, next) = (tx.clone(), &next);
                 scope.spawn(move || {
@@ -187,12 +237,12 @@ pub fn run_batch_on(
             }
             drop(tx);
             // Outcomes arrive in any order; fold them in battle order.
-            let mut waiting: BTreeMap<u32, Outcome> = BTreeMap::new();
+            let mut waiting: BTreeMap<u32, Result<Outcome, SimError>> = BTreeMap::new();
             let mut due = 0;
             for (i, outcome) in rx {
                 waiting.insert(i, outcome);
                 while let Some(o) = waiting.remove(&due) {
-                    fold(due, o)?;
+                    fold(due, o?)?;
                     due += 1;
                 }
             }

@@ -260,16 +260,87 @@ pub fn save_atomic(def: &LevelDef, path: impl AsRef<Path>) -> Result<(), LevelEr
 /// Writes `text` to `path` atomically: a temporary file in the same folder is written
 /// and synced, then renamed over the target.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
+    use std::io::Write;
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(text.as_bytes())?;
+    f.commit()
+}
+
+/// A file written beside its destination and renamed over it by [`AtomicFile::commit`]:
+/// until then (and if the writer fails or is dropped) the old file stays as it was.
+pub struct AtomicFile {
+    tmp: PathBuf,
+    path: PathBuf,
+    out: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl AtomicFile {
+    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
+        let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        Ok(AtomicFile { tmp, path: path.to_path_buf(), out: Some(out) })
     }
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+
+    /// Flushes and syncs what was written, then renames it over the destination.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let out = self.out.take().ok_or_else(|| std::io::Error::other("already committed"))?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&self.tmp, &self.path)
+    }
+}
+
+impl std::io::Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.as_mut().ok_or_else(|| std::io::Error::other("already committed"))?.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.as_mut().map_or(Ok(()), |o| o.flush())
+    }
+}
+
+impl Drop for AtomicFile {
+    /// Uncommitted (an error, a panic, a kill signal's unwinding): the temporary goes, the
+    /// old file stays.
+    fn drop(&mut self) {
+        if self.out.is_some() || self.tmp.exists() {
+            self.out = None;
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn an_atomic_file_replaces_the_old_one_only_when_committed() {
+        let dir = std::env::temp_dir().join(format!("fivefoot-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("level.ron");
+        std::fs::write(&path, "old").unwrap();
+        // Half written, then abandoned (an error or a panic mid-write): the old file stays.
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"half of the new").unwrap();
+        drop(f);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left behind");
+        // Committed: the new text, whole.
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"new").unwrap();
+        f.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        // A destination that cannot be replaced (a folder): an error, and nothing left over.
+        let folder = dir.join("folder");
+        std::fs::create_dir_all(&folder).unwrap();
+        assert!(write_atomic(&folder, "text").is_err());
+        assert!(folder.is_dir());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -9,6 +9,9 @@ use crate::combat::clock::{Advanced, AdvancedKind};
 use crate::combat::resolve::{deal_damage, gain, kill, lose, provoke_threateners};
 use crate::level::ability_mod;
 
+/// "Creatures receive 3 action points to use during any standard combat round."
+pub const ACTION_POINTS: u8 = 3;
+
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
     add_badges(app, RulesVariant::ApPhases, badge);
@@ -157,7 +160,7 @@ pub(crate) fn open_window(b: &mut Battle) {
             } else if b.clock.surprise {
                 if f.aware { 2 } else { 0 }
             } else {
-                3
+                ACTION_POINTS
             };
             b.clock.attack_actions[i] = 0;
         }

@@ -1,0 +1,84 @@
+//! What must hold after every command, whatever was asked: the checks behind
+//! `fivefoot sim --check`, the golden battles and the command fuzzer. Each broken
+//! invariant is reported with the units and squares involved.
+
+use super::Battle;
+use crate::grid::Terrain;
+use crate::rules::ThreatMap;
+use crate::variant::RulesVariant;
+
+/// Where the battle stood in time, to check that the clock only moves forward.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ClockMark {
+    round: u32,
+    phase: u32,
+    osr_step: u8,
+}
+
+impl ClockMark {
+    pub fn of(b: &Battle) -> ClockMark {
+        let c = &b.clock;
+        ClockMark { round: c.round, phase: c.phase, osr_step: c.osr_step as u8 }
+    }
+}
+
+impl Battle {
+    /// Checks every invariant of the battle as it stands, and that the clock has not gone
+    /// back since `before`. Returns where the clock stands now.
+    pub fn check_invariants(&mut self, before: Option<ClockMark>) -> Result<ClockMark, String> {
+        let terrain = &self.field.terrain;
+        let mut taken: std::collections::BTreeMap<(i32, i32), &str> = std::collections::BTreeMap::new();
+        for f in self.fighters.iter().filter(|f| f.alive()) {
+            for cell in f.footprint().cells() {
+                if !terrain.in_bounds(cell) {
+                    return Err(format!("{} stands off the map at {cell}", f.id));
+                }
+                if terrain.get(cell) == Terrain::Wall {
+                    return Err(format!("{} stands on a wall at {cell}", f.id));
+                }
+                if let Some(other) = taken.insert((cell.x, cell.y), &f.id) {
+                    return Err(format!("{} and {other} share {cell}", f.id));
+                }
+            }
+        }
+        for f in &self.fighters {
+            if f.max_hp <= 0 || f.hp > f.max_hp {
+                return Err(format!("{} has {} of {} hit points", f.id, f.hp, f.max_hp));
+            }
+        }
+        if let Some(i) = self.clock.actor {
+            let f = &self.fighters[i];
+            if !f.alive() {
+                return Err(format!("{}, dead, is acting", f.id));
+            }
+        }
+        if self.variant == RulesVariant::ApPhases {
+            let most = super::variants::ap_phases::ACTION_POINTS;
+            if let Some((i, ap)) = self.clock.ap.iter().enumerate().find(|(_, ap)| **ap > most) {
+                return Err(format!("{} has {ap} action points, more than {most}", self.fighters[i].id));
+            }
+        }
+        if self.variant == RulesVariant::HexPhases && self.clock.budget.moves_used > 2 {
+            return Err(format!("{} move actions in one phase", self.clock.budget.moves_used));
+        }
+        // The threat map in use equals one built from scratch, and the dead threaten nothing.
+        self.refresh();
+        let view = self.view();
+        let fresh = ThreatMap::build(view.field, view.roster);
+        if *view.threat != fresh {
+            return Err("the threat map differs from one recomputed from scratch".into());
+        }
+        for (i, f) in self.fighters.iter().enumerate().filter(|(_, f)| !f.alive()) {
+            if !view.threat.squares_of(i).is_empty() {
+                return Err(format!("{}, dead, threatens squares", f.id));
+            }
+        }
+        let now = ClockMark::of(self);
+        if let Some(before) = before
+            && now < before
+        {
+            return Err(format!("the clock went back from {before:?} to {now:?}"));
+        }
+        Ok(now)
+    }
+}
