@@ -340,7 +340,8 @@ fn sim(args: SimArgs) -> ExitCode {
         if threads == 1 { "" } else { "s" }
     );
     if args.check {
-        eprintln!("{} commands, every invariant checked after each: none broken", report.commands);
+        let peak = peak_rss_mib().map_or_else(String::new, |m| format!("; peak memory {m} MiB"));
+        eprintln!("{} commands, every invariant checked after each: none broken{peak}", report.commands);
     }
     if args.json {
         println!("{}", serde_json::to_string(&report).expect("reports serialise"));
@@ -360,4 +361,12 @@ fn sim(args: SimArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The most memory the process has held (Linux: VmHWM), for soak runs.
+fn peak_rss_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
