@@ -202,6 +202,10 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::CheckScreenshot { path }) if !path.is_file() => {
+            eprintln!("fivefoot check-screenshot: {}: no such file", path.display());
+            ExitCode::from(2)
+        }
         Some(Command::CheckScreenshot { path }) => match fivefoot::view::screenshot::check_board(&path) {
             Ok(summary) => {
                 println!("{summary}");
@@ -315,7 +319,7 @@ fn sim(args: SimArgs) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let log: Option<&mut dyn std::io::Write> = log_file.as_mut().map(|f| f as &mut dyn std::io::Write);
-    let threads = args.threads.map_or_else(sim::default_threads, |n| n as usize);
+    let threads = args.threads.map_or_else(sim::default_threads, |n| n as usize).clamp(1, spec.battles.max(1) as usize);
     let progress = &mut |n: u32| bar.set_position(n as u64);
     let report = match sim::run_batch_on(&level, &catalogue, &spec, log, progress, threads) {
         Ok(r) => r,

@@ -280,3 +280,39 @@ fn a_killed_sim_leaves_the_old_log_intact() {
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "the old log\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bad input to any subcommand is an error with exit status 2, never a panic (101).
+#[test]
+fn bad_input_to_every_subcommand_exits_2_never_101() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("arena.ron");
+    let out = out.to_str().unwrap();
+    let missing = "/nonexistent/dir/file.ron";
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["arena", missing],
+        vec!["bindings", "--write", "--path", missing],
+        vec!["check-screenshot", missing],
+        vec!["sim", missing],
+        vec!["sim", CORRIDOR, "--ai", "nobody=greedy"],
+        vec!["sim", CORRIDOR, "--ai", "blue=genius"],
+        vec!["sim", CORRIDOR, "--threads", "0"],
+        vec!["sim", CORRIDOR, "--battles", "-3"],
+        vec!["sim", CORRIDOR, "--log", missing],
+        vec!["query", missing, "threatened", "pike"],
+        vec!["play", missing],
+        vec!["play", CORRIDOR, "--side", "purple"],
+        vec!["play", CORRIDOR, "--hover", "x,y"],
+    ];
+    for args in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
+            .args(&args)
+            .env("DISPLAY", ":4242")
+            .output()
+            .expect("run fivefoot");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
