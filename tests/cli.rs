@@ -287,7 +287,7 @@ fn bad_input_to_every_subcommand_exits_2_never_101() {
     let dir = std::env::temp_dir().join(format!("fivefoot-cli-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("arena.ron");
-    let out = out.to_str().unwrap();
+    let _arena_out = out.to_str().unwrap();
     let missing = "/nonexistent/dir/file.ron";
     let cases: Vec<Vec<&str>> = vec![
         vec!["arena", missing],
