@@ -13,7 +13,7 @@ use fivefoot::combat::plugin::{BattleRes, CombatPlugin};
 use fivefoot::combat::{Battle, BattleOptions};
 use fivefoot::control::plugin::{ControlPlugin, Pointer, Selection};
 use fivefoot::grid::GridPos;
-use fivefoot::input::{Bindings, ControlsPlugin};
+use fivefoot::input::{Bindings, BindingsPlugin};
 use fivefoot::level::{Catalogue, Level};
 use fivefoot::overlay::{Layers, OverlayPlugin};
 use fivefoot::rules::RulesPlugin;
@@ -35,7 +35,7 @@ fn game_app(v: RulesVariant) -> App {
         .init_resource::<bevy::gizmos::config::GizmoConfigStore>()
         .init_gizmo_group::<bevy::gizmos::config::DefaultGizmoConfigGroup>()
         .add_plugins((
-            ControlsPlugin { bindings: Bindings::default() },
+            BindingsPlugin { bindings: Bindings::default() },
             RulesPlugin,
             CombatPlugin,
             ControlPlugin,

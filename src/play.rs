@@ -5,7 +5,7 @@ use crate::combat::plugin::{CombatPlugin, Pace};
 use crate::control::plugin::ControlPlugin;
 use crate::game::{GamePlugin, GameSetup, Screen};
 use crate::hud::HudPlugin;
-use crate::input::{ControlsPlugin, load_bindings};
+use crate::input::{BindingsPlugin, load_bindings};
 use crate::level::{Catalogue, Level};
 use crate::overlay::OverlayPlugin;
 use crate::rules::RulesPlugin;
@@ -101,7 +101,7 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
     if let Some(problem) = problem {
         eprintln!("fivefoot: {problem}");
     }
-    app.add_plugins((ControlsPlugin { bindings }, RulesPlugin, CombatPlugin, ControlPlugin, GamePlugin)).add_plugins((
+    app.add_plugins((BindingsPlugin { bindings }, RulesPlugin, CombatPlugin, ControlPlugin, GamePlugin)).add_plugins((
         ViewPlugin,
         OverlayPlugin,
         HudPlugin,

@@ -10,7 +10,7 @@ use fivefoot::combat::{Battle, BattleOptions, CombatEvent, Command};
 use fivefoot::control::plugin::{ControlPlugin, END_TURN_UNUSED, Feedback, Pointer, Selection};
 use fivefoot::control::{SlotAction, Tool, action_bar, command_for_click};
 use fivefoot::grid::{GridPos, Shape};
-use fivefoot::input::{Bindings, ControlsPlugin};
+use fivefoot::input::{Bindings, BindingsPlugin};
 use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
 use fivefoot::overlay::{Layers, compute_preview};
 use fivefoot::rules::{Condition, RulesPlugin};
@@ -65,7 +65,7 @@ fn duel(rules: RulesVariant) -> Battle {
 fn controls_app(battle: Battle) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin)).add_plugins((
-        ControlsPlugin { bindings: Bindings::default() },
+        BindingsPlugin { bindings: Bindings::default() },
         RulesPlugin,
         CombatPlugin,
         ControlPlugin,
@@ -497,7 +497,7 @@ fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
     use fivefoot::rules::Combatant;
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
-        .add_plugins((ControlsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
         .add_plugins(GamePlugin)
         .init_state::<Screen>();
     let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
@@ -536,7 +536,7 @@ fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
     .unwrap();
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
-        .add_plugins((ControlsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
         .add_plugins(GamePlugin)
         .init_state::<Screen>();
     app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1 });

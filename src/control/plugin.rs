@@ -50,7 +50,7 @@ pub const END_TURN_UNUSED: &str = "End the turn without acting? Press End turn a
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SlotPressed(pub usize);
 
-/// Wires the player's inputs to commands. Needs `ControlsPlugin` (the input map) and a
+/// Wires the player's inputs to commands. Needs `BindingsPlugin` (the input map) and a
 /// `BattleRes` to act on.
 pub struct ControlPlugin;
 

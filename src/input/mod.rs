@@ -301,11 +301,11 @@ pub struct PlayerInput;
 pub struct ActiveBindings(pub Bindings);
 
 /// Registers the actions and spawns the player's input map.
-pub struct ControlsPlugin {
+pub struct BindingsPlugin {
     pub bindings: Bindings,
 }
 
-impl Plugin for ControlsPlugin {
+impl Plugin for BindingsPlugin {
     fn build(&self, app: &mut App) {
         let map = self.bindings.input_map();
         app.add_plugins((InputManagerPlugin::<GameAction>::default(), presses::plugin))

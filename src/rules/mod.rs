@@ -32,7 +32,7 @@ pub struct Battlefield {
 
 /// The creature and weapon catalogues, as a resource.
 #[derive(Clone, Debug, Default, Resource, Deref)]
-pub struct Catalog(pub Catalogue);
+pub struct CatalogueRes(pub Catalogue);
 
 /// Everything a rule question reads, borrowed together.
 #[derive(Clone, Copy)]
@@ -87,7 +87,7 @@ pub struct RulesPlugin;
 
 impl Plugin for RulesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Catalog>()
+        app.init_resource::<CatalogueRes>()
             .init_resource::<Roster>()
             .init_resource::<Occupancy>()
             .init_resource::<ThreatMap>()
@@ -138,7 +138,7 @@ pub fn view_of(world: &World) -> Option<RulesView<'_>> {
 /// Puts a level on the battlefield: terrain and variant as resources, one entity per unit.
 pub fn spawn_level(world: &mut World, level: &Level, catalogue: &Catalogue, variant: RulesVariant) {
     world.insert_resource(Battlefield { terrain: level.terrain.clone(), variant });
-    world.insert_resource(Catalog(catalogue.clone()));
+    world.insert_resource(CatalogueRes(catalogue.clone()));
     for unit in &level.def.units {
         if let Some(bundle) = components::CombatantBundle::from_level(unit, catalogue) {
             world.spawn(bundle);
