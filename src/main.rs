@@ -275,7 +275,7 @@ fn bindings(write: bool, path: Option<PathBuf>) -> ExitCode {
     }
     for (action, inputs) in &b.bindings {
         let keys: Vec<String> = inputs.iter().map(|i| i.label()).collect();
-        println!("{:<18} {}", format!("{action:?}"), keys.join(", "));
+        println!("{:<18} {:<48} {}", format!("{action:?}"), action.describe(), keys.join(", "));
     }
     ExitCode::SUCCESS
 }

@@ -223,7 +223,7 @@ fn pause_menu(
                         ui.label("action bar slots");
                         ui.label(format!("{} .. {last}", keys(inputs)));
                     } else {
-                        ui.label(format!("{action:?}"));
+                        ui.label(action.describe());
                         ui.label(keys(inputs));
                     }
                     ui.end_row();

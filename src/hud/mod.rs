@@ -155,7 +155,9 @@ fn hud(
             if let Some(mut pace) = pace {
                 let mut cps = 1.0 / pace.0.duration().as_secs_f32();
                 ui.label("AI pace");
-                if ui.add(egui::Slider::new(&mut cps, 0.5..=30.0).logarithmic(true).suffix("/s")).changed() {
+                let slider = egui::Slider::new(&mut cps, 0.5..=30.0).logarithmic(true).suffix("/s");
+                let slider = slider.custom_formatter(|v, _| if v < 10.0 { format!("{v:.1}") } else { format!("{v:.0}") });
+                if ui.add(slider).changed() {
                     set_pace(&mut pace, cps);
                 }
             }
@@ -182,7 +184,13 @@ fn hud(
             Some(i) => {
                 ui.strong(format!("{} - {}:", b.fighters[i].id, budget_line(b)));
                 for (k, slot) in bar.0.iter().enumerate() {
-                    let key = crate::input::SLOTS.get(k).map_or(String::new(), |&a| format!("{} ", hint(a)));
+                    // End turn (always last) shows its own key; the others their slot's.
+                    let end_turn = matches!(slot.action, SlotAction::Now(crate::combat::Command::EndTurn));
+                    let key = if end_turn {
+                        format!("{} ", hint(GameAction::EndTurn))
+                    } else {
+                        crate::input::SLOTS.get(k).map_or(String::new(), |&a| format!("{} ", hint(a)))
+                    };
                     let aiming = matches!(slot.action, SlotAction::Aim(t) if t == sel.tool);
                     let text = egui::RichText::new(format!("{key}{}", slot.label));
                     let button = egui::Button::new(if aiming { text.strong().underline() } else { text });
@@ -210,7 +218,10 @@ fn hud(
         if let Some(f) = &feedback.0 {
             ui.colored_label(egui::Color32::from_rgb(255, 150, 120), f);
         } else if let Some(r) = &preview.refusal {
-            ui.colored_label(egui::Color32::from_rgb(220, 170, 140), r);
+            // Where the pointer rests is not a command: a calm note of why the tool in hand
+            // would not work there, not an error.
+            let why = r.split_once(": ").map_or(r.as_str(), |(_, why)| why);
+            ui.label(egui::RichText::new(format!("Not from here: {why}")).weak().italics());
         }
         ui.horizontal(|ui| {
             ui.label("Legend:");

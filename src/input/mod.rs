@@ -37,7 +37,8 @@ game_actions! {
     EndTurn,
     /// Select the next unit of yours.
     CycleUnit,
-    /// Action-bar buttons 1–9 and 0 (the tenth), then F1–F10 (the eleventh to twentieth).
+    /// Action-bar buttons 1–9 and 0 (the tenth), then F1–F12 (the eleventh to
+    /// twenty-second). End turn has its own key.
     Slot1,
     Slot2,
     Slot3,
@@ -58,6 +59,8 @@ game_actions! {
     Slot18,
     Slot19,
     Slot20,
+    Slot21,
+    Slot22,
     /// Layer: every square the enemy threatens, shaded by threateners.
     ToggleThreatLayer,
     /// Layer: movement range of the selected unit.
@@ -83,15 +86,42 @@ game_actions! {
 }
 
 /// The action-bar keys in bar order.
-pub const SLOTS: [GameAction; 20] = {
+pub const SLOTS: [GameAction; 22] = {
     use GameAction::*;
     [
         Slot1, Slot2, Slot3, Slot4, Slot5, Slot6, Slot7, Slot8, Slot9, Slot10, Slot11, Slot12, Slot13, Slot14, Slot15,
-        Slot16, Slot17, Slot18, Slot19, Slot20,
+        Slot16, Slot17, Slot18, Slot19, Slot20, Slot21, Slot22,
     ]
 };
 
 impl GameAction {
+    /// What the action does, in words for help screens ("toggle the enemy-threat layer").
+    pub fn describe(self) -> String {
+        use GameAction::*;
+        match self {
+            Select => "select a unit / act on the square (tool in hand)".into(),
+            Cancel => "put the tool down".into(),
+            EndTurn => "end the turn".into(),
+            CycleUnit => "next unit of yours".into(),
+            ToggleThreatLayer => "layer: enemy threat".into(),
+            ToggleRangeLayer => "layer: movement range".into(),
+            ToggleLinesLayer => "layer: cover and flanking lines".into(),
+            PanUp => "pan up".into(),
+            PanDown => "pan down".into(),
+            PanLeft => "pan left".into(),
+            PanRight => "pan right".into(),
+            DragPan => "drag to pan".into(),
+            ZoomIn => "zoom in".into(),
+            ZoomOut => "zoom out".into(),
+            CentreCamera => "centre on the selected unit".into(),
+            Faster => "AI faster".into(),
+            Slower => "AI slower".into(),
+            SkipAi => "finish the AI's moves now".into(),
+            Pause => "pause menu".into(),
+            slot => format!("action bar slot {}", slot.slot().map_or(0, |s| s + 1)),
+        }
+    }
+
     /// The action-bar slot a key stands for (0-based).
     pub fn slot(self) -> Option<usize> {
         SLOTS.iter().position(|&s| s == self)
@@ -167,6 +197,8 @@ impl Default for Bindings {
             (Slot18, KeyCode::F8),
             (Slot19, KeyCode::F9),
             (Slot20, KeyCode::F10),
+            (Slot21, KeyCode::F11),
+            (Slot22, KeyCode::F12),
         ];
         let mut bindings = vec![
             (Select, vec![Mouse(MouseButton::Left)]),

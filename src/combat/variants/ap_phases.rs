@@ -42,7 +42,7 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
         .enumerate()
         .map(|(k, name)| if k + 1 == phase as usize { format!("[{name}]") } else { name.to_string() })
         .collect();
-    format!("Round {} | {} | {who} acts", c.round, track.join(" > "))
+    format!("{} | {} | {who} acts", super::round_label(b), track.join(" > "))
 }
 
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {

@@ -249,7 +249,11 @@ pub fn shared_actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
 
 /// The clock in the variant's own words.
 pub fn clock_line(b: &Battle) -> String {
-    let who = b.actor().map_or("-".to_string(), |a| b.fighters[a].id.clone());
+    if let Some(winner) = &b.winner {
+        let result = winner.as_ref().map_or("a draw".to_string(), |side| format!("{side} wins"));
+        return format!("{} | the battle is over: {result}", round_label(b));
+    }
+    let who = b.actor().map_or("nobody".to_string(), |a| b.fighters[a].id.clone());
     match b.variant {
         RulesVariant::ApPhases => ap_phases::clock_line(b, &who),
         RulesVariant::FourActions => four_actions::clock_line(b, &who),
@@ -259,10 +263,20 @@ pub fn clock_line(b: &Battle) -> String {
     }
 }
 
+/// "Round 3", or "Round 0 (surprise round: only the aware act)"; hex-phases counts turns.
+fn round_label(b: &Battle) -> String {
+    let c = &b.clock;
+    if b.variant == RulesVariant::HexPhases {
+        return format!("Turn {}", c.round);
+    }
+    let surprise = if c.surprise { " (surprise round: only the aware act)" } else { "" };
+    format!("Round {}{surprise}", c.round)
+}
+
 /// The clock of the turn-based variants: the round, who acts, the initiative order.
 fn initiative_clock_line(b: &Battle, who: &str) -> String {
     let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters[i].id.as_str()).collect();
-    format!("Round {} | {who} acts | initiative: {}", b.clock.round, order.join(" > "))
+    format!("{} | {who} acts | initiative: {}", round_label(b), order.join(" > "))
 }
 
 /// What the acting fighter may still do, in the variant's words.

@@ -27,7 +27,7 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     let groups: Vec<String> =
         c.osr_high.iter().map(|(s, h)| format!("{s} {}", if *h { "HIGH" } else { "LOW" })).collect();
     let groups = if groups.is_empty() { "groups rolled after declarations".to_string() } else { groups.join(", ") };
-    format!("Round {} (1 min, 10 segments) | {:?} | {groups} | {who} acts", c.round, c.osr_step)
+    format!("{} (1 min, 10 segments) | {:?} | {groups} | {who} acts", super::round_label(b), c.osr_step)
 }
 
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
