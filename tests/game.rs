@@ -729,3 +729,62 @@ fn a_gamepad_button_ends_the_turn_and_the_d_pad_pans_in_gamepad_builds() {
     let mut q = app.world_mut().query_filtered::<&ActionState<GameAction>, With<PlayerInput>>();
     assert!(q.single(app.world()).unwrap().pressed(&GameAction::PanLeft), "the d-pad pans the camera");
 }
+
+/// Every action that provokes warns before it is taken, naming who gets the attack: firing
+/// and casting in melee in the preview of the aimed action, standing up and reloading on
+/// the action bar; with nobody threatening, the same actions warn of nothing.
+#[test]
+fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
+    use RulesVariant::*;
+    let humans = vec!["blue".to_string()];
+    // (variant, with a foe beside the actor?) -> the warnings seen.
+    for v in RulesVariant::ALL {
+        for beside in [true, false] {
+            let gob_at = if beside { (2, 1) } else { (5, 6) };
+            let units = vec![
+                unit("shooter", "blue", (1, 1), "human_archer"),
+                unit("mage", "blue", (1, 2), "war_mage"),
+                unit("xbow", "blue", (0, 1), "crossbowman"),
+                unit("gob", "red", gob_at, "goblin"),
+                unit("far", "red", (9, 5), "goblin"),
+            ];
+            let l = level(&OPEN, units, v);
+            let fresh = Battle::new(&l, &Catalogue::builtin(), v, 3, BattleOptions::default());
+            let warned = |b: &mut Battle, who: &str, tool: Tool| {
+                let sel = Selection { unit: b.index_of(who), tool };
+                let p = compute_preview(b, &humans, &sel, Some(GridPos::new(9, 5)), Layers::default());
+                p.provokes
+            };
+            // Firing a bow at the far goblin.
+            let mut b = acting(fresh.clone(), "shooter");
+            let fire = warned(&mut b, "shooter", Tool::Attack);
+            let provokes = beside && matches!(v, D20Classic | ApPhases);
+            assert_eq!(
+                fire.iter().any(|(by, why)| by == "gob" && why == "fires in melee"),
+                provokes,
+                "{v} firing: {fire:?}"
+            );
+            if !beside {
+                assert!(fire.is_empty(), "{v}: nobody threatens the shooter: {fire:?}");
+            }
+            // Casting magic missile at it.
+            if v != HexPhases {
+                let mut b = acting(fresh.clone(), "mage");
+                let cast = warned(&mut b, "mage", Tool::Cast { spell: "magic_missile", defensive: false });
+                let provokes = beside && matches!(v, D20Classic | FourActions | ApPhases);
+                assert_eq!(cast.iter().any(|(by, _)| by == "gob"), provokes, "{v} casting: {cast:?}");
+            }
+            // Standing up from prone, on the action bar.
+            let mut b = acting(fresh.clone(), "shooter");
+            let s = b.index_of("shooter").unwrap();
+            b.fighters[s].add(Condition::Prone);
+            let bar = action_bar(&mut b);
+            let stand = bar.iter().find(|slot| slot.label == "Stand up").expect("a Stand up slot");
+            if stand.state.is_ok() {
+                let provokes = beside && matches!(v, D20Classic | ApPhases | HexPhases);
+                let named = stand.provokes.iter().any(|p| p == "gob (stands up)");
+                assert_eq!(named, provokes, "{v} standing up: {:?}", stand.provokes);
+            }
+        }
+    }
+}

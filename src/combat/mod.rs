@@ -11,6 +11,7 @@ pub mod clock;
 pub mod command;
 pub mod event;
 pub mod fighter;
+pub mod foresight;
 pub mod invariants;
 pub mod magic;
 pub mod odds;
@@ -79,6 +80,9 @@ pub struct Battle {
     /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
     derived: Box<(Roster, Occupancy, ThreatMap)>,
     stale: bool,
+    /// While a command is only foreseen ([`Battle::provocations`]): the attacks of
+    /// opportunity it would draw, noted instead of rolled.
+    foreseen: Option<Vec<foresight::Provoked>>,
 }
 
 impl Battle {
@@ -125,6 +129,7 @@ impl Battle {
             unarmed: catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike"),
             derived: Box::default(),
             stale: true,
+            foreseen: None,
         };
         battle.emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
         battle

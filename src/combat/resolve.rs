@@ -666,6 +666,10 @@ fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
     if !profile.legal {
         return;
     }
+    if let Some(seen) = b.foreseen.as_mut() {
+        seen.push(super::foresight::Provoked { by: reactor, trigger: trigger.to_string() });
+        return;
+    }
     let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());
     b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
     // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".

@@ -21,6 +21,9 @@ pub struct ActionSlot {
     pub action: SlotAction,
     /// `Err(reason)` when the action is not possible now.
     pub state: Result<(), String>,
+    /// For an action taken at once: the attacks of opportunity it would draw, as "who
+    /// (what provokes it)".
+    pub provokes: Vec<String>,
 }
 
 /// The action bar for whoever acts now: every action the variant offers, each either
@@ -65,7 +68,15 @@ pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
                 }
                 SlotAction::Aim(tool) => b.affordable(&tool.command(here, "")),
             };
-            ActionSlot { label, action, state }
+            let provokes = match (&action, &state) {
+                (SlotAction::Now(cmd), Ok(())) => b
+                    .provocations(cmd)
+                    .into_iter()
+                    .map(|p| format!("{} ({})", b.fighters[p.by].id, p.trigger))
+                    .collect(),
+                _ => vec![],
+            };
+            ActionSlot { label, action, state, provokes }
         })
         .collect()
 }

@@ -156,7 +156,8 @@ fn hud(
                 let mut cps = 1.0 / pace.0.duration().as_secs_f32();
                 ui.label("AI pace");
                 let slider = egui::Slider::new(&mut cps, 0.5..=30.0).logarithmic(true).suffix("/s");
-                let slider = slider.custom_formatter(|v, _| if v < 10.0 { format!("{v:.1}") } else { format!("{v:.0}") });
+                let slider =
+                    slider.custom_formatter(|v, _| if v < 10.0 { format!("{v:.1}") } else { format!("{v:.0}") });
                 if ui.add(slider).changed() {
                     set_pace(&mut pace, cps);
                 }
@@ -192,11 +193,16 @@ fn hud(
                         crate::input::SLOTS.get(k).map_or(String::new(), |&a| format!("{} ", hint(a)))
                     };
                     let aiming = matches!(slot.action, SlotAction::Aim(t) if t == sel.tool);
-                    let text = egui::RichText::new(format!("{key}{}", slot.label));
+                    let warn = if slot.provokes.is_empty() { "" } else { " (provokes!)" };
+                    let text = egui::RichText::new(format!("{key}{}{warn}", slot.label));
                     let button = egui::Button::new(if aiming { text.strong().underline() } else { text });
                     let r = ui.add_enabled(slot.state.is_ok(), button);
                     let r = match &slot.state {
                         Err(why) => r.on_disabled_hover_text(why.as_str()),
+                        Ok(()) if !slot.provokes.is_empty() => r.on_hover_text(format!(
+                            "do it now: it provokes an attack of opportunity from {}",
+                            slot.provokes.join(", ")
+                        )),
                         Ok(()) => r.on_hover_text(match slot.action {
                             SlotAction::Aim(_) => "pick, then click a square or a foe",
                             SlotAction::Now(_) => "do it now",
@@ -302,6 +308,20 @@ fn hud(
                     format!("attack of opportunity by {by} leaving ({}, {})", at.x, at.y),
                 );
             }
+        }
+        for (by, why) in &preview.provokes {
+            ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("attack of opportunity by {by}: {why}"));
+        }
+        if let Some((t, c)) = &preview.total_cover {
+            ui.separator();
+            ui.colored_label(
+                egui::Color32::from_rgb(255, 110, 90),
+                format!(
+                    "{} has total cover: every line from every corner meets a wall ({} lines)",
+                    b.fighters[*t].id,
+                    c.lines.len()
+                ),
+            );
         }
         if let Some(a) = &preview.attack {
             ui.separator();

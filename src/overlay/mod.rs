@@ -69,8 +69,16 @@ pub struct Preview {
     pub range: Vec<(GridPos, bool)>,
     pub path: Option<PathPreview>,
     pub attack: Option<AttackPreview>,
+    /// Attacks of opportunity the aimed action draws other than those along its path
+    /// (firing or casting in melee, a maneuver…): who makes each and what provokes it. They
+    /// happen where the actor stands.
+    pub provokes: Vec<(String, String)>,
     /// Why the hovered square or foe cannot be acted on.
     pub refusal: Option<String>,
+    /// A foe behind total cover from the actor: the corner-rule lines that prove it.
+    pub total_cover: Option<(usize, CoverResult)>,
+    /// Where the acting unit stands, for markers of what its action provokes.
+    pub actor_at: Option<GridPos>,
 }
 
 /// Works out the preview for a battle, the player's sides, the selection, the hovered
@@ -152,9 +160,19 @@ pub fn compute_preview(
     if b.fighters[actor].footprint().contains(cell) {
         return out;
     }
+    out.actor_at = Some(b.fighters[actor].pos);
     match plan_for_click(b, sel.tool, cell) {
         Ok(plan) => {
             let cmd = plan.command.clone();
+            // Every attack of opportunity the action draws, as the rules resolve it; those
+            // along the path are marked where they happen.
+            let on_path: Vec<usize> = plan.path.iter().flat_map(|p| p.provokes.iter().map(|x| x.by)).collect();
+            out.provokes = b
+                .provocations(&cmd)
+                .into_iter()
+                .filter(|p| !on_path.contains(&p.by))
+                .map(|p| (b.fighters[p.by].id.clone(), p.trigger))
+                .collect();
             if let Some(path) = &plan.path {
                 out.path = Some(PathPreview {
                     command: cmd.clone(),
@@ -177,7 +195,19 @@ pub fn compute_preview(
                 });
             }
         }
-        Err(why) => out.refusal = Some(why),
+        Err(why) => {
+            out.refusal = Some(why);
+            // A foe out of reach of any line: show the blocked lines that say so.
+            if let Some(t) = hovered.filter(|&t| b.fighters[t].side != b.fighters[actor].side)
+                && (sel.tool.aims_at_foe() || sel.tool == Tool::Move)
+            {
+                b.refresh();
+                let cover = rules::cover_between(&b.view(), actor, t, true);
+                if !cover.can_target && cover.cover == rules::CoverKind::Total {
+                    out.total_cover = Some((t, cover));
+                }
+            }
+        }
     }
     out
 }
@@ -287,6 +317,9 @@ pub fn cell_colours(p: &Preview, width: i32, height: i32) -> Vec<Option<Color>> 
             put(c, AOO);
         }
     }
+    if let Some(at) = p.actor_at.filter(|_| !p.provokes.is_empty()) {
+        put(at, AOO);
+    }
     out
 }
 
@@ -322,6 +355,7 @@ fn label_preview(
     mut commands: Commands,
     preview: Res<Preview>,
     layout: Res<BoardLayout>,
+    res: Res<BattleRes>,
     old: Query<Entity, With<PreviewLabel>>,
 ) {
     if !preview.is_changed() {
@@ -330,7 +364,6 @@ fn label_preview(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let Some(path) = &preview.path else { return };
     let mut label = |at: Vec2, text: String, colour: Color| {
         commands.spawn((
             PreviewLabel,
@@ -341,6 +374,20 @@ fn label_preview(
             DespawnOnExit(Screen::Skirmish),
         ));
     };
+    let aoo_colour = Color::srgb(1.0, 0.55, 0.5);
+    if let Some(at) = preview.actor_at {
+        for (i, (by, why)) in preview.provokes.iter().enumerate() {
+            let lift = -layout.tile * 0.3 - 14.0 * i as f32;
+            label(layout.world(at) + Vec2::new(0.0, lift), format!("AoO: {by} ({why})"), aoo_colour);
+        }
+    }
+    if let Some((t, _)) = &preview.total_cover
+        && let Some(fp) = res.battle.fighters.get(*t).map(|f| f.footprint())
+    {
+        let above = layout.footprint_centre(fp) + Vec2::new(0.0, layout.tile * 0.6);
+        label(above, "total cover: no line reaches it".into(), Color::srgb(1.0, 0.35, 0.3));
+    }
+    let Some(path) = &preview.path else { return };
     if let Some(&last) = path.squares.last() {
         let aoo = if path.provokes.is_empty() { String::new() } else { format!(", {} AoO", path.provokes.len()) };
         label(
@@ -351,7 +398,7 @@ fn label_preview(
     }
     for (i, (from, by)) in path.provokes.iter().enumerate() {
         let lift = -layout.tile * 0.3 - 14.0 * i as f32;
-        label(layout.world(*from) + Vec2::new(0.0, lift), format!("AoO: {by}"), Color::srgb(1.0, 0.55, 0.5));
+        label(layout.world(*from) + Vec2::new(0.0, lift), format!("AoO: {by}"), aoo_colour);
     }
 }
 
@@ -373,11 +420,11 @@ fn draw_lines(
             at = next;
         }
     }
-    let Some(attack) = &preview.attack else { return };
     if !layers.lines {
         return;
     }
-    for line in &attack.cover.lines {
+    let cover = preview.attack.as_ref().map(|a| &a.cover).or(preview.total_cover.as_ref().map(|(_, c)| c));
+    for line in cover.map_or(&[][..], |c| c.lines.as_slice()) {
         let colour = match line.blocker {
             Blocker::Clear => Color::srgb(0.3, 1.0, 0.4),
             Blocker::Creature => Color::srgb(1.0, 0.9, 0.2),
@@ -386,6 +433,7 @@ fn draw_lines(
         };
         gizmos.line_2d(layout.grid_point(line.from), layout.grid_point(line.to), colour);
     }
+    let Some(attack) = &preview.attack else { return };
     let b = &res.battle;
     let target = layout.footprint_centre(b.fighters[attack.target].footprint());
     let me = layout.footprint_centre(b.fighters[attack.attacker].footprint());
