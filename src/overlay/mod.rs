@@ -364,11 +364,14 @@ fn label_preview(
     for e in &old {
         commands.entity(e).despawn();
     }
+    const FONT: f32 = 15.0;
     let mut label = |at: Vec2, text: String, colour: Color| {
+        // Kept on the board: roughly 0.55 em a character.
+        let at = layout.keep_on_board(at, text.chars().count() as f32 * FONT * 0.55 / 2.0);
         commands.spawn((
             PreviewLabel,
             Text2d::new(text),
-            TextFont::from_font_size(15.0),
+            TextFont::from_font_size(FONT),
             TextColor(colour),
             Transform::from_translation(at.extend(30.0)),
             DespawnOnExit(Screen::Skirmish),
@@ -376,8 +379,9 @@ fn label_preview(
     };
     let aoo_colour = Color::srgb(1.0, 0.55, 0.5);
     if let Some(at) = preview.actor_at {
+        // Stacked above the actor, so they cover neither it nor the squares beside it.
         for (i, (by, why)) in preview.provokes.iter().enumerate() {
-            let lift = -layout.tile * 0.3 - 14.0 * i as f32;
+            let lift = layout.tile * 0.65 + 16.0 * i as f32;
             label(layout.world(at) + Vec2::new(0.0, lift), format!("AoO: {by} ({why})"), aoo_colour);
         }
     }
@@ -385,7 +389,7 @@ fn label_preview(
         && let Some(fp) = res.battle.fighters.get(*t).map(|f| f.footprint())
     {
         let above = layout.footprint_centre(fp) + Vec2::new(0.0, layout.tile * 0.6);
-        label(above, "total cover: no line reaches it".into(), Color::srgb(1.0, 0.35, 0.3));
+        label(above, "total cover".into(), Color::srgb(1.0, 0.35, 0.3));
     }
     let Some(path) = &preview.path else { return };
     if let Some(&last) = path.squares.last() {

@@ -47,6 +47,18 @@ impl BoardLayout {
         Vec2::new(x, y) - self.origin_offset()
     }
 
+    /// Where a label centred at `at`, `half_width` wide each side, must go to stay on the
+    /// board: moved in from the edges it would run past.
+    pub fn keep_on_board(&self, at: Vec2, half_width: f32) -> Vec2 {
+        let first = self.world(GridPos::new(0, 0));
+        let last = self.world(GridPos::new(self.width - 1, self.height - 1));
+        let hex_shift = if self.shape == Shape::Hex { self.tile / 2.0 } else { 0.0 };
+        let (left, right) = (first.x - self.tile / 2.0 + half_width, last.x + self.tile / 2.0 + hex_shift - half_width);
+        let (top, bottom) = (first.y + self.tile_height() / 2.0 - 8.0, last.y - self.tile_height() / 2.0 + 8.0);
+        let x = if left <= right { at.x.clamp(left, right) } else { (left + right) / 2.0 };
+        Vec2::new(x, at.y.clamp(bottom, top.max(bottom)))
+    }
+
     /// World position of a footprint's centre.
     pub fn footprint_centre(&self, fp: Footprint) -> Vec2 {
         let n = (fp.side * fp.side) as f32;
