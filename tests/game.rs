@@ -788,3 +788,22 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
         }
     }
 }
+
+/// A charge's preview shows the attack as it will be rolled from where the charge ends:
+/// four-actions lists its +2, d20-classic's source gives none (the HUD says so).
+#[test]
+fn the_charge_preview_shows_the_attack_from_the_end_of_the_charge() {
+    for (v, bonus) in [(RulesVariant::D20Classic, None), (RulesVariant::FourActions, Some(2))] {
+        let units = vec![unit("knight", "blue", (1, 3), "veteran"), unit("gob", "red", (7, 3), "goblin")];
+        let l = level(&OPEN, units, v);
+        let mut b = acting(Battle::new(&l, &Catalogue::builtin(), v, 2, BattleOptions::default()), "knight");
+        let sel = Selection { unit: b.index_of("knight"), tool: Tool::Charge };
+        let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(GridPos::new(7, 3)), Layers::default());
+        let path = p.path.as_ref().expect("the charge's path");
+        assert_eq!(path.squares.last(), Some(&GridPos::new(6, 3)), "{v}");
+        let attack = p.attack.expect("the charge's attack");
+        assert!(attack.profile.legal && attack.profile.hit_chance > 0.0, "{v}");
+        let charge = attack.profile.modifiers.iter().find(|m| m.source == "charge").map(|m| m.value);
+        assert_eq!(charge, bonus, "{v}: {:?}", attack.profile.modifiers);
+    }
+}

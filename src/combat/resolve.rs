@@ -217,6 +217,9 @@ impl Battle {
                     return Ok(plan);
                 }
                 let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
+                // The attack as it will be rolled, from the square where the charge ends.
+                let end = path.squares.last().copied().unwrap_or(self.fighters[actor].pos);
+                plan.attack = Some(self.attack_from(actor, t, end, &AttackContext { charge: true }));
                 plan.path = Some(path);
             }
             Command::Dash { to } | Command::Tumble { to } => {
@@ -1201,6 +1204,23 @@ fn straight_line(a: GridPos, b: GridPos) -> Vec<GridPos> {
         out.push(GridPos::new(x, y));
     }
     out
+}
+
+impl Battle {
+    /// The first attack `a` would make on `t` from `from` (a charge's end), its position
+    /// put back afterwards.
+    fn attack_from(&mut self, a: usize, t: usize, from: GridPos, ctx: &AttackContext) -> attack::AttackProfile {
+        let here = self.fighters[a].pos;
+        self.fighters[a].pos = from;
+        self.invalidate();
+        self.refresh();
+        let p = attack::profile(self, &self.view(), a, t, &AttackKind::Primary, ctx);
+        self.fighters[a].pos = here;
+        // The derived state back as it was, for whoever reads the view next.
+        self.invalidate();
+        self.refresh();
+        p
+    }
 }
 
 /// A charge: the straight move, then the attack with the variant's bonuses.

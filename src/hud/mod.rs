@@ -343,6 +343,11 @@ fn hud(
                 ui.strong(format!("{:.1}%", p.hit_chance * 100.0));
                 ui.end_row();
             });
+            if matches!(a.command, crate::combat::Command::Charge { .. }) {
+                for note in charge_notes(crate::combat::variants::numbers(b.variant)) {
+                    ui.label(egui::RichText::new(note).italics());
+                }
+            }
             ui.label(format!(
                 "cover: {:?} ({:+}){}",
                 a.cover.cover,
@@ -371,4 +376,51 @@ fn hud(
         });
     });
     Ok(())
+}
+
+/// What a charge brings in this variant besides the modifiers listed, including what a
+/// d20 player would expect and this variant's source does not give.
+pub fn charge_notes(n: &crate::combat::variants::VariantNumbers) -> Vec<String> {
+    let mut notes = vec![];
+    if n.charge_attack == 0 {
+        notes.push("no +2 to hit on a charge in this variant (its source gives none)".to_string());
+    }
+    notes.push(match (n.charge_damage, n.charge_damage_two_handed) {
+        (0, 0) => "no extra damage on a charge in this variant".to_string(),
+        (d, d2) if d == d2 => format!("{d:+} damage on a hit"),
+        (d, d2) => format!("{d:+} damage on a hit ({d2:+} with a two-handed weapon)"),
+    });
+    notes.push(if n.charge_defense == 0 {
+        "no penalty to its own defence after charging".to_string()
+    } else {
+        // In words, since osr-segments counts its armour class down.
+        let way = if n.charge_defense < 0 { "worse" } else { "better" };
+        format!("its own armour class {way} by {} until its next turn", n.charge_defense.abs())
+    });
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::charge_notes;
+    use crate::combat::variants::numbers;
+    use crate::variant::RulesVariant;
+
+    #[test]
+    fn a_charge_preview_says_what_each_variant_gives_and_what_it_does_not() {
+        // d20-classic (source 002): +2 damage (+4 two-handed), -2 AC, and no attack bonus.
+        let d20 = charge_notes(numbers(RulesVariant::D20Classic));
+        assert_eq!(d20[0], "no +2 to hit on a charge in this variant (its source gives none)");
+        assert_eq!(d20[1], "+2 damage on a hit (+4 with a two-handed weapon)");
+        assert_eq!(d20[2], "its own armour class worse by 2 until its next turn");
+        // four-actions: +2 to hit (a listed modifier), +2 damage, -2 AC.
+        let four = charge_notes(numbers(RulesVariant::FourActions));
+        assert_eq!(
+            four,
+            vec!["+2 damage on a hit".to_string(), "its own armour class worse by 2 until its next turn".to_string()]
+        );
+        // ap-phases: +2 to hit and nothing else.
+        let ap = charge_notes(numbers(RulesVariant::ApPhases));
+        assert_eq!(ap[0], "no extra damage on a charge in this variant");
+    }
 }
