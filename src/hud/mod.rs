@@ -363,6 +363,11 @@ fn hud(
             ui.separator();
             let f = &b.fighters[h];
             ui.label(format!("{}: HP {}/{}, threatens {} squares", f.id, f.hp, f.max_hp, preview.hovered_threat.len()));
+            // The badge under a crowded token may be in codes; here it is in words.
+            if !f.conditions.is_empty() {
+                let words: Vec<&str> = f.conditions.iter().map(|&c| crate::view::condition_badge(c)).collect();
+                ui.label(format!("conditions: {}", words.join(", ")));
+            }
         }
         ui.separator();
         ui.strong("Combat log");

@@ -292,31 +292,89 @@ pub fn condition_badge(c: Condition) -> &'static str {
     }
 }
 
+/// A condition in two or three letters, for badges with no room for words (the panel
+/// beside the board spells them out for the hovered unit).
+pub fn condition_code(c: Condition) -> &'static str {
+    match c {
+        Condition::Prone => "Pr",
+        Condition::Surprised => "Sur",
+        Condition::FlatFooted => "FF",
+        Condition::Unconscious => "Dn",
+        Condition::Stunned => "Stn",
+        Condition::Dying => "Dy",
+        Condition::Stabilized => "Stb",
+        Condition::Dead => "X",
+        Condition::Grappled => "Gr",
+        Condition::Delayed => "Dl",
+    }
+}
+
+/// The badge under a token of `squares_wide` squares: the conditions and the variant's note
+/// in words when they fit the token's width, else in codes, shrunk until they fit, so a
+/// badge never reaches over a neighbour or past the board's edge. Returns the text and
+/// its font size.
+pub fn badge_text(conditions: &[Condition], variant_note: &str, squares_wide: i32, tile: f32) -> (String, f32) {
+    const FONT: f32 = 12.0;
+    const EM: f32 = 0.6; // a character's width, in font sizes
+    let room = tile * squares_wide as f32 * 1.05;
+    let words: Vec<&str> = conditions
+        .iter()
+        .map(|&c| condition_badge(c))
+        .chain((!variant_note.is_empty()).then_some(variant_note))
+        .collect();
+    let full = words.join(" | ");
+    if full.chars().count() as f32 * FONT * EM <= room {
+        return (full, FONT);
+    }
+    // The variant's note with its long words cut to four letters ("reac. ready").
+    let note: Vec<String> =
+        variant_note
+            .split(' ')
+            .map(|w| {
+                if w.chars().count() > 5 {
+                    format!("{}.", w.chars().take(4).collect::<String>())
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+    let codes: Vec<String> = conditions
+        .iter()
+        .map(|&c| condition_code(c).to_string())
+        .chain((!variant_note.is_empty()).then(|| note.join(" ")))
+        .collect();
+    let short = codes.join(" ");
+    let font = (room / (short.chars().count().max(1) as f32 * EM)).clamp(6.0, FONT);
+    (short, font)
+}
+
 /// The fallen are greyed out; the dead leave the board; conditions show as badges.
 fn show_token_state(
-    units: Query<(&Conditions, &Side, Option<&VariantBadge>)>,
+    units: Query<(&Conditions, &Side, Option<&VariantBadge>, &Body)>,
     changed: Query<(), Or<(Changed<Conditions>, Changed<VariantBadge>)>>,
     added: Query<(), Added<ConditionBadge>>,
+    layout: Option<Res<BoardLayout>>,
     mut tokens: Query<(&Token, &mut Sprite, &mut Visibility)>,
-    mut badges: Query<(&ConditionBadge, &mut Text2d)>,
+    mut badges: Query<(&ConditionBadge, &mut Text2d, &mut TextFont)>,
 ) {
     if changed.is_empty() && added.is_empty() {
         return;
     }
     for (token, mut sprite, mut vis) in &mut tokens {
-        if let Ok((cond, side, _)) = units.get(token.unit) {
+        if let Ok((cond, side, _, _)) = units.get(token.unit) {
             *vis = if cond.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
             sprite.color =
                 if cond.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { side_colour(&side.0) };
         }
     }
-    for (badge, mut text) in &mut badges {
-        if let Ok((cond, _, variant)) = units.get(badge.unit) {
-            let mut words: Vec<&str> = cond.0.iter().map(|&c| condition_badge(c)).collect();
-            if let Some(v) = variant.filter(|v| !v.0.is_empty()) {
-                words.push(&v.0);
-            }
-            text.0 = words.join(" | ");
+    let tile = layout.map_or(layout::TILE, |l| l.tile);
+    for (badge, mut text, mut font) in &mut badges {
+        if let Ok((cond, _, variant, body)) = units.get(badge.unit) {
+            let conditions: Vec<Condition> = cond.0.iter().copied().filter(|&c| c != Condition::Dead).collect();
+            let note = variant.map_or("", |v| v.0.as_str());
+            let (words, size) = badge_text(&conditions, note, body.size.side(), tile);
+            text.0 = words;
+            font.font_size = FontSize::Px(size);
         }
     }
 }
@@ -346,5 +404,27 @@ fn mark_selected(
         None => {
             vis.set_if_neq(Visibility::Hidden);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_badge_fits_under_its_token_in_words_or_in_codes() {
+        // Room for "prone" under one 48-px square: words.
+        assert_eq!(badge_text(&[Condition::Prone], "", 1, 48.0), ("prone".to_string(), 12.0));
+        // "prone | down | dying" is too wide for one square: codes, still at full size.
+        let (text, size) = badge_text(&[Condition::Prone, Condition::Unconscious, Condition::Dying], "", 1, 48.0);
+        assert_eq!(text, "Pr Dn Dy");
+        assert!(size <= 12.0 && text.chars().count() as f32 * size * 0.6 <= 48.0 * 1.05);
+        // The variant's note is cut short; a Large token has room for more words.
+        let (text, _) = badge_text(&[Condition::Surprised], "reaction ready", 1, 48.0);
+        assert_eq!(text, "Sur reac. ready");
+        let (text, _) = badge_text(&[Condition::Prone, Condition::Dying], "", 2, 48.0);
+        assert_eq!(text, "prone | dying");
+        let (text, _) = badge_text(&[Condition::Prone, Condition::Dying], "", 1, 48.0);
+        assert_eq!(text, "Pr Dy");
     }
 }
