@@ -114,6 +114,13 @@ fn move_camera(
         transform.translation.x = c.x + shift.x;
         transform.translation.y = c.y + shift.y;
     }
+    // However it pans, the middle of the board's part of the window (between the panels)
+    // stays over the board, so the board cannot scroll away.
+    let [l, r, t, b] = PANELS;
+    let shift = Vec2::new((r - l) / 2.0, (t - b) / 2.0) * o.scale;
+    let keep = layout.keep_on_board(transform.translation.truncate() - shift, 0.0) + shift;
+    transform.translation.x = keep.x;
+    transform.translation.y = keep.y;
 }
 
 /// Holds the pointer over one square whatever the mouse does (screenshots, demos).
