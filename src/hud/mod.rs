@@ -74,7 +74,15 @@ pub use crate::combat::variants::clock_line;
 /// Per fighter in the fight, in the clock's order: id, side, and a note (AP pips, group…).
 pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
     let c = &b.clock;
-    let order: Vec<usize> = if c.order.is_empty() { (0..b.fighters.len()).collect() } else { c.order.clone() };
+    let mut order: Vec<usize> = if c.order.is_empty() { (0..b.fighters.len()).collect() } else { c.order.clone() };
+    // osr-segments' declarations go one unit at a time in their own order: the one
+    // declaring, then those still to, then those who have.
+    let declaring = b.variant == RulesVariant::OsrSegments && c.osr_step == crate::combat::clock::OsrStep::Declare;
+    if declaring {
+        let first: Vec<usize> = c.actor.into_iter().chain(c.queue.iter().copied()).collect();
+        let rest = order.iter().copied().filter(|i| !first.contains(i));
+        order = first.iter().copied().chain(rest).collect();
+    }
     order
         .into_iter()
         .filter(|&i| b.fighters[i].alive())
@@ -84,6 +92,15 @@ pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
                 RulesVariant::ApPhases => {
                     let ap = c.ap.get(i).copied().unwrap_or(0) as usize;
                     format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), f.initiative_shown)
+                }
+                RulesVariant::OsrSegments if declaring => {
+                    if c.actor == Some(i) {
+                        "declares now".into()
+                    } else if c.queue.contains(&i) {
+                        "to declare".into()
+                    } else {
+                        "declared".into()
+                    }
                 }
                 RulesVariant::OsrSegments => {
                     if c.acted.get(i).copied().unwrap_or(false) {
