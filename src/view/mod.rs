@@ -27,7 +27,15 @@ impl Plugin for ViewPlugin {
             .add_systems(OnEnter(Screen::Skirmish), spawn_board.after(crate::game::SkirmishSetup))
             .add_systems(
                 Update,
-                (spawn_tokens, place_tokens, glide_tokens, update_hp_bars, show_token_state, mark_selected)
+                (
+                    spawn_tokens,
+                    place_tokens,
+                    glide_tokens,
+                    update_hp_bars,
+                    show_token_state,
+                    mark_selected,
+                    hide_small_text,
+                )
                     .chain()
                     .after(crate::rules::RulesSet::Cleanup),
             );
@@ -141,6 +149,31 @@ struct ConditionBadge {
     unit: Entity,
 }
 
+/// A token's name or badge: hidden when zoomed out too far to read.
+#[derive(Component)]
+struct TokenText;
+
+/// Names and badges show only while a square is at least 26 pixels across on screen:
+/// smaller, they are unreadable and cover the board (zoom in, or hover a unit, to read
+/// it in the side panel).
+fn hide_small_text(
+    camera: Query<&Projection, (With<Camera2d>, Changed<Projection>)>,
+    layout: Option<Res<BoardLayout>>,
+    added: Query<(), Added<TokenText>>,
+    all_cameras: Query<&Projection, With<Camera2d>>,
+    mut texts: Query<&mut Visibility, With<TokenText>>,
+) {
+    if camera.is_empty() && added.is_empty() {
+        return;
+    }
+    let Ok(Projection::Orthographic(o)) = all_cameras.single() else { return };
+    let tile = layout.map_or(layout::TILE, |l| l.tile);
+    let readable = tile / o.scale >= 26.0;
+    for mut v in &mut texts {
+        v.set_if_neq(if readable { Visibility::Inherited } else { Visibility::Hidden });
+    }
+}
+
 /// The ring round the acting unit.
 #[derive(Component)]
 struct ActingRing;
@@ -175,6 +208,7 @@ fn spawn_tokens(
             Transform::from_translation(at.extend(10.0)),
             children![
                 (
+                    TokenText,
                     Text2d::new(c.id.clone()),
                     TextFont::from_font_size((size * 0.26).clamp(10.0, 22.0)),
                     TextColor(Color::WHITE),
@@ -191,6 +225,7 @@ fn spawn_tokens(
                 ),
                 (
                     ConditionBadge { unit },
+                    TokenText,
                     Text2d::new(""),
                     TextFont::from_font_size(12.0),
                     TextColor(Color::srgb(1.0, 0.85, 0.4)),
