@@ -72,6 +72,9 @@ fn attack_events(b: &Battle) -> Vec<(String, Vec<(String, i32)>)> {
         .collect()
 }
 
+#[path = "combat/sources.rs"]
+mod sources;
+
 #[path = "combat/spells.rs"]
 mod spells;
 

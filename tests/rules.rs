@@ -632,6 +632,9 @@ fn a_large_creature_needs_room_for_its_whole_footprint() {
 
 // ---------------------------------------------------------------- the search against a reference
 
+#[path = "rules/clauses.rs"]
+mod clauses;
+
 mod search_oracle {
     use super::*;
     use fivefoot::grid::TerrainMap;
