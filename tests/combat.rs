@@ -75,6 +75,12 @@ fn attack_events(b: &Battle) -> Vec<(String, Vec<(String, i32)>)> {
 #[path = "combat/sources.rs"]
 mod sources;
 
+#[path = "combat/turns.rs"]
+mod turns;
+
+#[path = "combat/hex.rs"]
+mod hex;
+
 #[path = "combat/spells.rs"]
 mod spells;
 
