@@ -767,7 +767,20 @@ fn every_shipped_level_loads_under_every_variant() {
                     rules::Battlefield { terrain: lvl.terrain.clone(), variant: v },
                     roster_of_level(&lvl.def.units, &cat),
                 );
-                assert_eq!(s.roster.len(), lvl.def.units.len());
+                // The snapshot stands every unit where the level puts it, on open ground,
+                // alone in its squares, on its own side.
+                assert_eq!(s.roster.len(), lvl.def.units.len(), "{}", path.display());
+                for u in &lvl.def.units {
+                    let at = GridPos::new(u.at.0, u.at.1);
+                    let i = s.occupancy.at(at).unwrap_or_else(|| panic!("{} {v}: nobody at {at:?}", u.id));
+                    let view = s.roster.get(i);
+                    assert_eq!(view.id, u.id, "{} {v}", path.display());
+                    assert_eq!(s.roster.sides[view.side], u.side);
+                    for c in view.footprint.cells() {
+                        assert_ne!(lvl.terrain.get(c), Terrain::Wall, "{} {v}: {} on a wall", path.display(), u.id);
+                        assert_eq!(s.occupancy.at(c), Some(i), "{} {v}: {} shares {c:?}", path.display(), u.id);
+                    }
+                }
             }
             n += 1;
         }
