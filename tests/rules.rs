@@ -688,6 +688,27 @@ fn error_of(text: &str) -> String {
 }
 
 #[test]
+fn hit_points_beyond_the_bound_are_refused_at_load() {
+    // The control: a unit's own hit points within the bound load.
+    let ok = GOOD.replace("creature: \"human_fighter\")", "creature: \"human_fighter\", hp: 1000000)");
+    assert_eq!(parse(&ok).unwrap().def.units[0].hp, Some(1_000_000));
+    let big = GOOD.replace("creature: \"human_fighter\")", "creature: \"human_fighter\", hp: 1073741824)");
+    let e = error_of(&big);
+    assert!(e.contains("levels/bad.ron:13:") && e.contains("hero") && e.contains("1 to 1000000"), "{e}");
+    // A catalogue creature with 2^30 hit points is refused, naming the creature.
+    let weapons = include_str!("../assets/weapons.ron");
+    let spells = include_str!("../assets/spells.ron");
+    let creature = |hp: i64| {
+        format!(
+            r#"{{"titan": (name: "T", size: Medium, speed_ft: 30, abilities: (str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10), base_attack: 0, hit_dice: 1, hp: {hp}, weapon: "dagger")}}"#
+        )
+    };
+    assert!(Catalogue::parse(&creature(30), weapons, spells).is_ok());
+    let e = Catalogue::parse(&creature(1 << 30), weapons, spells).unwrap_err();
+    assert!(e.contains("titan") && e.contains("1073741824 hit points"), "{e}");
+}
+
+#[test]
 fn syntax_errors_name_file_line_and_column() {
     let text = GOOD.replace("creature: \"human_fighter\")", "creature: \"human_fighter\"");
     let e = error_of(&text);
