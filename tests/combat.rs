@@ -81,6 +81,9 @@ mod turns;
 #[path = "combat/hex.rs"]
 mod hex;
 
+#[path = "combat/targets.rs"]
+mod targets;
+
 #[path = "combat/spells.rs"]
 mod spells;
 
