@@ -84,6 +84,9 @@ mod hex;
 #[path = "combat/targets.rs"]
 mod targets;
 
+#[path = "combat/invariants.rs"]
+mod invariants;
+
 #[path = "combat/spells.rs"]
 mod spells;
 
