@@ -7,8 +7,8 @@ use fivefoot::grid::{GridPos, SQUARE_DIRS};
 use fivefoot::level::{Catalogue, Level, arena};
 use fivefoot::rules::movement::reference;
 use fivefoot::rules::{
-    Battlefield, MoveMode, RulesView, Snapshot, ThreatMap, components::roster_of_level, cover::cover_all_pairs, cover_between,
-    movement_range,
+    Battlefield, MoveMode, RulesView, Snapshot, ThreatMap, components::roster_of_level, cover::cover_all_pairs,
+    cover_between, movement_range,
 };
 use fivefoot::variant::RulesVariant;
 use std::hint::black_box;

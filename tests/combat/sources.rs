@@ -300,3 +300,34 @@ fn a_ranged_attack_from_a_threatened_square_provokes() {
         assert_eq!(aoo, provokes, "goblin at {gob_at:?}");
     }
 }
+
+/// ap-phases: "Total Defense … Until the start of your next round of actions, you can't
+/// take actions with the attack subtype"; the control fights on without it.
+#[test]
+fn ap_total_defense_forbids_attack_actions_until_the_next_round() {
+    for defend in [false, true] {
+        let mut b = battle(
+            vec![
+                unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")),
+                unit("gob", "red", (4, 3), "goblin", None),
+            ],
+            RulesVariant::ApPhases,
+            3,
+        );
+        if defend {
+            until(&mut b, "hero", |b| b.clock.phase == 2);
+            b.execute(Command::Defend).unwrap();
+        }
+        until(&mut b, "hero", |b| b.clock.phase == 4);
+        let attack = b.validate(&Command::Attack { target: "gob".into() });
+        if defend {
+            assert!(attack.unwrap_err().reason.contains("total defense"));
+            assert!(b.validate(&Command::Trip { target: "gob".into() }).is_err());
+            // The next round of actions frees it.
+            until(&mut b, "hero", |b| b.clock.round == 2 && b.clock.phase == 4);
+            assert!(b.validate(&Command::Attack { target: "gob".into() }).is_ok(), "next round");
+        } else {
+            assert!(attack.is_ok(), "the control: {attack:?}");
+        }
+    }
+}
