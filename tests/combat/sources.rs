@@ -331,3 +331,48 @@ fn ap_total_defense_forbids_attack_actions_until_the_next_round() {
         }
     }
 }
+
+/// four-actions "A 20 always hits, a 1 always misses": at −30 every other roll misses, at
+/// +30 every other roll hits (the control), while a natural 20 and a natural 1 do not follow.
+#[test]
+fn a_natural_20_always_hits_and_a_natural_1_always_misses() {
+    for v in [RulesVariant::FourActions] {
+        for (bonus, natural) in [(-30, 20), (30, 1)] {
+            let mut seen = false;
+            for seed in 0..300 {
+                let mut b = battle(
+                    vec![
+                        unit("hero", "blue", (3, 3), "goblin", None),
+                        unit("gob", "red", (4, 3), "human_fighter", None),
+                    ],
+                    v,
+                    seed,
+                );
+                let h = b.index_of("hero").unwrap();
+                b.fighters[h].offense.push(("test".into(), bonus));
+                until(&mut b, "hero", |b| {
+                    !b.clock.budget.declaring && (v != RulesVariant::OsrSegments || b.clock.budget.major)
+                });
+                b.fighters[h].offense = vec![("test".into(), bonus)];
+                let _ = b.execute(Command::Attack { target: "gob".into() });
+                for e in &b.events {
+                    if let CombatEvent::Attack { attacker, rolls, hit, .. } = e
+                        && attacker == "hero"
+                    {
+                        if rolls[0] == natural {
+                            assert_eq!(*hit, natural == 20, "{v}: natural {natural} at {bonus:+}");
+                            seen = true;
+                        } else {
+                            // The control: any other roll follows the (hopeless or sure) bonus.
+                            assert_eq!(*hit, bonus > 0, "{v}: roll {} at {bonus:+}", rolls[0]);
+                        }
+                    }
+                }
+                if seen {
+                    break;
+                }
+            }
+            assert!(seen, "{v}: no natural {natural} came up");
+        }
+    }
+}
