@@ -183,7 +183,16 @@ fn main() -> ExitCode {
         Some(Command::Sim(args)) => sim(args),
         Some(Command::Bindings { write, path }) => bindings(write, path),
         Some(Command::Arena { out, width, height, units, seed, rules, name }) => {
+            // Walls ring the arena: under 4 squares a side there is no room inside for an ogre.
+            if width < 4 || height < 4 {
+                eprintln!("fivefoot arena: an arena needs at least 4x4 squares, not {width}x{height}");
+                return ExitCode::from(2);
+            }
             let mut def = fivefoot::level::arena(width, height, units, seed);
+            if units > 0 && def.units.is_empty() {
+                eprintln!("fivefoot arena: a {width}x{height} arena has no room for any of the {units} units");
+                return ExitCode::from(2);
+            }
             def.rules = rules;
             def.name = name;
             let catalogue = fivefoot::level::Catalogue::builtin();

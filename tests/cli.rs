@@ -169,6 +169,25 @@ fn play_reports_a_broken_level_before_opening_a_window() {
 }
 
 #[test]
+fn an_arena_too_small_for_its_units_is_an_error_not_a_panic() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-arena-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("a.ron");
+    let out = out.to_str().unwrap();
+    for (w, h) in [("16", "2"), ("2", "16"), ("3", "3"), ("0", "0")] {
+        let (code, stdout, err) = fivefoot(&["arena", out, "--width", w, "--height", h, "--units", "4"]);
+        assert_eq!(code, 2, "{w}x{h}: {stdout} {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{w}x{h}: one line: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // The control: a roomy arena is written.
+    let (code, stdout, err) = fivefoot(&["arena", out, "--width", "16", "--height", "12", "--units", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("4 units"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_broken_level_is_reported_with_its_position() {
     let dir = std::env::temp_dir().join(format!("fivefoot-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -287,9 +306,11 @@ fn bad_input_to_every_subcommand_exits_2_never_101() {
     let dir = std::env::temp_dir().join(format!("fivefoot-cli-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("arena.ron");
-    let _arena_out = out.to_str().unwrap();
+    let out = out.to_str().unwrap();
     let missing = "/nonexistent/dir/file.ron";
     let cases: Vec<Vec<&str>> = vec![
+        vec!["arena", out, "--height", "2"],
+        vec!["arena", out, "--width", "0", "--height", "0"],
         vec!["arena", missing],
         vec!["bindings", "--write", "--path", missing],
         vec!["check-screenshot", missing],

@@ -354,10 +354,10 @@ fn the_path_preview_names_who_makes_each_attack_of_opportunity() {
     assert_eq!(path.squares.last(), Some(&GridPos::new(2, 0)));
     assert_eq!(path.provokes, vec![(GridPos::new(2, 3), "gob".to_string())]);
     assert!(!p.range.is_empty(), "the range layer is on");
-    // Moving away from everyone's reach provokes nothing.
+    // Stepping west to (1, 3), next to nobody, still leaves the goblin's reach: one attack
+    // of opportunity, the goblin's, where the hero starts (the spearman's ring is far off).
     let p = compute_preview(&mut b, &humans, &sel, Some(GridPos::new(1, 3)), Layers::default());
-    // (1, 3) is still next to nobody but the hero leaves the goblin's reach.
-    assert_eq!(p.path.unwrap().provokes.len(), 1);
+    assert_eq!(p.path.unwrap().provokes, vec![(GridPos::new(2, 3), "gob".to_string())]);
 }
 
 #[test]
@@ -408,6 +408,14 @@ fn the_attack_breakdown_matches_the_query_oracle() {
         let shown: Vec<(String, i64)> =
             a.profile.modifiers.iter().map(|m| (m.source.clone(), m.value as i64)).collect();
         assert_eq!(mods, shown, "{v}");
+        if v == RulesVariant::D20Classic {
+            // By hand from the catalogue: the ogre's AC is 10 + armor 4 + natural 5 + Dex 8
+            // (-1) + Large (-1) = 17; the fighter's longsword is BAB 1 + Str 16 (+3) = +4;
+            // d20 + 4 >= 17 on 13..20: 8 in 20.
+            assert_eq!(a.profile.target_number, 17, "{:?}", a.profile.modifiers);
+            assert_eq!(a.profile.modifiers.iter().map(|m| m.value).sum::<i32>(), 4, "{:?}", a.profile.modifiers);
+            assert_eq!(a.profile.hit_chance, 0.40);
+        }
     }
 }
 
@@ -509,13 +517,23 @@ fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
     let res = app.world().resource::<BattleRes>();
     assert_eq!(res.battle.variant, RulesVariant::FourActions);
     assert_eq!(res.human_sides, vec!["red".to_string()]);
+    assert_eq!(res.battle.dice.seed(), 5);
+    let opening = res.battle.events.len();
+    // Play on a little, so the restarted battle's log can be told from this one.
+    app.world_mut().resource_mut::<BattleRes>().battle.execute(Command::EndTurn).unwrap();
+    assert!(app.world().resource::<BattleRes>().battle.events.len() > opening);
 
-    // Restart: through the loading screen, everything torn down and built again.
+    // Restart as the end screen does: the next seed (fresh dice), then through the loading
+    // screen, everything torn down and built again.
+    app.world_mut().resource_mut::<GameSetup>().seed = 6;
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Loading);
     app.update();
     app.update();
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Skirmish);
     assert_eq!(count(&mut app), 8, "the old units are gone, the new ones in place");
+    let res = app.world().resource::<BattleRes>();
+    assert_eq!(res.battle.dice.seed(), 6, "fresh dice");
+    assert!(matches!(res.battle.events.first(), Some(CombatEvent::BattleStarted { seed: 6, .. })));
 
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
     app.update();

@@ -632,6 +632,9 @@ fn a_large_creature_needs_room_for_its_whole_footprint() {
 
 // ---------------------------------------------------------------- the search against a reference
 
+#[path = "rules/clauses.rs"]
+mod clauses;
+
 mod search_oracle {
     use super::*;
     use fivefoot::grid::TerrainMap;
@@ -682,6 +685,27 @@ fn the_issue_example_level_loads() {
 
 fn error_of(text: &str) -> String {
     parse(text).unwrap_err().to_string()
+}
+
+#[test]
+fn hit_points_beyond_the_bound_are_refused_at_load() {
+    // The control: a unit's own hit points within the bound load.
+    let ok = GOOD.replace("creature: \"human_fighter\")", "creature: \"human_fighter\", hp: 1000000)");
+    assert_eq!(parse(&ok).unwrap().def.units[0].hp, Some(1_000_000));
+    let big = GOOD.replace("creature: \"human_fighter\")", "creature: \"human_fighter\", hp: 1073741824)");
+    let e = error_of(&big);
+    assert!(e.contains("levels/bad.ron:13:") && e.contains("hero") && e.contains("1 to 1000000"), "{e}");
+    // A catalogue creature with 2^30 hit points is refused, naming the creature.
+    let weapons = include_str!("../assets/weapons.ron");
+    let spells = include_str!("../assets/spells.ron");
+    let creature = |hp: i64| {
+        format!(
+            r#"{{"titan": (name: "T", size: Medium, speed_ft: 30, abilities: (str: 10, dex: 10, con: 10, int: 10, wis: 10, cha: 10), base_attack: 0, hit_dice: 1, hp: {hp}, weapon: "dagger")}}"#
+        )
+    };
+    assert!(Catalogue::parse(&creature(30), weapons, spells).is_ok());
+    let e = Catalogue::parse(&creature(1 << 30), weapons, spells).unwrap_err();
+    assert!(e.contains("titan") && e.contains("1073741824 hit points"), "{e}");
 }
 
 #[test]
@@ -764,7 +788,20 @@ fn every_shipped_level_loads_under_every_variant() {
                     rules::Battlefield { terrain: lvl.terrain.clone(), variant: v },
                     roster_of_level(&lvl.def.units, &cat),
                 );
-                assert_eq!(s.roster.len(), lvl.def.units.len());
+                // The snapshot stands every unit where the level puts it, on open ground,
+                // alone in its squares, on its own side.
+                assert_eq!(s.roster.len(), lvl.def.units.len(), "{}", path.display());
+                for u in &lvl.def.units {
+                    let at = GridPos::new(u.at.0, u.at.1);
+                    let i = s.occupancy.at(at).unwrap_or_else(|| panic!("{} {v}: nobody at {at:?}", u.id));
+                    let view = s.roster.get(i);
+                    assert_eq!(view.id, u.id, "{} {v}", path.display());
+                    assert_eq!(s.roster.sides[view.side], u.side);
+                    for c in view.footprint.cells() {
+                        assert_ne!(lvl.terrain.get(c), Terrain::Wall, "{} {v}: {} on a wall", path.display(), u.id);
+                        assert_eq!(s.occupancy.at(c), Some(i), "{} {v}: {} shares {c:?}", path.display(), u.id);
+                    }
+                }
             }
             n += 1;
         }

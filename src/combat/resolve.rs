@@ -158,6 +158,16 @@ impl Battle {
 
     /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
     /// provoke, without changing anything.
+    /// The index of `target` if it is a foe of `actor` still in the fight (not an ally, not
+    /// a corpse), or why not.
+    fn foe(&self, actor: usize, target: &str) -> Result<usize, String> {
+        let t = self.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
+        if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
+            return Err(format!("{target} is not a foe in the fight"));
+        }
+        Ok(t)
+    }
+
     pub fn validate(&mut self, cmd: &Command) -> Result<Plan, RuleError> {
         let actor = self.actor().ok_or_else(|| RuleError {
             unit: "-".into(),
@@ -208,12 +218,14 @@ impl Battle {
                 plan.attack = Some(p);
             }
             Command::Charge { target } => {
-                let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
+                let t = self.foe(actor, target).map_err(|r| err(self, actor, cmd, r))?;
                 if self.fighters[actor].weapon.is_ranged() {
                     return Err(err(self, actor, cmd, "a charge ends in a melee attack"));
                 }
                 if self.variant == RulesVariant::ApPhases {
-                    // An advanced action: declared now, moved and struck at its completion.
+                    // An advanced action: declared now, moved and struck at its completion;
+                    // the foe must be within a charge now.
+                    charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
                     return Ok(plan);
                 }
                 let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
@@ -258,7 +270,7 @@ impl Battle {
             | Command::Shove { target }
             | Command::Disarm { target }
             | Command::Grapple { target } => {
-                let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
+                let t = self.foe(actor, target).map_err(|r| err(self, actor, cmd, r))?;
                 if self.fighters[actor].weapon.is_ranged() {
                     return Err(err(self, actor, cmd, "a trip needs a melee weapon"));
                 }
@@ -284,10 +296,8 @@ impl Battle {
                 }
             }
             Command::Hold { target } => {
-                if let Some(t) = target
-                    && self.index_of(t).is_none()
-                {
-                    return Err(err(self, actor, cmd, format!("no unit \"{t}\"")));
+                if let Some(t) = target {
+                    self.foe(actor, t).map_err(|r| err(self, actor, cmd, r))?;
                 }
                 if self.fighters[actor].weapon.is_ranged() {
                     return Err(err(self, actor, cmd, "held attacks here are melee attacks"));

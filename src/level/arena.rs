@@ -39,7 +39,11 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
         // Blue starts on the left half, red on the right.
         let half = width / 2;
         let x0 = if blue { 1 } else { half };
-        let x = rng.random_range(x0..(x0 + half - 1 - side_len).max(x0 + 1));
+        // Too small an arena to hold this creature inside its walls: try the next draw.
+        if x0 + side_len + 1 > width || side_len + 2 > height {
+            continue;
+        }
+        let x = rng.random_range(x0..(x0 + half).saturating_sub(1 + side_len).max(x0 + 1));
         let y = rng.random_range(1..height - side_len);
         let fits = (0..side_len).all(|dy| (0..side_len).all(|dx| grid[y + dy][x + dx] == '.'));
         if !fits {

@@ -372,6 +372,13 @@ impl Catalogue {
         let creatures: BTreeMap<String, CreatureDef> =
             super::ron_options().from_str(creatures).map_err(|e| format!("assets/creatures.ron:{e}"))?;
         for (id, c) in &creatures {
+            if !(1..=super::MAX_HP).contains(&c.hp) {
+                return Err(format!(
+                    "assets/creatures.ron: creature \"{id}\" has {} hit points; they must be 1 to {}",
+                    c.hp,
+                    super::MAX_HP
+                ));
+            }
             for w in std::iter::once(&c.weapon).chain(c.backup.as_ref()) {
                 if !weapons.contains_key(w) {
                     return Err(format!("assets/creatures.ron: creature \"{id}\" names unknown weapon \"{w}\""));

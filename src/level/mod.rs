@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 
 /// Most units a level may hold (the rules keep unit sets in 128-bit masks).
 pub const MAX_UNITS: usize = 128;
+/// The most hit points a creature or unit may have: far above any real creature, and small
+/// enough that the rules' doubled and summed hit points stay inside an `i32`.
+pub const MAX_HP: i32 = 1_000_000;
 
 /// A level as written in RON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -194,9 +197,9 @@ fn validate(def: &LevelDef, text: &str, path: &Path, catalogue: &Catalogue) -> R
             return Err(unit_err("weapon", format!("unknown weapon \"{w}\" (known: {})", known.join(", "))));
         }
         if let Some(hp) = unit.hp
-            && hp <= 0
+            && !(1..=MAX_HP).contains(&hp)
         {
-            return Err(unit_err("hp", format!("hit points must be positive, not {hp}")));
+            return Err(unit_err("hp", format!("hit points must be 1 to {MAX_HP}, not {hp}")));
         }
         let size = unit.size.unwrap_or(creature.size);
         let fp = Footprint::new(unit.pos(), size.side());

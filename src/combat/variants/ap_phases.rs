@@ -117,6 +117,11 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
             | Command::Shove { .. }
             | Command::Disarm { .. }
     ) {
+        // "Total Defense … Until the start of your next round of actions, you can't take
+        // actions with the attack subtype."
+        if b.fighters[actor].defense.iter().any(|(name, _)| name == "total defense") {
+            return Err("in total defense: no attack actions until its next round of actions".into());
+        }
         let earliest = clock::ap_earliest_attack_phase(b, actor);
         if phase < earliest {
             return Err(format!(
