@@ -6,6 +6,7 @@
 
 pub mod combat;
 pub mod control;
+pub mod editor;
 pub mod game;
 pub mod grid;
 pub mod hud;

@@ -138,6 +138,23 @@ enum Command {
         #[arg(long, default_value = "Arena")]
         name: String,
     },
+    /// Edit a level headless: apply a RON list of edits and save the result.
+    Edit {
+        /// The level to edit (or --new).
+        level: Option<PathBuf>,
+        /// Start from a blank map of this size instead (WIDTHxHEIGHT, up to 64x64).
+        #[arg(long, conflicts_with = "level", value_parser = fivefoot::editor::cli::parse_size)]
+        new: Option<(i32, i32)>,
+        /// With --new: a hex map (played under hex-phases).
+        #[arg(long, requires = "new")]
+        hex: bool,
+        /// The edits to apply (a RON list: Paint(…), PlaceUnit(…), Undo, …).
+        #[arg(long)]
+        apply: Option<PathBuf>,
+        /// Where to write the result.
+        #[arg(long, requires = "apply")]
+        save: Option<PathBuf>,
+    },
     /// Check that a screenshot shows the board (not a blank window): for CI.
     CheckScreenshot {
         /// The PNG file.
@@ -225,6 +242,28 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Edit { level, new, hex, apply, save }) => {
+            use fivefoot::editor::{Document, cli};
+            let (Some(apply), Some(save)) = (apply, save) else {
+                eprintln!("fivefoot edit: the editor screen is not built yet; use --apply EDITS.ron --save OUT.ron");
+                return ExitCode::from(2);
+            };
+            let start = match (level, new) {
+                (Some(path), _) => cli::read_level(&path).map(Document::new),
+                (None, Some((w, h))) => Document::blank(w, h, hex),
+                (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
+            };
+            match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
+                Ok(done) => {
+                    println!("{done}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("fivefoot edit: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         None => menu(),
     }
 }

@@ -337,3 +337,74 @@ fn bad_input_to_every_subcommand_exits_2_never_101() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fivefoot edit --new WxH --apply EDITS --save OUT` applies the issue's example
+/// vocabulary headless; a malformed file or an edit that cannot apply is an error naming
+/// its place, and nothing is saved.
+#[test]
+fn edit_applies_a_ron_list_of_edits_headless_and_saves_only_when_all_apply() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let edits = dir.join("edits.ron");
+    let out = dir.join("out.ron");
+    std::fs::write(
+        &edits,
+        r#"[
+            Resize(width: 20, height: 14, anchor: TopLeft),
+            Paint(terrain: Wall, area: Rect(from: (0, 0), to: (19, 0))),
+            Paint(terrain: LowWall, area: Line(from: (3, 3), to: (8, 3))),
+            Fill(terrain: Difficult, at: (10, 10)),
+            PlaceUnit(id: "g1", creature: "goblin", side: "red", at: (12, 4)),
+            MoveUnit(id: "g1", to: (12, 5)),
+            PlaceUnit(id: "f1", creature: "human_fighter", side: "blue", at: (2, 6)),
+            RemoveUnit(id: "g1"),
+            SetSymmetry(LeftRight),
+            Undo,
+            Redo,
+            Undo,
+        ]"#,
+    )
+    .unwrap();
+    let (code, said, err) =
+        fivefoot(&["edit", "--new", "10x10", "--apply", edits.to_str().unwrap(), "--save", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(said.contains("applied 12 edits"), "{said}");
+    let level = std::fs::read_to_string(&out).unwrap();
+    assert!(level.contains("\"####################\""), "the top wall: {level}");
+    assert!(level.contains("\"~~~======~~~~~~~~~~~\""), "the low wall and the fill: {level}");
+    assert!(level.contains("f1") && !level.contains("g1"), "{level}");
+    // A goblin on the wall: edit 2 of 2 is refused with its reason; nothing is written.
+    std::fs::remove_file(&out).unwrap();
+    std::fs::write(&edits, r#"[SetName("x"), PlaceUnit(id: "g", creature: "goblin", side: "red", at: (0, 0))]"#)
+        .unwrap();
+    let base = dir.join("base.ron");
+    let (code, _, _) =
+        fivefoot(&["edit", "--new", "4x4", "--apply", edits.to_str().unwrap(), "--save", base.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    std::fs::write(&edits, r#"[Paint(terrain: Wall, area: Cells([(1, 1)])), PlaceUnit(id: "g", creature: "goblin", side: "red", at: (1, 1))]"#).unwrap();
+    let (code, _, err) = fivefoot(&[
+        "edit",
+        base.to_str().unwrap(),
+        "--apply",
+        edits.to_str().unwrap(),
+        "--save",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("edit 2 of 2 (PlaceUnit)") && err.contains("wall"), "{err}");
+    assert!(!out.exists(), "nothing saved");
+    // A malformed edits file: its line and column.
+    std::fs::write(&edits, "[Paint(terrain: Lava, area: Cells([]))]").unwrap();
+    let (code, _, err) = fivefoot(&[
+        "edit",
+        base.to_str().unwrap(),
+        "--apply",
+        edits.to_str().unwrap(),
+        "--save",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("edits.ron:1:"), "{err}");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -94,6 +94,15 @@ fn tap_inside_one_update(app: &mut App, input: impl Buttonlike) {
     app.update();
 }
 
+/// A square beside the fighter that it may move to now.
+fn square_to_move_to(app: &App, fighter: usize) -> GridPos {
+    let here = battle_of(app).fighters[fighter].pos;
+    [GridPos::new(here.x + 1, here.y), GridPos::new(here.x - 1, here.y), GridPos::new(here.x, here.y + 1)]
+        .into_iter()
+        .find(|&p| battle_of(app).clone().validate(&Command::Move { to: p }).is_ok())
+        .expect("a square to move to")
+}
+
 /// Ends the acting unit's turn with the key, confirming when it has not acted.
 fn end_turn(app: &mut App) {
     let before = battle_of(app).events.len();
@@ -123,12 +132,8 @@ fn space_ends_the_turn_of_the_unit_acting_after_asking_once_if_it_has_not_acted(
 fn after_acting_one_press_of_space_ends_the_turn() {
     let mut app = controls_app(duel(RulesVariant::D20Classic));
     let first = battle_of(&app).actor().unwrap();
-    // A 5-ft step away from everyone, then End turn: no question asked.
-    let here = battle_of(&app).fighters[first].pos;
-    let to = [GridPos::new(here.x + 1, here.y), GridPos::new(here.x - 1, here.y), GridPos::new(here.x, here.y + 1)]
-        .into_iter()
-        .find(|&p| battle_of(&app).clone().validate(&Command::Move { to: p }).is_ok())
-        .expect("a square to move to");
+    // A move to a square beside it, then End turn: no question asked.
+    let to = square_to_move_to(&app, first);
     app.world_mut().resource_mut::<Pointer>().cell = Some(to);
     tap(&mut app, MouseButton::Left);
     assert_eq!(battle_of(&app).fighters[first].pos, to, "the unit moved");
@@ -155,11 +160,7 @@ fn a_press_and_release_inside_one_update_still_counts() {
     assert_ne!(app.world().resource::<Layers>().enemy_threat, before, "five taps, five toggles");
     // A quick click on a square moves the acting unit there.
     let actor = battle_of(&app).actor().unwrap();
-    let here = battle_of(&app).fighters[actor].pos;
-    let to = [GridPos::new(here.x + 1, here.y), GridPos::new(here.x - 1, here.y), GridPos::new(here.x, here.y + 1)]
-        .into_iter()
-        .find(|&p| battle_of(&app).clone().validate(&Command::Move { to: p }).is_ok())
-        .expect("a square to move to");
+    let to = square_to_move_to(&app, actor);
     app.world_mut().resource_mut::<Pointer>().cell = Some(to);
     tap_inside_one_update(&mut app, MouseButton::Left);
     app.update();
@@ -740,6 +741,9 @@ fn a_gamepad_button_ends_the_turn_and_the_d_pad_pans_in_gamepad_builds() {
     app.update();
     assert!(app.world().get::<Gamepad>(pad).is_some(), "the pad is connected");
     let first = battle_of(&app).actor().unwrap();
+    // The unit has not acted: the first press asks, the second ends the turn.
+    tap(&mut app, GamepadButton::North);
+    assert_eq!(battle_of(&app).actor(), Some(first), "the first press only asks");
     tap(&mut app, GamepadButton::North);
     assert_ne!(battle_of(&app).actor(), Some(first), "North (Y/triangle) ends the turn");
     GamepadButton::DPadLeft.press(app.world_mut());

@@ -1,0 +1,60 @@
+//! `fivefoot edit`, headless: `fivefoot edit LEVEL --apply EDITS.ron --save OUT.ron` (or
+//! `--new WxH [--hex]` instead of LEVEL) applies a RON list of the same edits the tools
+//! issue. A malformed edit file or an edit that cannot apply is an error naming the edit's
+//! place in the list, and nothing is saved; the level is saved atomically.
+
+use super::{Document, Edit};
+use crate::level::{Catalogue, LevelDef, ron_options, save_atomic};
+use std::path::Path;
+
+/// Reads `WxH` ("24x16").
+pub fn parse_size(s: &str) -> Result<(i32, i32), String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT, like 24x16, not \"{s}\""))?;
+    let n = |v: &str| v.trim().parse::<i32>().map_err(|_| format!("expected WIDTHxHEIGHT, like 24x16, not \"{s}\""));
+    Ok((n(w)?, n(h)?))
+}
+
+/// Reads a level's definition as written, problems and all (the editor opens levels the
+/// game would refuse, so they can be mended).
+pub fn read_level(path: &Path) -> Result<LevelDef, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    ron_options()
+        .from_str::<LevelDef>(&text)
+        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.span.start.line, e.span.start.col, e.code))
+}
+
+/// Reads a RON list of edits.
+pub fn read_edits(path: &Path) -> Result<Vec<Edit>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    ron_options()
+        .from_str::<Vec<Edit>>(&text)
+        .map_err(|e| format!("{}:{}:{}: {}", path.display(), e.span.start.line, e.span.start.col, e.code))
+}
+
+/// Applies every edit in order to `doc`; the first that cannot apply stops it, named by
+/// its place in the list (1-based) and kind.
+pub fn apply_all(doc: &mut Document, edits: &[Edit], catalogue: &Catalogue, file: &Path) -> Result<(), String> {
+    for (i, edit) in edits.iter().enumerate() {
+        doc.apply(edit, catalogue).map_err(|why| {
+            let kind = format!("{edit:?}");
+            let kind = kind.split(['(', ' ', '{']).next().unwrap_or("edit");
+            format!("{}: edit {} of {} ({kind}): {why}", file.display(), i + 1, edits.len())
+        })?;
+    }
+    Ok(())
+}
+
+/// The whole of `fivefoot edit --apply`: returns what to print, or the error.
+pub fn apply_and_save(
+    start: Result<Document, String>,
+    edits_file: &Path,
+    out: &Path,
+    catalogue: &Catalogue,
+) -> Result<String, String> {
+    let mut doc = start?;
+    let edits = read_edits(edits_file)?;
+    apply_all(&mut doc, &edits, catalogue, edits_file)?;
+    save_atomic(&doc.level, out).map_err(|e| e.to_string())?;
+    let (w, h) = (doc.level.map.rows.first().map_or(0, |r| r.chars().count()), doc.level.map.rows.len());
+    Ok(format!("applied {} edits; wrote {} ({w}x{h}, {} units)", edits.len(), out.display(), doc.level.units.len()))
+}

@@ -1,0 +1,409 @@
+//! The edit vocabulary and the document it changes: every change to a level being edited
+//! is an `Edit` applied to a `Document`, which keeps an unlimited undo history (each step
+//! the level as it was before it) and mirrors painting and placing under its symmetry.
+//! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary.
+
+use crate::grid::{Footprint, GridPos, Terrain};
+use crate::level::{Catalogue, LevelDef, MapDef, UnitDef};
+use crate::variant::RulesVariant;
+use serde::{Deserialize, Serialize};
+
+/// The largest map the editor makes: 64 × 64 squares.
+pub const MAX_SIDE: i32 = 64;
+
+/// Squares an edit covers; `to` is inclusive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Area {
+    Rect {
+        from: (i32, i32),
+        to: (i32, i32),
+    },
+    RectOutline {
+        from: (i32, i32),
+        to: (i32, i32),
+    },
+    Line {
+        from: (i32, i32),
+        to: (i32, i32),
+    },
+    /// A square brush of side 1, 3 or 5 centred on `at`.
+    Brush {
+        at: (i32, i32),
+        size: i32,
+    },
+    Cells(Vec<(i32, i32)>),
+}
+
+/// Which part of the old map a resize keeps in place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Anchor {
+    #[default]
+    TopLeft,
+    Top,
+    TopRight,
+    Left,
+    Centre,
+    Right,
+    BottomLeft,
+    Bottom,
+    BottomRight,
+}
+
+/// Mirroring while painting and placing, so fair two-sided maps take one stroke.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Symmetry {
+    #[default]
+    None,
+    LeftRight,
+    TopBottom,
+    Point,
+}
+
+/// One change to the level, as a tool or a script asks for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Edit {
+    Resize {
+        width: i32,
+        height: i32,
+        anchor: Anchor,
+    },
+    Paint {
+        terrain: Terrain,
+        area: Area,
+    },
+    /// Flood fill of the connected region of `at`'s terrain.
+    Fill {
+        terrain: Terrain,
+        at: (i32, i32),
+    },
+    PlaceUnit {
+        id: String,
+        creature: String,
+        side: String,
+        at: (i32, i32),
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+    MoveUnit {
+        id: String,
+        to: (i32, i32),
+    },
+    RemoveUnit {
+        id: String,
+    },
+    SetSymmetry(Symmetry),
+    SetName(String),
+    SetRules(RulesVariant),
+    Undo,
+    Redo,
+}
+
+/// A level being edited, with its history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    pub level: LevelDef,
+    pub symmetry: Symmetry,
+    undo: Vec<(LevelDef, Symmetry)>,
+    redo: Vec<(LevelDef, Symmetry)>,
+}
+
+impl Document {
+    pub fn new(level: LevelDef) -> Document {
+        Document { level, symmetry: Symmetry::None, undo: vec![], redo: vec![] }
+    }
+
+    /// A blank map of floor, `width` × `height` (hex-phases lays it out as hexes).
+    pub fn blank(width: i32, height: i32, hex: bool) -> Result<Document, String> {
+        check_size(width, height)?;
+        let rows = vec![".".repeat(width as usize); height as usize];
+        let rules = if hex { RulesVariant::HexPhases } else { RulesVariant::D20Classic };
+        let level =
+            LevelDef { name: "New level".into(), rules, map: MapDef { rows }, units: vec![], death_saves: None };
+        Ok(Document::new(level))
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Applies one edit as one undo step. An edit that cannot apply changes nothing and
+    /// says why.
+    pub fn apply(&mut self, edit: &Edit, catalogue: &Catalogue) -> Result<(), String> {
+        match edit {
+            Edit::Undo => return self.step_back(),
+            Edit::Redo => return self.step_forward(),
+            _ => {}
+        }
+        let before = (self.level.clone(), self.symmetry);
+        let mut next = self.level.clone();
+        match edit {
+            Edit::SetSymmetry(s) => self.symmetry = *s,
+            Edit::SetName(name) => next.name = name.clone(),
+            Edit::SetRules(v) => next.rules = *v,
+            _ => apply_to(&mut next, self.symmetry, edit, catalogue)?,
+        }
+        if next == self.level && before.1 == self.symmetry {
+            return Ok(()); // nothing changed: no empty undo step
+        }
+        self.level = next;
+        self.undo.push(before);
+        self.redo.clear();
+        Ok(())
+    }
+
+    fn step_back(&mut self) -> Result<(), String> {
+        let (level, symmetry) = self.undo.pop().ok_or("nothing to undo")?;
+        self.redo.push((std::mem::replace(&mut self.level, level), std::mem::replace(&mut self.symmetry, symmetry)));
+        Ok(())
+    }
+
+    fn step_forward(&mut self) -> Result<(), String> {
+        let (level, symmetry) = self.redo.pop().ok_or("nothing to redo")?;
+        self.undo.push((std::mem::replace(&mut self.level, level), std::mem::replace(&mut self.symmetry, symmetry)));
+        Ok(())
+    }
+}
+
+fn check_size(width: i32, height: i32) -> Result<(), String> {
+    if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+        return Err(format!("a map is 1 to {MAX_SIDE} squares each way, not {width}×{height}"));
+    }
+    Ok(())
+}
+
+/// The map as a grid of terrain, row by row.
+fn grid(level: &LevelDef) -> Vec<Vec<Terrain>> {
+    let cell = |c: char| Terrain::from_char(c).unwrap_or(Terrain::Floor);
+    level.map.rows.iter().map(|r| r.chars().map(cell).collect()).collect()
+}
+
+fn store(level: &mut LevelDef, g: &[Vec<Terrain>]) {
+    level.map.rows = g.iter().map(|r| r.iter().map(|t| t.to_char()).collect()).collect();
+}
+
+/// The squares of `area`, in order, inside or outside the map.
+pub fn cells(area: &Area) -> Vec<(i32, i32)> {
+    let span = |a: i32, b: i32| a.min(b)..=a.max(b);
+    match area {
+        Area::Rect { from, to } => span(from.1, to.1).flat_map(|y| span(from.0, to.0).map(move |x| (x, y))).collect(),
+        Area::RectOutline { from, to } => cells(&Area::Rect { from: *from, to: *to })
+            .into_iter()
+            .filter(|&(x, y)| x == from.0 || x == to.0 || y == from.1 || y == to.1)
+            .collect(),
+        Area::Line { from, to } => line(*from, *to),
+        Area::Brush { at, size } => {
+            let r = ((*size).clamp(1, 5) - 1) / 2;
+            cells(&Area::Rect { from: (at.0 - r, at.1 - r), to: (at.0 + r, at.1 + r) })
+        }
+        Area::Cells(list) => list.clone(),
+    }
+}
+
+/// The squares of a straight line between two squares' centres (Bresenham), ends included.
+fn line((x0, y0): (i32, i32), (x1, y1): (i32, i32)) -> Vec<(i32, i32)> {
+    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
+    let (sx, sy) = ((x1 - x0).signum(), (y1 - y0).signum());
+    let (mut x, mut y, mut err) = (x0, y0, dx + dy);
+    let mut out = vec![(x, y)];
+    while (x, y) != (x1, y1) {
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+        out.push((x, y));
+    }
+    out
+}
+
+/// `cell` and its mirror images under `symmetry` on a `w` × `h` map.
+fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
+    let (x, y) = cell;
+    let mut v = vec![cell];
+    match symmetry {
+        Symmetry::None => {}
+        Symmetry::LeftRight => v.push((w - 1 - x, y)),
+        Symmetry::TopBottom => v.push((x, h - 1 - y)),
+        Symmetry::Point => v.push((w - 1 - x, h - 1 - y)),
+    }
+    v.dedup();
+    v
+}
+
+fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &Catalogue) -> Result<(), String> {
+    let mut g = grid(level);
+    let (h, w) = (g.len() as i32, g.first().map_or(0, |r| r.len()) as i32);
+    let inside = |(x, y): (i32, i32)| x >= 0 && y >= 0 && x < w && y < h;
+    match edit {
+        Edit::Paint { terrain, area } => {
+            for c in cells(area).into_iter().flat_map(|c| mirrored(c, symmetry, w, h)).filter(|&c| inside(c)) {
+                if *terrain == Terrain::Wall
+                    && let Some(u) = unit_on(level, catalogue, c)
+                {
+                    return Err(format!("unit \"{u}\" stands at ({}, {}): no wall there", c.0, c.1));
+                }
+                g[c.1 as usize][c.0 as usize] = *terrain;
+            }
+            store(level, &g);
+        }
+        Edit::Fill { terrain, at } => {
+            if !inside(*at) {
+                return Err(format!("({}, {}) is outside the {w}×{h} map", at.0, at.1));
+            }
+            for start in mirrored(*at, symmetry, w, h) {
+                let old = g[start.1 as usize][start.0 as usize];
+                if old == *terrain {
+                    continue;
+                }
+                let mut todo = vec![start];
+                while let Some((x, y)) = todo.pop() {
+                    if !inside((x, y)) || g[y as usize][x as usize] != old {
+                        continue;
+                    }
+                    if *terrain == Terrain::Wall
+                        && let Some(u) = unit_on(level, catalogue, (x, y))
+                    {
+                        return Err(format!("unit \"{u}\" stands at ({x}, {y}): no wall there"));
+                    }
+                    g[y as usize][x as usize] = *terrain;
+                    todo.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]);
+                }
+            }
+            store(level, &g);
+        }
+        Edit::PlaceUnit { id, creature, side, at, weapon } => {
+            let spots = mirrored(*at, symmetry, w, h);
+            for (k, spot) in spots.iter().enumerate() {
+                let unit = UnitDef {
+                    id: unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") }),
+                    side: side.clone(),
+                    at: *spot,
+                    creature: creature.clone(),
+                    weapon: weapon.clone(),
+                    size: None,
+                    hp: None,
+                    aware: None,
+                };
+                check_unit(level, &g, &unit, catalogue, None)?;
+                level.units.push(unit);
+            }
+        }
+        Edit::MoveUnit { id, to } => {
+            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
+            let mut moved = level.units[i].clone();
+            moved.at = *to;
+            check_unit(level, &g, &moved, catalogue, Some(i))?;
+            level.units[i] = moved;
+        }
+        Edit::RemoveUnit { id } => {
+            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
+            level.units.remove(i);
+        }
+        Edit::Resize { width, height, anchor } => {
+            check_size(*width, *height)?;
+            let (dx, dy) = anchor_shift(*anchor, w, h, *width, *height);
+            let mut fresh = vec![vec![Terrain::Floor; *width as usize]; *height as usize];
+            for (y, row) in g.iter().enumerate() {
+                for (x, &t) in row.iter().enumerate() {
+                    let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                    if nx >= 0 && ny >= 0 && nx < *width && ny < *height {
+                        fresh[ny as usize][nx as usize] = t;
+                    }
+                }
+            }
+            let mut fell_off = vec![];
+            for u in &mut level.units {
+                u.at = (u.at.0 + dx, u.at.1 + dy);
+                let side = size_of(u, catalogue).side();
+                if u.at.0 < 0 || u.at.1 < 0 || u.at.0 + side > *width || u.at.1 + side > *height {
+                    fell_off.push(u.id.clone());
+                }
+            }
+            if !fell_off.is_empty() {
+                return Err(format!("these units would fall off the map: {}", fell_off.join(", ")));
+            }
+            store(level, &fresh);
+        }
+        Edit::SetSymmetry(_) | Edit::SetName(_) | Edit::SetRules(_) | Edit::Undo | Edit::Redo => {}
+    }
+    Ok(())
+}
+
+/// How far the old map moves inside the new one for an anchor.
+fn anchor_shift(anchor: Anchor, w: i32, h: i32, nw: i32, nh: i32) -> (i32, i32) {
+    use Anchor::*;
+    let x = match anchor {
+        TopLeft | Left | BottomLeft => 0,
+        Top | Centre | Bottom => (nw - w) / 2,
+        TopRight | Right | BottomRight => nw - w,
+    };
+    let y = match anchor {
+        TopLeft | Top | TopRight => 0,
+        Left | Centre | Right => (nh - h) / 2,
+        BottomLeft | Bottom | BottomRight => nh - h,
+    };
+    (x, y)
+}
+
+fn size_of(u: &UnitDef, catalogue: &Catalogue) -> crate::grid::Size {
+    u.size.unwrap_or_else(|| catalogue.creature(&u.creature).map_or(crate::grid::Size::Medium, |c| c.size))
+}
+
+fn unit_on(level: &LevelDef, catalogue: &Catalogue, (x, y): (i32, i32)) -> Option<String> {
+    level
+        .units
+        .iter()
+        .find(|u| Footprint::new(u.pos(), size_of(u, catalogue).side()).contains(GridPos::new(x, y)))
+        .map(|u| u.id.clone())
+}
+
+/// `id`, or `id_2`, `id_3`… if a unit already has it.
+fn unique_id(level: &LevelDef, id: String) -> String {
+    let taken = |s: &str| level.units.iter().any(|u| u.id == s);
+    if !taken(&id) {
+        return id;
+    }
+    (2..).map(|n| format!("{id}_{n}")).find(|s| !taken(s)).unwrap_or(id)
+}
+
+/// Whether `unit` can stand where it is: a known creature and weapon, inside the map, off
+/// walls, clear of every other unit (`except` itself when moving).
+fn check_unit(
+    level: &LevelDef,
+    g: &[Vec<Terrain>],
+    unit: &UnitDef,
+    catalogue: &Catalogue,
+    except: Option<usize>,
+) -> Result<(), String> {
+    if catalogue.creature(&unit.creature).is_none() {
+        return Err(format!("unknown creature \"{}\"", unit.creature));
+    }
+    if let Some(w) = &unit.weapon
+        && catalogue.weapon(w).is_none()
+    {
+        return Err(format!("unknown weapon \"{w}\""));
+    }
+    let fp = Footprint::new(unit.pos(), size_of(unit, catalogue).side());
+    for c in fp.cells() {
+        match g.get(c.y.max(-1) as usize).and_then(|row| row.get(c.x.max(-1) as usize)) {
+            _ if c.x < 0 || c.y < 0 => return Err(format!("{} is outside the map", unit.id)),
+            None => return Err(format!("{} is outside the map at {c}", unit.id)),
+            Some(Terrain::Wall) => return Err(format!("{} would stand on a wall at {c}", unit.id)),
+            Some(_) => {}
+        }
+    }
+    for (j, other) in level.units.iter().enumerate() {
+        if Some(j) != except && Footprint::new(other.pos(), size_of(other, catalogue).side()).overlaps(&fp) {
+            return Err(format!("{} would overlap unit \"{}\"", unit.id, other.id));
+        }
+    }
+    Ok(())
+}
