@@ -105,6 +105,16 @@ fn parse_ai(s: &str) -> Result<(String, fivefoot::combat::AiKind), String> {
 }
 
 #[derive(Subcommand, Debug)]
+enum LevelAction {
+    /// Check each file: its first problem (the loader stops there), and whether it can make a
+    /// battle (units on two sides at least).
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum Command {
     /// Run AI-vs-AI battles headless and report statistics.
     Sim(SimArgs),
@@ -154,6 +164,12 @@ enum Command {
         /// Where to write the result.
         #[arg(long, requires = "apply")]
         save: Option<PathBuf>,
+    },
+    /// Check level files as the loader does: one line per problem as FILE:LINE:COLUMN:
+    /// message; exit 0 when every file is valid, 1 otherwise.
+    Level {
+        #[command(subcommand)]
+        action: LevelAction,
     },
     /// Check that a screenshot shows the board (not a blank window): for CI.
     CheckScreenshot {
@@ -242,6 +258,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Level { action: LevelAction::Check { files } }) => level_check(&files),
         Some(Command::Edit { level, new, hex, apply, save }) => {
             use fivefoot::editor::{Document, cli};
             let (Some(apply), Some(save)) = (apply, save) else {
@@ -421,4 +438,24 @@ fn peak_rss_mib() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024)
+}
+
+/// `fivefoot level check FILE…`: the problems of each file, one line each; 1 if any.
+fn level_check(files: &[PathBuf]) -> ExitCode {
+    let catalogue = fivefoot::level::Catalogue::builtin();
+    let mut problems = 0;
+    for file in files {
+        match fivefoot::level::Level::load(file, &catalogue) {
+            Ok(level) if fivefoot::game::summarise(&level).sides.len() < 2 => {
+                println!("{}: a battle needs units on at least two sides", file.display());
+                problems += 1;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                println!("{e}");
+                problems += 1;
+            }
+        }
+    }
+    if problems == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

@@ -408,3 +408,31 @@ fn edit_applies_a_ron_list_of_edits_headless_and_saves_only_when_all_apply() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fivefoot level check`: every shipped level passes (exit 0); a broken one is one line
+/// `FILE:LINE:COLUMN: message` and exit 1, never a panic.
+#[test]
+fn level_check_passes_the_shipped_levels_and_names_a_problem_by_line_and_column() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    let mut shipped: Vec<String> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path().to_string_lossy().into_owned()).collect();
+    shipped.sort();
+    let mut args = vec!["level", "check"];
+    args.extend(shipped.iter().map(String::as_str));
+    let (code, out, err) = fivefoot(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, std::fs::read_to_string(CORRIDOR).unwrap().replace("\"spearman\"", "\"spearmen\"")).unwrap();
+    let (code, out, _) = fivefoot(&["level", "check", bad.to_str().unwrap(), &shipped[0]]);
+    assert_eq!(code, 1);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let line = out.lines().next().unwrap();
+    let at = format!("{}:", bad.display());
+    assert!(line.starts_with(&at) && line.contains("spearmen"), "{line}");
+    let rest: Vec<&str> = line[at.len()..].splitn(3, ':').collect();
+    assert!(rest[0].parse::<usize>().is_ok() && rest[1].parse::<usize>().is_ok(), "line and column: {line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
