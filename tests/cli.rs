@@ -7,8 +7,24 @@ use std::process::Command;
 const CORRIDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/reach-corridor.ron");
 
 fn fivefoot(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fivefoot")).args(args).output().expect("run fivefoot");
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    run(Command::new(env!("CARGO_BIN_EXE_fivefoot")).args(args))
+}
+
+/// `fivefoot` with `DISPLAY` set to `display`, or with no display at all.
+fn fivefoot_on(display: Option<&str>, args: &[&str]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fivefoot"));
+    cmd.args(args).env_remove("WAYLAND_DISPLAY");
+    match display {
+        Some(d) => cmd.env("DISPLAY", d),
+        None => cmd.env_remove("DISPLAY"),
+    };
+    run(&mut cmd)
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("run fivefoot");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
 }
 
 fn query(args: &[&str]) -> Value {
@@ -128,14 +144,8 @@ fn argument_errors_print_clap_s_whole_message() {
 #[test]
 fn play_without_a_display_says_so_and_exits_2() {
     for args in [vec!["play", CORRIDOR], vec![]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
-            .args(&args)
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .output()
-            .expect("run fivefoot");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let (code, _, err) = fivefoot_on(None, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
         assert!(err.contains("needs a display") && err.contains("sim") && err.contains("query"), "{err}");
     }
@@ -155,13 +165,8 @@ fn play_reports_a_broken_level_before_opening_a_window() {
     std::fs::write(&lonely, one_side).unwrap();
     // A display that does not exist: had a window been tried, it would fail differently.
     for (file, want) in [(&path, "spearmen"), (&lonely, "at least two sides")] {
-        let out = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
-            .args(["play", file.to_str().unwrap()])
-            .env("DISPLAY", ":4242")
-            .output()
-            .expect("run fivefoot");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        let (code, _, err) = fivefoot_on(Some(":4242"), &["play", file.to_str().unwrap()]);
+        assert_eq!(code, 2, "{err}");
         assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
         assert!(err.contains(file.file_name().unwrap().to_str().unwrap()) && err.contains(want), "{err}");
     }
@@ -326,13 +331,8 @@ fn bad_input_to_every_subcommand_exits_2_never_101() {
         vec!["play", CORRIDOR, "--hover", "x,y"],
     ];
     for args in cases {
-        let out = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
-            .args(&args)
-            .env("DISPLAY", ":4242")
-            .output()
-            .expect("run fivefoot");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let (code, _, err) = fivefoot_on(Some(":4242"), &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
