@@ -1177,7 +1177,7 @@ fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
             if cost < 10 || cost > max_ft || best.as_ref().is_some_and(|(k, _, _)| key >= *k) {
                 continue;
             }
-            let line = straight_line(start, d);
+            let line = crate::grid::straight_line(start, d);
             let clear = line.iter().all(|&p| {
                 Footprint::new(p, side).cells().all(|c| {
                     let terrain = b.field.terrain.get(c);
@@ -1193,27 +1193,6 @@ fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
         best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters[t].id))?;
     let provokes = rules::movement::provocations_along(&view, a, &squares);
     Ok(PathPlan { squares, cost_ft: cost, provokes })
-}
-
-/// Squares on a straight line from `a` to `b` (a Bresenham walk), start excluded.
-fn straight_line(a: GridPos, b: GridPos) -> Vec<GridPos> {
-    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
-    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
-    let (mut x, mut y, mut e) = (a.x, a.y, dx + dy);
-    let mut out = Vec::new();
-    while (x, y) != (b.x, b.y) {
-        let e2 = 2 * e;
-        if e2 >= dy {
-            e += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            e += dx;
-            y += sy;
-        }
-        out.push(GridPos::new(x, y));
-    }
-    out
 }
 
 impl Battle {

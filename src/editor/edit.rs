@@ -194,34 +194,16 @@ pub fn cells(area: &Area) -> Vec<(i32, i32)> {
             .into_iter()
             .filter(|&(x, y)| x == from.0 || x == to.0 || y == from.1 || y == to.1)
             .collect(),
-        Area::Line { from, to } => line(*from, *to),
+        Area::Line { from, to } => {
+            let (a, b) = (GridPos::new(from.0, from.1), GridPos::new(to.0, to.1));
+            std::iter::once(a).chain(crate::grid::straight_line(a, b)).map(|p| (p.x, p.y)).collect()
+        }
         Area::Brush { at, size } => {
             let r = ((*size).clamp(1, 5) - 1) / 2;
             cells(&Area::Rect { from: (at.0 - r, at.1 - r), to: (at.0 + r, at.1 + r) })
         }
         Area::Cells(list) => list.clone(),
     }
-}
-
-/// The squares of a straight line between two squares' centres (Bresenham), ends included.
-fn line((x0, y0): (i32, i32), (x1, y1): (i32, i32)) -> Vec<(i32, i32)> {
-    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-    let (sx, sy) = ((x1 - x0).signum(), (y1 - y0).signum());
-    let (mut x, mut y, mut err) = (x0, y0, dx + dy);
-    let mut out = vec![(x, y)];
-    while (x, y) != (x1, y1) {
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
-        }
-        out.push((x, y));
-    }
-    out
 }
 
 /// `cell` and its mirror images under `symmetry` on a `w` × `h` map.

@@ -230,6 +230,27 @@ fn cube_round(q: f64, r: f64, s: f64) -> (i32, i32) {
     (rq as i32, rr as i32)
 }
 
+/// Squares on a straight line from `a` to `b` (a Bresenham walk), start excluded.
+pub fn straight_line(a: GridPos, b: GridPos) -> Vec<GridPos> {
+    let (dx, dy) = ((b.x - a.x).abs(), -(b.y - a.y).abs());
+    let (sx, sy) = ((b.x - a.x).signum(), (b.y - a.y).signum());
+    let (mut x, mut y, mut e) = (a.x, a.y, dx + dy);
+    let mut out = Vec::new();
+    while (x, y) != (b.x, b.y) {
+        let e2 = 2 * e;
+        if e2 >= dy {
+            e += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            e += dx;
+            y += sy;
+        }
+        out.push(GridPos::new(x, y));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

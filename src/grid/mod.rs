@@ -13,7 +13,7 @@ pub use distance::{box_gap, hex_steps};
 pub use line::{
     CrossedSpans, crossed_runs_are_columns, for_each_crossed_cell, for_each_crossed_run, for_each_crossed_span,
     for_each_face_pair, hex_line_all, hex_line_cells, segment_crosses_cell, segment_crosses_cell_at_once,
-    square_corners,
+    square_corners, straight_line,
 };
 pub use terrain::{Terrain, TerrainMap};
 
