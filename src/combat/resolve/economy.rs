@@ -1,0 +1,116 @@
+//! What each command costs in the variant's action economy, and whether anything is
+//! left to do in this opportunity.
+
+use super::*;
+
+/// What a command costs from `budget` under `variant`, and the attack slot it uses.
+pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    if let Command::Declare { intent } = cmd {
+        if b.variant != RulesVariant::OsrSegments {
+            return Err(format!("{} has no declarations", b.variant.id()));
+        }
+        if !budget.declaring {
+            return Err("declarations are made at the start of the round".into());
+        }
+        if let crate::combat::command::Intent::Charge { target } = intent {
+            let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
+            if !b.fighters[t].in_fight() || b.fighters[t].side == b.fighters[actor].side {
+                return Err(format!("{target} is not a foe in the fight"));
+            }
+            if b.fighters[actor].weapon.is_ranged() {
+                return Err("a charge ends in a melee attack".into());
+            }
+        }
+        if let crate::combat::command::Intent::Cast { spell } = intent {
+            let f = &b.fighters[actor];
+            let sp = magic::spell(spell).ok_or_else(|| format!("no spell \"{spell}\""))?;
+            if !f.knows(spell) {
+                return Err(format!("{} does not know {}", f.id, sp.name));
+            }
+            if f.spells_left == 0 {
+                return Err("no spells left".into());
+            }
+        }
+        return Ok((Budget::default(), AttackKind::Primary));
+    }
+    if let Command::Cast { defensive: true, .. } = cmd
+        && !matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases)
+    {
+        return Err(format!("{} has no defensive casting", b.variant.id()));
+    }
+    if let Command::AbortOrder { on } = cmd {
+        // A free action: nothing spent.
+        return if b.variant != RulesVariant::HexPhases {
+            Err(format!("{} has no aborting", b.variant.id()))
+        } else if b.fighters[actor].abort_order == Some(*on) {
+            Err(format!("the order is already {}", if *on { "on" } else { "off" }))
+        } else {
+            Ok((budget.clone(), AttackKind::Primary))
+        };
+    }
+    let v = b.variant;
+    let moving = matches!(
+        cmd,
+        Command::Move { .. }
+            | Command::Step { .. }
+            | Command::Charge { .. }
+            | Command::Dash { .. }
+            | Command::Tumble { .. }
+    );
+    if moving && b.fighters[actor].has(Condition::Grappled) {
+        return Err("grappled: it cannot move until it breaks free".into());
+    }
+    if matches!(cmd, Command::Reload) && (!b.fighters[actor].weapon.reload || b.fighters[actor].loaded) {
+        return Err("nothing to reload".into());
+    }
+    let grapple_rules = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);
+    if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !grapple_rules {
+        return Err(format!("{} has no grapple rules here", v.id()));
+    }
+    // The rest is each variant's own (src/combat/variants/).
+    match v {
+        RulesVariant::D20Classic => variants::d20_classic::spend(b, actor, budget, cmd),
+        RulesVariant::FourActions => variants::four_actions::spend(b, actor, budget, cmd),
+        RulesVariant::ApPhases => variants::ap_phases::spend(b, actor, budget, cmd),
+        RulesVariant::OsrSegments => variants::osr_segments::spend(b, actor, budget, cmd),
+        RulesVariant::HexPhases => variants::hex_phases::spend(b, actor, budget, cmd),
+    }
+}
+
+/// Spends the standard action (in a surprise round, the turn's only action).
+pub(crate) fn take_standard(budget: &Budget, n: &mut Budget) -> Result<(), String> {
+    if !budget.standard {
+        return Err("the standard action is spent".into());
+    }
+    n.standard = false;
+    if budget.single_action {
+        n.move_action = false;
+    }
+    Ok(())
+}
+
+pub(crate) fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {
+    if budget.move_action {
+        n.move_action = false;
+    } else if budget.standard {
+        n.standard = false;
+    } else {
+        return Err("no move or standard action left".into());
+    }
+    Ok(())
+}
+
+/// Whether anything is left to do in this opportunity.
+pub(super) fn exhausted(b: &Battle, budget: &Budget) -> bool {
+    match b.variant {
+        RulesVariant::D20Classic => !budget.standard && !budget.move_action,
+        RulesVariant::FourActions => !budget.standard && !budget.move_action && !budget.quick,
+        RulesVariant::ApPhases => !budget.phase_action,
+        RulesVariant::OsrSegments => !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only),
+        RulesVariant::HexPhases => {
+            (budget.attack_used && budget.moves_used >= 1)
+                || budget.moves_used >= 2
+                || (budget.single_action && !budget.fresh)
+        }
+    }
+}

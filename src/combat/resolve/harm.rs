@@ -1,0 +1,246 @@
+//! What damage does: hit points lost, conditions gained and lost, grapples released,
+//! dropping, dying (each variant's death saves) and death.
+
+use super::*;
+
+/// Damage from outside an attack roll (a trap, a scenario, a test): `amount` hit points
+/// from `by` to `t`, with everything that follows from it (dropping, broken concentration).
+pub fn wound(b: &mut Battle, by: usize, t: usize, amount: i32) {
+    apply_damage(b, by, t, amount, false, "wound".into(), vec![], vec![]);
+}
+
+pub(crate) fn apply_damage(
+    b: &mut Battle,
+    a: usize,
+    t: usize,
+    amount: i32,
+    nonlethal: bool,
+    dice: String,
+    rolls: Vec<i32>,
+    modifiers: Vec<Modifier>,
+) {
+    let before = b.fighters[t].hp;
+    if nonlethal {
+        b.fighters[t].nonlethal += amount;
+    } else {
+        b.fighters[t].hp -= amount;
+    }
+    let hp_after = b.fighters[t].hp;
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    b.emit(CombatEvent::Damage {
+        attacker: aid,
+        target: tid.clone(),
+        dice,
+        rolls,
+        modifiers,
+        total: amount,
+        nonlethal,
+        hp_after,
+    });
+    magic::hurt_while_casting(b, t, amount);
+    // d20-classic massive damage: half of maximum HP or more in one hit.
+    let mut auto_fail = false;
+    if b.variant == RulesVariant::D20Classic
+        && !nonlethal
+        && amount * 2 >= b.fighters[t].max_hp
+        && before > 0
+        && hp_after > 0
+    {
+        let dc = 10 + b.fighters[a].def.hit_dice as i32;
+        let bonus = b.fighters[t].fortitude();
+        if !b.check(t, "Fortitude (massive damage)", bonus, dc) {
+            b.fighters[t].hp = 0;
+            auto_fail = true;
+        }
+    }
+    if b.fighters[t].nonlethal >= b.fighters[t].hp && b.fighters[t].hp > 0 && gain(b, t, Condition::Unconscious) {
+        return;
+    }
+    if b.fighters[t].hp <= 0 && before > 0 || auto_fail {
+        b.fighters[t].dropping_damage = amount;
+        drop_fighter(b, t, auto_fail);
+    } else if b.fighters[t].hp <= 0 {
+        check_death(b, t);
+    }
+}
+
+pub(crate) fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
+    if b.fighters[i].add(c) {
+        let id = b.fighters[i].id.clone();
+        b.emit(CombatEvent::ConditionGained { unit: id, condition: c });
+        b.invalidate();
+        true
+    } else {
+        false
+    }
+}
+
+pub(crate) fn lose(b: &mut Battle, i: usize, c: Condition) {
+    if b.fighters[i].remove(c) {
+        let id = b.fighters[i].id.clone();
+        b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
+        b.invalidate();
+    }
+}
+
+/// Ends a grapple for both.
+pub(crate) fn release(b: &mut Battle, i: usize) {
+    b.fighters[i].holds_grapple = false;
+    if let Some(other) = b.fighters[i].grappling.take() {
+        b.fighters[other].grappling = None;
+        b.fighters[other].holds_grapple = false;
+        lose(b, other, Condition::Grappled);
+    }
+    lose(b, i, Condition::Grappled);
+}
+
+/// Breaking free: d20-classic, opposed grapple checks (d20 + base attack + Strength + size);
+/// four-actions, the turn's grapple contest won to end the grapple.
+pub(super) fn escape(b: &mut Battle, i: usize) {
+    if b.variant == RulesVariant::FourActions {
+        variants::four_actions::wrestle(b, i, GrappleFollowUp::End);
+        return;
+    }
+    let Some(other) = b.fighters[i].grappling else {
+        release(b, i);
+        return;
+    };
+    let bonus = |b: &Battle, x: usize| {
+        let f = &b.fighters[x];
+        f.def.base_attack + f.str_mod() - 4 * f.size.size_modifier().clamp(-2, 2)
+    };
+    let (ri, ro) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+    let (bi, bo) = (bonus(b, i), bonus(b, other));
+    let success = (ri + bi, bi) > (ro + bo, bo);
+    let (id, oid) = (b.fighters[i].id.clone(), b.fighters[other].id.clone());
+    b.emit(CombatEvent::Save {
+        unit: id,
+        kind: format!("escape vs {oid}'s grapple {}", ro + bo),
+        roll: ri,
+        bonus: bi,
+        dc: ro + bo + 1,
+        success,
+    });
+    if success {
+        release(b, i);
+    }
+}
+
+/// A fighter reduced to 0 or fewer hit points.
+pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
+    release(b, t);
+    // ap-phases: an advanced action in progress is lost ("or the action is lost").
+    if let Some(adv) = b.clock.advanced.get_mut(t).and_then(Option::take) {
+        let unit = b.fighters[t].id.clone();
+        let action = variants::ap_phases::advanced_name(&adv.action);
+        b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
+    }
+    gain(b, t, Condition::Unconscious);
+    gain(b, t, Condition::Prone);
+    let dying = match b.variant {
+        RulesVariant::D20Classic => true,
+        RulesVariant::FourActions | RulesVariant::ApPhases => b.fighters[t].hp < 0,
+        RulesVariant::OsrSegments => true,
+        RulesVariant::HexPhases => false,
+    };
+    if dying {
+        gain(b, t, Condition::Dying);
+    }
+    b.fighters[t].death_fails = u32::from(first_save_failed);
+    check_death(b, t);
+}
+
+/// Death thresholds: −Con score (four-actions, ap-phases), −10 (osr-segments, hex-phases).
+/// Death: no longer dying or stable, dead.
+pub(crate) fn kill(b: &mut Battle, t: usize) {
+    lose(b, t, Condition::Dying);
+    lose(b, t, Condition::Stabilized);
+    gain(b, t, Condition::Dead);
+}
+
+pub(super) fn check_death(b: &mut Battle, t: usize) {
+    let f = &b.fighters[t];
+    let dead = match b.variant {
+        RulesVariant::D20Classic => f.death_fails >= 3,
+        RulesVariant::FourActions | RulesVariant::ApPhases => f.hp <= -f.def.abilities.con,
+        RulesVariant::OsrSegments | RulesVariant::HexPhases => f.hp <= -10,
+    };
+    if dead {
+        kill(b, t);
+    } else if matches!(b.variant, RulesVariant::FourActions | RulesVariant::ApPhases)
+        && f.hp < 0
+        && !f.has(Condition::Stabilized)
+    {
+        gain(b, t, Condition::Dying);
+    }
+}
+
+/// A dying fighter's turn: its death save, stabilising check or bleeding.
+pub fn dying_turn(b: &mut Battle, i: usize) {
+    let id = b.fighters[i].id.clone();
+    match b.variant {
+        RulesVariant::D20Classic => {
+            let f = &b.fighters[i];
+            let (roll, bonus, dc, kind) = match b.options.death_saves {
+                DeathSaves::AllAreEqual => {
+                    let roll = b.dice.roll(100) as i32;
+                    (roll, 0, 51 + 10 * f.death_fails as i32, "death save (d%)")
+                }
+                DeathSaves::StatsMatter => {
+                    let dc = 10 + f.def.hit_dice as i32 - f.con_mod();
+                    (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude)")
+                }
+                DeathSaves::Brutality => {
+                    let dc = 10 + f.dropping_damage;
+                    (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude, brutality)")
+                }
+            };
+            let success = roll + bonus >= dc;
+            b.emit(CombatEvent::Save { unit: id, kind: kind.into(), roll, bonus, dc, success });
+            if success {
+                lose(b, i, Condition::Dying);
+                gain(b, i, Condition::Stabilized);
+            } else {
+                b.fighters[i].death_fails += 1;
+                check_death(b, i);
+            }
+        }
+        RulesVariant::FourActions => {
+            let f = &b.fighters[i];
+            let dc = 10 + f.hp.abs();
+            let (roll, bonus) = (b.dice.roll(20) as i32, f.fortitude());
+            let success = roll + bonus >= dc;
+            b.emit(CombatEvent::Save { unit: id, kind: "Fortitude (dying)".into(), roll, bonus, dc, success });
+            if !success {
+                b.fighters[i].hp -= 1;
+                check_death(b, i);
+            }
+        }
+        RulesVariant::ApPhases => {
+            let f = &b.fighters[i];
+            let (roll, bonus) = (b.dice.roll(20) as i32, f.con_mod() + f.hp);
+            let success = roll + bonus >= 10;
+            b.emit(CombatEvent::Save {
+                unit: id,
+                kind: "Constitution (stabilise)".into(),
+                roll,
+                bonus,
+                dc: 10,
+                success,
+            });
+            if success {
+                lose(b, i, Condition::Dying);
+                gain(b, i, Condition::Stabilized);
+            } else {
+                b.fighters[i].hp -= 1;
+                check_death(b, i);
+            }
+        }
+        RulesVariant::OsrSegments => {
+            b.fighters[i].hp -= 1;
+            b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
+            check_death(b, i);
+        }
+        RulesVariant::HexPhases => {}
+    }
+}

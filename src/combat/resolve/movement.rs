@@ -1,0 +1,187 @@
+//! Moving square by square (each step may raise attacks of opportunity), held actions
+//! that a move triggers, and the straight path of a charge.
+
+use super::*;
+
+/// Moves the walker one square on, letting held attacks trigger; false once it is out of
+/// the fight or the battle is over.
+pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut Vec<GridPos>) -> bool {
+    done.push(next);
+    b.fighters[mover].pos = next;
+    b.invalidate();
+    held_triggers(b, mover);
+    b.fighters[mover].in_fight() && !b.is_over()
+}
+
+/// Walks `path`, stopping for each attack of opportunity it provokes; a mover who drops
+/// stops where it fell, unless that is a square it could only pass through (an ally's):
+/// then it is on the last square of its path where it could have stopped. `immune_from`
+/// cannot react (four-actions: a charge's target).
+pub(super) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
+    let start = b.fighters[mover].pos;
+    let mut done: Vec<GridPos> = Vec::new();
+    let mut squares = path.squares.iter().copied().peekable();
+    for p in &path.provokes {
+        // Advance to the square being left.
+        while b.fighters[mover].pos != p.from {
+            let Some(next) = squares.next() else { break };
+            if !step_onto(b, mover, next, &mut done) {
+                break;
+            }
+        }
+        if !b.fighters[mover].in_fight() || b.is_over() {
+            break;
+        }
+        b.invalidate();
+        if Some(p.by) == immune_from {
+            continue;
+        }
+        let trigger =
+            if b.variant == RulesVariant::OsrSegments { "leaves melee" } else { "moves out of a threatened square" };
+        opportunity(b, p.by, mover, trigger);
+        if !b.fighters[mover].in_fight() || b.is_over() {
+            break;
+        }
+    }
+    if b.fighters[mover].in_fight() && !b.is_over() {
+        for next in squares {
+            if !step_onto(b, mover, next, &mut done) {
+                break;
+            }
+        }
+    }
+    while !done.is_empty() && shares_a_square(b, mover) {
+        done.pop();
+        b.fighters[mover].pos = done.last().copied().unwrap_or(start);
+    }
+    b.invalidate();
+    let cost = if done.len() == path.squares.len() { path.cost_ft } else { 5 * done.len() as u32 };
+    let id = b.fighters[mover].id.clone();
+    b.emit(CombatEvent::Moved { unit: id, path: done, cost_ft: cost, kind: kind.into() });
+}
+
+/// Whether any other creature still on the board stands on one of `i`'s squares.
+pub(super) fn shares_a_square(b: &Battle, i: usize) -> bool {
+    let me = b.fighters[i].footprint();
+    b.fighters.iter().enumerate().any(|(j, f)| j != i && f.alive() && f.footprint().overlaps(&me))
+}
+
+/// Foes holding an attack strike a mover that has just come into their reach.
+pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
+    let holders: Vec<usize> = (0..b.fighters.len())
+        .filter(|&h| {
+            let f = &b.fighters[h];
+            f.side != b.fighters[mover].side
+                && f.can_act()
+                && f.held.as_ref().is_some_and(|t| t.as_ref().is_none_or(|t| *t == b.fighters[mover].id))
+        })
+        .collect();
+    if holders.is_empty() {
+        return;
+    }
+    b.refresh();
+    for h in holders {
+        let in_reach = b.view().threat.threatens(h, b.fighters[mover].footprint());
+        // d20-classic: a held action is an immediate action, and an attack of
+        // opportunity already taken rules it out until the holder's next turn.
+        let blocked = b.variant == RulesVariant::D20Classic && b.fighters[h].immediate.is_some();
+        if !in_reach || blocked {
+            continue;
+        }
+        b.fighters[h].held = None;
+        b.fighters[h].immediate = Some(crate::combat::fighter::Immediate::HeldAction);
+        let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
+        b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
+        roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
+        // The new place in the order: just after the trigger (d20-classic), just before
+        // it (hex-phases); ap-phases and four-actions keep their place.
+        let key = b.fighters[mover].initiative;
+        match b.variant {
+            RulesVariant::D20Classic => set_initiative(b, h, key - 1),
+            RulesVariant::HexPhases => set_initiative(b, h, key + 1),
+            _ => {}
+        }
+        b.refresh();
+        if !b.fighters[mover].in_fight() {
+            return;
+        }
+    }
+}
+
+pub(super) fn set_initiative(b: &mut Battle, i: usize, key: i64) {
+    b.fighters[i].initiative = key;
+    let mut order = b.clock.order.clone();
+    order.sort_by(|&x, &y| b.fighters[y].initiative.cmp(&b.fighters[x].initiative).then(x.cmp(&y)));
+    b.clock.order = order;
+}
+
+/// A straight, unobstructed charge line (2 squares to twice speed) to the nearest square
+/// from which the charger threatens `t`.
+pub(super) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
+    let view = b.view();
+    let fa = &b.fighters[a];
+    let side = fa.size.side();
+    let band = rules::ReachBand::of(fa.natural_reach_ft, &fa.weapon).ok_or("its weapon threatens nothing")?;
+    let tf = b.fighters[t].footprint();
+    let max_ft = fa.def.speed_ft * 2;
+    let start = fa.pos;
+    let metric = b.variant.move_metric();
+    let mut best: Option<((u32, i32), GridPos, Vec<GridPos>)> = None;
+    let centre = |p: GridPos| (2 * p.x + side, 2 * p.y + side);
+    let (tx, ty) = (2 * tf.origin.x + tf.side, 2 * tf.origin.y + tf.side);
+    let r = (max_ft / 5) as i32 + 1;
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let d = start.offset(dx, dy);
+            let fp = Footprint::new(d, side);
+            if d == start || !tf.cells().any(|c| band.covers(b.variant, fp, c)) {
+                continue;
+            }
+            let cost = metric.cell_ft(start, d);
+            // The closest space, and of equals the one most squarely facing the foe.
+            let (cx, cy) = centre(d);
+            let key = (cost, (cx - tx).pow(2) + (cy - ty).pow(2));
+            if cost < 10 || cost > max_ft || best.as_ref().is_some_and(|(k, _, _)| key >= *k) {
+                continue;
+            }
+            let line = crate::grid::straight_line(start, d);
+            let clear = line.iter().all(|&p| {
+                Footprint::new(p, side).cells().all(|c| {
+                    let terrain = b.field.terrain.get(c);
+                    terrain.passable() && !terrain.costs_double() && view.occupancy.at(c).is_none_or(|u| u == a)
+                })
+            });
+            if clear {
+                best = Some((key, d, line));
+            }
+        }
+    }
+    let ((cost, _), _, squares) =
+        best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters[t].id))?;
+    let provokes = rules::movement::provocations_along(&view, a, &squares);
+    Ok(PathPlan { squares, cost_ft: cost, provokes })
+}
+
+/// A charge: the straight move, then the attack with the variant's bonuses.
+pub(super) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
+    let immune = if b.variant == RulesVariant::FourActions { Some(t) } else { None };
+    walk(b, a, &path, "charge", immune);
+    if !b.fighters[a].in_fight() {
+        return;
+    }
+    let two_handed = b.fighters[a].weapon.hands == Hands::Two;
+    let f = &mut b.fighters[a];
+    let nums = super::variants::numbers(b.variant);
+    let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };
+    if damage != 0 {
+        f.damage_bonus.push(("charge".into(), damage));
+    }
+    if nums.charge_defense != 0 {
+        f.defense.push(("charging".into(), nums.charge_defense));
+    }
+    let ctx = AttackContext { charge: true };
+    let full = b.variant == RulesVariant::D20Classic; // "they can make their attacks"
+    attack_routine(b, a, t, AttackKind::Primary, full, &ctx);
+    // The damage bonus lasts for the charge's attacks only.
+    b.fighters[a].damage_bonus.retain(|(n, _)| n != "charge");
+}

@@ -1,0 +1,103 @@
+//! Attacks of opportunity: who may react to whom, what provokes (leaving, firing or
+//! casting in melee), and aborting to a dodge.
+
+use super::*;
+
+/// Whether `reactor` may react to `mover` now, under the variant's budget of reactions.
+pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
+    let f = &b.fighters[reactor];
+    if !f.can_act() || f.weapon.is_ranged() {
+        return false;
+    }
+    let allowance = clock::reaction_allowance(b, reactor);
+    match b.variant {
+        // d20-classic: after a held action, no attacks of opportunity until its next turn.
+        RulesVariant::D20Classic => {
+            f.reactions_used < allowance
+                && !matches!(f.immediate, Some(Immediate::HeldAction | Immediate::Counterspell))
+        }
+        RulesVariant::FourActions => f.reactions_used < allowance,
+        RulesVariant::ApPhases => f.reactions_used < 1 && f.reactions_round < allowance,
+        RulesVariant::OsrSegments => {
+            !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
+        }
+        RulesVariant::HexPhases => f.reactions_used < allowance && !f.defense.iter().any(|(n, _)| n == "dodge"),
+    }
+}
+
+/// An attack of opportunity (free attack) by `reactor` on `mover`, if allowed.
+pub(super) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
+    if !can_react(b, reactor, mover) {
+        return;
+    }
+    b.refresh();
+    let at = b.fighters[mover].pos;
+    let profile = attack::profile(b, &b.view(), reactor, mover, &AttackKind::Opportunity, &AttackContext::default());
+    if !profile.legal {
+        return;
+    }
+    if let Some(seen) = b.foreseen.as_mut() {
+        seen.push(crate::combat::foresight::Provoked { by: reactor, trigger: trigger.to_string() });
+        return;
+    }
+    let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());
+    b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
+    // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".
+    magic::break_concentration(b, reactor, "made a free attack");
+    b.stats.attacks_of_opportunity += 1;
+    let f = &mut b.fighters[reactor];
+    f.reactions_used += 1;
+    f.reactions_round += 1;
+    f.immediate = Some(crate::combat::fighter::Immediate::AttackOfOpportunity);
+    f.free_attacked_by.insert(target);
+    roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
+}
+
+/// Foes threatening a ranged attacker get their attacks of opportunity first
+/// (d20-classic and ap-phases).
+pub(super) fn ranged_provokes(b: &mut Battle, a: usize) {
+    if matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) && b.fighters[a].weapon.is_ranged() {
+        provoke_threateners(b, a, "fires in melee");
+    }
+}
+
+/// Every foe threatening `a` gets its attack of opportunity, first to last; stops if `a`
+/// drops.
+pub(crate) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
+    b.refresh();
+    let view = b.view();
+    let threateners: Vec<usize> =
+        rules::roster::indices(view.threat.threateners_of(b.fighters[a].footprint()) & view.roster.foes_of(a))
+            .collect();
+    for r in threateners {
+        opportunity(b, r, a, trigger);
+        if !b.fighters[a].in_fight() {
+            return;
+        }
+    }
+}
+
+/// hex-phases: a fighter about to be attacked may abort to a dodge (+3 DCV), giving up
+/// its action in this phase if its initiative has not come, else its next phase's; it
+/// may not abort again until its next action. Whether it does is its standing order.
+pub(super) fn abort_to_dodge(b: &mut Battle, t: usize) {
+    let f = &b.fighters[t];
+    let wants = f.abort_order.unwrap_or(f.hp * 2 <= f.max_hp);
+    let dodging = f.defense.iter().any(|(n, _)| n == "dodge");
+    if !wants || dodging || f.abort_locked || !f.can_act() || f.has(Condition::Surprised) || b.clock.actor == Some(t) {
+        return;
+    }
+    let detail = if b.clock.queue.contains(&t) {
+        b.clock.queue.retain(|&i| i != t);
+        "+3 DCV; gives up its action this phase".to_string()
+    } else {
+        let (turn, phase) = (b.clock.round, b.clock.phase);
+        let next = if phase >= 4 { (turn + 1, 1) } else { (turn, phase + 1) };
+        b.fighters[t].skip_phase = Some(next);
+        format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
+    };
+    b.fighters[t].abort_locked = true;
+    b.fighters[t].defense.push(("dodge".into(), super::variants::numbers(b.variant).abort_dodge));
+    let id = b.fighters[t].id.clone();
+    b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
+}

@@ -1,0 +1,188 @@
+//! Attack rolls and damage rolls: the attack routine (iterative attacks), critical
+//! threats and confirmations as each source defines them, and an attack's profile from
+//! another square.
+
+use super::*;
+
+/// One attack action (or a full attack) against `t`.
+pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
+    ranged_provokes(b, a);
+    if !b.fighters[a].in_fight() {
+        return;
+    }
+    if b.fighters[a].weapon.reload && b.variant != RulesVariant::OsrSegments {
+        // One bolt: a full attack with a crossbow is a single shot, then it needs loading.
+        b.fighters[a].loaded = false;
+        roll_attack(b, a, t, kind, ctx);
+        return;
+    }
+    if let AttackKind::NthAction(_) = kind {
+        b.clock.attack_actions[a] += 1;
+    }
+    let count = if full && b.variant == RulesVariant::D20Classic {
+        // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
+        let bab = b.fighters[a].def.base_attack;
+        (1 + (bab - 1).max(0) / 5).clamp(1, 4) as u32
+    } else {
+        1
+    };
+    for n in 0..count {
+        if !b.fighters[t].in_fight() || !b.fighters[a].in_fight() {
+            break;
+        }
+        let k = if n == 0 { kind.clone() } else { AttackKind::Iterative(n) };
+        b.refresh();
+        let p = attack::profile(b, &b.view(), a, t, &k, ctx);
+        if !p.legal {
+            break;
+        }
+        roll_attack(b, a, t, k, ctx);
+    }
+}
+
+/// Rolls one attack, its critical and its damage.
+pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
+    if b.variant == RulesVariant::HexPhases {
+        abort_to_dodge(b, t);
+    }
+    b.refresh();
+    let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
+    if !p.legal {
+        return false;
+    }
+    let bonus = p.bonus();
+    let rolls: Vec<i32> = match p.die {
+        crate::combat::AttackDie::ThreeD6 => (0..3).map(|_| b.dice.roll(6) as i32).collect(),
+        crate::combat::AttackDie::D20 { .. } => vec![b.dice.roll(20) as i32],
+    };
+    let natural: i32 = rolls.iter().sum();
+    let hit = p.die.hits(natural, bonus, p.target_number);
+    let weapon = b.fighters[a].weapon.clone();
+    let threat = hit
+        && matches!(p.die, crate::combat::AttackDie::D20 { .. })
+        && b.variant != RulesVariant::OsrSegments
+        && natural >= weapon.crit_range as i32;
+    let kind_name = match &kind {
+        AttackKind::Opportunity if b.variant == RulesVariant::OsrSegments => "free attack on",
+        AttackKind::Opportunity => "attack of opportunity on",
+        AttackKind::Secondary => "secondary attack on",
+        AttackKind::Tertiary => "tertiary attack on",
+        AttackKind::Iterative(_) => "iterative attack on",
+        _ if ctx.charge => "charges",
+        _ => "attacks",
+    };
+    b.stats.attacks += 1;
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    b.emit(CombatEvent::Attack {
+        attacker: aid.clone(),
+        target: tid.clone(),
+        kind: kind_name.into(),
+        die: p.die.name().into(),
+        rolls,
+        modifiers: p.modifiers.clone(),
+        total: natural + bonus,
+        target_number: p.target_number,
+        hit,
+        critical: threat,
+    });
+    if !hit {
+        return false;
+    }
+    b.stats.hits += 1;
+    // Criticals: d20-classic and ap-phases confirm with a second roll; four-actions
+    // multiplies the dice on the threat itself; osr-segments and hex-phases have none.
+    let critical = if threat && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) {
+        let roll = b.dice.roll(20) as i32;
+        let confirmed = p.die.hits(roll, bonus, p.target_number);
+        b.emit(CombatEvent::Confirm {
+            attacker: aid.clone(),
+            target: tid.clone(),
+            roll,
+            total: roll + bonus,
+            target_number: p.target_number,
+            confirmed,
+        });
+        confirmed
+    } else {
+        threat
+    };
+    if critical {
+        b.stats.criticals += 1;
+    }
+    deal_damage(b, a, t, critical, p.melee);
+    true
+}
+
+/// Rolls and applies weapon damage; the damage dealt.
+pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
+    let fa = &b.fighters[a];
+    let dice = fa.damage_dice();
+    let weapon = fa.weapon.clone();
+    let mut flat: Vec<Modifier> = Vec::new();
+    let str_applies = melee || weapon.kind == WeaponKind::Melee;
+    if b.variant != RulesVariant::HexPhases && str_applies {
+        let s = fa.str_mod();
+        let s = if weapon.hands == Hands::Two && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases)
+        {
+            (s as f64 * 1.5).floor() as i32 // "add 1.5× your Strength modifier (round down)"
+        } else {
+            s
+        };
+        if s != 0 {
+            flat.push(Modifier::new(if weapon.hands == Hands::Two { "Strength x1.5" } else { "Strength" }, s));
+        }
+    }
+    for (name, v) in &fa.damage_bonus {
+        flat.push(Modifier::new(name.clone(), *v));
+    }
+    let mult = if critical { weapon.crit_mult } else { 1 };
+    let mut rolls = Vec::new();
+    let mut total = 0i32;
+    let flat_sum: i32 = flat.iter().map(|m| m.value).sum();
+    for k in 0..mult {
+        let r = b.dice.roll_many(dice.count, dice.sides);
+        total += r.iter().map(|&x| x as i32).sum::<i32>();
+        rolls.extend(r.into_iter().map(|x| x as i32));
+        // d20-classic and ap-phases multiply flat bonuses with the dice; four-actions adds
+        // them once ("roll and add the appropriate modifiers").
+        let multiply_flat = matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
+        if k == 0 || multiply_flat {
+            total += flat_sum;
+        }
+    }
+    let total = total.max(1);
+    let dice_label =
+        if mult > 1 { format!("{}d{} x{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
+    let mods = if critical && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) {
+        flat.iter().map(|m| Modifier::new(format!("{} x{mult}", m.source), m.value * mult as i32)).collect()
+    } else {
+        flat
+    };
+    b.stats.damage_dealt += total as u64;
+    let nonlethal = weapon.nonlethal;
+    apply_damage(b, a, t, total, nonlethal, dice_label, rolls, mods);
+    total
+}
+
+impl Battle {
+    /// The first attack `a` would make on `t` from `from` (a charge's end), its position
+    /// put back afterwards.
+    pub(super) fn attack_from(
+        &mut self,
+        a: usize,
+        t: usize,
+        from: GridPos,
+        ctx: &AttackContext,
+    ) -> attack::AttackProfile {
+        let here = self.fighters[a].pos;
+        self.fighters[a].pos = from;
+        self.invalidate();
+        self.refresh();
+        let p = attack::profile(self, &self.view(), a, t, &AttackKind::Primary, ctx);
+        self.fighters[a].pos = here;
+        // The derived state back as it was, for whoever reads the view next.
+        self.invalidate();
+        self.refresh();
+        p
+    }
+}

@@ -1,0 +1,180 @@
+//! Checking a command without changing anything: whose turn, what it costs, a legal
+//! target, a path, and what the first attack would roll.
+
+use super::*;
+
+impl Battle {
+    /// Whether `a` has a charge path to `t` from where it stands (whatever its budget).
+    pub fn charge_possible(&self, a: usize, t: usize) -> bool {
+        charge_path(self, a, t).is_ok()
+    }
+
+    /// Whether the acting fighter's budget allows `cmd` at all, whatever its target or
+    /// destination (the action bar's question). `Err` says why not.
+    pub fn affordable(&self, cmd: &Command) -> Result<(), String> {
+        let actor = self.actor().ok_or("nobody is acting")?;
+        spend(self, actor, &self.clock.budget, cmd).map(|_| ())
+    }
+
+    /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
+    /// provoke, without changing anything.
+    /// The index of `target` if it is a foe of `actor` still in the fight (not an ally, not
+    /// a corpse), or why not.
+    pub(super) fn foe(&self, actor: usize, target: &str) -> Result<usize, String> {
+        let t = self.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
+        if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
+            return Err(format!("{target} is not a foe in the fight"));
+        }
+        Ok(t)
+    }
+
+    pub fn validate(&mut self, cmd: &Command) -> Result<Plan, RuleError> {
+        let actor = self.actor().ok_or_else(|| RuleError {
+            unit: "-".into(),
+            action: cmd.name().into(),
+            reason: "nobody is acting (the battle is over)".into(),
+        })?;
+        self.refresh();
+        let budget = self.clock.budget.clone();
+        let (budget_after, kind) = spend(self, actor, &budget, cmd).map_err(|r| err(self, actor, cmd, r))?;
+        let view = self.view();
+        let mut plan = Plan { command: cmd.clone(), budget_after, path: None, attack: None, kind: kind.clone() };
+        match cmd {
+            Command::Move { to } | Command::Step { to } => {
+                let mode = if matches!(cmd, Command::Step { .. }) { MoveMode::Step } else { MoveMode::Move };
+                let mut allowance = rules::allowance_ft(&view, actor, mode);
+                if self.fighters[actor].has(Condition::Prone) && mode == MoveMode::Move {
+                    allowance /= 2;
+                }
+                let range = rules::movement_range(&view, actor, mode, allowance);
+                let path = range.plan_to(&view, *to).map_err(|r| err(self, actor, cmd, r.0))?;
+                if path.squares.is_empty() {
+                    return Err(err(self, actor, cmd, "already there"));
+                }
+                plan.path = Some(path);
+            }
+            Command::Attack { target } | Command::FullAttack { target } => {
+                let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
+                if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
+                    return Err(err(self, actor, cmd, format!("{target} is not a foe in the fight")));
+                }
+                let f = &self.fighters[actor];
+                if f.weapon.reload && self.variant == RulesVariant::OsrSegments {
+                    if self.clock.osr_step != OsrStep::Low {
+                        return Err(err(
+                            self,
+                            actor,
+                            cmd,
+                            "loading and firing a crossbow is a delaying activity: LOW initiative only",
+                        ));
+                    }
+                } else if f.weapon.reload && !f.loaded {
+                    return Err(err(self, actor, cmd, format!("the {} is not loaded", f.weapon.name.to_lowercase())));
+                }
+                let p = attack::profile(self, &view, actor, t, &kind, &AttackContext::default());
+                if !p.legal {
+                    return Err(err(self, actor, cmd, p.reason.clone().unwrap_or_default()));
+                }
+                plan.attack = Some(p);
+            }
+            Command::Charge { target } => {
+                let t = self.foe(actor, target).map_err(|r| err(self, actor, cmd, r))?;
+                if self.fighters[actor].weapon.is_ranged() {
+                    return Err(err(self, actor, cmd, "a charge ends in a melee attack"));
+                }
+                if self.variant == RulesVariant::ApPhases {
+                    // An advanced action: declared now, moved and struck at its completion;
+                    // the foe must be within a charge now.
+                    charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
+                    return Ok(plan);
+                }
+                let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
+                // The attack as it will be rolled, from the square where the charge ends.
+                let end = path.squares.last().copied().unwrap_or(self.fighters[actor].pos);
+                plan.attack = Some(self.attack_from(actor, t, end, &AttackContext { charge: true }));
+                plan.path = Some(path);
+            }
+            Command::Dash { to } | Command::Tumble { to } => {
+                let speed = self.fighters[actor].def.speed_ft;
+                let allowance =
+                    if matches!(cmd, Command::Dash { .. }) { speed * 3 / 2 / 5 * 5 } else { speed / 2 / 5 * 5 };
+                let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
+                let path = range.plan_to(&view, *to).map_err(|r| err(self, actor, cmd, r.0))?;
+                if path.squares.is_empty() {
+                    return Err(err(self, actor, cmd, "already there"));
+                }
+                if matches!(cmd, Command::Dash { .. })
+                    && path.squares.iter().any(|&p| {
+                        Footprint::new(p, self.fighters[actor].size.side())
+                            .cells()
+                            .any(|c| self.field.terrain.get(c).costs_double())
+                    })
+                {
+                    return Err(err(self, actor, cmd, "a dash cannot be made through difficult terrain"));
+                }
+                plan.path = Some(path);
+            }
+            Command::Reload => {}
+            Command::Escape => {
+                if !self.fighters[actor].has(Condition::Grappled) {
+                    return Err(err(self, actor, cmd, "not grappled"));
+                }
+            }
+            Command::Wrestle { follow_up } => {
+                variants::four_actions::check_wrestle(self, actor, *follow_up).map_err(|r| err(self, actor, cmd, r))?;
+            }
+            Command::CoupDeGrace { target } | Command::FirstAid { target } => {
+                variants::ap_phases::check_complex(self, actor, cmd, target).map_err(|r| err(self, actor, cmd, r))?;
+            }
+            Command::Trip { target }
+            | Command::Shove { target }
+            | Command::Disarm { target }
+            | Command::Grapple { target } => {
+                let t = self.foe(actor, target).map_err(|r| err(self, actor, cmd, r))?;
+                if self.fighters[actor].weapon.is_ranged() {
+                    return Err(err(self, actor, cmd, "a trip needs a melee weapon"));
+                }
+                if !view.threat.threatens(actor, self.fighters[t].footprint()) {
+                    return Err(err(self, actor, cmd, format!("{target} is not within reach")));
+                }
+                if matches!(cmd, Command::Trip { .. }) && self.fighters[t].has(Condition::Prone) {
+                    return Err(err(self, actor, cmd, format!("{target} is already prone")));
+                }
+                if matches!(cmd, Command::Disarm { .. })
+                    && self.fighters[t].weapon.kind != WeaponKind::Melee
+                    && !self.fighters[t].weapon.is_ranged()
+                {
+                    return Err(err(self, actor, cmd, format!("{target} holds no weapon to drop")));
+                }
+                if self.fighters[t].size as i32 > self.fighters[actor].size as i32 + 1 {
+                    return Err(err(self, actor, cmd, format!("{target} is too big to trip")));
+                }
+            }
+            Command::Stand => {
+                if !self.fighters[actor].has(Condition::Prone) {
+                    return Err(err(self, actor, cmd, "not prone"));
+                }
+            }
+            Command::Hold { target } => {
+                if let Some(t) = target {
+                    self.foe(actor, t).map_err(|r| err(self, actor, cmd, r))?;
+                }
+                if self.fighters[actor].weapon.is_ranged() {
+                    return Err(err(self, actor, cmd, "held attacks here are melee attacks"));
+                }
+            }
+            Command::Cast { spell, target, .. } => {
+                magic::check(self, actor, spell, target).map_err(|r| err(self, actor, cmd, r))?;
+            }
+            Command::Defend
+            | Command::Delay
+            | Command::EndTurn
+            | Command::Stance { .. }
+            | Command::Guard
+            | Command::AbortOrder { .. }
+            | Command::Declare { .. }
+            | Command::Focus => {}
+        }
+        Ok(plan)
+    }
+}
