@@ -16,7 +16,7 @@ use std::hint::black_box;
 fn snapshot() -> Snapshot {
     let cat = Catalogue::builtin();
     let level = Level::from_def(arena(64, 64, 40, 7), &cat).unwrap();
-    let roster = roster_of_level(&level.def.units, &cat);
+    let roster = roster_of_level(&level.def.units, &cat, level.def.rules);
     Snapshot::new(Battlefield { terrain: level.terrain, variant: RulesVariant::D20Classic }, roster)
 }
 

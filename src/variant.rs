@@ -84,6 +84,17 @@ impl RulesVariant {
         matches!(self, RulesVariant::D20Classic | RulesVariant::ApPhases | RulesVariant::FourActions)
     }
 
+    /// A Small creature with a reach weapon loses the corners of its reach (the squares two
+    /// diagonals away that the 10-ft exception gives).
+    pub const fn small_reach_loses_corners(self) -> bool {
+        matches!(self, RulesVariant::D20Classic)
+    }
+
+    /// A creature untrained with its weapon threatens nothing.
+    pub const fn untrained_threaten_nothing(self) -> bool {
+        matches!(self, RulesVariant::D20Classic)
+    }
+
     pub const fn flanking(self) -> FlankingRule {
         match self {
             RulesVariant::D20Classic | RulesVariant::ApPhases => FlankingRule::OppositeBorders,

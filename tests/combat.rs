@@ -1685,3 +1685,6 @@ fn a_mover_dropped_in_an_allys_square_ends_on_the_last_square_it_could_stop_in()
     }
     assert!(dropped_there > 0, "some attack of opportunity dropped the hero on the ally's square");
 }
+
+#[path = "combat/training.rs"]
+mod training;

@@ -43,7 +43,7 @@ fn level(rows: Vec<String>, units: Vec<UnitDef>) -> Level {
 
 fn snapshot(rows: Vec<String>, units: Vec<UnitDef>, variant: RulesVariant) -> Snapshot {
     let lvl = level(rows, units);
-    let roster = roster_of_level(&lvl.def.units, &Catalogue::builtin());
+    let roster = roster_of_level(&lvl.def.units, &Catalogue::builtin(), lvl.def.rules);
     Snapshot::new(rules::Battlefield { terrain: lvl.terrain, variant }, roster)
 }
 
@@ -786,7 +786,7 @@ fn every_shipped_level_loads_under_every_variant() {
             for v in RulesVariant::ALL {
                 let s = Snapshot::new(
                     rules::Battlefield { terrain: lvl.terrain.clone(), variant: v },
-                    roster_of_level(&lvl.def.units, &cat),
+                    roster_of_level(&lvl.def.units, &cat, v),
                 );
                 // The snapshot stands every unit where the level puts it, on open ground,
                 // alone in its squares, on its own side.

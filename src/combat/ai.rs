@@ -254,7 +254,7 @@ fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
     let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
     let side = b.fighters[actor].size.side();
-    let Some(band) = rules::ReachBand::of(b.fighters[actor].natural_reach_ft, &b.fighters[actor].weapon) else {
+    let Some(band) = b.reach_band(&b.fighters[actor]) else {
         return false;
     };
     range.destinations(&view).iter().any(|&(p, _, _)| {
@@ -352,7 +352,7 @@ fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[us
             }
         })
     } else {
-        let Some(band) = rules::ReachBand::of(me.natural_reach_ft, &me.weapon) else { return false };
+        let Some(band) = b.reach_band(me) else { return false };
         foes.iter().any(|&t| {
             let tf = b.fighters[t].footprint();
             tf.cells().any(|c| band.covers(b.variant, fp, c) && rules::cover::has_line_of_effect(view.field, fp, c))

@@ -103,9 +103,14 @@ pub fn profile(
     let melee = !fa.weapon.is_ranged();
     if melee {
         // Locked in a grapple, the two can still strike each other.
-        let threatens = view.threat.threatens(a, ft.footprint()) || fa.grappling == Some(t);
+        // The untrained threaten nothing (d20-classic) yet still strike what they reach.
+        let reaches_untrained = !fa.trained()
+            && !fa.has(Condition::Grappled)
+            && b.reach_band(fa)
+                .is_some_and(|band| ft.footprint().cells().any(|c| band.covers(variant, fa.footprint(), c)));
+        let threatens = view.threat.threatens(a, ft.footprint()) || fa.grappling == Some(t) || reaches_untrained;
         if !threatens {
-            let band = rules::ReachBand::of(fa.natural_reach_ft, &fa.weapon);
+            let band = b.reach_band(fa);
             let reason = match band {
                 None => format!("{} threatens nothing with {}", fa.id, fa.weapon.name),
                 Some(b) if b.inner_ft.is_some_and(|i| dist <= i) => {
@@ -157,6 +162,9 @@ pub fn profile(
             }
             push("size", fa.size.size_modifier());
             let nums = super::variants::numbers(variant);
+            if nums.untrained_penalty != 0 && !fa.trained() {
+                push("untrained", nums.untrained_penalty);
+            }
             match kind {
                 AttackKind::Iterative(n) => push("iterative attack", nums.iterative_step * *n as i32),
                 AttackKind::Secondary => push("secondary attack", nums.secondary_attack),

@@ -112,6 +112,16 @@ pub enum CombatEvent {
         dc: i32,
         success: bool,
     },
+    /// A shot at one of two creatures locked in a grapple: d100 `roll` ≤ `percent` sends
+    /// it to `other` instead.
+    MissChance {
+        unit: String,
+        target: String,
+        other: String,
+        roll: i32,
+        percent: i32,
+        strays: bool,
+    },
     /// An action used up without an attack or move (defend, delay, total defense…).
     Action {
         unit: String,
@@ -197,6 +207,10 @@ impl CombatEvent {
                 bonus,
                 roll + bonus,
                 if *success { "success" } else { "failure" }
+            ),
+            CombatEvent::MissChance { unit, target, other, roll, percent, strays } => format!(
+                "{unit} shoots into the grapple of {target} and {other}: d100 {roll} vs {percent}%: {}",
+                if *strays { format!("the shot goes to {other}") } else { format!("on {target}") }
             ),
             CombatEvent::Action { unit, action, detail } => format!("{unit}: {action} {detail}"),
             CombatEvent::Spoiled { unit, action, reason } => format!("{unit}'s {action} is spoiled: {reason}"),

@@ -154,6 +154,11 @@ impl Fighter {
     pub fn footprint(&self) -> Footprint {
         Footprint::new(self.pos, self.size.side())
     }
+    /// Trained with the weapon in hand.
+    pub fn trained(&self) -> bool {
+        self.def.is_trained_with(&self.weapon)
+    }
+
     pub fn str_mod(&self) -> i32 {
         ability_mod(self.def.abilities.str)
     }

@@ -182,12 +182,24 @@ impl Battle {
                 if !f.alive() {
                     footprint.origin = crate::grid::GridPos::new(-1000, -1000);
                 }
-                let view =
+                let mut view =
                     UnitView::new(&f.id, footprint, f.def.speed_ft, f.natural_reach_ft, &f.weapon, &f.conditions);
+                view.threat = view.threat.and(self.threat_band(f));
                 (view, f.side.clone())
             })
             .collect();
         Roster::new(units)
+    }
+
+    /// The squares `f`'s weapon reaches under this variant, whether or not it threatens
+    /// them.
+    pub fn reach_band(&self, f: &Fighter) -> Option<crate::rules::ReachBand> {
+        crate::rules::ReachBand::under(self.variant, f.natural_reach_ft, f.size, &f.weapon)
+    }
+
+    /// What `f` threatens under this variant.
+    pub fn threat_band(&self, f: &Fighter) -> Option<crate::rules::ReachBand> {
+        crate::rules::ReachBand::threatened(self.variant, f.natural_reach_ft, f.size, &f.weapon, f.trained())
     }
 
     /// Forget derived state after positions or conditions change.

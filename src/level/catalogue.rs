@@ -127,6 +127,16 @@ pub enum WeaponKind {
     Ranged,
 }
 
+/// The training a weapon asks of its wielder (d20-classic: "When untrained with a
+/// weapon, a character does not threaten squares and suffers a -3 training penalty").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Training {
+    #[default]
+    Simple,
+    Martial,
+    Exotic,
+}
+
 /// How many hands it takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Hands {
@@ -168,6 +178,9 @@ pub struct WeaponDef {
     /// Must be reloaded after each shot (crossbows).
     #[serde(default)]
     pub reload: bool,
+    /// The training it asks for; natural weapons and unarmed strikes ask none.
+    #[serde(default)]
+    pub training: Training,
     /// ap-phases weapon speed.
     pub speed: WeaponSpeed,
     /// osr-segments: feet of space needed to swing it (over 4 needs an open adjacent square).
@@ -230,6 +243,9 @@ pub struct CreatureDef {
     /// A weapon carried as a backup (drawn with an action).
     #[serde(default)]
     pub backup: Option<String>,
+    /// The weapon training it has (simple and martial unless told).
+    #[serde(default = "simple_and_martial")]
+    pub trained: Vec<Training>,
     /// Feats and traits the rules know by name (e.g. `combat_reflexes`, `counterspell`).
     #[serde(default)]
     pub traits: Vec<String>,
@@ -304,11 +320,20 @@ impl SpellDef {
     }
 }
 
+fn simple_and_martial() -> Vec<Training> {
+    vec![Training::Simple, Training::Martial]
+}
+
 fn yes() -> bool {
     true
 }
 
 impl CreatureDef {
+    /// Trained with `weapon` (natural weapons and unarmed strikes need no training).
+    pub fn is_trained_with(&self, weapon: &WeaponDef) -> bool {
+        matches!(weapon.kind, WeaponKind::Natural | WeaponKind::Unarmed) || self.trained.contains(&weapon.training)
+    }
+
     /// Natural reach: the entry's own, or the size's (a long creature of Large size or
     /// more reaches 5 ft less).
     pub fn natural_reach_ft(&self, size: Size) -> u32 {

@@ -1,9 +1,10 @@
 //! Combatant components, spawned from a level's units, and the system that keeps the
 //! [`Roster`] snapshot in step with them.
 
-use super::roster::{Roster, UnitView};
+use super::roster::{ReachBand, Roster, UnitView};
 use crate::grid::{Footprint, GridPos, Size};
 use crate::level::{Catalogue, CreatureDef, UnitDef, WeaponDef};
+use crate::variant::RulesVariant;
 use bevy::prelude::*;
 use std::collections::BTreeSet;
 
@@ -44,6 +45,8 @@ pub struct Speed {
 pub struct Wielded {
     pub id: String,
     pub def: WeaponDef,
+    /// Its wielder is trained with it.
+    pub trained: bool,
 }
 
 /// Hit points.
@@ -136,7 +139,7 @@ impl CombatantBundle {
             body: Body { size },
             reach: Reach { natural_ft: def.natural_reach_ft(size) },
             speed: Speed { ft: def.speed_ft },
-            wielded: Wielded { id: weapon_id, def: weapon },
+            wielded: Wielded { id: weapon_id, trained: def.is_trained_with(&weapon), def: weapon },
             health: Health { hp, max: hp, nonlethal: 0 },
             awareness: Awareness { aware: unit.is_aware() },
             conditions: Conditions::default(),
@@ -144,9 +147,10 @@ impl CombatantBundle {
         })
     }
 
-    /// How the rules see this combatant.
-    pub fn view(&self) -> UnitView {
+    /// How the rules see this combatant under `variant`.
+    pub fn view(&self, variant: RulesVariant) -> UnitView {
         unit_view(
+            variant,
             &self.combatant,
             &self.position,
             &self.body,
@@ -160,6 +164,7 @@ impl CombatantBundle {
 
 /// The rules' view of one combatant's components.
 pub fn unit_view(
+    variant: RulesVariant,
     c: &Combatant,
     pos: &Position,
     body: &Body,
@@ -169,16 +174,19 @@ pub fn unit_view(
     conditions: &Conditions,
 ) -> UnitView {
     let footprint = Footprint::new(pos.0, body.size.side());
-    UnitView::new(&c.id, footprint, speed.ft, reach.natural_ft, &wielded.def, &conditions.0)
+    let mut view = UnitView::new(&c.id, footprint, speed.ft, reach.natural_ft, &wielded.def, &conditions.0);
+    view.threat =
+        view.threat.and(ReachBand::threatened(variant, reach.natural_ft, body.size, &wielded.def, wielded.trained));
+    view
 }
 
 /// Builds a roster straight from a level, without an App (tools, tests, benches).
-pub fn roster_of_level(units: &[UnitDef], catalogue: &Catalogue) -> Roster {
+pub fn roster_of_level(units: &[UnitDef], catalogue: &Catalogue, variant: RulesVariant) -> Roster {
     Roster::new(
         units
             .iter()
             .filter_map(|u| CombatantBundle::from_level(u, catalogue))
-            .map(|b| (b.view(), b.side.0.clone()))
+            .map(|b| (b.view(variant), b.side.0.clone()))
             .collect(),
     )
 }
@@ -214,6 +222,7 @@ pub(super) fn rebuild_roster(
     changed: Query<(), (With<Combatant>, RosterChanged)>,
     mut removed: RemovedComponents<Combatant>,
     mut roster: ResMut<Roster>,
+    field: Res<super::Battlefield>,
 ) {
     let any_removed = removed.read().count() > 0;
     if changed.is_empty() && !any_removed {
@@ -222,7 +231,7 @@ pub(super) fn rebuild_roster(
     let units = all
         .iter()
         .map(|(c, side, pos, body, reach, speed, wielded, cond)| {
-            (unit_view(c, pos, body, reach, speed, wielded, cond), side.0.clone())
+            (unit_view(field.variant, c, pos, body, reach, speed, wielded, cond), side.0.clone())
         })
         .collect();
     roster.set_if_neq(Roster::new(units));

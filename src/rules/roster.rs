@@ -2,7 +2,7 @@
 //! pure rule functions read, plus the occupancy grid. Systems rebuild both from the
 //! combatant components on change; tests and tools may build them directly.
 
-use crate::grid::{BitGrid, Footprint, GridPos, Metric, TerrainMap};
+use crate::grid::{BitGrid, Footprint, GridPos, Metric, Size, TerrainMap};
 use crate::level::WeaponDef;
 use crate::variant::RulesVariant;
 
@@ -32,6 +32,9 @@ pub fn indices(mut mask: UnitMask) -> impl Iterator<Item = usize> {
 pub struct ReachBand {
     pub max_ft: u32,
     pub inner_ft: Option<u32>,
+    /// The variant's 10-ft diagonal exception reaches the corners (two diagonals away);
+    /// `false` for a Small reach-weapon wielder where its source says it loses them.
+    pub corners: bool,
 }
 
 impl ReachBand {
@@ -42,10 +45,38 @@ impl ReachBand {
             return None;
         }
         Some(if weapon.reach {
-            ReachBand { max_ft: natural_ft * 2, inner_ft: Some(natural_ft) }
+            ReachBand { max_ft: natural_ft * 2, inner_ft: Some(natural_ft), corners: true }
         } else {
-            ReachBand { max_ft: natural_ft, inner_ft: None }
+            ReachBand { max_ft: natural_ft, inner_ft: None, corners: true }
         })
+    }
+
+    /// The band `variant` gives a wielder of `size` with `natural_ft` reach: what it can
+    /// strike, whether or not it threatens it.
+    pub fn under(variant: RulesVariant, natural_ft: u32, size: Size, weapon: &WeaponDef) -> Option<ReachBand> {
+        let band = ReachBand::of(natural_ft, weapon)?;
+        let small_reach = size == Size::Small && weapon.reach;
+        Some(if small_reach && variant.small_reach_loses_corners() { band.without_corners() } else { band })
+    }
+
+    /// What such a wielder threatens: its band, or nothing if it is untrained with the
+    /// weapon where the variant says the untrained threaten nothing.
+    pub fn threatened(
+        variant: RulesVariant,
+        natural_ft: u32,
+        size: Size,
+        weapon: &WeaponDef,
+        trained: bool,
+    ) -> Option<ReachBand> {
+        if !trained && variant.untrained_threaten_nothing() {
+            return None;
+        }
+        ReachBand::under(variant, natural_ft, size, weapon)
+    }
+
+    /// The same band without the corners of its reach.
+    pub fn without_corners(self) -> ReachBand {
+        ReachBand { corners: false, ..self }
     }
 
     /// Whether `cell` is in the band around footprint `fp` under `variant`'s measure.
@@ -58,12 +89,16 @@ impl ReachBand {
             // Squares: one gap, measured once.
             let (gx, gy) = crate::grid::box_gap(fp, Footprint::single(cell));
             let d = metric.square_ft(gx, gy);
-            let exception = variant.diagonal_reach_exception() && metric == Metric::Alternating && gx == 2 && gy == 2;
+            let exception = variant.diagonal_reach_exception()
+                && self.corners
+                && metric == Metric::Alternating
+                && gx == 2
+                && gy == 2;
             let within = |r: u32| d <= r || (exception && r == 10);
             return within(self.max_ft) && !self.inner_ft.is_some_and(within);
         }
         let metric = variant.range_metric();
-        let exception = variant.diagonal_reach_exception();
+        let exception = variant.diagonal_reach_exception() && self.corners;
         metric.within_reach(fp, cell, self.max_ft, exception)
             && !self.inner_ft.is_some_and(|inner| metric.within_reach(fp, cell, inner, exception))
     }

@@ -7,7 +7,7 @@ use super::*;
 use fivefoot::combat::command::Stance;
 
 /// The attacks, confirmations and damage `who` dealt, in order, over many turns of `b`.
-fn strikes(b: &Battle, who: &str) -> Vec<CombatEvent> {
+pub(super) fn strikes(b: &Battle, who: &str) -> Vec<CombatEvent> {
     b.events
         .iter()
         .filter(|e| match e {
@@ -21,7 +21,7 @@ fn strikes(b: &Battle, who: &str) -> Vec<CombatEvent> {
 }
 
 /// `hero` attacks `gob` on each of its turns for `turns` turns.
-fn swing(b: &mut Battle, turns: usize) {
+pub(super) fn swing(b: &mut Battle, turns: usize) {
     for _ in 0..turns {
         until(b, "hero", |_| true);
         let _ = b.execute(Command::Attack { target: "gob".into() });

@@ -121,7 +121,7 @@ pub(super) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, St
     let view = b.view();
     let fa = &b.fighters[a];
     let side = fa.size.side();
-    let band = rules::ReachBand::of(fa.natural_reach_ft, &fa.weapon).ok_or("its weapon threatens nothing")?;
+    let band = b.reach_band(fa).ok_or("its weapon threatens nothing")?;
     let tf = b.fighters[t].footprint();
     let max_ft = fa.def.speed_ft * 2;
     let start = fa.pos;

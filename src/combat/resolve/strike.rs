@@ -45,6 +45,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
     if b.variant == RulesVariant::HexPhases {
         abort_to_dodge(b, t);
     }
+    let t = grapple_target(b, a, t);
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
     if !p.legal {
@@ -114,6 +115,23 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
 }
 
 /// Rolls and applies weapon damage; the damage dealt.
+/// Whom a shot at `t` is resolved against: a shot at one of two creatures locked in a
+/// grapple goes to the other on the variant's miss chance (d20-classic: "Shooting at two
+/// grappling characters will create a 50% miss chance on the intended target for the other
+/// target").
+fn grapple_target(b: &mut Battle, a: usize, t: usize) -> usize {
+    let percent = variants::numbers(b.variant).grapple_miss_percent as i32;
+    let Some(other) = b.fighters[t].grappling else { return t };
+    if percent == 0 || !b.fighters[a].weapon.is_ranged() || other == a || !b.fighters[other].in_fight() {
+        return t;
+    }
+    let roll = b.dice.roll(100) as i32;
+    let strays = roll <= percent;
+    let (unit, target, other_id) = (b.fighters[a].id.clone(), b.fighters[t].id.clone(), b.fighters[other].id.clone());
+    b.emit(CombatEvent::MissChance { unit, target, other: other_id, roll, percent, strays });
+    if strays { other } else { t }
+}
+
 pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
     let fa = &b.fighters[a];
     let dice = fa.damage_dice();
@@ -134,6 +152,10 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     }
     for (name, v) in &fa.damage_bonus {
         flat.push(Modifier::new(name.clone(), *v));
+    }
+    let untrained = variants::numbers(b.variant).untrained_penalty;
+    if untrained != 0 && !fa.trained() {
+        flat.push(Modifier::new("untrained", untrained));
     }
     let mult = if critical { weapon.crit_mult } else { 1 };
     let mut rolls = Vec::new();

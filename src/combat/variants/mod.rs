@@ -168,6 +168,14 @@ pub struct VariantNumbers {
     pub reckless: (i32, i32),
     /// DCV gained by aborting to a dodge.
     pub abort_dodge: i32,
+    /// Attack and damage change for fighting with a weapon one is not trained in (0 where
+    /// training makes no difference).
+    #[serde(default)]
+    pub untrained_penalty: i32,
+    /// Percent chance that a ranged attack on one of two creatures locked in a grapple goes
+    /// to the other instead.
+    #[serde(default)]
+    pub grapple_miss_percent: u32,
 }
 
 /// The numbers of a variant (parsed once; the files ship inside the binary).
