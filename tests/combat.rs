@@ -1688,3 +1688,9 @@ fn a_mover_dropped_in_an_allys_square_ends_on_the_last_square_it_could_stop_in()
 
 #[path = "combat/training.rs"]
 mod training;
+
+#[path = "combat/dash.rs"]
+mod dash;
+
+#[path = "combat/osr_jostle.rs"]
+mod osr_jostle;

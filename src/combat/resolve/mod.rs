@@ -14,6 +14,7 @@ pub use actions::continue_advanced;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::{apply_damage, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
+pub(crate) use movement::straight_run;
 pub(crate) use reactions::provoke_threateners;
 pub(crate) use strike::{attack_routine, deal_damage};
 

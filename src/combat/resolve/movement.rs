@@ -50,6 +50,9 @@ pub(super) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, im
             }
         }
     }
+    if b.variant == RulesVariant::OsrSegments {
+        variants::osr_segments::jostle(b, mover, &done);
+    }
     while !done.is_empty() && shares_a_square(b, mover) {
         done.pop();
         b.fighters[mover].pos = done.last().copied().unwrap_or(start);
@@ -145,13 +148,7 @@ pub(super) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, St
                 continue;
             }
             let line = crate::grid::straight_line(start, d);
-            let clear = line.iter().all(|&p| {
-                Footprint::new(p, side).cells().all(|c| {
-                    let terrain = b.field.terrain.get(c);
-                    terrain.passable() && !terrain.costs_double() && view.occupancy.at(c).is_none_or(|u| u == a)
-                })
-            });
-            if clear {
+            if clear_line(b, a, &line) {
                 best = Some((key, d, line));
             }
         }
@@ -160,6 +157,32 @@ pub(super) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, St
         best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters[t].id))?;
     let provokes = rules::movement::provocations_along(&view, a, &squares);
     Ok(PathPlan { squares, cost_ft: cost, provokes })
+}
+
+/// Whether `a` can run the straight `line`: open squares, no difficult terrain, nobody
+/// else in the way.
+fn clear_line(b: &Battle, a: usize, line: &[GridPos]) -> bool {
+    let view = b.view();
+    let side = b.fighters[a].size.side();
+    line.iter().all(|&p| {
+        Footprint::new(p, side).cells().all(|c| {
+            let terrain = b.field.terrain.get(c);
+            terrain.passable() && !terrain.costs_double() && view.occupancy.at(c).is_none_or(|u| u == a)
+        })
+    })
+}
+
+/// A straight run of `a` to `to` costing at most `max_ft`, or `None` if the line is not
+/// clear or too long.
+pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Option<PathPlan> {
+    let start = b.fighters[a].pos;
+    let cost = b.variant.move_metric().cell_ft(start, to);
+    let squares = crate::grid::straight_line(start, to);
+    if squares.is_empty() || cost > max_ft || !clear_line(b, a, &squares) {
+        return None;
+    }
+    let provokes = rules::movement::provocations_along(&b.view(), a, &squares);
+    Some(PathPlan { squares, cost_ft: cost, provokes })
 }
 
 /// A charge: the straight move, then the attack with the variant's bonuses.

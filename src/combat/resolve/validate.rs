@@ -99,7 +99,15 @@ impl Battle {
                 let allowance =
                     if matches!(cmd, Command::Dash { .. }) { speed * 3 / 2 / 5 * 5 } else { speed / 2 / 5 * 5 };
                 let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
-                let path = range.plan_to(&view, *to).map_err(|r| err(self, actor, cmd, r.0))?;
+                let path = match range.plan_to(&view, *to) {
+                    Ok(path) => path,
+                    // "double its speed, but it must be in a straight line" (four-actions)
+                    Err(why) => match cmd {
+                        Command::Dash { .. } => variants::four_actions::straight_dash(self, actor, *to)
+                            .ok_or_else(|| err(self, actor, cmd, why.0))?,
+                        _ => return Err(err(self, actor, cmd, why.0)),
+                    },
+                };
                 if path.squares.is_empty() {
                     return Err(err(self, actor, cmd, "already there"));
                 }

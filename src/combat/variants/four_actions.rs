@@ -7,7 +7,7 @@
 use super::prelude::*;
 use crate::combat::attack::AttackContext;
 use crate::combat::command::GrappleFollowUp;
-use crate::combat::resolve::{attack_routine, gain, release};
+use crate::combat::resolve::{attack_routine, gain, release, straight_run};
 use crate::grid::{Footprint, GridPos};
 
 /// This variant's systems, each running only while it is the active variant.
@@ -163,6 +163,13 @@ fn athletics(b: &Battle, i: usize) -> i32 {
 /// Whether `a` may wrestle now with `follow_up` in mind (its cost is `spend`'s): it must
 /// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
 /// first.
+/// "A dash … allowing the creature to move double its speed, but it must be in a straight
+/// line, or at one-and-a-half speed without the restriction on direction": the straight run
+/// to `to`, when one-and-a-half speed does not get there.
+pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::rules::PathPlan> {
+    straight_run(b, a, to, b.fighters[a].def.speed_ft * 2)
+}
+
 pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
     let Some(t) = b.fighters[a].grappling.filter(|_| b.fighters[a].has(Condition::Grappled)) else {
         return Err("not in a grapple".into());

@@ -163,6 +163,28 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
 
 /// Opens the next window of this variant's clock (a round, phase or step): who may act
 /// in it, and in what order.
+/// "Allied creatures can move past each other using the same space. This does cause some
+/// jostling, so any concentration (i.e. spell casting) will be broken": every ally whose
+/// squares `mover` passed through, and the mover itself, lose the spell they are casting.
+pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
+    let side = b.fighters[mover].size.side();
+    let jostled: Vec<usize> = (0..b.fighters.len())
+        .filter(|&i| i != mover && b.fighters[i].alive() && b.fighters[i].side == b.fighters[mover].side)
+        .filter(|&i| {
+            let theirs = b.fighters[i].footprint();
+            passed.iter().any(|&p| crate::grid::Footprint::new(p, side).cells().any(|c| theirs.contains(c)))
+        })
+        .collect();
+    let who = b.fighters[mover].id.clone();
+    for &i in &jostled {
+        crate::combat::magic::break_concentration(b, i, &format!("jostled by {who} passing"));
+    }
+    if let Some(&first) = jostled.first() {
+        let by = b.fighters[first].id.clone();
+        crate::combat::magic::break_concentration(b, mover, &format!("jostled passing {by}"));
+    }
+}
+
 pub(crate) fn open_window(b: &mut Battle) {
     let n = b.fighters.len();
     let next = match b.clock.osr_step {
