@@ -1694,3 +1694,6 @@ mod dash;
 
 #[path = "combat/osr_jostle.rs"]
 mod osr_jostle;
+
+#[path = "combat/focus.rs"]
+mod focus;

@@ -89,6 +89,9 @@ fn line_of_effect(b: &Battle, a: usize, t: usize) -> bool {
 /// Casting that happens at once (d20-classic, four-actions, hex-phases): the spell is
 /// spent, provokes as the variant has it, may be countered, and takes effect.
 pub(super) fn cast_now(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
+    if b.variant == RulesVariant::FourActions && !super::variants::four_actions::present_focus(b, c, sp) {
+        return;
+    }
     begin(b, c, sp, t, "casts");
     if !survives_provoking(b, c, sp, defensive) || countered(b, c, sp) {
         return;

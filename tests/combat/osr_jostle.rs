@@ -1,6 +1,7 @@
 //! osr-segments: "Allied creatures can move past each other using the same space. This
 //! does cause some jostling, so any concentration (i.e. spell casting) will be broken."
 
+use super::spells::spoiled;
 use super::*;
 
 /// The mage declares a magic missile; when the hero's group turn comes it moves to `to`.
@@ -29,16 +30,6 @@ fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> Battle {
         b.execute(cmd).unwrap();
     }
     panic!("the hero never moved");
-}
-
-fn spoiled(b: &Battle, who: &str) -> Vec<String> {
-    b.events
-        .iter()
-        .filter_map(|e| match e {
-            CombatEvent::Spoiled { unit, reason, .. } if unit == who => Some(reason.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use super::*;
 use fivefoot::combat::fighter::Immediate;
 
-fn cast(spell: &str, target: &str, defensive: bool) -> Command {
+pub(super) fn cast(spell: &str, target: &str, defensive: bool) -> Command {
     Command::Cast { spell: spell.into(), target: target.into(), defensive }
 }
 
@@ -16,7 +16,7 @@ fn provoked_by_casting(b: &Battle) -> usize {
     count(b, |e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "casts a spell"))
 }
 
-fn damage_to(b: &Battle, who: &str) -> i32 {
+pub(super) fn damage_to(b: &Battle, who: &str) -> i32 {
     b.events
         .iter()
         .filter_map(|e| match e {
@@ -26,7 +26,7 @@ fn damage_to(b: &Battle, who: &str) -> i32 {
         .sum()
 }
 
-fn spoiled(b: &Battle, who: &str) -> Vec<String> {
+pub(super) fn spoiled(b: &Battle, who: &str) -> Vec<String> {
     b.events
         .iter()
         .filter_map(|e| match e {

@@ -170,6 +170,26 @@ pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::
     straight_run(b, a, to, b.fighters[a].def.speed_ft * 2)
 }
 
+/// "A caster must also present a Spellcasting Focus through which the caster channels their
+/// SQ … (this requires a [Magical Aptitude] check against a DC numbering 13+ Spell Order
+/// doubled)". Magical Aptitude is d20 + caster level + casting ability, as when a foe
+/// identifies a spell. On a failure no spell begins: the action is spent, the Spell
+/// Quantity is not.
+pub(crate) fn present_focus(b: &mut Battle, c: usize, sp: &crate::level::SpellDef) -> bool {
+    let bonus = b.fighters[c].caster_level() + b.fighters[c].casting_mod();
+    let dc = 13 + 2 * sp.level as i32;
+    if b.check(c, format!("Magical Aptitude (spellcasting focus, {})", sp.name), bonus, dc) {
+        return true;
+    }
+    let unit = b.fighters[c].id.clone();
+    b.emit(CombatEvent::Spoiled {
+        unit,
+        action: sp.name.to_lowercase(),
+        reason: "no spellcasting focus presented".into(),
+    });
+    false
+}
+
 pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
     let Some(t) = b.fighters[a].grappling.filter(|_| b.fighters[a].has(Condition::Grappled)) else {
         return Err("not in a grapple".into());
