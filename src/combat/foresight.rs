@@ -16,6 +16,11 @@ pub struct Provoked {
 }
 
 impl Battle {
+    /// This battle is a copy resolving a command only to foresee what it provokes.
+    pub(crate) fn is_foreseeing(&self) -> bool {
+        self.foreseen.is_some()
+    }
+
     /// The attacks of opportunity `cmd` would draw from the acting fighter now, each foe
     /// once (its first occasion), in the order they would come. Empty when the command is
     /// not legal. The battle itself is left as it was.

@@ -258,6 +258,9 @@ fn four_actions_spends_spell_quantity_and_a_hurting_reaction_interrupts_the_spel
         let mage = b.index_of("mage").unwrap();
         let hp = b.fighters[mage].hp;
         b.execute(cast("magic_missile", "brute", false)).unwrap();
+        if spoiled(&b, "mage") == ["no spellcasting focus presented"] {
+            continue; // the focus check failed: no casting to interrupt (tests/combat/focus.rs)
+        }
         assert_eq!(b.fighters[mage].spells_left, 2, "SQ 3 less the Spell Order 1");
         assert_eq!(provoked_by_casting(&b), 1, "casting provokes a reaction");
         if b.fighters[mage].hp < hp {

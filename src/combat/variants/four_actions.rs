@@ -176,6 +176,9 @@ pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::
 /// identifies a spell. On a failure no spell begins: the action is spent, the Spell
 /// Quantity is not.
 pub(crate) fn present_focus(b: &mut Battle, c: usize, sp: &crate::level::SpellDef) -> bool {
+    if b.is_foreseeing() {
+        return true; // what the casting would provoke, should the focus be presented
+    }
     let bonus = b.fighters[c].caster_level() + b.fighters[c].casting_mod();
     let dc = 13 + 2 * sp.level as i32;
     if b.check(c, format!("Magical Aptitude (spellcasting focus, {})", sp.name), bonus, dc) {
