@@ -1692,8 +1692,8 @@ mod training;
 #[path = "combat/dash.rs"]
 mod dash;
 
-#[path = "combat/osr_jostle.rs"]
-mod osr_jostle;
+#[path = "combat/osr_moves.rs"]
+mod osr_moves;
 
 #[path = "combat/focus.rs"]
 mod focus;

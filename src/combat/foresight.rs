@@ -21,6 +21,14 @@ impl Battle {
         self.foreseen.is_some()
     }
 
+    /// While foreseeing, notes that `by` would strike (`trigger` in the log's words) and
+    /// says so: the caller then leaves the strike unrolled.
+    pub(crate) fn foresee(&mut self, by: usize, trigger: &str) -> bool {
+        let Some(seen) = self.foreseen.as_mut() else { return false };
+        seen.push(Provoked { by, trigger: trigger.to_string() });
+        true
+    }
+
     /// The attacks of opportunity `cmd` would draw from the acting fighter now, each foe
     /// once (its first occasion), in the order they would come. Empty when the command is
     /// not legal. The battle itself is left as it was.

@@ -7,9 +7,13 @@ use super::*;
 /// the fight or the battle is over.
 pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut Vec<GridPos>) -> bool {
     done.push(next);
+    let from = b.fighters[mover].pos;
     b.fighters[mover].pos = next;
     b.invalidate();
     held_triggers(b, mover);
+    if b.variant == RulesVariant::OsrSegments && b.fighters[mover].in_fight() {
+        variants::osr_segments::immediate_attacks(b, mover, from);
+    }
     b.fighters[mover].in_fight() && !b.is_over()
 }
 

@@ -36,8 +36,7 @@ pub(super) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     if !profile.legal {
         return;
     }
-    if let Some(seen) = b.foreseen.as_mut() {
-        seen.push(crate::combat::foresight::Provoked { by: reactor, trigger: trigger.to_string() });
+    if b.foresee(reactor, trigger) {
         return;
     }
     let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());

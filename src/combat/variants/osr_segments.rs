@@ -3,6 +3,7 @@
 //! LOW; descending AC against AAC0; free attacks.
 
 use super::prelude::*;
+use crate::combat::resolve::attack_routine;
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -182,6 +183,56 @@ pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPo
     if let Some(&first) = jostled.first() {
         let by = b.fighters[first].id.clone();
         crate::combat::magic::break_concentration(b, mover, &format!("jostled passing {by}"));
+    }
+}
+
+/// "Immediate Attack … allows a creature to use a primary attack routine instantaneously
+/// as the trigger occurs … Creatures using an immediate attack must have an available major
+/// action": a foe that declared to fight (nothing else), has not yet taken its major action,
+/// and is not surprised strikes `mover` as it comes into its reach (from `from`), before the
+/// move goes on; the strike is its major action for the round.
+pub(crate) fn immediate_attacks(b: &mut Battle, mover: usize, from: crate::grid::GridPos) {
+    let before = crate::grid::Footprint::new(from, b.fighters[mover].size.side());
+    let strikers: Vec<usize> = (0..b.fighters.len())
+        .filter(|&h| {
+            let f = &b.fighters[h];
+            f.side != b.fighters[mover].side
+                && f.can_act()
+                && !f.weapon.is_ranged()
+                && !f.has(Condition::Surprised)
+                && matches!(f.declared, None | Some(Intent::Fight))
+                && f.casting.is_none()
+                && !b.clock.acted.get(h).copied().unwrap_or(true)
+        })
+        .collect();
+    if strikers.is_empty() {
+        return;
+    }
+    b.refresh();
+    for h in strikers {
+        let view = b.view();
+        let entered = view.threat.threatens(h, b.fighters[mover].footprint()) && !view.threat.threatens(h, before);
+        if !entered || !b.fighters[mover].in_fight() {
+            continue;
+        }
+        let profile = crate::combat::attack::profile(b, &view, h, mover, &AttackKind::Primary, &Default::default());
+        if !profile.legal {
+            continue;
+        }
+        if b.foresee(h, "comes into reach (immediate attack)") {
+            continue;
+        }
+        b.clock.acted[h] = true;
+        b.clock.queue.retain(|&i| i != h); // its group turn, if still to come, is spent
+        b.fighters[h].declared = None;
+        let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
+        b.emit(CombatEvent::Action {
+            unit: hid,
+            action: "immediate attack".into(),
+            detail: format!("as {mid} comes into reach (its major action this round)"),
+        });
+        attack_routine(b, h, mover, AttackKind::Primary, false, &Default::default());
+        b.refresh();
     }
 }
 
