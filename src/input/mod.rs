@@ -2,6 +2,7 @@
 //! slots, layers, camera…), their bindings to keys, mouse buttons and the wheel, read
 //! from and written to a RON bindings file (`assets/bindings.ron` ships the defaults),
 //! and the leafwing-input-manager map built from them.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod presses;
 
@@ -267,6 +268,8 @@ impl Bindings {
     /// Writes the bindings atomically (temp file, then rename).
     pub fn save(&self, path: &Path) -> Result<(), BindingsError> {
         let pretty = ron::ser::PrettyConfig::new().depth_limit(3);
+        // Plain strings and enums: serialising them cannot fail.
+        #[allow(clippy::expect_used)]
         let text = ron::ser::to_string_pretty(self, pretty).expect("bindings serialise");
         crate::level::write_atomic(path, &format!("// Fivefoot key and mouse bindings.\n{text}\n"))
             .map_err(|source| BindingsError::Io { path: path.display().to_string(), source })

@@ -3,6 +3,7 @@
 //! what is held when the frame begins, so a key pressed and released inside one frame (a
 //! quick tap at 15 fps) would vanish; here it counts once, and two taps count twice.
 //! Held keys that auto-repeat do not count again.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use super::{ActiveBindings, GameAction, Input, PlayerInput};
 use bevy::input::ButtonState;

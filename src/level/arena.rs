@@ -1,5 +1,6 @@
 //! Generated arenas: a seeded, valid level of any size with scattered walls, rubble and
 //! low walls and two sides of mixed creatures. Benchmarks and stress tests use them.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use super::{LevelDef, MapDef, UnitDef};
 use crate::variant::RulesVariant;
@@ -33,7 +34,7 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
     while placed.len() < units && attempts < 100_000 {
         attempts += 1;
         let n = placed.len();
-        let creature = ROSTER[n % ROSTER.len()];
+        let creature = ROSTER.get(n % ROSTER.len()).copied().unwrap_or("goblin");
         let side_len = if creature == "ogre" { 2 } else { 1 };
         let blue = n % 2 == 0;
         // Blue starts on the left half, red on the right.
@@ -45,13 +46,16 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
         }
         let x = rng.random_range(x0..(x0 + half).saturating_sub(1 + side_len).max(x0 + 1));
         let y = rng.random_range(1..height - side_len);
-        let fits = (0..side_len).all(|dy| (0..side_len).all(|dx| grid[y + dy][x + dx] == '.'));
+        let fits = (0..side_len)
+            .all(|dy| (0..side_len).all(|dx| grid.get(y + dy).and_then(|row| row.get(x + dx)) == Some(&'.')));
         if !fits {
             continue;
         }
         for dy in 0..side_len {
             for dx in 0..side_len {
-                grid[y + dy][x + dx] = 'U'; // reserved for this unit
+                if let Some(c) = grid.get_mut(y + dy).and_then(|row| row.get_mut(x + dx)) {
+                    *c = 'U'; // reserved for this unit
+                }
             }
         }
         placed.push(UnitDef {

@@ -1,6 +1,7 @@
 //! The creature and weapon catalogues (`assets/creatures.ron`, `assets/weapons.ron`):
 //! d20-style numbers from the SRD where they exist, plus what each variant needs
 //! (ap-phases weapon speed, osr-segments space and speed factor).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use crate::grid::Size;
 use serde::{Deserialize, Serialize};
@@ -374,6 +375,8 @@ impl Catalogue {
     /// The shipped catalogue, parsed once.
     pub fn builtin_ref() -> &'static Catalogue {
         static BUILTIN: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
+        // Compiled in and checked by the tests: it cannot fail at run time.
+        #[allow(clippy::expect_used)]
         BUILTIN.get_or_init(|| {
             Catalogue::parse(CREATURES_RON, WEAPONS_RON, SPELLS_RON).expect("shipped catalogue must be valid")
         })

@@ -1,5 +1,6 @@
 //! Level loading errors: each names the file, and the line and column (RON's own
 //! position for syntax errors) or the offending unit.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use std::path::PathBuf;
 use thiserror::Error;

@@ -1,5 +1,6 @@
 //! Finds where things are in a level's text, so semantic errors (an unknown creature,
 //! a unit on a wall) can point at a line and column like syntax errors do.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -57,8 +58,10 @@ pub fn nth_unit_field(text: &str, id: &str, field: &str, nth: usize) -> (usize, 
     let mut search = 0;
     while let Some(i) = entry[search..].find(field) {
         let at = search + i;
-        let before_ok =
-            at == 0 || !entry.as_bytes()[at - 1].is_ascii_alphanumeric() && entry.as_bytes()[at - 1] != b'_';
+        let before_ok = at
+            .checked_sub(1)
+            .and_then(|i| entry.as_bytes().get(i))
+            .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_');
         let after = entry[at + field.len()..].trim_start();
         if before_ok && after.starts_with(':') {
             let value_rel = at + field.len() + entry[at + field.len()..].find(':').unwrap_or(0) + 1;

@@ -1,5 +1,6 @@
 //! Levels: the `levels/*.ron` schema (a contract), loading with errors that name the
 //! file, line and column or the offending unit, atomic saving, and the catalogues.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod arena;
 mod catalogue;
@@ -140,10 +141,10 @@ pub fn ron_options() -> ron::Options {
 fn validate(def: &LevelDef, text: &str, path: &Path, catalogue: &Catalogue) -> Result<TerrainMap, LevelError> {
     let file = path.to_path_buf();
     let rows = &def.map.rows;
-    if rows.is_empty() || rows[0].is_empty() {
+    let Some(first) = rows.first().filter(|row| !row.is_empty()) else {
         return Err(LevelError::EmptyMap { path: file });
-    }
-    let width = rows[0].chars().count();
+    };
+    let width = first.chars().count();
     for (y, row) in rows.iter().enumerate() {
         let n = row.chars().count();
         if n != width {
