@@ -1575,9 +1575,9 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     let hero = b.index_of("hero").unwrap();
     until(&mut b, "hero", |b| b.clock.budget.continuing);
     assert!(
-        fivefoot::combat::variants::budget_line(&b).contains("under way"),
+        fivefoot::control::vocabulary::budget_line(&b).contains("under way"),
         "{}",
-        fivefoot::combat::variants::budget_line(&b)
+        fivefoot::control::vocabulary::budget_line(&b)
     );
     b.execute(Command::EndTurn).unwrap();
     assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 4)]);

@@ -569,14 +569,14 @@ fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
 }
 
 #[test]
-fn the_active_variants_plugin_badges_each_unit() {
-    use fivefoot::combat::variants::VariantBadge;
+fn the_active_variants_badges_each_unit() {
+    use fivefoot::control::vocabulary::{BadgesPlugin, VariantBadge};
     use fivefoot::rules::Combatant;
     for (v, expect) in [(RulesVariant::ApPhases, "AP "), (RulesVariant::FourActions, "reaction ready")] {
         let l =
             level(&OPEN, vec![unit("hero", "blue", (2, 3), "human_fighter"), unit("gob", "red", (6, 3), "goblin")], v);
         let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
+        app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin, BadgesPlugin));
         fivefoot::rules::spawn_level(app.world_mut(), &l, &Catalogue::builtin(), v);
         // Everyone plays by hand so the clock stands still.
         let battle = Battle::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());

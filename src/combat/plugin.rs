@@ -73,7 +73,6 @@ impl Plugin for CombatPlugin {
             .init_resource::<ClockHold>()
             .init_resource::<SkipAi>()
             .init_resource::<AiThinking>()
-            .add_plugins(super::variants::VariantsPlugin)
             .add_message::<CombatEventMsg>()
             .add_message::<CommandRefused>()
             .add_systems(Update, advance_clock.in_set(RulesSet::Clock).run_if(resource_exists::<BattleRes>))

@@ -4,10 +4,11 @@
 //! command. No ECS here: `plugin` wires it to the pointer and the key bindings.
 
 pub mod plugin;
+pub mod vocabulary;
 
-pub use crate::combat::variants::{SlotAction, Tool};
+pub use vocabulary::{SlotAction, Tool};
 
-use crate::combat::variants;
+use vocabulary as variants;
 
 use crate::combat::resolve::Plan;
 use crate::combat::{Battle, Command};
@@ -128,4 +129,4 @@ pub fn plan_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Plan,
     Err(reason)
 }
 
-pub use crate::combat::variants::budget_line;
+pub use vocabulary::budget_line;

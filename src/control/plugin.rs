@@ -56,7 +56,8 @@ pub struct ControlPlugin;
 
 impl Plugin for ControlPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Pointer>()
+        app.add_plugins(super::vocabulary::BadgesPlugin)
+            .init_resource::<Pointer>()
             .init_resource::<Selection>()
             .init_resource::<Feedback>()
             .init_resource::<ActionBar>()

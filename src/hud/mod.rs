@@ -69,7 +69,7 @@ fn set_pace(pace: &mut Pace, commands_per_second: f32) {
     pace.0.set_duration(std::time::Duration::from_secs_f32(1.0 / cps));
 }
 
-pub use crate::combat::variants::clock_line;
+pub use crate::control::vocabulary::clock_line;
 
 /// Per fighter in the fight, in the clock's order: id, side, and a note (AP pips, group…).
 pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {

@@ -9,7 +9,7 @@ pub mod floating;
 pub mod layout;
 pub mod screenshot;
 
-use crate::combat::variants::VariantBadge;
+use crate::control::vocabulary::VariantBadge;
 use crate::game::Screen;
 use crate::grid::{Shape, Terrain};
 use crate::rules::{Battlefield, Body, Combatant, Condition, Conditions, Health, Position, Side};

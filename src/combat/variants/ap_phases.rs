@@ -12,53 +12,6 @@ use crate::level::ability_mod;
 /// "Creatures receive 3 action points to use during any standard combat round."
 pub const ACTION_POINTS: u8 = 3;
 
-/// This variant's systems, each running only while it is the active variant.
-pub fn plugin(app: &mut App) {
-    add_badges(app, RulesVariant::ApPhases, badge);
-}
-
-/// The action bar after "Move", before the shared actions.
-pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
-    use SlotAction::{Aim, Now};
-    vec![
-        ("5-ft step", Aim(Tool::Step)),
-        ("Attack", Aim(Tool::Attack)),
-        ("Charge", Aim(Tool::Charge)),
-        ("Trip", Aim(Tool::Trip)),
-        ("Bull rush", Aim(Tool::Shove)),
-        ("Disarm", Aim(Tool::Disarm)),
-        ("Total defense", Now(Command::Defend)),
-        ("Fight defensively", Now(Command::Stance { stance: Stance::Defensive })),
-        ("Coup de grace", Aim(Tool::CoupDeGrace)),
-        ("First aid", Aim(Tool::FirstAid)),
-    ]
-}
-
-pub(super) fn clock_line(b: &Battle, who: &str) -> String {
-    let c = &b.clock;
-    let phase = c.phase.clamp(1, 7);
-    let track: Vec<String> = crate::combat::clock::AP_PHASES
-        .iter()
-        .enumerate()
-        .map(|(k, name)| if k + 1 == phase as usize { format!("[{name}]") } else { name.to_string() })
-        .collect();
-    format!("{} | {} | {who} acts", super::round_label(b), track.join(" > "))
-}
-
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let mut parts = vec![format!("{} AP", b.clock.ap.get(actor).copied().unwrap_or(0))];
-    say(&mut parts, b.clock.budget.phase_action, "an action this phase");
-    if b.clock.budget.continuing
-        && let Some(Some(adv)) = b.clock.advanced.get(actor)
-    {
-        parts.push(format!(
-            "{} under way (end the turn to go on with it; any other action abandons it)",
-            advanced_name(&adv.action)
-        ));
-    }
-    parts
-}
-
 /// An advanced action in progress, in words.
 pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
     match action {
@@ -67,18 +20,6 @@ pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
         AdvancedKind::Cast { spell, target, .. } => format!("casting {spell} on {target}"),
         AdvancedKind::CoupDeGrace { target } => format!("coup de grace on {target}"),
         AdvancedKind::FirstAid { target } => format!("first aid for {target}"),
-    }
-}
-
-/// The line under a token.
-pub fn badge(b: &Battle, i: usize) -> String {
-    let ap = b.clock.ap.get(i).copied().unwrap_or(0) as usize;
-    let pips = format!("AP {}{}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)));
-    match b.clock.advanced.get(i).and_then(|a| a.as_ref()) {
-        Some(adv) => {
-            format!("{pips} {} {}/{} AP", advanced_name(&adv.action), adv.spent, adv.needed)
-        }
-        None => pips,
     }
 }
 

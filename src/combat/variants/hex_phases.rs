@@ -4,53 +4,6 @@
 
 use super::prelude::*;
 
-/// This variant's systems, each running only while it is the active variant.
-pub fn plugin(app: &mut App) {
-    add_badges(app, RulesVariant::HexPhases, badge);
-}
-
-/// The action bar after "Move", before the shared actions.
-pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
-    use SlotAction::{Aim, Now};
-    vec![
-        ("1-hex step", Aim(Tool::Step)),
-        ("Attack", Aim(Tool::Attack)),
-        ("Dodge", Now(Command::Defend)),
-        ("Abort when attacked", Now(Command::AbortOrder { on: true })),
-        ("Never abort", Now(Command::AbortOrder { on: false })),
-    ]
-}
-
-pub(super) fn clock_line(b: &Battle, who: &str) -> String {
-    let c = &b.clock;
-    let phases: Vec<String> = (1..=4).map(|p| if p == c.phase { format!("[{p}]") } else { p.to_string() }).collect();
-    let surprise = if c.surprise { " (surprise phase)" } else { "" };
-    format!("Turn {} | phase {}{surprise} | {who} acts", c.round, phases.join(" "))
-}
-
-pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
-    let bud = &b.clock.budget;
-    let mut parts = vec![];
-    say(&mut parts, bud.fresh, "full-phase");
-    say(&mut parts, !bud.attack_used, "attack");
-    parts.push(format!("{} move(s)", 2u8.saturating_sub(bud.moves_used)));
-    parts
-}
-
-/// The line under a token.
-pub fn badge(b: &Battle, i: usize) -> String {
-    let f = &b.fighters[i];
-    if f.skip_phase.is_some() {
-        "aborted: no next action".into()
-    } else if f.abort_locked {
-        "aborted".into()
-    } else if f.abort_order.unwrap_or(f.hp * 2 <= f.max_hp) {
-        "will abort".into()
-    } else {
-        String::new()
-    }
-}
-
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
 pub(crate) fn spend(

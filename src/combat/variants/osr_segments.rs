@@ -5,63 +5,6 @@
 use super::prelude::*;
 use crate::combat::resolve::attack_routine;
 
-/// This variant's systems, each running only while it is the active variant.
-pub fn plugin(app: &mut App) {
-    add_badges(app, RulesVariant::OsrSegments, badge);
-}
-
-/// The action bar after "Move", before the shared actions.
-pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
-    use SlotAction::{Aim, Now};
-    vec![
-        ("Position (10 ft)", Aim(Tool::Step)),
-        ("Attack", Aim(Tool::Attack)),
-        ("Declare: fight", Now(Command::Declare { intent: Intent::Fight })),
-        ("Declare: charge", Aim(Tool::DeclareCharge)),
-        ("Declare: delay", Now(Command::Declare { intent: Intent::Delay })),
-        ("Charge", Aim(Tool::Charge)),
-    ]
-}
-
-pub(super) fn clock_line(b: &Battle, who: &str) -> String {
-    let c = &b.clock;
-    let groups: Vec<String> =
-        c.osr_high.iter().map(|(s, h)| format!("{s} {}", if *h { "HIGH" } else { "LOW" })).collect();
-    let groups = if groups.is_empty() { "groups rolled after declarations".to_string() } else { groups.join(", ") };
-    format!("{} (1 min, 10 segments) | {:?} | {groups} | {who} acts", super::round_label(b), c.osr_step)
-}
-
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let bud = &b.clock.budget;
-    let mut parts = vec![];
-    let caster = b.fighters[actor].spells_left > 0;
-    say(&mut parts, bud.declaring && !caster, "declare: fight, charge or delay");
-    say(&mut parts, bud.declaring && caster, "declare: fight, charge, delay or a spell");
-    say(&mut parts, bud.major && !bud.declaring, "major action");
-    say(&mut parts, bud.fast_only, "(fast actions only)");
-    say(&mut parts, bud.attacks_only, "(attack routine only)");
-    parts
-}
-
-/// The line under a token.
-pub fn badge(b: &Battle, i: usize) -> String {
-    let f = &b.fighters[i];
-    let group = if b.clock.osr_high.is_empty() {
-        ""
-    } else if crate::combat::clock::osr_is_high(b, i) {
-        "HIGH"
-    } else {
-        "LOW"
-    };
-    let declared = match &f.declared {
-        Some(Intent::Charge { target }) => format!(" charge {target}"),
-        Some(Intent::Delay) => " delay".into(),
-        Some(Intent::Cast { spell }) => format!(" cast {spell}"),
-        _ => f.casting.as_ref().map_or(String::new(), |c| format!(" casting {} on {}", c.spell, c.target)),
-    };
-    format!("{group}{declared}").trim().to_string()
-}
-
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
 pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {

@@ -1,0 +1,54 @@
+//! d20-classic in the player's words: its action bar, its clock and budget, its badges.
+
+use super::prelude::*;
+
+/// This variant's systems, each running only while it is the active variant.
+pub fn plugin(app: &mut App) {
+    add_badges(app, RulesVariant::D20Classic, badge);
+}
+
+/// The action bar after "Move", before the shared actions.
+pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
+    use SlotAction::{Aim, Now};
+    vec![
+        ("5-ft step", Aim(Tool::Step)),
+        ("Attack", Aim(Tool::Attack)),
+        ("Full attack", Aim(Tool::FullAttack)),
+        ("Charge", Aim(Tool::Charge)),
+        ("Trip", Aim(Tool::Trip)),
+        ("Shove", Aim(Tool::Shove)),
+        ("Disarm", Aim(Tool::Disarm)),
+        ("Grapple", Aim(Tool::Grapple)),
+        ("Full defense", Now(Command::Defend)),
+        ("Fight defensively", Now(Command::Stance { stance: Stance::Defensive })),
+        ("Fight recklessly", Now(Command::Stance { stance: Stance::Reckless })),
+    ]
+}
+
+/// d20-classic: rounds in initiative order (delays and held actions move a unit for good).
+pub(super) fn clock_line(b: &Battle, who: &str) -> String {
+    super::initiative_clock_line(b, who)
+}
+
+pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
+    let bud = &b.clock.budget;
+    let mut parts = vec![];
+    say(&mut parts, bud.fresh, "full-round");
+    say(&mut parts, bud.standard, "standard");
+    say(&mut parts, bud.move_action, "move");
+    say(&mut parts, bud.swift, "swift");
+    say(&mut parts, !bud.moved && !bud.stepped, "5-ft step");
+    parts
+}
+
+/// The line under a token.
+pub fn badge(b: &Battle, i: usize) -> String {
+    let f = &b.fighters[i];
+    match f.immediate {
+        Some(crate::combat::fighter::Immediate::AttackOfOpportunity) => "immediate: AoO used".into(),
+        Some(crate::combat::fighter::Immediate::HeldAction) => "immediate: held action used".into(),
+        Some(crate::combat::fighter::Immediate::Counterspell) => "immediate: counterspell used".into(),
+        None if f.death_fails > 0 => format!("death saves failed: {}", f.death_fails),
+        None => String::new(),
+    }
+}
