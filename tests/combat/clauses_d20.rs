@@ -126,6 +126,14 @@ fn d20_a_charge_adds_2_damage_or_4_with_two_hands() {
             );
             until(&mut b, "hero", |_| true);
             b.execute(Command::Charge { target: "gob".into() }).unwrap();
+            // The source gives the charge no attack bonus.
+            for e in &b.events {
+                if let CombatEvent::Attack { attacker, modifiers, .. } = e
+                    && attacker == "hero"
+                {
+                    assert!(!modifiers.iter().any(|m| m.source == "charge"), "{modifiers:?}");
+                }
+            }
             let Some(CombatEvent::Damage { rolls, total, modifiers, .. }) =
                 b.events.iter().find(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero"))
             else {
