@@ -91,6 +91,21 @@ mod invariants;
 #[path = "combat/spells.rs"]
 mod spells;
 
+#[path = "combat/clauses_ap.rs"]
+mod clauses_ap;
+
+#[path = "combat/clauses_four.rs"]
+mod clauses_four;
+
+#[path = "combat/clauses_d20.rs"]
+mod clauses_d20;
+
+#[path = "combat/clauses_osr.rs"]
+mod clauses_osr;
+
+#[path = "combat/clauses_hex.rs"]
+mod clauses_hex;
+
 fn has_mod(mods: &[(String, i32)], source: &str, value: i32) -> bool {
     mods.iter().any(|(s, v)| s == source && *v == value)
 }
