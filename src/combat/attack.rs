@@ -232,6 +232,9 @@ pub fn profile(
             if ctx.charge {
                 push("charge", super::variants::numbers(variant).charge_attack);
             }
+            for (name, v) in &fa.offense {
+                push(name, *v);
+            }
             if !melee && dist > fa.weapon.range_increment_ft {
                 let increments = (dist - 1) / fa.weapon.range_increment_ft.max(1);
                 push("range", -2 * increments as i32);

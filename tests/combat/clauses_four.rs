@@ -320,7 +320,6 @@ fn four_actions_the_restrained_cannot_move_and_lose_their_dex_to_ac() {
 /// the creature must be able to move, and thus cannot be Restrained"): the held goblin's
 /// plain attack should be refused (its attack comes through winning the grapple contest).
 #[test]
-#[ignore = "bug: a restrained (grappled) four-actions creature may still take the Attack action"]
 fn four_actions_the_restrained_cannot_attack() {
     for held in [false, true] {
         let mut b = held_goblin(held);
@@ -383,7 +382,6 @@ fn four_actions_the_surprised_lose_their_dex_to_ac() {
 /// "Surprised: … subtract the Ability Modifier(s) from … Reflex": the goblin's Reflex
 /// against a trip before its first turn is 1 HD / 3 = 0, without its Dex +2.
 #[test]
-#[ignore = "bug: four-actions maneuvers use the full Reflex save of a Surprised (or Restrained) target"]
 fn four_actions_the_surprised_lose_their_dex_to_reflex() {
     let mut b = hero_before_the_goblins_first_turn();
     b.execute(Command::Trip { target: "gob".into() }).unwrap();

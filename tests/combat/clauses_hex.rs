@@ -159,7 +159,6 @@ fn hex_leaving_several_hexes_of_one_foe_in_a_move_is_one_opportunity() {
 /// The same clause over two move actions in one phase: the hero leaves (3,3) for (4,2), then
 /// (4,2) for (4,1), each time out of a hex the champion threatens: still one opportunity.
 #[test]
-#[ignore = "bug: hex-phases counts one opportunity per foe per move action, not per phase"]
 fn hex_leaving_one_foe_twice_in_a_phase_is_one_opportunity() {
     let mut b = champion_between_two();
     play_phase(&mut b, |b, id| {

@@ -194,7 +194,6 @@ fn osr_modifiers_add_to_the_d20_against_aac0_minus_ac() {
 /// counts every modifier the GM relays. The goblin needs 17 (see the natural 20 test): with
 /// +30, a 15 should hit.
 #[test]
-#[ignore = "bug: osr-segments ignores Fighter::offense (src/combat/attack.rs)"]
 fn osr_an_attack_bonus_in_offense_counts() {
     let mut b = battle(
         vec![unit("gob", "red", (3, 3), "goblin", None), unit("hero", "blue", (4, 3), "human_fighter", None)],

@@ -217,7 +217,10 @@ pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         RulesVariant::FourActions => {
             let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
             let ba = b.fighters[a].str_mod() + b.fighters[a].def.base_attack / 2;
-            let bt = b.fighters[t].reflex();
+            // "Surprised" and "Restrained": "subtract the Ability Modifier(s) from AC, Reflex".
+            let ft = &b.fighters[t];
+            let loses_dex = ft.has(Condition::Surprised) || ft.has(Condition::Grappled);
+            let bt = ft.reflex() - if loses_dex { ft.dex_mod().max(0) } else { 0 };
             let won = ra + ba >= rt + bt;
             b.emit(CombatEvent::Save {
                 unit: tid.clone(),

@@ -21,7 +21,11 @@ pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
         RulesVariant::OsrSegments => {
             !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
         }
-        RulesVariant::HexPhases => f.reactions_used < allowance && !f.defense.iter().any(|(n, _)| n == "dodge"),
+        RulesVariant::HexPhases => {
+            f.reactions_used < allowance
+                && !f.defense.iter().any(|(n, _)| n == "dodge")
+                && !f.free_attacked_by.contains(&b.fighters[mover].id)
+        }
     }
 }
 

@@ -24,12 +24,7 @@ fn take_quick(budget: &Budget, n: &mut Budget, what: &str) -> Result<(), String>
 
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(
-    _b: &Battle,
-    _actor: usize,
-    budget: &Budget,
-    cmd: &Command,
-) -> Result<(Budget, AttackKind), String> {
+pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
@@ -47,6 +42,11 @@ pub(crate) fn spend(
         }
         Command::Step { .. } => take_quick(budget, &mut n, "a side step")?,
         Command::Attack { .. } | Command::FullAttack { .. } => {
+            // "To attack with a weapon the creature must be able to move, and thus cannot be
+            // Restrained": in a grapple, blows come with winning the contest.
+            if b.fighters[actor].has(Condition::Grappled) {
+                return Err("restrained in a grapple: win the grapple contest to strike".into());
+            }
             if budget.standard {
                 n.standard = false;
             } else if budget.move_action {
@@ -112,9 +112,6 @@ fn athletics(b: &Battle, i: usize) -> i32 {
     f.str_mod() + f.def.base_attack / 2
 }
 
-/// Whether `a` may wrestle now with `follow_up` in mind (its cost is `spend`'s): it must
-/// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
-/// first.
 /// "A dash … allowing the creature to move double its speed, but it must be in a straight
 /// line, or at one-and-a-half speed without the restriction on direction": the straight run
 /// to `to`, when one-and-a-half speed does not get there.
@@ -145,6 +142,9 @@ pub(crate) fn present_focus(b: &mut Battle, c: usize, sp: &crate::level::SpellDe
     false
 }
 
+/// Whether `a` may wrestle now with `follow_up` in mind (its cost is `spend`'s): it must
+/// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
+/// first.
 pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
     let Some(t) = b.fighters[a].grappling.filter(|_| b.fighters[a].has(Condition::Grappled)) else {
         return Err("not in a grapple".into());

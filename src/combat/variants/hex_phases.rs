@@ -131,6 +131,9 @@ pub(crate) fn open_window(b: &mut Battle) {
     b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
     for f in &mut b.fighters {
         f.reactions_used = 0;
+        // "Moving out of more than one hex threatened by the same opponent in the same Phase
+        // doesn't count as more than one opportunity."
+        f.free_attacked_by.clear();
     }
     // An abort in the phase before gave this phase's action up.
     let mut queue = b.clock.order.clone();
