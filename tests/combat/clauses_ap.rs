@@ -341,3 +341,45 @@ fn ap_a_readied_attack_not_taken_by_the_next_round_is_lost() {
         assert_eq!(held, !next_round, "goblin closes in round {round}");
     }
 }
+
+/// "Trip … If you fail by 10 or more, you are knocked prone instead"; "Disarm … If you fail
+/// your combat maneuver by 10 or more, you drop any weapon you were using to disarm your
+/// foe." The goblin's CMB is base attack 1 + Str 0 − 1 (Small) = 0; the fighter's CMD is 10
+/// + base attack 1 + Str 3 + Dex 1 = 15: a roll of 5 or less fails by 10. A failure by less
+/// (6 to 14) changes nothing, the control.
+#[test]
+fn ap_a_trip_or_disarm_failed_by_10_turns_on_the_goblin() {
+    for (cmd, what) in
+        [(Command::Trip { target: "hero".into() }, "trip"), (Command::Disarm { target: "hero".into() }, "disarm")]
+    {
+        let (mut backfired, mut merely_failed) = (0, 0);
+        for seed in 0..40 {
+            let mut b = ap(
+                vec![unit("gob", "red", (4, 3), "goblin", None), unit("hero", "blue", (3, 3), "human_fighter", None)],
+                seed,
+            );
+            until(&mut b, "gob", |b| b.clock.phase == 4);
+            b.execute(cmd.clone()).unwrap();
+            let roll = b.events.iter().find_map(|e| match e {
+                CombatEvent::Attack { attacker, rolls, total, target_number, .. } if attacker == "gob" => {
+                    assert_eq!((*total - rolls[0], *target_number), (0, 15), "{what}");
+                    Some(rolls[0])
+                }
+                _ => None,
+            });
+            let Some(roll) = roll else { continue };
+            let g = &b.fighters[b.index_of("gob").unwrap()];
+            let turned = match what {
+                "trip" => g.has(Condition::Prone),
+                _ => g.weapon_id == "unarmed",
+            };
+            assert_eq!(turned, roll <= 5, "{what} roll {roll}");
+            if roll <= 5 {
+                backfired += 1;
+            } else {
+                merely_failed += 1;
+            }
+        }
+        assert!(backfired > 0 && merely_failed > 0, "{what}: {backfired} backfired, {merely_failed} failed by less");
+    }
+}

@@ -261,6 +261,9 @@ pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         }
     };
     if margin < 0 {
+        if margin <= -10 && b.variant == RulesVariant::ApPhases {
+            backfire(b, a, kind);
+        }
         return;
     }
     if kind == Maneuver::Trip {
@@ -301,5 +304,28 @@ pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         b.fighters[t].weapon_id = "unarmed".into();
         b.invalidate();
         b.emit(CombatEvent::Action { unit: tid, action: "is disarmed".into(), detail: "its weapon drops".into() });
+    }
+}
+
+/// ap-phases: a maneuver failed by 10 or more turns on its maker. "Trip … If you fail by 10
+/// or more, you are knocked prone instead"; "Disarm … If you fail your combat maneuver by 10
+/// or more, you drop any weapon you were using to disarm your foe."
+fn backfire(b: &mut Battle, a: usize, kind: Maneuver) {
+    match kind {
+        Maneuver::Trip => {
+            gain(b, a, Condition::Prone);
+        }
+        Maneuver::Disarm if b.fighters[a].weapon_id != "unarmed" => {
+            b.fighters[a].weapon = b.unarmed.clone();
+            b.fighters[a].weapon_id = "unarmed".into();
+            b.invalidate();
+            let unit = b.fighters[a].id.clone();
+            b.emit(CombatEvent::Action {
+                unit,
+                action: "is disarmed".into(),
+                detail: "fails by 10 or more and drops its own weapon".into(),
+            });
+        }
+        _ => {}
     }
 }
