@@ -344,9 +344,9 @@ fn ap_a_readied_attack_not_taken_by_the_next_round_is_lost() {
 
 /// "Trip … If you fail by 10 or more, you are knocked prone instead"; "Disarm … If you fail
 /// your combat maneuver by 10 or more, you drop any weapon you were using to disarm your
-/// foe." The goblin's CMB is base attack 1 + Str 0 − 1 (Small) = 0; the fighter's CMD is 10
-/// + base attack 1 + Str 3 + Dex 1 = 15: a roll of 5 or less fails by 10. A failure by less
-/// (6 to 14) changes nothing, the control.
+/// foe." The goblin's CMB is base attack 1 + Str 0 − 1 (Small) = 0; the fighter's CMD is
+/// 10 + base attack 1 + Str 3 + Dex 1 = 15: a roll of 5 or less fails by 10. A failure by
+/// less (6 to 14) changes nothing, the control.
 #[test]
 fn ap_a_trip_or_disarm_failed_by_10_turns_on_the_goblin() {
     for (cmd, what) in
