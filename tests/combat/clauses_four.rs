@@ -115,7 +115,6 @@ fn four_actions_disarm_trip_and_push_against_reflex_and_a_failure_provokes() {
 /// "Push … a success moves both the pusher and the target up to half speed": the pusher
 /// follows its target.
 #[test]
-#[ignore = "not built: a four-actions push moves only the target"]
 fn four_actions_a_successful_push_moves_the_pusher_too() {
     for seed in 0..40 {
         let mut b = hero_and_goblin(seed);
@@ -123,9 +122,11 @@ fn four_actions_a_successful_push_moves_the_pusher_too() {
         b.execute(Command::Shove { target: "gob".into() }).unwrap();
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         if b.fighters[g].pos != GridPos::new(4, 3) {
-            assert_ne!(b.fighters[h].pos, GridPos::new(3, 3), "seed {seed}: the pusher stayed put");
+            assert_eq!(b.fighters[g].pos, GridPos::new(5, 3), "seed {seed}: pushed 5 ft");
+            assert_eq!(b.fighters[h].pos, GridPos::new(4, 3), "seed {seed}: the pusher follows 5 ft");
             return;
         }
+        assert_eq!(b.fighters[h].pos, GridPos::new(3, 3), "seed {seed}: a failed push moves nobody");
     }
     panic!("no push succeeded");
 }

@@ -297,7 +297,18 @@ pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         }
         if !moved.is_empty() {
             let cost = 5 * moved.len() as u32;
+            let squares = moved.len();
             b.emit(CombatEvent::Moved { unit: tid, path: moved, cost_ft: cost, kind: "pushed back".into() });
+            if b.variant == RulesVariant::FourActions {
+                // "a success moves both the pusher and the target": the pusher follows.
+                let path: Vec<GridPos> =
+                    (1..=squares as i32).map(|k| b.fighters[a].pos.offset(dx * k, dy * k)).collect();
+                if let Some(&end) = path.last() {
+                    b.fighters[a].pos = end;
+                    b.invalidate();
+                    b.emit(CombatEvent::Moved { unit: aid, path, cost_ft: cost, kind: "follows the push".into() });
+                }
+            }
         }
     } else {
         b.fighters[t].weapon = b.unarmed.clone();
