@@ -1,0 +1,167 @@
+//! The game's screens and engine in an app: starting, restarting and leaving a skirmish, a broken level, badges, the AI thinking off the main thread, casting from the action bar.
+
+use super::*;
+
+#[test]
+fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
+    use fivefoot::game::{GamePlugin, GameSetup, Screen};
+    use fivefoot::rules::Combatant;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
+        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins(GamePlugin)
+        .init_state::<Screen>();
+    let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
+    app.insert_resource(GameSetup { level, rules: Some(RulesVariant::FourActions), side: Some("red".into()), seed: 5 });
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
+    app.update();
+    let count = |app: &mut App| app.world_mut().query::<&Combatant>().iter(app.world()).count();
+    assert_eq!(count(&mut app), 8);
+    let res = app.world().resource::<BattleRes>();
+    assert_eq!(res.battle.variant, RulesVariant::FourActions);
+    assert_eq!(res.human_sides, vec!["red".to_string()]);
+    assert_eq!(res.battle.dice.seed(), 5);
+    let opening = res.battle.events.len();
+    // Play on a little, so the restarted battle's log can be told from this one.
+    app.world_mut().resource_mut::<BattleRes>().battle.execute(Command::EndTurn).unwrap();
+    assert!(app.world().resource::<BattleRes>().battle.events.len() > opening);
+
+    // Restart as the end screen does: the next seed (fresh dice), then through the loading
+    // screen, everything torn down and built again.
+    app.world_mut().resource_mut::<GameSetup>().seed = 6;
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Loading);
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Skirmish);
+    assert_eq!(count(&mut app), 8, "the old units are gone, the new ones in place");
+    let res = app.world().resource::<BattleRes>();
+    assert_eq!(res.battle.dice.seed(), 6, "fresh dice");
+    assert!(matches!(res.battle.events.first(), Some(CombatEvent::BattleStarted { seed: 6, .. })));
+
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+    app.update();
+    assert_eq!(count(&mut app), 0);
+    assert!(!app.world().contains_resource::<BattleRes>());
+}
+
+#[test]
+fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
+    use fivefoot::game::{GamePlugin, GameSetup, MenuNotice, Screen};
+    let dir = std::env::temp_dir().join(format!("fivefoot-game-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("wall.ron");
+    std::fs::write(
+        &bad,
+        "(name: \"x\", rules: \"d20-classic\", map: (rows: [\"#.\"]), units: [(id: \"a\", side: \"blue\", at: (0, 0), creature: \"goblin\")])",
+    )
+    .unwrap();
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
+        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins(GamePlugin)
+        .init_state::<Screen>();
+    app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1 });
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
+    app.update();
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Menu);
+    let notice = app.world().resource::<MenuNotice>().0.clone().unwrap();
+    assert!(notice.contains("wall.ron") && notice.contains("\"a\""), "{notice}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_active_variants_badges_each_unit() {
+    use fivefoot::control::vocabulary::{BadgesPlugin, VariantBadge};
+    use fivefoot::rules::Combatant;
+    for (v, expect) in [(RulesVariant::ApPhases, "AP "), (RulesVariant::FourActions, "reaction ready")] {
+        let l =
+            level(&OPEN, vec![unit("hero", "blue", (2, 3), "human_fighter"), unit("gob", "red", (6, 3), "goblin")], v);
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin, BadgesPlugin));
+        fivefoot::rules::spawn_level(app.world_mut(), &l, &Catalogue::builtin(), v);
+        // Everyone plays by hand so the clock stands still.
+        let battle = Battle::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
+        app.insert_resource(BattleRes::new(battle, vec!["blue".into(), "red".into()]));
+        app.update();
+        app.update();
+        let badges: Vec<(String, String)> = app
+            .world_mut()
+            .query::<(&Combatant, &VariantBadge)>()
+            .iter(app.world())
+            .map(|(c, b)| (c.id.clone(), b.0.clone()))
+            .collect();
+        assert_eq!(badges.len(), 2, "{v}");
+        assert!(badges.iter().all(|(_, b)| b.starts_with(expect)), "{v}: {badges:?}");
+    }
+}
+
+#[test]
+fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
+    let l = level(
+        &OPEN,
+        vec![
+            unit("hero", "blue", (1, 3), "human_fighter"),
+            unit("pike", "blue", (1, 5), "spearman"),
+            unit("gob", "red", (8, 3), "goblin"),
+            unit("wolf", "red", (8, 1), "wolf"),
+        ],
+        RulesVariant::D20Classic,
+    );
+    let catalogue = Catalogue::builtin();
+    let mut reference = Battle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    reference.run(&mut |_| None);
+
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
+    let battle = Battle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    app.insert_resource(BattleRes::new(battle, vec![]));
+    for _ in 0..100_000 {
+        app.update();
+        if battle_of(&app).is_over() {
+            break;
+        }
+    }
+    let b = battle_of(&app);
+    assert!(b.is_over());
+    assert_eq!(b.events, reference.events, "same seed, same AI: the same battle, event for event");
+}
+
+#[test]
+fn a_caster_finds_its_spells_on_the_action_bar_and_casts_with_a_click() {
+    let mut b = acting(casters(RulesVariant::D20Classic), "mage");
+    let bar = action_bar(&mut b);
+    let labels: Vec<&str> = bar.iter().map(|s| s.label.as_str()).collect();
+    assert!(labels.contains(&"Magic missile") && labels.contains(&"Magic missile (defensively)"), "{labels:?}");
+    assert!(!labels.contains(&"Cure light wounds"), "the mage does not know it");
+    let mm = Tool::Cast { spell: "magic_missile", defensive: false };
+    assert!(bar.iter().any(|s| s.action == SlotAction::Aim(mm) && s.state.is_ok()));
+    assert_eq!(
+        command_for_click(&mut b, mm, GridPos::new(8, 5)),
+        Ok(Command::Cast { spell: "magic_missile".into(), target: "gob".into(), defensive: false })
+    );
+    // The healer aims at friends: the range layer shows who its touch reaches.
+    let mut b = acting(casters(RulesVariant::D20Classic), "priest");
+    let cure = Tool::Cast { spell: "cure_light_wounds", defensive: false };
+    assert!(cure.aims_at_friend() && !cure.aims_at_foe());
+    assert_eq!(
+        command_for_click(&mut b, cure, GridPos::new(2, 3)),
+        Ok(Command::Cast { spell: "cure_light_wounds".into(), target: "hurt".into(), defensive: false })
+    );
+    let far = command_for_click(&mut b, cure, GridPos::new(1, 1)).unwrap_err();
+    assert!(far.contains("touch"), "{far}");
+    let humans = vec!["blue".to_string()];
+    let sel = Selection { unit: b.index_of("priest"), tool: cure };
+    let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
+    let mut reached: Vec<GridPos> = p.range.iter().map(|(c, _)| *c).collect();
+    reached.sort();
+    assert_eq!(reached, vec![GridPos::new(1, 3), GridPos::new(2, 3)], "itself and the friend beside it");
+    // osr-segments: a spell is declared first.
+    let mut b = casters(RulesVariant::OsrSegments);
+    while b.fighters[b.actor().unwrap()].id != "mage" {
+        b.execute(Command::EndTurn).unwrap();
+    }
+    let bar = action_bar(&mut b);
+    let declare = bar.iter().find(|s| s.label == "Declare: magic missile").expect("a declaration");
+    assert!(declare.state.is_ok(), "{:?}", declare.state);
+}
