@@ -1,4 +1,5 @@
 //! The `fivefoot` command line: `play` (the default), `query`.
+#![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use clap::{Parser, Subcommand};
 use fivefoot::RulesVariant;

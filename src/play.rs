@@ -1,5 +1,6 @@
 //! The game window: `cargo run` opens the title menu (the default skirmish selected),
 //! `fivefoot play [LEVEL] …` goes straight into a skirmish. Assembles the plugins.
+#![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use crate::combat::plugin::{CombatPlugin, Pace};
 use crate::control::plugin::ControlPlugin;
@@ -144,7 +145,7 @@ fn summary(samples: &[f64]) -> String {
     let mean = samples.iter().sum::<f64>() / n;
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
-    let p95 = sorted[((n * 0.95) as usize).min(sorted.len() - 1)];
+    let p95 = sorted.get(((n * 0.95) as usize).min(sorted.len().saturating_sub(1))).copied().unwrap_or(0.0);
     format!("mean {mean:.2} ms, 95th percentile {p95:.2} ms")
 }
 

@@ -4,6 +4,12 @@
 //! same commands give the same events byte for byte. `CombatPlugin` drives it from the
 //! ECS; the sim drives it directly, which is what makes thousands of battles a second
 //! possible.
+//!
+//! Why indexing here cannot panic on input: commands and logs name units by id, and
+//! `Battle::index_of` turns an unknown id into a `RuleError` before anything is indexed;
+//! every other index comes from the clock's queue or a scan of `fighters`, which never
+//! shrinks during a battle (the fallen stay, off the board). A square off the map reads as
+//! wall (`TerrainMap::get`), so a position from a person is never an index out of range.
 
 pub mod ai;
 pub mod attack;

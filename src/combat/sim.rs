@@ -1,6 +1,7 @@
 //! Headless battles: `fivefoot sim` runs AI-vs-AI battles to the end and reports batch
 //! statistics as deterministic JSON; `--log` writes every command and event as JSON
 //! lines, enough to replay a battle exactly.
+#![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use super::ai::AiKind;
 use super::command::Command;
@@ -281,9 +282,11 @@ impl Battle {
     /// rules and seed. Fails if a command names a unit that is not the one acting.
     pub fn replay(&mut self, commands: &[(String, Command)]) -> Result<(), String> {
         for (unit, cmd) in commands {
-            let Some(actor) = self.actor() else { return Err("the battle ended before the log did".into()) };
-            if self.fighters[actor].id != *unit {
-                return Err(format!("the log has {unit} acting, the battle has {}", self.fighters[actor].id));
+            let Some(acting) = self.actor().and_then(|a| self.fighters.get(a)) else {
+                return Err("the battle ended before the log did".into());
+            };
+            if acting.id != *unit {
+                return Err(format!("the log has {unit} acting, the battle has {}", acting.id));
             }
             if self.execute(cmd.clone()).is_err() {
                 let _ = self.execute(Command::EndTurn);

@@ -1,5 +1,6 @@
 //! The rules oracle behind `fivefoot query`: loads a level into a headless rules App,
 //! asks one question through the same functions the game uses, and answers in JSON.
+#![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level, LevelError};
