@@ -181,7 +181,8 @@ pub fn profile(
             if flanking && nums.flanking != 0 {
                 push("flanking", nums.flanking);
             }
-            if ctx.charge && nums.charge_attack != 0 {
+            let charged_this_round = nums.charge_attack_lasts_round && melee && fa.charged == Some((t, b.clock.round));
+            if (ctx.charge || charged_this_round) && nums.charge_attack != 0 {
                 push("charge", nums.charge_attack);
             }
             for (name, v) in &fa.offense {

@@ -45,6 +45,9 @@ pub struct Fighter {
     pub reactions_used: u32,
     /// Reactions used this round.
     pub reactions_round: u32,
+    /// The foe it charged and the round it did (ap-phases: the charge's attack bonus lasts
+    /// the round against that foe).
+    pub charged: Option<(usize, u32)>,
     /// osr-segments: foes it has drawn a free attack from this round.
     pub free_attacked_by: BTreeSet<String>,
     /// Its crossbow is loaded (weapons that need no reloading are always ready).
@@ -137,6 +140,7 @@ impl Fighter {
             reactions_used: 0,
             reactions_round: 0,
             free_attacked_by: BTreeSet::new(),
+            charged: None,
             held: None,
             immediate: None,
             grappling: None,

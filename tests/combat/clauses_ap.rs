@@ -162,7 +162,6 @@ fn ap_a_charge_ends_in_a_melee_attack_at_plus_2() {
 /// those attacks … are made against the creature you designated when you charged." The
 /// charge ends in phase 3; the attack on the same goblin in phase 4 of that round.
 #[test]
-#[ignore = "not built: the charge's +2 applies to the charge's own attack only"]
 fn ap_the_charge_bonus_lasts_the_round_against_the_designated_foe() {
     let mut b = ap(
         vec![unit("hero", "blue", (1, 3), "human_fighter", Some("dagger")), unit("gob", "red", (6, 3), "goblin", None)],

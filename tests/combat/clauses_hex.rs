@@ -261,7 +261,6 @@ fn hex_a_readied_action_puts_the_reader_just_ahead_of_its_trigger() {
 /// "If you take your readied action in the next Phase, before your regular turn comes up,
 /// … you do not get your regular action that Phase."
 #[test]
-#[ignore = "not built: the reader still gets its regular action in the phase it took the readied one"]
 fn hex_a_readied_action_taken_before_the_readers_turn_replaces_its_action_that_phase() {
     let mut b = readied_hero(6);
     let acted = play_phase(&mut b, |b, id| {

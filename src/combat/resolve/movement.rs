@@ -105,7 +105,12 @@ pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
         let key = b.fighters[mover].initiative;
         match b.variant {
             RulesVariant::D20Classic => set_initiative(b, h, key - 1),
-            RulesVariant::HexPhases => set_initiative(b, h, key + 1),
+            RulesVariant::HexPhases => {
+                set_initiative(b, h, key + 1);
+                // "If you take your readied action in the next Phase, before your regular turn
+                // comes up, … you do not get your regular action that Phase."
+                b.clock.queue.retain(|&i| i != h);
+            }
             _ => {}
         }
         b.refresh();
@@ -206,6 +211,7 @@ pub(super) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
     if nums.charge_defense != 0 {
         f.defense.push(("charging".into(), nums.charge_defense));
     }
+    b.fighters[a].charged = Some((t, b.clock.round));
     let ctx = AttackContext { charge: true };
     let full = b.variant == RulesVariant::D20Classic; // "they can make their attacks"
     attack_routine(b, a, t, AttackKind::Primary, full, &ctx);

@@ -61,6 +61,10 @@ pub struct VariantNumbers {
     /// training makes no difference).
     #[serde(default)]
     pub untrained_penalty: i32,
+    /// The charge's attack bonus lasts until the end of the round for melee attacks on the
+    /// foe charged (ap-phases); otherwise it is the charge's own attack only.
+    #[serde(default)]
+    pub charge_attack_lasts_round: bool,
     /// Percent chance that a ranged attack on one of two creatures locked in a grapple goes
     /// to the other instead.
     #[serde(default)]
