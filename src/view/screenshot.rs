@@ -2,7 +2,7 @@
 
 use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use std::path::PathBuf;
 
 /// Take one screenshot after `after_frames` frames and quit once it is on disk.
@@ -29,12 +29,32 @@ fn take_screenshot(mut commands: Commands, frames: Res<FrameCount>, shot: Res<Au
         let _ = std::fs::create_dir_all(dir);
     }
     let path = shot.path.clone();
-    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path.clone())).observe(
-        move |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-            info!("screenshot saved to {}", path.display());
-            exit.write(AppExit::Success);
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            match save_png(&captured.image, &path) {
+                Ok(()) => {
+                    info!("screenshot saved to {}", path.display());
+                    exit.write(AppExit::Success);
+                }
+                Err(e) => {
+                    error!("{}: {e}", path.display());
+                    exit.write(AppExit::error());
+                }
+            }
         },
     );
+}
+
+/// Writes `image` as a PNG, atomically: an old file at `path` stays whole until the new one
+/// is. The alpha channel is dropped (it holds brightness when HDR is on).
+fn save_png(image: &Image, path: &std::path::Path) -> Result<(), String> {
+    use std::io::Write;
+    let rgb = image.clone().try_into_dynamic().map_err(|e| e.to_string())?.to_rgb8();
+    let mut png = std::io::Cursor::new(Vec::new());
+    rgb.write_to(&mut png, image::ImageFormat::Png).map_err(|e| e.to_string())?;
+    let mut file = crate::level::AtomicFile::create(path).map_err(|e| e.to_string())?;
+    file.write_all(png.get_ref()).map_err(|e| e.to_string())?;
+    file.commit().map_err(|e| e.to_string())
 }
 
 /// Checks that a screenshot shows the board: not one flat colour, and a good share of
