@@ -113,6 +113,24 @@ enum LevelAction {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// The balance check: AI-vs-AI battles under each variant (or one), the sides' colours
+    /// swapped for the second half; each side's win rate with a 95 % Wilson interval.
+    Balance {
+        /// The level file (RON).
+        file: PathBuf,
+        /// Only this variant (default: all five).
+        #[arg(long)]
+        rules: Option<RulesVariant>,
+        /// Battles per variant.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        battles: u32,
+        /// Seed of the first battle.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the reports as one JSON array.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -260,6 +278,9 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Level { action: LevelAction::Check { files } }) => level_check(&files),
+        Some(Command::Level { action: LevelAction::Balance { file, rules, battles, seed, json } }) => {
+            level_balance(&file, rules, battles, seed, json)
+        }
         Some(Command::Edit { level, new, hex, apply, save }) => {
             use fivefoot::editor::{Document, cli};
             let (Some(apply), Some(save)) = (apply, save) else {
@@ -442,6 +463,42 @@ fn peak_rss_mib() -> Option<u64> {
 }
 
 /// `fivefoot level check FILE…`: the problems of each file, one line each; 1 if any.
+/// `fivefoot level balance FILE`: the balance check, one block (or JSON object) per variant.
+fn level_balance(file: &std::path::Path, rules: Option<RulesVariant>, battles: u32, seed: u64, json: bool) -> ExitCode {
+    use fivefoot::editor::balance::{BalanceSpec, check_balance, describe};
+    let catalogue = fivefoot::level::Catalogue::builtin();
+    let level = match fivefoot::level::Level::load(file, &catalogue) {
+        Ok(level) if fivefoot::game::summarise(&level).sides.len() >= 2 => level,
+        Ok(_) => {
+            eprintln!("fivefoot level balance: {}: a battle needs units on at least two sides", file.display());
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("fivefoot level balance: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let variants = rules.map_or_else(|| RulesVariant::ALL.to_vec(), |v| vec![v]);
+    let spec = BalanceSpec { battles, variants, seed, threads: fivefoot::combat::sim::default_threads() };
+    match check_balance(&level, &catalogue, &spec, &mut |_| {}) {
+        Ok(reports) if json => {
+            println!("{}", serde_json::to_string(&reports).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Ok(reports) => {
+            println!("{}", level.def.name);
+            for r in &reports {
+                print!("{}", describe(r));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fivefoot level balance: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn level_check(files: &[PathBuf]) -> ExitCode {
     let catalogue = fivefoot::level::Catalogue::builtin();
     let mut problems = 0;

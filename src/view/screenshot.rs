@@ -30,16 +30,15 @@ fn take_screenshot(mut commands: Commands, frames: Res<FrameCount>, shot: Res<Au
     }
     let path = shot.path.clone();
     commands.spawn(Screenshot::primary_window()).observe(
-        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-            match save_png(&captured.image, &path) {
-                Ok(()) => {
-                    info!("screenshot saved to {}", path.display());
-                    exit.write(AppExit::Success);
-                }
-                Err(e) => {
-                    error!("{}: {e}", path.display());
-                    exit.write(AppExit::error());
-                }
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| match save_png(&captured.image, &path)
+        {
+            Ok(()) => {
+                info!("screenshot saved to {}", path.display());
+                exit.write(AppExit::Success);
+            }
+            Err(e) => {
+                error!("{}: {e}", path.display());
+                exit.write(AppExit::error());
             }
         },
     );
