@@ -110,6 +110,26 @@ fn every_shipped_level_opens_in_the_editor_and_an_edited_copy_still_loads() {
     }
 }
 
+/// A hostile or mistaken edit file: a rectangle or line a billion squares long is refused at
+/// once (found by the edit-script fuzz target, which it used to keep busy for minutes), and
+/// changes nothing; the same rectangle within reach paints.
+#[test]
+fn an_area_far_off_any_map_is_refused_at_once() {
+    let mut d = doc(8, 6);
+    let before = d.clone();
+    for area in [
+        Area::Rect { from: (0, 0), to: (1 << 30, 1 << 30) },
+        Area::Line { from: (-(1 << 30), 0), to: (3, 3) },
+        Area::RectOutline { from: (0, 0), to: (500, 2) },
+    ] {
+        let e = d.apply(&Edit::Paint { terrain: Terrain::Wall, area }, cat()).unwrap_err();
+        assert!(e.contains("far off any map"), "{e}");
+        assert_eq!(d, before);
+    }
+    paint(&mut d, Terrain::Wall, Area::Rect { from: (0, 0), to: (100, 1) });
+    assert_eq!(rows(&d)[..2], ["########", "########"]);
+}
+
 fn edit() -> impl Strategy<Value = Edit> {
     let cell = (-1i32..9, -1i32..7);
     let terrain = prop::sample::select(Terrain::ALL.to_vec());

@@ -1,6 +1,7 @@
 //! Structure-aware fuzzing on stable Rust, driven by proptest: the level loader (arbitrary
 //! bytes, and the shipped levels cut, duplicated, swapped, with huge numbers, unicode and
-//! deep nesting), the catalogue and bindings loaders, and the command executor (random
+//! deep nesting), the catalogue and bindings loaders, edit scripts (mutated, then undone to
+//! the level they started from), and the command executor (random
 //! commands, legal or not, from random reachable battle states under every variant, with
 //! every invariant of `Battle::check_invariants` checked after each).
 //! Every target must answer with a value or an error, never a panic; a level the loader
@@ -13,6 +14,7 @@
 use fivefoot::combat::ai::{Ai, Greedy};
 use fivefoot::combat::command::{GrappleFollowUp, Intent, Stance};
 use fivefoot::combat::{Battle, BattleOptions, Command};
+use fivefoot::editor::{Document, Edit};
 use fivefoot::grid::GridPos;
 use fivefoot::input::Bindings;
 use fivefoot::level::{Catalogue, Level};
@@ -179,6 +181,26 @@ proptest! {
         ];
         files[which] = mutations.iter().fold(files[which].clone(), |t, m| apply(&t, m));
         let _ = Catalogue::parse(&files[0], &files[1], &files[2]);
+    }
+
+    #[test]
+    fn edit_scripts_never_panic_and_undoing_every_applied_edit_gives_the_level_back(
+        which in 0..LEVELS.len(),
+        mutations in prop::collection::vec(mutation(), 0..4),
+    ) {
+        let text = mutations.iter().fold(include_str!("fixtures/edits.ron").to_string(), |t, m| apply(&t, m));
+        let Ok(edits) = fivefoot::level::ron_options().from_str::<Vec<Edit>>(&text) else { return Ok(()) };
+        let Ok(def) = fivefoot::level::ron_options().from_str::<fivefoot::level::LevelDef>(LEVELS[which]) else {
+            return Ok(());
+        };
+        let mut doc = Document::new(def.clone());
+        for edit in &edits {
+            let _ = doc.apply(edit, Catalogue::builtin_ref());
+        }
+        while doc.can_undo() {
+            doc.apply(&Edit::Undo, Catalogue::builtin_ref()).unwrap();
+        }
+        prop_assert_eq!(&doc.level, &def);
     }
 
     #[test]

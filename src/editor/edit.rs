@@ -175,6 +175,21 @@ fn check_size(width: i32, height: i32) -> Result<(), String> {
     Ok(())
 }
 
+/// An area whose corners lie within a map's width of any map: anything further is a
+/// mistake (or a hostile file), and would take ages to walk square by square.
+fn check_area(area: &Area) -> Result<(), String> {
+    let near = |(x, y): (i32, i32)| (-MAX_SIDE..=2 * MAX_SIDE).contains(&x) && (-MAX_SIDE..=2 * MAX_SIDE).contains(&y);
+    let corners: Vec<(i32, i32)> = match area {
+        Area::Rect { from, to } | Area::RectOutline { from, to } | Area::Line { from, to } => vec![*from, *to],
+        Area::Brush { at, .. } => vec![*at],
+        Area::Cells(_) => vec![],
+    };
+    match corners.into_iter().find(|&c| !near(c)) {
+        Some((x, y)) => Err(format!("({x}, {y}) is far off any map (squares run from 0 to {})", MAX_SIDE - 1)),
+        None => Ok(()),
+    }
+}
+
 /// The map as a grid of terrain, row by row.
 fn grid(level: &LevelDef) -> Vec<Vec<Terrain>> {
     let cell = |c: char| Terrain::from_char(c).unwrap_or(Terrain::Floor);
@@ -226,6 +241,7 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
     let inside = |(x, y): (i32, i32)| x >= 0 && y >= 0 && x < w && y < h;
     match edit {
         Edit::Paint { terrain, area } => {
+            check_area(area)?;
             for c in cells(area).into_iter().flat_map(|c| mirrored(c, symmetry, w, h)).filter(|&c| inside(c)) {
                 if *terrain == Terrain::Wall
                     && let Some(u) = unit_on(level, catalogue, c)
