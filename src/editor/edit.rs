@@ -227,9 +227,10 @@ fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i
     let mut v = vec![cell];
     match symmetry {
         Symmetry::None => {}
-        Symmetry::LeftRight => v.push((w - 1 - x, y)),
-        Symmetry::TopBottom => v.push((x, h - 1 - y)),
-        Symmetry::Point => v.push((w - 1 - x, h - 1 - y)),
+        // Saturating: a square far off the map mirrors far off it, never overflows.
+        Symmetry::LeftRight => v.push(((w - 1).saturating_sub(x), y)),
+        Symmetry::TopBottom => v.push((x, (h - 1).saturating_sub(y))),
+        Symmetry::Point => v.push(((w - 1).saturating_sub(x), (h - 1).saturating_sub(y))),
     }
     v.dedup();
     v
