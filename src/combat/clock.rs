@@ -255,12 +255,7 @@ pub(crate) fn sort_order(b: &mut Battle) {
 
 /// Opens the next window of time (round, phase or step) and fills the queue.
 fn open_window(b: &mut Battle) {
-    match b.variant {
-        RulesVariant::D20Classic | RulesVariant::FourActions => turn_based_window(b),
-        RulesVariant::ApPhases => variants::ap_phases::open_window(b),
-        RulesVariant::HexPhases => variants::hex_phases::open_window(b),
-        RulesVariant::OsrSegments => variants::osr_segments::open_window(b),
-    }
+    variants::rules(b.variant).open_window(b);
 }
 
 /// d20-classic and four-actions: a surprise round for the aware, then rounds in
@@ -335,13 +330,7 @@ pub(crate) fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
 
 /// The budget a fighter gets when its opportunity opens.
 fn fresh_budget(b: &Battle, i: usize) -> super::Budget {
-    match b.variant {
-        RulesVariant::D20Classic => variants::d20_classic::fresh_budget(b, i),
-        RulesVariant::FourActions => variants::four_actions::fresh_budget(b, i),
-        RulesVariant::ApPhases => variants::ap_phases::fresh_budget(b, i),
-        RulesVariant::OsrSegments => variants::osr_segments::fresh_budget(b, i),
-        RulesVariant::HexPhases => variants::hex_phases::fresh_budget(b, i),
-    }
+    variants::rules(b.variant).fresh_budget(b, i)
 }
 
 /// Moves time on to the next fighter able to act, resolving what happens between

@@ -5,8 +5,9 @@ use super::*;
 
 /// What a command costs from `budget` under `variant`, and the attack slot it uses.
 pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+    let rules = variants::rules(b.variant);
     if let Command::Declare { intent } = cmd {
-        if b.variant != RulesVariant::OsrSegments {
+        if !rules.declarations() {
             return Err(format!("{} has no declarations", b.variant.id()));
         }
         if !budget.declaring {
@@ -34,13 +35,13 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         return Ok((Budget::default(), AttackKind::Primary));
     }
     if let Command::Cast { defensive: true, .. } = cmd
-        && !matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases)
+        && !rules.defensive_casting()
     {
         return Err(format!("{} has no defensive casting", b.variant.id()));
     }
     if let Command::AbortOrder { on } = cmd {
         // A free action: nothing spent.
-        return if b.variant != RulesVariant::HexPhases {
+        return if !rules.aborting() {
             Err(format!("{} has no aborting", b.variant.id()))
         } else if b.fighters[actor].abort_order == Some(*on) {
             Err(format!("the order is already {}", if *on { "on" } else { "off" }))
@@ -63,18 +64,11 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
     if matches!(cmd, Command::Reload) && (!b.fighters[actor].weapon.reload || b.fighters[actor].loaded) {
         return Err("nothing to reload".into());
     }
-    let grapple_rules = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);
-    if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !grapple_rules {
+    if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !rules.grapples() {
         return Err(format!("{} has no grapple rules here", v.id()));
     }
     // The rest is each variant's own (src/combat/variants/).
-    match v {
-        RulesVariant::D20Classic => variants::d20_classic::spend(b, actor, budget, cmd),
-        RulesVariant::FourActions => variants::four_actions::spend(b, actor, budget, cmd),
-        RulesVariant::ApPhases => variants::ap_phases::spend(b, actor, budget, cmd),
-        RulesVariant::OsrSegments => variants::osr_segments::spend(b, actor, budget, cmd),
-        RulesVariant::HexPhases => variants::hex_phases::spend(b, actor, budget, cmd),
-    }
+    rules.spend(b, actor, budget, cmd)
 }
 
 /// Spends the standard action (in a surprise round, the turn's only action).
@@ -102,15 +96,5 @@ pub(crate) fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {
 
 /// Whether anything is left to do in this opportunity.
 pub(super) fn exhausted(b: &Battle, budget: &Budget) -> bool {
-    match b.variant {
-        RulesVariant::D20Classic => !budget.standard && !budget.move_action,
-        RulesVariant::FourActions => !budget.standard && !budget.move_action && !budget.quick,
-        RulesVariant::ApPhases => !budget.phase_action,
-        RulesVariant::OsrSegments => !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only),
-        RulesVariant::HexPhases => {
-            (budget.attack_used && budget.moves_used >= 1)
-                || budget.moves_used >= 2
-                || (budget.single_action && !budget.fresh)
-        }
-    }
+    variants::rules(b.variant).exhausted(budget)
 }

@@ -290,3 +290,24 @@ pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
 
 /// The Heal check that stabilises a dying creature.
 const FIRST_AID_DC: i32 = 15;
+
+/// This variant's rules, as the engine calls them.
+pub(crate) struct ApPhases;
+
+impl VariantRules for ApPhases {
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+        spend(b, actor, budget, cmd)
+    }
+    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
+        fresh_budget(b, i)
+    }
+    fn open_window(&self, b: &mut Battle) {
+        open_window(b);
+    }
+    fn exhausted(&self, budget: &Budget) -> bool {
+        !budget.phase_action
+    }
+    fn defensive_casting(&self) -> bool {
+        true
+    }
+}

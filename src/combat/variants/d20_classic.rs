@@ -89,3 +89,24 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
     let single = b.clock.surprise;
     Budget { standard: true, move_action: true, swift: true, fresh: true, single_action: single, ..Budget::default() }
 }
+
+/// This variant's rules, as the engine calls them.
+pub(crate) struct D20Classic;
+
+impl VariantRules for D20Classic {
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+        spend(b, actor, budget, cmd)
+    }
+    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
+        fresh_budget(b, i)
+    }
+    fn exhausted(&self, budget: &Budget) -> bool {
+        !budget.standard && !budget.move_action
+    }
+    fn defensive_casting(&self) -> bool {
+        true
+    }
+    fn grapples(&self) -> bool {
+        true
+    }
+}

@@ -281,3 +281,21 @@ fn push(b: &mut Battle, a: usize, t: usize, aid: &str, tid: &str) {
     b.emit(CombatEvent::Moved { unit: tid.into(), path: vec![to_t], cost_ft: 5, kind: "pushed back".into() });
     b.emit(CombatEvent::Moved { unit: aid.into(), path: vec![to_a], cost_ft: 5, kind: "follow".into() });
 }
+
+/// This variant's rules, as the engine calls them.
+pub(crate) struct FourActions;
+
+impl VariantRules for FourActions {
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+        spend(b, actor, budget, cmd)
+    }
+    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
+        fresh_budget(b, i)
+    }
+    fn exhausted(&self, budget: &Budget) -> bool {
+        !budget.standard && !budget.move_action && !budget.quick
+    }
+    fn grapples(&self) -> bool {
+        true
+    }
+}

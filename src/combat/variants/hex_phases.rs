@@ -156,3 +156,26 @@ pub(crate) fn open_window(b: &mut Battle) {
 pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
     Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() }
 }
+
+/// This variant's rules, as the engine calls them.
+pub(crate) struct HexPhases;
+
+impl VariantRules for HexPhases {
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+        spend(b, actor, budget, cmd)
+    }
+    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
+        fresh_budget(b, i)
+    }
+    fn open_window(&self, b: &mut Battle) {
+        open_window(b);
+    }
+    fn exhausted(&self, budget: &Budget) -> bool {
+        (budget.attack_used && budget.moves_used >= 1)
+            || budget.moves_used >= 2
+            || (budget.single_action && !budget.fresh)
+    }
+    fn aborting(&self) -> bool {
+        true
+    }
+}

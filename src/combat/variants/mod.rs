@@ -16,6 +16,7 @@ pub mod osr_segments;
 
 /// What every variant module works with.
 mod prelude {
+    pub(super) use super::VariantRules;
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::{
         AP_PHASES, Budget, OsrStep, osr_can_act, osr_is_high, osr_multi_attacker, osr_sorted, post_turn_recovery,
@@ -28,9 +29,57 @@ mod prelude {
     pub(super) use crate::rules::Condition;
 }
 
+use crate::combat::clock::{self, Budget};
+use crate::combat::command::Command;
+use crate::combat::{AttackKind, Battle};
 use crate::variant::RulesVariant;
 use serde::Deserialize;
 use std::sync::OnceLock;
+
+/// What a variant plugs into the engine where its source differs from the others: its
+/// action economy (what an action costs, the budget an opportunity opens with, when nothing
+/// is left), its clock (how the next window of time opens), and which optional rules exist.
+/// The engine asks [`rules`] for the active variant's and calls it; it names no variant.
+pub(crate) trait VariantRules: Sync {
+    /// What `cmd` costs from `budget`, the budget after it and the attack slot it uses, or
+    /// why it may not be taken.
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
+    /// The budget a fighter gets when its opportunity opens.
+    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
+    /// Opens the next window of time (round, phase, segment step) and fills the queue.
+    fn open_window(&self, b: &mut Battle) {
+        clock::turn_based_window(b);
+    }
+    /// Nothing is left to do in this opportunity.
+    fn exhausted(&self, budget: &Budget) -> bool;
+    /// Its combatants declare intentions at the start of the round.
+    fn declarations(&self) -> bool {
+        false
+    }
+    /// A caster may cast defensively.
+    fn defensive_casting(&self) -> bool {
+        false
+    }
+    /// A standing order to abort to a dodge when attacked.
+    fn aborting(&self) -> bool {
+        false
+    }
+    /// Grapples and escapes.
+    fn grapples(&self) -> bool {
+        false
+    }
+}
+
+/// The registry: each variant's rules.
+pub(crate) fn rules(v: RulesVariant) -> &'static dyn VariantRules {
+    match v {
+        RulesVariant::ApPhases => &ap_phases::ApPhases,
+        RulesVariant::FourActions => &four_actions::FourActions,
+        RulesVariant::D20Classic => &d20_classic::D20Classic,
+        RulesVariant::OsrSegments => &osr_segments::OsrSegments,
+        RulesVariant::HexPhases => &hex_phases::HexPhases,
+    }
+}
 
 /// Numbers a variant's rules use, from `assets/rules/<id>.ron`.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

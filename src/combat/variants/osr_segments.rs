@@ -301,3 +301,24 @@ pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
         ..Budget::default()
     }
 }
+
+/// This variant's rules, as the engine calls them.
+pub(crate) struct OsrSegments;
+
+impl VariantRules for OsrSegments {
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
+        spend(b, actor, budget, cmd)
+    }
+    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
+        fresh_budget(b, i)
+    }
+    fn open_window(&self, b: &mut Battle) {
+        open_window(b);
+    }
+    fn exhausted(&self, budget: &Budget) -> bool {
+        !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only)
+    }
+    fn declarations(&self) -> bool {
+        true
+    }
+}
