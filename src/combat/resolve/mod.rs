@@ -29,7 +29,7 @@ use super::attack::{self, AttackContext, AttackKind};
 use super::clock::{self, Advanced, AdvancedKind, Budget, OsrStep};
 use super::command::{Command, GrappleFollowUp, RuleError};
 use super::event::CombatEvent;
-use super::fighter::{Immediate, Modifier};
+use super::fighter::Modifier;
 use super::{Battle, DeathSaves, magic, variants};
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};

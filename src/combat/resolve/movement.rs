@@ -11,9 +11,7 @@ pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut 
     b.fighters[mover].pos = next;
     b.invalidate();
     held_triggers(b, mover);
-    if b.variant == RulesVariant::OsrSegments && b.fighters[mover].in_fight() {
-        variants::osr_segments::immediate_attacks(b, mover, from);
-    }
+    variants::rules(b.variant).after_step(b, mover, from);
     b.fighters[mover].in_fight() && !b.is_over()
 }
 
@@ -54,9 +52,7 @@ pub(super) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, im
             }
         }
     }
-    if b.variant == RulesVariant::OsrSegments {
-        variants::osr_segments::jostle(b, mover, &done);
-    }
+    variants::rules(b.variant).after_walk(b, mover, &done);
     while !done.is_empty() && shares_a_square(b, mover) {
         done.pop();
         b.fighters[mover].pos = done.last().copied().unwrap_or(start);

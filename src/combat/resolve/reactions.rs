@@ -10,23 +10,7 @@ pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
         return false;
     }
     let allowance = clock::reaction_allowance(b, reactor);
-    match b.variant {
-        // d20-classic: after a held action, no attacks of opportunity until its next turn.
-        RulesVariant::D20Classic => {
-            f.reactions_used < allowance
-                && !matches!(f.immediate, Some(Immediate::HeldAction | Immediate::Counterspell))
-        }
-        RulesVariant::FourActions => f.reactions_used < allowance,
-        RulesVariant::ApPhases => f.reactions_used < 1 && f.reactions_round < allowance,
-        RulesVariant::OsrSegments => {
-            !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
-        }
-        RulesVariant::HexPhases => {
-            f.reactions_used < allowance
-                && !f.defense.iter().any(|(n, _)| n == "dodge")
-                && !f.free_attacked_by.contains(&b.fighters[mover].id)
-        }
-    }
+    variants::rules(b.variant).may_react(b, reactor, mover, allowance)
 }
 
 /// An attack of opportunity (free attack) by `reactor` on `mover`, if allowed.

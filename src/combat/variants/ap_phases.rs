@@ -310,4 +310,9 @@ impl VariantRules for ApPhases {
     fn defensive_casting(&self) -> bool {
         true
     }
+    fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
+        // "only one free action or reaction … during any action phase"
+        let f = &b.fighters[reactor];
+        f.reactions_used < 1 && f.reactions_round < allowance
+    }
 }

@@ -109,4 +109,13 @@ impl VariantRules for D20Classic {
     fn grapples(&self) -> bool {
         true
     }
+    fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
+        // After a held action, no attacks of opportunity until its next turn.
+        let f = &b.fighters[reactor];
+        f.reactions_used < allowance
+            && !matches!(
+                f.immediate,
+                Some(crate::combat::fighter::Immediate::HeldAction | crate::combat::fighter::Immediate::Counterspell)
+            )
+    }
 }

@@ -298,4 +298,7 @@ impl VariantRules for FourActions {
     fn grapples(&self) -> bool {
         true
     }
+    fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
+        b.fighters[reactor].reactions_used < allowance
+    }
 }

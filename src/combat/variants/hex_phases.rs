@@ -178,4 +178,11 @@ impl VariantRules for HexPhases {
     fn aborting(&self) -> bool {
         true
     }
+    fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool {
+        // None after a dodge; one per foe a phase however often it is left.
+        let f = &b.fighters[reactor];
+        f.reactions_used < allowance
+            && !f.defense.iter().any(|(n, _)| n == "dodge")
+            && !f.free_attacked_by.contains(&b.fighters[mover].id)
+    }
 }

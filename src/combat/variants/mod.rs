@@ -68,6 +68,14 @@ pub(crate) trait VariantRules: Sync {
     fn grapples(&self) -> bool {
         false
     }
+    /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
+    /// variant's budget of reactions; `allowance` is its reactions per window.
+    fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
+    /// After each square a mover steps onto, coming from `from` (osr-segments: immediate
+    /// attacks on a foe coming into reach).
+    fn after_step(&self, _b: &mut Battle, _mover: usize, _from: crate::grid::GridPos) {}
+    /// After a walk over `passed` (osr-segments: allies passed break concentration).
+    fn after_walk(&self, _b: &mut Battle, _mover: usize, _passed: &[crate::grid::GridPos]) {}
 }
 
 /// The registry: each variant's rules.

@@ -321,4 +321,17 @@ impl VariantRules for OsrSegments {
     fn declarations(&self) -> bool {
         true
     }
+    fn may_react(&self, b: &Battle, reactor: usize, mover: usize, _allowance: u32) -> bool {
+        // One free attack a segment, one per opponent a round, none while surprised.
+        let f = &b.fighters[reactor];
+        !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
+    }
+    fn after_step(&self, b: &mut Battle, mover: usize, from: crate::grid::GridPos) {
+        if b.fighters[mover].in_fight() {
+            immediate_attacks(b, mover, from);
+        }
+    }
+    fn after_walk(&self, b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
+        jostle(b, mover, passed);
+    }
 }
