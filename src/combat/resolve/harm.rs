@@ -137,13 +137,7 @@ pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     }
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
-    let dying = match b.variant {
-        RulesVariant::D20Classic => true,
-        RulesVariant::FourActions | RulesVariant::ApPhases => b.fighters[t].hp < 0,
-        RulesVariant::OsrSegments => true,
-        RulesVariant::HexPhases => false,
-    };
-    if dying {
+    if variants::rules(b.variant).dying_when_dropped(&b.fighters[t]) {
         gain(b, t, Condition::Dying);
     }
     b.fighters[t].death_fails = u32::from(first_save_failed);
@@ -158,89 +152,18 @@ pub(crate) fn kill(b: &mut Battle, t: usize) {
     gain(b, t, Condition::Dead);
 }
 
-pub(super) fn check_death(b: &mut Battle, t: usize) {
+pub(crate) fn check_death(b: &mut Battle, t: usize) {
     let f = &b.fighters[t];
-    let dead = match b.variant {
-        RulesVariant::D20Classic => f.death_fails >= 3,
-        RulesVariant::FourActions | RulesVariant::ApPhases => f.hp <= -f.def.abilities.con,
-        RulesVariant::OsrSegments | RulesVariant::HexPhases => f.hp <= -10,
-    };
-    if dead {
+    let rules = variants::rules(b.variant);
+    if rules.dead(f) {
         kill(b, t);
-    } else if matches!(b.variant, RulesVariant::FourActions | RulesVariant::ApPhases)
-        && f.hp < 0
-        && !f.has(Condition::Stabilized)
-    {
+    } else if rules.dying_below_zero() && f.hp < 0 && !f.has(Condition::Stabilized) {
         gain(b, t, Condition::Dying);
     }
 }
 
-/// A dying fighter's turn: its death save, stabilising check or bleeding.
+/// A dying fighter's turn: its death save, stabilising check or bleeding, as its variant
+/// has it.
 pub fn dying_turn(b: &mut Battle, i: usize) {
-    let id = b.fighters[i].id.clone();
-    match b.variant {
-        RulesVariant::D20Classic => {
-            let f = &b.fighters[i];
-            let (roll, bonus, dc, kind) = match b.options.death_saves {
-                DeathSaves::AllAreEqual => {
-                    let roll = b.dice.roll(100) as i32;
-                    (roll, 0, 51 + 10 * f.death_fails as i32, "death save (d%)")
-                }
-                DeathSaves::StatsMatter => {
-                    let dc = 10 + f.def.hit_dice as i32 - f.con_mod();
-                    (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude)")
-                }
-                DeathSaves::Brutality => {
-                    let dc = 10 + f.dropping_damage;
-                    (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude, brutality)")
-                }
-            };
-            let success = roll + bonus >= dc;
-            b.emit(CombatEvent::Save { unit: id, kind: kind.into(), roll, bonus, dc, success });
-            if success {
-                lose(b, i, Condition::Dying);
-                gain(b, i, Condition::Stabilized);
-            } else {
-                b.fighters[i].death_fails += 1;
-                check_death(b, i);
-            }
-        }
-        RulesVariant::FourActions => {
-            let f = &b.fighters[i];
-            let dc = 10 + f.hp.abs();
-            let (roll, bonus) = (b.dice.roll(20) as i32, f.fortitude());
-            let success = roll + bonus >= dc;
-            b.emit(CombatEvent::Save { unit: id, kind: "Fortitude (dying)".into(), roll, bonus, dc, success });
-            if !success {
-                b.fighters[i].hp -= 1;
-                check_death(b, i);
-            }
-        }
-        RulesVariant::ApPhases => {
-            let f = &b.fighters[i];
-            let (roll, bonus) = (b.dice.roll(20) as i32, f.con_mod() + f.hp);
-            let success = roll + bonus >= 10;
-            b.emit(CombatEvent::Save {
-                unit: id,
-                kind: "Constitution (stabilise)".into(),
-                roll,
-                bonus,
-                dc: 10,
-                success,
-            });
-            if success {
-                lose(b, i, Condition::Dying);
-                gain(b, i, Condition::Stabilized);
-            } else {
-                b.fighters[i].hp -= 1;
-                check_death(b, i);
-            }
-        }
-        RulesVariant::OsrSegments => {
-            b.fighters[i].hp -= 1;
-            b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
-            check_death(b, i);
-        }
-        RulesVariant::HexPhases => {}
-    }
+    variants::rules(b.variant).dying_turn(b, i);
 }

@@ -12,7 +12,7 @@ mod validate;
 
 pub use actions::continue_advanced;
 pub(crate) use economy::{take_move, take_standard};
-pub(crate) use harm::{apply_damage, gain, kill, lose, release};
+pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
 pub(crate) use movement::straight_run;
 pub(crate) use reactions::provoke_threateners;
@@ -30,7 +30,7 @@ use super::clock::{self, Advanced, AdvancedKind, Budget, OsrStep};
 use super::command::{Command, GrappleFollowUp, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;
-use super::{Battle, DeathSaves, magic, variants};
+use super::{Battle, magic, variants};
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};
 use crate::rules::{self, Condition, MoveMode, PathPlan};

@@ -315,4 +315,27 @@ impl VariantRules for ApPhases {
         let f = &b.fighters[reactor];
         f.reactions_used < 1 && f.reactions_round < allowance
     }
+    fn dying_when_dropped(&self, f: &Fighter) -> bool {
+        f.hp < 0
+    }
+    fn dead(&self, f: &Fighter) -> bool {
+        f.hp <= -f.def.abilities.con
+    }
+    fn dying_below_zero(&self) -> bool {
+        true
+    }
+    fn dying_turn(&self, b: &mut Battle, i: usize) {
+        let id = b.fighters[i].id.clone();
+        let f = &b.fighters[i];
+        let (roll, bonus) = (b.dice.roll(20) as i32, f.con_mod() + f.hp);
+        let success = roll + bonus >= 10;
+        b.emit(CombatEvent::Save { unit: id, kind: "Constitution (stabilise)".into(), roll, bonus, dc: 10, success });
+        if success {
+            lose(b, i, Condition::Dying);
+            gain(b, i, Condition::Stabilized);
+        } else {
+            b.fighters[i].hp -= 1;
+            check_death(b, i);
+        }
+    }
 }

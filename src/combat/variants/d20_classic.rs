@@ -3,6 +3,7 @@
 //! exclude each other); iterative attacks, criticals with confirmation, death saves.
 
 use super::prelude::*;
+use crate::level::DeathSaves;
 
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
@@ -117,5 +118,38 @@ impl VariantRules for D20Classic {
                 f.immediate,
                 Some(crate::combat::fighter::Immediate::HeldAction | crate::combat::fighter::Immediate::Counterspell)
             )
+    }
+    fn dying_when_dropped(&self, _f: &Fighter) -> bool {
+        true
+    }
+    fn dead(&self, f: &Fighter) -> bool {
+        f.death_fails >= 3
+    }
+    fn dying_turn(&self, b: &mut Battle, i: usize) {
+        let id = b.fighters[i].id.clone();
+        let f = &b.fighters[i];
+        let (roll, bonus, dc, kind) = match b.options.death_saves {
+            DeathSaves::AllAreEqual => {
+                let roll = b.dice.roll(100) as i32;
+                (roll, 0, 51 + 10 * f.death_fails as i32, "death save (d%)")
+            }
+            DeathSaves::StatsMatter => {
+                let dc = 10 + f.def.hit_dice as i32 - f.con_mod();
+                (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude)")
+            }
+            DeathSaves::Brutality => {
+                let dc = 10 + f.dropping_damage;
+                (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude, brutality)")
+            }
+        };
+        let success = roll + bonus >= dc;
+        b.emit(CombatEvent::Save { unit: id, kind: kind.into(), roll, bonus, dc, success });
+        if success {
+            lose(b, i, Condition::Dying);
+            gain(b, i, Condition::Stabilized);
+        } else {
+            b.fighters[i].death_fails += 1;
+            check_death(b, i);
+        }
     }
 }

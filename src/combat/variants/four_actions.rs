@@ -301,4 +301,25 @@ impl VariantRules for FourActions {
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         b.fighters[reactor].reactions_used < allowance
     }
+    fn dying_when_dropped(&self, f: &Fighter) -> bool {
+        f.hp < 0
+    }
+    fn dead(&self, f: &Fighter) -> bool {
+        f.hp <= -f.def.abilities.con
+    }
+    fn dying_below_zero(&self) -> bool {
+        true
+    }
+    fn dying_turn(&self, b: &mut Battle, i: usize) {
+        let id = b.fighters[i].id.clone();
+        let f = &b.fighters[i];
+        let dc = 10 + f.hp.abs();
+        let (roll, bonus) = (b.dice.roll(20) as i32, f.fortitude());
+        let success = roll + bonus >= dc;
+        b.emit(CombatEvent::Save { unit: id, kind: "Fortitude (dying)".into(), roll, bonus, dc, success });
+        if !success {
+            b.fighters[i].hp -= 1;
+            check_death(b, i);
+        }
+    }
 }

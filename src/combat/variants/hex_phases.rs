@@ -185,4 +185,7 @@ impl VariantRules for HexPhases {
             && !f.defense.iter().any(|(n, _)| n == "dodge")
             && !f.free_attacked_by.contains(&b.fighters[mover].id)
     }
+    fn dead(&self, f: &Fighter) -> bool {
+        f.hp <= -10
+    }
 }

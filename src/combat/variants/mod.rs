@@ -17,6 +17,7 @@ pub mod osr_segments;
 /// What every variant module works with.
 mod prelude {
     pub(super) use super::VariantRules;
+    pub(super) use crate::combat::Fighter;
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::{
         AP_PHASES, Budget, OsrStep, osr_can_act, osr_is_high, osr_multi_attacker, osr_sorted, post_turn_recovery,
@@ -24,6 +25,7 @@ mod prelude {
     };
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
+    pub(super) use crate::combat::resolve::{check_death, gain, lose};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::rules::Condition;
@@ -31,7 +33,7 @@ mod prelude {
 
 use crate::combat::clock::{self, Budget};
 use crate::combat::command::Command;
-use crate::combat::{AttackKind, Battle};
+use crate::combat::{AttackKind, Battle, Fighter};
 use crate::variant::RulesVariant;
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -76,6 +78,18 @@ pub(crate) trait VariantRules: Sync {
     fn after_step(&self, _b: &mut Battle, _mover: usize, _from: crate::grid::GridPos) {}
     /// After a walk over `passed` (osr-segments: allies passed break concentration).
     fn after_walk(&self, _b: &mut Battle, _mover: usize, _passed: &[crate::grid::GridPos]) {}
+    /// A fighter just dropped is dying (rather than merely unconscious).
+    fn dying_when_dropped(&self, _f: &Fighter) -> bool {
+        false
+    }
+    /// Past the point of death.
+    fn dead(&self, f: &Fighter) -> bool;
+    /// Alive, not stable, and dying again (hit points below 0 where that means dying).
+    fn dying_below_zero(&self) -> bool {
+        false
+    }
+    /// A dying fighter's turn: its death save, stabilising check or bleeding.
+    fn dying_turn(&self, _b: &mut Battle, _i: usize) {}
 }
 
 /// The registry: each variant's rules.

@@ -334,4 +334,16 @@ impl VariantRules for OsrSegments {
     fn after_walk(&self, b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
         jostle(b, mover, passed);
     }
+    fn dying_when_dropped(&self, _f: &Fighter) -> bool {
+        true
+    }
+    fn dead(&self, f: &Fighter) -> bool {
+        f.hp <= -10
+    }
+    fn dying_turn(&self, b: &mut Battle, i: usize) {
+        let id = b.fighters[i].id.clone();
+        b.fighters[i].hp -= 1;
+        b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
+        check_death(b, i);
+    }
 }
