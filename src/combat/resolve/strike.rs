@@ -59,9 +59,10 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
     let natural: i32 = rolls.iter().sum();
     let hit = p.die.hits(natural, bonus, p.target_number);
     let weapon = b.fighters[a].weapon.clone();
+    let criticals = variants::rules(b.variant).criticals();
     let threat = hit
         && matches!(p.die, crate::combat::AttackDie::D20 { .. })
-        && b.variant != RulesVariant::OsrSegments
+        && criticals != variants::Criticals::None
         && natural >= weapon.crit_range as i32;
     let kind_name = match &kind {
         AttackKind::Opportunity if b.variant == RulesVariant::OsrSegments => "free attack on",
@@ -90,9 +91,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
         return false;
     }
     b.stats.hits += 1;
-    // Criticals: d20-classic and ap-phases confirm with a second roll; four-actions
-    // multiplies the dice on the threat itself; osr-segments and hex-phases have none.
-    let critical = if threat && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) {
+    let critical = if threat && criticals == variants::Criticals::Confirmed {
         let roll = b.dice.roll(20) as i32;
         let confirmed = p.die.hits(roll, bonus, p.target_number);
         b.emit(CombatEvent::Confirm {
@@ -114,7 +113,6 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
     true
 }
 
-/// Rolls and applies weapon damage; the damage dealt.
 /// Whom a shot at `t` is resolved against: a shot at one of two creatures locked in a
 /// grapple goes to the other on the variant's miss chance (d20-classic: "Shooting at two
 /// grappling characters will create a 50% miss chance on the intended target for the other
@@ -132,23 +130,16 @@ fn grapple_target(b: &mut Battle, a: usize, t: usize) -> usize {
     if strays { other } else { t }
 }
 
+/// Rolls and applies weapon damage; the damage dealt.
 pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
     let fa = &b.fighters[a];
     let dice = fa.damage_dice();
     let weapon = fa.weapon.clone();
     let mut flat: Vec<Modifier> = Vec::new();
     let str_applies = melee || weapon.kind == WeaponKind::Melee;
-    if b.variant != RulesVariant::HexPhases && str_applies {
-        let s = fa.str_mod();
-        let s = if weapon.hands == Hands::Two && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases)
-        {
-            (s as f64 * 1.5).floor() as i32 // "add 1.5× your Strength modifier (round down)"
-        } else {
-            s
-        };
-        if s != 0 {
-            flat.push(Modifier::new(if weapon.hands == Hands::Two { "Strength x1.5" } else { "Strength" }, s));
-        }
+    let rules = variants::rules(b.variant);
+    if let Some((name, s)) = rules.damage_strength(fa).filter(|&(_, s)| str_applies && s != 0) {
+        flat.push(Modifier::new(name, s));
     }
     for (name, v) in &fa.damage_bonus {
         flat.push(Modifier::new(name.clone(), *v));
@@ -165,9 +156,9 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
         let r = b.dice.roll_many(dice.count, dice.sides);
         total += r.iter().map(|&x| x as i32).sum::<i32>();
         rolls.extend(r.into_iter().map(|x| x as i32));
-        // d20-classic and ap-phases multiply flat bonuses with the dice; four-actions adds
-        // them once ("roll and add the appropriate modifiers").
-        let multiply_flat = matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
+        // Confirmed criticals multiply flat bonuses with the dice; four-actions adds them once
+        // ("roll and add the appropriate modifiers").
+        let multiply_flat = rules.criticals() == variants::Criticals::Confirmed;
         if k == 0 || multiply_flat {
             total += flat_sum;
         }
@@ -175,7 +166,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     let total = total.max(1);
     let dice_label =
         if mult > 1 { format!("{}d{} x{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
-    let mods = if critical && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) {
+    let mods = if critical && rules.criticals() == variants::Criticals::Confirmed {
         flat.iter().map(|m| Modifier::new(format!("{} x{mult}", m.source), m.value * mult as i32)).collect()
     } else {
         flat

@@ -4,6 +4,7 @@
 //! grace, first aid) provoke attacks of opportunity in every phase AP are spent on them,
 //! and are resolved here once the last AP is spent.
 
+use super::Criticals;
 use super::prelude::*;
 use crate::combat::clock::{Advanced, AdvancedKind};
 use crate::combat::resolve::{deal_damage, gain, kill, lose, provoke_threateners};
@@ -337,5 +338,16 @@ impl VariantRules for ApPhases {
             b.fighters[i].hp -= 1;
             check_death(b, i);
         }
+    }
+    fn criticals(&self) -> Criticals {
+        Criticals::Confirmed
+    }
+    fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
+        // "add 1.5× your Strength modifier (round down)" with two hands.
+        Some(if f.weapon.hands == crate::level::Hands::Two {
+            ("Strength x1.5", (f.str_mod() as f64 * 1.5).floor() as i32)
+        } else {
+            ("Strength", f.str_mod())
+        })
     }
 }

@@ -2,6 +2,7 @@
 //! immediate action a round (attacks of opportunity, counterspells and readied actions
 //! exclude each other); iterative attacks, criticals with confirmation, death saves.
 
+use super::Criticals;
 use super::prelude::*;
 use crate::level::DeathSaves;
 
@@ -151,5 +152,16 @@ impl VariantRules for D20Classic {
             b.fighters[i].death_fails += 1;
             check_death(b, i);
         }
+    }
+    fn criticals(&self) -> Criticals {
+        Criticals::Confirmed
+    }
+    fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
+        // "add 1.5× your Strength modifier (round down)" with two hands.
+        Some(if f.weapon.hands == crate::level::Hands::Two {
+            ("Strength x1.5", (f.str_mod() as f64 * 1.5).floor() as i32)
+        } else {
+            ("Strength", f.str_mod())
+        })
     }
 }

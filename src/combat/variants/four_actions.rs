@@ -4,6 +4,7 @@
 //! turn's contest (a standard action against a reaction) says, its winner ending it or
 //! keeping hold to trip, push or strike.
 
+use super::Criticals;
 use super::prelude::*;
 use crate::combat::attack::AttackContext;
 use crate::combat::command::GrappleFollowUp;
@@ -321,5 +322,8 @@ impl VariantRules for FourActions {
             b.fighters[i].hp -= 1;
             check_death(b, i);
         }
+    }
+    fn criticals(&self) -> Criticals {
+        Criticals::OnThreat
     }
 }

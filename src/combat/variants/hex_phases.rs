@@ -188,4 +188,7 @@ impl VariantRules for HexPhases {
     fn dead(&self, f: &Fighter) -> bool {
         f.hp <= -10
     }
+    fn damage_strength(&self, _f: &Fighter) -> Option<(&'static str, i32)> {
+        None // damage is the weapon's dice alone
+    }
 }

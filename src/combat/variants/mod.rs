@@ -90,6 +90,27 @@ pub(crate) trait VariantRules: Sync {
     }
     /// A dying fighter's turn: its death save, stabilising check or bleeding.
     fn dying_turn(&self, _b: &mut Battle, _i: usize) {}
+    /// How a d20 roll in the weapon's threat range becomes a critical hit.
+    fn criticals(&self) -> Criticals {
+        Criticals::None
+    }
+    /// The Strength a melee (or thrown) hit adds to damage: its name in the log and value.
+    fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
+        Some(("Strength", f.str_mod()))
+    }
+}
+
+/// How criticals work in a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Criticals {
+    /// No critical hits.
+    None,
+    /// A threat is a critical: the dice are multiplied, flat bonuses added once
+    /// (four-actions).
+    OnThreat,
+    /// A threat is confirmed by a second roll that would hit; dice and flat bonuses are
+    /// multiplied (d20-classic, ap-phases).
+    Confirmed,
 }
 
 /// The registry: each variant's rules.
