@@ -1,4 +1,4 @@
-//! The `fivefoot` command line: `play` (the default), `query`.
+//! The `fivefoot` command line: `play` (the default), `edit`, `level`, `sim`, `query`, …
 
 use clap::{Parser, Subcommand};
 use fivefoot::RulesVariant;
@@ -148,7 +148,8 @@ enum Command {
         #[arg(long, default_value = "Arena")]
         name: String,
     },
-    /// Edit a level headless: apply a RON list of edits and save the result.
+    /// Open the level editor on a level (or a new map); with --apply, edit headless: apply a
+    /// RON list of edits and save the result.
     Edit {
         /// The level to edit (or --new).
         level: Option<PathBuf>,
@@ -164,6 +165,12 @@ enum Command {
         /// Where to write the result.
         #[arg(long, requires = "apply")]
         save: Option<PathBuf>,
+        /// Save a PNG of the editor window after --frames frames, then exit.
+        #[arg(long, conflicts_with = "apply")]
+        screenshot: Option<PathBuf>,
+        /// Frames to run before the screenshot.
+        #[arg(long, default_value_t = 30)]
+        frames: u32,
     },
     /// Check level files as the loader does: one line per problem as FILE:LINE:COLUMN:
     /// message; exit 0 when every file is valid, 1 otherwise.
@@ -259,16 +266,15 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Level { action: LevelAction::Check { files } }) => level_check(&files),
-        Some(Command::Edit { level, new, hex, apply, save }) => {
+        Some(Command::Edit { level, new, hex, apply, save, screenshot, frames }) => {
             use fivefoot::editor::{Document, cli};
-            let (Some(apply), Some(save)) = (apply, save) else {
-                eprintln!("fivefoot edit: the editor screen is not built yet; use --apply EDITS.ron --save OUT.ron");
-                return ExitCode::from(2);
-            };
-            let start = match (level, new) {
-                (Some(path), _) => cli::read_level(&path).map(Document::new),
+            let start = match (&level, new) {
+                (Some(path), _) => cli::read_level(path).map(Document::new),
                 (None, Some((w, h))) => Document::blank(w, h, hex),
                 (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
+            };
+            let (Some(apply), Some(save)) = (apply, save) else {
+                return edit_window(start, level, screenshot, frames);
             };
             match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
                 Ok(done) => {
@@ -283,6 +289,25 @@ fn main() -> ExitCode {
         }
         None => menu(),
     }
+}
+
+/// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
+fn edit_window(
+    start: Result<fivefoot::editor::Document, String>,
+    path: Option<PathBuf>,
+    screenshot: Option<PathBuf>,
+    frames: u32,
+) -> ExitCode {
+    let doc = match start {
+        Ok(doc) => fivefoot::editor::EditorDoc::new(doc, path),
+        Err(e) => {
+            eprintln!("fivefoot edit: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let opts =
+        fivefoot::play::PlayOptions { seed: 1, frames, pace: 4.0, screenshot, editor: Some(doc), ..Default::default() };
+    finish(fivefoot::play::run(opts))
 }
 
 /// No command: the title menu, the default skirmish selected.
@@ -304,6 +329,7 @@ fn play(args: PlayArgs) -> ExitCode {
         screenshot: args.screenshot,
         frames: args.frames,
         pace: args.pace,
+        editor: None,
     };
     finish(fivefoot::play::run(opts))
 }

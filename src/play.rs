@@ -1,5 +1,6 @@
 //! The game window: `cargo run` opens the title menu (the default skirmish selected),
-//! `fivefoot play [LEVEL] …` goes straight into a skirmish. Assembles the plugins.
+//! `fivefoot play [LEVEL] …` goes straight into a skirmish, `fivefoot edit [LEVEL]` into
+//! the level editor. Assembles the plugins.
 
 use crate::combat::plugin::{CombatPlugin, Pace};
 use crate::control::plugin::ControlPlugin;
@@ -40,6 +41,8 @@ pub struct PlayOptions {
     pub all_layers: bool,
     /// Print the mean CPU frame time on exit.
     pub frame_report: bool,
+    /// Open the level editor on this document (and file) instead of the menu or a level.
+    pub editor: Option<crate::editor::EditorDoc>,
 }
 
 /// Finds the default level from the working directory or the source tree.
@@ -106,9 +109,15 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         OverlayPlugin,
         HudPlugin,
         ScreenshotPlugin,
+        crate::editor::EditorPlugin,
+        crate::editor::EditorViewPlugin,
     ));
 
-    if let Some(setup) = straight {
+    if let Some(doc) = opts.editor {
+        app.insert_resource(GameSetup { level: default_level(), rules: None, side: None, seed: opts.seed });
+        app.insert_resource(doc);
+        app.insert_state(Screen::Editor);
+    } else if let Some(setup) = straight {
         app.insert_resource(setup);
         app.insert_state(Screen::Skirmish);
     } else {

@@ -4,7 +4,7 @@
 //! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary.
 
 use crate::grid::{Footprint, GridPos, Terrain};
-use crate::level::{Catalogue, LevelDef, MapDef, UnitDef};
+use crate::level::{Catalogue, DeathSaves, LevelDef, MapDef, UnitDef};
 use crate::variant::RulesVariant;
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +94,8 @@ pub enum Edit {
     SetSymmetry(Symmetry),
     SetName(String),
     SetRules(RulesVariant),
+    /// d20-classic death saves for the scenario (`None`: the default).
+    SetDeathSaves(Option<DeathSaves>),
     Undo,
     Redo,
 }
@@ -105,11 +107,14 @@ pub struct Document {
     pub symmetry: Symmetry,
     undo: Vec<(LevelDef, Symmetry)>,
     redo: Vec<(LevelDef, Symmetry)>,
+    /// An open gesture (one drag of the brush): `Some(true)` once its first change has
+    /// pushed the undo step the whole gesture shares.
+    group: Option<bool>,
 }
 
 impl Document {
     pub fn new(level: LevelDef) -> Document {
-        Document { level, symmetry: Symmetry::None, undo: vec![], redo: vec![] }
+        Document { level, symmetry: Symmetry::None, undo: vec![], redo: vec![], group: None }
     }
 
     /// A blank map of floor, `width` × `height` (hex-phases lays it out as hexes).
@@ -130,12 +135,35 @@ impl Document {
         !self.redo.is_empty()
     }
 
+    /// Steps that can be undone.
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Opens a gesture: every edit applied until [`Document::end_group`] makes one undo step
+    /// together (one drag of the brush undoes at once). A gesture with no change makes none.
+    pub fn begin_group(&mut self) {
+        self.group = Some(false);
+    }
+
+    /// Closes the open gesture, if any.
+    pub fn end_group(&mut self) {
+        self.group = None;
+    }
+
+    /// Whether a gesture is open.
+    pub fn in_group(&self) -> bool {
+        self.group.is_some()
+    }
+
     /// Applies one edit as one undo step. An edit that cannot apply changes nothing and
     /// says why.
     pub fn apply(&mut self, edit: &Edit, catalogue: &Catalogue) -> Result<(), String> {
         match edit {
-            Edit::Undo => return self.step_back(),
-            Edit::Redo => return self.step_forward(),
+            Edit::Undo | Edit::Redo => {
+                self.end_group();
+                return if *edit == Edit::Undo { self.step_back() } else { self.step_forward() };
+            }
             _ => {}
         }
         let before = (self.level.clone(), self.symmetry);
@@ -144,13 +172,20 @@ impl Document {
             Edit::SetSymmetry(s) => self.symmetry = *s,
             Edit::SetName(name) => next.name = name.clone(),
             Edit::SetRules(v) => next.rules = *v,
+            Edit::SetDeathSaves(d) => next.death_saves = *d,
             _ => apply_to(&mut next, self.symmetry, edit, catalogue)?,
         }
         if next == self.level && before.1 == self.symmetry {
             return Ok(()); // nothing changed: no empty undo step
         }
         self.level = next;
-        self.undo.push(before);
+        // Inside a gesture only its first change pushes a step: the state before it.
+        if self.group != Some(true) {
+            self.undo.push(before);
+        }
+        if self.group.is_some() {
+            self.group = Some(true);
+        }
         self.redo.clear();
         Ok(())
     }
@@ -314,7 +349,12 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             }
             store(level, &fresh);
         }
-        Edit::SetSymmetry(_) | Edit::SetName(_) | Edit::SetRules(_) | Edit::Undo | Edit::Redo => {}
+        Edit::SetSymmetry(_)
+        | Edit::SetName(_)
+        | Edit::SetRules(_)
+        | Edit::SetDeathSaves(_)
+        | Edit::Undo
+        | Edit::Redo => {}
     }
     Ok(())
 }
@@ -335,11 +375,13 @@ fn anchor_shift(anchor: Anchor, w: i32, h: i32, nw: i32, nh: i32) -> (i32, i32) 
     (x, y)
 }
 
-fn size_of(u: &UnitDef, catalogue: &Catalogue) -> crate::grid::Size {
+/// A unit's size as placed: its override or its creature's.
+pub fn size_of(u: &UnitDef, catalogue: &Catalogue) -> crate::grid::Size {
     u.size.unwrap_or_else(|| catalogue.creature(&u.creature).map_or(crate::grid::Size::Medium, |c| c.size))
 }
 
-fn unit_on(level: &LevelDef, catalogue: &Catalogue, (x, y): (i32, i32)) -> Option<String> {
+/// The id of the unit whose footprint covers the square, if any.
+pub fn unit_on(level: &LevelDef, catalogue: &Catalogue, (x, y): (i32, i32)) -> Option<String> {
     level
         .units
         .iter()

@@ -1,8 +1,25 @@
-//! The level editor's model, headless: the edit vocabulary and the document with its undo
-//! history (`edit`), and the command line that applies a RON list of edits to a level
-//! (`cli`). The in-game editor screen is to drive the same `Document`.
+//! The level editor. Headless: the edit vocabulary and the document with its undo history
+//! (`edit`), the command line that applies a RON list of edits (`cli`), the live list of a
+//! level's problems (`check`). In the window: the editor screen's state, keys and
+//! play-test trip (`session`, headless-testable), the mouse tools (`tools`), the board
+//! (`board`) and the egui panels (`panels`). Every tool speaks the same `Edit`s.
 
+pub mod board;
+pub mod check;
 pub mod cli;
 pub mod edit;
+pub mod panels;
+pub mod session;
+pub mod tools;
 
 pub use edit::{Anchor, Area, Document, Edit, Symmetry};
+pub use session::{EditorAction, EditorDoc, EditorPlugin, OpenInEditor};
+
+/// The editor's drawing: the board and the panels (needs a window and egui).
+pub struct EditorViewPlugin;
+
+impl bevy::prelude::Plugin for EditorViewPlugin {
+    fn build(&self, app: &mut bevy::prelude::App) {
+        app.add_plugins((board::EditorBoardPlugin, panels::EditorPanelsPlugin));
+    }
+}
