@@ -1,5 +1,7 @@
 //! The level editor's model: every tool as edits, symmetry, unique ids, resizing with an
-//! anchor, refusals that change nothing, and undo that gives back the level exactly.
+//! anchor, refusals that change nothing, undo that gives back the level exactly, and a
+//! gesture (one drag) as one undo step. Then the editor screen headless: mouse gestures
+//! and keys through the app, saving with problems, and the play-test round trip.
 
 use fivefoot::editor::{Anchor, Area, Document, Edit, Symmetry};
 use fivefoot::grid::Terrain;
@@ -160,5 +162,209 @@ proptest! {
             d.apply(&Edit::Redo, cat()).unwrap();
         }
         prop_assert_eq!((d.level.clone(), d.symmetry), end);
+    }
+}
+
+#[test]
+fn a_whole_brush_drag_undoes_at_once() {
+    let mut d = doc(6, 3);
+    let original = d.clone();
+    d.begin_group();
+    for x in 0..4 {
+        paint(&mut d, Terrain::Wall, Area::Brush { at: (x, 1), size: 1 });
+    }
+    d.end_group();
+    assert_eq!(rows(&d)[1], "####..");
+    assert_eq!(d.undo_depth(), 1, "the drag is one step");
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert_eq!(d.level, original.level);
+    assert!(!d.can_undo());
+    d.apply(&Edit::Redo, cat()).unwrap();
+    assert_eq!(rows(&d)[1], "####..", "and one redo brings all of it back");
+    // A gesture that changes nothing leaves no step; the next edit is a step of its own.
+    d.begin_group();
+    paint(&mut d, Terrain::Wall, Area::Cells(vec![(0, 1)]));
+    d.end_group();
+    assert_eq!(d.undo_depth(), 1);
+    paint(&mut d, Terrain::Difficult, Area::Cells(vec![(5, 0)]));
+    paint(&mut d, Terrain::Difficult, Area::Cells(vec![(5, 2)]));
+    assert_eq!(d.undo_depth(), 3);
+}
+
+mod screen {
+    use super::*;
+    use bevy::prelude::*;
+    use bevy::state::app::StatesPlugin;
+    use fivefoot::combat::plugin::{BattleRes, CombatPlugin};
+    use fivefoot::control::plugin::{ControlPlugin, Pointer};
+    use fivefoot::editor::session::Problems;
+    use fivefoot::editor::tools::{EditorTools, Tool};
+    use fivefoot::editor::{EditorAction, EditorDoc, EditorPlugin};
+    use fivefoot::game::{GamePlugin, PlayTest, Screen};
+    use fivefoot::grid::GridPos;
+    use fivefoot::input::{Bindings, BindingsPlugin};
+    use fivefoot::rules::{Combatant, RulesPlugin};
+    use leafwing_input_manager::prelude::Buttonlike;
+
+    fn editor_app(doc: Document, path: Option<std::path::PathBuf>) -> App {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
+            .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+            .add_plugins((GamePlugin, EditorPlugin))
+            .insert_resource(EditorDoc::new(doc, path))
+            .insert_state(Screen::Editor);
+        app.update();
+        app
+    }
+
+    fn tap(app: &mut App, input: impl Buttonlike) {
+        input.press(app.world_mut());
+        app.update();
+        input.release(app.world_mut());
+        app.update();
+    }
+
+    fn ctrl(app: &mut App, key: KeyCode) {
+        KeyCode::ControlLeft.press(app.world_mut());
+        tap(app, key);
+        KeyCode::ControlLeft.release(app.world_mut());
+        app.update();
+    }
+
+    fn point(app: &mut App, x: i32, y: i32) {
+        *app.world_mut().resource_mut::<Pointer>() = Pointer { cell: Some(GridPos::new(x, y)), over_ui: false };
+    }
+
+    fn doc_of(app: &App) -> &Document {
+        &app.world().resource::<EditorDoc>().doc
+    }
+
+    fn screen(app: &App) -> Screen {
+        *app.world().resource::<State<Screen>>().get()
+    }
+
+    #[test]
+    fn a_brush_drag_with_the_mouse_is_one_undo_step_and_ctrl_z_undoes_it() {
+        let mut app = editor_app(doc(6, 3), None);
+        app.world_mut().resource_mut::<EditorTools>().terrain = Terrain::Wall;
+        point(&mut app, 0, 1);
+        MouseButton::Left.press(app.world_mut());
+        app.update();
+        for x in 1..4 {
+            point(&mut app, x, 1);
+            app.update();
+        }
+        MouseButton::Left.release(app.world_mut());
+        app.update();
+        assert_eq!(rows(doc_of(&app))[1], "####..");
+        assert_eq!(doc_of(&app).undo_depth(), 1);
+        ctrl(&mut app, KeyCode::KeyZ);
+        assert_eq!(rows(doc_of(&app))[1], "......");
+        ctrl(&mut app, KeyCode::KeyY);
+        assert_eq!(rows(doc_of(&app))[1], "####..", "Ctrl+Y redoes");
+        ctrl(&mut app, KeyCode::KeyZ);
+        KeyCode::ShiftLeft.press(app.world_mut());
+        ctrl(&mut app, KeyCode::KeyZ);
+        KeyCode::ShiftLeft.release(app.world_mut());
+        assert_eq!(rows(doc_of(&app))[1], "####..", "Ctrl+Shift+Z redoes");
+    }
+
+    #[test]
+    fn units_are_placed_with_a_click_dragged_to_move_and_removed_with_a_right_click_or_delete() {
+        let mut app = editor_app(doc(6, 4), None);
+        {
+            let mut t = app.world_mut().resource_mut::<EditorTools>();
+            t.tool = Tool::Units;
+            t.creature = "goblin".into();
+            t.side = "red".into();
+        }
+        point(&mut app, 1, 1);
+        tap(&mut app, MouseButton::Left);
+        point(&mut app, 4, 2);
+        tap(&mut app, MouseButton::Left);
+        let ids: Vec<String> = doc_of(&app).level.units.iter().map(|u| u.id.clone()).collect();
+        assert_eq!(ids, ["goblin", "goblin_2"]);
+        // Drag the first from (1, 1) to (2, 3): one move.
+        point(&mut app, 1, 1);
+        MouseButton::Left.press(app.world_mut());
+        app.update();
+        point(&mut app, 2, 3);
+        app.update();
+        MouseButton::Left.release(app.world_mut());
+        app.update();
+        assert_eq!(doc_of(&app).level.units[0].at, (2, 3));
+        assert_eq!(app.world().resource::<EditorTools>().selected.as_deref(), Some("goblin"));
+        point(&mut app, 4, 2);
+        tap(&mut app, MouseButton::Right);
+        assert_eq!(doc_of(&app).level.units.len(), 1);
+        tap(&mut app, KeyCode::Delete);
+        assert!(doc_of(&app).level.units.is_empty(), "Delete removes the selected unit");
+        assert_eq!(doc_of(&app).undo_depth(), 5);
+    }
+
+    #[test]
+    fn a_level_with_problems_lists_them_saves_anyway_and_will_not_play_test() {
+        let dir = std::env::temp_dir().join(format!("fivefoot-editor-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("one-side.ron");
+        let mut d = doc(5, 3);
+        let place =
+            Edit::PlaceUnit { id: "g".into(), creature: "goblin".into(), side: "red".into(), at: (1, 1), weapon: None };
+        d.apply(&place, cat()).unwrap();
+        let mut app = editor_app(d, Some(file.clone()));
+        app.update();
+        let problems = app.world().resource::<Problems>().0.clone();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].message.contains("two sides"));
+        ctrl(&mut app, KeyCode::KeyS);
+        let saved = fivefoot::editor::cli::read_level(&file).unwrap();
+        assert_eq!(saved, doc_of(&app).level);
+        assert!(!app.world().resource::<EditorDoc>().dirty());
+        tap(&mut app, KeyCode::F5);
+        assert_eq!(screen(&app), Screen::Editor);
+        let status = app.world().resource::<EditorDoc>().status.clone().unwrap();
+        assert!(status.contains("cannot play-test") && status.contains("two sides"), "{status}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
+        let d = Document::new(fivefoot::editor::cli::read_level(&path).unwrap());
+        let mut app = editor_app(d, Some(path));
+        let first = doc_of(&app).level.clone();
+        {
+            let mut doc = app.world_mut().resource_mut::<EditorDoc>();
+            doc.apply(&Edit::SetName("Crossroads, edited".into()));
+            doc.apply(&Edit::Paint { terrain: Terrain::Difficult, area: Area::Cells(vec![(7, 7)]) });
+        }
+        app.world_mut().resource_mut::<EditorTools>().selected = Some("fighter".into());
+        let edited = doc_of(&app).clone();
+        assert_eq!(edited.undo_depth(), 2);
+
+        tap(&mut app, KeyCode::F5);
+        app.update();
+        assert_eq!(screen(&app), Screen::Skirmish);
+        let scratch = app.world().resource::<PlayTest>().file.clone();
+        let count = app.world_mut().query::<&Combatant>().iter(app.world()).count();
+        assert_eq!(count, edited.level.units.len());
+        let res = app.world().resource::<BattleRes>();
+        assert_eq!(res.battle.level_name, "Crossroads, edited", "the level as it stands, not as saved");
+        assert!(res.human_sides.is_empty(), "AI against AI by default");
+
+        tap(&mut app, KeyCode::Escape);
+        app.update();
+        assert_eq!(screen(&app), Screen::Editor);
+        assert!(!app.world().contains_resource::<BattleRes>());
+        assert!(!app.world().contains_resource::<PlayTest>());
+        assert!(!scratch.exists(), "the scratch copy is gone");
+        assert_eq!(doc_of(&app).level, edited.level);
+        assert_eq!(doc_of(&app).undo_depth(), 2, "the undo history survived");
+        assert_eq!(app.world().resource::<EditorTools>().selected.as_deref(), Some("fighter"));
+        app.world_mut().write_message(EditorAction::Undo);
+        app.update();
+        app.world_mut().write_message(EditorAction::Undo);
+        app.update();
+        assert_eq!(doc_of(&app).level, first, "undone back to the file as opened");
     }
 }
