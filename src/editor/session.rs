@@ -157,8 +157,11 @@ fn editor_keys(
     if egui.is_some_and(|e| e.wants_keyboard_input()) {
         return;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    // A modifier released in the same frame still counts: a quick chord at a low frame
+    // rate goes down and up between two frames.
+    let held = |a: KeyCode, b: KeyCode| keys.any_pressed([a, b]) || keys.any_just_released([a, b]);
+    let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
+    let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         actions.write(if shift { EditorAction::Redo } else { EditorAction::Undo });
     }
