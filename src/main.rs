@@ -171,6 +171,12 @@ enum Command {
         /// Frames to run before the screenshot.
         #[arg(long, default_value_t = 30)]
         frames: u32,
+        /// Start with every rules layer on (threat, reach).
+        #[arg(long, conflicts_with = "apply")]
+        all_layers: bool,
+        /// Keep the pointer over this square (X,Y), for screenshots and demos.
+        #[arg(long, value_parser = parse_xy, hide = true)]
+        hover: Option<(i32, i32)>,
     },
     /// Check level files as the loader does: one line per problem as FILE:LINE:COLUMN:
     /// message; exit 0 when every file is valid, 1 otherwise.
@@ -266,7 +272,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Level { action: LevelAction::Check { files } }) => level_check(&files),
-        Some(Command::Edit { level, new, hex, apply, save, screenshot, frames }) => {
+        Some(Command::Edit { level, new, hex, apply, save, screenshot, frames, all_layers, hover }) => {
             use fivefoot::editor::{Document, cli};
             let start = match (&level, new) {
                 (Some(path), _) => cli::read_level(path).map(Document::new),
@@ -274,7 +280,8 @@ fn main() -> ExitCode {
                 (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
             };
             let (Some(apply), Some(save)) = (apply, save) else {
-                return edit_window(start, level, screenshot, frames);
+                let window = EditWindow { path: level, screenshot, frames, all_layers, hover };
+                return edit_window(start, window);
             };
             match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
                 Ok(done) => {
@@ -291,22 +298,34 @@ fn main() -> ExitCode {
     }
 }
 
-/// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
-fn edit_window(
-    start: Result<fivefoot::editor::Document, String>,
+/// How `fivefoot edit` opens its window.
+struct EditWindow {
     path: Option<PathBuf>,
     screenshot: Option<PathBuf>,
     frames: u32,
-) -> ExitCode {
+    all_layers: bool,
+    hover: Option<(i32, i32)>,
+}
+
+/// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
+fn edit_window(start: Result<fivefoot::editor::Document, String>, w: EditWindow) -> ExitCode {
     let doc = match start {
-        Ok(doc) => fivefoot::editor::EditorDoc::new(doc, path),
+        Ok(doc) => fivefoot::editor::EditorDoc::new(doc, w.path),
         Err(e) => {
             eprintln!("fivefoot edit: {e}");
             return ExitCode::from(2);
         }
     };
-    let opts =
-        fivefoot::play::PlayOptions { seed: 1, frames, pace: 4.0, screenshot, editor: Some(doc), ..Default::default() };
+    let opts = fivefoot::play::PlayOptions {
+        seed: 1,
+        frames: w.frames,
+        pace: 4.0,
+        screenshot: w.screenshot,
+        all_layers: w.all_layers,
+        hover: w.hover,
+        editor: Some(doc),
+        ..Default::default()
+    };
     finish(fivefoot::play::run(opts))
 }
 

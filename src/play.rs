@@ -117,6 +117,9 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         app.insert_resource(GameSetup { level: default_level(), rules: None, side: None, seed: opts.seed });
         app.insert_resource(doc);
         app.insert_state(Screen::Editor);
+        if opts.all_layers {
+            app.insert_resource(crate::editor::overlay::EditorLayers { threat: true, reach: true });
+        }
     } else if let Some(setup) = straight {
         app.insert_resource(setup);
         app.insert_state(Screen::Skirmish);

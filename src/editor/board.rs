@@ -226,6 +226,13 @@ fn draw_cursor(
         },
         _ => vec![],
     };
+    // Painting and placing mirror under the symmetry: so does the preview.
+    if !matches!(gesture.kind, Some(GestureKind::MoveUnit(_))) {
+        let (w, h, s) = (layout.width, layout.height, doc.doc.symmetry);
+        want = want.into_iter().flat_map(|c| super::edit::mirrored(c, s, w, h)).collect();
+        want.sort_unstable();
+        want.dedup();
+    }
     want.retain(|&(x, y)| x >= 0 && y >= 0 && x < layout.width && y < layout.height);
     if drawn.cursor == want && !layout.is_changed() {
         return;

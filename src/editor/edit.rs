@@ -242,7 +242,7 @@ pub fn cells(area: &Area) -> Vec<(i32, i32)> {
 }
 
 /// `cell` and its mirror images under `symmetry` on a `w` × `h` map.
-fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
+pub fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
     let (x, y) = cell;
     let mut v = vec![cell];
     match symmetry {

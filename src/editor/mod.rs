@@ -2,12 +2,14 @@
 //! (`edit`), the command line that applies a RON list of edits (`cli`), the live list of a
 //! level's problems (`check`). In the window: the editor screen's state, keys and
 //! play-test trip (`session`, headless-testable), the mouse tools (`tools`), the board
-//! (`board`) and the egui panels (`panels`). Every tool speaks the same `Edit`s.
+//! (`board`), the rules overlays of the placed units (`overlay`) and the egui panels
+//! (`panels`). Every tool speaks the same `Edit`s.
 
 pub mod board;
 pub mod check;
 pub mod cli;
 pub mod edit;
+pub mod overlay;
 pub mod panels;
 pub mod session;
 pub mod tools;
@@ -20,6 +22,6 @@ pub struct EditorViewPlugin;
 
 impl bevy::prelude::Plugin for EditorViewPlugin {
     fn build(&self, app: &mut bevy::prelude::App) {
-        app.add_plugins((board::EditorBoardPlugin, panels::EditorPanelsPlugin));
+        app.add_plugins((board::EditorBoardPlugin, panels::EditorPanelsPlugin, overlay::EditorOverlayPlugin));
     }
 }

@@ -67,6 +67,7 @@ fn panels(
     mut state: ResMut<PanelState>,
     problems: Res<Problems>,
     mut cam: ResMut<EditorCamera>,
+    mut layers: ResMut<super::overlay::EditorLayers>,
     mut actions: MessageWriter<EditorAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -77,7 +78,18 @@ fn panels(
     );
     let [left, right, top] = EDITOR_PANELS;
     egui::Panel::top("editor-top").exact_size(top).show(&mut root, |ui| {
-        ui.horizontal_centered(|ui| top_bar(ui, &mut doc, &mut actions));
+        ui.horizontal_centered(|ui| {
+            top_bar(ui, &mut doc, &mut actions);
+            ui.separator();
+            ui.label("Rules:");
+            ui.toggle_value(&mut layers.threat, "Threat").on_hover_text("every square the units threaten, by how many");
+            ui.toggle_value(&mut layers.reach, "Reach")
+                .on_hover_text("the squares the unit under the pointer threatens");
+            if let Some(s) = &doc.status {
+                ui.separator();
+                ui.colored_label(egui::Color32::from_rgb(255, 200, 120), s);
+            }
+        });
     });
     egui::Panel::left("editor-tools").exact_size(left - 14.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| tool_panel(ui, &mut doc, &mut tools, &mut state));
@@ -115,10 +127,6 @@ fn top_bar(ui: &mut egui::Ui, doc: &mut EditorDoc, actions: &mut MessageWriter<E
     }
     if ui.button("Menu").clicked() {
         actions.write(EditorAction::Menu);
-    }
-    if let Some(s) = &doc.status {
-        ui.separator();
-        ui.colored_label(egui::Color32::from_rgb(255, 200, 120), s);
     }
 }
 
