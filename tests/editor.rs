@@ -328,6 +328,31 @@ mod screen {
     }
 
     #[test]
+    fn the_rules_layers_show_every_units_threat_and_the_reach_of_the_hovered_one() {
+        use fivefoot::editor::overlay::{EditorLayers, battle_of, editor_preview};
+        let mut d = doc(9, 5);
+        for (id, side, at, creature) in [("g", "red", (1, 2), "goblin"), ("o", "blue", (5, 1), "ogre")] {
+            let e = Edit::PlaceUnit { id: id.into(), creature: creature.into(), side: side.into(), at, weapon: None };
+            d.apply(&e, cat()).unwrap();
+        }
+        let mut b = battle_of(&d.level, d.level.rules).expect("a sound level sets up");
+        let both = EditorLayers { threat: true, reach: true };
+        let p = editor_preview(&mut b, both, Some(GridPos::new(1, 2)));
+        // The goblin threatens the 8 squares round it; the ogre (Large, 10-ft reach) many more.
+        assert_eq!(p.hovered_threat.len(), 8, "{:?}", p.hovered_threat);
+        assert!(p.enemy_threat.len() > 8 + 12, "{}", p.enemy_threat.len());
+        assert!(p.enemy_threat.iter().all(|&(_, n)| n >= 1));
+        let threat_only = editor_preview(&mut b, EditorLayers { threat: true, reach: false }, Some(GridPos::new(1, 2)));
+        assert!(threat_only.hovered_threat.is_empty());
+        let reach_only = editor_preview(&mut b, EditorLayers { threat: false, reach: true }, Some(GridPos::new(1, 2)));
+        assert!(reach_only.enemy_threat.is_empty() && reach_only.hovered_threat.len() == 8);
+        // A unit on a wall: no battle to show.
+        let mut broken = d.level.clone();
+        broken.map.rows[2].replace_range(1..2, "#");
+        assert!(battle_of(&broken, broken.rules).is_none());
+    }
+
+    #[test]
     fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
         let d = Document::new(fivefoot::editor::cli::read_level(&path).unwrap());
