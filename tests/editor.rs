@@ -130,7 +130,13 @@ fn edit() -> impl Strategy<Value = Edit> {
             weapon: None,
         }),
         (id.clone(), cell).prop_map(|(id, to)| Edit::MoveUnit { id: id.into(), to }),
-        id.prop_map(|id| Edit::RemoveUnit { id: id.into() }),
+        id.clone().prop_map(|id| Edit::RemoveUnit { id: id.into() }),
+        (id, any::<bool>()).prop_map(|(id, big)| Edit::ChangeUnit {
+            id: id.into(),
+            creature: if big { "ogre" } else { "wolf" }.into(),
+            side: "green".into(),
+            weapon: None,
+        }),
         (1i32..10, 1i32..8).prop_map(|(width, height)| Edit::Resize { width, height, anchor: Anchor::Centre }),
         prop::sample::select(vec![Symmetry::None, Symmetry::LeftRight, Symmetry::TopBottom, Symmetry::Point])
             .prop_map(Edit::SetSymmetry),
@@ -189,6 +195,32 @@ fn a_whole_brush_drag_undoes_at_once() {
     paint(&mut d, Terrain::Difficult, Area::Cells(vec![(5, 0)]));
     paint(&mut d, Terrain::Difficult, Area::Cells(vec![(5, 2)]));
     assert_eq!(d.undo_depth(), 3);
+}
+
+#[test]
+fn a_placed_unit_changes_creature_side_and_weapon_where_it_fits() {
+    let mut d = doc(5, 3);
+    for (id, at) in [("g", (0, 0)), ("h", (1, 1))] {
+        let e = Edit::PlaceUnit { id: id.into(), creature: "goblin".into(), side: "red".into(), at, weapon: None };
+        d.apply(&e, cat()).unwrap();
+    }
+    let change = |creature: &str, side: &str, weapon: Option<&str>| Edit::ChangeUnit {
+        id: "g".into(),
+        creature: creature.into(),
+        side: side.into(),
+        weapon: weapon.map(String::from),
+    };
+    let before = d.clone();
+    // A Large ogre at (0, 0) would cover h at (1, 1); an unknown weapon, a blank side: refused.
+    assert!(d.apply(&change("ogre", "blue", None), cat()).unwrap_err().contains("overlap"));
+    assert!(d.apply(&change("wolf", "blue", Some("spear_of_nothing")), cat()).unwrap_err().contains("unknown weapon"));
+    assert!(d.apply(&change("wolf", " ", None), cat()).unwrap_err().contains("side"));
+    assert_eq!(d, before, "refusals change nothing");
+    d.apply(&change("wolf", "blue", Some("longsword")), cat()).unwrap();
+    let g = &d.level.units[0];
+    assert_eq!((g.creature.as_str(), g.side.as_str(), g.weapon.as_deref()), ("wolf", "blue", Some("longsword")));
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert_eq!(d.level, before.level);
 }
 
 mod screen {

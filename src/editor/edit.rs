@@ -91,6 +91,14 @@ pub enum Edit {
     RemoveUnit {
         id: String,
     },
+    /// Changes a placed unit's creature, side and weapon (`None`: the creature's own).
+    ChangeUnit {
+        id: String,
+        creature: String,
+        side: String,
+        #[serde(default)]
+        weapon: Option<String>,
+    },
     SetSymmetry(Symmetry),
     SetName(String),
     SetRules(RulesVariant),
@@ -323,6 +331,18 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
         Edit::RemoveUnit { id } => {
             let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
             level.units.remove(i);
+        }
+        Edit::ChangeUnit { id, creature, side, weapon } => {
+            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
+            if side.trim().is_empty() {
+                return Err(format!("{id} needs a side"));
+            }
+            let mut changed = level.units[i].clone();
+            changed.creature = creature.clone();
+            changed.side = side.clone();
+            changed.weapon = weapon.clone();
+            check_unit(level, &g, &changed, catalogue, Some(i))?;
+            level.units[i] = changed;
         }
         Edit::Resize { width, height, anchor } => {
             check_size(*width, *height)?;

@@ -195,16 +195,7 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, s
     });
     ui.horizontal_wrapped(|ui| {
         ui.label("Side:");
-        let mut sides: Vec<String> = vec!["blue".into(), "red".into()];
-        for u in &doc.doc.level.units {
-            if !sides.contains(&u.side) {
-                sides.push(u.side.clone());
-            }
-        }
-        if !sides.contains(&tools.side) {
-            sides.push(tools.side.clone());
-        }
-        for s in sides {
+        for s in sides_of(&doc.doc.level, &tools.side) {
             let text = egui::RichText::new(s.as_str()).color(colour32(crate::view::side_colour(&s)));
             if ui.radio(tools.side == s, text).clicked() {
                 tools.side = s;
@@ -220,13 +211,58 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, s
     });
     if let Some(u) = tools.selected.as_ref().and_then(|id| doc.doc.level.units.iter().find(|u| &u.id == id)) {
         ui.separator();
-        ui.strong(format!("Selected: {}", u.id));
-        let size = size_of(u, cat);
-        ui.label(format!("{} of {}, at ({}, {}), {size:?}", u.creature, u.side, u.at.0, u.at.1));
-        let id = u.id.clone();
-        if ui.button("Remove (Delete)").clicked() {
-            doc.apply(&Edit::RemoveUnit { id });
+        let u = u.clone();
+        selected_unit(ui, doc, &u, &sides_of(&doc.doc.level, &tools.side));
+    }
+}
+
+/// The sides to choose from: blue and red, every side with units, and `extra`.
+fn sides_of(level: &crate::level::LevelDef, extra: &str) -> Vec<String> {
+    let mut sides: Vec<String> = vec!["blue".into(), "red".into()];
+    for s in level.units.iter().map(|u| u.side.as_str()).chain([extra]) {
+        if !sides.iter().any(|k| k == s) {
+            sides.push(s.to_string());
         }
+    }
+    sides
+}
+
+/// The selected unit: its creature, side and weapon can be changed (one edit each).
+fn selected_unit(ui: &mut egui::Ui, doc: &mut EditorDoc, u: &crate::level::UnitDef, sides: &[String]) {
+    let cat = Catalogue::builtin_ref();
+    ui.strong(format!("Selected: {} at ({}, {}), {:?}", u.id, u.at.0, u.at.1, size_of(u, cat)));
+    let (mut creature, mut side, mut weapon) = (u.creature.clone(), u.side.clone(), u.weapon.clone());
+    egui::Grid::new("selected").show(ui, |ui| {
+        ui.label("creature");
+        egui::ComboBox::from_id_salt("sel-creature").selected_text(creature.as_str()).show_ui(ui, |ui| {
+            for id in cat.creatures.keys() {
+                ui.selectable_value(&mut creature, id.clone(), id.as_str());
+            }
+        });
+        ui.end_row();
+        ui.label("side");
+        egui::ComboBox::from_id_salt("sel-side").selected_text(side.as_str()).show_ui(ui, |ui| {
+            for s in sides {
+                ui.selectable_value(&mut side, s.clone(), s.as_str());
+            }
+        });
+        ui.end_row();
+        ui.label("weapon");
+        let own = cat.creature(&creature).map_or(String::new(), |c| c.weapon.clone());
+        let shown = weapon.clone().unwrap_or_else(|| format!("{own} (its own)"));
+        egui::ComboBox::from_id_salt("sel-weapon").selected_text(shown).show_ui(ui, |ui| {
+            ui.selectable_value(&mut weapon, None, format!("{own} (its own)"));
+            for id in cat.weapons.keys() {
+                ui.selectable_value(&mut weapon, Some(id.clone()), id.as_str());
+            }
+        });
+        ui.end_row();
+    });
+    if (&creature, &side, &weapon) != (&u.creature, &u.side, &u.weapon) {
+        doc.apply(&Edit::ChangeUnit { id: u.id.clone(), creature, side, weapon });
+    }
+    if ui.button("Remove (Delete)").clicked() {
+        doc.apply(&Edit::RemoveUnit { id: u.id.clone() });
     }
 }
 
