@@ -177,6 +177,9 @@ enum Command {
         /// Keep the pointer over this square (X,Y), for screenshots and demos.
         #[arg(long, value_parser = parse_xy, hide = true)]
         hover: Option<(i32, i32)>,
+        /// Print the mean CPU frame time when the window closes.
+        #[arg(long, conflicts_with = "apply")]
+        frame_report: bool,
     },
     /// Check level files as the loader does: one line per problem as FILE:LINE:COLUMN:
     /// message; exit 0 when every file is valid, 1 otherwise.
@@ -272,7 +275,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Level { action: LevelAction::Check { files } }) => level_check(&files),
-        Some(Command::Edit { level, new, hex, apply, save, screenshot, frames, all_layers, hover }) => {
+        Some(Command::Edit { level, new, hex, apply, save, screenshot, frames, all_layers, hover, frame_report }) => {
             use fivefoot::editor::{Document, cli};
             let start = match (&level, new) {
                 (Some(path), _) => cli::read_level(path).map(Document::new),
@@ -280,7 +283,7 @@ fn main() -> ExitCode {
                 (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
             };
             let (Some(apply), Some(save)) = (apply, save) else {
-                let window = EditWindow { path: level, screenshot, frames, all_layers, hover };
+                let window = EditWindow { path: level, screenshot, frames, all_layers, hover, frame_report };
                 return edit_window(start, window);
             };
             match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
@@ -305,6 +308,7 @@ struct EditWindow {
     frames: u32,
     all_layers: bool,
     hover: Option<(i32, i32)>,
+    frame_report: bool,
 }
 
 /// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
@@ -323,6 +327,7 @@ fn edit_window(start: Result<fivefoot::editor::Document, String>, w: EditWindow)
         screenshot: w.screenshot,
         all_layers: w.all_layers,
         hover: w.hover,
+        frame_report: w.frame_report,
         editor: Some(doc),
         ..Default::default()
     };

@@ -67,7 +67,13 @@ impl Plugin for GamePlugin {
             .add_systems(OnEnter(Screen::Loading), |mut next: ResMut<NextState<Screen>>| next.set(Screen::Skirmish))
             .add_systems(OnEnter(Screen::Skirmish), start_skirmish.in_set(SkirmishSetup))
             .add_systems(OnExit(Screen::Skirmish), end_skirmish)
-            .add_systems(OnEnter(Screen::Menu), |mut commands: Commands| commands.remove_resource::<PlayTest>())
+            .add_systems(OnEnter(Screen::Menu), |playtest: Option<Res<PlayTest>>, mut commands: Commands| {
+                // A play-test left for the menu: its scratch copy of the level goes too.
+                if let Some(p) = playtest {
+                    let _ = std::fs::remove_file(&p.file);
+                    commands.remove_resource::<PlayTest>();
+                }
+            })
             .add_plugins(screens::ScreensPlugin);
     }
 }
