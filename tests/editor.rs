@@ -385,6 +385,49 @@ mod screen {
     }
 
     #[test]
+    fn the_menu_opens_a_level_in_the_editor_keeps_unsaved_work_and_refuses_a_broken_file() {
+        use fivefoot::editor::OpenInEditor;
+        use fivefoot::game::MenuNotice;
+        let levels = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+        let mut app = editor_app(doc(4, 4), None);
+        app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("scratch".into()));
+        // From the menu: the skirmish opens; the blank map's unsaved work is kept aside.
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        app.update();
+        app.insert_resource(OpenInEditor(levels.join("skirmish.ron")));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
+        app.update();
+        let ed = app.world().resource::<EditorDoc>();
+        assert_eq!(ed.doc.level.name, "Crossroads skirmish");
+        let status = ed.status.clone().unwrap();
+        assert!(status.contains("kept in"), "{status}");
+        let kept = status.rsplit(' ').next().unwrap();
+        assert_eq!(fivefoot::editor::cli::read_level(std::path::Path::new(kept)).unwrap().name, "scratch");
+        // Edited, to the menu and back to the same level: the edit and its history are there.
+        app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("mine".into()));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        app.update();
+        app.insert_resource(OpenInEditor(levels.join("skirmish.ron")));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
+        app.update();
+        assert_eq!(doc_of(&app).level.name, "mine");
+        assert_eq!(doc_of(&app).undo_depth(), 1);
+        // A file that does not parse: back to the menu, which says why.
+        let bad = std::env::temp_dir().join(format!("fivefoot-editor-bad-{}.ron", std::process::id()));
+        std::fs::write(&bad, "(name: oops").unwrap();
+        app.insert_resource(OpenInEditor(bad.clone()));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        app.update();
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
+        app.update();
+        app.update();
+        assert_eq!(screen(&app), Screen::Menu);
+        let notice = app.world().resource::<MenuNotice>().0.clone().unwrap();
+        assert!(notice.contains("cannot edit") && notice.contains("fivefoot-editor-bad"), "{notice}");
+        std::fs::remove_file(bad).unwrap();
+    }
+
+    #[test]
     fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
         let d = Document::new(fivefoot::editor::cli::read_level(&path).unwrap());

@@ -132,8 +132,18 @@ fn enter_editor(
     }
     if let Some(open) = open {
         commands.remove_resource::<OpenInEditor>();
+        // The level already being edited comes back as it was, unsaved changes and history.
+        if doc.as_ref().is_some_and(|d| d.path.as_ref().is_some_and(|p| same_file(p, &open.0))) {
+            return;
+        }
         match super::cli::read_level(&open.0) {
-            Ok(level) => commands.insert_resource(EditorDoc::new(Document::new(level), Some(open.0.clone()))),
+            Ok(level) => {
+                let mut fresh = EditorDoc::new(Document::new(level), Some(open.0.clone()));
+                if let Some(old) = doc.filter(|d| d.dirty()) {
+                    fresh.status = Some(keep_unsaved(&old));
+                }
+                commands.insert_resource(fresh);
+            }
             Err(e) => {
                 commands.insert_resource(MenuNotice(Some(format!("cannot edit: {e}"))));
                 next.set(Screen::Menu);
@@ -144,6 +154,25 @@ fn enter_editor(
     if doc.is_none() {
         let blank = Document::blank(24, 16, false).expect("24x16 is a valid size");
         commands.insert_resource(EditorDoc::new(blank, None));
+    }
+}
+
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Where the unsaved changes of a level the editor is leaving for another go: a recovery
+/// file in the temporary folder, named after the level. Returns what to tell the designer.
+pub fn keep_unsaved(old: &EditorDoc) -> String {
+    let stem =
+        old.path.as_ref().and_then(|p| p.file_stem()).map_or("new-level".into(), |s| s.to_string_lossy().into_owned());
+    let file = std::env::temp_dir().join(format!("fivefoot-unsaved-{stem}.ron"));
+    match save_atomic(&old.doc.level, &file) {
+        Ok(()) => format!("the unsaved changes to {stem} were kept in {}", file.display()),
+        Err(e) => format!("the unsaved changes to {stem} could not be kept: {e}"),
     }
 }
 
