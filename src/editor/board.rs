@@ -23,7 +23,7 @@ pub const EDITOR_PANELS: [f32; 3] = [290.0, 320.0, 40.0];
 #[derive(Resource, Default)]
 struct Drawn {
     map: Option<(Vec<String>, Shape)>,
-    units: Option<(Vec<crate::level::UnitDef>, Option<String>, usize)>,
+    units: Option<(Vec<crate::level::UnitDef>, Option<String>, Vec<Option<String>>)>,
     cursor: Vec<(i32, i32)>,
 }
 
@@ -142,9 +142,11 @@ fn draw_units(
 ) {
     let Some(layout) = layout else { return };
     let level = &doc.doc.level;
-    let same = drawn.units.as_ref().is_some_and(|(units, selected, n)| {
-        units == &level.units && selected == &tools.selected && *n == problems.0.len()
-    });
+    let flagged: Vec<Option<String>> = problems.0.iter().map(|p| p.unit.clone()).collect();
+    let same = drawn
+        .units
+        .as_ref()
+        .is_some_and(|(units, selected, f)| units == &level.units && selected == &tools.selected && *f == flagged);
     if same && !layout.is_changed() {
         return;
     }
@@ -188,7 +190,7 @@ fn draw_units(
             ));
         }
     }
-    drawn.units = Some((level.units.clone(), tools.selected.clone(), problems.0.len()));
+    drawn.units = Some((level.units.clone(), tools.selected.clone(), flagged));
 }
 
 /// Marks the squares the tool in hand would touch: the brush under the pointer, the

@@ -231,7 +231,8 @@ pub fn gestures(
         }
         g.last = c;
     }
-    if mouse.just_released(MouseButton::Left) {
+    // Released (or the release lost outside the window): the gesture ends.
+    if !mouse.pressed(MouseButton::Left) && g.kind.is_some() {
         match g.kind.take() {
             Some(GestureKind::Stroke(_)) => doc.doc.end_group(),
             Some(GestureKind::Shape(tool, t)) => {
