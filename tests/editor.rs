@@ -131,6 +131,8 @@ fn edit() -> impl Strategy<Value = Edit> {
         }),
         (id.clone(), cell).prop_map(|(id, to)| Edit::MoveUnit { id: id.into(), to }),
         id.clone().prop_map(|id| Edit::RemoveUnit { id: id.into() }),
+        (id.clone(), id.clone()).prop_map(|(id, to)| Edit::RenameUnit { id: id.into(), to: to.into() }),
+        Just(Edit::RenameSide { from: "red".into(), to: "blue".into() }),
         (id, any::<bool>()).prop_map(|(id, big)| Edit::ChangeUnit {
             id: id.into(),
             creature: if big { "ogre" } else { "wolf" }.into(),
@@ -219,6 +221,29 @@ fn a_placed_unit_changes_creature_side_and_weapon_where_it_fits() {
     d.apply(&change("wolf", "blue", Some("longsword")), cat()).unwrap();
     let g = &d.level.units[0];
     assert_eq!((g.creature.as_str(), g.side.as_str(), g.weapon.as_deref()), ("wolf", "blue", Some("longsword")));
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert_eq!(d.level, before.level);
+}
+
+#[test]
+fn units_and_sides_are_renamed_without_ever_sharing_an_id() {
+    let mut d = doc(5, 3);
+    for (id, side, at) in [("a", "red", (0, 0)), ("b", "red", (2, 0)), ("c", "blue", (4, 0))] {
+        let e = Edit::PlaceUnit { id: id.into(), creature: "goblin".into(), side: side.into(), at, weapon: None };
+        d.apply(&e, cat()).unwrap();
+    }
+    let before = d.clone();
+    let rename = |id: &str, to: &str| Edit::RenameUnit { id: id.into(), to: to.into() };
+    assert!(d.apply(&rename("a", "b"), cat()).unwrap_err().contains("already"));
+    assert!(d.apply(&rename("a", " "), cat()).is_err());
+    assert!(d.apply(&rename("zz", "y"), cat()).unwrap_err().contains("no unit"));
+    assert!(d.apply(&Edit::RenameSide { from: "green".into(), to: "x".into() }, cat()).is_err());
+    assert_eq!(d, before, "refusals change nothing");
+    d.apply(&rename("a", "leader"), cat()).unwrap();
+    d.apply(&Edit::RenameSide { from: "red".into(), to: "orcs".into() }, cat()).unwrap();
+    let units: Vec<(&str, &str)> = d.level.units.iter().map(|u| (u.id.as_str(), u.side.as_str())).collect();
+    assert_eq!(units, [("leader", "orcs"), ("b", "orcs"), ("c", "blue")]);
+    d.apply(&Edit::Undo, cat()).unwrap();
     d.apply(&Edit::Undo, cat()).unwrap();
     assert_eq!(d.level, before.level);
 }

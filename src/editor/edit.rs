@@ -99,6 +99,16 @@ pub enum Edit {
         #[serde(default)]
         weapon: Option<String>,
     },
+    /// Gives a unit a new id, which no other unit may have.
+    RenameUnit {
+        id: String,
+        to: String,
+    },
+    /// Renames a side: every unit on it goes over to the new name.
+    RenameSide {
+        from: String,
+        to: String,
+    },
     SetSymmetry(Symmetry),
     SetName(String),
     SetRules(RulesVariant),
@@ -331,6 +341,27 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
         Edit::RemoveUnit { id } => {
             let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
             level.units.remove(i);
+        }
+        Edit::RenameUnit { id, to } => {
+            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
+            if to.trim().is_empty() {
+                return Err("a unit needs a non-empty id".into());
+            }
+            if level.units.iter().enumerate().any(|(j, u)| j != i && &u.id == to) {
+                return Err(format!("another unit is already called \"{to}\""));
+            }
+            level.units[i].id = to.clone();
+        }
+        Edit::RenameSide { from, to } => {
+            if to.trim().is_empty() {
+                return Err("a side needs a name".into());
+            }
+            if !level.units.iter().any(|u| &u.side == from) {
+                return Err(format!("no unit is on side \"{from}\""));
+            }
+            for u in level.units.iter_mut().filter(|u| &u.side == from) {
+                u.side = to.clone();
+            }
         }
         Edit::ChangeUnit { id, creature, side, weapon } => {
             let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;

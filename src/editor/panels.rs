@@ -31,6 +31,10 @@ impl Plugin for EditorPanelsPlugin {
 #[derive(Resource, Default)]
 struct PanelState {
     name: Option<String>,
+    /// The selected unit's id as being typed.
+    unit_id: Option<String>,
+    /// The side to rename, and its new name as typed.
+    rename_side: (String, String),
     new_side: String,
     /// The map's size when the new size was typed, and the new size.
     size: Option<((i32, i32), (i32, i32))>,
@@ -97,6 +101,8 @@ fn panels(
     egui::Panel::right("editor-level").exact_size(right - 14.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             level_panel(ui, &mut doc, &mut tools, &mut state);
+            ui.separator();
+            sides_panel(ui, &mut doc, &mut tools, &mut state);
             ui.separator();
             problem_panel(ui, &problems, &mut tools, &mut cam);
         });
@@ -212,7 +218,10 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, s
     if let Some(u) = tools.selected.as_ref().and_then(|id| doc.doc.level.units.iter().find(|u| &u.id == id)) {
         ui.separator();
         let u = u.clone();
-        selected_unit(ui, doc, &u, &sides_of(&doc.doc.level, &tools.side));
+        let sides = sides_of(&doc.doc.level, &tools.side);
+        if let Some(renamed) = selected_unit(ui, doc, &u, &sides, &mut state.unit_id) {
+            tools.selected = Some(renamed);
+        }
     }
 }
 
@@ -227,12 +236,33 @@ fn sides_of(level: &crate::level::LevelDef, extra: &str) -> Vec<String> {
     sides
 }
 
-/// The selected unit: its creature, side and weapon can be changed (one edit each).
-fn selected_unit(ui: &mut egui::Ui, doc: &mut EditorDoc, u: &crate::level::UnitDef, sides: &[String]) {
+/// The selected unit: its id, creature, side and weapon can be changed (one edit each).
+/// Returns its new id when it was renamed.
+fn selected_unit(
+    ui: &mut egui::Ui,
+    doc: &mut EditorDoc,
+    u: &crate::level::UnitDef,
+    sides: &[String],
+    typed_id: &mut Option<String>,
+) -> Option<String> {
     let cat = Catalogue::builtin_ref();
     ui.strong(format!("Selected: {} at ({}, {}), {:?}", u.id, u.at.0, u.at.1, size_of(u, cat)));
     let (mut creature, mut side, mut weapon) = (u.creature.clone(), u.side.clone(), u.weapon.clone());
+    let mut renamed = None;
     egui::Grid::new("selected").show(ui, |ui| {
+        ui.label("id");
+        let typed = typed_id.get_or_insert_with(|| u.id.clone());
+        let r = ui.add(egui::TextEdit::singleline(typed).desired_width(140.0));
+        if r.lost_focus() && *typed != u.id {
+            let to = typed.clone();
+            if doc.apply(&Edit::RenameUnit { id: u.id.clone(), to: to.clone() }) {
+                renamed = Some(to);
+            }
+        }
+        if !r.has_focus() {
+            *typed_id = None;
+        }
+        ui.end_row();
         ui.label("creature");
         egui::ComboBox::from_id_salt("sel-creature").selected_text(creature.as_str()).show_ui(ui, |ui| {
             for id in cat.creatures.keys() {
@@ -264,6 +294,50 @@ fn selected_unit(ui: &mut egui::Ui, doc: &mut EditorDoc, u: &crate::level::UnitD
     if ui.button("Remove (Delete)").clicked() {
         doc.apply(&Edit::RemoveUnit { id: u.id.clone() });
     }
+    renamed
+}
+
+/// The sides with units, how many each has, and renaming one.
+fn sides_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, state: &mut PanelState) {
+    ui.strong("Sides");
+    let mut sides: Vec<(String, usize)> = vec![];
+    for u in &doc.doc.level.units {
+        match sides.iter_mut().find(|(s, _)| *s == u.side) {
+            Some((_, n)) => *n += 1,
+            None => sides.push((u.side.clone(), 1)),
+        }
+    }
+    ui.horizontal_wrapped(|ui| {
+        for (s, n) in &sides {
+            ui.colored_label(colour32(crate::view::side_colour(s)), format!("{s}: {n}"));
+        }
+    });
+    if sides.is_empty() {
+        return;
+    }
+    let (from, to) = &mut state.rename_side;
+    if !sides.iter().any(|(s, _)| s == from) {
+        *from = sides[0].0.clone();
+    }
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt("rename-side").selected_text(from.as_str()).width(70.0).show_ui(ui, |ui| {
+            for (s, _) in &sides {
+                ui.selectable_value(from, s.clone(), s.as_str());
+            }
+        });
+        ui.add(egui::TextEdit::singleline(to).hint_text("new name").desired_width(80.0));
+        if ui.add_enabled(!to.trim().is_empty(), egui::Button::new("Rename")).clicked() {
+            let new = to.trim().to_string();
+            if doc.apply(&Edit::RenameSide { from: from.clone(), to: new.clone() }) {
+                for s in [&mut tools.side].into_iter().chain(tools.playtest_side.as_mut()) {
+                    if s == from {
+                        *s = new.clone();
+                    }
+                }
+                to.clear();
+            }
+        }
+    });
 }
 
 fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, state: &mut PanelState) {

@@ -199,6 +199,7 @@ fn pause_menu(
     mut contexts: EguiContexts,
     mut paused: ResMut<Paused>,
     setup: Option<Res<GameSetup>>,
+    playtest: Option<Res<PlayTest>>,
     bindings: Option<Res<ActiveBindings>>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
@@ -214,6 +215,9 @@ fn pause_menu(
         }
         if ui.button("Restart (new dice)").clicked() {
             restart(&mut commands, setup.as_deref(), &mut next);
+        }
+        if playtest.is_some() && ui.button("Back to the editor").clicked() {
+            next.set(Screen::Editor);
         }
         if ui.button("Main menu").clicked() {
             next.set(Screen::Menu);
