@@ -453,6 +453,40 @@ mod screen {
     }
 
     #[test]
+    fn unsaved_edits_kept_in_a_recovery_file_are_offered_back_and_a_save_removes_it() {
+        let dir = std::env::temp_dir().join(format!("fivefoot-recovery-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("ford.ron");
+        fivefoot::level::save_atomic(&doc(5, 3).level, &file).unwrap();
+        let open =
+            || EditorDoc::new(Document::new(fivefoot::editor::cli::read_level(&file).unwrap()), Some(file.clone()));
+        let mut ed = open();
+        assert!(ed.recovered.is_none());
+        ed.apply(&Edit::SetName("Ford".into()));
+        let kept = ed.autosave().unwrap();
+        assert_eq!(kept, dir.join(".ford.ron.recovery"));
+        // The session ends without saving; the next one finds the edits and restores them.
+        let mut again = open();
+        assert_eq!(again.recovered.as_ref().map(|l| l.name.as_str()), Some("Ford"));
+        again.restore_recovered();
+        assert_eq!(again.doc.level.name, "Ford");
+        assert!(again.dirty(), "restored, not saved");
+        again.save().unwrap();
+        assert!(!kept.exists(), "saving removes the recovery file");
+        assert!(open().recovered.is_none());
+        // Discarding removes it too.
+        let mut third = open();
+        third.apply(&Edit::SetName("Other".into()));
+        third.autosave().unwrap();
+        let mut fourth = open();
+        assert!(fourth.recovered.is_some());
+        fourth.discard_recovered();
+        assert!(!kept.exists());
+        assert_eq!(fourth.doc.level.name, "Ford");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
         let d = Document::new(fivefoot::editor::cli::read_level(&path).unwrap());

@@ -1,6 +1,6 @@
 //! The level editor. Headless: the edit vocabulary and the document with its undo history
 //! (`edit`), the command line that applies a RON list of edits (`cli`), the live list of a
-//! level's problems (`check`). In the window: the editor screen's state, keys and
+//! level's problems (`check`), the recovery file of unsaved edits (`recovery`). In the window: the editor screen's state, keys and
 //! play-test trip (`session`, headless-testable), the mouse tools (`tools`), the board
 //! (`board`), the rules overlays of the placed units (`overlay`) and the egui panels
 //! (`panels`). Every tool speaks the same `Edit`s.
@@ -11,6 +11,7 @@ pub mod cli;
 pub mod edit;
 pub mod overlay;
 pub mod panels;
+pub mod recovery;
 pub mod session;
 pub mod tools;
 

@@ -81,6 +81,23 @@ fn panels(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     let [left, right, top] = EDITOR_PANELS;
+    if doc.recovered.is_some() {
+        egui::Window::new("Unsaved edits found")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ctx, |ui| {
+                ui.label("A session that ended without saving left edits to this level.");
+                ui.horizontal(|ui| {
+                    if ui.button("Restore them").clicked() {
+                        doc.restore_recovered();
+                    }
+                    if ui.button("Discard them").clicked() {
+                        doc.discard_recovered();
+                    }
+                });
+            });
+    }
     egui::Panel::top("editor-top").exact_size(top).show(&mut root, |ui| {
         ui.horizontal_centered(|ui| {
             top_bar(ui, &mut doc, &mut actions);

@@ -24,12 +24,19 @@ pub struct EditorDoc {
     pub save_as: String,
     /// The last thing to tell the designer (saved, refused, …).
     pub status: Option<String>,
+    /// Unsaved edits found in a recovery file, offered back (`recovery`).
+    pub recovered: Option<LevelDef>,
 }
 
 impl EditorDoc {
     pub fn new(doc: Document, path: Option<PathBuf>) -> EditorDoc {
         let saved = path.as_ref().map(|_| doc.level.clone());
-        EditorDoc { doc, path, saved, save_as: "levels/new-level.ron".into(), status: None }
+        let mut ed =
+            EditorDoc { doc, path, saved, save_as: "levels/new-level.ron".into(), status: None, recovered: None };
+        if ed.path.is_some() {
+            ed.look_for_recovery();
+        }
+        ed
     }
 
     /// Unsaved changes.
@@ -61,6 +68,8 @@ impl EditorDoc {
         save_atomic(&self.doc.level, &path).map_err(|e| e.to_string())?;
         self.saved = Some(self.doc.level.clone());
         self.path = Some(path.clone());
+        self.clear_recovery();
+        self.recovered = None;
         Ok(path)
     }
 }
@@ -109,9 +118,11 @@ impl Plugin for EditorPlugin {
             })
             .add_systems(
                 Update,
-                (editor_keys, tools::gestures, run_actions, refresh_problems)
+                (editor_keys, tools::gestures, run_actions, refresh_problems, super::recovery::autosave)
                     .chain()
                     .in_set(EditorSet)
+                    // The square under the pointer as of this frame, not the last.
+                    .after(crate::view::camera::track_pointer)
                     .run_if(in_state(Screen::Editor).and_then(resource_exists::<EditorDoc>)),
             );
     }

@@ -131,7 +131,7 @@ fn move_camera(
 pub struct PinnedPointer(pub crate::grid::GridPos);
 
 /// Finds the board square under the pointer, and whether the pointer is over a panel.
-fn track_pointer(
+pub fn track_pointer(
     window: Query<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
     layout: Res<BoardLayout>,
