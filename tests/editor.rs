@@ -248,6 +248,44 @@ fn units_and_sides_are_renamed_without_ever_sharing_an_id() {
     assert_eq!(d.level, before.level);
 }
 
+#[test]
+fn a_clip_is_copied_turned_mirrored_and_pasted_as_edits() {
+    use fivefoot::editor::clipboard::{copy, cut_edits};
+    let mut d = doc(6, 4);
+    paint(&mut d, Terrain::Wall, Area::Cells(vec![(0, 0)]));
+    paint(&mut d, Terrain::Difficult, Area::Cells(vec![(2, 0)]));
+    let e = Edit::PlaceUnit { id: "o".into(), creature: "ogre".into(), side: "red".into(), at: (1, 1), weapon: None };
+    d.apply(&e, cat()).unwrap();
+    // The 3x3 from (0, 0): "#.~" over two rows of floor, the Large ogre at (1, 1) inside.
+    let clip = copy(&d.level, cat(), (2, 2), (0, 0)).unwrap();
+    assert_eq!((clip.width, clip.height, clip.units.len()), (3, 3, 1));
+    let turned = clip.rotated(cat());
+    // A quarter clockwise: the wall goes to the top-right corner, the rubble to the bottom-right.
+    assert_eq!((turned.terrain[2], turned.terrain[8]), (Terrain::Wall, Terrain::Difficult));
+    assert_eq!(turned.units[0].at, (0, 1));
+    assert_eq!(clip.flipped(cat()).terrain[..3], [Terrain::Difficult, Terrain::Floor, Terrain::Wall]);
+    assert_eq!(clip.flipped(cat()).units[0].at, (0, 1));
+    assert_eq!(clip.rotated(cat()).rotated(cat()).rotated(cat()).rotated(cat()), clip);
+    // Pasted at (3, 1): terrain and a second ogre, its id made unique.
+    let before = d.clone();
+    d.begin_group();
+    for e in clip.paste_edits((3, 1)) {
+        d.apply(&e, cat()).unwrap();
+    }
+    d.end_group();
+    assert_eq!(rows(&d), ["#.~...", "...#.~", "......", "......"]);
+    assert_eq!(d.level.units[1].id, "o_2");
+    assert_eq!(d.level.units[1].at, (4, 2));
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert_eq!(d.level, before.level, "one paste, one undo step");
+    // A cut takes the units wholly inside and leaves floor.
+    for e in cut_edits(&d.level, cat(), (0, 0), (2, 2)) {
+        d.apply(&e, cat()).unwrap();
+    }
+    assert_eq!(rows(&d)[0], "......");
+    assert!(d.level.units.is_empty());
+}
+
 mod screen {
     use super::*;
     use bevy::prelude::*;
@@ -484,6 +522,34 @@ mod screen {
         assert!(!kept.exists());
         assert_eq!(fourth.doc.level.name, "Ford");
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn select_copy_and_paste_with_the_mouse_and_keys_is_one_undo_step() {
+        let mut app = editor_app(doc(6, 3), None);
+        app.world_mut()
+            .resource_mut::<EditorDoc>()
+            .apply(&Edit::Paint { terrain: Terrain::Wall, area: Area::Rect { from: (0, 0), to: (1, 0) } });
+        app.world_mut().resource_mut::<EditorTools>().tool = Tool::Select;
+        point(&mut app, 0, 0);
+        MouseButton::Left.press(app.world_mut());
+        app.update();
+        point(&mut app, 1, 1);
+        app.update();
+        MouseButton::Left.release(app.world_mut());
+        app.update();
+        assert_eq!(app.world().resource::<EditorTools>().selection, Some(((0, 0), (1, 1))));
+        ctrl(&mut app, KeyCode::KeyC);
+        ctrl(&mut app, KeyCode::KeyV);
+        assert_eq!(app.world().resource::<EditorTools>().tool, Tool::Paste);
+        tap(&mut app, KeyCode::KeyR);
+        point(&mut app, 4, 0);
+        tap(&mut app, MouseButton::Left);
+        // Turned a quarter: the two walls stand in a column on the right of the clip.
+        assert_eq!(rows(doc_of(&app)), ["##...#", ".....#", "......"]);
+        assert_eq!(doc_of(&app).undo_depth(), 2);
+        ctrl(&mut app, KeyCode::KeyZ);
+        assert_eq!(rows(doc_of(&app))[0], "##....");
     }
 
     #[test]

@@ -210,7 +210,7 @@ fn draw_cursor(
     let Some(layout) = layout else { return };
     let cat = Catalogue::builtin_ref();
     let mut want: Vec<(i32, i32)> = match (&gesture.kind, pointer.cell) {
-        (Some(GestureKind::Shape(..)), _) => gesture.preview(),
+        (Some(GestureKind::Shape(..) | GestureKind::Select), _) => gesture.preview(),
         (Some(GestureKind::MoveUnit(id)), Some(p)) => {
             let u = doc.doc.level.units.iter().find(|u| &u.id == id);
             u.map_or(vec![], |u| {
@@ -224,18 +224,28 @@ fn draw_cursor(
                 let side = cat.creature(&tools.creature).map_or(1, |c| c.size.side());
                 Footprint::new(p, side).cells().map(|c| (c.x, c.y)).collect()
             }
+            Tool::Paste => tools.clip.as_ref().map_or(vec![], |c| c.footprint((p.x, p.y))),
             _ => vec![(p.x, p.y)],
         },
         _ => vec![],
     };
     // Painting and placing mirror under the symmetry: so does the preview.
-    if !matches!(gesture.kind, Some(GestureKind::MoveUnit(_))) {
+    if !matches!(gesture.kind, Some(GestureKind::MoveUnit(_) | GestureKind::Select)) {
         let (w, h, s) = (layout.width, layout.height, doc.doc.symmetry);
         want = want.into_iter().flat_map(|c| super::edit::mirrored(c, s, w, h)).collect();
         want.sort_unstable();
         want.dedup();
     }
-    want.retain(|&(x, y)| x >= 0 && y >= 0 && x < layout.width && y < layout.height);
+    // The selection, when not being dragged out again, in its own colour.
+    let mut selected: Vec<(i32, i32)> = match (&gesture.kind, tools.selection) {
+        (Some(GestureKind::Select), _) | (_, None) => vec![],
+        (_, Some((a, b))) => super::edit::cells(&super::Area::Rect { from: a, to: b }),
+    };
+    let on_board = |&(x, y): &(i32, i32)| x >= 0 && y >= 0 && x < layout.width && y < layout.height;
+    want.retain(on_board);
+    selected.retain(|c| on_board(c) && !want.contains(c));
+    let split = want.len();
+    want.extend(selected);
     if drawn.cursor == want && !layout.is_changed() {
         return;
     }
@@ -247,8 +257,8 @@ fn draw_cursor(
         *mask = Some((layout.shape, images.add(image)));
     }
     let Some((_, image)) = mask.as_ref() else { return };
-    let colour = Color::srgba(1.0, 1.0, 1.0, 0.35);
-    for &(x, y) in &want {
+    for (k, &(x, y)) in want.iter().enumerate() {
+        let colour = if k < split { Color::srgba(1.0, 1.0, 1.0, 0.35) } else { Color::srgba(0.3, 0.6, 1.0, 0.3) };
         commands.spawn((
             EditorCursor,
             DespawnOnExit(Screen::Editor),

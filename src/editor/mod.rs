@@ -1,13 +1,14 @@
 //! The level editor. Headless: the edit vocabulary and the document with its undo history
 //! (`edit`), the command line that applies a RON list of edits (`cli`), the live list of a
 //! level's problems (`check`), the recovery file of unsaved edits (`recovery`). In the window: the editor screen's state, keys and
-//! play-test trip (`session`, headless-testable), the mouse tools (`tools`), the board
+//! play-test trip (`session`, headless-testable), the mouse tools (`tools`) and the clip they copy and paste (`clipboard`), the board
 //! (`board`), the rules overlays of the placed units (`overlay`) and the egui panels
 //! (`panels`). Every tool speaks the same `Edit`s.
 
 pub mod board;
 pub mod check;
 pub mod cli;
+pub mod clipboard;
 pub mod edit;
 pub mod overlay;
 pub mod panels;

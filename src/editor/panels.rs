@@ -113,7 +113,10 @@ fn panels(
         });
     });
     egui::Panel::left("editor-tools").exact_size(left - 14.0).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| tool_panel(ui, &mut doc, &mut tools, &mut state));
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            tool_panel(ui, &mut doc, &mut tools, &mut state);
+            clip_panel(ui, &tools, &mut actions);
+        });
     });
     egui::Panel::right("editor-level").exact_size(right - 14.0).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
@@ -239,6 +242,33 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, s
         if let Some(renamed) = selected_unit(ui, doc, &u, &sides, &mut state.unit_id) {
             tools.selected = Some(renamed);
         }
+    }
+}
+
+/// The selection and the clip: copy, cut, paste, turn, mirror.
+fn clip_panel(ui: &mut egui::Ui, tools: &EditorTools, actions: &mut MessageWriter<EditorAction>) {
+    ui.separator();
+    let sel = tools.selection.map(|(a, b)| super::clipboard::corners(a, b));
+    ui.label(match sel {
+        Some(((x0, y0), (x1, y1))) => format!("Selection: {}x{} at ({x0}, {y0})", x1 - x0 + 1, y1 - y0 + 1),
+        None => "Selection: none (drag with Select)".into(),
+    });
+    ui.horizontal_wrapped(|ui| {
+        let buttons = [
+            ("Copy (Ctrl+C)", EditorAction::Copy, sel.is_some()),
+            ("Cut (Ctrl+X)", EditorAction::Cut, sel.is_some()),
+            ("Paste (Ctrl+V)", EditorAction::Paste, tools.clip.is_some()),
+            ("Rotate (R)", EditorAction::RotateClip, tools.clip.is_some()),
+            ("Flip (F)", EditorAction::FlipClip, tools.clip.is_some()),
+        ];
+        for (label, action, enabled) in buttons {
+            if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
+                actions.write(action);
+            }
+        }
+    });
+    if let Some(c) = &tools.clip {
+        ui.label(format!("Clip: {}x{}, {} units", c.width, c.height, c.units.len()));
     }
 }
 

@@ -4,6 +4,7 @@
 //! in `board` and `panels`; this part runs in tests without a window.
 
 use super::check::{self, Problem};
+use super::clipboard;
 use super::tools::{self, EditorTools, Gesture};
 use super::{Document, Edit};
 use crate::game::{GameSetup, MenuNotice, PlayTest, Screen};
@@ -90,6 +91,16 @@ pub enum EditorAction {
     PlayTest,
     /// Back to the title menu (the document is kept).
     Menu,
+    /// Copy the selection into the clip.
+    Copy,
+    /// Copy the selection, then clear it (units removed, floor painted).
+    Cut,
+    /// Take up the paste tool with the clip.
+    Paste,
+    /// Turn the clip a quarter clockwise.
+    RotateClip,
+    /// Mirror the clip left to right.
+    FlipClip,
 }
 
 /// The problems of the level as it stands, recomputed when it changes.
@@ -188,7 +199,8 @@ pub fn keep_unsaved(old: &EditorDoc) -> String {
 }
 
 /// Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, Ctrl+S save, Delete removes the selected unit,
-/// F5 play-tests. Not while a text field has the keyboard.
+/// F5 play-tests, Ctrl+C / Ctrl+X / Ctrl+V copy, cut and paste, R and F turn and mirror the
+/// clip. Not while a text field has the keyboard.
 fn editor_keys(
     keys: Res<ButtonInput<KeyCode>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
@@ -216,6 +228,19 @@ fn editor_keys(
     }
     if keys.just_pressed(KeyCode::F5) {
         actions.write(EditorAction::PlayTest);
+    }
+    for (key, action) in
+        [(KeyCode::KeyC, EditorAction::Copy), (KeyCode::KeyX, EditorAction::Cut), (KeyCode::KeyV, EditorAction::Paste)]
+    {
+        if ctrl && keys.just_pressed(key) {
+            actions.write(action);
+        }
+    }
+    if !ctrl && keys.just_pressed(KeyCode::KeyR) {
+        actions.write(EditorAction::RotateClip);
+    }
+    if !ctrl && keys.just_pressed(KeyCode::KeyF) {
+        actions.write(EditorAction::FlipClip);
     }
 }
 
@@ -260,6 +285,30 @@ fn run_actions(
             EditorAction::Menu => {
                 doc.doc.end_group();
                 next.set(Screen::Menu);
+            }
+            EditorAction::Copy | EditorAction::Cut => {
+                let cat = Catalogue::builtin_ref();
+                let Some((a, b)) = tools.selection else {
+                    doc.status = Some("select a rectangle first (the Select tool)".into());
+                    continue;
+                };
+                tools.clip = clipboard::copy(&doc.doc.level, cat, a, b);
+                if *action == EditorAction::Cut {
+                    let edits = clipboard::cut_edits(&doc.doc.level, cat, a, b);
+                    tools::apply_lenient(&mut doc, edits);
+                }
+            }
+            EditorAction::Paste => {
+                if tools.clip.is_some() {
+                    tools.tool = tools::Tool::Paste;
+                } else {
+                    doc.status = Some("nothing copied yet".into());
+                }
+            }
+            EditorAction::RotateClip | EditorAction::FlipClip => {
+                let cat = Catalogue::builtin_ref();
+                let turn = *action == EditorAction::RotateClip;
+                tools.clip = tools.clip.as_ref().map(|c| if turn { c.rotated(cat) } else { c.flipped(cat) });
             }
         }
     }

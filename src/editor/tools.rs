@@ -3,6 +3,7 @@
 //! line is painted on release; a fill, a placed unit, a moved or removed unit is one edit
 //! each. The eyedropper picks a square's terrain (and the creature and side of a unit).
 
+use super::clipboard::Clip;
 use super::edit::{cells, unit_on};
 use super::session::EditorDoc;
 use super::{Area, Edit};
@@ -26,10 +27,14 @@ pub enum Tool {
     Eyedropper,
     /// Place units with a click, drag them to move.
     Units,
+    /// Drag a rectangle to copy, cut or paste over.
+    Select,
+    /// Put the clip down where clicked.
+    Paste,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 8] = [
+    pub const ALL: [Tool; 10] = [
         Tool::Brush,
         Tool::Rect,
         Tool::RectOutline,
@@ -38,6 +43,8 @@ impl Tool {
         Tool::Eraser,
         Tool::Eyedropper,
         Tool::Units,
+        Tool::Select,
+        Tool::Paste,
     ];
 
     pub fn label(self) -> &'static str {
@@ -50,6 +57,8 @@ impl Tool {
             Tool::Eraser => "Eraser",
             Tool::Eyedropper => "Eyedropper",
             Tool::Units => "Units",
+            Tool::Select => "Select",
+            Tool::Paste => "Paste",
         }
     }
 }
@@ -72,6 +81,10 @@ pub struct EditorTools {
     /// The variant of a play-test; `None`: the level's own.
     pub playtest_rules: Option<RulesVariant>,
     pub playtest_seed: u64,
+    /// The selected rectangle (two corners, inclusive).
+    pub selection: Option<((i32, i32), (i32, i32))>,
+    /// What was copied or cut.
+    pub clip: Option<Clip>,
 }
 
 impl Default for EditorTools {
@@ -86,6 +99,8 @@ impl Default for EditorTools {
             playtest_side: None,
             playtest_rules: None,
             playtest_seed: 1,
+            selection: None,
+            clip: None,
         }
     }
 }
@@ -107,6 +122,8 @@ pub enum GestureKind {
     Shape(Tool, Terrain),
     /// Dragging a unit.
     MoveUnit(String),
+    /// Dragging out a selection.
+    Select,
 }
 
 impl Gesture {
@@ -114,6 +131,7 @@ impl Gesture {
     pub fn preview(&self) -> Vec<(i32, i32)> {
         match &self.kind {
             Some(GestureKind::Shape(tool, _)) => cells(&shape_area(*tool, self.start, self.last)),
+            Some(GestureKind::Select) => cells(&Area::Rect { from: self.start, to: self.last }),
             _ => vec![],
         }
     }
@@ -152,6 +170,27 @@ pub fn paint_lenient(doc: &mut EditorDoc, terrain: Terrain, cells: Vec<(i32, i32
         }
     }
     doc.status = Some(format!("{skipped} squares under units left as they were"));
+}
+
+/// Applies `edits` as one undo step, skipping those that cannot apply (a unit that would
+/// stand on a wall, a wall under a unit) and saying how many were.
+pub fn apply_lenient(doc: &mut EditorDoc, edits: Vec<Edit>) {
+    let cat = Catalogue::builtin_ref();
+    doc.doc.begin_group();
+    let mut skipped = 0;
+    for e in edits {
+        match e {
+            Edit::Paint { terrain, area: Area::Cells(list) } => {
+                let before = doc.status.take();
+                paint_lenient(doc, terrain, list);
+                skipped += usize::from(doc.status.is_some());
+                doc.status = before;
+            }
+            e => skipped += usize::from(doc.doc.apply(&e, cat).is_err()),
+        }
+    }
+    doc.doc.end_group();
+    doc.status = (skipped > 0).then(|| format!("{skipped} parts did not fit and were left out"));
 }
 
 /// The terrain at a square, if on the map.
@@ -199,6 +238,12 @@ pub fn gestures(
                 }
                 tools.tool = Tool::Brush;
             }
+            Tool::Select => g.kind = Some(GestureKind::Select),
+            Tool::Paste => {
+                if let Some(clip) = tools.clip.clone() {
+                    apply_lenient(&mut doc, clip.paste_edits(c));
+                }
+            }
             Tool::Units => match unit_on(&doc.doc.level, cat, c) {
                 Some(id) => {
                     tools.selected = Some(id.clone());
@@ -241,6 +286,7 @@ pub fn gestures(
                 paint_lenient(&mut doc, t, cells(&shape_area(tool, g.start, g.last)));
                 doc.doc.end_group();
             }
+            Some(GestureKind::Select) => tools.selection = Some((g.start, g.last)),
             Some(GestureKind::MoveUnit(id)) if g.last != g.start => {
                 if let Some(u) = doc.doc.level.units.iter().find(|u| u.id == id) {
                     let to = (u.at.0 + g.last.0 - g.start.0, u.at.1 + g.last.1 - g.start.1);
