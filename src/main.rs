@@ -1,4 +1,4 @@
-//! The `fivefoot` command line: `play` (the default), `query`.
+//! The `fivefoot` command line: `play` (the default), `edit`, `level`, `sim`, `query`, …
 #![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use clap::{Parser, Subcommand};
@@ -167,7 +167,8 @@ enum Command {
         #[arg(long, default_value = "Arena")]
         name: String,
     },
-    /// Edit a level headless: apply a RON list of edits and save the result.
+    /// Open the level editor on a level (or a new map); with --apply, edit headless: apply a
+    /// RON list of edits and save the result.
     Edit {
         /// The level to edit (or --new).
         level: Option<PathBuf>,
@@ -183,6 +184,21 @@ enum Command {
         /// Where to write the result.
         #[arg(long, requires = "apply")]
         save: Option<PathBuf>,
+        /// Save a PNG of the editor window after --frames frames, then exit.
+        #[arg(long, conflicts_with = "apply")]
+        screenshot: Option<PathBuf>,
+        /// Frames to run before the screenshot.
+        #[arg(long, default_value_t = 30)]
+        frames: u32,
+        /// Start with every rules layer on (threat, reach).
+        #[arg(long, conflicts_with = "apply")]
+        all_layers: bool,
+        /// Keep the pointer over this square (X,Y), for screenshots and demos.
+        #[arg(long, value_parser = parse_xy, hide = true)]
+        hover: Option<(i32, i32)>,
+        /// Print the mean CPU frame time when the window closes.
+        #[arg(long, conflicts_with = "apply")]
+        frame_report: bool,
     },
     /// Check level files as the loader does: one line per problem as FILE:LINE:COLUMN:
     /// message; exit 0 when every file is valid, 1 otherwise.
@@ -281,16 +297,16 @@ fn main() -> ExitCode {
         Some(Command::Level { action: LevelAction::Balance { file, rules, battles, seed, json } }) => {
             level_balance(&file, rules, battles, seed, json)
         }
-        Some(Command::Edit { level, new, hex, apply, save }) => {
+        Some(Command::Edit { level, new, hex, apply, save, screenshot, frames, all_layers, hover, frame_report }) => {
             use fivefoot::editor::{Document, cli};
-            let (Some(apply), Some(save)) = (apply, save) else {
-                eprintln!("fivefoot edit: the editor screen is not built yet; use --apply EDITS.ron --save OUT.ron");
-                return ExitCode::from(2);
-            };
-            let start = match (level, new) {
-                (Some(path), _) => cli::read_level(&path).map(Document::new),
+            let start = match (&level, new) {
+                (Some(path), _) => cli::read_level(path).map(Document::new),
                 (None, Some((w, h))) => Document::blank(w, h, hex),
                 (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
+            };
+            let (Some(apply), Some(save)) = (apply, save) else {
+                let window = EditWindow { path: level, screenshot, frames, all_layers, hover, frame_report };
+                return edit_window(start, window);
             };
             match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
                 Ok(done) => {
@@ -305,6 +321,39 @@ fn main() -> ExitCode {
         }
         None => menu(),
     }
+}
+
+/// How `fivefoot edit` opens its window.
+struct EditWindow {
+    path: Option<PathBuf>,
+    screenshot: Option<PathBuf>,
+    frames: u32,
+    all_layers: bool,
+    hover: Option<(i32, i32)>,
+    frame_report: bool,
+}
+
+/// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
+fn edit_window(start: Result<fivefoot::editor::Document, String>, w: EditWindow) -> ExitCode {
+    let doc = match start {
+        Ok(doc) => fivefoot::editor::EditorDoc::new(doc, w.path),
+        Err(e) => {
+            eprintln!("fivefoot edit: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let opts = fivefoot::play::PlayOptions {
+        seed: 1,
+        frames: w.frames,
+        pace: 4.0,
+        screenshot: w.screenshot,
+        all_layers: w.all_layers,
+        hover: w.hover,
+        frame_report: w.frame_report,
+        editor: Some(doc),
+        ..Default::default()
+    };
+    finish(fivefoot::play::run(opts))
 }
 
 /// No command: the title menu, the default skirmish selected.
@@ -326,6 +375,7 @@ fn play(args: PlayArgs) -> ExitCode {
         screenshot: args.screenshot,
         frames: args.frames,
         pace: args.pace,
+        editor: None,
     };
     finish(fivefoot::play::run(opts))
 }

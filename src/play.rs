@@ -1,5 +1,6 @@
 //! The game window: `cargo run` opens the title menu (the default skirmish selected),
-//! `fivefoot play [LEVEL] …` goes straight into a skirmish. Assembles the plugins.
+//! `fivefoot play [LEVEL] …` goes straight into a skirmish, `fivefoot edit [LEVEL]` into
+//! the level editor. Assembles the plugins.
 #![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use crate::combat::plugin::{CombatPlugin, Pace};
@@ -41,6 +42,8 @@ pub struct PlayOptions {
     pub all_layers: bool,
     /// Print the mean CPU frame time on exit.
     pub frame_report: bool,
+    /// Open the level editor on this document (and file) instead of the menu or a level.
+    pub editor: Option<crate::editor::EditorDoc>,
 }
 
 /// Finds the default level from the working directory or the source tree.
@@ -107,9 +110,18 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         OverlayPlugin,
         HudPlugin,
         ScreenshotPlugin,
+        crate::editor::EditorPlugin,
+        crate::editor::EditorViewPlugin,
     ));
 
-    if let Some(setup) = straight {
+    if let Some(doc) = opts.editor {
+        app.insert_resource(GameSetup { level: default_level(), rules: None, side: None, seed: opts.seed });
+        app.insert_resource(doc);
+        app.insert_state(Screen::Editor);
+        if opts.all_layers {
+            app.insert_resource(crate::editor::overlay::EditorLayers { threat: true, reach: true });
+        }
+    } else if let Some(setup) = straight {
         app.insert_resource(setup);
         app.insert_state(Screen::Skirmish);
     } else {

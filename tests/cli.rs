@@ -173,6 +173,27 @@ fn play_reports_a_broken_level_before_opening_a_window() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `fivefoot edit` without `--apply` opens the editor window; bad input is reported first,
+/// one line, exit 2, with no window tried (a display that does not exist).
+#[test]
+fn edit_reports_bad_input_before_opening_the_editor_window() {
+    let missing = std::env::temp_dir().join("fivefoot-no-such-level.ron");
+    let missing = missing.to_str().unwrap();
+    for (args, want) in [
+        (vec!["edit", missing], "fivefoot-no-such-level.ron"),
+        (vec!["edit"], "give a LEVEL"),
+        (vec!["edit", "--new", "99x3"], "1 to 64"),
+    ] {
+        let (code, _, err) = fivefoot_on(Some(":4242"), &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let (code, _, err) = fivefoot_on(None, &["edit", CORRIDOR]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs a display"), "{err}");
+}
+
 #[test]
 fn an_arena_too_small_for_its_units_is_an_error_not_a_panic() {
     let dir = std::env::temp_dir().join(format!("fivefoot-arena-{}", std::process::id()));

@@ -4,7 +4,7 @@
 //! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary.
 
 use crate::grid::{Footprint, GridPos, Terrain};
-use crate::level::{Catalogue, LevelDef, MapDef, UnitDef};
+use crate::level::{Catalogue, DeathSaves, LevelDef, MapDef, UnitDef};
 use crate::variant::RulesVariant;
 use serde::{Deserialize, Serialize};
 
@@ -91,9 +91,29 @@ pub enum Edit {
     RemoveUnit {
         id: String,
     },
+    /// Changes a placed unit's creature, side and weapon (`None`: the creature's own).
+    ChangeUnit {
+        id: String,
+        creature: String,
+        side: String,
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+    /// Gives a unit a new id, which no other unit may have.
+    RenameUnit {
+        id: String,
+        to: String,
+    },
+    /// Renames a side: every unit on it goes over to the new name.
+    RenameSide {
+        from: String,
+        to: String,
+    },
     SetSymmetry(Symmetry),
     SetName(String),
     SetRules(RulesVariant),
+    /// d20-classic death saves for the scenario (`None`: the default).
+    SetDeathSaves(Option<DeathSaves>),
     Undo,
     Redo,
 }
@@ -105,11 +125,14 @@ pub struct Document {
     pub symmetry: Symmetry,
     undo: Vec<(LevelDef, Symmetry)>,
     redo: Vec<(LevelDef, Symmetry)>,
+    /// An open gesture (one drag of the brush): `Some(true)` once its first change has
+    /// pushed the undo step the whole gesture shares.
+    group: Option<bool>,
 }
 
 impl Document {
     pub fn new(level: LevelDef) -> Document {
-        Document { level, symmetry: Symmetry::None, undo: vec![], redo: vec![] }
+        Document { level, symmetry: Symmetry::None, undo: vec![], redo: vec![], group: None }
     }
 
     /// A blank map of floor, `width` × `height` (hex-phases lays it out as hexes).
@@ -130,12 +153,35 @@ impl Document {
         !self.redo.is_empty()
     }
 
+    /// Steps that can be undone.
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Opens a gesture: every edit applied until [`Document::end_group`] makes one undo step
+    /// together (one drag of the brush undoes at once). A gesture with no change makes none.
+    pub fn begin_group(&mut self) {
+        self.group = Some(false);
+    }
+
+    /// Closes the open gesture, if any.
+    pub fn end_group(&mut self) {
+        self.group = None;
+    }
+
+    /// Whether a gesture is open.
+    pub fn in_group(&self) -> bool {
+        self.group.is_some()
+    }
+
     /// Applies one edit as one undo step. An edit that cannot apply changes nothing and
     /// says why.
     pub fn apply(&mut self, edit: &Edit, catalogue: &Catalogue) -> Result<(), String> {
         match edit {
-            Edit::Undo => return self.step_back(),
-            Edit::Redo => return self.step_forward(),
+            Edit::Undo | Edit::Redo => {
+                self.end_group();
+                return if *edit == Edit::Undo { self.step_back() } else { self.step_forward() };
+            }
             _ => {}
         }
         let before = (self.level.clone(), self.symmetry);
@@ -144,13 +190,20 @@ impl Document {
             Edit::SetSymmetry(s) => self.symmetry = *s,
             Edit::SetName(name) => next.name = name.clone(),
             Edit::SetRules(v) => next.rules = *v,
+            Edit::SetDeathSaves(d) => next.death_saves = *d,
             _ => apply_to(&mut next, self.symmetry, edit, catalogue)?,
         }
         if next == self.level && before.1 == self.symmetry {
             return Ok(()); // nothing changed: no empty undo step
         }
         self.level = next;
-        self.undo.push(before);
+        // Inside a gesture only its first change pushes a step: the state before it.
+        if self.group != Some(true) {
+            self.undo.push(before);
+        }
+        if self.group.is_some() {
+            self.group = Some(true);
+        }
         self.redo.clear();
         Ok(())
     }
@@ -222,7 +275,7 @@ pub fn cells(area: &Area) -> Vec<(i32, i32)> {
 }
 
 /// `cell` and its mirror images under `symmetry` on a `w` × `h` map.
-fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
+pub fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
     let (x, y) = cell;
     let mut v = vec![cell];
     match symmetry {
@@ -306,6 +359,39 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
             level.units.remove(i);
         }
+        Edit::RenameUnit { id, to } => {
+            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
+            if to.trim().is_empty() {
+                return Err("a unit needs a non-empty id".into());
+            }
+            if level.units.iter().enumerate().any(|(j, u)| j != i && &u.id == to) {
+                return Err(format!("another unit is already called \"{to}\""));
+            }
+            level.units[i].id = to.clone();
+        }
+        Edit::RenameSide { from, to } => {
+            if to.trim().is_empty() {
+                return Err("a side needs a name".into());
+            }
+            if !level.units.iter().any(|u| &u.side == from) {
+                return Err(format!("no unit is on side \"{from}\""));
+            }
+            for u in level.units.iter_mut().filter(|u| &u.side == from) {
+                u.side = to.clone();
+            }
+        }
+        Edit::ChangeUnit { id, creature, side, weapon } => {
+            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
+            if side.trim().is_empty() {
+                return Err(format!("{id} needs a side"));
+            }
+            let mut changed = level.units[i].clone();
+            changed.creature = creature.clone();
+            changed.side = side.clone();
+            changed.weapon = weapon.clone();
+            check_unit(level, &g, &changed, catalogue, Some(i))?;
+            level.units[i] = changed;
+        }
         Edit::Resize { width, height, anchor } => {
             check_size(*width, *height)?;
             let (dx, dy) = anchor_shift(*anchor, w, h, *width, *height);
@@ -331,7 +417,12 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             }
             store(level, &fresh);
         }
-        Edit::SetSymmetry(_) | Edit::SetName(_) | Edit::SetRules(_) | Edit::Undo | Edit::Redo => {}
+        Edit::SetSymmetry(_)
+        | Edit::SetName(_)
+        | Edit::SetRules(_)
+        | Edit::SetDeathSaves(_)
+        | Edit::Undo
+        | Edit::Redo => {}
     }
     Ok(())
 }
@@ -352,11 +443,13 @@ fn anchor_shift(anchor: Anchor, w: i32, h: i32, nw: i32, nh: i32) -> (i32, i32) 
     (x, y)
 }
 
-fn size_of(u: &UnitDef, catalogue: &Catalogue) -> crate::grid::Size {
+/// A unit's size as placed: its override or its creature's.
+pub fn size_of(u: &UnitDef, catalogue: &Catalogue) -> crate::grid::Size {
     u.size.unwrap_or_else(|| catalogue.creature(&u.creature).map_or(crate::grid::Size::Medium, |c| c.size))
 }
 
-fn unit_on(level: &LevelDef, catalogue: &Catalogue, (x, y): (i32, i32)) -> Option<String> {
+/// The id of the unit whose footprint covers the square, if any.
+pub fn unit_on(level: &LevelDef, catalogue: &Catalogue, (x, y): (i32, i32)) -> Option<String> {
     level
         .units
         .iter()

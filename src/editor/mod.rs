@@ -1,10 +1,31 @@
-//! The level editor's model, headless: the edit vocabulary and the document with its undo
-//! history (`edit`), and the command line that applies a RON list of edits to a level
-//! (`cli`), and the balance check by simulation (`balance`). The in-game editor screen is to
-//! drive the same `Document`.
+//! The level editor. Headless: the edit vocabulary and the document with its undo history
+//! (`edit`), the command line that applies a RON list of edits (`cli`), the live list of a
+//! level's problems (`check`), the recovery file of unsaved edits (`recovery`), and the
+//! balance check by simulation (`balance`). In the window: the editor screen's state, keys
+//! and play-test trip (`session`, headless-testable), the mouse tools (`tools`) and the clip
+//! they copy and paste (`clipboard`), the board (`board`), the rules overlays of the placed
+//! units (`overlay`) and the egui panels (`panels`). Every tool speaks the same `Edit`s.
 
 pub mod balance;
+pub mod board;
+pub mod check;
 pub mod cli;
+pub mod clipboard;
 pub mod edit;
+pub mod overlay;
+pub mod panels;
+pub mod recovery;
+pub mod session;
+pub mod tools;
 
 pub use edit::{Anchor, Area, Document, Edit, Symmetry};
+pub use session::{EditorAction, EditorDoc, EditorPlugin, OpenInEditor};
+
+/// The editor's drawing: the board and the panels (needs a window and egui).
+pub struct EditorViewPlugin;
+
+impl bevy::prelude::Plugin for EditorViewPlugin {
+    fn build(&self, app: &mut bevy::prelude::App) {
+        app.add_plugins((board::EditorBoardPlugin, panels::EditorPanelsPlugin, overlay::EditorOverlayPlugin));
+    }
+}

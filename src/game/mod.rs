@@ -1,6 +1,7 @@
 //! The game's flow: the title menu (scenario, rule variant, side), the skirmish (set up
 //! from a `GameSetup` on entering, torn down on leaving), the pause menu and the end
-//! screen. Screens are egui windows; the board and HUD live in their own plugins.
+//! screen, and the level editor's screen (`crate::editor`), which play-tests through a
+//! skirmish and comes back. Screens are egui windows; the board and HUD live in their own plugins.
 
 pub mod screens;
 
@@ -21,6 +22,15 @@ pub enum Screen {
     /// One frame between skirmishes, so a restart tears everything down first.
     Loading,
     Skirmish,
+    /// The level editor (`crate::editor`).
+    Editor,
+}
+
+/// The running skirmish is a play-test from the editor: Esc and the end screen go back
+/// there. `file` is the scratch copy of the level being played.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct PlayTest {
+    pub file: PathBuf,
 }
 
 /// What the next skirmish is.
@@ -57,6 +67,13 @@ impl Plugin for GamePlugin {
             .add_systems(OnEnter(Screen::Loading), |mut next: ResMut<NextState<Screen>>| next.set(Screen::Skirmish))
             .add_systems(OnEnter(Screen::Skirmish), start_skirmish.in_set(SkirmishSetup))
             .add_systems(OnExit(Screen::Skirmish), end_skirmish)
+            .add_systems(OnEnter(Screen::Menu), |playtest: Option<Res<PlayTest>>, mut commands: Commands| {
+                // A play-test left for the menu: its scratch copy of the level goes too.
+                if let Some(p) = playtest {
+                    let _ = std::fs::remove_file(&p.file);
+                    commands.remove_resource::<PlayTest>();
+                }
+            })
             .add_plugins(screens::ScreensPlugin);
     }
 }

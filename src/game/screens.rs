@@ -1,7 +1,8 @@
 //! The screens drawn with egui: the title menu, the pause menu (Esc) and the end screen
-//! with the result and a summary.
+//! with the result and a summary. In a play-test from the editor, Esc and the end screen
+//! lead back to the editor instead.
 
-use super::{GameSetup, HumanSides, LevelEntry, MenuNotice, Paused, Screen, level_files, scan_levels};
+use super::{GameSetup, HumanSides, LevelEntry, MenuNotice, Paused, PlayTest, Screen, level_files, scan_levels};
 use crate::combat::CombatEvent;
 use crate::combat::plugin::BattleRes;
 use crate::input::{ActiveBindings, GameAction, Presses};
@@ -137,6 +138,13 @@ fn menu_screen(
         ui.separator();
         ui.horizontal(|ui| {
             start |= ui.button("Start (Enter)").clicked();
+            if ui.button("Level editor").on_hover_text("edit the selected level").clicked()
+                && let Some(e) = choice.levels.as_ref().and_then(|l| l.get(choice.selected))
+            {
+                notice.0 = None;
+                commands.insert_resource(crate::editor::OpenInEditor(e.path.clone()));
+                next.set(Screen::Editor);
+            }
             if ui.button("Quit").clicked() {
                 exit.write(AppExit::Success);
             }
@@ -164,8 +172,15 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
-fn toggle_pause(presses: Res<Presses>, mut paused: ResMut<Paused>) {
-    if presses.count(GameAction::Pause) % 2 == 1 {
+fn toggle_pause(
+    presses: Res<Presses>,
+    mut paused: ResMut<Paused>,
+    playtest: Option<Res<PlayTest>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if playtest.is_some() && presses.pressed(GameAction::Pause) {
+        next.set(Screen::Editor);
+    } else if presses.count(GameAction::Pause) % 2 == 1 {
         paused.0 = !paused.0;
     }
 }
@@ -184,6 +199,7 @@ fn pause_menu(
     mut contexts: EguiContexts,
     mut paused: ResMut<Paused>,
     setup: Option<Res<GameSetup>>,
+    playtest: Option<Res<PlayTest>>,
     bindings: Option<Res<ActiveBindings>>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
@@ -199,6 +215,9 @@ fn pause_menu(
         }
         if ui.button("Restart (new dice)").clicked() {
             restart(&mut commands, setup.as_deref(), &mut next);
+        }
+        if playtest.is_some() && ui.button("Back to the editor").clicked() {
+            next.set(Screen::Editor);
         }
         if ui.button("Main menu").clicked() {
             next.set(Screen::Menu);
@@ -259,6 +278,7 @@ fn end_screen(
     res: Option<Res<BattleRes>>,
     humans: Res<HumanSides>,
     setup: Option<Res<GameSetup>>,
+    playtest: Option<Res<PlayTest>>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
@@ -301,6 +321,9 @@ fn end_screen(
         ui.horizontal(|ui| {
             if ui.button("Play again (new dice)").clicked() {
                 restart(&mut commands, setup.as_deref(), &mut next);
+            }
+            if playtest.is_some() && ui.button("Back to the editor (Esc)").clicked() {
+                next.set(Screen::Editor);
             }
             if ui.button("Main menu").clicked() {
                 next.set(Screen::Menu);

@@ -63,17 +63,20 @@ fn move_camera(
     res: Option<Res<crate::combat::plugin::BattleRes>>,
     layout: Res<BoardLayout>,
     time: Res<Time>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
 ) {
     let (Ok(input), Ok((mut projection, mut transform))) = (input.single(), camera.single_mut()) else { return };
     let Projection::Orthographic(o) = &mut *projection else { return };
     let mut pan = Vec2::ZERO;
+    // Keys typed into a text field (a level's name, a seed) do not pan.
+    let typing = egui.is_some_and(|e| e.wants_keyboard_input());
     for (action, dir) in [
         (GameAction::PanUp, Vec2::Y),
         (GameAction::PanDown, -Vec2::Y),
         (GameAction::PanLeft, -Vec2::X),
         (GameAction::PanRight, Vec2::X),
     ] {
-        if input.pressed(&action) {
+        if input.pressed(&action) && !typing {
             pan += dir;
         }
     }
@@ -128,7 +131,7 @@ fn move_camera(
 pub struct PinnedPointer(pub crate::grid::GridPos);
 
 /// Finds the board square under the pointer, and whether the pointer is over a panel.
-fn track_pointer(
+pub fn track_pointer(
     window: Query<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform), With<Camera2d>>,
     layout: Res<BoardLayout>,

@@ -60,7 +60,8 @@ fn spawn_camera(mut commands: Commands) {
     commands.spawn((Camera2d, Msaa::Off));
 }
 
-fn terrain_index(t: Terrain) -> u32 {
+/// The tile of a terrain kind in the atlas `art::terrain_atlas` draws.
+pub fn terrain_index(t: Terrain) -> u32 {
     match t {
         Terrain::Floor => 0,
         Terrain::Wall => 1,
@@ -71,8 +72,27 @@ fn terrain_index(t: Terrain) -> u32 {
 
 fn spawn_board(mut commands: Commands, field: Option<Res<Battlefield>>, mut images: ResMut<Assets<Image>>) {
     let Some(field) = field else { return };
-    let terrain = &field.terrain;
-    let layout = BoardLayout::new(field.variant.shape(), terrain.width(), terrain.height());
+    let layout = spawn_tilemap(
+        &mut commands,
+        &mut images,
+        &field.terrain,
+        field.variant.shape(),
+        DespawnOnExit(Screen::Skirmish),
+    );
+    commands.insert_resource(layout);
+}
+
+/// Spawns `terrain` as a tilemap laid out for `shape` (the map and every tile carry
+/// `marker`, so their screen can despawn them) and returns the layout. The play screen and
+/// the level editor draw their boards with it.
+pub fn spawn_tilemap(
+    commands: &mut Commands,
+    images: &mut Assets<Image>,
+    terrain: &crate::grid::TerrainMap,
+    shape: Shape,
+    marker: impl Bundle + Clone,
+) -> BoardLayout {
+    let layout = BoardLayout::new(shape, terrain.width(), terrain.height());
     let (tw, th) = (layout.tile, layout.tile_height());
     let texture = images.add(art::terrain_atlas(layout.shape, tw as u32, th as u32));
 
@@ -90,7 +110,7 @@ fn spawn_board(mut commands: Commands, field: Option<Res<Battlefield>>, mut imag
                     texture_index: TileTextureIndex(terrain_index(terrain.get(crate::grid::GridPos::new(x, y)))),
                     ..default()
                 })
-                .insert(DespawnOnExit(Screen::Skirmish))
+                .insert(marker.clone())
                 .id();
             storage.set(&pos, tile);
         }
@@ -107,7 +127,7 @@ fn spawn_board(mut commands: Commands, field: Option<Res<Battlefield>>, mut imag
     let first = TilePos { x: 0, y: map_size.y - 1 };
     let local = first.center_in_world(&map_size, &grid_size, &tile_size, &map_type, &anchor);
     let want = layout.world(crate::grid::GridPos::new(0, 0));
-    commands.entity(map).insert(DespawnOnExit(Screen::Skirmish));
+    commands.entity(map).insert(marker);
     commands.entity(map).insert(TilemapBundle {
         grid_size,
         map_type,
@@ -119,8 +139,7 @@ fn spawn_board(mut commands: Commands, field: Option<Res<Battlefield>>, mut imag
         transform: Transform::from_translation((want - local).extend(0.0)),
         ..default()
     });
-
-    commands.insert_resource(layout);
+    layout
 }
 
 /// The level's display name.

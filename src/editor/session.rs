@@ -1,0 +1,343 @@
+//! The editor screen's state in the ECS, headless: the document being edited (with where it
+//! saves), the editor's actions (undo, redo, save, delete, play-test) from keys and
+//! buttons, and the trip to the skirmish and back for a play-test. Drawing and panels live
+//! in `board` and `panels`; this part runs in tests without a window.
+
+use super::check::{self, Problem};
+use super::clipboard;
+use super::tools::{self, EditorTools, Gesture};
+use super::{Document, Edit};
+use crate::game::{GameSetup, MenuNotice, PlayTest, Screen};
+use crate::level::{Catalogue, LevelDef, save_atomic};
+use bevy::prelude::*;
+use std::path::PathBuf;
+
+/// The level being edited: the document with its undo history, where Ctrl+S writes it and
+/// what was last written there. It outlives a play-test.
+#[derive(Resource, Clone, Debug)]
+pub struct EditorDoc {
+    pub doc: Document,
+    /// Where Ctrl+S saves (`None`: a new level not saved yet; see `save_as`).
+    pub path: Option<PathBuf>,
+    /// The level as last opened or saved, to tell unsaved changes.
+    pub saved: Option<LevelDef>,
+    /// The file name typed for a level with no file yet.
+    pub save_as: String,
+    /// The last thing to tell the designer (saved, refused, …).
+    pub status: Option<String>,
+    /// Unsaved edits found in a recovery file, offered back (`recovery`).
+    pub recovered: Option<LevelDef>,
+}
+
+impl EditorDoc {
+    pub fn new(doc: Document, path: Option<PathBuf>) -> EditorDoc {
+        let saved = path.as_ref().map(|_| doc.level.clone());
+        let mut ed =
+            EditorDoc { doc, path, saved, save_as: "levels/new-level.ron".into(), status: None, recovered: None };
+        if ed.path.is_some() {
+            ed.look_for_recovery();
+        }
+        ed
+    }
+
+    /// Unsaved changes.
+    pub fn dirty(&self) -> bool {
+        self.saved.as_ref() != Some(&self.doc.level)
+    }
+
+    /// Applies an edit, noting a refusal in the status line instead of failing.
+    pub fn apply(&mut self, edit: &Edit) -> bool {
+        match self.doc.apply(edit, Catalogue::builtin_ref()) {
+            Ok(()) => true,
+            Err(why) => {
+                self.status = Some(why);
+                false
+            }
+        }
+    }
+
+    /// Saves atomically where the level lives (or to the typed name); always allowed,
+    /// problems and all.
+    pub fn save(&mut self) -> Result<PathBuf, String> {
+        let path = self.path.clone().unwrap_or_else(|| PathBuf::from(self.save_as.trim()));
+        if path.as_os_str().is_empty() {
+            return Err("type a file name to save to".into());
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        save_atomic(&self.doc.level, &path).map_err(|e| e.to_string())?;
+        self.saved = Some(self.doc.level.clone());
+        self.path = Some(path.clone());
+        self.clear_recovery();
+        self.recovered = None;
+        Ok(path)
+    }
+}
+
+/// Asks the editor to open this level file when it next comes up (the title menu's entry).
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct OpenInEditor(pub PathBuf);
+
+/// What the designer asked for, by key or by button.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum EditorAction {
+    Undo,
+    Redo,
+    Save,
+    /// Remove the selected unit.
+    DeleteSelected,
+    /// Play the level as it stands.
+    PlayTest,
+    /// Back to the title menu (the document is kept).
+    Menu,
+    /// Copy the selection into the clip.
+    Copy,
+    /// Copy the selection, then clear it (units removed, floor painted).
+    Cut,
+    /// Take up the paste tool with the clip.
+    Paste,
+    /// Turn the clip a quarter clockwise.
+    RotateClip,
+    /// Mirror the clip left to right.
+    FlipClip,
+}
+
+/// The problems of the level as it stands, recomputed when it changes.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Problems(pub Vec<Problem>);
+
+/// The editor's input and edits run in this set; drawing follows it.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EditorSet;
+
+/// The editor's state and input, without drawing.
+pub struct EditorPlugin;
+
+impl Plugin for EditorPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<EditorTools>()
+            .init_resource::<Gesture>()
+            .init_resource::<Problems>()
+            .init_resource::<crate::control::plugin::Pointer>()
+            .add_message::<EditorAction>()
+            .add_systems(OnEnter(Screen::Editor), enter_editor)
+            .add_systems(OnExit(Screen::Editor), |doc: Option<ResMut<EditorDoc>>| {
+                if let Some(mut d) = doc {
+                    d.doc.end_group();
+                }
+            })
+            .add_systems(
+                Update,
+                (editor_keys, tools::gestures, run_actions, refresh_problems, super::recovery::autosave)
+                    .chain()
+                    .in_set(EditorSet)
+                    // The square under the pointer as of this frame, not the last.
+                    .after(crate::view::camera::track_pointer)
+                    .run_if(in_state(Screen::Editor).and_then(resource_exists::<EditorDoc>)),
+            );
+    }
+}
+
+/// Opens what was asked for (a file from the menu), or keeps the document as it was (back
+/// from a play-test), or starts a blank map.
+fn enter_editor(
+    mut commands: Commands,
+    open: Option<Res<OpenInEditor>>,
+    doc: Option<Res<EditorDoc>>,
+    playtest: Option<Res<PlayTest>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if let Some(p) = playtest {
+        let _ = std::fs::remove_file(&p.file);
+        commands.remove_resource::<PlayTest>();
+    }
+    if let Some(open) = open {
+        commands.remove_resource::<OpenInEditor>();
+        // The level already being edited comes back as it was, unsaved changes and history.
+        if doc.as_ref().is_some_and(|d| d.path.as_ref().is_some_and(|p| same_file(p, &open.0))) {
+            return;
+        }
+        match super::cli::read_level(&open.0) {
+            Ok(level) => {
+                let mut fresh = EditorDoc::new(Document::new(level), Some(open.0.clone()));
+                if let Some(old) = doc.filter(|d| d.dirty()) {
+                    fresh.status = Some(keep_unsaved(&old));
+                }
+                commands.insert_resource(fresh);
+            }
+            Err(e) => {
+                commands.insert_resource(MenuNotice(Some(format!("cannot edit: {e}"))));
+                next.set(Screen::Menu);
+            }
+        }
+        return;
+    }
+    if doc.is_none() {
+        let blank = Document::blank(24, 16, false).expect("24x16 is a valid size");
+        commands.insert_resource(EditorDoc::new(blank, None));
+    }
+}
+
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Where the unsaved changes of a level the editor is leaving for another go: a recovery
+/// file in the temporary folder, named after the level. Returns what to tell the designer.
+pub fn keep_unsaved(old: &EditorDoc) -> String {
+    let stem =
+        old.path.as_ref().and_then(|p| p.file_stem()).map_or("new-level".into(), |s| s.to_string_lossy().into_owned());
+    let file = std::env::temp_dir().join(format!("fivefoot-unsaved-{stem}.ron"));
+    match save_atomic(&old.doc.level, &file) {
+        Ok(()) => format!("the unsaved changes to {stem} were kept in {}", file.display()),
+        Err(e) => format!("the unsaved changes to {stem} could not be kept: {e}"),
+    }
+}
+
+/// Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, Ctrl+S save, Delete removes the selected unit,
+/// F5 play-tests, Ctrl+C / Ctrl+X / Ctrl+V copy, cut and paste, R and F turn and mirror the
+/// clip. Not while a text field has the keyboard.
+fn editor_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut actions: MessageWriter<EditorAction>,
+) {
+    if egui.is_some_and(|e| e.wants_keyboard_input()) {
+        return;
+    }
+    // A modifier released in the same frame still counts: a quick chord at a low frame
+    // rate goes down and up between two frames.
+    let held = |a: KeyCode, b: KeyCode| keys.any_pressed([a, b]) || keys.any_just_released([a, b]);
+    let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
+    let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        actions.write(if shift { EditorAction::Redo } else { EditorAction::Undo });
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyY) {
+        actions.write(EditorAction::Redo);
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyS) {
+        actions.write(EditorAction::Save);
+    }
+    if keys.just_pressed(KeyCode::Delete) {
+        actions.write(EditorAction::DeleteSelected);
+    }
+    if keys.just_pressed(KeyCode::F5) {
+        actions.write(EditorAction::PlayTest);
+    }
+    for (key, action) in
+        [(KeyCode::KeyC, EditorAction::Copy), (KeyCode::KeyX, EditorAction::Cut), (KeyCode::KeyV, EditorAction::Paste)]
+    {
+        if ctrl && keys.just_pressed(key) {
+            actions.write(action);
+        }
+    }
+    if !ctrl && keys.just_pressed(KeyCode::KeyR) {
+        actions.write(EditorAction::RotateClip);
+    }
+    if !ctrl && keys.just_pressed(KeyCode::KeyF) {
+        actions.write(EditorAction::FlipClip);
+    }
+}
+
+fn run_actions(
+    mut actions: MessageReader<EditorAction>,
+    mut doc: ResMut<EditorDoc>,
+    mut tools: ResMut<EditorTools>,
+    mut gesture: ResMut<Gesture>,
+    mut commands: Commands,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for action in actions.read() {
+        match action {
+            EditorAction::Undo | EditorAction::Redo => {
+                *gesture = Gesture::default();
+                let edit = if *action == EditorAction::Undo { Edit::Undo } else { Edit::Redo };
+                if doc.apply(&edit) {
+                    doc.status = None;
+                }
+            }
+            EditorAction::Save => {
+                doc.status = Some(match doc.save() {
+                    Ok(path) => format!("saved {}", path.display()),
+                    Err(e) => format!("not saved: {e}"),
+                });
+            }
+            EditorAction::DeleteSelected => {
+                if let Some(id) = tools.selected.take() {
+                    doc.apply(&Edit::RemoveUnit { id });
+                }
+            }
+            EditorAction::PlayTest => match start_playtest(&doc.doc.level, &tools) {
+                Ok((setup, playtest)) => {
+                    doc.doc.end_group();
+                    *gesture = Gesture::default();
+                    commands.insert_resource(setup);
+                    commands.insert_resource(playtest);
+                    next.set(Screen::Skirmish);
+                }
+                Err(e) => doc.status = Some(e),
+            },
+            EditorAction::Menu => {
+                doc.doc.end_group();
+                next.set(Screen::Menu);
+            }
+            EditorAction::Copy | EditorAction::Cut => {
+                let cat = Catalogue::builtin_ref();
+                let Some((a, b)) = tools.selection else {
+                    doc.status = Some("select a rectangle first (the Select tool)".into());
+                    continue;
+                };
+                tools.clip = clipboard::copy(&doc.doc.level, cat, a, b);
+                if *action == EditorAction::Cut {
+                    let edits = clipboard::cut_edits(&doc.doc.level, cat, a, b);
+                    tools::apply_lenient(&mut doc, edits);
+                }
+            }
+            EditorAction::Paste => {
+                if tools.clip.is_some() {
+                    tools.tool = tools::Tool::Paste;
+                } else {
+                    doc.status = Some("nothing copied yet".into());
+                }
+            }
+            EditorAction::RotateClip | EditorAction::FlipClip => {
+                let cat = Catalogue::builtin_ref();
+                let turn = *action == EditorAction::RotateClip;
+                tools.clip = tools.clip.as_ref().map(|c| if turn { c.rotated(cat) } else { c.flipped(cat) });
+            }
+        }
+    }
+    // The selected unit may have gone (undo, delete): forget it.
+    if let Some(id) = &tools.selected
+        && !doc.doc.level.units.iter().any(|u| &u.id == id)
+    {
+        tools.selected = None;
+    }
+}
+
+/// The skirmish a play-test starts: the level as it stands written to a scratch file, the
+/// chosen variant, the designer's side (or none: AI against AI). Refused while the level
+/// has problems, naming the first.
+fn start_playtest(level: &LevelDef, tools: &EditorTools) -> Result<(GameSetup, PlayTest), String> {
+    if let Some(p) = check::problems(level, Catalogue::builtin_ref()).first() {
+        return Err(format!("cannot play-test: {}", p.message));
+    }
+    let file = std::env::temp_dir().join(format!("fivefoot-playtest-{}.ron", std::process::id()));
+    save_atomic(level, &file).map_err(|e| format!("cannot play-test: {e}"))?;
+    let side = tools.playtest_side.clone().filter(|s| level.units.iter().any(|u| &u.side == s));
+    let setup = GameSetup { level: file.clone(), rules: tools.playtest_rules, side, seed: tools.playtest_seed };
+    Ok((setup, PlayTest { file }))
+}
+
+fn refresh_problems(doc: Res<EditorDoc>, mut problems: ResMut<Problems>, mut seen: Local<Option<LevelDef>>) {
+    if seen.as_ref() == Some(&doc.doc.level) {
+        return;
+    }
+    problems.set_if_neq(Problems(check::problems(&doc.doc.level, Catalogue::builtin_ref())));
+    *seen = Some(doc.doc.level.clone());
+}
