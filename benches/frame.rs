@@ -17,7 +17,7 @@ use fivefoot::input::{Bindings, BindingsPlugin};
 use fivefoot::level::{Catalogue, Level};
 use fivefoot::overlay::{Layers, OverlayPlugin};
 use fivefoot::rules::RulesPlugin;
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use fivefoot::view::layout::BoardLayout;
 
 fn game_app(v: RulesVariant) -> App {

@@ -10,7 +10,7 @@ use fivefoot::rules::{
     Battlefield, MoveMode, RulesView, Snapshot, ThreatMap, components::roster_of_level, cover::cover_all_pairs,
     cover_between, movement_range,
 };
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use std::hint::black_box;
 
 fn snapshot() -> Snapshot {

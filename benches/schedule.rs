@@ -14,7 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use fivefoot::grid::{Footprint, GridPos, TerrainMap};
 use fivefoot::level::Catalogue;
 use fivefoot::rules::{Battlefield, Occupancy, Roster, ThreatMap, UnitView};
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 

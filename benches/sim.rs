@@ -4,7 +4,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fivefoot::combat::{BattleOptions, sim};
 use fivefoot::level::{Catalogue, Level};
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use std::collections::BTreeMap;
 
 fn battles(c: &mut Criterion) {

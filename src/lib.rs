@@ -16,7 +16,7 @@ pub mod overlay;
 pub mod play;
 pub mod query;
 pub mod rules;
-pub mod variant;
+pub mod variants;
 pub mod view;
 
-pub use variant::RulesVariant;
+pub use variants::RulesVariant;

@@ -11,7 +11,7 @@ use crate::input::{BindingsPlugin, load_bindings};
 use crate::level::{Catalogue, Level};
 use crate::overlay::OverlayPlugin;
 use crate::rules::RulesPlugin;
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use crate::view::ViewPlugin;
 use crate::view::screenshot::{AutoScreenshot, ScreenshotPlugin};
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;

@@ -6,7 +6,7 @@ use fivefoot::combat::{AttackKind, Battle, BattleOptions, CombatEvent, Command, 
 use fivefoot::grid::GridPos;
 use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
 use fivefoot::rules::Condition;
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use std::collections::BTreeMap;
 
 fn unit(id: &str, side: &str, at: (i32, i32), creature: &str, weapon: Option<&str>) -> UnitDef {

@@ -18,7 +18,7 @@ use fivefoot::editor::{Document, Edit};
 use fivefoot::grid::GridPos;
 use fivefoot::input::Bindings;
 use fivefoot::level::{Catalogue, Level};
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use std::path::Path;

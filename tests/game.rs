@@ -14,7 +14,7 @@ use fivefoot::input::{Bindings, BindingsPlugin};
 use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
 use fivefoot::overlay::{Layers, compute_preview};
 use fivefoot::rules::{Condition, RulesPlugin};
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use fivefoot::view::floating::{FloatingPlugin, FloatingText, LIFETIME};
 use fivefoot::view::layout::BoardLayout;
 use leafwing_input_manager::prelude::*;

@@ -6,7 +6,7 @@ use fivefoot::level::{Catalogue, Level, LevelDef, LevelError, MapDef, UnitDef, s
 use fivefoot::rules::{
     self, CoverKind, MoveMode, RulesView, Snapshot, components::roster_of_level, cover, movement_range,
 };
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use std::path::Path;
 
 fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {

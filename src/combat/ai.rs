@@ -8,7 +8,7 @@ use super::Battle;
 use super::command::{Command, GrappleFollowUp};
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{self, MoveMode};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 

@@ -7,7 +7,7 @@ use super::Battle;
 use super::fighter::Modifier;
 use super::odds::AttackDie;
 use crate::rules::{self, Condition, CoverKind, RulesView};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::Serialize;
 
 /// Which attack of a turn this is, for its penalty.

@@ -10,7 +10,7 @@ use super::event::CombatEvent;
 use super::{Battle, variants};
 use crate::level::{WeaponKind, WeaponSpeed, ability_mod};
 use crate::rules::Condition;
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 
 /// What the acting fighter may still do in this opportunity.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use super::Battle;
 use crate::grid::Terrain;
 use crate::rules::ThreatMap;
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 
 /// Where the battle stood in time, to check that the clock only moves forward.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]

@@ -17,7 +17,7 @@ use super::resolve::{apply_damage, gain, lose, provoke_threateners};
 use crate::level::{Catalogue, SpellDef, SpellEffect};
 use crate::rules::cover::{AttackReach, cover_at};
 use crate::rules::{Condition, roster};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 
 /// A spell of the shipped catalogue.
 pub fn spell(id: &str) -> Option<&'static SpellDef> {

@@ -36,7 +36,7 @@ pub use odds::AttackDie;
 
 use crate::level::{Catalogue, Level};
 use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, ThreatMap, UnitView};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::Serialize;
 
 pub use crate::level::DeathSaves;

@@ -8,7 +8,7 @@ use super::command::Command;
 use super::event::CombatEvent;
 use super::{Battle, BattleOptions};
 use crate::level::{Catalogue, Level};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -13,7 +13,7 @@ use vocabulary as variants;
 use crate::combat::resolve::Plan;
 use crate::combat::{Battle, Command};
 use crate::grid::GridPos;
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 
 /// One button of the action bar.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use crate::combat::sim::{SimError, SimSpec, run_batch_on};
 use crate::combat::{AiKind, BattleOptions};
 use crate::level::{Catalogue, Level, LevelDef};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@
 
 use crate::grid::{Footprint, GridPos, Terrain};
 use crate::level::{Catalogue, DeathSaves, LevelDef, MapDef, UnitDef};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
 
 /// The largest map the editor makes: 64 × 64 squares.

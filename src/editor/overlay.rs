@@ -13,7 +13,7 @@ use crate::game::Screen;
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level, LevelDef};
 use crate::overlay::{Layers, Preview, cell_colours, compute_preview};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
 

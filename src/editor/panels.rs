@@ -12,7 +12,7 @@ use super::{Anchor, Edit, Symmetry};
 use crate::game::Screen;
 use crate::grid::Terrain;
 use crate::level::{Catalogue, DeathSaves};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 

@@ -10,7 +10,7 @@ use super::{Area, Edit};
 use crate::control::plugin::Pointer;
 use crate::grid::Terrain;
 use crate::level::{Catalogue, LevelDef};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use bevy::prelude::*;
 
 /// What a left click or drag on the board does.

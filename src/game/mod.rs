@@ -9,7 +9,7 @@ use crate::combat::plugin::{BattleRes, Pace};
 use crate::combat::{Battle, BattleOptions};
 use crate::level::{Catalogue, Level};
 use crate::rules::{self, Battlefield, Combatant, RulesSet};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use crate::view::LevelName;
 use bevy::prelude::*;
 use std::path::{Path, PathBuf};

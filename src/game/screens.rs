@@ -6,7 +6,7 @@ use super::{GameSetup, HumanSides, LevelEntry, MenuNotice, Paused, PlayTest, Scr
 use crate::combat::CombatEvent;
 use crate::combat::plugin::BattleRes;
 use crate::input::{ActiveBindings, GameAction, Presses};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 

@@ -12,7 +12,7 @@ use crate::control::{SlotAction, budget_line};
 use crate::game::{GameSetup, HumanSides, Paused, Screen};
 use crate::input::{ActiveBindings, GameAction, Presses};
 use crate::overlay::{Layers, Preview};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use crate::view::LevelName;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
@@ -306,7 +306,7 @@ fn hud(
                     .iter()
                     .filter_map(|s| crate::combat::magic::spell(s).map(|sp| sp.name.as_str()))
                     .collect();
-                let unit = if b.variant == crate::variant::RulesVariant::FourActions { "SQ" } else { "spells" };
+                let unit = if b.variant == crate::variants::RulesVariant::FourActions { "SQ" } else { "spells" };
                 ui.label(format!("{unit} left: {} of {} ({})", f.spells_left, magic.slots, names.join(", ")));
             }
             if human_actor(&res) == Some(i) {
@@ -426,7 +426,7 @@ pub fn charge_notes(n: &crate::combat::variants::VariantNumbers) -> Vec<String> 
 mod tests {
     use super::charge_notes;
     use crate::combat::variants::numbers;
-    use crate::variant::RulesVariant;
+    use crate::variants::RulesVariant;
 
     #[test]
     fn a_charge_preview_says_what_each_variant_gives_and_what_it_does_not() {

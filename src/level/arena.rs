@@ -3,7 +3,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use super::{LevelDef, MapDef, UnitDef};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -12,7 +12,7 @@ pub use catalogue::*;
 pub use error::LevelError;
 
 use crate::grid::{Footprint, GridPos, Size, Terrain, TerrainMap};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

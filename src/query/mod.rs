@@ -5,7 +5,7 @@
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level, LevelError};
 use crate::rules::{self, MoveMode, RulesPlugin, RulesView};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use serde::Serialize;

@@ -4,7 +4,7 @@
 use super::roster::{ReachBand, Roster, UnitView};
 use crate::grid::{Footprint, GridPos, Size};
 use crate::level::{Catalogue, CreatureDef, UnitDef, WeaponDef};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use bevy::prelude::*;
 use std::collections::BTreeSet;
 

@@ -6,7 +6,7 @@
 use super::RulesView;
 use super::roster::indices;
 use crate::grid::{Footprint, GridPos};
-use crate::variant::FlankingRule;
+use crate::variants::FlankingRule;
 
 /// Whether `attacker` flanks `target`, and with which allies (in roster order).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -20,7 +20,7 @@ pub use threat::{ThreatMap, threatened_squares};
 
 use crate::grid::TerrainMap;
 use crate::level::{Catalogue, Level};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use bevy::prelude::*;
 
 /// The map being fought over and the rule variant in force.

@@ -8,7 +8,7 @@ use super::RulesView;
 use super::cover::{AttackReach, CoverKind, cover_at};
 use super::roster::{UnitMask, bit, indices};
 use crate::grid::{Footprint, GridPos, Shape, neighbour_offsets};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 
 /// What kind of movement is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use crate::grid::{BitGrid, Footprint, GridPos, Metric, Size, TerrainMap};
 use crate::level::WeaponDef;
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 
 /// A set of units by roster index (levels hold at most 128 units).
 pub type UnitMask = u128;

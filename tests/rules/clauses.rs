@@ -1,7 +1,7 @@
 //! The clause traces (`tests/clauses/<variant>.md`): every row has a status, every test a row
 //! names exists, and the README's counts are the files' counts.
 
-use fivefoot::variant::RulesVariant;
+use fivefoot::variants::RulesVariant;
 use std::path::{Path, PathBuf};
 
 /// One row of a clause trace.

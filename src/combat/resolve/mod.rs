@@ -34,7 +34,7 @@ use super::{Battle, magic, variants};
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};
 use crate::rules::{self, Condition, MoveMode, PathPlan};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 
 /// What a legal command would do, without doing it.
 #[derive(Clone, Debug, PartialEq)]

@@ -34,7 +34,7 @@ mod prelude {
 use crate::combat::clock::{self, Budget};
 use crate::combat::command::Command;
 use crate::combat::{AttackKind, Battle, Fighter};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::Deserialize;
 use std::sync::OnceLock;
 

@@ -13,7 +13,7 @@ mod prelude {
     pub(super) use super::{SlotAction, Tool, add_badges, say};
     pub(super) use crate::combat::Battle;
     pub(super) use crate::combat::command::{Command, Intent, Stance};
-    pub(super) use crate::variant::RulesVariant;
+    pub(super) use crate::variants::RulesVariant;
     pub(super) use bevy::prelude::App;
 }
 
@@ -22,7 +22,7 @@ use crate::combat::command::{Command, Intent};
 use crate::combat::plugin::BattleRes;
 use crate::grid::GridPos;
 use crate::rules::{Combatant, RulesSet};
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use bevy::prelude::*;
 
 /// What a click on the board does for the selected unit.

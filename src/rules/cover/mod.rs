@@ -23,7 +23,7 @@ use crate::grid::{
     BitGrid, CrossedSpans, Footprint, GridPos, Metric, Shape, Terrain, crossed_runs_are_columns, for_each_crossed_cell,
     for_each_crossed_run, for_each_face_pair, hex_line_all, hex_line_cells, mask, square_corners,
 };
-use crate::variant::RulesVariant;
+use crate::variants::RulesVariant;
 use serde::Serialize;
 
 /// Degrees of cover, as `fivefoot query cover` names them.
