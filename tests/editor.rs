@@ -613,3 +613,36 @@ mod screen {
         assert_eq!(doc_of(&app).level, first, "undone back to the file as opened");
     }
 }
+
+/// The editor's Simulate panel runs the balance check on a worker thread and, once done,
+/// holds the same reports as the check run directly.
+#[test]
+fn the_simulate_panel_runs_the_balance_check_off_the_main_thread() {
+    use bevy::prelude::*;
+    use fivefoot::editor::balance::{BalanceSpec, check_balance};
+    use fivefoot::editor::simulate::{BalanceRun, poll_balance};
+    use fivefoot::variants::RulesVariant;
+    let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/twin-bridges.ron"), cat()).unwrap();
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).init_resource::<BalanceRun>().add_systems(Update, poll_balance);
+    app.update();
+    {
+        let mut run = app.world_mut().resource_mut::<BalanceRun>();
+        run.battles = 20;
+        run.start(level.clone(), vec![RulesVariant::D20Classic], 4);
+        assert!(run.progress().is_some(), "under way");
+    }
+    for _ in 0..600 {
+        app.update();
+        if app.world().resource::<BalanceRun>().result.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let run = app.world().resource::<BalanceRun>();
+    assert!(run.progress().is_none(), "done");
+    let (name, reports) = run.result.clone().expect("an answer within 6 s");
+    assert_eq!(name, "Twin bridges");
+    let spec = BalanceSpec { battles: 20, variants: vec![RulesVariant::D20Classic], seed: 4, threads: 1 };
+    assert_eq!(reports.unwrap(), check_balance(&level, cat(), &spec, &mut |_| {}).unwrap());
+}

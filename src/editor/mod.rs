@@ -4,7 +4,7 @@
 //! balance check by simulation (`balance`). In the window: the editor screen's state, keys
 //! and play-test trip (`session`, headless-testable), the mouse tools (`tools`) and the clip
 //! they copy and paste (`clipboard`), the board (`board`), the rules overlays of the placed
-//! units (`overlay`) and the egui panels (`panels`). Every tool speaks the same `Edit`s.
+//! units (`overlay`), the egui panels (`panels`) and the balance check's panel (`simulate`). Every tool speaks the same `Edit`s.
 
 pub mod balance;
 pub mod board;
@@ -16,6 +16,7 @@ pub mod overlay;
 pub mod panels;
 pub mod recovery;
 pub mod session;
+pub mod simulate;
 pub mod tools;
 
 pub use edit::{Anchor, Area, Document, Edit, Symmetry};

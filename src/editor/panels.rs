@@ -20,10 +20,13 @@ pub struct EditorPanelsPlugin;
 
 impl Plugin for EditorPanelsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<PanelState>().add_systems(
-            EguiPrimaryContextPass,
-            panels.run_if(in_state(Screen::Editor).and_then(resource_exists::<EditorDoc>)),
-        );
+        app.init_resource::<PanelState>()
+            .init_resource::<super::simulate::BalanceRun>()
+            .add_systems(Update, super::simulate::poll_balance)
+            .add_systems(
+                EguiPrimaryContextPass,
+                panels.run_if(in_state(Screen::Editor).and_then(resource_exists::<EditorDoc>)),
+            );
     }
 }
 
@@ -73,6 +76,7 @@ fn panels(
     mut cam: ResMut<EditorCamera>,
     mut layers: ResMut<super::overlay::EditorLayers>,
     mut actions: MessageWriter<EditorAction>,
+    mut balance: ResMut<super::simulate::BalanceRun>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -125,6 +129,9 @@ fn panels(
             sides_panel(ui, &mut doc, &mut tools, &mut state);
             ui.separator();
             problem_panel(ui, &problems, &mut tools, &mut cam);
+            ui.separator();
+            let (rules, seed) = (tools.playtest_rules, tools.playtest_seed);
+            super::simulate::simulate_panel(ui, &mut balance, &doc, &problems, rules, seed);
         });
     });
     Ok(())

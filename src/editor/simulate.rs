@@ -1,0 +1,127 @@
+//! The editor's "Simulate" panel: the balance check (`balance`) of the level as it stands,
+//! run on worker threads while the editor stays responsive, with a progress bar and, when
+//! done, each side's win rate and 95 % interval per variant.
+
+use super::balance::{BalanceReport, BalanceSpec, check_balance};
+use super::session::{EditorDoc, Problems};
+use crate::level::{Catalogue, Level};
+use crate::variants::RulesVariant;
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy_egui::egui;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The balance check being set up, under way, or done.
+#[derive(Resource)]
+pub struct BalanceRun {
+    /// Battles per variant.
+    pub battles: u32,
+    /// Every variant, or only the play-test's.
+    pub every_variant: bool,
+    running: Option<Running>,
+    /// The last answer, and the level's name it was for.
+    pub result: Option<(String, Result<Vec<BalanceReport>, String>)>,
+}
+
+struct Running {
+    task: Task<Result<Vec<BalanceReport>, String>>,
+    done: Arc<AtomicU32>,
+    total: u32,
+    name: String,
+}
+
+impl Default for BalanceRun {
+    fn default() -> Self {
+        BalanceRun { battles: 200, every_variant: true, running: None, result: None }
+    }
+}
+
+impl BalanceRun {
+    /// Starts the check of `level` under `variants` on worker threads.
+    pub fn start(&mut self, level: Level, variants: Vec<RulesVariant>, seed: u64) {
+        let done = Arc::new(AtomicU32::new(0));
+        let total = self.battles * variants.len() as u32;
+        let spec =
+            BalanceSpec { battles: self.battles, variants, seed, threads: crate::combat::sim::default_threads() };
+        let counter = done.clone();
+        let name = level.def.name.clone();
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            check_balance(&level, Catalogue::builtin_ref(), &spec, &mut |k| counter.store(k, Ordering::Relaxed))
+                .map_err(|e| e.to_string())
+        });
+        self.running = Some(Running { task, done, total, name });
+    }
+
+    /// Battles done and in all, while a check runs.
+    pub fn progress(&self) -> Option<(u32, u32)> {
+        self.running.as_ref().map(|r| (r.done.load(Ordering::Relaxed), r.total))
+    }
+}
+
+/// Takes the answer once the worker has it.
+pub fn poll_balance(mut run: ResMut<BalanceRun>) {
+    let Some(r) = run.running.as_mut() else { return };
+    if let Some(answer) = check_ready(&mut r.task) {
+        let name = r.name.clone();
+        run.running = None;
+        run.result = Some((name, answer));
+    }
+}
+
+/// The panel: settings, the Simulate button, progress, then the results.
+pub fn simulate_panel(
+    ui: &mut egui::Ui,
+    run: &mut BalanceRun,
+    doc: &EditorDoc,
+    problems: &Problems,
+    rules: Option<RulesVariant>,
+    seed: u64,
+) {
+    ui.strong("Balance check");
+    ui.horizontal(|ui| {
+        ui.label("battles");
+        ui.add(egui::DragValue::new(&mut run.battles).range(2..=5000));
+        ui.checkbox(&mut run.every_variant, "every variant");
+    });
+    if let Some((done, total)) = run.progress() {
+        let share = if total == 0 { 0.0 } else { done as f32 / total as f32 };
+        ui.add(egui::ProgressBar::new(share).text(format!("{done} of {total} battles")));
+    } else {
+        let ready = problems.0.is_empty();
+        let button = ui.add_enabled(ready, egui::Button::new("Simulate"));
+        let button = if ready { button } else { button.on_disabled_hover_text("fix the problems first") };
+        if button.clicked() {
+            match Level::from_def(doc.doc.level.clone(), Catalogue::builtin_ref()) {
+                Ok(level) => {
+                    let variants = if run.every_variant {
+                        RulesVariant::ALL.to_vec()
+                    } else {
+                        vec![rules.unwrap_or(level.def.rules)]
+                    };
+                    run.start(level, variants, seed);
+                }
+                Err(e) => run.result = Some((doc.doc.level.name.clone(), Err(e.to_string()))),
+            }
+        }
+    }
+    match &run.result {
+        Some((name, Ok(reports))) => {
+            ui.label(format!("{name}, colours swapped for the second half:"));
+            for r in reports {
+                let sides: Vec<String> = r
+                    .sides
+                    .iter()
+                    .map(|s| format!("{} {:.0} % ({:.0}–{:.0})", s.side, 100.0 * s.rate, 100.0 * s.low, 100.0 * s.high))
+                    .collect();
+                ui.label(egui::RichText::new(&r.rules).strong());
+                ui.label(format!("  {}", sides.join(", ")));
+                ui.weak(format!("  draws {}, mean rounds {:.1}", r.draws, r.mean_rounds));
+            }
+        }
+        Some((_, Err(e))) => {
+            ui.colored_label(egui::Color32::from_rgb(255, 120, 110), e);
+        }
+        None => {}
+    }
+}
