@@ -57,11 +57,17 @@ impl EditorDoc {
     }
 
     /// Saves atomically where the level lives (or to the typed name); always allowed,
-    /// problems and all.
+    /// problems and all. A level saved unchanged to its own file leaves the file as it is,
+    /// byte for byte (comments and layout kept).
     pub fn save(&mut self) -> Result<PathBuf, String> {
         let path = self.path.clone().unwrap_or_else(|| PathBuf::from(self.save_as.trim()));
         if path.as_os_str().is_empty() {
             return Err("type a file name to save to".into());
+        }
+        if !self.dirty() && self.path.as_ref() == Some(&path) && path.exists() {
+            self.clear_recovery();
+            self.recovered = None;
+            return Ok(path);
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
