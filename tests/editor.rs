@@ -670,3 +670,40 @@ fn a_level_saved_unchanged_is_the_same_file_byte_for_byte() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// "If the open file changes on disk, reload it (or ask when there are unsaved edits)."
+#[test]
+fn a_file_changed_on_disk_is_reloaded_or_offered_when_there_are_unsaved_edits() {
+    use fivefoot::editor::session::EditorDoc;
+    use fivefoot::editor::watch::DiskChange;
+    let dir = std::env::temp_dir().join(format!("fivefoot-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("level.ron");
+    let text = include_str!("../levels/skirmish.ron");
+    std::fs::write(&file, text).unwrap();
+    let mut ed = EditorDoc::new(Document::new(fivefoot::editor::cli::read_level(&file).unwrap()), Some(file.clone()));
+    assert_eq!(ed.check_disk(), DiskChange::None, "the control: nothing changed");
+    // Changed on disk, no unsaved edits: loaded.
+    std::fs::write(&file, text.replace("Crossroads skirmish", "Crossroads at dusk")).unwrap();
+    assert_eq!(ed.check_disk(), DiskChange::Reloaded);
+    assert_eq!(ed.doc.level.name, "Crossroads at dusk");
+    assert!(!ed.dirty());
+    // Changed again under an unsaved edit: asked, the edit kept meanwhile.
+    assert!(ed.apply(&Edit::SetName("Mine".into())));
+    std::fs::write(&file, text.replace("Crossroads skirmish", "Theirs")).unwrap();
+    assert_eq!(ed.check_disk(), DiskChange::Asking);
+    assert_eq!(ed.doc.level.name, "Mine");
+    assert_eq!(ed.disk_changed.as_ref().map(|l| l.name.as_str()), Some("Theirs"));
+    assert_eq!(ed.check_disk(), DiskChange::None, "asked once");
+    ed.keep_own();
+    assert_eq!(ed.check_disk(), DiskChange::None, "not offered again");
+    assert_eq!(ed.doc.level.name, "Mine");
+    // And once more, this time taking the file's version.
+    std::fs::write(&file, text.replace("Crossroads skirmish", "Theirs again")).unwrap();
+    assert_eq!(ed.check_disk(), DiskChange::Asking);
+    let theirs = ed.disk_changed.clone().unwrap();
+    ed.load_from_disk(theirs);
+    assert_eq!(ed.doc.level.name, "Theirs again");
+    assert!(!ed.dirty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

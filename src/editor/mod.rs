@@ -1,6 +1,7 @@
 //! The level editor. Headless: the edit vocabulary and the document with its undo history
 //! (`edit`), the command line that applies a RON list of edits (`cli`), the live list of a
-//! level's problems (`check`), the recovery file of unsaved edits (`recovery`), and the
+//! level's problems (`check`), the recovery file of unsaved edits (`recovery`), the file
+//! watched for changes on disk (`watch`), and the
 //! balance check by simulation (`balance`). In the window: the editor screen's state, keys
 //! and play-test trip (`session`, headless-testable), the mouse tools (`tools`) and the clip
 //! they copy and paste (`clipboard`), the board (`board`), the rules overlays of the placed
@@ -18,6 +19,7 @@ pub mod recovery;
 pub mod session;
 pub mod simulate;
 pub mod tools;
+pub mod watch;
 
 pub use edit::{Anchor, Area, Document, Edit, Symmetry};
 pub use session::{EditorAction, EditorDoc, EditorPlugin, OpenInEditor};

@@ -102,6 +102,7 @@ fn panels(
                 });
             });
     }
+    super::watch::disk_changed_window(ctx, &mut doc);
     egui::Panel::top("editor-top").exact_size(top).show(&mut root, |ui| {
         ui.horizontal_centered(|ui| {
             top_bar(ui, &mut doc, &mut actions);

@@ -27,13 +27,26 @@ pub struct EditorDoc {
     pub status: Option<String>,
     /// Unsaved edits found in a recovery file, offered back (`recovery`).
     pub recovered: Option<LevelDef>,
+    /// What the file held when last read or written (`watch`).
+    pub on_disk: Option<LevelDef>,
+    /// A newer version of the file, changed on disk under unsaved edits, waiting for the
+    /// designer to load it or keep their own (`watch`).
+    pub disk_changed: Option<LevelDef>,
 }
 
 impl EditorDoc {
     pub fn new(doc: Document, path: Option<PathBuf>) -> EditorDoc {
         let saved = path.as_ref().map(|_| doc.level.clone());
-        let mut ed =
-            EditorDoc { doc, path, saved, save_as: "levels/new-level.ron".into(), status: None, recovered: None };
+        let mut ed = EditorDoc {
+            doc,
+            path,
+            on_disk: saved.clone(),
+            saved,
+            save_as: "levels/new-level.ron".into(),
+            status: None,
+            recovered: None,
+            disk_changed: None,
+        };
         if ed.path.is_some() {
             ed.look_for_recovery();
         }
@@ -74,6 +87,8 @@ impl EditorDoc {
         }
         save_atomic(&self.doc.level, &path).map_err(|e| e.to_string())?;
         self.saved = Some(self.doc.level.clone());
+        self.on_disk = self.saved.clone();
+        self.disk_changed = None;
         self.path = Some(path.clone());
         self.clear_recovery();
         self.recovered = None;
@@ -135,7 +150,14 @@ impl Plugin for EditorPlugin {
             })
             .add_systems(
                 Update,
-                (editor_keys, tools::gestures, run_actions, refresh_problems, super::recovery::autosave)
+                (
+                    editor_keys,
+                    tools::gestures,
+                    run_actions,
+                    refresh_problems,
+                    super::recovery::autosave,
+                    super::watch::watch_file,
+                )
                     .chain()
                     .in_set(EditorSet)
                     // The square under the pointer as of this frame, not the last.
