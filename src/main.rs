@@ -560,8 +560,16 @@ fn level_check(files: &[PathBuf]) -> ExitCode {
             }
             Ok(_) => {}
             Err(e) => {
+                // The loader's first problem, placed by line and column; then every other one
+                // the editor's check finds, naming its unit.
                 println!("{e}");
                 problems += 1;
+                if let Ok(def) = fivefoot::editor::cli::read_level(file) {
+                    for p in fivefoot::editor::check::problems(&def, &catalogue).iter().skip(1) {
+                        println!("{}: {}", file.display(), p.message);
+                        problems += 1;
+                    }
+                }
             }
         }
     }

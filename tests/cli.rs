@@ -455,5 +455,14 @@ fn level_check_passes_the_shipped_levels_and_names_a_problem_by_line_and_column(
     assert!(line.starts_with(&at) && line.contains("spearmen"), "{line}");
     let rest: Vec<&str> = line[at.len()..].splitn(3, ':').collect();
     assert!(rest[0].parse::<usize>().is_ok() && rest[1].parse::<usize>().is_ok(), "line and column: {line}");
+    // Every problem, not just the first: the second names its unit.
+    let worse = dir.join("worse.ron");
+    let text = std::fs::read_to_string(&bad).unwrap().replace("\"human_fighter\"", "\"human_fighters\"");
+    std::fs::write(&worse, text).unwrap();
+    let (code, out, _) = fivefoot(&["level", "check", worse.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].contains("spearmen") && lines[1].contains("unit \"hero\"") && lines[1].contains("human_fighters"));
     let _ = std::fs::remove_dir_all(&dir);
 }
