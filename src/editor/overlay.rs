@@ -88,20 +88,7 @@ fn spawn_cells(
         commands.entity(e).despawn();
     }
     shown.key = None; // paint the new cells
-    let mask = images.add(crate::view::art::cell_mask(layout.shape, layout.tile as u32, layout.tile_height() as u32));
-    let size = Vec2::new(layout.tile, layout.tile_height());
-    for y in 0..layout.height {
-        for x in 0..layout.width {
-            let p = GridPos::new(x, y);
-            commands.spawn((
-                EditorOverlayCell(p),
-                Sprite { image: mask.clone(), custom_size: Some(size), color: Color::NONE, ..default() },
-                Transform::from_translation(layout.world(p).extend(4.0)),
-                Visibility::Hidden,
-                DespawnOnExit(Screen::Editor),
-            ));
-        }
-    }
+    crate::overlay::spawn_cell_grid(&mut commands, &mut images, &layout, 4.0, Screen::Editor, EditorOverlayCell);
 }
 
 fn update_overlay(

@@ -269,20 +269,7 @@ fn spawn_cells(
     if !cells.is_empty() {
         return;
     }
-    let mask = images.add(crate::view::art::cell_mask(layout.shape, layout.tile as u32, layout.tile_height() as u32));
-    let size = Vec2::new(layout.tile, layout.tile_height());
-    for y in 0..layout.height {
-        for x in 0..layout.width {
-            let p = GridPos::new(x, y);
-            commands.spawn((
-                OverlayCell(p),
-                Sprite { image: mask.clone(), custom_size: Some(size), color: Color::NONE, ..default() },
-                Transform::from_translation(layout.world(p).extend(5.0)),
-                Visibility::Hidden,
-                DespawnOnExit(Screen::Skirmish),
-            ));
-        }
-    }
+    spawn_cell_grid(&mut commands, &mut images, &layout, 5.0, Screen::Skirmish, OverlayCell);
 }
 
 const PATH: Color = Color::srgba(0.35, 0.95, 1.0, 0.55);
@@ -447,5 +434,31 @@ fn draw_lines(
         gizmos.line_2d(me, target, purple);
         gizmos.line_2d(target, p, purple);
         gizmos.circle_2d(p, layout.tile * 0.5, purple);
+    }
+}
+
+/// One hidden, tintable cell sprite over every square of the board at height `z`, each
+/// tagged by `marker` and gone when `screen` is left: what an overlay paints.
+pub fn spawn_cell_grid<M: Component>(
+    commands: &mut Commands,
+    images: &mut Assets<Image>,
+    layout: &BoardLayout,
+    z: f32,
+    screen: Screen,
+    marker: impl Fn(GridPos) -> M,
+) {
+    let mask = images.add(crate::view::art::cell_mask(layout.shape, layout.tile as u32, layout.tile_height() as u32));
+    let size = Vec2::new(layout.tile, layout.tile_height());
+    for y in 0..layout.height {
+        for x in 0..layout.width {
+            let p = GridPos::new(x, y);
+            commands.spawn((
+                marker(p),
+                Sprite { image: mask.clone(), custom_size: Some(size), color: Color::NONE, ..default() },
+                Transform::from_translation(layout.world(p).extend(z)),
+                Visibility::Hidden,
+                DespawnOnExit(screen),
+            ));
+        }
     }
 }

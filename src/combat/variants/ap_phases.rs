@@ -343,11 +343,6 @@ impl VariantRules for ApPhases {
         Criticals::Confirmed
     }
     fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
-        // "add 1.5× your Strength modifier (round down)" with two hands.
-        Some(if f.weapon.hands == crate::level::Hands::Two {
-            ("Strength x1.5", (f.str_mod() as f64 * 1.5).floor() as i32)
-        } else {
-            ("Strength", f.str_mod())
-        })
+        Some(super::strength_with_two_hands(f))
     }
 }

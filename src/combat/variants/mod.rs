@@ -100,6 +100,16 @@ pub(crate) trait VariantRules: Sync {
     }
 }
 
+/// The d20 family's damage Strength (d20-classic, ap-phases): "add 1.5× your Strength
+/// modifier (round down)" with a weapon in two hands, the modifier otherwise.
+pub(crate) fn strength_with_two_hands(f: &Fighter) -> (&'static str, i32) {
+    if f.weapon.hands == crate::level::Hands::Two {
+        ("Strength x1.5", (f.str_mod() as f64 * 1.5).floor() as i32)
+    } else {
+        ("Strength", f.str_mod())
+    }
+}
+
 /// How criticals work in a variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Criticals {
