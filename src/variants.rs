@@ -1,10 +1,14 @@
 //! The five rule variants a scenario can be played under, one per source in
-//! `shared/rules-sources/`, and the geometry each one uses.
+//! `shared/rules-sources/`, and the numbers and grid rules each one reads from its file
+//! `assets/rules/<id>.ron` (embedded in the binary by `build.rs`).
 
 use crate::grid::{Metric, Shape};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+
+mod numbers;
+pub use numbers::*;
 
 /// A rule variant, named as levels and the CLI name it.
 #[derive(
@@ -26,7 +30,7 @@ pub enum RulesVariant {
 }
 
 /// How a variant decides flanking (rules-notes, *Flanking*).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 pub enum FlankingRule {
     /// The line between the two attackers' centres crosses opposite borders or corners.
     OppositeBorders,
@@ -55,60 +59,62 @@ impl RulesVariant {
         }
     }
 
-    pub const fn shape(self) -> Shape {
-        match self {
-            RulesVariant::HexPhases => Shape::Hex,
-            _ => Shape::Square,
-        }
+    /// The variant played on hexes (the default variant of a new hex map).
+    pub fn on_hexes() -> RulesVariant {
+        RulesVariant::ALL.into_iter().find(|v| v.shape() == Shape::Hex).unwrap_or_default()
+    }
+
+    /// This variant's numbers and grid rules, from `assets/rules/<id>.ron`.
+    pub fn numbers(self) -> &'static VariantNumbers {
+        numbers(self)
+    }
+
+    /// The grid rules the shared rules core reads (threat, reach, flanking, cover,
+    /// movement).
+    pub fn grid(self) -> &'static GridRules {
+        &numbers(self).grid
+    }
+
+    pub fn shape(self) -> Shape {
+        self.grid().shape
     }
 
     /// How ranges and reach are measured.
-    pub const fn range_metric(self) -> Metric {
-        match self {
-            RulesVariant::HexPhases => Metric::Hex,
-            RulesVariant::OsrSegments => Metric::Euclid,
-            _ => Metric::Alternating,
-        }
+    pub fn range_metric(self) -> Metric {
+        self.grid().range_metric
     }
 
-    /// How movement is counted (OSR moves with the alternating rule too).
-    pub const fn move_metric(self) -> Metric {
-        match self {
-            RulesVariant::HexPhases => Metric::Hex,
-            _ => Metric::Alternating,
-        }
+    /// How movement is counted.
+    pub fn move_metric(self) -> Metric {
+        self.grid().move_metric
     }
 
     /// Exactly 10 ft of reach also threatens two diagonals away.
-    pub const fn diagonal_reach_exception(self) -> bool {
-        matches!(self, RulesVariant::D20Classic | RulesVariant::ApPhases | RulesVariant::FourActions)
+    pub fn diagonal_reach_exception(self) -> bool {
+        self.grid().diagonal_reach_exception
     }
 
     /// A Small creature with a reach weapon loses the corners of its reach (the squares two
     /// diagonals away that the 10-ft exception gives).
-    pub const fn small_reach_loses_corners(self) -> bool {
-        matches!(self, RulesVariant::D20Classic)
+    pub fn small_reach_loses_corners(self) -> bool {
+        self.grid().small_reach_loses_corners
     }
 
     /// A creature untrained with its weapon threatens nothing.
-    pub const fn untrained_threaten_nothing(self) -> bool {
-        matches!(self, RulesVariant::D20Classic)
+    pub fn untrained_threaten_nothing(self) -> bool {
+        self.grid().untrained_threaten_nothing
     }
 
-    pub const fn flanking(self) -> FlankingRule {
-        match self {
-            RulesVariant::D20Classic | RulesVariant::ApPhases => FlankingRule::OppositeBorders,
-            RulesVariant::FourActions => FlankingRule::MirrorSquares,
-            RulesVariant::OsrSegments | RulesVariant::HexPhases => FlankingRule::None,
-        }
+    pub fn flanking(self) -> FlankingRule {
+        self.grid().flanking
     }
 
-    /// Feet a single move action covers for a creature of `speed_ft`: hex-phases moves
-    /// half its combat movement with a move action, everyone else its speed.
-    pub const fn move_action_ft(self, speed_ft: u32) -> u32 {
-        match self {
-            RulesVariant::HexPhases => speed_ft / 2 / 5 * 5,
-            _ => speed_ft,
+    /// Feet a single move action covers for a creature of `speed_ft` (rounded down to
+    /// 5 ft).
+    pub fn move_action_ft(self, speed_ft: u32) -> u32 {
+        match self.grid().move_action_divisor {
+            0 | 1 => speed_ft,
+            d => speed_ft / d / 5 * 5,
         }
     }
 }

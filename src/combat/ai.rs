@@ -8,7 +8,6 @@ use super::Battle;
 use super::command::{Command, GrappleFollowUp};
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{self, MoveMode};
-use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -52,9 +51,9 @@ impl Ai for Greedy {
         if b.fighters[actor].weapon.reload && !b.fighters[actor].loaded && b.validate(&Command::Reload).is_ok() {
             return Command::Reload;
         }
-        // four-actions: with the upper hand in a grapple, wrestle and strike; held, wrestle
-        // to break free.
-        if b.variant == RulesVariant::FourActions && b.fighters[actor].has(crate::rules::Condition::Grappled) {
+        // Where the grapple is a contest each turn: with the upper hand, wrestle and strike;
+        // held, wrestle to break free.
+        if b.fighters[actor].has(crate::rules::Condition::Grappled) {
             let follow_up =
                 if b.fighters[actor].holds_grapple { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
             let wrestle = Command::Wrestle { follow_up };
@@ -85,7 +84,7 @@ impl Ai for Greedy {
         for &t in &targets {
             let id = b.fighters[t].id.clone();
             let full = Command::FullAttack { target: id.clone() };
-            if b.variant == RulesVariant::D20Classic && b.validate(&full).is_ok() {
+            if b.variant.numbers().ai.full_attack && b.validate(&full).is_ok() {
                 return full;
             }
             let single = Command::Attack { target: id };
@@ -107,7 +106,7 @@ impl Ai for Greedy {
         }
         // 2. A charge when the foe is too far for a move and an attack.
         if !b.fighters[actor].weapon.is_ranged()
-            && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::OsrSegments)
+            && b.variant.numbers().ai.charge_from_afar
             && !can_reach_with_a_move(b, actor)
         {
             for &t in &nearest_first(b, actor, &foes) {
@@ -146,7 +145,7 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
         let view = b.view();
         view.threat.threateners_of(b.fighters[actor].footprint()) & view.roster.foes_of(actor) != 0
     };
-    let defensive = threatened && matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
+    let defensive = threatened && super::variants::rules(b.variant).defensive_casting();
     for id in known {
         if let Some(super::command::Intent::Cast { spell }) = &b.fighters[actor].declared
             && *spell != id
@@ -217,7 +216,7 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
 /// foe in reach, when no foe in the fight is in reach or threatens the actor (the AP and
 /// attacks of opportunity of a complex action are then safe).
 fn coup_de_grace_or_first_aid(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
-    if b.variant != RulesVariant::ApPhases {
+    if !b.variant.numbers().ai.complex_actions {
         return None;
     }
     b.refresh();
@@ -285,7 +284,7 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
     // and a move action, or two move actions"). Ending it beside the foe, or a hex or two
     // short, only hands the foe the first blow; within one move of an attack position the
     // phase is better ended there, so the next phase is move + attack.
-    let last_move = b.variant == RulesVariant::HexPhases && b.clock.budget.moves_used >= 1;
+    let last_move = b.variant.numbers().ai.second_move_may_wait && b.clock.budget.moves_used >= 1;
     let striking = reachable.iter().any(|(p, _, _)| can_attack_from(*p));
     if last_move && striking {
         return None;
@@ -340,8 +339,8 @@ fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[us
             let tf = b.fighters[t].footprint();
             let d = metric.footprint_ft(fp, tf);
             d > 5 && d <= max && {
-                if b.variant == RulesVariant::FourActions {
-                    // Any cover at all forbids the shot there.
+                if matches!(b.variant.grid().cover, crate::variants::CoverRule::NoTargetingPastWalls { .. }) {
+                    // Any cover but a low wall's forbids the shot there.
                     let reach = rules::AttackReach::Ranged;
                     let c = rules::cover::cover_at(view.field, view.occupancy, (actor, fp), (t, tf), reach, false);
                     c.can_target

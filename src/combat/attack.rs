@@ -4,7 +4,7 @@
 //! `profile` is what the breakdown panel, `fivefoot query attack` and resolution share.
 
 use super::Battle;
-use super::fighter::Modifier;
+use super::fighter::{Fighter, Modifier};
 use super::odds::AttackDie;
 use crate::rules::{self, Condition, CoverKind, RulesView};
 use crate::variants::RulesVariant;
@@ -69,12 +69,7 @@ impl AttackProfile {
 
 /// The die a variant rolls to hit.
 pub fn die_of(variant: RulesVariant) -> AttackDie {
-    match variant {
-        RulesVariant::HexPhases => AttackDie::ThreeD6,
-        // Source 002 says only "equal to or greater than AC hits": no automatic results.
-        RulesVariant::D20Classic => AttackDie::D20 { naturals: false },
-        _ => AttackDie::D20 { naturals: true },
-    }
+    super::variants::rules(variant).attack_die()
 }
 
 /// The attack `a` would make on `t` now, with `kind` and `ctx`.
@@ -126,12 +121,9 @@ pub fn profile(
             return AttackProfile::refuse(format!("{} is {dist} ft away, beyond 10 range increments", ft.id), die);
         }
     }
-    // osr-segments: a weapon needing more than 4 ft of space needs an open adjacent square.
-    if variant == RulesVariant::OsrSegments && melee && fa.weapon.space_ft > 4 && !has_open_neighbour(b, view, a) {
-        return AttackProfile::refuse(
-            format!("{} needs {} ft of space and no adjacent square is open", fa.weapon.name, fa.weapon.space_ft),
-            die,
-        );
+    let rules = super::variants::rules(variant);
+    if let Some(reason) = rules.refuses_attack(b, view, a, melee) {
+        return AttackProfile::refuse(reason, die);
     }
     let cover = rules::cover_between(view, a, t, false);
     if !cover.can_target {
@@ -143,135 +135,11 @@ pub fn profile(
         return AttackProfile::refuse(format!("{} has {why}", ft.id), die);
     }
 
-    let mut m: Vec<Modifier> = Vec::new();
-    let mut push = |source: &str, value: i32| {
-        if value != 0 {
-            m.push(Modifier::new(source, value));
-        }
-    };
     let flanking = melee && rules::flanking(view, a, t).flanking;
-    let target_number;
-    let against;
-    match variant {
-        RulesVariant::D20Classic | RulesVariant::ApPhases | RulesVariant::FourActions => {
-            push("base attack bonus", fa.def.base_attack);
-            if melee {
-                push("Strength", fa.str_mod());
-            } else {
-                push("Dexterity", fa.dex_mod());
-            }
-            push("size", fa.size.size_modifier());
-            let nums = super::variants::numbers(variant);
-            if nums.untrained_penalty != 0 && !fa.trained() {
-                push("untrained", nums.untrained_penalty);
-            }
-            match kind {
-                AttackKind::Iterative(n) => push("iterative attack", nums.iterative_step * *n as i32),
-                AttackKind::Secondary => push("secondary attack", nums.secondary_attack),
-                AttackKind::Tertiary => push("tertiary attack", nums.tertiary_attack),
-                AttackKind::NthAction(n) if *n > 1 => {
-                    push("earlier attack actions", nums.attack_action_step * (*n as i32 - 1))
-                }
-                _ => {}
-            }
-            if !melee && dist > fa.weapon.range_increment_ft {
-                let increments = (dist - 1) / fa.weapon.range_increment_ft.max(1);
-                push("range", -2 * increments as i32);
-            }
-            if flanking && nums.flanking != 0 {
-                push("flanking", nums.flanking);
-            }
-            let charged_this_round = nums.charge_attack_lasts_round && melee && fa.charged == Some((t, b.clock.round));
-            if (ctx.charge || charged_this_round) && nums.charge_attack != 0 {
-                push("charge", nums.charge_attack);
-            }
-            for (name, v) in &fa.offense {
-                push(name, *v);
-            }
-            if fa.has(Condition::Prone) && melee {
-                push("prone", -4);
-            }
-            // The defender's side of the roll, shown as modifiers so nothing is hidden.
-            if ft.has(Condition::Prone) {
-                push("target prone", if melee { 4 } else { -4 });
-            }
-            // The grappled are flat-footed against all but their grappler (d20-classic) and
-            // Restrained, losing their ability modifier to AC (four-actions).
-            let grappled_by_other = ft.has(Condition::Grappled) && ft.grappling != Some(a);
-            let loses_dex = ft.has(Condition::FlatFooted)
-                || ft.has(Condition::Surprised)
-                || grappled_by_other
-                || (variant == RulesVariant::FourActions && flanking)
-                || ft.has(Condition::Stunned);
-            if loses_dex && ft.dex_mod() > 0 {
-                let why = if variant == RulesVariant::FourActions {
-                    if flanking { "flanking: target surprised" } else { "target surprised" }
-                } else {
-                    "target flat-footed"
-                };
-                push(why, ft.dex_mod());
-            }
-            if cover.ac_bonus > 0 {
-                push("cover", -cover.ac_bonus);
-            }
-            for (name, v) in &ft.defense {
-                push(name, -*v);
-            }
-            target_number = ft.armor_class();
-            against = "AC".to_string();
-        }
-        RulesVariant::OsrSegments => {
-            // Descending AC: AC = 20 − ascending AC; AAC0 = 20 − base attack bonus;
-            // hit if d20 + modifiers ≥ AAC0 − AC.
-            let desc_ac = 20 - ft.armor_class();
-            let aac0 = 20 - fa.def.base_attack;
-            if melee {
-                push("Strength", fa.str_mod());
-            } else {
-                push("Dexterity", fa.dex_mod());
-            }
-            if ctx.charge {
-                push("charge", super::variants::numbers(variant).charge_attack);
-            }
-            for (name, v) in &fa.offense {
-                push(name, *v);
-            }
-            if !melee && dist > fa.weapon.range_increment_ft {
-                let increments = (dist - 1) / fa.weapon.range_increment_ft.max(1);
-                push("range", -2 * increments as i32);
-            }
-            if ft.has(Condition::Prone) {
-                push("target prone", if melee { 4 } else { -4 });
-            }
-            if cover.ac_bonus > 0 {
-                push("cover", -cover.ac_bonus);
-            }
-            for (name, v) in &ft.defense {
-                push(name, -*v);
-            }
-            target_number = aac0 - desc_ac;
-            against = format!("AAC0 {aac0} - AC {desc_ac}");
-        }
-        RulesVariant::HexPhases => {
-            let ocv = hex_ocv(b, a);
-            push("OCV", ocv);
-            for (name, v) in &fa.offense {
-                push(name, *v);
-            }
-            if ft.has(Condition::Surprised) {
-                push("target unaware (-3 DCV)", 3);
-            }
-            if cover.ac_bonus > 0 {
-                push("partial cover (+2 DCV)", -cover.ac_bonus);
-            }
-            for (name, v) in &ft.defense {
-                push(name, -*v);
-            }
-            let dcv = hex_dcv(b, t);
-            target_number = 10 + dcv;
-            against = format!("10 + DCV {dcv}");
-        }
-    }
+    let mut terms = Terms(Vec::new());
+    let situation = Situation { b, a, t, kind, ctx, melee, dist, flanking, cover_bonus: cover.ac_bonus };
+    let (target_number, against) = rules.attack_terms(&situation, &mut terms);
+    let m = terms.0;
     let bonus: i32 = m.iter().map(|x| x.value).sum();
     AttackProfile {
         legal: true,
@@ -285,23 +153,115 @@ pub fn profile(
     }
 }
 
-/// hex-phases OCV: combat value + half the base attack bonus (rounded down).
-pub fn hex_ocv(b: &Battle, i: usize) -> i32 {
-    super::clock::hex_cv(b, i) + b.fighters[i].def.base_attack.div_euclid(2)
+/// The modifiers of an attack roll as they are gathered; zeros are left out.
+pub(crate) struct Terms(pub Vec<Modifier>);
+
+impl Terms {
+    pub(crate) fn push(&mut self, source: &str, value: i32) {
+        if value != 0 {
+            self.0.push(Modifier::new(source, value));
+        }
+    }
+
+    /// The attacker's own bonuses (stances, focus…), by name.
+    pub(crate) fn offense(&mut self, f: &Fighter) {
+        for (name, v) in &f.offense {
+            self.push(name, *v);
+        }
+    }
+
+    /// The target's defences (total defense, dodge…), by name, as penalties.
+    pub(crate) fn defense(&mut self, f: &Fighter) {
+        for (name, v) in &f.defense {
+            self.push(name, -*v);
+        }
+    }
+
+    /// −2 for each full range increment past the first.
+    pub(crate) fn range(&mut self, s: &Situation, f: &Fighter) {
+        if !s.melee && s.dist > f.weapon.range_increment_ft {
+            let increments = (s.dist - 1) / f.weapon.range_increment_ft.max(1);
+            self.push("range", -2 * increments as i32);
+        }
+    }
 }
 
-/// hex-phases DCV: combat value + shield bonus.
-pub fn hex_dcv(b: &Battle, i: usize) -> i32 {
-    super::clock::hex_cv(b, i) + b.fighters[i].def.shield
+/// What a variant's attack roll reads: who attacks whom, how, from how far, flanking and
+/// the cover's bonus to defence.
+pub(crate) struct Situation<'a> {
+    pub b: &'a Battle,
+    pub a: usize,
+    pub t: usize,
+    pub kind: &'a AttackKind,
+    pub ctx: &'a AttackContext,
+    pub melee: bool,
+    pub dist: u32,
+    pub flanking: bool,
+    pub cover_bonus: i32,
 }
 
-fn has_open_neighbour(b: &Battle, view: &RulesView, a: usize) -> bool {
-    let fp = b.fighters[a].footprint();
-    let shape = b.variant.shape();
-    fp.cells().any(|c| {
-        crate::grid::neighbour_offsets(shape, c).iter().any(|&(dx, dy)| {
-            let n = c.offset(dx, dy);
-            !fp.contains(n) && b.field.terrain.get(n).passable() && view.occupancy.at(n).is_none()
-        })
-    })
+/// The d20 family's attack roll (d20-classic, ap-phases, four-actions): d20, base attack,
+/// Strength (melee) or Dexterity (ranged), size and the variant's penalties and bonuses,
+/// against AC. With `flanking_surprises` a flanked target loses its Dexterity to AC
+/// (four-actions: flanking makes it Surprised).
+pub(crate) fn d20_family_terms(s: &Situation, m: &mut Terms, flanking_surprises: bool) -> (i32, String) {
+    let (b, a, t, melee, flanking) = (s.b, s.a, s.t, s.melee, s.flanking);
+    let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
+    m.push("base attack bonus", fa.def.base_attack);
+    if melee {
+        m.push("Strength", fa.str_mod());
+    } else {
+        m.push("Dexterity", fa.dex_mod());
+    }
+    m.push("size", fa.size.size_modifier());
+    let nums = super::variants::numbers(b.variant);
+    if nums.untrained_penalty != 0 && !fa.trained() {
+        m.push("untrained", nums.untrained_penalty);
+    }
+    match s.kind {
+        AttackKind::Iterative(n) => m.push("iterative attack", nums.iterative_step * *n as i32),
+        AttackKind::Secondary => m.push("secondary attack", nums.secondary_attack),
+        AttackKind::Tertiary => m.push("tertiary attack", nums.tertiary_attack),
+        AttackKind::NthAction(n) if *n > 1 => {
+            m.push("earlier attack actions", nums.attack_action_step * (*n as i32 - 1))
+        }
+        _ => {}
+    }
+    m.range(s, fa);
+    if flanking && nums.flanking != 0 {
+        m.push("flanking", nums.flanking);
+    }
+    let charged_this_round = nums.charge_attack_lasts_round && melee && fa.charged == Some((t, b.clock.round));
+    if (s.ctx.charge || charged_this_round) && nums.charge_attack != 0 {
+        m.push("charge", nums.charge_attack);
+    }
+    m.offense(fa);
+    if fa.has(Condition::Prone) && melee {
+        m.push("prone", -4);
+    }
+    // The defender's side of the roll, shown as modifiers so nothing is hidden.
+    if ft.has(Condition::Prone) {
+        m.push("target prone", if melee { 4 } else { -4 });
+    }
+    // The grappled are flat-footed against all but their grappler (d20-classic) and
+    // Restrained, losing their ability modifier to AC (four-actions).
+    let grappled_by_other = ft.has(Condition::Grappled) && ft.grappling != Some(a);
+    let loses_dex = ft.has(Condition::FlatFooted)
+        || ft.has(Condition::Surprised)
+        || grappled_by_other
+        || (flanking_surprises && flanking)
+        || ft.has(Condition::Stunned);
+    if loses_dex && ft.dex_mod() > 0 {
+        let why = if flanking_surprises {
+            if flanking { "flanking: target surprised" } else { "target surprised" }
+        } else {
+            "target flat-footed"
+        };
+        m.push(why, ft.dex_mod());
+    }
+    if s.cover_bonus > 0 {
+        m.push("cover", -s.cover_bonus);
+    }
+    m.defense(ft);
+    (ft.armor_class(), "AC".to_string())
 }

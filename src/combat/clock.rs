@@ -10,7 +10,6 @@ use super::event::CombatEvent;
 use super::{Battle, variants};
 use crate::level::{WeaponKind, WeaponSpeed, ability_mod};
 use crate::rules::Condition;
-use crate::variants::RulesVariant;
 
 /// What the acting fighter may still do in this opportunity.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -164,41 +163,9 @@ pub fn start(b: &mut Battle) {
     b.clock.attacked = vec![false; n];
     let some_aware = b.fighters.iter().any(|f| f.aware);
     let some_unaware = b.fighters.iter().any(|f| !f.aware);
-    // osr-segments has no surprise round: the surprised simply lose the first round.
-    b.clock.surprise_pending = some_aware && some_unaware && b.variant != RulesVariant::OsrSegments;
-    match b.variant {
-        RulesVariant::D20Classic => {
-            roll_d20_initiative(b, 0);
-            for i in 0..n {
-                if !b.fighters[i].aware {
-                    b.fighters[i].add(Condition::FlatFooted);
-                }
-            }
-        }
-        RulesVariant::FourActions => {
-            // Everyone is Surprised until its first turn. A surprise round (aware fighters
-            // only) comes before initiative; its participants get +4 on the roll.
-            for f in &mut b.fighters {
-                f.add(Condition::Surprised);
-            }
-            if !b.clock.surprise_pending {
-                roll_d20_initiative(b, 0);
-            }
-        }
-        // Initiative is the Dexterity score; ties broken by the seeded dice.
-        RulesVariant::ApPhases => fixed_initiative(b, |b, i| b.fighters[i].def.abilities.dex, "(Dexterity score)"),
-        // Initiative = combat value; ties broken once, now, by the seeded dice.
-        RulesVariant::HexPhases => fixed_initiative(b, hex_cv, "(combat value)"),
-        RulesVariant::OsrSegments => {
-            for i in 0..n {
-                if !b.fighters[i].aware {
-                    b.fighters[i].add(Condition::Surprised);
-                }
-            }
-            // The step before a round's declarations.
-            b.clock.osr_step = OsrStep::Low;
-        }
-    }
+    let rules = variants::rules(b.variant);
+    b.clock.surprise_pending = some_aware && some_unaware && rules.surprise_round();
+    rules.start(b);
     // The surprise round (phase) is round 0; the fight proper opens on round 1.
     b.clock.round = 0;
     b.clock.phase = 0;
@@ -261,24 +228,17 @@ fn open_window(b: &mut Battle) {
 /// d20-classic and four-actions: a surprise round for the aware, then rounds in
 /// initiative order.
 pub(crate) fn turn_based_window(b: &mut Battle) {
-    let n = b.fighters.len();
     {
         if b.clock.surprise_pending {
             b.clock.surprise_pending = false;
             b.clock.surprise = true;
             b.emit(CombatEvent::RoundStarted { round: 0 });
             b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
-            // four-actions: the ambushers act "in no particular order" (here: by id)
-            // before initiative is rolled; d20-classic: in initiative order.
-            b.clock.queue = if b.variant == RulesVariant::FourActions {
-                (0..n).filter(|&i| b.fighters[i].aware).collect()
-            } else {
-                b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect()
-            };
+            b.clock.queue = variants::rules(b.variant).surprise_queue(b);
             return;
         }
-        if b.clock.surprise && b.variant == RulesVariant::FourActions {
-            roll_d20_initiative(b, 4);
+        if b.clock.surprise {
+            variants::rules(b.variant).after_surprise_round(b);
         }
         b.clock.surprise = false;
         b.clock.round += 1;
@@ -358,14 +318,7 @@ pub fn advance(b: &mut Battle) {
         }
         // A dying fighter's turn is its death save (turn-based variants) or bleeding.
         if !b.fighters[i].in_fight() {
-            let turn_based = matches!(b.variant, RulesVariant::D20Classic | RulesVariant::FourActions);
-            let first_phase = match b.variant {
-                RulesVariant::ApPhases => b.clock.phase == 2,
-                RulesVariant::HexPhases => b.clock.phase == 1,
-                RulesVariant::OsrSegments => b.clock.osr_step == OsrStep::FastActions,
-                _ => true,
-            };
-            if (turn_based || first_phase) && b.fighters[i].has(Condition::Dying) {
+            if variants::rules(b.variant).dying_acts_now(b) && b.fighters[i].has(Condition::Dying) {
                 super::resolve::dying_turn(b, i);
             }
             continue;
@@ -375,43 +328,24 @@ pub fn advance(b: &mut Battle) {
         }
         b.clock.actor = Some(i);
         b.clock.budget = fresh_budget(b, i);
-        // ap-phases: an advanced action under way goes on (ending the turn) unless the
-        // fighter abandons it for another action.
-        if b.variant == RulesVariant::ApPhases && b.clock.advanced[i].is_some() {
-            b.clock.budget.continuing = true;
-        }
-        let turn_start = match b.variant {
-            RulesVariant::D20Classic | RulesVariant::FourActions => true,
-            RulesVariant::HexPhases => true,
-            RulesVariant::ApPhases => false,
-            RulesVariant::OsrSegments => false,
-        };
-        if turn_start {
-            start_turn(b, i);
-        }
+        variants::rules(b.variant).opportunity_opens(b, i);
         return;
     }
 }
 
-fn start_turn(b: &mut Battle, i: usize) {
-    let variant = b.variant;
+/// A fighter's turn starts: effects lasting until then end, and it regains what its
+/// variant gives back at the start of a turn.
+pub(crate) fn start_turn(b: &mut Battle, i: usize) {
+    let rules = variants::rules(b.variant);
     let id = b.fighters[i].id.clone();
     b.emit(CombatEvent::TurnStarted { unit: id.clone() });
     let f = &mut b.fighters[i];
     f.start_turn();
     f.has_acted = true;
     f.abort_locked = false;
-    if matches!(variant, RulesVariant::D20Classic | RulesVariant::FourActions) {
-        f.reactions_used = 0;
-        f.immediate = None;
-    }
+    let lose = rules.turn_starts(f);
     // A held action not taken by the start of the holder's next turn is lost.
     f.held = None;
-    let lose = match variant {
-        RulesVariant::D20Classic => Some(Condition::FlatFooted),
-        RulesVariant::FourActions => Some(Condition::Surprised),
-        _ => None,
-    };
     if let Some(c) = lose
         && b.fighters[i].remove(c)
     {

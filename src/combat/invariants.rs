@@ -5,7 +5,6 @@
 use super::Battle;
 use crate::grid::Terrain;
 use crate::rules::ThreatMap;
-use crate::variants::RulesVariant;
 
 /// Where the battle stood in time, to check that the clock only moves forward.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -52,15 +51,7 @@ impl Battle {
                 return Err(format!("{}, dead, is acting", f.id));
             }
         }
-        if self.variant == RulesVariant::ApPhases {
-            let most = super::variants::ap_phases::ACTION_POINTS;
-            if let Some((i, ap)) = self.clock.ap.iter().enumerate().find(|(_, ap)| **ap > most) {
-                return Err(format!("{} has {ap} action points, more than {most}", self.fighters[i].id));
-            }
-        }
-        if self.variant == RulesVariant::HexPhases && self.clock.budget.moves_used > 2 {
-            return Err(format!("{} move actions in one phase", self.clock.budget.moves_used));
-        }
+        super::variants::rules(self.variant).check_invariants(self)?;
         // The threat map in use equals one built from scratch, and the dead threaten nothing.
         self.refresh();
         let view = self.view();

@@ -13,7 +13,6 @@ use vocabulary as variants;
 use crate::combat::resolve::Plan;
 use crate::combat::{Battle, Command};
 use crate::grid::GridPos;
-use crate::variants::RulesVariant;
 
 /// One button of the action bar.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,7 +105,7 @@ pub fn plan_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Plan,
         (Some(foe), true) => vec![tool.command(cell, foe)],
         (Some(foe), false) => {
             let mut v = vec![];
-            if b.variant == RulesVariant::D20Classic {
+            if b.variant.numbers().ai.full_attack {
                 v.push(Tool::FullAttack.command(cell, foe));
             }
             v.push(Tool::Attack.command(cell, foe));

@@ -139,7 +139,7 @@ impl Document {
     pub fn blank(width: i32, height: i32, hex: bool) -> Result<Document, String> {
         check_size(width, height)?;
         let rows = vec![".".repeat(width as usize); height as usize];
-        let rules = if hex { RulesVariant::HexPhases } else { RulesVariant::D20Classic };
+        let rules = if hex { RulesVariant::on_hexes() } else { RulesVariant::default() };
         let level =
             LevelDef { name: "New level".into(), rules, map: MapDef { rows }, units: vec![], death_saves: None };
         Ok(Document::new(level))

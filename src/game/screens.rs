@@ -295,7 +295,7 @@ fn end_screen(
     centred("Battle over").show(ctx, |ui| {
         ui.heading(headline);
         ui.label(format!("{} under {}", b.level_name, b.variant.id()));
-        let rounds = if b.variant == RulesVariant::HexPhases { "turns" } else { "rounds" };
+        let rounds = crate::control::vocabulary::rounds_word(b.variant);
         ui.label(format!("{} {rounds}", b.clock.round));
         egui::Grid::new("summary").striped(true).show(ui, |ui| {
             ui.label("side");

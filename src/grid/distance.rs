@@ -4,7 +4,7 @@
 use super::{Footprint, GridPos};
 
 /// How the cells of a map are laid out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
 pub enum Shape {
     /// 5-ft squares, eight neighbours.
     Square,
@@ -13,7 +13,7 @@ pub enum Shape {
 }
 
 /// How a rule variant measures distance in feet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
 pub enum Metric {
     /// Squares: first diagonal 5 ft, second 10 ft, and so on.
     Alternating,

@@ -5,14 +5,12 @@
 //! log with every roll), and the bottom action bar with shortcuts and reasons. Reads the
 //! battle; changes it only through the player's commands.
 
-use crate::combat::Battle;
 use crate::combat::plugin::{AiThinking, BattleRes, CombatEventMsg, CommandRefused, Pace, SkipAi};
 use crate::control::plugin::{ActionBar, Feedback, Selection, SlotPressed, human_actor};
 use crate::control::{SlotAction, budget_line};
 use crate::game::{GameSetup, HumanSides, Paused, Screen};
 use crate::input::{ActiveBindings, GameAction, Presses};
 use crate::overlay::{Layers, Preview};
-use crate::variants::RulesVariant;
 use crate::view::LevelName;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
@@ -69,52 +67,7 @@ fn set_pace(pace: &mut Pace, commands_per_second: f32) {
     pace.0.set_duration(std::time::Duration::from_secs_f32(1.0 / cps));
 }
 
-pub use crate::control::vocabulary::clock_line;
-
-/// Per fighter in the fight, in the clock's order: id, side, and a note (AP pips, group…).
-pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
-    let c = &b.clock;
-    let mut order: Vec<usize> = if c.order.is_empty() { (0..b.fighters.len()).collect() } else { c.order.clone() };
-    // osr-segments' declarations go one unit at a time in their own order: the one
-    // declaring, then those still to, then those who have.
-    let declaring = b.variant == RulesVariant::OsrSegments && c.osr_step == crate::combat::clock::OsrStep::Declare;
-    if declaring {
-        let first: Vec<usize> = c.actor.into_iter().chain(c.queue.iter().copied()).collect();
-        let rest = order.iter().copied().filter(|i| !first.contains(i));
-        order = first.iter().copied().chain(rest).collect();
-    }
-    order
-        .into_iter()
-        .filter(|&i| b.fighters[i].alive())
-        .map(|i| {
-            let f = &b.fighters[i];
-            let note = match b.variant {
-                RulesVariant::ApPhases => {
-                    let ap = c.ap.get(i).copied().unwrap_or(0) as usize;
-                    format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), f.initiative_shown)
-                }
-                RulesVariant::OsrSegments if declaring => {
-                    if c.actor == Some(i) {
-                        "declares now".into()
-                    } else if c.queue.contains(&i) {
-                        "to declare".into()
-                    } else {
-                        "declared".into()
-                    }
-                }
-                RulesVariant::OsrSegments => {
-                    if c.acted.get(i).copied().unwrap_or(false) {
-                        "acted".into()
-                    } else {
-                        String::new()
-                    }
-                }
-                _ => format!("init {}", f.initiative_shown),
-            };
-            (i, note)
-        })
-        .collect()
-}
+pub use crate::control::vocabulary::{clock_line, initiative_rows};
 
 fn colour32(c: Color) -> egui::Color32 {
     let s = c.to_srgba();
@@ -306,7 +259,7 @@ fn hud(
                     .iter()
                     .filter_map(|s| crate::combat::magic::spell(s).map(|sp| sp.name.as_str()))
                     .collect();
-                let unit = if b.variant == crate::variants::RulesVariant::FourActions { "SQ" } else { "spells" };
+                let unit = crate::control::vocabulary::spells_unit(b.variant);
                 ui.label(format!("{unit} left: {} of {} ({})", f.spells_left, magic.slots, names.join(", ")));
             }
             if human_actor(&res) == Some(i) {

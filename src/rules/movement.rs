@@ -8,7 +8,6 @@ use super::RulesView;
 use super::cover::{AttackReach, CoverKind, cover_at};
 use super::roster::{UnitMask, bit, indices};
 use crate::grid::{Footprint, GridPos, Shape, neighbour_offsets};
-use crate::variants::RulesVariant;
 
 /// What kind of movement is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,8 +67,7 @@ pub fn allowance_ft(view: &RulesView, mover: usize, mode: MoveMode) -> u32 {
     let variant = view.field.variant;
     match mode {
         MoveMode::Move => variant.move_action_ft(view.roster.get(mover).speed_ft),
-        MoveMode::Step if variant == RulesVariant::OsrSegments => 10,
-        MoveMode::Step => 5,
+        MoveMode::Step => variant.grid().step.feet,
     }
 }
 
@@ -100,8 +98,9 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
         provoked: vec![0; states],
         parent: vec![UNSEEN; states],
     };
-    if mode == MoveMode::Step && view.field.variant == RulesVariant::OsrSegments && in_melee(view, mover) {
-        return range; // no positioning move in melee
+    let step = view.field.variant.grid().step;
+    if mode == MoveMode::Step && !step.in_melee && in_melee(view, mover) {
+        return range; // no step in melee
     }
     let foes = view.roster.foes_of(mover);
     let idx = |p: GridPos| ((p.y - oy) * ww + (p.x - ox)) as usize;
@@ -159,7 +158,7 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
         }
         let here = GridPos::new(ox + (state / 2) as i32 % ww, oy + (state / 2) as i32 / ww);
         let parity = state % 2;
-        if mode == MoveMode::Step && view.field.variant != RulesVariant::OsrSegments && here != start {
+        if mode == MoveMode::Step && !step.any_path && here != start {
             continue; // a 5-ft step is a single square
         }
         let leaving = match mode {
@@ -183,7 +182,7 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
             let base = if diagonal && parity == 1 { 10 } else { 5 };
             let step_cost = match (f & COSTLY != 0, diagonal) {
                 (false, _) => base,
-                (true, _) if mode == MoveMode::Step && view.field.variant != RulesVariant::OsrSegments => continue,
+                (true, _) if mode == MoveMode::Step && !step.any_path => continue,
                 (true, false) => 10,
                 (true, true) => base + 10,
             };
@@ -277,11 +276,13 @@ impl MoveRange {
     fn explain_unreachable(&self, view: &RulesView, dest: GridPos) -> MoveRefusal {
         let who = &view.roster.get(self.mover).id;
         if self.mode == MoveMode::Step {
-            if view.field.variant == RulesVariant::OsrSegments {
-                if in_melee(view, self.mover) {
-                    return MoveRefusal(format!("{who} is in melee: a positioning move cannot be made in melee"));
+            let numbers = view.field.variant.numbers();
+            let (step, name) = (numbers.grid.step, &numbers.step_name);
+            if step.any_path {
+                if !step.in_melee && in_melee(view, self.mover) {
+                    return MoveRefusal(format!("{who} is in melee: a {name} cannot be made in melee"));
                 }
-                return MoveRefusal(format!("a positioning move covers at most 10 ft and {dest} is farther"));
+                return MoveRefusal(format!("a {name} covers at most {} ft and {dest} is farther", step.feet));
             }
             let d = view.field.variant.move_metric().cell_ft(self.start, dest);
             if d > 5 {
@@ -359,8 +360,8 @@ pub fn can_strike_at(view: &RulesView, foe: usize, mover: usize, fp: Footprint) 
     let reach =
         if metric.footprint_ft(attacker.footprint, fp) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
     let cover = cover_at(view.field, view.occupancy, (foe, attacker.footprint), (mover, fp), reach, false);
-    let d20_family = matches!(view.field.variant, RulesVariant::D20Classic | RulesVariant::ApPhases);
-    cover.can_target && !(d20_family && cover.cover == CoverKind::Cover)
+    let stops = view.field.variant.grid().cover_stops_opportunity;
+    cover.can_target && !(stops && cover.cover == CoverKind::Cover)
 }
 
 /// A plain statement of the movement costs for a lone 1×1 creature on squares, as a

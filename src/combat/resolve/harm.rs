@@ -37,10 +37,10 @@ pub(crate) fn apply_damage(
         nonlethal,
         hp_after,
     });
-    magic::hurt_while_casting(b, t, amount);
-    // d20-classic massive damage: half of maximum HP or more in one hit.
+    variants::rules(b.variant).hurt_while_casting(b, t, amount);
+    // Massive damage: half of maximum HP or more in one hit.
     let mut auto_fail = false;
-    if b.variant == RulesVariant::D20Classic
+    if variants::rules(b.variant).massive_damage()
         && !nonlethal
         && amount * 2 >= b.fighters[t].max_hp
         && before > 0
@@ -94,13 +94,8 @@ pub(crate) fn release(b: &mut Battle, i: usize) {
     lose(b, i, Condition::Grappled);
 }
 
-/// Breaking free: d20-classic, opposed grapple checks (d20 + base attack + Strength + size);
-/// four-actions, the turn's grapple contest won to end the grapple.
-pub(super) fn escape(b: &mut Battle, i: usize) {
-    if b.variant == RulesVariant::FourActions {
-        variants::four_actions::wrestle(b, i, GrappleFollowUp::End);
-        return;
-    }
+/// Breaking free by opposed grapple checks (d20 + base attack + Strength + size).
+pub(crate) fn opposed_escape(b: &mut Battle, i: usize) {
     let Some(other) = b.fighters[i].grappling else {
         release(b, i);
         return;
@@ -129,12 +124,7 @@ pub(super) fn escape(b: &mut Battle, i: usize) {
 /// A fighter reduced to 0 or fewer hit points.
 pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     release(b, t);
-    // ap-phases: an advanced action in progress is lost ("or the action is lost").
-    if let Some(adv) = b.clock.advanced.get_mut(t).and_then(Option::take) {
-        let unit = b.fighters[t].id.clone();
-        let action = variants::ap_phases::advanced_name(&adv.action);
-        b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
-    }
+    variants::rules(b.variant).dropped(b, t);
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
     if variants::rules(b.variant).dying_when_dropped(&b.fighters[t]) {

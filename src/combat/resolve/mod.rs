@@ -10,31 +10,29 @@ mod reactions;
 mod strike;
 mod validate;
 
-pub use actions::continue_advanced;
+pub(crate) use actions::{Maneuver, defensive_bonus, delay_to_last};
 pub(crate) use economy::{take_move, take_standard};
+pub(crate) use harm::opposed_escape;
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
-pub(crate) use movement::straight_run;
-pub(crate) use reactions::provoke_threateners;
+pub(crate) use movement::{charge, charge_path, set_initiative, straight_run, walk};
+pub(crate) use reactions::{opportunity, provoke_threateners};
 pub(crate) use strike::{attack_routine, deal_damage};
 
 use actions::*;
 use economy::*;
-use harm::*;
-use movement::*;
 use reactions::*;
 use strike::*;
 
 use super::attack::{self, AttackContext, AttackKind};
-use super::clock::{self, Advanced, AdvancedKind, Budget, OsrStep};
-use super::command::{Command, GrappleFollowUp, RuleError};
+use super::clock::{self, Budget};
+use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;
 use super::{Battle, magic, variants};
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};
 use crate::rules::{self, Condition, MoveMode, PathPlan};
-use crate::variants::RulesVariant;
 
 /// What a legal command would do, without doing it.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,22 +57,9 @@ impl Battle {
     pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
         let plan = self.validate(&cmd)?;
         let actor = self.actor().expect("validated");
-        if self.clock.budget.continuing {
-            // ap-phases: ending the turn goes on with the advanced action under way; any
-            // other action abandons it ("it may be wise to abandon an advanced action").
-            if cmd == Command::EndTurn {
-                self.clock.budget = Budget::default();
-                continue_advanced(self, actor);
-                if !self.is_over() {
-                    clock::advance(self);
-                }
-                return Ok(());
-            }
-            if let Some(adv) = self.clock.advanced[actor].take() {
-                let unit = self.fighters[actor].id.clone();
-                let action = variants::ap_phases::advanced_name(&adv.action);
-                self.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
-            }
+        let rules = variants::rules(self.variant);
+        if rules.command_taken_over(self, actor, &cmd) {
+            return Ok(());
         }
         self.clock.budget = plan.budget_after.clone();
         match &cmd {
@@ -84,12 +69,7 @@ impl Battle {
             }
             Command::Step { .. } => {
                 let path = plan.path.clone().expect("a step has a path");
-                let kind = match self.variant {
-                    RulesVariant::OsrSegments => "positioning move",
-                    RulesVariant::HexPhases => "1-hex step",
-                    RulesVariant::FourActions => "side step",
-                    _ => "5-ft step",
-                };
+                let kind = variants::numbers(self.variant).step_name.as_str();
                 walk(self, actor, &path, kind, None);
             }
             Command::Attack { target } | Command::FullAttack { target } => {
@@ -99,22 +79,10 @@ impl Battle {
             }
             Command::Charge { target } => {
                 let t = self.index_of(target).expect("validated");
-                if self.variant == RulesVariant::ApPhases {
-                    self.clock.ap[actor] -= 1;
-                    self.clock.advanced[actor] =
-                        Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
-                    let id = self.fighters[actor].id.clone();
-                    self.emit(CombatEvent::Action {
-                        unit: id,
-                        action: "charge".into(),
-                        detail: format!("declared at {target} (2 AP)"),
-                    });
-                } else {
-                    charge(self, actor, t, plan.path.clone().expect("charge path"));
-                }
+                rules.charge(self, actor, t, plan.path.clone());
             }
-            Command::Defend => defend(self, actor),
-            Command::Delay => delay(self, actor),
+            Command::Defend => rules.defend(self, actor),
+            Command::Delay => rules.delay(self, actor),
             Command::Stand => stand(self, actor),
             Command::Trip { target } => {
                 let t = self.index_of(target).expect("validated");
@@ -124,33 +92,17 @@ impl Battle {
                 let t = self.index_of(target).expect("validated");
                 maneuver(self, actor, t, Maneuver::Grapple);
             }
-            Command::Escape => escape(self, actor),
-            Command::Wrestle { follow_up } => variants::four_actions::wrestle(self, actor, *follow_up),
-            Command::CoupDeGrace { .. } | Command::FirstAid { .. } => {
-                variants::ap_phases::begin_complex(self, actor, &cmd)
-            }
+            Command::Escape => rules.escape(self, actor),
+            Command::Wrestle { .. }
+            | Command::CoupDeGrace { .. }
+            | Command::FirstAid { .. }
+            | Command::Dash { .. }
+            | Command::Tumble { .. } => rules.resolve_own(self, actor, &cmd, plan.path.clone()),
             Command::Reload => reload(self, actor),
             Command::Shove { target } | Command::Disarm { target } => {
                 let t = self.index_of(target).expect("validated");
                 let kind = if matches!(cmd, Command::Shove { .. }) { Maneuver::Shove } else { Maneuver::Disarm };
                 maneuver(self, actor, t, kind);
-            }
-            Command::Dash { .. } => {
-                let path = plan.path.clone().expect("a dash has a path");
-                walk(self, actor, &path, "dash", None);
-            }
-            Command::Tumble { .. } => {
-                let mut path = plan.path.clone().expect("a tumble has a path");
-                let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
-                let dc = 5 + 5 * foes.len() as i32;
-                let (roll, bonus) = (self.dice.roll(20) as i32, self.fighters[actor].dex_mod());
-                let success = roll + bonus >= dc;
-                let id = self.fighters[actor].id.clone();
-                self.emit(CombatEvent::Save { unit: id, kind: "Agility (tumble)".into(), roll, bonus, dc, success });
-                if success {
-                    path.provokes.clear();
-                }
-                walk(self, actor, &path, "tumble", None);
             }
             Command::Hold { target } => {
                 self.fighters[actor].held = Some(target.clone());
@@ -161,10 +113,7 @@ impl Battle {
                     action: "holds an attack".into(),
                     detail: format!("for when {on} comes into reach"),
                 });
-                if self.variant == RulesVariant::ApPhases {
-                    // "Once you ready an action, you forfeit all other actions this round."
-                    self.clock.ap[actor] = 1;
-                }
+                rules.held(self, actor);
             }
             Command::Stance { stance } => {
                 let id = self.fighters[actor].id.clone();
@@ -209,11 +158,7 @@ impl Battle {
             }
             Command::Cast { spell, target, defensive } => {
                 let (t, sp) = magic::check(self, actor, spell, target).expect("validated");
-                match self.variant {
-                    RulesVariant::ApPhases => magic::begin_advanced(self, actor, sp, t, *defensive),
-                    RulesVariant::OsrSegments => magic::announce(self, actor, sp, t),
-                    _ => magic::cast_now(self, actor, sp, t, *defensive),
-                }
+                rules.cast(self, actor, sp, t, *defensive);
             }
             Command::Declare { intent } => {
                 self.fighters[actor].declared = Some(intent.clone());
@@ -232,35 +177,11 @@ impl Battle {
             }
             Command::EndTurn => {}
         }
-        if self.variant == RulesVariant::ApPhases
-            && !matches!(
-                cmd,
-                Command::EndTurn
-                    | Command::Delay
-                    | Command::Charge { .. }
-                    | Command::Defend
-                    | Command::Stance { .. }
-                    | Command::AbortOrder { .. }
-                    | Command::Declare { .. }
-            )
-        {
-            self.clock.ap[actor] = self.clock.ap[actor].saturating_sub(1);
-        }
+        rules.after_command(self, actor, &cmd);
         if self.check_victory() {
             return Ok(());
         }
         let still_up = self.fighters[actor].can_act();
-        if self.variant == RulesVariant::OsrSegments
-            && matches!(
-                cmd,
-                Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
-            )
-        {
-            self.clock.acted[actor] = true; // its major action for the round
-            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
-                self.clock.attacked[actor] = true;
-            }
-        }
         if matches!(cmd, Command::EndTurn | Command::Delay | Command::Declare { .. })
             || !still_up
             || exhausted(self, &self.clock.budget)

@@ -19,7 +19,7 @@ pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut 
 /// stops where it fell, unless that is a square it could only pass through (an ally's):
 /// then it is on the last square of its path where it could have stopped. `immune_from`
 /// cannot react (four-actions: a charge's target).
-pub(super) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
+pub(crate) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
     let start = b.fighters[mover].pos;
     let mut done: Vec<GridPos> = Vec::new();
     let mut squares = path.squares.iter().copied().peekable();
@@ -38,8 +38,7 @@ pub(super) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, im
         if Some(p.by) == immune_from {
             continue;
         }
-        let trigger =
-            if b.variant == RulesVariant::OsrSegments { "leaves melee" } else { "moves out of a threatened square" };
+        let trigger = variants::numbers(b.variant).leaving_trigger.as_str();
         opportunity(b, p.by, mover, trigger);
         if !b.fighters[mover].in_fight() || b.is_over() {
             break;
@@ -85,10 +84,7 @@ pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
     b.refresh();
     for h in holders {
         let in_reach = b.view().threat.threatens(h, b.fighters[mover].footprint());
-        // d20-classic: a held action is an immediate action, and an attack of
-        // opportunity already taken rules it out until the holder's next turn.
-        let blocked = b.variant == RulesVariant::D20Classic && b.fighters[h].immediate.is_some();
-        if !in_reach || blocked {
+        if !in_reach || !variants::rules(b.variant).may_take_held(&b.fighters[h]) {
             continue;
         }
         b.fighters[h].held = None;
@@ -96,19 +92,7 @@ pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
         let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
         b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
         roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
-        // The new place in the order: just after the trigger (d20-classic), just before
-        // it (hex-phases); ap-phases and four-actions keep their place.
-        let key = b.fighters[mover].initiative;
-        match b.variant {
-            RulesVariant::D20Classic => set_initiative(b, h, key - 1),
-            RulesVariant::HexPhases => {
-                set_initiative(b, h, key + 1);
-                // "If you take your readied action in the next Phase, before your regular turn
-                // comes up, … you do not get your regular action that Phase."
-                b.clock.queue.retain(|&i| i != h);
-            }
-            _ => {}
-        }
+        variants::rules(b.variant).held_action_taken(b, h, mover);
         b.refresh();
         if !b.fighters[mover].in_fight() {
             return;
@@ -116,7 +100,7 @@ pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
     }
 }
 
-pub(super) fn set_initiative(b: &mut Battle, i: usize, key: i64) {
+pub(crate) fn set_initiative(b: &mut Battle, i: usize, key: i64) {
     b.fighters[i].initiative = key;
     let mut order = b.clock.order.clone();
     order.sort_by(|&x, &y| b.fighters[y].initiative.cmp(&b.fighters[x].initiative).then(x.cmp(&y)));
@@ -125,7 +109,7 @@ pub(super) fn set_initiative(b: &mut Battle, i: usize, key: i64) {
 
 /// A straight, unobstructed charge line (2 squares to twice speed) to the nearest square
 /// from which the charger threatens `t`.
-pub(super) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
+pub(crate) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
     let view = b.view();
     let fa = &b.fighters[a];
     let side = fa.size.side();
@@ -191,15 +175,15 @@ pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Op
 }
 
 /// A charge: the straight move, then the attack with the variant's bonuses.
-pub(super) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
-    let immune = if b.variant == RulesVariant::FourActions { Some(t) } else { None };
+pub(crate) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
+    let nums = variants::numbers(b.variant);
+    let immune = if nums.charge_target_cannot_react { Some(t) } else { None };
     walk(b, a, &path, "charge", immune);
     if !b.fighters[a].in_fight() {
         return;
     }
     let two_handed = b.fighters[a].weapon.hands == Hands::Two;
     let f = &mut b.fighters[a];
-    let nums = super::variants::numbers(b.variant);
     let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };
     if damage != 0 {
         f.damage_bonus.push(("charge".into(), damage));
@@ -209,7 +193,7 @@ pub(super) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
     }
     b.fighters[a].charged = Some((t, b.clock.round));
     let ctx = AttackContext { charge: true };
-    let full = b.variant == RulesVariant::D20Classic; // "they can make their attacks"
+    let full = nums.charge_full_attack;
     attack_routine(b, a, t, AttackKind::Primary, full, &ctx);
     // The damage bonus lasts for the charge's attacks only.
     b.fighters[a].damage_bonus.retain(|(n, _)| n != "charge");

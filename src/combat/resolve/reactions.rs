@@ -14,7 +14,7 @@ pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
 }
 
 /// An attack of opportunity (free attack) by `reactor` on `mover`, if allowed.
-pub(super) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
+pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
     if !can_react(b, reactor, mover) {
         return;
     }
@@ -30,7 +30,7 @@ pub(super) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());
     b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
     // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".
-    magic::break_concentration(b, reactor, "made a free attack");
+    variants::rules(b.variant).break_concentration(b, reactor, "made a free attack");
     b.stats.attacks_of_opportunity += 1;
     let f = &mut b.fighters[reactor];
     f.reactions_used += 1;
@@ -40,10 +40,10 @@ pub(super) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
 }
 
-/// Foes threatening a ranged attacker get their attacks of opportunity first
-/// (d20-classic and ap-phases).
+/// Foes threatening a ranged attacker get their attacks of opportunity first, where the
+/// variant says firing provokes.
 pub(super) fn ranged_provokes(b: &mut Battle, a: usize) {
-    if matches!(b.variant, RulesVariant::D20Classic | RulesVariant::ApPhases) && b.fighters[a].weapon.is_ranged() {
+    if b.fighters[a].weapon.is_ranged() && provokes(b, variants::Provoking::Firing) {
         provoke_threateners(b, a, "fires in melee");
     }
 }

@@ -10,7 +10,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
     if !b.fighters[a].in_fight() {
         return;
     }
-    if b.fighters[a].weapon.reload && b.variant != RulesVariant::OsrSegments {
+    if b.fighters[a].weapon.reload && variants::numbers(b.variant).one_shot_then_reload {
         // One bolt: a full attack with a crossbow is a single shot, then it needs loading.
         b.fighters[a].loaded = false;
         roll_attack(b, a, t, kind, ctx);
@@ -19,13 +19,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
     if let AttackKind::NthAction(_) = kind {
         b.clock.attack_actions[a] += 1;
     }
-    let count = if full && b.variant == RulesVariant::D20Classic {
-        // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
-        let bab = b.fighters[a].def.base_attack;
-        (1 + (bab - 1).max(0) / 5).clamp(1, 4) as u32
-    } else {
-        1
-    };
+    let count = if full { variants::rules(b.variant).full_attacks(&b.fighters[a]) } else { 1 };
     for n in 0..count {
         if !b.fighters[t].in_fight() || !b.fighters[a].in_fight() {
             break;
@@ -42,7 +36,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
 
 /// Rolls one attack, its critical and its damage.
 pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
-    if b.variant == RulesVariant::HexPhases {
+    if variants::rules(b.variant).aborting() {
         abort_to_dodge(b, t);
     }
     let t = grapple_target(b, a, t);
@@ -65,8 +59,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
         && criticals != variants::Criticals::None
         && natural >= weapon.crit_range as i32;
     let kind_name = match &kind {
-        AttackKind::Opportunity if b.variant == RulesVariant::OsrSegments => "free attack on",
-        AttackKind::Opportunity => "attack of opportunity on",
+        AttackKind::Opportunity => variants::numbers(b.variant).opportunity_attack.as_str(),
         AttackKind::Secondary => "secondary attack on",
         AttackKind::Tertiary => "tertiary attack on",
         AttackKind::Iterative(_) => "iterative attack on",

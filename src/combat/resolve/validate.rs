@@ -58,18 +58,8 @@ impl Battle {
                 if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
                     return Err(err(self, actor, cmd, format!("{target} is not a foe in the fight")));
                 }
-                let f = &self.fighters[actor];
-                if f.weapon.reload && self.variant == RulesVariant::OsrSegments {
-                    if self.clock.osr_step != OsrStep::Low {
-                        return Err(err(
-                            self,
-                            actor,
-                            cmd,
-                            "loading and firing a crossbow is a delaying activity: LOW initiative only",
-                        ));
-                    }
-                } else if f.weapon.reload && !f.loaded {
-                    return Err(err(self, actor, cmd, format!("the {} is not loaded", f.weapon.name.to_lowercase())));
+                if self.fighters[actor].weapon.reload {
+                    variants::rules(self.variant).crossbow_ready(self, actor).map_err(|r| err(self, actor, cmd, r))?;
                 }
                 let p = attack::profile(self, &view, actor, t, &kind, &AttackContext::default());
                 if !p.legal {
@@ -82,9 +72,9 @@ impl Battle {
                 if self.fighters[actor].weapon.is_ranged() {
                     return Err(err(self, actor, cmd, "a charge ends in a melee attack"));
                 }
-                if self.variant == RulesVariant::ApPhases {
-                    // An advanced action: declared now, moved and struck at its completion;
-                    // the foe must be within a charge now.
+                if variants::rules(self.variant).charge_completes_later() {
+                    // Declared now, moved and struck at its completion: the foe must be
+                    // within a charge now.
                     charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
                     return Ok(plan);
                 }
@@ -94,45 +84,19 @@ impl Battle {
                 plan.attack = Some(self.attack_from(actor, t, end, &AttackContext { charge: true }));
                 plan.path = Some(path);
             }
-            Command::Dash { to } | Command::Tumble { to } => {
-                let speed = self.fighters[actor].def.speed_ft;
-                let allowance =
-                    if matches!(cmd, Command::Dash { .. }) { speed * 3 / 2 / 5 * 5 } else { speed / 2 / 5 * 5 };
-                let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
-                let path = match range.plan_to(&view, *to) {
-                    Ok(path) => path,
-                    // "double its speed, but it must be in a straight line" (four-actions)
-                    Err(why) => match cmd {
-                        Command::Dash { .. } => variants::four_actions::straight_dash(self, actor, *to)
-                            .ok_or_else(|| err(self, actor, cmd, why.0))?,
-                        _ => return Err(err(self, actor, cmd, why.0)),
-                    },
-                };
-                if path.squares.is_empty() {
-                    return Err(err(self, actor, cmd, "already there"));
-                }
-                if matches!(cmd, Command::Dash { .. })
-                    && path.squares.iter().any(|&p| {
-                        Footprint::new(p, self.fighters[actor].size.side())
-                            .cells()
-                            .any(|c| self.field.terrain.get(c).costs_double())
-                    })
-                {
-                    return Err(err(self, actor, cmd, "a dash cannot be made through difficult terrain"));
-                }
-                plan.path = Some(path);
-            }
             Command::Reload => {}
             Command::Escape => {
                 if !self.fighters[actor].has(Condition::Grappled) {
                     return Err(err(self, actor, cmd, "not grappled"));
                 }
             }
-            Command::Wrestle { follow_up } => {
-                variants::four_actions::check_wrestle(self, actor, *follow_up).map_err(|r| err(self, actor, cmd, r))?;
-            }
-            Command::CoupDeGrace { target } | Command::FirstAid { target } => {
-                variants::ap_phases::check_complex(self, actor, cmd, target).map_err(|r| err(self, actor, cmd, r))?;
+            Command::Wrestle { .. }
+            | Command::CoupDeGrace { .. }
+            | Command::FirstAid { .. }
+            | Command::Dash { .. }
+            | Command::Tumble { .. } => {
+                plan.path =
+                    variants::rules(self.variant).check_own(self, actor, cmd).map_err(|r| err(self, actor, cmd, r))?;
             }
             Command::Trip { target }
             | Command::Shove { target }

@@ -4,6 +4,7 @@
 
 use super::Criticals;
 use super::prelude::*;
+use crate::combat::attack::{self, AttackContext};
 use crate::level::DeathSaves;
 
 /// What an action costs this variant's combatant, or why it may not be taken: the
@@ -96,6 +97,57 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
+    fn attack_die(&self) -> AttackDie {
+        // Source 002 says only "equal to or greater than AC hits": no automatic results.
+        AttackDie::D20 { naturals: false }
+    }
+    fn full_attacks(&self, f: &Fighter) -> u32 {
+        // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
+        (1 + (f.def.base_attack - 1).max(0) / 5).clamp(1, 4) as u32
+    }
+    fn massive_damage(&self) -> bool {
+        true
+    }
+    fn may_take_held(&self, f: &Fighter) -> bool {
+        // A held action is an immediate action, and an attack of opportunity already taken
+        // rules it out until the holder's next turn.
+        f.immediate.is_none()
+    }
+    fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
+        // Its new place in the order is just after the trigger.
+        let key = b.fighters[trigger].initiative;
+        resolve::set_initiative(b, h, key - 1);
+    }
+    fn delay(&self, b: &mut Battle, a: usize) {
+        resolve::delay_to_last(b, a);
+    }
+    fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+        maneuver_check(b, a, t, kind)
+    }
+    fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
+        super::casting_defensively_or_provoking(b, c, sp, defensive)
+    }
+    fn counterspells(&self) -> Option<&'static dyn Counterspells> {
+        Some(&Counter)
+    }
+    fn healed_from(&self, f: &Fighter) -> i32 {
+        // The dying are "at 0 HP" whatever the blow: healing counts from 0.
+        f.hp.max(0)
+    }
+    fn start(&self, b: &mut Battle) {
+        clock::roll_d20_initiative(b, 0);
+        // The unaware start flat-footed.
+        for i in 0..b.fighters.len() {
+            if !b.fighters[i].aware {
+                b.fighters[i].add(Condition::FlatFooted);
+            }
+        }
+    }
+    fn turn_starts(&self, f: &mut Fighter) -> Option<Condition> {
+        f.reactions_used = 0;
+        f.immediate = None;
+        Some(Condition::FlatFooted)
+    }
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
         spend(b, actor, budget, cmd)
     }
@@ -159,4 +211,87 @@ impl VariantRules for D20Classic {
     fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
         Some(super::strength_with_two_hands(f))
     }
+}
+
+/// "Counterspell": a foe with the `counterspell` trait who knows the spell and has a slot,
+/// within the spell's range with line of effect, identifies it (Spellcraft: d20 + caster
+/// level + ability vs DC 15 + spell level) and spends its immediate action and the slot:
+/// the spell is countered.
+struct Counter;
+
+impl Counterspells for Counter {
+    fn dc(&self, _b: &Battle, _c: usize, sp: &SpellDef) -> i32 {
+        15 + sp.level as i32
+    }
+    fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
+        let f = &b.fighters[r];
+        f.has_trait("counterspell") && f.knows(&sp.id) && f.immediate.is_none()
+    }
+    fn skill(&self) -> &'static str {
+        "Spellcraft"
+    }
+    fn counter(&self, b: &mut Battle, r: usize, _dc: i32) -> bool {
+        b.fighters[r].immediate = Some(Immediate::Counterspell);
+        true
+    }
+}
+
+/// Trip, shove, disarm or grapple: a melee touch attack that provokes, then opposed
+/// Strength (trip, shove; ±4 a size category), Dexterity (disarm, −4 if the provoked attack
+/// hurt) or grapple checks, ties to the higher bonus.
+pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+    let what = kind.name();
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let hp_before = b.fighters[a].hp;
+    opportunity(b, t, a, &format!("tries a {what}"));
+    if !b.fighters[a].in_fight() {
+        return None;
+    }
+    b.refresh();
+    let p = attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
+    let f = &b.fighters[t];
+    let touch = p.target_number - f.def.armor - f.def.shield - f.def.natural_armor;
+    let roll = b.dice.roll(20) as i32;
+    let hit = roll + p.bonus() >= touch;
+    b.emit(CombatEvent::Attack {
+        attacker: aid.clone(),
+        target: tid.clone(),
+        kind: format!("{what} (touch attack) on"),
+        die: "d20".into(),
+        rolls: vec![roll],
+        modifiers: p.modifiers.clone(),
+        total: roll + p.bonus(),
+        target_number: touch,
+        hit,
+        critical: false,
+    });
+    if !hit {
+        return None;
+    }
+    let size = |i: usize| -4 * b.fighters[i].size.size_modifier().clamp(-2, 2);
+    let grapple_bonus = |i: usize| b.fighters[i].def.base_attack + b.fighters[i].str_mod() + size(i);
+    let (ba, bt) = if kind == Maneuver::Grapple {
+        (grapple_bonus(a) + if b.fighters[a].hp < hp_before { -4 } else { 0 }, grapple_bonus(t))
+    } else if kind != Maneuver::Disarm {
+        (b.fighters[a].str_mod() + size(a), b.fighters[t].str_mod() + size(t))
+    } else {
+        let hurt = if b.fighters[a].hp < hp_before { -4 } else { 0 };
+        (b.fighters[a].dex_mod() + hurt, b.fighters[t].dex_mod())
+    };
+    let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+    let check = match kind {
+        Maneuver::Disarm => "Dexterity",
+        Maneuver::Grapple => "grapple",
+        _ => "Strength",
+    };
+    b.emit(CombatEvent::Save {
+        unit: tid.clone(),
+        kind: format!("opposed {check} vs {aid}'s {}", ra + ba),
+        roll: rt,
+        bonus: bt,
+        dc: ra + ba,
+        success: (rt + bt, bt) >= (ra + ba, ba),
+    });
+    // A tie goes to the higher bonus (the defender if equal).
+    Some(if (ra + ba, ba) > (rt + bt, bt) { (ra + ba) - (rt + bt) } else { -1 })
 }

@@ -287,6 +287,85 @@ fn push(b: &mut Battle, a: usize, t: usize, aid: &str, tid: &str) {
 pub(crate) struct FourActions;
 
 impl VariantRules for FourActions {
+    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
+        // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
+        crate::combat::attack::d20_family_terms(s, m, true)
+    }
+    fn escape(&self, b: &mut Battle, i: usize) {
+        // The turn's grapple contest, won to end the grapple.
+        wrestle(b, i, GrappleFollowUp::End);
+    }
+    fn check_own(&self, b: &Battle, actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
+        match cmd {
+            Command::Wrestle { follow_up } => check_wrestle(b, actor, *follow_up).map(|()| None),
+            Command::Dash { to } | Command::Tumble { to } => check_dash_or_tumble(b, actor, cmd, *to).map(Some),
+            _ => Err(format!("{} is not an action in these rules", cmd.name())),
+        }
+    }
+    fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command, path: Option<PathPlan>) {
+        match (cmd, path) {
+            (Command::Wrestle { follow_up }, _) => wrestle(b, actor, *follow_up),
+            (Command::Dash { .. }, Some(path)) => walk(b, actor, &path, "dash", None),
+            (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
+            _ => {}
+        }
+    }
+    fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+        maneuver_check(b, a, t, kind)
+    }
+    fn shove_squares(&self, _margin: i32) -> i32 {
+        // "moves both the pusher and the target up to half speed": 5 ft here.
+        1
+    }
+    fn pusher_follows(&self) -> bool {
+        // "a success moves both the pusher and the target".
+        true
+    }
+    fn spell_cost(&self, sp: &SpellDef) -> u32 {
+        // Spell Quantity equal to the Spell Order.
+        sp.level
+    }
+    fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
+        if present_focus(b, c, sp) {
+            magic::cast_now(b, c, sp, t, defensive);
+        }
+    }
+    fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, _defensive: bool) -> bool {
+        // Casting provokes reactions "attempting to interrupt", and one that hurts does.
+        match magic::provoked_by_casting(b, c, sp) {
+            None => false,
+            Some(hurt) if hurt > 0 => {
+                magic::lost(b, c, sp, format!("interrupted by a reaction ({hurt} damage)"));
+                false
+            }
+            Some(_) => true,
+        }
+    }
+    fn counterspells(&self) -> Option<&'static dyn Counterspells> {
+        Some(&Counter)
+    }
+    fn start(&self, b: &mut Battle) {
+        // Everyone is Surprised until its first turn. A surprise round (aware fighters
+        // only) comes before initiative; its participants get +4 on the roll.
+        for f in &mut b.fighters {
+            f.add(Condition::Surprised);
+        }
+        if !b.clock.surprise_pending {
+            clock::roll_d20_initiative(b, 0);
+        }
+    }
+    fn surprise_queue(&self, b: &Battle) -> Vec<usize> {
+        // The ambushers act "in no particular order" (here: by id) before initiative.
+        (0..b.fighters.len()).filter(|&i| b.fighters[i].aware).collect()
+    }
+    fn after_surprise_round(&self, b: &mut Battle) {
+        clock::roll_d20_initiative(b, 4);
+    }
+    fn turn_starts(&self, f: &mut Fighter) -> Option<Condition> {
+        f.reactions_used = 0;
+        f.immediate = None;
+        Some(Condition::Surprised)
+    }
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
         spend(b, actor, budget, cmd)
     }
@@ -326,4 +405,102 @@ impl VariantRules for FourActions {
     fn criticals(&self) -> Criticals {
         Criticals::OnThreat
     }
+}
+
+/// Countering: a foe with a spell of the same school and the Spell Quantity identifies it
+/// as a free action (Magical Aptitude vs the Spell DC, 10 + Spell Order + the caster's
+/// ability), then spends its reaction and the SQ on a caster-level check against the Spell
+/// DC: a success negates it.
+struct Counter;
+
+impl Counterspells for Counter {
+    fn dc(&self, b: &Battle, c: usize, sp: &SpellDef) -> i32 {
+        10 + sp.level as i32 + b.fighters[c].casting_mod()
+    }
+    fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
+        let f = &b.fighters[r];
+        f.reactions_used < clock::reaction_allowance(b, r)
+            && f.def
+                .spellcasting
+                .iter()
+                .flat_map(|m| &m.spells)
+                .any(|s| magic::spell(s).is_some_and(|known| known.school == sp.school))
+    }
+    fn skill(&self) -> &'static str {
+        "Magical Aptitude"
+    }
+    fn counter(&self, b: &mut Battle, r: usize, dc: i32) -> bool {
+        b.fighters[r].reactions_used += 1;
+        b.fighters[r].reactions_round += 1;
+        let bonus = b.fighters[r].caster_level();
+        b.check(r, "caster level (counterspell)", bonus, dc)
+    }
+}
+
+/// A maneuver: an Athletics check against the target's Reflex save; failure provokes.
+pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+    let what = kind.name();
+    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+    let ba = b.fighters[a].str_mod() + b.fighters[a].def.base_attack / 2;
+    // "Surprised" and "Restrained": "subtract the Ability Modifier(s) from AC, Reflex".
+    let ft = &b.fighters[t];
+    let loses_dex = ft.has(Condition::Surprised) || ft.has(Condition::Grappled);
+    let bt = ft.reflex() - if loses_dex { ft.dex_mod().max(0) } else { 0 };
+    let won = ra + ba >= rt + bt;
+    b.emit(CombatEvent::Save {
+        unit: tid.clone(),
+        kind: format!("Reflex vs {aid}'s Athletics {}", ra + ba),
+        roll: rt,
+        bonus: bt,
+        dc: ra + ba,
+        success: !won,
+    });
+    if !won {
+        opportunity(b, t, a, &format!("fails a {what}"));
+        return None;
+    }
+    // "moves both the pusher and the target up to half speed": 5 ft here.
+    Some(0)
+}
+
+/// Dash (one-and-a-half speed, or double "in a straight line") or tumble (half speed):
+/// the path, or why not.
+fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) -> Result<PathPlan, String> {
+    let view = b.view();
+    let dash = matches!(cmd, Command::Dash { .. });
+    let speed = b.fighters[actor].def.speed_ft;
+    let allowance = if dash { speed * 3 / 2 / 5 * 5 } else { speed / 2 / 5 * 5 };
+    let range = crate::rules::movement_range(&view, actor, crate::rules::MoveMode::Move, allowance);
+    let path = match range.plan_to(&view, to) {
+        Ok(path) => path,
+        // "double its speed, but it must be in a straight line"
+        Err(why) if dash => straight_dash(b, actor, to).ok_or(why.0)?,
+        Err(why) => return Err(why.0),
+    };
+    if path.squares.is_empty() {
+        return Err("already there".into());
+    }
+    let side = b.fighters[actor].size.side();
+    if dash
+        && path.squares.iter().any(|&p| Footprint::new(p, side).cells().any(|c| b.field.terrain.get(c).costs_double()))
+    {
+        return Err("a dash cannot be made through difficult terrain".into());
+    }
+    Ok(path)
+}
+
+/// Tumble: an Agility check against 5 + 5 per foe the path would provoke; success and
+/// none of them may react.
+fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) {
+    let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
+    let dc = 5 + 5 * foes.len() as i32;
+    let (roll, bonus) = (b.dice.roll(20) as i32, b.fighters[actor].dex_mod());
+    let success = roll + bonus >= dc;
+    let id = b.fighters[actor].id.clone();
+    b.emit(CombatEvent::Save { unit: id, kind: "Agility (tumble)".into(), roll, bonus, dc, success });
+    if success {
+        path.provokes.clear();
+    }
+    walk(b, actor, &path, "tumble", None);
 }

@@ -161,6 +161,48 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
+    fn check_invariants(&self, b: &Battle) -> Result<(), String> {
+        if b.clock.budget.moves_used > 2 {
+            return Err(format!("{} move actions in one phase", b.clock.budget.moves_used));
+        }
+        Ok(())
+    }
+    fn attack_die(&self) -> AttackDie {
+        AttackDie::ThreeD6
+    }
+    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
+        // 3d6 + OCV against 10 + DCV.
+        let (b, ft) = (s.b, &s.b.fighters[s.t]);
+        m.push("OCV", ocv(b, s.a));
+        m.offense(&b.fighters[s.a]);
+        if ft.has(Condition::Surprised) {
+            m.push("target unaware (-3 DCV)", 3);
+        }
+        if s.cover_bonus > 0 {
+            m.push("partial cover (+2 DCV)", -s.cover_bonus);
+        }
+        m.defense(ft);
+        let dcv = dcv(b, s.t);
+        (10 + dcv, format!("10 + DCV {dcv}"))
+    }
+    fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
+        // Its new place in the order is just before the trigger. "If you take your readied
+        // action in the next Phase, before your regular turn comes up, … you do not get your
+        // regular action that Phase."
+        let key = b.fighters[trigger].initiative;
+        resolve::set_initiative(b, h, key + 1);
+        b.clock.queue.retain(|&i| i != h);
+    }
+    fn delay(&self, b: &mut Battle, a: usize) {
+        resolve::delay_to_last(b, a);
+    }
+    fn start(&self, b: &mut Battle) {
+        // Initiative = combat value; ties broken once, now, by the seeded dice.
+        clock::fixed_initiative(b, clock::hex_cv, "(combat value)");
+    }
+    fn dying_acts_now(&self, b: &Battle) -> bool {
+        b.clock.phase == 1
+    }
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
         spend(b, actor, budget, cmd)
     }
@@ -191,4 +233,14 @@ impl VariantRules for HexPhases {
     fn damage_strength(&self, _f: &Fighter) -> Option<(&'static str, i32)> {
         None // damage is the weapon's dice alone
     }
+}
+
+/// OCV: combat value + half the base attack bonus (rounded down).
+pub fn ocv(b: &Battle, i: usize) -> i32 {
+    clock::hex_cv(b, i) + b.fighters[i].def.base_attack.div_euclid(2)
+}
+
+/// DCV: combat value + shield bonus.
+pub fn dcv(b: &Battle, i: usize) -> i32 {
+    clock::hex_cv(b, i) + b.fighters[i].def.shield
 }

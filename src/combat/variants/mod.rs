@@ -18,6 +18,7 @@ pub mod osr_segments;
 mod prelude {
     pub(super) use super::VariantRules;
     pub(super) use crate::combat::Fighter;
+    pub(super) use crate::combat::attack::{Situation, Terms};
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::{
         AP_PHASES, Budget, OsrStep, osr_can_act, osr_is_high, osr_multi_attacker, osr_sorted, post_turn_recovery,
@@ -25,18 +26,34 @@ mod prelude {
     };
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
-    pub(super) use crate::combat::resolve::{check_death, gain, lose};
+    pub(super) use crate::combat::fighter::Modifier;
+    pub(super) use crate::combat::fighter::{Casting, Immediate};
+    pub(super) use crate::combat::magic::{
+        self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
+    };
+    pub(super) use crate::combat::odds::AttackDie;
+    pub(super) use crate::combat::resolve::walk;
+    pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::{AttackKind, Battle};
+    pub(super) use crate::level::SpellDef;
     pub(super) use crate::rules::Condition;
+    pub(super) use crate::rules::PathPlan;
+    pub(super) use crate::rules::RulesView;
 }
 
+use crate::combat::attack::{self, Situation, Terms};
 use crate::combat::clock::{self, Budget};
 use crate::combat::command::Command;
+use crate::combat::magic::{self, Counterspells};
+use crate::combat::odds::AttackDie;
+use crate::combat::resolve::{self, Maneuver};
 use crate::combat::{AttackKind, Battle, Fighter};
+use crate::level::SpellDef;
+use crate::rules::PathPlan;
+use crate::rules::RulesView;
 use crate::variants::RulesVariant;
-use serde::Deserialize;
-use std::sync::OnceLock;
+pub use crate::variants::{Provoking, VariantNumbers, numbers};
 
 /// What a variant plugs into the engine where its source differs from the others: its
 /// action economy (what an action costs, the budget an opportunity opens with, when nothing
@@ -51,6 +68,31 @@ pub(crate) trait VariantRules: Sync {
     /// Opens the next window of time (round, phase, segment step) and fills the queue.
     fn open_window(&self, b: &mut Battle) {
         clock::turn_based_window(b);
+    }
+    /// Sets the battle going: initiative, and who starts surprised.
+    fn start(&self, b: &mut Battle);
+    /// When some combatants are unaware, a surprise round (or phase) for the aware comes
+    /// first.
+    fn surprise_round(&self) -> bool {
+        true
+    }
+    /// Who acts in the surprise round, in order: the aware, in initiative order.
+    fn surprise_queue(&self, b: &Battle) -> Vec<usize> {
+        b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect()
+    }
+    /// Between the surprise round and round 1.
+    fn after_surprise_round(&self, _b: &mut Battle) {}
+    /// A dying fighter's turn (its save, check or bleeding) falls in the window open now.
+    fn dying_acts_now(&self, _b: &Battle) -> bool {
+        true
+    }
+    /// A fighter's opportunity to act opens: by default its turn starts.
+    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
+        clock::start_turn(b, i);
+    }
+    /// At the start of a fighter's turn: what it regains, and the condition it loses.
+    fn turn_starts(&self, _f: &mut Fighter) -> Option<crate::rules::Condition> {
+        None
     }
     /// Nothing is left to do in this opportunity.
     fn exhausted(&self, budget: &Budget) -> bool;
@@ -94,6 +136,127 @@ pub(crate) trait VariantRules: Sync {
     fn criticals(&self) -> Criticals {
         Criticals::None
     }
+    /// What casting `sp` takes from the caster's spells: a slot.
+    fn spell_cost(&self, _sp: &SpellDef) -> u32 {
+        1
+    }
+    /// Casts `sp` on `t`: at once, by default.
+    fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
+        magic::cast_now(b, c, sp, t, defensive);
+    }
+    /// Provoking while casting, as the variant has it; false if the spell is lost. By
+    /// default casting provokes nothing.
+    fn casting_provokes(&self, _b: &mut Battle, _c: usize, _sp: &SpellDef, _defensive: bool) -> bool {
+        true
+    }
+    /// How foes counter spells as they are cast, where they can.
+    fn counterspells(&self) -> Option<&'static dyn Counterspells> {
+        None
+    }
+    /// The hit points healing counts up from.
+    fn healed_from(&self, f: &Fighter) -> i32 {
+        f.hp
+    }
+    /// A caster's concentration breaks (`why`, in the log's words), where spells take
+    /// concentration.
+    fn break_concentration(&self, _b: &mut Battle, _c: usize, _why: &str) {}
+    /// A caster was hurt for `damage` while a spell is under way.
+    fn hurt_while_casting(&self, b: &mut Battle, c: usize, _damage: i32) {
+        self.break_concentration(b, c, "hurt");
+    }
+    /// The defensive action: by default a bonus to defence, from the variant's numbers.
+    fn defend(&self, b: &mut Battle, a: usize) {
+        resolve::defensive_bonus(b, a);
+    }
+    /// Delaying: by default the turn simply ends.
+    fn delay(&self, _b: &mut Battle, _a: usize) {}
+    /// A combat maneuver's check: by how much its maker won (below 0: lost), or `None` when
+    /// it is over already (the maker dropped, or lost and paid for it). No maneuvers by
+    /// default.
+    fn maneuver_check(&self, _b: &mut Battle, _a: usize, _t: usize, _kind: Maneuver) -> Option<i32> {
+        None
+    }
+    /// A maneuver was lost by `margin` (below 0).
+    fn maneuver_lost(&self, _b: &mut Battle, _a: usize, _kind: Maneuver, _margin: i32) {}
+    /// How many squares a successful shove pushes: one, and one more for every 5 the check
+    /// won by.
+    fn shove_squares(&self, margin: i32) -> i32 {
+        1 + margin / 5
+    }
+    /// The pusher follows its target.
+    fn pusher_follows(&self) -> bool {
+        false
+    }
+    /// Before a command is resolved: the variant may take it over (ap-phases: ending the
+    /// turn goes on with an advanced action under way). True when it did.
+    fn command_taken_over(&self, _b: &mut Battle, _actor: usize, _cmd: &Command) -> bool {
+        false
+    }
+    /// After a command is resolved: what it spent beyond the budget (AP, the major action).
+    fn after_command(&self, _b: &mut Battle, _actor: usize, _cmd: &Command) {}
+    /// A charge is declared now and run at its completion (an advanced action).
+    fn charge_completes_later(&self) -> bool {
+        false
+    }
+    /// A charge along `path` (none when it completes later).
+    fn charge(&self, b: &mut Battle, actor: usize, t: usize, path: Option<PathPlan>) {
+        if let Some(path) = path {
+            resolve::charge(b, actor, t, path);
+        }
+    }
+    /// A fighter readied an attack.
+    fn held(&self, _b: &mut Battle, _actor: usize) {}
+    /// A fighter dropped: what it had under way is lost.
+    fn dropped(&self, _b: &mut Battle, _t: usize) {}
+    /// Whether a command only this variant has (dash, tumble, wrestle, coup de grace,
+    /// first aid…) is legal now, and the path it takes if it moves; its cost is `spend`'s.
+    fn check_own(&self, _b: &Battle, _actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
+        Err(format!("{} is not an action in these rules", cmd.name()))
+    }
+    /// Resolves a command only this variant has, checked by [`VariantRules::check_own`].
+    fn resolve_own(&self, _b: &mut Battle, _actor: usize, _cmd: &Command, _path: Option<PathPlan>) {}
+    /// The die rolled to hit: a d20, where a natural 1 misses and a natural 20 hits.
+    fn attack_die(&self) -> AttackDie {
+        AttackDie::D20 { naturals: true }
+    }
+    /// Why `a` may not make its attack where it stands, beyond reach, range and cover.
+    fn refuses_attack(&self, _b: &Battle, _view: &RulesView, _a: usize, _melee: bool) -> Option<String> {
+        None
+    }
+    /// The attack roll's modifiers (into `m`), the number to reach, and what that number
+    /// is, in words: by default the d20 family's roll against AC.
+    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
+        attack::d20_family_terms(s, m, false)
+    }
+    /// A crossbow may be fired now: it must be loaded.
+    fn crossbow_ready(&self, b: &Battle, actor: usize) -> Result<(), String> {
+        let f = &b.fighters[actor];
+        if f.loaded { Ok(()) } else { Err(format!("the {} is not loaded", f.weapon.name.to_lowercase())) }
+    }
+    /// Attacks in a full attack: one.
+    fn full_attacks(&self, _f: &Fighter) -> u32 {
+        1
+    }
+    /// Half of maximum hit points or more in one hit calls for a Fortitude save.
+    fn massive_damage(&self) -> bool {
+        false
+    }
+    /// Breaking free of a grapple: by default opposed grapple checks.
+    fn escape(&self, b: &mut Battle, i: usize) {
+        resolve::opposed_escape(b, i);
+    }
+    /// A readied attack may be taken now.
+    fn may_take_held(&self, _f: &Fighter) -> bool {
+        true
+    }
+    /// After `h`'s readied attack on `trigger`: its new place in the order (by default it
+    /// keeps its place).
+    fn held_action_taken(&self, _b: &mut Battle, _h: usize, _trigger: usize) {}
+    /// What must hold of this variant's own state after every command (checked by the
+    /// sim's `--check` and the tests).
+    fn check_invariants(&self, _b: &Battle) -> Result<(), String> {
+        Ok(())
+    }
     /// The Strength a melee (or thrown) hit adds to damage: its name in the log and value.
     fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
         Some(("Strength", f.str_mod()))
@@ -107,6 +270,27 @@ pub(crate) fn strength_with_two_hands(f: &Fighter) -> (&'static str, i32) {
         ("Strength x1.5", (f.str_mod() as f64 * 1.5).floor() as i32)
     } else {
         ("Strength", f.str_mod())
+    }
+}
+
+/// The d20 family's casting in melee (d20-classic, ap-phases): cast defensively
+/// (concentration DC 15 + twice the spell level) or provoke, then concentration DC 10 +
+/// damage + spell level if hurt.
+pub(crate) fn casting_defensively_or_provoking(b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
+    let level = sp.level as i32;
+    if defensive {
+        if magic::concentration(b, c, 15 + 2 * level, "casting defensively") {
+            return true;
+        }
+        magic::lost(b, c, sp, "concentration failed while casting defensively".into());
+        return false;
+    }
+    let Some(hurt) = magic::provoked_by_casting(b, c, sp) else { return false };
+    if hurt <= 0 || magic::concentration(b, c, 10 + hurt + level, &format!("hurt for {hurt} while casting")) {
+        true
+    } else {
+        magic::lost(b, c, sp, "concentration broken by the wound".into());
+        false
     }
 }
 
@@ -132,66 +316,6 @@ pub(crate) fn rules(v: RulesVariant) -> &'static dyn VariantRules {
         RulesVariant::OsrSegments => &osr_segments::OsrSegments,
         RulesVariant::HexPhases => &hex_phases::HexPhases,
     }
-}
-
-/// Numbers a variant's rules use, from `assets/rules/<id>.ron`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VariantNumbers {
-    /// Attack bonus for flanking (0 where flanking works otherwise).
-    pub flanking: i32,
-    pub charge_attack: i32,
-    pub charge_damage: i32,
-    pub charge_damage_two_handed: i32,
-    /// AC (DCV) change while charging, until the next turn.
-    pub charge_defense: i32,
-    /// The defensive action: its name and bonus.
-    pub defensive_action: (String, i32),
-    pub secondary_attack: i32,
-    pub tertiary_attack: i32,
-    /// Per iterative attack after the first.
-    pub iterative_step: i32,
-    /// Per attack action after the first in a round.
-    pub attack_action_step: i32,
-    /// Attack and AC changes for fighting defensively.
-    pub fighting_defensively: (i32, i32),
-    /// AC and damage changes for fighting recklessly.
-    pub reckless: (i32, i32),
-    /// DCV gained by aborting to a dodge.
-    pub abort_dodge: i32,
-    /// Attack and damage change for fighting with a weapon one is not trained in (0 where
-    /// training makes no difference).
-    #[serde(default)]
-    pub untrained_penalty: i32,
-    /// The charge's attack bonus lasts until the end of the round for melee attacks on the
-    /// foe charged (ap-phases); otherwise it is the charge's own attack only.
-    #[serde(default)]
-    pub charge_attack_lasts_round: bool,
-    /// Percent chance that a ranged attack on one of two creatures locked in a grapple goes
-    /// to the other instead.
-    #[serde(default)]
-    pub grapple_miss_percent: u32,
-}
-
-/// The numbers of a variant (parsed once; the files ship inside the binary).
-pub fn numbers(v: RulesVariant) -> &'static VariantNumbers {
-    static ALL: OnceLock<Vec<VariantNumbers>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        RulesVariant::ALL
-            .iter()
-            .map(|&v| {
-                let text = match v {
-                    RulesVariant::ApPhases => include_str!("../../../assets/rules/ap-phases.ron"),
-                    RulesVariant::FourActions => include_str!("../../../assets/rules/four-actions.ron"),
-                    RulesVariant::D20Classic => include_str!("../../../assets/rules/d20-classic.ron"),
-                    RulesVariant::OsrSegments => include_str!("../../../assets/rules/osr-segments.ron"),
-                    RulesVariant::HexPhases => include_str!("../../../assets/rules/hex-phases.ron"),
-                };
-                ron::from_str(text).unwrap_or_else(|e| panic!("assets/rules/{}.ron: {e}", v.id()))
-            })
-            .collect()
-    });
-    &all[RulesVariant::ALL.iter().position(|&x| x == v).expect("every variant is in ALL")]
 }
 
 #[cfg(test)]

@@ -121,11 +121,11 @@ pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPo
         .collect();
     let who = b.fighters[mover].id.clone();
     for &i in &jostled {
-        crate::combat::magic::break_concentration(b, i, &format!("jostled by {who} passing"));
+        break_concentration(b, i, &format!("jostled by {who} passing"));
     }
     if let Some(&first) = jostled.first() {
         let by = b.fighters[first].id.clone();
-        crate::combat::magic::break_concentration(b, mover, &format!("jostled passing {by}"));
+        break_concentration(b, mover, &format!("jostled passing {by}"));
     }
 }
 
@@ -271,7 +271,7 @@ pub(crate) fn open_window(b: &mut Battle) {
             if !order.is_empty() {
                 let r = b.clock.round;
                 b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "spells by segment".into() });
-                crate::combat::magic::spells_step(b, &order);
+                spells_step(b, &order);
             }
             b.clock.queue = vec![];
         }
@@ -306,6 +306,91 @@ pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
 pub(crate) struct OsrSegments;
 
 impl VariantRules for OsrSegments {
+    fn refuses_attack(&self, b: &Battle, view: &RulesView, a: usize, melee: bool) -> Option<String> {
+        // A weapon needing more than 4 ft of space needs an open adjacent square.
+        let w = &b.fighters[a].weapon;
+        (melee && w.space_ft > 4 && !has_open_neighbour(b, view, a))
+            .then(|| format!("{} needs {} ft of space and no adjacent square is open", w.name, w.space_ft))
+    }
+    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
+        // Descending AC: AC = 20 − ascending AC; AAC0 = 20 − base attack bonus; hit if d20 +
+        // modifiers ≥ AAC0 − AC.
+        let (fa, ft) = (&s.b.fighters[s.a], &s.b.fighters[s.t]);
+        let desc_ac = 20 - ft.armor_class();
+        let aac0 = 20 - fa.def.base_attack;
+        if s.melee {
+            m.push("Strength", fa.str_mod());
+        } else {
+            m.push("Dexterity", fa.dex_mod());
+        }
+        if s.ctx.charge {
+            m.push("charge", super::numbers(s.b.variant).charge_attack);
+        }
+        m.offense(fa);
+        m.range(s, fa);
+        if ft.has(Condition::Prone) {
+            m.push("target prone", if s.melee { 4 } else { -4 });
+        }
+        if s.cover_bonus > 0 {
+            m.push("cover", -s.cover_bonus);
+        }
+        m.defense(ft);
+        (aac0 - desc_ac, format!("AAC0 {aac0} - AC {desc_ac}"))
+    }
+    fn crossbow_ready(&self, b: &Battle, _actor: usize) -> Result<(), String> {
+        if b.clock.osr_step == OsrStep::Low {
+            Ok(())
+        } else {
+            Err("loading and firing a crossbow is a delaying activity: LOW initiative only".into())
+        }
+    }
+    fn after_command(&self, b: &mut Battle, actor: usize, cmd: &Command) {
+        if matches!(
+            cmd,
+            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
+        ) {
+            b.clock.acted[actor] = true; // its major action for the round
+            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
+                b.clock.attacked[actor] = true;
+            }
+        }
+    }
+    fn defend(&self, _b: &mut Battle, _a: usize) {}
+    fn delay(&self, b: &mut Battle, a: usize) {
+        let id = b.fighters[a].id.clone();
+        let was_high = clock::osr_is_high(b, a);
+        gain(b, a, Condition::Delayed);
+        let detail = if was_high && b.clock.osr_step == OsrStep::High {
+            "acts with the LOW group"
+        } else {
+            b.clock.acted[a] = true;
+            "loses its major action"
+        };
+        b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
+    }
+    fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, _defensive: bool) {
+        announce(b, c, sp, t);
+    }
+    fn break_concentration(&self, b: &mut Battle, c: usize, why: &str) {
+        break_concentration(b, c, why);
+    }
+    fn start(&self, b: &mut Battle) {
+        for i in 0..b.fighters.len() {
+            if !b.fighters[i].aware {
+                b.fighters[i].add(Condition::Surprised);
+            }
+        }
+        // The step before a round's declarations.
+        b.clock.osr_step = OsrStep::Low;
+    }
+    fn surprise_round(&self) -> bool {
+        // No surprise round: the surprised simply lose the first round.
+        false
+    }
+    fn dying_acts_now(&self, b: &Battle) -> bool {
+        b.clock.osr_step == OsrStep::FastActions
+    }
+    fn opportunity_opens(&self, _b: &mut Battle, _i: usize) {}
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
         spend(b, actor, budget, cmd)
     }
@@ -346,4 +431,83 @@ impl VariantRules for OsrSegments {
         b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
         check_death(b, i);
     }
+}
+
+/// osr-segments: the caster announces its target in its group turn; the spell will go
+/// off in the spells step. (The declaration is now the casting.)
+pub(crate) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize) {
+    begin(b, c, sp, t, "begins casting");
+    let target = b.fighters[t].id.clone();
+    b.fighters[c].casting = Some(Casting { spell: sp.id.clone(), target });
+    b.fighters[c].declared = None;
+}
+
+/// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
+/// incantation's casting "always begins on the 1st segment", so a spell declared but not
+/// yet announced is lost too, as if cast, and with it the round's major action.
+pub(crate) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
+    let reason = format!("concentration broken ({why})");
+    if let Some(casting) = b.fighters[c].casting.take()
+        && let Some(sp) = spell(&casting.spell)
+    {
+        lost(b, c, sp, reason);
+    } else if let Some(Intent::Cast { spell: id }) = b.fighters[c].declared.clone()
+        && let Some(sp) = spell(&id)
+    {
+        b.fighters[c].declared = None;
+        b.fighters[c].spells_left = b.fighters[c].spells_left.saturating_sub(cost(b, sp));
+        if let Some(acted) = b.clock.acted.get_mut(c) {
+            *acted = true;
+        }
+        lost(b, c, sp, reason);
+    }
+}
+
+/// osr-segments, step 7: every spell still being cast goes off in the segment its
+/// casting time says, the HIGH group's before the LOW group's in the same segment (the
+/// delayed count as LOW); spells of one group in one segment go off together. A spell
+/// that hurts a caster whose spell has not gone off yet breaks that one.
+pub(crate) fn spells_step(b: &mut Battle, casters: &[usize]) {
+    let mut timed: Vec<((u32, bool), usize)> = casters
+        .iter()
+        .filter_map(|&i| {
+            let sp = spell(&b.fighters[i].casting.as_ref()?.spell)?;
+            Some(((sp.segments, !osr_is_high(b, i)), i))
+        })
+        .collect();
+    timed.sort_by_key(|&(key, _)| key);
+    for batch in timed.chunk_by(|x, y| x.0 == y.0) {
+        // Those still casting when their segment comes (an earlier batch may have broken
+        // some) release their spells together.
+        let going_off: Vec<(usize, Casting)> =
+            batch.iter().filter_map(|&(_, c)| b.fighters[c].casting.take().map(|casting| (c, casting))).collect();
+        for (c, casting) in going_off {
+            let Some(sp) = spell(&casting.spell) else { continue };
+            let id = b.fighters[c].id.clone();
+            let segment = sp.segments;
+            b.emit(CombatEvent::Action {
+                unit: id,
+                action: format!("{} goes off", sp.name),
+                detail: format!("segment {segment}"),
+            });
+            let Some(t) = b.index_of(&casting.target) else { continue };
+            b.refresh();
+            match reaches(b, c, t, sp) {
+                Ok(()) => take_effect(b, c, sp, t),
+                Err(reason) => lost(b, c, sp, reason),
+            }
+        }
+    }
+}
+
+/// Whether an adjacent square is open (on the map, passable, empty).
+fn has_open_neighbour(b: &Battle, view: &RulesView, a: usize) -> bool {
+    let fp = b.fighters[a].footprint();
+    let shape = b.variant.shape();
+    fp.cells().any(|c| {
+        crate::grid::neighbour_offsets(shape, c).iter().any(|&(dx, dy)| {
+            let n = c.offset(dx, dy);
+            !fp.contains(n) && b.field.terrain.get(n).passable() && view.occupancy.at(n).is_none()
+        })
+    })
 }

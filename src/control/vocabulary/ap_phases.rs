@@ -62,3 +62,9 @@ pub fn badge(b: &Battle, i: usize) -> String {
         None => pips,
     }
 }
+
+/// Its line in the initiative panel: AP pips and the Dexterity that orders each phase.
+pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
+    let ap = b.clock.ap.get(i).copied().unwrap_or(0) as usize;
+    format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), b.fighters[i].initiative_shown)
+}

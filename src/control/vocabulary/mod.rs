@@ -198,6 +198,39 @@ pub fn clock_line(b: &Battle) -> String {
     }
 }
 
+/// Per fighter in the fight, in the clock's order: its index and a note in the variant's
+/// words (AP pips, initiative, a declaration still to make…).
+pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
+    let c = &b.clock;
+    let order: Vec<usize> = if c.order.is_empty() { (0..b.fighters.len()).collect() } else { c.order.clone() };
+    let order = match b.variant {
+        RulesVariant::OsrSegments => osr_segments::initiative_order(b, order),
+        _ => order,
+    };
+    order
+        .into_iter()
+        .filter(|&i| b.fighters[i].alive())
+        .map(|i| {
+            let note = match b.variant {
+                RulesVariant::ApPhases => ap_phases::initiative_note(b, i),
+                RulesVariant::OsrSegments => osr_segments::initiative_note(b, i),
+                _ => format!("init {}", b.fighters[i].initiative_shown),
+            };
+            (i, note)
+        })
+        .collect()
+}
+
+/// What a caster's spells are counted in.
+pub fn spells_unit(v: RulesVariant) -> &'static str {
+    if v == RulesVariant::FourActions { "SQ" } else { "spells" }
+}
+
+/// What the variant's rounds are called ("turns" of four phases in hex-phases).
+pub fn rounds_word(v: RulesVariant) -> &'static str {
+    if v == RulesVariant::HexPhases { "turns" } else { "rounds" }
+}
+
 /// "Round 3", or "Round 0 (surprise round: only the aware act)"; hex-phases counts turns.
 fn round_label(b: &Battle) -> String {
     let c = &b.clock;

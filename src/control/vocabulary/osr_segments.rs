@@ -59,3 +59,39 @@ pub fn badge(b: &Battle, i: usize) -> String {
     };
     format!("{group}{declared}").trim().to_string()
 }
+
+/// Declarations go one unit at a time in their own order: the one declaring, then those
+/// still to, then those who have.
+fn declaring(b: &Battle) -> bool {
+    b.clock.osr_step == crate::combat::clock::OsrStep::Declare
+}
+
+/// The initiative panel's order: while declaring, the one declaring, then those still to.
+pub(super) fn initiative_order(b: &Battle, order: Vec<usize>) -> Vec<usize> {
+    if !declaring(b) {
+        return order;
+    }
+    let c = &b.clock;
+    let first: Vec<usize> = c.actor.into_iter().chain(c.queue.iter().copied()).collect();
+    let rest = order.iter().copied().filter(|i| !first.contains(i));
+    first.iter().copied().chain(rest).collect()
+}
+
+/// Its line in the initiative panel: its declaration, or whether it has acted.
+pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
+    let c = &b.clock;
+    let note = if declaring(b) {
+        if c.actor == Some(i) {
+            "declares now"
+        } else if c.queue.contains(&i) {
+            "to declare"
+        } else {
+            "declared"
+        }
+    } else if c.acted.get(i).copied().unwrap_or(false) {
+        "acted"
+    } else {
+        ""
+    };
+    note.to_string()
+}

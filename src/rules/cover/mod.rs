@@ -23,7 +23,7 @@ use crate::grid::{
     BitGrid, CrossedSpans, Footprint, GridPos, Metric, Shape, Terrain, crossed_runs_are_columns, for_each_crossed_cell,
     for_each_crossed_run, for_each_face_pair, hex_line_all, hex_line_cells, mask, square_corners,
 };
-use crate::variants::RulesVariant;
+use crate::variants::{CoverRule, RulesVariant};
 use serde::Serialize;
 
 /// Degrees of cover, as `fivefoot query cover` names them.
@@ -226,15 +226,15 @@ pub fn rate(variant: RulesVariant, survey: &LineSurvey, reach: AttackReach) -> C
     } else {
         CoverKind::None
     };
-    match (variant, out.cover) {
+    match (variant.grid().cover, out.cover) {
         (_, CoverKind::None | CoverKind::Total) => {}
-        (RulesVariant::D20Classic | RulesVariant::ApPhases, CoverKind::Cover) => out.ac_bonus = 4,
-        (RulesVariant::D20Classic | RulesVariant::ApPhases, CoverKind::Soft) => {
-            out.ac_bonus = if reach == AttackReach::Ranged { 4 } else { 0 }
+        (CoverRule::Bonus { cover, .. }, CoverKind::Cover) => out.ac_bonus = cover,
+        (CoverRule::Bonus { soft_ranged, .. }, CoverKind::Soft) => {
+            out.ac_bonus = if reach == AttackReach::Ranged { soft_ranged } else { 0 }
         }
-        (RulesVariant::FourActions, CoverKind::Cover) if b.walls == 0 => out.ac_bonus = 4,
-        (RulesVariant::FourActions, _) => out.can_target = false,
-        (RulesVariant::OsrSegments, CoverKind::Cover) => {
+        (CoverRule::NoTargetingPastWalls { low_cover }, CoverKind::Cover) if b.walls == 0 => out.ac_bonus = low_cover,
+        (CoverRule::NoTargetingPastWalls { .. }, _) => out.can_target = false,
+        (CoverRule::ByCorners, CoverKind::Cover) => {
             // Fraction of the target's corners blocked: 25% 2, 50% 4, 75% (or more, when
             // a low wall rather than a wall closes the last line) 7.
             out.ac_bonus = match b.blocked {
@@ -244,9 +244,7 @@ pub fn rate(variant: RulesVariant, survey: &LineSurvey, reach: AttackReach) -> C
             };
             out.breaks_line_of_effect = b.blocked > 2;
         }
-        (RulesVariant::OsrSegments, CoverKind::Soft) => {}
-        (RulesVariant::HexPhases, CoverKind::Cover) => out.ac_bonus = 2,
-        (RulesVariant::HexPhases, CoverKind::Soft) => {}
+        (CoverRule::ByCorners, CoverKind::Soft) => {}
     }
     out
 }

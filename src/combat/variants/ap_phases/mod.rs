@@ -7,8 +7,14 @@
 use super::Criticals;
 use super::prelude::*;
 use crate::combat::clock::{Advanced, AdvancedKind};
-use crate::combat::resolve::{deal_damage, gain, kill, lose, provoke_threateners};
-use crate::level::ability_mod;
+use crate::combat::resolve::{gain, lose};
+
+mod advanced;
+mod maneuvers;
+
+use advanced::{begin_advanced, hurt_while_casting};
+pub(crate) use advanced::{begin_complex, check_complex, continue_advanced};
+use maneuvers::{backfire, maneuver_check};
 
 /// "Creatures receive 3 action points to use during any standard combat round."
 pub const ACTION_POINTS: u8 = 3;
@@ -134,161 +140,6 @@ pub(crate) fn fresh_budget(_b: &Battle, _i: usize) -> Budget {
     Budget { phase_action: true, fresh: true, ..Budget::default() }
 }
 
-/// The complex advanced actions: what each is called, what a foe sees it do (the trigger
-/// of its attacks of opportunity) and the AP it needs.
-fn complex_action(cmd: &Command) -> Option<(AdvancedKind, &'static str, &'static str, u8)> {
-    match cmd {
-        Command::CoupDeGrace { target } => {
-            Some((AdvancedKind::CoupDeGrace { target: target.clone() }, "coup de grace", "delivers a coup de grace", 3))
-        }
-        Command::FirstAid { target } => {
-            Some((AdvancedKind::FirstAid { target: target.clone() }, "first aid", "gives first aid", 2))
-        }
-        _ => None,
-    }
-}
-
-/// Whether an advanced action is complex (provokes in every phase AP go into it), and
-/// what a foe sees it do.
-fn complex_trigger(action: &AdvancedKind) -> Option<&'static str> {
-    match action {
-        AdvancedKind::Charge { .. } | AdvancedKind::TotalDefense => None,
-        // Casting is complex too, but provokes through `combat::magic`, which follows
-        // the provocation with a concentration check (and skips it when cast defensively).
-        AdvancedKind::Cast { .. } => None,
-        AdvancedKind::CoupDeGrace { .. } => Some("delivers a coup de grace"),
-        AdvancedKind::FirstAid { .. } => Some("gives first aid"),
-    }
-}
-
-/// Whether `a` may deliver a coup de grace to `t` (`coup`) or give it first aid, as the
-/// board stands. Call [`Battle::refresh`] first.
-fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Result<(), String> {
-    let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
-    if !ft.alive() {
-        return Err(format!("{} is dead", ft.id));
-    }
-    let apart = b.variant.range_metric().footprint_ft(fa.footprint(), ft.footprint());
-    if coup {
-        if ft.side == fa.side {
-            return Err(format!("{} is not a foe", ft.id));
-        }
-        // Helpless here: unconscious, which covers the dying and the stabilised.
-        if !ft.has(Condition::Unconscious) {
-            return Err(format!("{} is not helpless", ft.id));
-        }
-        if fa.weapon.is_ranged() {
-            if apart > 5 {
-                return Err(format!("with a ranged weapon, {} must be adjacent", ft.id));
-            }
-            if fa.weapon.reload && !fa.loaded {
-                return Err(format!("the {} is not loaded", fa.weapon.name.to_lowercase()));
-            }
-        } else if !b.view().threat.threatens(a, ft.footprint()) {
-            return Err(format!("{} is not within reach", ft.id));
-        }
-    } else {
-        if a == t || ft.side != fa.side {
-            return Err(format!("{} is not an ally", ft.id));
-        }
-        if !ft.has(Condition::Dying) {
-            return Err(format!("{} is not dying", ft.id));
-        }
-        if apart > 5 {
-            return Err(format!("{} is not adjacent", ft.id));
-        }
-    }
-    Ok(())
-}
-
-/// Whether a coup de grace or first aid on `target` is legal for `a` now (its cost is
-/// `spend`'s).
-pub(crate) fn check_complex(b: &Battle, a: usize, cmd: &Command, target: &str) -> Result<(), String> {
-    let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
-    complex_target(b, a, t, matches!(cmd, Command::CoupDeGrace { .. }))
-}
-
-/// Declares a complex advanced action: threatening foes strike first, then its first AP
-/// goes in (`Battle::execute` spends it); the rest follow in the next phases.
-pub(crate) fn begin_complex(b: &mut Battle, a: usize, cmd: &Command) {
-    let Some((action, name, trigger, needed)) = complex_action(cmd) else { return };
-    provoke_threateners(b, a, trigger);
-    let id = b.fighters[a].id.clone();
-    if !b.fighters[a].in_fight() {
-        b.emit(CombatEvent::Spoiled { unit: id, action: name.into(), reason: "struck down first".into() });
-        return;
-    }
-    let target = match &action {
-        AdvancedKind::CoupDeGrace { target } | AdvancedKind::FirstAid { target } => target.clone(),
-        _ => String::new(),
-    };
-    b.clock.advanced[a] = Some(Advanced { action, spent: 1, needed });
-    b.emit(CombatEvent::Action { unit: id, action: name.into(), detail: format!("begun on {target} ({needed} AP)") });
-}
-
-/// Before another AP goes into an advanced action: a complex one provokes every
-/// threatening foe. False if that struck the actor down (the action is lost).
-pub(crate) fn provoke_complex(b: &mut Battle, a: usize, action: &AdvancedKind) -> bool {
-    let Some(trigger) = complex_trigger(action) else { return true };
-    provoke_threateners(b, a, trigger);
-    if b.fighters[a].in_fight() {
-        return true;
-    }
-    let id = b.fighters[a].id.clone();
-    b.emit(CombatEvent::Spoiled { unit: id, action: trigger.into(), reason: "struck down first".into() });
-    false
-}
-
-/// The coup de grace, its 3 AP spent: an automatic hit and a confirmed critical; a foe
-/// that survives the damage makes a Fortitude save (DC 10 + the damage dealt) or dies.
-pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
-    let id = b.fighters[a].id.clone();
-    let Some(t) = b.index_of(target) else { return };
-    b.refresh();
-    if let Err(reason) = complex_target(b, a, t, true) {
-        b.emit(CombatEvent::Spoiled { unit: id, action: "coup de grace".into(), reason });
-        return;
-    }
-    b.emit(CombatEvent::Action {
-        unit: id,
-        action: "coup de grace".into(),
-        detail: format!("on {target}: an automatic hit and a confirmed critical"),
-    });
-    b.stats.attacks += 1;
-    b.stats.hits += 1;
-    b.stats.criticals += 1;
-    let f = &mut b.fighters[a];
-    if f.weapon.reload {
-        f.loaded = false;
-    }
-    let melee = !f.weapon.is_ranged();
-    let dealt = deal_damage(b, a, t, true, melee);
-    if !b.fighters[t].alive() {
-        return;
-    }
-    let bonus = b.fighters[t].fortitude();
-    if !b.check(t, "Fortitude (coup de grace)", bonus, 10 + dealt) {
-        kill(b, t);
-    }
-}
-
-/// First aid, its 2 AP spent: a Heal check (d20 + Wisdom) against DC 15 stabilises a
-/// dying ally.
-pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
-    let id = b.fighters[a].id.clone();
-    let Some(t) = b.index_of(target) else { return };
-    b.refresh();
-    if let Err(reason) = complex_target(b, a, t, false) {
-        b.emit(CombatEvent::Spoiled { unit: id, action: "first aid".into(), reason });
-        return;
-    }
-    let bonus = ability_mod(b.fighters[a].def.abilities.wis);
-    if b.check(a, format!("Heal (Wisdom), first aid on {target}"), bonus, FIRST_AID_DC) {
-        lose(b, t, Condition::Dying);
-        gain(b, t, Condition::Stabilized);
-    }
-}
-
 /// The Heal check that stabilises a dying creature.
 const FIRST_AID_DC: i32 = 15;
 
@@ -296,6 +147,126 @@ const FIRST_AID_DC: i32 = 15;
 pub(crate) struct ApPhases;
 
 impl VariantRules for ApPhases {
+    fn check_invariants(&self, b: &Battle) -> Result<(), String> {
+        match b.clock.ap.iter().enumerate().find(|(_, ap)| **ap > ACTION_POINTS) {
+            Some((i, ap)) => Err(format!("{} has {ap} action points, more than {ACTION_POINTS}", b.fighters[i].id)),
+            None => Ok(()),
+        }
+    }
+    fn check_own(&self, b: &Battle, actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
+        match cmd {
+            Command::CoupDeGrace { target } | Command::FirstAid { target } => {
+                check_complex(b, actor, cmd, target).map(|()| None)
+            }
+            _ => Err(format!("{} is not an action in these rules", cmd.name())),
+        }
+    }
+    fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command, _path: Option<PathPlan>) {
+        begin_complex(b, actor, cmd);
+    }
+    fn command_taken_over(&self, b: &mut Battle, actor: usize, cmd: &Command) -> bool {
+        if !b.clock.budget.continuing {
+            return false;
+        }
+        // Ending the turn goes on with the advanced action under way; any other action
+        // abandons it ("it may be wise to abandon an advanced action").
+        if *cmd == Command::EndTurn {
+            b.clock.budget = Budget::default();
+            continue_advanced(b, actor);
+            if !b.is_over() {
+                clock::advance(b);
+            }
+            return true;
+        }
+        if let Some(adv) = b.clock.advanced[actor].take() {
+            let unit = b.fighters[actor].id.clone();
+            let action = advanced_name(&adv.action);
+            b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
+        }
+        false
+    }
+    fn after_command(&self, b: &mut Battle, actor: usize, cmd: &Command) {
+        // Every action spends an AP; those that are advanced actions spent theirs already.
+        let spent_already = matches!(
+            cmd,
+            Command::EndTurn
+                | Command::Delay
+                | Command::Charge { .. }
+                | Command::Defend
+                | Command::Stance { .. }
+                | Command::AbortOrder { .. }
+                | Command::Declare { .. }
+        );
+        if !spent_already {
+            b.clock.ap[actor] = b.clock.ap[actor].saturating_sub(1);
+        }
+    }
+    fn charge_completes_later(&self) -> bool {
+        true
+    }
+    fn charge(&self, b: &mut Battle, actor: usize, t: usize, _path: Option<PathPlan>) {
+        b.clock.ap[actor] -= 1;
+        let target = b.fighters[t].id.clone();
+        b.clock.advanced[actor] =
+            Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
+        let id = b.fighters[actor].id.clone();
+        b.emit(CombatEvent::Action {
+            unit: id,
+            action: "charge".into(),
+            detail: format!("declared at {target} (2 AP)"),
+        });
+    }
+    fn held(&self, b: &mut Battle, actor: usize) {
+        // "Once you ready an action, you forfeit all other actions this round."
+        b.clock.ap[actor] = 1;
+    }
+    fn dropped(&self, b: &mut Battle, t: usize) {
+        // An advanced action in progress is lost ("or the action is lost").
+        if let Some(adv) = b.clock.advanced.get_mut(t).and_then(Option::take) {
+            let unit = b.fighters[t].id.clone();
+            let action = advanced_name(&adv.action);
+            b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
+        }
+    }
+    fn defend(&self, b: &mut Battle, a: usize) {
+        // Total defense is an advanced action of 2 AP.
+        let id = b.fighters[a].id.clone();
+        b.clock.ap[a] = b.clock.ap[a].saturating_sub(1);
+        b.clock.advanced[a] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
+        b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });
+    }
+    fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+        maneuver_check(b, a, t, kind)
+    }
+    fn maneuver_lost(&self, b: &mut Battle, a: usize, kind: Maneuver, margin: i32) {
+        if margin <= -10 {
+            backfire(b, a, kind);
+        }
+    }
+    fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
+        begin_advanced(b, c, sp, t, defensive);
+    }
+    fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
+        super::casting_defensively_or_provoking(b, c, sp, defensive)
+    }
+    fn hurt_while_casting(&self, b: &mut Battle, c: usize, damage: i32) {
+        hurt_while_casting(b, c, damage);
+    }
+    fn start(&self, b: &mut Battle) {
+        // Initiative is the Dexterity score; ties broken by the seeded dice.
+        clock::fixed_initiative(b, |b, i| b.fighters[i].def.abilities.dex, "(Dexterity score)");
+    }
+    fn dying_acts_now(&self, b: &Battle) -> bool {
+        // The first phase that has actions.
+        b.clock.phase == 2
+    }
+    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
+        // An advanced action under way goes on (ending the turn) unless the fighter
+        // abandons it for another action.
+        if b.clock.advanced[i].is_some() {
+            b.clock.budget.continuing = true;
+        }
+    }
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
         spend(b, actor, budget, cmd)
     }

@@ -1,0 +1,266 @@
+//! ap-phases' advanced actions: those that take more than one action point, spent in
+//! consecutive phases (charge, total defense, casting a standard-action spell), and the
+//! complex ones that provoke in every phase their AP are spent (coup de grace, first aid,
+//! casting).
+
+use super::super::prelude::*;
+use super::FIRST_AID_DC;
+use crate::combat::clock::{Advanced, AdvancedKind};
+use crate::combat::resolve::{deal_damage, gain, kill, lose, provoke_threateners};
+use crate::level::ability_mod;
+
+/// The complex advanced actions: what each is called, what a foe sees it do (the trigger
+/// of its attacks of opportunity) and the AP it needs.
+pub(super) fn complex_action(cmd: &Command) -> Option<(AdvancedKind, &'static str, &'static str, u8)> {
+    match cmd {
+        Command::CoupDeGrace { target } => {
+            Some((AdvancedKind::CoupDeGrace { target: target.clone() }, "coup de grace", "delivers a coup de grace", 3))
+        }
+        Command::FirstAid { target } => {
+            Some((AdvancedKind::FirstAid { target: target.clone() }, "first aid", "gives first aid", 2))
+        }
+        _ => None,
+    }
+}
+
+/// Whether an advanced action is complex (provokes in every phase AP go into it), and
+/// what a foe sees it do.
+pub(super) fn complex_trigger(action: &AdvancedKind) -> Option<&'static str> {
+    match action {
+        AdvancedKind::Charge { .. } | AdvancedKind::TotalDefense => None,
+        // Casting is complex too, but provokes through `combat::magic`, which follows
+        // the provocation with a concentration check (and skips it when cast defensively).
+        AdvancedKind::Cast { .. } => None,
+        AdvancedKind::CoupDeGrace { .. } => Some("delivers a coup de grace"),
+        AdvancedKind::FirstAid { .. } => Some("gives first aid"),
+    }
+}
+
+/// Whether `a` may deliver a coup de grace to `t` (`coup`) or give it first aid, as the
+/// board stands. Call [`Battle::refresh`] first.
+pub(super) fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Result<(), String> {
+    let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
+    if !ft.alive() {
+        return Err(format!("{} is dead", ft.id));
+    }
+    let apart = b.variant.range_metric().footprint_ft(fa.footprint(), ft.footprint());
+    if coup {
+        if ft.side == fa.side {
+            return Err(format!("{} is not a foe", ft.id));
+        }
+        // Helpless here: unconscious, which covers the dying and the stabilised.
+        if !ft.has(Condition::Unconscious) {
+            return Err(format!("{} is not helpless", ft.id));
+        }
+        if fa.weapon.is_ranged() {
+            if apart > 5 {
+                return Err(format!("with a ranged weapon, {} must be adjacent", ft.id));
+            }
+            if fa.weapon.reload && !fa.loaded {
+                return Err(format!("the {} is not loaded", fa.weapon.name.to_lowercase()));
+            }
+        } else if !b.view().threat.threatens(a, ft.footprint()) {
+            return Err(format!("{} is not within reach", ft.id));
+        }
+    } else {
+        if a == t || ft.side != fa.side {
+            return Err(format!("{} is not an ally", ft.id));
+        }
+        if !ft.has(Condition::Dying) {
+            return Err(format!("{} is not dying", ft.id));
+        }
+        if apart > 5 {
+            return Err(format!("{} is not adjacent", ft.id));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a coup de grace or first aid on `target` is legal for `a` now (its cost is
+/// `spend`'s).
+pub(crate) fn check_complex(b: &Battle, a: usize, cmd: &Command, target: &str) -> Result<(), String> {
+    let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
+    complex_target(b, a, t, matches!(cmd, Command::CoupDeGrace { .. }))
+}
+
+/// Declares a complex advanced action: threatening foes strike first, then its first AP
+/// goes in (`Battle::execute` spends it); the rest follow in the next phases.
+pub(crate) fn begin_complex(b: &mut Battle, a: usize, cmd: &Command) {
+    let Some((action, name, trigger, needed)) = complex_action(cmd) else { return };
+    provoke_threateners(b, a, trigger);
+    let id = b.fighters[a].id.clone();
+    if !b.fighters[a].in_fight() {
+        b.emit(CombatEvent::Spoiled { unit: id, action: name.into(), reason: "struck down first".into() });
+        return;
+    }
+    let target = match &action {
+        AdvancedKind::CoupDeGrace { target } | AdvancedKind::FirstAid { target } => target.clone(),
+        _ => String::new(),
+    };
+    b.clock.advanced[a] = Some(Advanced { action, spent: 1, needed });
+    b.emit(CombatEvent::Action { unit: id, action: name.into(), detail: format!("begun on {target} ({needed} AP)") });
+}
+
+/// Before another AP goes into an advanced action: a complex one provokes every
+/// threatening foe. False if that struck the actor down (the action is lost).
+pub(crate) fn provoke_complex(b: &mut Battle, a: usize, action: &AdvancedKind) -> bool {
+    let Some(trigger) = complex_trigger(action) else { return true };
+    provoke_threateners(b, a, trigger);
+    if b.fighters[a].in_fight() {
+        return true;
+    }
+    let id = b.fighters[a].id.clone();
+    b.emit(CombatEvent::Spoiled { unit: id, action: trigger.into(), reason: "struck down first".into() });
+    false
+}
+
+/// The coup de grace, its 3 AP spent: an automatic hit and a confirmed critical; a foe
+/// that survives the damage makes a Fortitude save (DC 10 + the damage dealt) or dies.
+pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
+    let id = b.fighters[a].id.clone();
+    let Some(t) = b.index_of(target) else { return };
+    b.refresh();
+    if let Err(reason) = complex_target(b, a, t, true) {
+        b.emit(CombatEvent::Spoiled { unit: id, action: "coup de grace".into(), reason });
+        return;
+    }
+    b.emit(CombatEvent::Action {
+        unit: id,
+        action: "coup de grace".into(),
+        detail: format!("on {target}: an automatic hit and a confirmed critical"),
+    });
+    b.stats.attacks += 1;
+    b.stats.hits += 1;
+    b.stats.criticals += 1;
+    let f = &mut b.fighters[a];
+    if f.weapon.reload {
+        f.loaded = false;
+    }
+    let melee = !f.weapon.is_ranged();
+    let dealt = deal_damage(b, a, t, true, melee);
+    if !b.fighters[t].alive() {
+        return;
+    }
+    let bonus = b.fighters[t].fortitude();
+    if !b.check(t, "Fortitude (coup de grace)", bonus, 10 + dealt) {
+        kill(b, t);
+    }
+}
+
+/// First aid, its 2 AP spent: a Heal check (d20 + Wisdom) against DC 15 stabilises a
+/// dying ally.
+pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
+    let id = b.fighters[a].id.clone();
+    let Some(t) = b.index_of(target) else { return };
+    b.refresh();
+    if let Err(reason) = complex_target(b, a, t, false) {
+        b.emit(CombatEvent::Spoiled { unit: id, action: "first aid".into(), reason });
+        return;
+    }
+    let bonus = ability_mod(b.fighters[a].def.abilities.wis);
+    if b.check(a, format!("Heal (Wisdom), first aid on {target}"), bonus, FIRST_AID_DC) {
+        lose(b, t, Condition::Dying);
+        gain(b, t, Condition::Stabilized);
+    }
+}
+
+/// ap-phases: "Cast a Standard-Action Spell (Complex; 2 AP)": the first AP now, the
+/// second in the next phase (consecutively, or the spell is lost). Complex: it provokes
+/// each phase AP are spent, unless cast defensively (a concentration check, after which
+/// it is no longer complex).
+pub(crate) fn begin_advanced(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
+    begin(b, c, sp, t, "begins casting"); // the command spends its first AP
+    if !survives_provoking(b, c, sp, defensive) {
+        return;
+    }
+    let target = b.fighters[t].id.clone();
+    b.clock.advanced[c] =
+        Some(Advanced { action: AdvancedKind::Cast { spell: sp.id.clone(), target, defensive }, spent: 1, needed: 2 });
+}
+
+/// ap-phases: the casting's last AP: it provokes again (unless cast defensively), then
+/// the spell takes effect if its target is still there to be reached.
+pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target: &str, defensive: bool) {
+    let Some(sp) = spell(spell_id) else { return };
+    if !defensive && !survives_provoking(b, c, sp, false) {
+        return;
+    }
+    b.refresh();
+    let reached = b
+        .index_of(target)
+        .ok_or_else(|| format!("no unit \"{target}\""))
+        .and_then(|t| reaches(b, c, t, sp).map(|()| t));
+    match reached {
+        Ok(t) => take_effect(b, c, sp, t),
+        Err(reason) => lost(b, c, sp, reason),
+    }
+}
+
+/// A caster hurt between a spell's two AP: concentration against 10 + damage + spell level.
+pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
+    let Some(Some(Advanced { action: AdvancedKind::Cast { spell: id, .. }, .. })) = b.clock.advanced.get(c) else {
+        return;
+    };
+    let Some(sp) = magic::spell(id) else { return };
+    if !b.fighters[c].in_fight() || b.fighters[c].hp <= 0 {
+        return; // dropping loses it anyway
+    }
+    let dc = 10 + damage + sp.level as i32;
+    if !magic::concentration(b, c, dc, &format!("hurt for {damage} while casting")) {
+        b.clock.advanced[c] = None;
+        magic::lost(b, c, sp, "concentration broken by the wound".into());
+    }
+}
+
+/// ap-phases: an advanced action spends its next AP (consecutively) and completes. A
+/// complex one provokes first, in every phase AP are spent on it.
+pub(crate) fn continue_advanced(b: &mut Battle, i: usize) {
+    let Some(mut adv) = b.clock.advanced[i].take() else { return };
+    if b.clock.ap[i] == 0 {
+        b.clock.advanced[i] = Some(adv);
+        return;
+    }
+    if !provoke_complex(b, i, &adv.action) {
+        return;
+    }
+    b.clock.ap[i] -= 1;
+    adv.spent += 1;
+    if adv.spent < adv.needed {
+        b.clock.advanced[i] = Some(adv);
+        return;
+    }
+    let id = b.fighters[i].id.clone();
+    match adv.action {
+        AdvancedKind::Charge { target } => {
+            let Some(t) = b.index_of(&target).filter(|&t| b.fighters[t].in_fight()) else {
+                b.emit(CombatEvent::Spoiled {
+                    unit: id,
+                    action: "charge".into(),
+                    reason: format!("{target} is out of the fight"),
+                });
+                return;
+            };
+            b.refresh();
+            match resolve::charge_path(b, i, t) {
+                Ok(path) => {
+                    b.fighters[i].offense.retain(|(n, _)| n != "charge");
+                    resolve::charge(b, i, t, path);
+                    b.clock.attack_actions[i] += 1;
+                }
+                Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
+            }
+        }
+        AdvancedKind::Cast { spell, target, defensive } => complete_advanced(b, i, &spell, &target, defensive),
+        AdvancedKind::TotalDefense => {
+            let bonus = if b.clock.attack_actions[i] > 0 { 2 } else { 4 };
+            b.fighters[i].defense.push(("total defense".into(), bonus));
+            b.emit(CombatEvent::Action {
+                unit: id,
+                action: "total defense".into(),
+                detail: format!("+{bonus} dodge bonus to AC"),
+            });
+        }
+        AdvancedKind::CoupDeGrace { target } => coup_de_grace(b, i, &target),
+        AdvancedKind::FirstAid { target } => first_aid(b, i, &target),
+    }
+}

@@ -1,0 +1,203 @@
+//! What each rule variant reads from its numbers file: the grid rules of the shared
+//! rules core (geometry, reach, flanking, cover, steps) and the numbers and words of its
+//! combat rules.
+
+use super::{FlankingRule, RulesVariant};
+use crate::grid::{Metric, Shape};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+include!(concat!(env!("OUT_DIR"), "/variant_numbers.rs"));
+
+/// The grid rules of a variant: what the pure functions of `rules` (threat, reach,
+/// flanking, cover, movement) need to know of it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridRules {
+    pub shape: Shape,
+    /// How ranges and reach are measured.
+    pub range_metric: Metric,
+    /// How movement is counted.
+    pub move_metric: Metric,
+    /// Exactly 10 ft of reach also threatens two diagonals away.
+    pub diagonal_reach_exception: bool,
+    /// A Small creature with a reach weapon loses the corners of its reach.
+    #[serde(default)]
+    pub small_reach_loses_corners: bool,
+    /// A creature untrained with its weapon threatens nothing.
+    #[serde(default)]
+    pub untrained_threaten_nothing: bool,
+    pub flanking: FlankingRule,
+    /// A move action covers the speed divided by this (1: all of it).
+    #[serde(default = "one")]
+    pub move_action_divisor: u32,
+    /// The short step that does not provoke.
+    pub step: StepRule,
+    /// What cover does to an attack.
+    pub cover: CoverRule,
+    /// A foe with (hard) cover from a threatening creature draws no attack of opportunity
+    /// from it.
+    #[serde(default)]
+    pub cover_stops_opportunity: bool,
+}
+
+/// The short step that does not provoke attacks of opportunity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepRule {
+    /// How far it goes.
+    pub feet: u32,
+    /// It may be taken in melee (a threatened square).
+    pub in_melee: bool,
+    /// It may go over several squares and through difficult ground (otherwise one clear
+    /// square).
+    pub any_path: bool,
+}
+
+/// What cover does to an attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum CoverRule {
+    /// Cover gives `cover` to defence; soft cover (creatures in the way) gives `soft_ranged`
+    /// against ranged attacks only.
+    Bonus { cover: i32, soft_ranged: i32 },
+    /// Only a creature or a low wall in the way (no wall) gives `low_cover`; any other
+    /// cover means the target cannot be attacked.
+    NoTargetingPastWalls { low_cover: i32 },
+    /// Graded by the share of the target's corners blocked (25 % 2, 50 % 4, 75 % or more
+    /// 7); over half breaks line of effect.
+    ByCorners,
+}
+
+/// What the tactical AI should know of a variant's options.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AiHints {
+    /// A full attack (iterative attacks) beats a single one when both are possible.
+    pub full_attack: bool,
+    /// A charge pays when the foe is beyond a move and an attack.
+    pub charge_from_afar: bool,
+    /// Coup de grace and first aid are worth their AP when nobody threatens the actor.
+    pub complex_actions: bool,
+    /// A phase holds two move actions: a second move that ends short of striking is
+    /// better not made.
+    pub second_move_may_wait: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Acts that provoke attacks of opportunity from every threatening foe, where a variant
+/// says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum Provoking {
+    /// Standing up from prone.
+    StandingUp,
+    /// Loading a crossbow (or a gun).
+    Reloading,
+    /// Making a ranged attack.
+    Firing,
+}
+
+/// Numbers a variant's rules use, from `assets/rules/<id>.ron`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantNumbers {
+    /// What the shared rules core reads: geometry, reach, flanking, cover, movement.
+    pub grid: GridRules,
+    /// What the tactical AI should know of this variant's options.
+    #[serde(default)]
+    pub ai: AiHints,
+    /// Attack bonus for flanking (0 where flanking works otherwise).
+    pub flanking: i32,
+    pub charge_attack: i32,
+    pub charge_damage: i32,
+    pub charge_damage_two_handed: i32,
+    /// AC (DCV) change while charging, until the next turn.
+    pub charge_defense: i32,
+    /// The defensive action: its name and bonus.
+    pub defensive_action: (String, i32),
+    pub secondary_attack: i32,
+    pub tertiary_attack: i32,
+    /// Per iterative attack after the first.
+    pub iterative_step: i32,
+    /// Per attack action after the first in a round.
+    pub attack_action_step: i32,
+    /// What the defensive action gives, after its bonus, in the log's words.
+    #[serde(default)]
+    pub defensive_lasts: String,
+    /// The short step that does not provoke, in the log's words.
+    #[serde(default = "five_foot_step")]
+    pub step_name: String,
+    /// What a foe sees a mover do when it leaves a threatened square, in the log's words.
+    #[serde(default = "moves_out")]
+    pub leaving_trigger: String,
+    /// An attack of opportunity, in the log's words.
+    #[serde(default = "attack_of_opportunity")]
+    pub opportunity_attack: String,
+    /// A crossbow fires one bolt, even in a full attack, and then needs loading.
+    #[serde(default = "yes")]
+    pub one_shot_then_reload: bool,
+    /// A charge's target cannot react to the charger.
+    #[serde(default)]
+    pub charge_target_cannot_react: bool,
+    /// A charge ends in a full attack ("they can make their attacks").
+    #[serde(default)]
+    pub charge_full_attack: bool,
+    /// What provokes attacks of opportunity besides leaving a threatened square.
+    #[serde(default)]
+    pub provoked_by: Vec<Provoking>,
+    /// Attack and AC changes for fighting defensively.
+    pub fighting_defensively: (i32, i32),
+    /// AC and damage changes for fighting recklessly.
+    pub reckless: (i32, i32),
+    /// DCV gained by aborting to a dodge.
+    pub abort_dodge: i32,
+    /// Attack and damage change for fighting with a weapon one is not trained in (0 where
+    /// training makes no difference).
+    #[serde(default)]
+    pub untrained_penalty: i32,
+    /// The charge's attack bonus lasts until the end of the round for melee attacks on the
+    /// foe charged (ap-phases); otherwise it is the charge's own attack only.
+    #[serde(default)]
+    pub charge_attack_lasts_round: bool,
+    /// Percent chance that a ranged attack on one of two creatures locked in a grapple goes
+    /// to the other instead.
+    #[serde(default)]
+    pub grapple_miss_percent: u32,
+}
+
+fn five_foot_step() -> String {
+    "5-ft step".into()
+}
+
+fn attack_of_opportunity() -> String {
+    "attack of opportunity on".into()
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn moves_out() -> String {
+    "moves out of a threatened square".into()
+}
+
+/// The numbers of a variant (parsed once from the embedded files).
+pub fn numbers(v: RulesVariant) -> &'static VariantNumbers {
+    static ALL: OnceLock<Vec<VariantNumbers>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        RulesVariant::ALL
+            .iter()
+            .map(|v| {
+                let text = NUMBERS_FILES
+                    .iter()
+                    .find(|(id, _)| *id == v.id())
+                    .map(|(_, text)| *text)
+                    .unwrap_or_else(|| panic!("assets/rules/{}.ron is missing", v.id()));
+                ron::from_str(text).unwrap_or_else(|e| panic!("assets/rules/{}.ron: {e}", v.id()))
+            })
+            .collect()
+    });
+    &all[v as usize]
+}
