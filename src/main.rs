@@ -236,6 +236,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !matches!(cli.command, None | Some(Command::Play(_)) | Some(Command::Edit { .. })) {
+        quiet_on_closed_pipe();
+    }
     match cli.command {
         Some(Command::Query { level, rules, question }) => match query::run(&level, rules, &question) {
             Ok(json) => {
@@ -574,4 +577,15 @@ fn level_check(files: &[PathBuf]) -> ExitCode {
         }
     }
     if problems == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// A command whose reader goes away (`fivefoot sim … | head -1`) ends quietly, as any Unix
+/// tool does, instead of panicking in `println!` on the broken pipe.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any other thread exists; SIG_DFL for SIGPIPE
+    // only restores the default disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

@@ -466,3 +466,24 @@ fn level_check_passes_the_shipped_levels_and_names_a_problem_by_line_and_column(
     assert!(lines[0].contains("spearmen") && lines[1].contains("unit \"hero\"") && lines[1].contains("human_fighters"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_sim_quietly() {
+    // `fivefoot sim … | head -1`: the pipe closes after the first line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fivefoot"))
+        .args(["sim", "levels/skirmish.ron", "--battles", "200", "--threads", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+    // Control: with its reader there, the same sim prints its report.
+    let (code, stdout, _) = fivefoot(&["sim", "levels/skirmish.ron", "--battles", "3", "--threads", "1"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("3 battles"), "{stdout}");
+}
