@@ -4,33 +4,20 @@
 use fivefoot::combat::command::Intent;
 use fivefoot::combat::{AttackKind, Battle, BattleOptions, CombatEvent, Command, attack, clock, sim};
 use fivefoot::grid::GridPos;
-use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
+use fivefoot::level::{Catalogue, Level, UnitDef};
 use fivefoot::rules::Condition;
 use fivefoot::variants::RulesVariant;
 use std::collections::BTreeMap;
 
+mod common;
+
+/// A unit with 200 hit points (so a test's blows do not end it early) and `weapon`.
 fn unit(id: &str, side: &str, at: (i32, i32), creature: &str, weapon: Option<&str>) -> UnitDef {
-    UnitDef {
-        id: id.into(),
-        side: side.into(),
-        at,
-        creature: creature.into(),
-        weapon: weapon.map(String::from),
-        size: None,
-        hp: Some(200),
-        aware: None,
-    }
+    UnitDef { weapon: weapon.map(String::from), hp: Some(200), ..common::unit(id, side, at, creature) }
 }
 
 fn level(units: Vec<UnitDef>) -> Level {
-    let def = LevelDef {
-        name: "test".into(),
-        rules: RulesVariant::D20Classic,
-        map: MapDef { rows: vec![".".repeat(10); 8] },
-        units,
-        death_saves: None,
-    };
-    Level::from_def(def, &Catalogue::builtin()).unwrap()
+    common::level(&common::open_rows(10, 8), units, RulesVariant::D20Classic)
 }
 
 fn battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
@@ -38,15 +25,7 @@ fn battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
 }
 
 fn battle_on(rows: &[&str], units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
-    let def = LevelDef {
-        name: "test".into(),
-        rules: v,
-        map: MapDef { rows: rows.iter().map(|r| r.to_string()).collect() },
-        units,
-        death_saves: None,
-    };
-    let level = Level::from_def(def, &Catalogue::builtin()).unwrap();
-    Battle::new(&level, &Catalogue::builtin(), v, seed, BattleOptions::default())
+    Battle::new(&common::level(rows, units, v), &Catalogue::builtin(), v, seed, BattleOptions::default())
 }
 
 /// Ends turns until `id` acts and `ready` holds.

@@ -11,7 +11,7 @@ use fivefoot::control::plugin::{ControlPlugin, END_TURN_UNUSED, Feedback, Pointe
 use fivefoot::control::{SlotAction, Tool, action_bar, command_for_click};
 use fivefoot::grid::{GridPos, Shape};
 use fivefoot::input::{Bindings, BindingsPlugin};
-use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
+use fivefoot::level::{Catalogue, Level};
 use fivefoot::overlay::{Layers, compute_preview};
 use fivefoot::rules::{Condition, RulesPlugin};
 use fivefoot::variants::RulesVariant;
@@ -20,29 +20,9 @@ use fivefoot::view::layout::BoardLayout;
 use leafwing_input_manager::prelude::*;
 use std::time::Duration;
 
-fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {
-    UnitDef {
-        id: id.into(),
-        side: side.into(),
-        at,
-        creature: creature.into(),
-        weapon: None,
-        size: None,
-        hp: None,
-        aware: None,
-    }
-}
+mod common;
 
-fn level(rows: &[&str], units: Vec<UnitDef>, rules: RulesVariant) -> Level {
-    let def = LevelDef {
-        name: "test".into(),
-        rules,
-        map: MapDef { rows: rows.iter().map(|r| r.to_string()).collect() },
-        units,
-        death_saves: None,
-    };
-    Level::from_def(def, &Catalogue::builtin()).unwrap()
-}
+use common::{level, unit};
 
 const OPEN: [&str; 7] =
     ["..........", "..........", "..........", "..........", "..........", "..........", ".........."];

@@ -2,43 +2,19 @@
 //! threat, flanking, cover, movement costs and attacks of opportunity, level loading.
 
 use fivefoot::grid::{GridPos, Terrain};
-use fivefoot::level::{Catalogue, Level, LevelDef, LevelError, MapDef, UnitDef, save_atomic};
+use fivefoot::level::{Catalogue, Level, LevelError, UnitDef, save_atomic};
 use fivefoot::rules::{
     self, CoverKind, MoveMode, RulesView, Snapshot, components::roster_of_level, cover, movement_range,
 };
 use fivefoot::variants::RulesVariant;
 use std::path::Path;
 
-fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {
-    UnitDef {
-        id: id.into(),
-        side: side.into(),
-        at,
-        creature: creature.into(),
-        weapon: None,
-        size: None,
-        hp: None,
-        aware: None,
-    }
-}
+mod common;
 
-fn armed(id: &str, side: &str, at: (i32, i32), creature: &str, weapon: &str) -> UnitDef {
-    UnitDef { weapon: Some(weapon.into()), ..unit(id, side, at, creature) }
-}
-
-fn open_rows(w: usize, h: usize) -> Vec<String> {
-    vec![".".repeat(w); h]
-}
+use common::{armed, open_rows, unit};
 
 fn level(rows: Vec<String>, units: Vec<UnitDef>) -> Level {
-    let def = LevelDef {
-        name: "test".into(),
-        rules: RulesVariant::D20Classic,
-        map: MapDef { rows },
-        units,
-        death_saves: None,
-    };
-    Level::from_def(def, &Catalogue::builtin()).expect("test level is valid")
+    common::level(&rows, units, RulesVariant::D20Classic)
 }
 
 fn snapshot(rows: Vec<String>, units: Vec<UnitDef>, variant: RulesVariant) -> Snapshot {

@@ -1,0 +1,43 @@
+//! What several test binaries build the same way: a unit placed in one line, and a level
+//! from rows of terrain characters and its units, validated as `fivefoot` would load it.
+//! Each binary uses its own share of these.
+#![allow(dead_code)]
+
+use fivefoot::level::{Catalogue, Level, LevelDef, MapDef, UnitDef};
+use fivefoot::variants::RulesVariant;
+
+/// A unit of `creature` for `side` at `at`, with its catalogue weapon and hit points.
+pub fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {
+    UnitDef {
+        id: id.into(),
+        side: side.into(),
+        at,
+        creature: creature.into(),
+        weapon: None,
+        size: None,
+        hp: None,
+        aware: None,
+    }
+}
+
+/// The same, holding `weapon`.
+pub fn armed(id: &str, side: &str, at: (i32, i32), creature: &str, weapon: &str) -> UnitDef {
+    UnitDef { weapon: Some(weapon.into()), ..unit(id, side, at, creature) }
+}
+
+/// `w` × `h` squares of open floor.
+pub fn open_rows(w: usize, h: usize) -> Vec<String> {
+    vec![".".repeat(w); h]
+}
+
+/// A level named "test" of `rows` and `units` under `rules`; panics if it is not valid.
+pub fn level<R: AsRef<str>>(rows: &[R], units: Vec<UnitDef>, rules: RulesVariant) -> Level {
+    let def = LevelDef {
+        name: "test".into(),
+        rules,
+        map: MapDef { rows: rows.iter().map(|r| r.as_ref().to_string()).collect() },
+        units,
+        death_saves: None,
+    };
+    Level::from_def(def, &Catalogue::builtin()).expect("the test level is valid")
+}
