@@ -24,16 +24,10 @@ pub fn generated(old: &LevelDef, spec: &GenerateSpec, catalogue: &Catalogue) -> 
 }
 
 /// The window's settings between frames.
-#[derive(Resource, Debug, Clone, PartialEq)]
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
 pub struct GenerateWindow {
     pub open: bool,
     pub spec: GenerateSpec,
-}
-
-impl Default for GenerateWindow {
-    fn default() -> Self {
-        GenerateWindow { open: false, spec: GenerateSpec::default() }
-    }
 }
 
 /// The window, drawn over the editor.
@@ -86,47 +80,53 @@ fn generate_window(mut contexts: EguiContexts, mut doc: ResMut<EditorDoc>, mut w
     let mut open = true;
     let mut go = false;
     let spec = &mut win.spec;
-    egui::Window::new("Generate").open(&mut open).collapsible(false).resizable(false).show(ctx, |ui| {
-        egui::Grid::new("generate-grid").num_columns(2).show(ui, |ui| {
-            ui.label("Style");
-            egui::ComboBox::from_id_salt("generate-style").selected_text(spec.style.label()).show_ui(ui, |ui| {
-                for s in Style::ALL {
-                    ui.selectable_value(&mut spec.style, s, s.label());
-                }
+    egui::Window::new("Generate").open(&mut open).collapsible(false).resizable(false).default_pos([430.0, 50.0]).show(
+        ctx,
+        |ui| {
+            egui::Grid::new("generate-grid").num_columns(2).show(ui, |ui| {
+                ui.label("Style");
+                egui::ComboBox::from_id_salt("generate-style").selected_text(spec.style.label()).show_ui(ui, |ui| {
+                    for s in Style::ALL {
+                        ui.selectable_value(&mut spec.style, s, s.label());
+                    }
+                });
+                ui.end_row();
+                ui.label("Symmetry");
+                egui::ComboBox::from_id_salt("generate-symmetry").selected_text(spec.symmetry.label()).show_ui(
+                    ui,
+                    |ui| {
+                        for s in Symmetry::ALL {
+                            ui.selectable_value(&mut spec.symmetry, s, s.label());
+                        }
+                    },
+                );
+                ui.end_row();
+                ui.label("Seed");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut spec.seed));
+                    if ui.button("Roll dice").on_hover_text("a new random seed").clicked() {
+                        spec.seed = roll(spec.seed);
+                    }
+                });
+                ui.end_row();
+                ui.label("Units");
+                ui.add(egui::DragValue::new(&mut spec.units).range(0..=crate::level::MAX_UNITS).speed(2.0))
+                    .on_hover_text("both sides together; each side gets the same creatures");
+                ui.end_row();
+                ui.label("Size");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut spec.width).range(MIN_SIDE..=MAX_SIDE));
+                    ui.label("×");
+                    ui.add(egui::DragValue::new(&mut spec.height).range(MIN_SIDE..=MAX_SIDE));
+                    ui.checkbox(&mut spec.hex, "hex");
+                });
+                ui.end_row();
             });
-            ui.end_row();
-            ui.label("Symmetry");
-            egui::ComboBox::from_id_salt("generate-symmetry").selected_text(spec.symmetry.label()).show_ui(ui, |ui| {
-                for s in Symmetry::ALL {
-                    ui.selectable_value(&mut spec.symmetry, s, s.label());
-                }
-            });
-            ui.end_row();
-            ui.label("Seed");
-            ui.horizontal(|ui| {
-                ui.add(egui::DragValue::new(&mut spec.seed));
-                if ui.button("Roll dice").on_hover_text("a new random seed").clicked() {
-                    spec.seed = roll(spec.seed);
-                }
-            });
-            ui.end_row();
-            ui.label("Units");
-            ui.add(egui::DragValue::new(&mut spec.units).range(0..=crate::level::MAX_UNITS).speed(2.0))
-                .on_hover_text("both sides together; each side gets the same creatures");
-            ui.end_row();
-            ui.label("Size");
-            ui.horizontal(|ui| {
-                ui.add(egui::DragValue::new(&mut spec.width).range(MIN_SIDE..=MAX_SIDE));
-                ui.label("×");
-                ui.add(egui::DragValue::new(&mut spec.height).range(MIN_SIDE..=MAX_SIDE));
-                ui.checkbox(&mut spec.hex, "hex");
-            });
-            ui.end_row();
-        });
-        spec.units -= spec.units % 2;
-        ui.label("Replaces the whole level; Undo brings it back.");
-        go = ui.button("Generate").clicked();
-    });
+            spec.units -= spec.units % 2;
+            ui.label("Replaces the whole level; Undo brings it back.");
+            go = ui.button("Generate").clicked();
+        },
+    );
     if go {
         let spec = win.spec.clone();
         if doc.apply(&Edit::Generate(spec.clone())) {
