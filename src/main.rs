@@ -107,6 +107,9 @@ fn parse_ai(s: &str) -> Result<(String, fivefoot::combat::AiKind), String> {
 
 #[derive(Subcommand, Debug)]
 enum LevelAction {
+    /// Generate a level from a seed: a style (ruins, forest, fortress, arena), a symmetry, and
+    /// two sides of the same creatures; RON on standard output, or written to --out.
+    Generate(fivefoot::level::generate::cli::GenerateArgs),
     /// Check each file: its first problem (the loader stops there), and whether it can make a
     /// battle (units on two sides at least).
     Check {
@@ -148,25 +151,9 @@ enum Command {
         #[arg(long)]
         path: Option<PathBuf>,
     },
-    /// Generate a seeded arena level (scattered walls, rubble, low walls, two sides).
-    Arena {
-        /// Where to write the level (RON).
-        out: PathBuf,
-        #[arg(long, default_value_t = 64)]
-        width: usize,
-        #[arg(long, default_value_t = 64)]
-        height: usize,
-        #[arg(long, default_value_t = 40)]
-        units: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The level's rule variant.
-        #[arg(long, default_value = "d20-classic")]
-        rules: RulesVariant,
-        /// The level's name.
-        #[arg(long, default_value = "Arena")]
-        name: String,
-    },
+    /// Generate a seeded arena level (scattered walls, rubble, low walls, two sides): the
+    /// arena style of `fivefoot level generate`, with the sides it has always had.
+    Arena(fivefoot::level::generate::cli::ArenaArgs),
     /// Open the level editor on a level (or a new map); with --apply, edit headless: apply a
     /// RON list of edits and save the result.
     Edit {
@@ -200,8 +187,7 @@ enum Command {
         #[arg(long, conflicts_with = "apply")]
         frame_report: bool,
     },
-    /// Check level files as the loader does: one line per problem as FILE:LINE:COLUMN:
-    /// message; exit 0 when every file is valid, 1 otherwise.
+    /// Level files: check them as the loader does, check their balance, or generate one.
     Level {
         #[command(subcommand)]
         action: LevelAction,
@@ -253,35 +239,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play(args),
         Some(Command::Sim(args)) => sim(args),
         Some(Command::Bindings { write, path }) => bindings(write, path),
-        Some(Command::Arena { out, width, height, units, seed, rules, name }) => {
-            // Walls ring the arena: under 4 squares a side there is no room inside for an ogre.
-            if width < 4 || height < 4 {
-                eprintln!("fivefoot arena: an arena needs at least 4x4 squares, not {width}x{height}");
-                return ExitCode::from(2);
-            }
-            let mut def = fivefoot::level::arena(width, height, units, seed);
-            if units > 0 && def.units.is_empty() {
-                eprintln!("fivefoot arena: a {width}x{height} arena has no room for any of the {units} units");
-                return ExitCode::from(2);
-            }
-            def.rules = rules;
-            def.name = name;
-            let catalogue = fivefoot::level::Catalogue::builtin();
-            if let Err(e) = fivefoot::level::Level::from_def(def.clone(), &catalogue) {
-                eprintln!("fivefoot arena: {e}");
-                return ExitCode::from(2);
-            }
-            match fivefoot::level::save_atomic(&def, &out) {
-                Ok(()) => {
-                    println!("wrote {} ({width}x{height}, {} units)", out.display(), def.units.len());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("fivefoot arena: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        Some(Command::Arena(args)) => report("fivefoot arena", fivefoot::level::generate::cli::run_arena(&args)),
         Some(Command::CheckScreenshot { path }) if !path.is_file() => {
             eprintln!("fivefoot check-screenshot: {}: no such file", path.display());
             ExitCode::from(2)
@@ -297,6 +255,9 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Level { action: LevelAction::Check { files } }) => level_check(&files),
+        Some(Command::Level { action: LevelAction::Generate(args) }) => {
+            report("fivefoot level generate", fivefoot::level::generate::cli::run_generate(&args))
+        }
         Some(Command::Level { action: LevelAction::Balance { file, rules, battles, seed, json } }) => {
             level_balance(&file, rules, battles, seed, json)
         }
@@ -381,6 +342,20 @@ fn play(args: PlayArgs) -> ExitCode {
         editor: None,
     };
     finish(fivefoot::play::run(opts))
+}
+
+/// Prints what a command made, or its error (exit 2).
+fn report(what: &str, outcome: Result<String, String>) -> ExitCode {
+    match outcome {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{what}: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn finish(outcome: Result<bevy::app::AppExit, String>) -> ExitCode {

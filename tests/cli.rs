@@ -468,6 +468,96 @@ fn level_check_passes_the_shipped_levels_and_names_a_problem_by_line_and_column(
 }
 
 #[test]
+fn level_generate_prints_the_same_ron_for_a_seed_and_writes_a_valid_level() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for style in ["ruins", "forest", "fortress", "arena"] {
+        let args = ["level", "generate", "--style", style, "--size", "20x14", "--symmetry", "point", "--units", "6"];
+        let (code, ron, err) = fivefoot(&[&args[..], &["--seed", "5"]].concat());
+        assert_eq!(code, 0, "{style}: {err}");
+        let def: fivefoot::level::LevelDef = fivefoot::level::ron_options().from_str(&ron).unwrap();
+        assert_eq!((def.map.rows.len(), def.units.len()), (14, 6), "{style}");
+        assert_eq!(fivefoot(&[&args[..], &["--seed", "5"]].concat()).1, ron, "{style}: the same seed, the same RON");
+        assert_ne!(fivefoot(&[&args[..], &["--seed", "6"]].concat()).1, ron, "{style}: another seed, another level");
+        // Written to a file: the same level, which `level check` accepts.
+        let out = dir.join(format!("{style}.ron"));
+        let (code, stdout, err) = fivefoot(&[&args[..], &["--seed", "5", "--out", out.to_str().unwrap()]].concat());
+        assert_eq!(code, 0, "{err}");
+        assert!(stdout.contains("6 units"), "{stdout}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap().trim_end(), ron.trim_end());
+        let (code, _, err) = fivefoot(&["level", "check", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{style}: {err}");
+    }
+    // A hex map is played under hex-phases.
+    let (code, ron, err) = fivefoot(&["level", "generate", "--hex", "--style", "forest"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(ron.contains("rules: \"hex-phases\""), "{ron}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn level_generate_refuses_bad_values_with_a_clap_error() {
+    let (code, _, err) = fivefoot(&["level", "generate", "--style", "ruins", "--size", "12x10", "--units", "4"]);
+    assert_eq!(code, 0, "the control: {err}");
+    for (args, want) in [
+        (vec!["--style", "castle"], "invalid value 'castle' for '--style"),
+        (vec!["--symmetry", "diagonal"], "invalid value 'diagonal' for '--symmetry"),
+        (vec!["--size", "7x7"], "8 to 64 squares"),
+        (vec!["--size", "big"], "expected WIDTHxHEIGHT"),
+        (vec!["--units", "3"], "even number"),
+        (vec!["--units", "200"], "at most 128"),
+        (vec!["--size", "8x8", "--units", "128"], "no room for 128 units"),
+    ] {
+        let (code, out, err) = fivefoot(&[&["level", "generate"][..], &args[..]].concat());
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    let (_, _, err) = fivefoot(&["level", "generate", "--style", "castle"]);
+    assert!(err.contains("ruins") && err.contains("fortress"), "the possible values: {err}");
+}
+
+#[test]
+fn fivefoot_arena_writes_the_arena_it_always_wrote() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-arena-same-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("a.ron");
+    let args = ["arena", out.to_str().unwrap(), "--width", "16", "--height", "12", "--units", "6", "--seed", "3"];
+    let (code, stdout, err) = fivefoot(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("6 units"), "{stdout}");
+    let golden = include_str!("fixtures/arena-16x12-seed3.ron");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), golden);
+    // The control: another seed, another arena.
+    let (code, _, _) = fivefoot(&[&args[..8], &["--seed", "4"]].concat());
+    assert_eq!(code, 0);
+    assert_ne!(std::fs::read_to_string(&out).unwrap(), golden);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_edit_script_can_generate_a_level_and_undo_it() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-edit-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (edits, out) = (dir.join("edits.ron"), dir.join("out.ron"));
+    let run = |script: &str| {
+        std::fs::write(&edits, script).unwrap();
+        let args = ["edit", "--new", "20x12", "--apply", edits.to_str().unwrap(), "--save", out.to_str().unwrap()];
+        let (code, _, err) = fivefoot(&args);
+        assert_eq!(code, 0, "{script}: {err}");
+        fivefoot::level::ron_options()
+            .from_str::<fivefoot::level::LevelDef>(&std::fs::read_to_string(&out).unwrap())
+            .unwrap()
+    };
+    let generated = run("[Generate((style: Fortress, symmetry: LeftRight, units: 6, seed: 2, width: 20, height: 12))]");
+    assert_eq!(generated.units.len(), 6);
+    assert!(generated.map.rows.iter().any(|r| r.contains('#')), "walls were built");
+    let undone = run("[Generate((style: Fortress, seed: 2)), Undo]");
+    assert!(undone.units.is_empty() && undone.map.rows.iter().all(|r| r == &".".repeat(20)), "the blank map back");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_reader_that_goes_away_ends_the_sim_quietly() {
     // `fivefoot sim … | head -1`: the pipe closes after the first line.
     let mut child = Command::new(env!("CARGO_BIN_EXE_fivefoot"))

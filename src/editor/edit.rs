@@ -4,7 +4,7 @@
 //! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary.
 
 use crate::grid::{Footprint, GridPos, Terrain};
-use crate::level::{Catalogue, DeathSaves, LevelDef, MapDef, UnitDef};
+use crate::level::{Catalogue, DeathSaves, GenerateSpec, LevelDef, MapDef, UnitDef};
 use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
 
@@ -49,15 +49,9 @@ pub enum Anchor {
     BottomRight,
 }
 
-/// Mirroring while painting and placing, so fair two-sided maps take one stroke.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Symmetry {
-    #[default]
-    None,
-    LeftRight,
-    TopBottom,
-    Point,
-}
+/// Mirroring while painting and placing, so fair two-sided maps take one stroke (the
+/// generator's symmetry).
+pub use crate::level::generate::Symmetry;
 
 /// One change to the level, as a tool or a script asks for it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,6 +103,9 @@ pub enum Edit {
         from: String,
         to: String,
     },
+    /// Replaces the whole level with a generated one, as one undo step; the document's
+    /// symmetry becomes the generator's (`editor::generate`).
+    Generate(GenerateSpec),
     SetSymmetry(Symmetry),
     SetName(String),
     SetRules(RulesVariant),
@@ -191,6 +188,10 @@ impl Document {
             Edit::SetName(name) => next.name = name.clone(),
             Edit::SetRules(v) => next.rules = *v,
             Edit::SetDeathSaves(d) => next.death_saves = *d,
+            Edit::Generate(spec) => {
+                next = super::generate::generated(&self.level, spec, catalogue)?;
+                self.symmetry = spec.symmetry;
+            }
             _ => apply_to(&mut next, self.symmetry, edit, catalogue)?,
         }
         if next == self.level && before.1 == self.symmetry {
@@ -418,6 +419,7 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             store(level, &fresh);
         }
         Edit::SetSymmetry(_)
+        | Edit::Generate(_)
         | Edit::SetName(_)
         | Edit::SetRules(_)
         | Edit::SetDeathSaves(_)

@@ -5,7 +5,8 @@
 //! balance check by simulation (`balance`). In the window: the editor screen's state, keys
 //! and play-test trip (`session`, headless-testable), the mouse tools (`tools`) and the clip
 //! they copy and paste (`clipboard`), the board (`board`), the rules overlays of the placed
-//! units (`overlay`), the egui panels (`panels`) and the balance check's panel (`simulate`). Every tool speaks the same `Edit`s.
+//! units (`overlay`), the egui panels (`panels`), the balance check's panel (`simulate`) and the
+//! generator's window (`generate`, whose `Edit::Generate` also runs headless). Every tool speaks the same `Edit`s.
 
 pub mod balance;
 pub mod board;
@@ -13,6 +14,7 @@ pub mod check;
 pub mod cli;
 pub mod clipboard;
 pub mod edit;
+pub mod generate;
 pub mod overlay;
 pub mod panels;
 pub mod recovery;
@@ -29,6 +31,11 @@ pub struct EditorViewPlugin;
 
 impl bevy::prelude::Plugin for EditorViewPlugin {
     fn build(&self, app: &mut bevy::prelude::App) {
-        app.add_plugins((board::EditorBoardPlugin, panels::EditorPanelsPlugin, overlay::EditorOverlayPlugin));
+        app.add_plugins((
+            board::EditorBoardPlugin,
+            panels::EditorPanelsPlugin,
+            overlay::EditorOverlayPlugin,
+            generate::EditorGeneratePlugin,
+        ));
     }
 }

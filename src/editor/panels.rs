@@ -156,6 +156,7 @@ fn top_bar(ui: &mut egui::Ui, doc: &mut EditorDoc, actions: &mut MessageWriter<E
         ui.label("as");
         ui.add(egui::TextEdit::singleline(&mut doc.save_as).desired_width(150.0));
     }
+    super::generate::open_button(ui);
     if ui.button("Play-test (F5)").clicked() {
         actions.write(EditorAction::PlayTest);
     }

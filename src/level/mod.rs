@@ -2,14 +2,14 @@
 //! file, line and column or the offending unit, atomic saving, and the catalogues.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-mod arena;
 mod catalogue;
 mod error;
+pub mod generate;
 mod locate;
 
-pub use arena::arena;
 pub use catalogue::*;
 pub use error::LevelError;
+pub use generate::{GenerateError, GenerateSpec, Style, arena, generate};
 
 use crate::grid::{Footprint, GridPos, Size, Terrain, TerrainMap};
 use crate::variants::RulesVariant;
@@ -251,14 +251,18 @@ impl From<DeathSaves> for String {
 pub fn save_atomic(def: &LevelDef, path: impl AsRef<Path>) -> Result<(), LevelError> {
     let path = path.as_ref();
     let io = |e: std::io::Error| LevelError::Io { path: path.to_path_buf(), message: e.to_string() };
+    let text = to_ron(def).map_err(|e| LevelError::Io { path: path.to_path_buf(), message: e })?;
+    write_atomic(path, &text).map_err(io)
+}
+
+/// A level as the pretty RON [`save_atomic`] writes, final newline and all.
+pub fn to_ron(def: &LevelDef) -> Result<String, String> {
     let pretty = ron::ser::PrettyConfig::new()
         .struct_names(false)
         .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
         .compact_arrays(false);
-    let text = ron::Options::default()
-        .to_string_pretty(def, pretty)
-        .map_err(|e| LevelError::Io { path: path.to_path_buf(), message: e.to_string() })?;
-    write_atomic(path, &format!("{text}\n")).map_err(io)
+    let text = ron::Options::default().to_string_pretty(def, pretty).map_err(|e| e.to_string())?;
+    Ok(format!("{text}\n"))
 }
 
 /// Writes `text` to `path` atomically: a temporary file in the same folder is written
