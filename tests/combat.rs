@@ -24,6 +24,7 @@ fn unit(id: &str, side: &str, at: (i32, i32), creature: &str, weapon: Option<&st
 
 fn level(units: Vec<UnitDef>) -> Level {
     let def = LevelDef {
+        version: None,
         name: "test".into(),
         rules: RulesVariant::D20Classic,
         map: MapDef { rows: vec![".".repeat(10); 8] },
@@ -39,6 +40,7 @@ fn battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
 
 fn battle_on(rows: &[&str], units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
     let def = LevelDef {
+        version: None,
         name: "test".into(),
         rules: v,
         map: MapDef { rows: rows.iter().map(|r| r.to_string()).collect() },

@@ -35,6 +35,7 @@ fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {
 
 fn level(rows: &[&str], units: Vec<UnitDef>, rules: RulesVariant) -> Level {
     let def = LevelDef {
+        version: None,
         name: "test".into(),
         rules,
         map: MapDef { rows: rows.iter().map(|r| r.to_string()).collect() },

@@ -32,6 +32,7 @@ fn open_rows(w: usize, h: usize) -> Vec<String> {
 
 fn level(rows: Vec<String>, units: Vec<UnitDef>) -> Level {
     let def = LevelDef {
+        version: None,
         name: "test".into(),
         rules: RulesVariant::D20Classic,
         map: MapDef { rows },
