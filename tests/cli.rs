@@ -466,3 +466,33 @@ fn level_check_passes_the_shipped_levels_and_names_a_problem_by_line_and_column(
     assert!(lines[0].contains("spearmen") && lines[1].contains("unit \"hero\"") && lines[1].contains("human_fighters"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fivefoot level check` on a level that loads but plays badly: `FILE: warning: …` lines
+/// naming the unit or side, and exit 0 (a level with only warnings is valid).
+#[test]
+fn level_check_prints_warnings_but_passes_the_level() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-warn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("walled.ron");
+    let text = [
+        "(",
+        "    version: 1,",
+        "    name: \"Walled\",",
+        "    map: (rows: [\"#######\", \"#..#..#\", \"#######\"]),",
+        "    units: [",
+        "        (id: \"b\", side: \"blue\", at: (1, 1), creature: \"goblin\"),",
+        "        (id: \"r\", side: \"red\", at: (4, 1), creature: \"goblin\"),",
+        "    ],",
+        ")",
+    ]
+    .join("\n");
+    std::fs::write(&file, text).unwrap();
+    let (code, out, err) = fivefoot(&["level", "check", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let at = format!("{}: warning: ", file.display());
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines.iter().all(|l| l.starts_with(&at)), "{out}");
+    assert!(lines[0].contains("side \"blue\"") && lines[1].contains("side \"red\""), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

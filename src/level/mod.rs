@@ -6,10 +6,12 @@ mod arena;
 mod catalogue;
 mod error;
 mod locate;
+mod reach;
 
 pub use arena::arena;
 pub use catalogue::*;
 pub use error::LevelError;
+pub use reach::{Warning, warnings};
 
 use crate::grid::{Footprint, GridPos, Size, Terrain, TerrainMap};
 use crate::variants::RulesVariant;
