@@ -4,8 +4,9 @@
 //! watched for changes on disk (`watch`), and the
 //! balance check by simulation (`balance`). In the window: the editor screen's state, keys
 //! and play-test trip (`session`, headless-testable), the mouse tools (`tools`) and the clip
-//! they copy and paste (`clipboard`), the board (`board`), the rules overlays of the placed
-//! units (`overlay`), the egui panels (`panels`) and the balance check's panel (`simulate`). Every tool speaks the same `Edit`s.
+//! they copy and paste (`clipboard`), the board (`board`), the rules layers of the placed
+//! units (worked out in `layers`, painted by `overlay`), saving as and opening another
+//! file (`file`), the egui panels (`panels`) and the balance check's panel (`simulate`). Every tool speaks the same `Edit`s.
 
 pub mod balance;
 pub mod board;
@@ -13,6 +14,8 @@ pub mod check;
 pub mod cli;
 pub mod clipboard;
 pub mod edit;
+pub mod file;
+pub mod layers;
 pub mod overlay;
 pub mod panels;
 pub mod recovery;
@@ -29,6 +32,11 @@ pub struct EditorViewPlugin;
 
 impl bevy::prelude::Plugin for EditorViewPlugin {
     fn build(&self, app: &mut bevy::prelude::App) {
-        app.add_plugins((board::EditorBoardPlugin, panels::EditorPanelsPlugin, overlay::EditorOverlayPlugin));
+        app.add_plugins((
+            board::EditorBoardPlugin,
+            panels::EditorPanelsPlugin,
+            overlay::EditorOverlayPlugin,
+            file::EditorFilePlugin,
+        ));
     }
 }
