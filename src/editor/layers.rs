@@ -164,7 +164,7 @@ pub fn layer_toggles(ui: &mut bevy_egui::egui::Ui, layers: &mut EditorLayers) {
     ui.toggle_value(&mut layers.flanking, "Flanking")
         .on_hover_text("where the unit under the pointer (or the selected one) would flank a foe with an ally");
     ui.toggle_value(&mut layers.movement, "Movement").on_hover_text(
-        "where the unit under the pointer (or the selected one) can move; amber: the way there provokes; red: leaving provokes",
+        "where the unit under the pointer (or the selected one) can move; amber: the way there provokes; crimson: leaving provokes",
     );
 }
 

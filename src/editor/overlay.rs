@@ -81,7 +81,7 @@ fn spawn_cells(
 }
 
 /// Where leaving provokes an attack of opportunity (the movement layer).
-const LEAVING_PROVOKES: Color = Color::srgba(1.0, 0.3, 0.2, 0.45);
+const LEAVING_PROVOKES: Color = Color::srgba(1.0, 0.1, 0.5, 0.6);
 /// Where the subject would flank a foe.
 const FLANKING: Color = Color::srgba(0.8, 0.35, 1.0, 0.55);
 
