@@ -1,7 +1,8 @@
 //! The editor's board on screen: the document's terrain drawn with the play screen's
 //! tilemap (`view::spawn_tilemap`), unit tokens in side colours sized by footprint (the
 //! selected one ringed, those with problems ringed red, with warnings orange), the
-//! squares the tool in hand would touch, and the camera framed between the panels, kept as it was across a play-test.
+//! squares the tool in hand would touch, and the camera framed between the panels, kept
+//! as it was across a play-test.
 
 use super::edit::size_of;
 use super::session::{EditorDoc, Problems};
