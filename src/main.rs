@@ -177,7 +177,7 @@ enum Command {
         /// Frames to run before the screenshot.
         #[arg(long, default_value_t = 30)]
         frames: u32,
-        /// Start with every rules layer on (threat, reach).
+        /// Start with every rules layer on (threat, reach, cover, flanking, movement).
         #[arg(long, conflicts_with = "apply")]
         all_layers: bool,
         /// Keep the pointer over this square (X,Y), for screenshots and demos.
@@ -491,6 +491,7 @@ fn peak_rss_mib() -> Option<u64> {
 }
 
 /// `fivefoot level check FILE…`: the problems of each file, one line each; 1 if any.
+/// Warnings (`FILE: warning: …`) are printed too but leave the exit code 0.
 /// `fivefoot level balance FILE`: the balance check, one block (or JSON object) per variant.
 fn level_balance(file: &std::path::Path, rules: Option<RulesVariant>, battles: u32, seed: u64, json: bool) -> ExitCode {
     use fivefoot::editor::balance::{BalanceSpec, check_balance, describe};
@@ -532,11 +533,16 @@ fn level_check(files: &[PathBuf]) -> ExitCode {
     let mut problems = 0;
     for file in files {
         match fivefoot::level::Level::load(file, &catalogue) {
-            Ok(level) if fivefoot::game::summarise(&level).sides.len() < 2 => {
-                println!("{}: a battle needs units on at least two sides", file.display());
-                problems += 1;
+            Ok(level) => {
+                if fivefoot::game::summarise(&level).sides.len() < 2 {
+                    println!("{}: a battle needs units on at least two sides", file.display());
+                    problems += 1;
+                }
+                // Warnings leave the level valid: printed, not counted.
+                for w in fivefoot::level::warnings(&level, &catalogue) {
+                    println!("{}: warning: {}", file.display(), w.message);
+                }
             }
-            Ok(_) => {}
             Err(e) => {
                 // The loader's first problem, placed by line and column; then every other one
                 // the editor's check finds, naming its unit.

@@ -119,7 +119,7 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         app.insert_resource(doc);
         app.insert_state(Screen::Editor);
         if opts.all_layers {
-            app.insert_resource(crate::editor::overlay::EditorLayers { threat: true, reach: true });
+            app.insert_resource(crate::editor::overlay::EditorLayers::ALL);
         }
     } else if let Some(setup) = straight {
         app.insert_resource(setup);

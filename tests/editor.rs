@@ -309,6 +309,12 @@ fn a_clip_is_copied_turned_mirrored_and_pasted_as_edits() {
 #[path = "editor/screen.rs"]
 mod screen;
 
+#[path = "editor/layers.rs"]
+mod layers;
+
+#[path = "editor/file.rs"]
+mod file;
+
 /// The editor's Simulate panel runs the balance check on a worker thread and, once done,
 /// holds the same reports as the check run directly.
 #[test]

@@ -176,6 +176,7 @@ mod tests {
             aware: None,
         };
         let def = LevelDef {
+            version: None,
             name: "ogre and goblin".into(),
             rules: RulesVariant::D20Classic,
             map: MapDef { rows: vec![".".repeat(10); 8] },

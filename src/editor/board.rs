@@ -1,7 +1,8 @@
 //! The editor's board on screen: the document's terrain drawn with the play screen's
 //! tilemap (`view::spawn_tilemap`), unit tokens in side colours sized by footprint (the
-//! selected one ringed, those with problems ringed red), the squares the tool in hand would
-//! touch, and the camera framed between the panels, kept as it was across a play-test.
+//! selected one ringed, those with problems ringed red, with warnings orange), the
+//! squares the tool in hand would touch, and the camera framed between the panels, kept
+//! as it was across a play-test.
 
 use super::edit::size_of;
 use super::session::{EditorDoc, Problems};
@@ -23,7 +24,7 @@ pub const EDITOR_PANELS: [f32; 3] = [290.0, 320.0, 40.0];
 #[derive(Resource, Default)]
 struct Drawn {
     map: Option<(Vec<String>, Shape)>,
-    units: Option<(Vec<crate::level::UnitDef>, Option<String>, Vec<Option<String>>)>,
+    units: Option<(Vec<crate::level::UnitDef>, Option<String>, Vec<(Option<String>, bool)>)>,
     cursor: Vec<(i32, i32)>,
 }
 
@@ -142,7 +143,7 @@ fn draw_units(
 ) {
     let Some(layout) = layout else { return };
     let level = &doc.doc.level;
-    let flagged: Vec<Option<String>> = problems.0.iter().map(|p| p.unit.clone()).collect();
+    let flagged: Vec<(Option<String>, bool)> = problems.0.iter().map(|p| (p.unit.clone(), p.warning)).collect();
     let same = drawn
         .units
         .as_ref()
@@ -159,8 +160,9 @@ fn draw_units(
         let side = size_of(u, cat).side();
         let size = layout.tile * side as f32 * 0.86;
         let at = layout.footprint_centre(Footprint::new(u.pos(), side));
-        let ring = if problems.0.iter().any(|p| p.unit.as_deref() == Some(u.id.as_str())) {
-            Some(Color::srgb(1.0, 0.15, 0.1))
+        let problem = problems.0.iter().find(|p| p.unit.as_deref() == Some(u.id.as_str()));
+        let ring = if let Some(p) = problem {
+            Some(if p.warning { Color::srgb(1.0, 0.6, 0.1) } else { Color::srgb(1.0, 0.15, 0.1) })
         } else if tools.selected.as_deref() == Some(u.id.as_str()) {
             Some(Color::srgb(1.0, 0.9, 0.3))
         } else {

@@ -1,7 +1,8 @@
 //! Live validation for the editor: every problem the level loader (and `fivefoot level
 //! check`) would report for the level being edited, not just the first. The loader's own
 //! checks run on the level; each unit it refuses is noted and set aside so the next
-//! problem shows too.
+//! problem shows too. A level that loads may still draw warnings (`level::warnings`: a
+//! side that cannot reach the other, a unit with no way out); they do not stop play.
 
 use crate::level::{Catalogue, Level, LevelDef, LevelError};
 
@@ -13,13 +14,16 @@ pub struct Problem {
     pub unit: Option<String>,
     /// Where that unit stands.
     pub at: Option<(i32, i32)>,
+    /// Only a warning: the level is still valid and plays.
+    pub warning: bool,
 }
 
 /// The message `fivefoot level check` prints when a level has units on fewer than two sides.
 pub const TWO_SIDES: &str = "a battle needs units on at least two sides";
 
-/// Every problem that stops `def` from being played, in the loader's order; empty when
-/// the level is ready. At most one problem per unit.
+/// Every problem that stops `def` from being played, in the loader's order, then the
+/// warnings of a level that loads; empty when the level is ready and plays well. At most
+/// one problem per unit.
 pub fn problems(def: &LevelDef, catalogue: &Catalogue) -> Vec<Problem> {
     let mut out = vec![];
     let mut rest = def.clone();
@@ -35,7 +39,12 @@ pub fn problems(def: &LevelDef, catalogue: &Catalogue) -> Vec<Problem> {
                     rest.units.iter().position(|u| u.id == unit)
                 };
                 let at = k.map(|k| rest.units[k].at);
-                out.push(Problem { message: format!("unit \"{unit}\": {problem}"), unit: Some(unit.clone()), at });
+                out.push(Problem {
+                    message: format!("unit \"{unit}\": {problem}"),
+                    unit: Some(unit.clone()),
+                    at,
+                    warning: false,
+                });
                 match k {
                     Some(k) => {
                         rest.units.remove(k);
@@ -44,7 +53,12 @@ pub fn problems(def: &LevelDef, catalogue: &Catalogue) -> Vec<Problem> {
                 }
             }
             Err(e) => {
-                out.push(Problem { message: without_place(&e.to_string(), &def.name), unit: None, at: None });
+                out.push(Problem {
+                    message: without_place(&e.to_string(), &def.name),
+                    unit: None,
+                    at: None,
+                    warning: false,
+                });
                 return out; // the map itself is broken: the units cannot be checked
             }
         }
@@ -53,9 +67,22 @@ pub fn problems(def: &LevelDef, catalogue: &Catalogue) -> Vec<Problem> {
     sides.sort_unstable();
     sides.dedup();
     if sides.len() < 2 {
-        out.push(Problem { message: TWO_SIDES.into(), unit: None, at: None });
+        out.push(Problem { message: TWO_SIDES.into(), unit: None, at: None, warning: false });
+    }
+    if let Ok(level) = Level::from_def(def.clone(), catalogue) {
+        out.extend(crate::level::warnings(&level, catalogue).into_iter().map(|w| Problem {
+            message: w.message,
+            unit: w.unit,
+            at: w.at,
+            warning: true,
+        }));
     }
     out
+}
+
+/// The problems that stop play (not the warnings).
+pub fn errors(problems: &[Problem]) -> impl Iterator<Item = &Problem> {
+    problems.iter().filter(|p| !p.warning)
 }
 
 /// A loader message without the `<name>:LINE:COL: ` it carries for a level with no file.
@@ -86,6 +113,7 @@ mod tests {
     #[test]
     fn every_unit_problem_is_listed_and_a_good_level_has_none() {
         let mut def = LevelDef {
+            version: None,
             name: "t".into(),
             rules: Default::default(),
             map: MapDef { rows: vec!["#...".into(), "....".into()] },

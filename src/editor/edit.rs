@@ -137,8 +137,14 @@ impl Document {
         check_size(width, height)?;
         let rows = vec![".".repeat(width as usize); height as usize];
         let rules = if hex { RulesVariant::on_hexes() } else { RulesVariant::default() };
-        let level =
-            LevelDef { name: "New level".into(), rules, map: MapDef { rows }, units: vec![], death_saves: None };
+        let level = LevelDef {
+            version: Some(crate::level::LEVEL_VERSION),
+            name: "New level".into(),
+            rules,
+            map: MapDef { rows },
+            units: vec![],
+            death_saves: None,
+        };
         Ok(Document::new(level))
     }
 

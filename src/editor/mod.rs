@@ -4,9 +4,11 @@
 //! watched for changes on disk (`watch`), and the
 //! balance check by simulation (`balance`). In the window: the editor screen's state, keys
 //! and play-test trip (`session`, headless-testable), the mouse tools (`tools`) and the clip
-//! they copy and paste (`clipboard`), the board (`board`), the rules overlays of the placed
-//! units (`overlay`), the egui panels (`panels`), the balance check's panel (`simulate`) and the
-//! generator's window (`generate`, whose `Edit::Generate` also runs headless). Every tool speaks the same `Edit`s.
+//! they copy and paste (`clipboard`), the board (`board`), the rules layers of the placed
+//! units (worked out in `layers`, painted by `overlay`), saving as and opening another
+//! file (`file`), the egui panels (`panels`), the balance check's panel (`simulate`) and the
+//! generator's window (`generate`, whose `Edit::Generate` also runs headless). Every tool
+//! speaks the same `Edit`s.
 
 pub mod balance;
 pub mod board;
@@ -14,7 +16,9 @@ pub mod check;
 pub mod cli;
 pub mod clipboard;
 pub mod edit;
+pub mod file;
 pub mod generate;
+pub mod layers;
 pub mod overlay;
 pub mod panels;
 pub mod recovery;
@@ -36,6 +40,7 @@ impl bevy::prelude::Plugin for EditorViewPlugin {
             panels::EditorPanelsPlugin,
             overlay::EditorOverlayPlugin,
             generate::EditorGeneratePlugin,
+            file::EditorFilePlugin,
         ));
     }
 }

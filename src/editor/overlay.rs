@@ -1,41 +1,38 @@
 //! The rules while you build: the play screen's overlays over the level being edited,
 //! under the play-test's variant. The level as it stands is set up as a battle that has
-//! not started (`Battle::new_paused`), and `overlay::compute_preview` and
-//! `overlay::cell_colours` (the same as in play) give every placed unit's threatened
-//! squares shaded by how many threaten each, and the reach of the unit under the pointer.
-//! Each layer toggles on its own; a level with problems shows none.
+//! not started (`Battle::new_paused`); `layers::editor_preview` works out the layers
+//! (threat, reach, cover, flanking, movement) and this paints them: cells with play's
+//! colours (`overlay::cell_colours`) plus the flanking places and the squares where
+//! leaving provokes, and lines for cover and the path. Each layer toggles on its own; a
+//! level with problems shows none.
 
 use super::session::{EditorDoc, Problems};
 use super::tools::EditorTools;
 use crate::combat::{Battle, BattleOptions};
-use crate::control::plugin::{Pointer, Selection};
+use crate::control::plugin::Pointer;
 use crate::game::Screen;
-use crate::grid::GridPos;
+use crate::grid::{Footprint, GridPos};
 use crate::level::{Catalogue, Level, LevelDef};
-use crate::overlay::{Layers, Preview, cell_colours, compute_preview};
+use crate::overlay::{Preview, cell_colours};
+use crate::rules::CoverKind;
 use crate::variants::RulesVariant;
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
 
-/// Which rules layers the editor shows.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EditorLayers {
-    /// Every square the placed units threaten, shaded by how many threaten it.
-    pub threat: bool,
-    /// The squares the unit under the pointer threatens (its reach).
-    pub reach: bool,
-}
+pub use super::layers::{CoverLine, EditorLayers, EditorPreview, editor_preview};
 
 /// The overlay as last worked out, and what it was worked out for.
 #[derive(Resource, Default)]
 struct Shown {
-    /// The level, variant, layers and hovered square the cells were painted for.
-    key: Option<(LevelDef, (RulesVariant, EditorLayers, Option<GridPos>))>,
+    /// The level, variant, layers, hovered square and selected unit the cells were painted for.
+    key: Option<(LevelDef, ShownFor)>,
     /// The level and variant `battle` was set up from (`None` there: it could not be).
     battle_for: Option<(LevelDef, RulesVariant)>,
     battle: Option<Battle>,
-    preview: Preview,
+    preview: EditorPreview,
 }
+
+type ShownFor = (RulesVariant, EditorLayers, Option<GridPos>, Option<String>);
 
 #[derive(Component)]
 struct EditorOverlayCell(GridPos);
@@ -44,26 +41,18 @@ pub struct EditorOverlayPlugin;
 
 impl Plugin for EditorOverlayPlugin {
     fn build(&self, app: &mut App) {
+        let in_editor = || in_state(Screen::Editor).and_then(resource_exists::<BoardLayout>);
         app.init_resource::<EditorLayers>().init_resource::<Shown>().add_systems(
             Update,
-            (spawn_cells, update_overlay)
-                .chain()
-                .after(super::session::EditorSet)
-                .run_if(in_state(Screen::Editor).and_then(resource_exists::<BoardLayout>)),
+            (spawn_cells, update_overlay).chain().after(super::session::EditorSet).run_if(in_editor()),
+        );
+        // Lines need the gizmos (a window); the headless benches go without.
+        app.add_systems(
+            Update,
+            draw_lines.after(update_overlay).run_if(in_editor().and_then(resource_exists::<GizmoConfigStore>)),
         );
         app.add_systems(OnExit(Screen::Editor), |mut shown: ResMut<Shown>| *shown = Shown::default());
     }
-}
-
-/// The rules layers of a level set up as a battle: every unit's threat, the hovered unit's reach.
-pub fn editor_preview(battle: &mut Battle, layers: EditorLayers, hover: Option<GridPos>) -> Preview {
-    // Nobody is the player: every unit's threat counts, and no unit is acting.
-    let play = Layers { enemy_threat: layers.threat, range: false, lines: false };
-    let mut p = compute_preview(battle, &[], &Selection::default(), hover, play);
-    if !layers.reach {
-        p.hovered_threat.clear();
-    }
-    p
 }
 
 /// A battle set up from the level as it stands, for its rules layers.
@@ -91,6 +80,40 @@ fn spawn_cells(
     crate::overlay::spawn_cell_grid(&mut commands, &mut images, &layout, 4.0, Screen::Editor, EditorOverlayCell);
 }
 
+/// Where leaving provokes an attack of opportunity (the movement layer).
+const LEAVING_PROVOKES: Color = Color::srgba(1.0, 0.1, 0.5, 0.6);
+/// Where the subject would flank a foe.
+const FLANKING: Color = Color::srgba(0.8, 0.35, 1.0, 0.55);
+
+/// The colour of every cell: play's layers, then the squares where leaving provokes, the
+/// flanking places, and the path over all.
+pub fn editor_cell_colours(p: &EditorPreview, width: i32, height: i32) -> Vec<Option<Color>> {
+    let without_path = Preview { path: None, ..p.play.clone() };
+    let mut out = cell_colours(&without_path, width, height);
+    let mut put = |c: GridPos, colour: Color| {
+        if c.x >= 0 && c.y >= 0 && c.x < width && c.y < height {
+            out[(c.y * width + c.x) as usize] = Some(colour);
+        }
+    };
+    for &c in &p.leaving_provokes {
+        put(c, LEAVING_PROVOKES);
+    }
+    for &(at, _) in &p.flanking {
+        for c in Footprint::new(at, p.subject_side.max(1)).cells() {
+            put(c, FLANKING);
+        }
+    }
+    if p.play.path.is_some() {
+        let path = Preview { path: p.play.path.clone(), ..Preview::default() };
+        for (k, c) in cell_colours(&path, width, height).into_iter().enumerate() {
+            if c.is_some() {
+                out[k] = c;
+            }
+        }
+    }
+    out
+}
+
 fn update_overlay(
     doc: Res<EditorDoc>,
     tools: Res<EditorTools>,
@@ -103,25 +126,26 @@ fn update_overlay(
 ) {
     let level = &doc.doc.level;
     let variant = tools.playtest_rules.unwrap_or(level.rules);
-    let hover = if pointer.over_ui || !layers.reach { None } else { pointer.cell };
-    let key = (variant, *layers, hover);
+    let hover = if pointer.over_ui || !layers.follow_pointer() { None } else { pointer.cell };
+    let selected = tools.selected.clone().filter(|_| layers.cover || layers.flanking || layers.movement);
+    let key = (variant, *layers, hover, selected);
     if shown.key.as_ref().is_some_and(|(l, k)| l == level && *k == key) {
         return;
     }
     let shown = &mut *shown;
-    let want = layers.threat || layers.reach;
+    let want = layers.any();
     if want && shown.battle_for.as_ref().is_none_or(|(l, v)| l != level || *v != variant) {
         // A unit the loader refuses leaves nothing sound to show; one side alone is fine.
-        let sound = problems.0.iter().all(|p| p.unit.is_none() && p.message == super::check::TWO_SIDES);
+        let sound = super::check::errors(&problems.0).all(|p| p.unit.is_none() && p.message == super::check::TWO_SIDES);
         shown.battle = if sound { battle_of(level, variant) } else { None };
         shown.battle_for = Some((level.clone(), variant));
     }
     shown.preview = match shown.battle.as_mut() {
-        Some(b) if want => editor_preview(b, *layers, hover),
-        _ => Preview::default(),
+        Some(b) if want => editor_preview(b, *layers, key.2, key.3.as_deref()),
+        _ => EditorPreview::default(),
     };
     shown.key = Some((level.clone(), key));
-    let colours = cell_colours(&shown.preview, layout.width, layout.height);
+    let colours = editor_cell_colours(&shown.preview, layout.width, layout.height);
     for (cell, mut sprite, mut vis) in &mut cells {
         match colours.get((cell.0.y * layout.width + cell.0.x) as usize).copied().flatten() {
             Some(colour) => {
@@ -131,6 +155,34 @@ fn update_overlay(
             None => {
                 vis.set_if_neq(Visibility::Hidden);
             }
+        }
+    }
+}
+
+/// The cover lines, coloured as play colours a line by what it meets (clear, a creature,
+/// a low wall, a wall) and here by the cover it gives (none, soft, cover, total); and the
+/// path, as play draws it.
+fn draw_lines(mut gizmos: Gizmos, shown: Res<Shown>, layout: Res<BoardLayout>) {
+    let p = &shown.preview;
+    for line in &p.cover {
+        let colour = match line.cover {
+            CoverKind::None => Color::srgb(0.3, 1.0, 0.4),
+            CoverKind::Soft => Color::srgb(1.0, 0.9, 0.2),
+            CoverKind::Cover => Color::srgb(1.0, 0.55, 0.1),
+            CoverKind::Total => Color::srgb(1.0, 0.2, 0.2),
+        };
+        gizmos.line_2d(layout.footprint_centre(line.from), layout.footprint_centre(line.to), colour);
+    }
+    if let Some(path) = &p.play.path
+        && let Some(b) = shown.battle.as_ref()
+        && let Some(f) = p.subject.and_then(|s| b.fighters.get(s))
+    {
+        let side = f.footprint().side;
+        let mut at = layout.footprint_centre(f.footprint());
+        for &q in &path.squares {
+            let next = layout.footprint_centre(Footprint::new(q, side));
+            gizmos.line_2d(at, next, Color::srgb(0.4, 1.0, 1.0));
+            at = next;
         }
     }
 }

@@ -111,6 +111,7 @@ fn panels(
             ui.toggle_value(&mut layers.threat, "Threat").on_hover_text("every square the units threaten, by how many");
             ui.toggle_value(&mut layers.reach, "Reach")
                 .on_hover_text("the squares the unit under the pointer threatens");
+            super::layers::layer_toggles(ui, &mut layers);
             if let Some(s) = &doc.status {
                 ui.separator();
                 ui.colored_label(egui::Color32::from_rgb(255, 200, 120), s);
@@ -151,6 +152,9 @@ fn top_bar(ui: &mut egui::Ui, doc: &mut EditorDoc, actions: &mut MessageWriter<E
     }
     if ui.button("Save (Ctrl+S)").clicked() {
         actions.write(EditorAction::Save);
+    }
+    if ui.button("File... (Ctrl+Shift+S)").on_hover_text("save as another file, or open one").clicked() {
+        actions.write(EditorAction::ShowFile);
     }
     if doc.path.is_none() {
         ui.label("as");
@@ -504,14 +508,23 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, 
 }
 
 fn problem_panel(ui: &mut egui::Ui, problems: &Problems, tools: &mut EditorTools, cam: &mut EditorCamera) {
-    if problems.0.is_empty() {
+    let errors = super::check::errors(&problems.0).count();
+    let warnings = problems.0.len() - errors;
+    if errors == 0 {
         ui.colored_label(egui::Color32::from_rgb(140, 220, 140), "No problems: ready to play.");
+    } else {
+        ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("Problems ({errors})"));
+    }
+    if warnings > 0 {
+        ui.colored_label(egui::Color32::from_rgb(255, 190, 90), format!("Warnings ({warnings}): it plays, but"));
+    }
+    if problems.0.is_empty() {
         return;
     }
-    ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("Problems ({})", problems.0.len()));
     ui.label(egui::RichText::new("the level still saves; click one to find it").weak());
     for p in &problems.0 {
-        let r = ui.add(egui::Label::new(egui::RichText::new(format!("- {}", p.message))).sense(egui::Sense::click()));
+        let text = if p.warning { format!("- warning: {}", p.message) } else { format!("- {}", p.message) };
+        let r = ui.add(egui::Label::new(egui::RichText::new(text)).sense(egui::Sense::click()));
         if r.clicked() {
             if let Some(at) = p.at {
                 cam.centre_on = Some(at);

@@ -122,6 +122,14 @@ pub enum EditorAction {
     RotateClip,
     /// Mirror the clip left to right.
     FlipClip,
+    /// Bring up the File window (save as, open).
+    ShowFile,
+    /// Save to this file, which becomes the level's (`file`).
+    SaveAs(PathBuf),
+    /// Open this level file; with unsaved edits, ask first.
+    Open(PathBuf),
+    /// Open this level file, dropping unsaved edits.
+    OpenDiscarding(PathBuf),
 }
 
 /// The problems of the level as it stands, recomputed when it changes.
@@ -140,6 +148,7 @@ impl Plugin for EditorPlugin {
         app.init_resource::<EditorTools>()
             .init_resource::<Gesture>()
             .init_resource::<Problems>()
+            .init_resource::<super::file::FileMenu>()
             .init_resource::<crate::control::plugin::Pointer>()
             .add_message::<EditorAction>()
             .add_systems(OnEnter(Screen::Editor), enter_editor)
@@ -226,7 +235,8 @@ pub fn keep_unsaved(old: &EditorDoc) -> String {
     }
 }
 
-/// Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, Ctrl+S save, Delete removes the selected unit,
+/// Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, Ctrl+S save, Ctrl+Shift+S or Ctrl+O the File
+/// window (save as, open), Delete removes the selected unit,
 /// F5 play-tests, Ctrl+C / Ctrl+X / Ctrl+V copy, cut and paste, R and F turn and mirror the
 /// clip. Not while a text field has the keyboard.
 fn editor_keys(
@@ -249,7 +259,10 @@ fn editor_keys(
         actions.write(EditorAction::Redo);
     }
     if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        actions.write(EditorAction::Save);
+        actions.write(if shift { EditorAction::ShowFile } else { EditorAction::Save });
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyO) {
+        actions.write(EditorAction::ShowFile);
     }
     if keys.just_pressed(KeyCode::Delete) {
         actions.write(EditorAction::DeleteSelected);
@@ -279,9 +292,17 @@ fn run_actions(
     mut gesture: ResMut<Gesture>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
+    mut menu: ResMut<super::file::FileMenu>,
 ) {
     for action in actions.read() {
         match action {
+            EditorAction::ShowFile
+            | EditorAction::SaveAs(_)
+            | EditorAction::Open(_)
+            | EditorAction::OpenDiscarding(_) => {
+                *gesture = Gesture::default();
+                super::file::run_file_action(action, &mut doc, &mut menu);
+            }
             EditorAction::Undo | EditorAction::Redo => {
                 *gesture = Gesture::default();
                 let edit = if *action == EditorAction::Undo { Edit::Undo } else { Edit::Redo };
@@ -352,7 +373,7 @@ fn run_actions(
 /// chosen variant, the designer's side (or none: AI against AI). Refused while the level
 /// has problems, naming the first.
 fn start_playtest(level: &LevelDef, tools: &EditorTools) -> Result<(GameSetup, PlayTest), String> {
-    if let Some(p) = check::problems(level, Catalogue::builtin_ref()).first() {
+    if let Some(p) = check::errors(&check::problems(level, Catalogue::builtin_ref())).next() {
         return Err(format!("cannot play-test: {}", p.message));
     }
     let file = std::env::temp_dir().join(format!("fivefoot-playtest-{}.ron", std::process::id()));

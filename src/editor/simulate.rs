@@ -88,7 +88,7 @@ pub fn simulate_panel(
         let share = if total == 0 { 0.0 } else { done as f32 / total as f32 };
         ui.add(egui::ProgressBar::new(share).text(format!("{done} of {total} battles")));
     } else {
-        let ready = problems.0.is_empty();
+        let ready = super::check::errors(&problems.0).next().is_none();
         let button = ui.add_enabled(ready, egui::Button::new("Simulate"));
         let button = if ready { button } else { button.on_disabled_hover_text("fix the problems first") };
         if button.clicked() {

@@ -11,6 +11,11 @@ pub enum LevelError {
     Io { path: PathBuf, message: String },
     #[error("{}:{line}:{col}: {message}", path.display())]
     Syntax { path: PathBuf, line: usize, col: usize, message: String },
+    #[error(
+        "{}:{line}:{col}: level version {found} is not one this fivefoot reads (it reads version {})",
+        path.display(), crate::level::LEVEL_VERSION
+    )]
+    Version { path: PathBuf, line: usize, col: usize, found: u32 },
     #[error("{}: the map has no rows", path.display())]
     EmptyMap { path: PathBuf },
     #[error("{}:{line}:{col}: map row {row} has {found} squares, the first row has {expected}", path.display())]

@@ -30,6 +30,37 @@ pub fn row_char(text: &str, y: usize, x: usize) -> (usize, usize) {
     line_col(text, rows_at)
 }
 
+/// Position of the value of the level's own `field` (`version: 2`): the first `field`
+/// written as a field name outside any string; (1, 1) when there is none.
+pub fn top_field(text: &str, field: &str) -> (usize, usize) {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+            continue;
+        }
+        let before_ok = text[..i].chars().next_back().is_none_or(|b| !b.is_alphanumeric() && b != '_');
+        if before_ok && text[i..].starts_with(field) {
+            let after = &text[i + field.len()..];
+            if let Some(value) = after.trim_start().strip_prefix(':') {
+                let at = text.len() - value.trim_start().len();
+                return line_col(text, at);
+            }
+        }
+    }
+    (1, 1)
+}
+
 /// Position of `field`'s value in the unit entry whose id is `id` (the first such entry).
 pub fn unit_field(text: &str, id: &str, field: &str) -> (usize, usize) {
     nth_unit_field(text, id, field, 0)
@@ -113,6 +144,13 @@ mod tests {
     fn finds_row_characters() {
         assert_eq!(row_char(TEXT, 1, 1), (5, 11));
         assert_eq!(row_char(TEXT, 0, 0), (4, 10));
+    }
+
+    #[test]
+    fn finds_the_levels_own_fields() {
+        let text = "(\n    name: \"version: 9\",\n    version: 2,\n)";
+        assert_eq!(top_field(text, "version"), (3, 14));
+        assert_eq!(top_field(text, "missing"), (1, 1));
     }
 
     #[test]

@@ -6,10 +6,12 @@ mod catalogue;
 mod error;
 pub mod generate;
 mod locate;
+mod reach;
 
 pub use catalogue::*;
 pub use error::LevelError;
 pub use generate::{GenerateError, GenerateSpec, Style, arena, generate};
+pub use reach::{Warning, warnings};
 
 use crate::grid::{Footprint, GridPos, Size, Terrain, TerrainMap};
 use crate::variants::RulesVariant;
@@ -23,10 +25,17 @@ pub const MAX_UNITS: usize = 128;
 /// enough that the rules' doubled and summed hit points stay inside an `i32`.
 pub const MAX_HP: i32 = 1_000_000;
 
+/// The newest version of the level schema this build reads (and writes).
+pub const LEVEL_VERSION: u32 = 1;
+
 /// A level as written in RON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LevelDef {
+    /// The schema's version; a file without one is version 1. A version newer than
+    /// [`LEVEL_VERSION`] is refused, naming where it is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
     pub name: String,
     /// The default rule variant.
     #[serde(default)]
@@ -140,6 +149,10 @@ pub fn ron_options() -> ron::Options {
 
 fn validate(def: &LevelDef, text: &str, path: &Path, catalogue: &Catalogue) -> Result<TerrainMap, LevelError> {
     let file = path.to_path_buf();
+    if let Some(found) = def.version.filter(|&v| v != LEVEL_VERSION) {
+        let (line, col) = locate::top_field(text, "version");
+        return Err(LevelError::Version { path: file, line, col, found });
+    }
     let rows = &def.map.rows;
     let Some(first) = rows.first().filter(|row| !row.is_empty()) else {
         return Err(LevelError::EmptyMap { path: file });

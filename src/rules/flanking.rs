@@ -1,7 +1,8 @@
 //! Flanking. d20-classic and ap-phases: you and an ally both threaten the foe and the
 //! line between your squares' centres crosses opposite borders (or corners) of its
 //! space. four-actions: the two of you stand in mirror-image squares through the foe's
-//! centre. osr-segments and hex-phases have no flanking rule.
+//! centre. osr-segments and hex-phases have no flanking rule. `flanking_squares` turns
+//! the question round for the editor: where could this unit stand to flank a foe?
 
 use super::RulesView;
 use super::roster::indices;
@@ -46,6 +47,53 @@ pub fn flanking(view: &RulesView, attacker: usize, target: usize) -> Flanking {
         })
         .collect();
     Flanking { flanking: !partners.is_empty(), partners }
+}
+
+/// Where `unit` could stand to flank each of its foes, as the variant rules it: every
+/// place (footprint top-left) it fits, from which it would threaten that foe, opposite an
+/// ally already threatening it. Pairs of (place, foe), by foe then row-major; empty for a
+/// unit that threatens nothing or fights at range, and under variants without flanking.
+pub fn flanking_squares(view: &RulesView, unit: usize) -> Vec<(GridPos, usize)> {
+    let rule = view.field.variant.flanking();
+    let roster = view.roster;
+    let u = roster.get(unit);
+    let Some(band) = u.threat.filter(|_| rule != FlankingRule::None && u.able && !u.ranged) else {
+        return vec![];
+    };
+    let terrain = &view.field.terrain;
+    let side = u.footprint.side;
+    let r = (band.max_ft / 5) as i32 + 1;
+    let mut out = vec![];
+    for foe in indices(roster.foes_of(unit)) {
+        let t = roster.get(foe).footprint;
+        let partners: Vec<Footprint> = indices(roster.allies_of(unit))
+            .filter(|&p| p != unit && roster.get(p).able && !roster.get(p).ranged && view.threat.threatens(p, t))
+            .map(|p| roster.get(p).footprint)
+            .collect();
+        if partners.is_empty() {
+            continue;
+        }
+        for y in t.origin.y - r - (side - 1)..=t.origin.y + t.side - 1 + r {
+            for x in t.origin.x - r - (side - 1)..=t.origin.x + t.side - 1 + r {
+                let here = Footprint::new(GridPos::new(x, y), side);
+                let fits = here.cells().all(|c| {
+                    terrain.in_bounds(c) && terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|o| o == unit)
+                });
+                if !fits || !super::threat::threatened_squares(view.field, here, band).iter().any(|&c| t.contains(c)) {
+                    continue;
+                }
+                let flanks = partners.iter().any(|&pf| match rule {
+                    FlankingRule::OppositeBorders => opposite_borders(here, pf, t),
+                    FlankingRule::MirrorSquares => mirror_squares(here, pf, t),
+                    FlankingRule::None => false,
+                });
+                if flanks {
+                    out.push((here.origin, foe));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether a line between the centre of some square of `a` and some square of `b`

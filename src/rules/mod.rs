@@ -13,7 +13,7 @@ pub mod threat;
 pub use components::*;
 pub use cover::{AttackReach, CoverKind, CoverResult, cover_between};
 pub use dice::Dice;
-pub use flanking::{Flanking, flanking};
+pub use flanking::{Flanking, flanking, flanking_squares};
 pub use movement::{MoveMode, MoveRange, PathPlan, Provocation, allowance_ft, movement_range};
 pub use roster::{Occupancy, ReachBand, Roster, UnitMask, UnitView};
 pub use threat::{ThreatMap, threatened_squares};

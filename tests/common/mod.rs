@@ -33,6 +33,7 @@ pub fn open_rows(w: usize, h: usize) -> Vec<String> {
 /// A level named "test" of `rows` and `units` under `rules`; panics if it is not valid.
 pub fn level<R: AsRef<str>>(rows: &[R], units: Vec<UnitDef>, rules: RulesVariant) -> Level {
     let def = LevelDef {
+        version: None,
         name: "test".into(),
         rules,
         map: MapDef { rows: rows.iter().map(|r| r.as_ref().to_string()).collect() },

@@ -167,3 +167,23 @@ fn hex_lines_along_an_edge_give_partial_cover_and_walls_on_both_sides_block_sigh
     assert_eq!(with_walls(&[(1, 2)]), (CoverKind::Cover, 2, true));
     assert_eq!(with_walls(&[(0, 1), (1, 2)]), (CoverKind::Total, 0, false));
 }
+
+/// Levels carry a schema `version`: 1, or none (also 1); a newer one is refused, naming
+/// where it is written; the editor's new levels write it.
+#[test]
+fn a_level_version_newer_than_known_is_refused_by_line_and_column() {
+    assert_eq!(parse(GOOD).unwrap().def.version, None, "no version: still loads (as version 1)");
+    let one = GOOD.replacen("    name:", "    version: 1,\n    name:", 1);
+    assert_eq!(parse(&one).unwrap().def.version, Some(1));
+    let future = GOOD.replacen("    name:", "    version: 2,\n    name:", 1);
+    let e = error_of(&future);
+    assert!(e.starts_with("levels/bad.ron:2:14:") && e.contains("version 2") && e.contains("reads version 1"), "{e}");
+    let blank = fivefoot::editor::Document::blank(4, 3, false).unwrap().level;
+    assert_eq!(blank.version, Some(fivefoot::level::LEVEL_VERSION));
+    let dir = std::env::temp_dir().join(format!("fivefoot-version-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    save_atomic(&blank, dir.join("new.ron")).unwrap();
+    let text = std::fs::read_to_string(dir.join("new.ron")).unwrap();
+    assert!(text.contains("\n(\n    version: 1,\n    name:"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

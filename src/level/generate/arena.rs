@@ -60,6 +60,7 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
     }
     let rows = grid.into_iter().map(|r| r.into_iter().map(|c| if c == 'U' { '.' } else { c }).collect()).collect();
     LevelDef {
+        version: None,
         name: format!("Arena {width}×{height} ({units} units, seed {seed})"),
         rules: RulesVariant::default(),
         map: MapDef { rows },

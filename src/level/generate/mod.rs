@@ -167,6 +167,7 @@ pub fn generate_with(spec: &GenerateSpec, catalogue: &Catalogue) -> Result<Level
     sides::connect(&mut grid, &units, spec.symmetry, catalogue);
     let rules = if spec.hex { RulesVariant::on_hexes() } else { RulesVariant::default() };
     let def = LevelDef {
+        version: Some(crate::level::LEVEL_VERSION),
         name: format!("{} {w}×{h} ({}, seed {})", spec.style.label(), spec.symmetry.label(), spec.seed),
         rules,
         map: MapDef { rows: grid.rows() },

@@ -1,0 +1,92 @@
+//! Save as and Open in the editor screen, headless: the keys bring up the File window, a
+//! save as writes atomically and moves the level (and its recovery file and the watcher)
+//! to the new path, and opening over unsaved edits asks first.
+
+use super::*;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use fivefoot::combat::plugin::CombatPlugin;
+use fivefoot::control::plugin::ControlPlugin;
+use fivefoot::editor::file::FileMenu;
+use fivefoot::editor::watch::DiskChange;
+use fivefoot::editor::{EditorAction, EditorDoc, EditorPlugin};
+use fivefoot::game::{GamePlugin, Screen};
+use fivefoot::input::{Bindings, BindingsPlugin};
+use fivefoot::rules::RulesPlugin;
+use leafwing_input_manager::prelude::Buttonlike;
+
+fn editor_app(doc: EditorDoc) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
+        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins((GamePlugin, EditorPlugin))
+        .insert_resource(doc)
+        .insert_state(Screen::Editor);
+    app.update();
+    app
+}
+
+fn act(app: &mut App, action: EditorAction) {
+    app.world_mut().write_message(action);
+    app.update();
+}
+
+fn ed(app: &App) -> &EditorDoc {
+    app.world().resource::<EditorDoc>()
+}
+
+#[test]
+fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_unsaved_edits() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-save-as-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let first = dir.join("first.ron");
+    fivefoot::level::save_atomic(&doc(5, 3).level, &first).unwrap();
+    let open = |p: &std::path::Path| Document::new(fivefoot::editor::cli::read_level(p).unwrap());
+    let mut app = editor_app(EditorDoc::new(open(&first), Some(first.clone())));
+    // Ctrl+Shift+S brings up the File window, its path field holding the level's file.
+    KeyCode::ShiftLeft.press(app.world_mut());
+    KeyCode::ControlLeft.press(app.world_mut());
+    KeyCode::KeyS.press(app.world_mut());
+    app.update();
+    for k in [KeyCode::KeyS, KeyCode::ControlLeft, KeyCode::ShiftLeft] {
+        k.release(app.world_mut());
+    }
+    app.update();
+    let menu = app.world().resource::<FileMenu>().clone();
+    assert!(menu.shown && menu.path == first.display().to_string(), "{menu:?}");
+    // An unsaved edit, kept in the recovery file beside the first file; then save as.
+    app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("Second".into()));
+    let old_recovery = ed(&app).autosave().unwrap();
+    let second = dir.join("sub/second.ron");
+    act(&mut app, EditorAction::SaveAs(second.clone()));
+    assert_eq!(ed(&app).path.as_ref(), Some(&second), "the level lives at the new path");
+    assert!(!ed(&app).dirty() && !app.world().resource::<FileMenu>().shown);
+    assert_eq!(Level::load(&second, cat()).unwrap().def.name, "Second");
+    assert_eq!(fivefoot::editor::cli::read_level(&first).unwrap().name, "New level", "the old file as it was");
+    assert!(!old_recovery.exists(), "its edits are saved: the old recovery file goes");
+    assert_eq!(ed(&app).recovery_path(), dir.join("sub/.second.ron.recovery"));
+    assert!(dir.read_dir().unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+    // The watcher follows: a change to the new file is loaded, one to the old is not.
+    let text = std::fs::read_to_string(&second).unwrap();
+    std::fs::write(&first, std::fs::read_to_string(&first).unwrap().replace("New level", "Elsewhere")).unwrap();
+    assert_eq!(app.world_mut().resource_mut::<EditorDoc>().check_disk(), DiskChange::None);
+    std::fs::write(&second, text.replace("Second", "Changed on disk")).unwrap();
+    assert_eq!(app.world_mut().resource_mut::<EditorDoc>().check_disk(), DiskChange::Reloaded);
+    assert_eq!(ed(&app).doc.level.name, "Changed on disk");
+    // Open over unsaved edits: asked, nothing opened until the edits are let go.
+    app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("Mine".into()));
+    act(&mut app, EditorAction::Open(first.clone()));
+    assert_eq!(ed(&app).doc.level.name, "Mine");
+    assert_eq!(app.world().resource::<FileMenu>().confirm_open.as_ref(), Some(&first));
+    act(&mut app, EditorAction::OpenDiscarding(first.clone()));
+    assert_eq!((ed(&app).doc.level.name.as_str(), ed(&app).path.as_ref()), ("Elsewhere", Some(&first)));
+    assert!(!ed(&app).dirty() && app.world().resource::<FileMenu>().confirm_open.is_none());
+    assert_eq!(ed(&app).doc.undo_depth(), 0, "a fresh history");
+    // With no unsaved edits it opens at once; a file that is not there is refused.
+    act(&mut app, EditorAction::Open(second.clone()));
+    assert_eq!(ed(&app).path.as_ref(), Some(&second));
+    act(&mut app, EditorAction::Open(dir.join("missing.ron")));
+    assert_eq!(ed(&app).path.as_ref(), Some(&second));
+    assert!(ed(&app).status.as_deref().is_some_and(|s| s.contains("not opened")), "{:?}", ed(&app).status);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
