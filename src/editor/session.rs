@@ -8,6 +8,7 @@ use super::clipboard;
 use super::tools::{self, EditorTools, Gesture};
 use super::{Document, Edit};
 use crate::game::{GameSetup, MenuNotice, PlayTest, Screen};
+use crate::input::{GameAction, Presses};
 use crate::level::{Catalogue, LevelDef, save_atomic};
 use bevy::prelude::*;
 use std::path::PathBuf;
@@ -235,53 +236,36 @@ pub fn keep_unsaved(old: &EditorDoc) -> String {
     }
 }
 
+/// The editor's bound actions (`assets/bindings.ron`, rebindable like play's): by default
 /// Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, Ctrl+S save, Ctrl+Shift+S or Ctrl+O the File
-/// window (save as, open), Delete removes the selected unit,
-/// F5 play-tests, Ctrl+C / Ctrl+X / Ctrl+V copy, cut and paste, R and F turn and mirror the
-/// clip. Not while a text field has the keyboard.
+/// window (save as, open), Delete removes the selected unit, F5 play-tests, Ctrl+C / Ctrl+X
+/// / Ctrl+V copy, cut and paste, R and F turn and mirror the clip. Not while a text field has
+/// the keyboard.
 fn editor_keys(
-    keys: Res<ButtonInput<KeyCode>>,
+    presses: Res<Presses>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut actions: MessageWriter<EditorAction>,
 ) {
     if egui.is_some_and(|e| e.wants_keyboard_input()) {
         return;
     }
-    // A modifier released in the same frame still counts: a quick chord at a low frame
-    // rate goes down and up between two frames.
-    let held = |a: KeyCode, b: KeyCode| keys.any_pressed([a, b]) || keys.any_just_released([a, b]);
-    let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
-    let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
-        actions.write(if shift { EditorAction::Redo } else { EditorAction::Undo });
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyY) {
-        actions.write(EditorAction::Redo);
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyS) {
-        actions.write(if shift { EditorAction::ShowFile } else { EditorAction::Save });
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyO) {
-        actions.write(EditorAction::ShowFile);
-    }
-    if keys.just_pressed(KeyCode::Delete) {
-        actions.write(EditorAction::DeleteSelected);
-    }
-    if keys.just_pressed(KeyCode::F5) {
-        actions.write(EditorAction::PlayTest);
-    }
-    for (key, action) in
-        [(KeyCode::KeyC, EditorAction::Copy), (KeyCode::KeyX, EditorAction::Cut), (KeyCode::KeyV, EditorAction::Paste)]
-    {
-        if ctrl && keys.just_pressed(key) {
-            actions.write(action);
+    let bound = [
+        (GameAction::Undo, EditorAction::Undo),
+        (GameAction::Redo, EditorAction::Redo),
+        (GameAction::Save, EditorAction::Save),
+        (GameAction::FileWindow, EditorAction::ShowFile),
+        (GameAction::DeleteSelected, EditorAction::DeleteSelected),
+        (GameAction::PlayTest, EditorAction::PlayTest),
+        (GameAction::Copy, EditorAction::Copy),
+        (GameAction::Cut, EditorAction::Cut),
+        (GameAction::Paste, EditorAction::Paste),
+        (GameAction::RotateClip, EditorAction::RotateClip),
+        (GameAction::FlipClip, EditorAction::FlipClip),
+    ];
+    for (game, editor) in bound {
+        for _ in 0..presses.count(game) {
+            actions.write(editor.clone());
         }
-    }
-    if !ctrl && keys.just_pressed(KeyCode::KeyR) {
-        actions.write(EditorAction::RotateClip);
-    }
-    if !ctrl && keys.just_pressed(KeyCode::KeyF) {
-        actions.write(EditorAction::FlipClip);
     }
 }
 

@@ -84,6 +84,25 @@ game_actions! {
     SkipAi,
     /// Pause menu.
     Pause,
+    /// Level editor: undo the last gesture.
+    Undo,
+    /// Level editor: redo it.
+    Redo,
+    /// Level editor: save the level.
+    Save,
+    /// Level editor: the File window (save as, open).
+    FileWindow,
+    /// Level editor: remove the selected unit.
+    DeleteSelected,
+    /// Level editor: play-test the level as it stands.
+    PlayTest,
+    /// Level editor: copy, cut and paste the selection.
+    Copy,
+    Cut,
+    Paste,
+    /// Level editor: turn the clip a quarter, mirror it.
+    RotateClip,
+    FlipClip,
 }
 
 /// The action-bar keys in bar order.
@@ -119,6 +138,17 @@ impl GameAction {
             Slower => "AI slower".into(),
             SkipAi => "finish the AI's moves now".into(),
             Pause => "pause menu".into(),
+            Undo => "editor: undo".into(),
+            Redo => "editor: redo".into(),
+            Save => "editor: save".into(),
+            FileWindow => "editor: save as / open".into(),
+            DeleteSelected => "editor: remove the selected unit".into(),
+            PlayTest => "editor: play-test".into(),
+            Copy => "editor: copy the selection".into(),
+            Cut => "editor: cut the selection".into(),
+            Paste => "editor: paste".into(),
+            RotateClip => "editor: turn the clip".into(),
+            FlipClip => "editor: mirror the clip".into(),
             slot => format!("action bar slot {}", slot.slot().map_or(0, |s| s + 1)),
         }
     }
@@ -132,7 +162,12 @@ impl GameAction {
 /// One physical input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Input {
+    /// A key pressed without Ctrl.
     Key(KeyCode),
+    /// A key pressed with Ctrl (and not Shift).
+    Ctrl(KeyCode),
+    /// A key pressed with Ctrl and Shift.
+    CtrlShift(KeyCode),
     Mouse(MouseButton),
     WheelUp,
     WheelDown,
@@ -148,6 +183,8 @@ impl Input {
                 let s = format!("{k:?}");
                 s.strip_prefix("Key").or_else(|| s.strip_prefix("Digit")).unwrap_or(&s).to_string()
             }
+            Input::Ctrl(k) => format!("Ctrl+{}", Input::Key(k).label()),
+            Input::CtrlShift(k) => format!("Ctrl+Shift+{}", Input::Key(k).label()),
             Input::Mouse(m) => format!("{m:?} mouse"),
             Input::WheelUp => "wheel up".into(),
             Input::WheelDown => "wheel down".into(),
@@ -175,7 +212,7 @@ pub enum BindingsError {
 impl Default for Bindings {
     fn default() -> Self {
         use GameAction::*;
-        use Input::{Key, Mouse, WheelDown, WheelUp};
+        use Input::{Ctrl, CtrlShift, Key, Mouse, WheelDown, WheelUp};
         let k = |c: KeyCode| Key(c);
         let slots = [
             (Slot1, KeyCode::Digit1),
@@ -224,6 +261,17 @@ impl Default for Bindings {
             (Slower, vec![k(KeyCode::BracketLeft)]),
             (SkipAi, vec![k(KeyCode::KeyN)]),
             (Pause, vec![k(KeyCode::Escape)]),
+            (Undo, vec![Ctrl(KeyCode::KeyZ)]),
+            (Redo, vec![Ctrl(KeyCode::KeyY), CtrlShift(KeyCode::KeyZ)]),
+            (Save, vec![Ctrl(KeyCode::KeyS)]),
+            (FileWindow, vec![CtrlShift(KeyCode::KeyS), Ctrl(KeyCode::KeyO)]),
+            (DeleteSelected, vec![k(KeyCode::Delete)]),
+            (PlayTest, vec![k(KeyCode::F5)]),
+            (Copy, vec![Ctrl(KeyCode::KeyC)]),
+            (Cut, vec![Ctrl(KeyCode::KeyX)]),
+            (Paste, vec![Ctrl(KeyCode::KeyV)]),
+            (RotateClip, vec![k(KeyCode::KeyR)]),
+            (FlipClip, vec![k(KeyCode::KeyF)]),
         ]);
         // The pad, where the game is built with it: the board pointer stays on the mouse.
         if cfg!(feature = "gamepad") {
@@ -256,13 +304,21 @@ impl Bindings {
         Bindings::parse(&text, path)
     }
 
+    /// Actions the file does not mention keep their default inputs, so a file written
+    /// before an action existed still gives it a key.
     pub fn parse(text: &str, path: &Path) -> Result<Bindings, BindingsError> {
-        ron::from_str(text).map_err(|e| BindingsError::Syntax {
+        let mut read: Bindings = ron::from_str(text).map_err(|e| BindingsError::Syntax {
             path: path.display().to_string(),
             line: e.span.start.line,
             col: e.span.start.col,
             msg: e.code.to_string(),
-        })
+        })?;
+        for (action, inputs) in Bindings::default().bindings {
+            if !read.bindings.iter().any(|(a, _)| *a == action) {
+                read.bindings.push((action, inputs));
+            }
+        }
+        Ok(read)
     }
 
     /// Writes the bindings atomically (temp file, then rename).
@@ -292,6 +348,10 @@ impl Bindings {
             for input in inputs {
                 match *input {
                     Input::Key(k) => map.insert(*action, k),
+                    Input::Ctrl(k) => map.insert(*action, ButtonlikeChord::modified(ModifierKey::Control, k)),
+                    Input::CtrlShift(k) => {
+                        map.insert(*action, ButtonlikeChord::modified(ModifierKey::Control, k).with(ModifierKey::Shift))
+                    }
                     Input::Mouse(m) => map.insert(*action, m),
                     Input::WheelUp => map.insert(*action, MouseScrollDirection::UP),
                     Input::WheelDown => map.insert(*action, MouseScrollDirection::DOWN),
@@ -384,6 +444,14 @@ mod tests {
         // Without the feature the pad binding is kept in the file but not read.
         let map = b.input_map();
         assert!(map.get(&GameAction::EndTurn).is_some());
+    }
+
+    #[test]
+    fn a_file_without_an_action_keeps_that_action_s_default() {
+        let b = Bindings::parse("(bindings: [(Undo, [Ctrl(KeyU)])])", Path::new("old.ron")).unwrap();
+        assert_eq!(b.of(GameAction::Undo), &[Input::Ctrl(KeyCode::KeyU)], "the file's own binding stands");
+        assert_eq!(b.of(GameAction::Redo), Bindings::default().of(GameAction::Redo), "a missing one is the default");
+        assert_eq!(b.of(GameAction::EndTurn), Bindings::default().of(GameAction::EndTurn));
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub(super) fn plugin(app: &mut App) {
 /// also covers the wheel and gamepads, and inputs that were held across a frame).
 fn count_presses(
     bindings: Res<ActiveBindings>,
+    held_keys: Res<ButtonInput<KeyCode>>,
     mut keys: MessageReader<KeyboardInput>,
     mut buttons: MessageReader<MouseButtonInput>,
     input: Query<&ActionState<GameAction>, With<PlayerInput>>,
@@ -63,8 +64,19 @@ fn count_presses(
             }
         }
     };
+    // A modifier let go in the same frame still counts: a quick chord at a low frame rate
+    // goes down and up between two frames.
+    let held = |a: KeyCode, b: KeyCode| {
+        held_keys.any_pressed([a, b]) || held_keys.any_just_pressed([a, b]) || held_keys.any_just_released([a, b])
+    };
+    let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
+    let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
     for k in keys.read().filter(|k| k.state == ButtonState::Pressed && !k.repeat) {
-        count(Input::Key(k.key_code));
+        count(match (ctrl, shift) {
+            (false, _) => Input::Key(k.key_code),
+            (true, false) => Input::Ctrl(k.key_code),
+            (true, true) => Input::CtrlShift(k.key_code),
+        });
     }
     for b in buttons.read().filter(|b| b.state == ButtonState::Pressed) {
         count(Input::Mouse(b.button));

@@ -16,9 +16,13 @@ use fivefoot::rules::{Combatant, RulesPlugin};
 use leafwing_input_manager::prelude::Buttonlike;
 
 fn editor_app(doc: Document, path: Option<std::path::PathBuf>) -> App {
+    editor_app_bound(doc, path, Bindings::default())
+}
+
+fn editor_app_bound(doc: Document, path: Option<std::path::PathBuf>, bindings: Bindings) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
-        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
+        .add_plugins((BindingsPlugin { bindings }, RulesPlugin, CombatPlugin, ControlPlugin))
         .add_plugins((GamePlugin, EditorPlugin))
         .insert_resource(EditorDoc::new(doc, path))
         .insert_state(Screen::Editor);
@@ -306,4 +310,23 @@ fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
     app.world_mut().write_message(EditorAction::Undo);
     app.update();
     assert_eq!(doc_of(&app).level, first, "undone back to the file as opened");
+}
+
+#[test]
+fn the_editor_s_keys_are_bindings_a_designer_can_change() {
+    let text = "(bindings: [(Undo, [Ctrl(KeyU)]), (PlayTest, [Key(F9)])])";
+    let bindings = Bindings::parse(text, std::path::Path::new("mine.ron")).unwrap();
+    let mut app = editor_app_bound(doc(6, 3), None, bindings);
+    app.world_mut().resource_mut::<EditorTools>().terrain = Terrain::Wall;
+    point(&mut app, 0, 1);
+    tap(&mut app, MouseButton::Left);
+    assert_eq!(rows(doc_of(&app))[1], "#.....");
+    ctrl(&mut app, KeyCode::KeyZ);
+    assert_eq!(rows(doc_of(&app))[1], "#.....", "Ctrl+Z is no longer undo");
+    ctrl(&mut app, KeyCode::KeyU);
+    assert_eq!(rows(doc_of(&app))[1], "......", "Ctrl+U is");
+    ctrl(&mut app, KeyCode::KeyY);
+    assert_eq!(rows(doc_of(&app))[1], "#.....", "an action the file leaves out keeps its default");
+    tap(&mut app, KeyCode::F5);
+    assert_eq!(screen(&app), Screen::Editor, "F5 is no longer play-test");
 }
