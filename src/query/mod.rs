@@ -1,5 +1,7 @@
-//! The rules oracle behind `fivefoot query`: loads a level into a headless rules App,
-//! asks one question through the same functions the game uses, and answers in JSON.
+//! The rules oracle behind `fivefoot query`: sets a level up in the combat engine the game
+//! and the sim play with (not started: nobody surprised, nobody acting), asks one question
+//! through the same functions, and answers in JSON. `rules_app` builds the component-driven
+//! rules App instead, for tests of the rules systems.
 #![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use crate::grid::GridPos;
@@ -91,7 +93,8 @@ fn xy(p: GridPos) -> [i32; 2] {
     [p.x, p.y]
 }
 
-/// A headless rules App holding `level` under `variant`, derived state up to date.
+/// A headless rules App holding `level` under `variant` as combatant entities, its derived
+/// state (roster, occupancy, threat) kept by the rules systems.
 pub fn rules_app(level: &Level, catalogue: &Catalogue, variant: RulesVariant) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, RulesPlugin));
@@ -108,9 +111,11 @@ pub fn run(level_path: &Path, variant: Option<RulesVariant>, question: &Question
     if let Question::Attack { attacker, target } = question {
         return attack_json(&level, &catalogue, variant, attacker, target);
     }
-    let app = rules_app(&level, &catalogue, variant);
-    let view = rules::view_of(app.world()).expect("rules resources exist after spawning");
-    answer(&view, &level_path.display().to_string(), question)
+    // The engine the game and the sim play with, set up but not started.
+    let mut battle =
+        crate::combat::Battle::new_paused(&level, &catalogue, variant, 0, crate::combat::BattleOptions::default());
+    battle.refresh();
+    answer(&battle.view(), &level_path.display().to_string(), question)
 }
 
 #[derive(Serialize)]
