@@ -71,7 +71,7 @@ fn straight_into(path: &Path, opts: &PlayOptions) -> Result<GameSetup, String> {
     let side = if opts.watch {
         None
     } else {
-        Some(opts.side.clone().unwrap_or_else(|| level.def.units.first().map_or_else(String::new, |u| u.side.clone())))
+        Some(opts.side.clone().unwrap_or_else(|| level.def.person_side().unwrap_or_default().to_string()))
     };
     let sides = crate::game::summarise(&level).sides;
     if sides.len() < 2 {

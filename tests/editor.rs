@@ -269,6 +269,41 @@ fn units_and_sides_are_renamed_without_ever_sharing_an_id() {
 }
 
 #[test]
+fn a_side_s_colour_and_who_plays_it_are_edits_that_follow_a_rename_and_undo() {
+    use fivefoot::level::SideDef;
+    let mut d = doc(5, 3);
+    for (id, side, at) in [("a", "red", (0, 0)), ("c", "blue", (4, 0))] {
+        let e = Edit::PlaceUnit { id: id.into(), creature: "goblin".into(), side: side.into(), at, weapon: None };
+        d.apply(&e, cat()).unwrap();
+    }
+    let before = d.clone();
+    assert!(d.apply(&Edit::SetSide(SideDef { name: " ".into(), person: true, ..SideDef::default() }), cat()).is_err());
+    assert_eq!(d, before, "a side without a name is refused");
+    let red = SideDef { name: "red".into(), colour: Some((140, 80, 200)), person: true };
+    d.apply(&Edit::SetSide(red.clone()), cat()).unwrap();
+    assert_eq!(d.level.side("red"), Some(&red));
+    assert_eq!(d.level.person_side(), Some("red"), "the marked side, not the first unit's");
+    assert_eq!(before.level.person_side(), Some("red"), "unmarked: the first unit's side");
+    d.apply(&Edit::RenameSide { from: "red".into(), to: "orcs".into() }, cat()).unwrap();
+    assert_eq!(d.level.side("orcs").map(|s| s.colour), Some(Some((140, 80, 200))), "the colour goes with the name");
+    assert_eq!(d.level.person_side(), Some("orcs"));
+    // Neither colour nor person: the side leaves the list, and the file stays as it was.
+    d.apply(&Edit::SetSide(SideDef { name: "orcs".into(), ..SideDef::default() }), cat()).unwrap();
+    assert!(d.level.sides.is_empty());
+    for _ in 0..3 {
+        d.apply(&Edit::Undo, cat()).unwrap();
+    }
+    assert_eq!(d.level, before.level);
+    // Written and read back with the level.
+    let mut level = before.level.clone();
+    level.sides.push(red);
+    let text = ron::ser::to_string_pretty(&level, ron::ser::PrettyConfig::default()).unwrap();
+    let back: fivefoot::level::LevelDef = fivefoot::level::ron_options().from_str(&text).unwrap();
+    assert_eq!(back, level);
+    assert!(text.contains("colour: Some((140, 80, 200))") || text.contains("colour: (140, 80, 200)"), "{text}");
+}
+
+#[test]
 fn a_clip_is_copied_turned_mirrored_and_pasted_as_edits() {
     use fivefoot::editor::clipboard::{copy, cut_edits};
     let mut d = doc(6, 4);

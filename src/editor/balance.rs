@@ -182,6 +182,7 @@ mod tests {
             map: MapDef { rows: vec![".".repeat(10); 8] },
             units: vec![unit("gob", "blue", (1, 3), "goblin"), unit("ogre", "red", (6, 3), "ogre")],
             death_saves: None,
+            sides: vec![],
         };
         Level::from_def(def, &Catalogue::builtin()).unwrap()
     }

@@ -12,7 +12,7 @@ use crate::game::Screen;
 use crate::grid::{Footprint, GridPos, Shape, TerrainMap};
 use crate::level::{Catalogue, LevelDef};
 use crate::view::layout::BoardLayout;
-use crate::view::{art, side_colour, spawn_tilemap, terrain_index};
+use crate::view::{art, colour_of, spawn_tilemap, terrain_index};
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::prelude::{TilePos, TileTextureIndex};
@@ -24,7 +24,7 @@ pub const EDITOR_PANELS: [f32; 3] = [290.0, 320.0, 40.0];
 #[derive(Resource, Default)]
 struct Drawn {
     map: Option<(Vec<String>, Shape)>,
-    units: Option<(Vec<crate::level::UnitDef>, Option<String>, Vec<(Option<String>, bool)>)>,
+    units: Option<DrawnUnits>,
     cursor: Vec<(i32, i32)>,
 }
 
@@ -130,6 +130,9 @@ fn draw_map(
     drawn.map = Some((level.map.rows.clone(), shape));
 }
 
+/// The units, the sides' colours, the selection and the flagged units last drawn.
+type DrawnUnits = (Vec<crate::level::UnitDef>, Vec<crate::level::SideDef>, Option<String>, Vec<(Option<String>, bool)>);
+
 fn draw_units(
     mut commands: Commands,
     doc: Res<EditorDoc>,
@@ -144,10 +147,9 @@ fn draw_units(
     let Some(layout) = layout else { return };
     let level = &doc.doc.level;
     let flagged: Vec<(Option<String>, bool)> = problems.0.iter().map(|p| (p.unit.clone(), p.warning)).collect();
-    let same = drawn
-        .units
-        .as_ref()
-        .is_some_and(|(units, selected, f)| units == &level.units && selected == &tools.selected && *f == flagged);
+    let same = drawn.units.as_ref().is_some_and(|(units, sides, selected, f)| {
+        units == &level.units && sides == &level.sides && selected == &tools.selected && *f == flagged
+    });
     if same && !layout.is_changed() {
         return;
     }
@@ -173,7 +175,7 @@ fn draw_units(
             DespawnOnExit(Screen::Editor),
             Sprite {
                 image: disc.clone(),
-                color: side_colour(&u.side),
+                color: colour_of(&level.sides, &u.side),
                 custom_size: Some(Vec2::splat(size)),
                 ..default()
             },
@@ -192,7 +194,7 @@ fn draw_units(
             ));
         }
     }
-    drawn.units = Some((level.units.clone(), tools.selected.clone(), flagged));
+    drawn.units = Some((level.units.clone(), level.sides.clone(), tools.selected.clone(), flagged));
 }
 
 /// Marks the squares the tool in hand would touch: the brush under the pointer, the

@@ -119,6 +119,7 @@ mod tests {
             map: MapDef { rows: vec!["#...".into(), "....".into()] },
             units: vec![unit("a", "blue", (1, 0)), unit("b", "red", (3, 1))],
             death_saves: None,
+            sides: vec![],
         };
         assert!(problems(&def, Catalogue::builtin_ref()).is_empty());
         def.units.push(unit("w", "red", (0, 0)));

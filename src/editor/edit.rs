@@ -4,7 +4,7 @@
 //! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary.
 
 use crate::grid::{Footprint, GridPos, Terrain};
-use crate::level::{Catalogue, DeathSaves, GenerateSpec, LevelDef, MapDef, UnitDef};
+use crate::level::{Catalogue, DeathSaves, GenerateSpec, LevelDef, MapDef, SideDef, UnitDef};
 use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
 
@@ -103,6 +103,9 @@ pub enum Edit {
         from: String,
         to: String,
     },
+    /// How a side is shown and whether a person plays it by default; a side given neither
+    /// leaves the level's list of sides.
+    SetSide(SideDef),
     /// Replaces the whole level with a generated one, as one undo step; the document's
     /// symmetry becomes the generator's (`editor::generate`).
     Generate(GenerateSpec),
@@ -144,6 +147,7 @@ impl Document {
             map: MapDef { rows },
             units: vec![],
             death_saves: None,
+            sides: vec![],
         };
         Ok(Document::new(level))
     }
@@ -385,6 +389,24 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             }
             for u in level.units.iter_mut().filter(|u| &u.side == from) {
                 u.side = to.clone();
+            }
+            level.sides.retain(|s| &s.name != to);
+            for s in level.sides.iter_mut().filter(|s| &s.name == from) {
+                s.name = to.clone();
+            }
+        }
+        Edit::SetSide(side) => {
+            if side.name.trim().is_empty() {
+                return Err("a side needs a name".into());
+            }
+            let at = level.sides.iter().position(|s| s.name == side.name);
+            match (at, side.colour.is_none() && !side.person) {
+                (Some(i), true) => {
+                    level.sides.remove(i);
+                }
+                (Some(i), false) => level.sides[i] = side.clone(),
+                (None, true) => {}
+                (None, false) => level.sides.push(side.clone()),
             }
         }
         Edit::ChangeUnit { id, creature, side, weapon } => {

@@ -11,7 +11,7 @@ use super::tools::{EditorTools, Tool};
 use super::{Anchor, Edit, Symmetry};
 use crate::game::Screen;
 use crate::grid::Terrain;
-use crate::level::{Catalogue, DeathSaves};
+use crate::level::{Catalogue, DeathSaves, SideDef};
 use crate::variants::RulesVariant;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -235,7 +235,8 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, s
     ui.horizontal_wrapped(|ui| {
         ui.label("Side:");
         for s in sides_of(&doc.doc.level, &tools.side) {
-            let text = egui::RichText::new(s.as_str()).color(colour32(crate::view::side_colour(&s)));
+            let text =
+                egui::RichText::new(s.as_str()).color(colour32(crate::view::colour_of(&doc.doc.level.sides, &s)));
             if ui.radio(tools.side == s, text).clicked() {
                 tools.side = s;
             }
@@ -367,11 +368,9 @@ fn sides_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, 
             None => sides.push((u.side.clone(), 1)),
         }
     }
-    ui.horizontal_wrapped(|ui| {
-        for (s, n) in &sides {
-            ui.colored_label(colour32(crate::view::side_colour(s)), format!("{s}: {n}"));
-        }
-    });
+    for (s, n) in &sides {
+        side_row(ui, doc, s, *n);
+    }
     if sides.is_empty() {
         return;
     }
@@ -398,6 +397,49 @@ fn sides_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, 
             }
         }
     });
+}
+
+/// Colours a side can take with one click (and one undo step).
+const SIDE_SWATCHES: [(u8, u8, u8); 8] = [
+    (56, 115, 217),
+    (204, 56, 51),
+    (64, 166, 77),
+    (217, 179, 38),
+    (140, 80, 200),
+    (230, 130, 40),
+    (40, 170, 180),
+    (200, 200, 200),
+];
+
+/// One side: its name and units in its colour, swatches to recolour it (the last puts back
+/// the colour from its name), and whether a person plays it by default.
+fn side_row(ui: &mut egui::Ui, doc: &mut EditorDoc, side: &str, units: usize) {
+    let level = &doc.doc.level;
+    let def = level.side(side).cloned().unwrap_or(SideDef { name: side.to_string(), ..SideDef::default() });
+    let mut change = None;
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(colour32(crate::view::colour_of(&level.sides, side)), format!("{side}: {units}"));
+        for (r, g, b) in SIDE_SWATCHES {
+            let swatch = egui::Button::new("  ").fill(egui::Color32::from_rgb(r, g, b)).small();
+            if ui.add(swatch).on_hover_text("colour the side").clicked() {
+                change = Some(SideDef { colour: Some((r, g, b)), ..def.clone() });
+            }
+        }
+        if ui.small_button("auto").on_hover_text("the colour from its name").clicked() {
+            change = Some(SideDef { colour: None, ..def.clone() });
+        }
+        let mut person = def.person;
+        if ui
+            .checkbox(&mut person, "a person plays it")
+            .on_hover_text("by default, in the skirmish menu and `fivefoot play`")
+            .changed()
+        {
+            change = Some(SideDef { person, ..def.clone() });
+        }
+    });
+    if let Some(side) = change {
+        doc.apply(&Edit::SetSide(side));
+    }
 }
 
 fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, state: &mut PanelState) {

@@ -109,6 +109,7 @@ pub fn start_skirmish(world: &mut World) {
     world.insert_resource(BattleRes::new(battle, human.clone()));
     world.insert_resource(HumanSides(human));
     world.insert_resource(LevelName(level.def.name.clone()));
+    world.insert_resource(crate::view::SideColours(level.def.sides.clone()));
     world.insert_resource(Paused(false));
     if !world.contains_resource::<Pace>() {
         world.insert_resource(Pace::per_second(4.0));
@@ -154,6 +155,8 @@ pub struct LevelSummary {
     pub rules: RulesVariant,
     /// Each side with its number of units, in order of first appearance.
     pub sides: Vec<(String, usize)>,
+    /// Which of `sides` a person plays by default.
+    pub person: usize,
 }
 
 /// Reads the levels for the menu; broken files are listed with their error.
@@ -181,6 +184,7 @@ pub fn summarise(level: &Level) -> LevelSummary {
         width: level.terrain.width(),
         height: level.terrain.height(),
         rules: level.def.rules,
+        person: level.def.person_side().and_then(|p| sides.iter().position(|(s, _)| s == p)).unwrap_or(0),
         sides,
     }
 }

@@ -59,7 +59,7 @@ fn menu_screen(
         let want = setup.as_ref().map_or_else(crate::play::default_level, |s| s.level.clone());
         choice.selected = entries.iter().position(|e| same_file(&e.path, &want)).unwrap_or(0);
         choice.seed_text = setup.as_ref().map_or(1, |s| s.seed).to_string();
-        choice.side = Some(0);
+        choice.side = entries.get(choice.selected).and_then(|e| e.summary.as_ref().ok()).map(|s| s.person);
         choice.levels = Some(entries);
     }
     let mut start = keys.just_pressed(KeyCode::Enter);
@@ -85,7 +85,7 @@ fn menu_screen(
                         );
                         if ui.selectable_label(choice.selected == i, text).clicked() {
                             choice.selected = i;
-                            choice.side = Some(0);
+                            choice.side = Some(s.person);
                         }
                     }
                     Err(err) => {

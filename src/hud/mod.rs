@@ -84,11 +84,12 @@ fn hud(
     mut skip: ResMut<SkipAi>,
     mut paused: ResMut<Paused>,
     thinking: Res<AiThinking>,
-    (humans, name, setup, bindings): (
+    (humans, name, setup, bindings, colours): (
         Res<HumanSides>,
         Option<Res<LevelName>>,
         Option<Res<GameSetup>>,
         Option<Res<ActiveBindings>>,
+        Option<Res<crate::view::SideColours>>,
     ),
     diagnostics: Option<Res<DiagnosticsStore>>,
     mut slots: MessageWriter<SlotPressed>,
@@ -229,8 +230,9 @@ fn hud(
             ui.horizontal_wrapped(|ui| {
                 for (i, note) in initiative_rows(b) {
                     let f = &b.fighters[i];
-                    let mut text = egui::RichText::new(format!("{} {note}", f.id))
-                        .color(colour32(crate::view::side_colour(&f.side)));
+                    let mut text = egui::RichText::new(format!("{} {note}", f.id)).color(colour32(
+                        colours.as_ref().map_or_else(|| crate::view::side_colour(&f.side), |c| c.of(&f.side)),
+                    ));
                     if b.actor() == Some(i) {
                         text = text.strong().underline();
                     }

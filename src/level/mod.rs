@@ -45,6 +45,35 @@ pub struct LevelDef {
     /// d20-classic death saves for this scenario (default: stats-matter).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub death_saves: Option<DeathSaves>,
+    /// How sides are shown and who plays them by default, where the level says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<SideDef>,
+}
+
+/// A side's colour and whether a person plays it by default.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideDef {
+    pub name: String,
+    /// Its tokens' colour, red, green and blue (otherwise one chosen from its name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<(u8, u8, u8)>,
+    /// A person plays this side unless told otherwise (the others are the AI's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub person: bool,
+}
+
+impl LevelDef {
+    /// What the level says of `side`, if anything.
+    pub fn side(&self, side: &str) -> Option<&SideDef> {
+        self.sides.iter().find(|s| s.name == side)
+    }
+
+    /// The side a person plays by default: the first marked so, else the first unit's.
+    pub fn person_side(&self) -> Option<&str> {
+        let marked = self.sides.iter().find(|s| s.person && self.units.iter().any(|u| u.side == s.name));
+        marked.map(|s| s.name.as_str()).or_else(|| self.units.first().map(|u| u.side.as_str()))
+    }
 }
 
 /// How d20-classic resolves dying (source 002's three death-roll types).

@@ -43,6 +43,26 @@ impl Plugin for ViewPlugin {
 }
 
 /// Colour of a side's tokens (blue, red, then a fixed palette by name order).
+/// The sides' colours in the running skirmish: the level's own where it gives them.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct SideColours(pub Vec<crate::level::SideDef>);
+
+impl SideColours {
+    pub fn of(&self, side: &str) -> Color {
+        colour_of(&self.0, side)
+    }
+}
+
+/// A side's colour: the one `sides` gives it, else [`side_colour`].
+pub fn colour_of(sides: &[crate::level::SideDef], side: &str) -> Color {
+    match sides.iter().find(|s| s.name == side).and_then(|s| s.colour) {
+        Some((r, g, b)) => Color::srgb_u8(r, g, b),
+        None => side_colour(side),
+    }
+}
+
+/// The colour a side has unless its level chooses one: blue, red, green and yellow, and
+/// others one picked from the name.
 pub fn side_colour(side: &str) -> Color {
     match side {
         "blue" => Color::srgb(0.22, 0.45, 0.85),
@@ -204,6 +224,7 @@ fn spawn_tokens(
     mut disc: Local<Option<Handle<Image>>>,
     new_units: Query<(Entity, &Combatant, &Side, &Body, &Position)>,
     tokens: Query<&Token>,
+    colours: Option<Res<SideColours>>,
 ) {
     let Some(layout) = layout else { return };
     if new_units.is_empty() || !tokens.is_empty() {
@@ -220,7 +241,7 @@ fn spawn_tokens(
             DespawnOnExit(Screen::Skirmish),
             Sprite {
                 image: disc.clone(),
-                color: side_colour(&side.0),
+                color: colours.as_ref().map_or_else(|| side_colour(&side.0), |c| c.of(&side.0)),
                 custom_size: Some(Vec2::splat(size)),
                 ..default()
             },
@@ -410,6 +431,7 @@ fn show_token_state(
     layout: Option<Res<BoardLayout>>,
     mut tokens: Query<(&Token, &mut Sprite, &mut Visibility)>,
     mut badges: Query<(&ConditionBadge, &mut Text2d, &mut TextFont)>,
+    colours: Option<Res<SideColours>>,
 ) {
     if changed.is_empty() && added.is_empty() {
         return;
@@ -417,8 +439,11 @@ fn show_token_state(
     for (token, mut sprite, mut vis) in &mut tokens {
         if let Ok((cond, side, _, _)) = units.get(token.unit) {
             *vis = if cond.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
-            sprite.color =
-                if cond.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { side_colour(&side.0) };
+            sprite.color = if cond.has(Condition::Unconscious) {
+                Color::srgb(0.35, 0.35, 0.35)
+            } else {
+                colours.as_ref().map_or_else(|| side_colour(&side.0), |c| c.of(&side.0))
+            };
         }
     }
     let tile = layout.map_or(layout::TILE, |l| l.tile);

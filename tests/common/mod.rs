@@ -39,6 +39,7 @@ pub fn level<R: AsRef<str>>(rows: &[R], units: Vec<UnitDef>, rules: RulesVariant
         map: MapDef { rows: rows.iter().map(|r| r.as_ref().to_string()).collect() },
         units,
         death_saves: None,
+        sides: vec![],
     };
     Level::from_def(def, &Catalogue::builtin()).expect("the test level is valid")
 }

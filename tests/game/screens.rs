@@ -165,3 +165,19 @@ fn a_caster_finds_its_spells_on_the_action_bar_and_casts_with_a_click() {
     let declare = bar.iter().find(|s| s.label == "Declare: magic missile").expect("a declaration");
     assert!(declare.state.is_ok(), "{:?}", declare.state);
 }
+
+#[test]
+fn a_level_s_side_colours_and_its_person_s_side_are_what_the_menu_and_the_tokens_use() {
+    use fivefoot::level::SideDef;
+    use fivefoot::view::{SideColours, colour_of, side_colour};
+    let rows = ["........"; 4];
+    let units = vec![unit("a", "red", (0, 0), "goblin"), unit("b", "blue", (7, 3), "goblin")];
+    let mut lvl = level(&rows, units, RulesVariant::D20Classic);
+    assert_eq!(fivefoot::game::summarise(&lvl).person, 0, "unmarked: the first unit's side (red)");
+    lvl.def.sides = vec![SideDef { name: "blue".into(), colour: Some((10, 20, 30)), person: true }];
+    let summary = fivefoot::game::summarise(&lvl);
+    assert_eq!(summary.sides[summary.person].0, "blue", "the side marked for a person");
+    assert_eq!(colour_of(&lvl.def.sides, "blue"), Color::srgb_u8(10, 20, 30));
+    assert_eq!(colour_of(&lvl.def.sides, "red"), side_colour("red"), "a side the level does not colour");
+    assert_eq!(SideColours(lvl.def.sides.clone()).of("blue"), Color::srgb_u8(10, 20, 30));
+}

@@ -66,5 +66,6 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
         map: MapDef { rows },
         units: placed,
         death_saves: None,
+        sides: vec![],
     }
 }

@@ -173,6 +173,7 @@ pub fn generate_with(spec: &GenerateSpec, catalogue: &Catalogue) -> Result<Level
         map: MapDef { rows: grid.rows() },
         units,
         death_saves: None,
+        sides: vec![],
     };
     Level::from_def(def.clone(), catalogue).map_err(|e| GenerateError::Invalid(e.to_string()))?;
     Ok(def)
