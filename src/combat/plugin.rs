@@ -50,10 +50,6 @@ pub struct PlayerCommands(pub VecDeque<Command>);
 #[derive(Message, Clone, Debug)]
 pub struct CombatEventMsg(pub CombatEvent);
 
-/// Holds the clock while something (an animation) wants the world to wait.
-#[derive(Resource, Default)]
-pub struct ClockHold(pub u32);
-
 /// In a window: how often the clock may move (one command per tick). Headless runs have
 /// no pace and never wait.
 #[derive(Resource)]
@@ -70,7 +66,6 @@ pub struct CombatPlugin;
 impl Plugin for CombatPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PlayerCommands>()
-            .init_resource::<ClockHold>()
             .init_resource::<SkipAi>()
             .init_resource::<AiThinking>()
             .add_message::<CombatEventMsg>()
@@ -103,7 +98,6 @@ pub struct CommandRefused(pub String);
 fn advance_clock(
     mut res: ResMut<BattleRes>,
     mut player: ResMut<PlayerCommands>,
-    hold: Res<ClockHold>,
     pace: Option<ResMut<Pace>>,
     mut skip: ResMut<SkipAi>,
     mut thinking: ResMut<AiThinking>,
@@ -114,7 +108,7 @@ fn advance_clock(
     let mut ready = pace.is_none_or(|mut p| p.0.tick(time.delta()).just_finished());
     // One AI command a frame at most.
     let mut played = false;
-    while hold.0 == 0 && !res.battle.is_over() {
+    while !res.battle.is_over() {
         // Only a command may mark the battle changed: read first, borrow mutably after.
         let Some(actor) = res.battle.actor() else { break };
         let side = res.battle.fighters[actor].side.clone();

@@ -220,7 +220,7 @@ impl Plugin for OverlayPlugin {
             Update,
             (toggle_layers, update_preview, spawn_cells, paint_cells, label_preview, draw_lines)
                 .chain()
-                .after(crate::rules::RulesSet::Cleanup)
+                .after(crate::rules::RulesSet::Derive)
                 .run_if(resource_exists::<BattleRes>.and_then(resource_exists::<BoardLayout>)),
         );
     }

@@ -63,23 +63,18 @@ impl Snapshot {
     }
 }
 
-/// The order rule systems run in, every update.
+/// The order the game's rule systems run in, every frame; the view, overlays and HUD run
+/// after `Derive`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RulesSet {
-    /// Advance the combat clock (exactly one system).
+    /// Move combat time on: resolve the person's commands and the AI's, one per tick.
     Clock,
-    /// Take commands from players, AI and replays.
+    /// Turn the person's keys and clicks into commands.
     Intake,
-    /// Check commands against the rules.
-    Validate,
-    /// Apply legal commands and emit events.
+    /// Put the battle's positions, hit points and conditions on the combatants.
     Resolve,
-    /// Attacks of opportunity and other reactions.
-    Reactions,
-    /// Recompute roster, occupancy and threat from the components.
+    /// Recompute roster, occupancy and threat from the components; the variant's badges.
     Derive,
-    /// End-of-update housekeeping.
-    Cleanup,
 }
 
 /// The headless rules. Needs `MinimalPlugins` (and `StatesPlugin` for later screens).
@@ -91,19 +86,7 @@ impl Plugin for RulesPlugin {
             .init_resource::<Roster>()
             .init_resource::<Occupancy>()
             .init_resource::<ThreatMap>()
-            .configure_sets(
-                Update,
-                (
-                    RulesSet::Clock,
-                    RulesSet::Intake,
-                    RulesSet::Validate,
-                    RulesSet::Resolve,
-                    RulesSet::Reactions,
-                    RulesSet::Derive,
-                    RulesSet::Cleanup,
-                )
-                    .chain(),
-            )
+            .configure_sets(Update, (RulesSet::Clock, RulesSet::Intake, RulesSet::Resolve, RulesSet::Derive).chain())
             .add_systems(
                 Update,
                 (components::rebuild_roster, rebuild_threat_map.run_if(resource_changed::<Roster>))

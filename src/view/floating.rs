@@ -26,7 +26,7 @@ impl Plugin for FloatingPlugin {
             Update,
             (spawn_floating, rise_and_fade)
                 .chain()
-                .after(crate::rules::RulesSet::Cleanup)
+                .after(crate::rules::RulesSet::Derive)
                 .run_if(resource_exists::<BattleRes>.and_then(resource_exists::<BoardLayout>)),
         );
     }

@@ -37,7 +37,7 @@ impl Plugin for ViewPlugin {
                     hide_small_text,
                 )
                     .chain()
-                    .after(crate::rules::RulesSet::Cleanup),
+                    .after(crate::rules::RulesSet::Derive),
             );
     }
 }
