@@ -163,6 +163,15 @@ mod tests {
     }
 
     #[test]
+    fn the_list_of_variants_is_in_the_enum_s_order() {
+        // `numbers` finds a variant's numbers by its discriminant.
+        for (i, v) in RulesVariant::ALL.into_iter().enumerate() {
+            assert_eq!(v as usize, i, "{v}");
+        }
+        assert_ne!(RulesVariant::HexPhases.numbers(), RulesVariant::D20Classic.numbers());
+    }
+
+    #[test]
     fn only_hex_phases_uses_hexes() {
         for v in RulesVariant::ALL {
             assert_eq!(v.shape() == Shape::Hex, v == RulesVariant::HexPhases);

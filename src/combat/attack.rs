@@ -214,7 +214,7 @@ pub(crate) fn d20_family_terms(s: &Situation, m: &mut Terms, flanking_surprises:
         m.push("Dexterity", fa.dex_mod());
     }
     m.push("size", fa.size.size_modifier());
-    let nums = super::variants::numbers(b.variant);
+    let nums = b.variant.numbers();
     if nums.untrained_penalty != 0 && !fa.trained() {
         m.push("untrained", nums.untrained_penalty);
     }

@@ -21,6 +21,7 @@ pub struct HudPlugin;
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CombatLog>()
+            .init_resource::<crate::view::SideColours>()
             .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>| log.lines.clear())
             .add_systems(Update, (collect_log, pace_keys).run_if(in_state(Screen::Skirmish)))
             .add_systems(EguiPrimaryContextPass, hud.run_if(in_state(Screen::Skirmish)));
@@ -89,7 +90,7 @@ fn hud(
         Option<Res<LevelName>>,
         Option<Res<GameSetup>>,
         Option<Res<ActiveBindings>>,
-        Option<Res<crate::view::SideColours>>,
+        Res<crate::view::SideColours>,
     ),
     diagnostics: Option<Res<DiagnosticsStore>>,
     mut slots: MessageWriter<SlotPressed>,
@@ -230,9 +231,7 @@ fn hud(
             ui.horizontal_wrapped(|ui| {
                 for (i, note) in initiative_rows(b) {
                     let f = &b.fighters[i];
-                    let mut text = egui::RichText::new(format!("{} {note}", f.id)).color(colour32(
-                        colours.as_ref().map_or_else(|| crate::view::side_colour(&f.side), |c| c.of(&f.side)),
-                    ));
+                    let mut text = egui::RichText::new(format!("{} {note}", f.id)).color(colour32(colours.of(&f.side)));
                     if b.actor() == Some(i) {
                         text = text.strong().underline();
                     }
@@ -316,7 +315,7 @@ fn hud(
                 ui.end_row();
             });
             if matches!(a.command, crate::combat::Command::Charge { .. }) {
-                for note in charge_notes(crate::combat::variants::numbers(b.variant)) {
+                for note in charge_notes(b.variant.numbers()) {
                     ui.label(egui::RichText::new(note).italics());
                 }
             }
@@ -380,24 +379,23 @@ pub fn charge_notes(n: &crate::combat::variants::VariantNumbers) -> Vec<String> 
 #[cfg(test)]
 mod tests {
     use super::charge_notes;
-    use crate::combat::variants::numbers;
     use crate::variants::RulesVariant;
 
     #[test]
     fn a_charge_preview_says_what_each_variant_gives_and_what_it_does_not() {
         // d20-classic (source 002): +2 damage (+4 two-handed), -2 AC, and no attack bonus.
-        let d20 = charge_notes(numbers(RulesVariant::D20Classic));
+        let d20 = charge_notes(RulesVariant::D20Classic.numbers());
         assert_eq!(d20[0], "no +2 to hit on a charge in this variant (its source gives none)");
         assert_eq!(d20[1], "+2 damage on a hit (+4 with a two-handed weapon)");
         assert_eq!(d20[2], "its own armour class worse by 2 until its next turn");
         // four-actions: +2 to hit (a listed modifier), +2 damage, -2 AC.
-        let four = charge_notes(numbers(RulesVariant::FourActions));
+        let four = charge_notes(RulesVariant::FourActions.numbers());
         assert_eq!(
             four,
             vec!["+2 damage on a hit".to_string(), "its own armour class worse by 2 until its next turn".to_string()]
         );
         // ap-phases: +2 to hit and nothing else.
-        let ap = charge_notes(numbers(RulesVariant::ApPhases));
+        let ap = charge_notes(RulesVariant::ApPhases.numbers());
         assert_eq!(ap[0], "no extra damage on a charge in this variant");
     }
 }

@@ -183,8 +183,10 @@ fn moves_out() -> String {
     "moves out of a threatened square".into()
 }
 
-/// The numbers of a variant (parsed once from the embedded files).
-pub fn numbers(v: RulesVariant) -> &'static VariantNumbers {
+/// The numbers of a variant (parsed once from the embedded files), kept in the order of
+/// `RulesVariant::ALL`, which is the enum's own order (checked by a test), so a variant's
+/// discriminant is its index.
+pub(super) fn numbers(v: RulesVariant) -> &'static VariantNumbers {
     static ALL: OnceLock<Vec<VariantNumbers>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
         RulesVariant::ALL

@@ -22,7 +22,8 @@ pub struct ViewPlugin;
 
 impl Plugin for ViewPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((TilemapPlugin, camera::CameraPlugin, floating::FloatingPlugin))
+        app.init_resource::<SideColours>()
+            .add_plugins((TilemapPlugin, camera::CameraPlugin, floating::FloatingPlugin))
             .add_systems(Startup, spawn_camera)
             .add_systems(OnEnter(Screen::Skirmish), spawn_board.after(crate::game::SkirmishSetup))
             .add_systems(
@@ -43,7 +44,8 @@ impl Plugin for ViewPlugin {
 }
 
 /// Colour of a side's tokens (blue, red, then a fixed palette by name order).
-/// The sides' colours in the running skirmish: the level's own where it gives them.
+/// The sides' colours in the running skirmish (set up with it): the level's own where it
+/// gives them, else [`side_colour`].
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct SideColours(pub Vec<crate::level::SideDef>);
 
@@ -224,7 +226,7 @@ fn spawn_tokens(
     mut disc: Local<Option<Handle<Image>>>,
     new_units: Query<(Entity, &Combatant, &Side, &Body, &Position)>,
     tokens: Query<&Token>,
-    colours: Option<Res<SideColours>>,
+    colours: Res<SideColours>,
 ) {
     let Some(layout) = layout else { return };
     if new_units.is_empty() || !tokens.is_empty() {
@@ -241,7 +243,7 @@ fn spawn_tokens(
             DespawnOnExit(Screen::Skirmish),
             Sprite {
                 image: disc.clone(),
-                color: colours.as_ref().map_or_else(|| side_colour(&side.0), |c| c.of(&side.0)),
+                color: colours.of(&side.0),
                 custom_size: Some(Vec2::splat(size)),
                 ..default()
             },
@@ -431,7 +433,7 @@ fn show_token_state(
     layout: Option<Res<BoardLayout>>,
     mut tokens: Query<(&Token, &mut Sprite, &mut Visibility)>,
     mut badges: Query<(&ConditionBadge, &mut Text2d, &mut TextFont)>,
-    colours: Option<Res<SideColours>>,
+    colours: Res<SideColours>,
 ) {
     if changed.is_empty() && added.is_empty() {
         return;
@@ -439,11 +441,8 @@ fn show_token_state(
     for (token, mut sprite, mut vis) in &mut tokens {
         if let Ok((cond, side, _, _)) = units.get(token.unit) {
             *vis = if cond.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
-            sprite.color = if cond.has(Condition::Unconscious) {
-                Color::srgb(0.35, 0.35, 0.35)
-            } else {
-                colours.as_ref().map_or_else(|| side_colour(&side.0), |c| c.of(&side.0))
-            };
+            sprite.color =
+                if cond.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { colours.of(&side.0) };
         }
     }
     let tile = layout.map_or(layout::TILE, |l| l.tile);

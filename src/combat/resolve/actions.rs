@@ -6,7 +6,7 @@ use super::*;
 /// The defensive action as most variants have it: its bonus to defence until it lapses.
 pub(crate) fn defensive_bonus(b: &mut Battle, a: usize) {
     let id = b.fighters[a].id.clone();
-    let numbers = variants::numbers(b.variant);
+    let numbers = b.variant.numbers();
     let (name, value) = numbers.defensive_action.clone();
     let detail = format!("{value:+} {}", numbers.defensive_lasts);
     b.fighters[a].defense.push((name.clone(), value));
@@ -135,5 +135,5 @@ impl Maneuver {
 
 /// Whether `what` provokes attacks of opportunity under the battle's variant.
 pub(crate) fn provokes(b: &Battle, what: variants::Provoking) -> bool {
-    variants::numbers(b.variant).provoked_by.contains(&what)
+    b.variant.numbers().provoked_by.contains(&what)
 }

@@ -69,7 +69,7 @@ impl Battle {
             }
             Command::Step { .. } => {
                 let path = plan.path.clone().expect("a step has a path");
-                let kind = variants::numbers(self.variant).step_name.as_str();
+                let kind = self.variant.numbers().step_name.as_str();
                 walk(self, actor, &path, kind, None);
             }
             Command::Attack { target } | Command::FullAttack { target } => {
@@ -120,13 +120,13 @@ impl Battle {
                 let f = &mut self.fighters[actor];
                 let detail = match stance {
                     super::command::Stance::Defensive => {
-                        let (attack, ac) = super::variants::numbers(self.variant).fighting_defensively;
+                        let (attack, ac) = self.variant.numbers().fighting_defensively;
                         f.offense.push(("fighting defensively".into(), attack));
                         f.defense.push(("fighting defensively".into(), ac));
                         format!("{attack:+} on attacks, {ac:+} AC")
                     }
                     super::command::Stance::Reckless => {
-                        let (ac, damage) = super::variants::numbers(self.variant).reckless;
+                        let (ac, damage) = self.variant.numbers().reckless;
                         f.defense.push(("reckless".into(), ac));
                         f.damage_bonus.push(("reckless".into(), damage));
                         format!("{ac:+} AC, {damage:+} damage")

@@ -38,7 +38,7 @@ pub(crate) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, im
         if Some(p.by) == immune_from {
             continue;
         }
-        let trigger = variants::numbers(b.variant).leaving_trigger.as_str();
+        let trigger = b.variant.numbers().leaving_trigger.as_str();
         opportunity(b, p.by, mover, trigger);
         if !b.fighters[mover].in_fight() || b.is_over() {
             break;
@@ -176,7 +176,7 @@ pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Op
 
 /// A charge: the straight move, then the attack with the variant's bonuses.
 pub(crate) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
-    let nums = variants::numbers(b.variant);
+    let nums = b.variant.numbers();
     let immune = if nums.charge_target_cannot_react { Some(t) } else { None };
     walk(b, a, &path, "charge", immune);
     if !b.fighters[a].in_fight() {

@@ -84,7 +84,7 @@ pub(super) fn abort_to_dodge(b: &mut Battle, t: usize) {
         format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
     };
     b.fighters[t].abort_locked = true;
-    b.fighters[t].defense.push(("dodge".into(), super::variants::numbers(b.variant).abort_dodge));
+    b.fighters[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
     let id = b.fighters[t].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
 }

@@ -10,7 +10,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
     if !b.fighters[a].in_fight() {
         return;
     }
-    if b.fighters[a].weapon.reload && variants::numbers(b.variant).one_shot_then_reload {
+    if b.fighters[a].weapon.reload && b.variant.numbers().one_shot_then_reload {
         // One bolt: a full attack with a crossbow is a single shot, then it needs loading.
         b.fighters[a].loaded = false;
         roll_attack(b, a, t, kind, ctx);
@@ -59,7 +59,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
         && criticals != variants::Criticals::None
         && natural >= weapon.crit_range as i32;
     let kind_name = match &kind {
-        AttackKind::Opportunity => variants::numbers(b.variant).opportunity_attack.as_str(),
+        AttackKind::Opportunity => b.variant.numbers().opportunity_attack.as_str(),
         AttackKind::Secondary => "secondary attack on",
         AttackKind::Tertiary => "tertiary attack on",
         AttackKind::Iterative(_) => "iterative attack on",
@@ -111,7 +111,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
 /// grappling characters will create a 50% miss chance on the intended target for the other
 /// target").
 fn grapple_target(b: &mut Battle, a: usize, t: usize) -> usize {
-    let percent = variants::numbers(b.variant).grapple_miss_percent as i32;
+    let percent = b.variant.numbers().grapple_miss_percent as i32;
     let Some(other) = b.fighters[t].grappling else { return t };
     if percent == 0 || !b.fighters[a].weapon.is_ranged() || other == a || !b.fighters[other].in_fight() {
         return t;
@@ -137,7 +137,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     for (name, v) in &fa.damage_bonus {
         flat.push(Modifier::new(name.clone(), *v));
     }
-    let untrained = variants::numbers(b.variant).untrained_penalty;
+    let untrained = b.variant.numbers().untrained_penalty;
     if untrained != 0 && !fa.trained() {
         flat.push(Modifier::new("untrained", untrained));
     }

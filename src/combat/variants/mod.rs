@@ -53,7 +53,7 @@ use crate::level::SpellDef;
 use crate::rules::PathPlan;
 use crate::rules::RulesView;
 use crate::variants::RulesVariant;
-pub use crate::variants::{Provoking, VariantNumbers, numbers};
+pub use crate::variants::{Provoking, VariantNumbers};
 
 /// What a variant plugs into the engine where its source differs from the others: its
 /// action economy (what an action costs, the budget an opportunity opens with, when nothing
@@ -324,10 +324,10 @@ mod tests {
 
     #[test]
     fn every_variant_has_its_numbers() {
-        assert_eq!(numbers(RulesVariant::D20Classic).defensive_action, ("full defense".to_string(), 4));
-        assert_eq!(numbers(RulesVariant::FourActions).tertiary_attack, -10);
-        assert_eq!(numbers(RulesVariant::ApPhases).attack_action_step, -5);
-        assert_eq!(numbers(RulesVariant::HexPhases).abort_dodge, 3);
-        assert_eq!(numbers(RulesVariant::OsrSegments).charge_defense, -1);
+        assert_eq!(RulesVariant::D20Classic.numbers().defensive_action, ("full defense".to_string(), 4));
+        assert_eq!(RulesVariant::FourActions.numbers().tertiary_attack, -10);
+        assert_eq!(RulesVariant::ApPhases.numbers().attack_action_step, -5);
+        assert_eq!(RulesVariant::HexPhases.numbers().abort_dodge, 3);
+        assert_eq!(RulesVariant::OsrSegments.numbers().charge_defense, -1);
     }
 }

@@ -324,7 +324,7 @@ impl VariantRules for OsrSegments {
             m.push("Dexterity", fa.dex_mod());
         }
         if s.ctx.charge {
-            m.push("charge", super::numbers(s.b.variant).charge_attack);
+            m.push("charge", s.b.variant.numbers().charge_attack);
         }
         m.offense(fa);
         m.range(s, fa);
