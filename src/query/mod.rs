@@ -1,15 +1,12 @@
 //! The rules oracle behind `fivefoot query`: sets a level up in the combat engine the game
 //! and the sim play with (not started: nobody surprised, nobody acting), asks one question
-//! through the same functions, and answers in JSON. `rules_app` builds the component-driven
-//! rules App instead, for tests of the rules systems.
+//! through the same functions, and answers in JSON.
 #![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level, LevelError};
-use crate::rules::{self, MoveMode, RulesPlugin, RulesView};
+use crate::rules::{self, MoveMode, RulesView};
 use crate::variants::RulesVariant;
-use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use serde::Serialize;
 use std::path::Path;
 use thiserror::Error;
@@ -91,16 +88,6 @@ struct PathAnswer<'a> {
 
 fn xy(p: GridPos) -> [i32; 2] {
     [p.x, p.y]
-}
-
-/// A headless rules App holding `level` under `variant` as combatant entities, its derived
-/// state (roster, occupancy, threat) kept by the rules systems.
-pub fn rules_app(level: &Level, catalogue: &Catalogue, variant: RulesVariant) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, RulesPlugin));
-    rules::spawn_level(app.world_mut(), level, catalogue, variant);
-    app.update();
-    app
 }
 
 /// Loads `level_path` and answers `question` as one JSON object.

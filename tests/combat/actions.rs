@@ -402,7 +402,7 @@ fn the_combat_plugin_plays_one_command_an_update_and_mirrors_the_battle_onto_com
     use bevy::prelude::*;
     use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin};
     let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &Catalogue::builtin()).unwrap();
-    let mut app = fivefoot::query::rules_app(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic);
+    let mut app = crate::common::rules_app(&lvl, RulesVariant::D20Classic);
     app.add_plugins(CombatPlugin);
     let battle = Battle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 9, BattleOptions::default());
     app.insert_resource(BattleRes::new(battle, vec![]));

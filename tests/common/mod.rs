@@ -1,5 +1,6 @@
-//! What several test binaries build the same way: a unit placed in one line, and a level
-//! from rows of terrain characters and its units, validated as `fivefoot` would load it.
+//! What several test binaries build the same way: a unit placed in one line, a level from
+//! rows of terrain characters and its units, validated as `fivefoot` would load it, and a
+//! headless rules App holding a level as combatant entities.
 //! Each binary uses its own share of these.
 #![allow(dead_code)]
 
@@ -42,4 +43,15 @@ pub fn level<R: AsRef<str>>(rows: &[R], units: Vec<UnitDef>, rules: RulesVariant
         sides: vec![],
     };
     Level::from_def(def, &Catalogue::builtin()).expect("the test level is valid")
+}
+
+/// A headless rules App holding `level` under `variant` as combatant entities, its derived
+/// state (roster, occupancy, threat) kept by the rules systems.
+pub fn rules_app(level: &Level, variant: RulesVariant) -> bevy::prelude::App {
+    use bevy::prelude::*;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, fivefoot::rules::RulesPlugin));
+    fivefoot::rules::spawn_level(app.world_mut(), level, &Catalogue::builtin(), variant);
+    app.update();
+    app
 }

@@ -74,7 +74,7 @@ fn the_threat_map_follows_moves_in_the_ecs() {
         open_rows(9, 9),
         vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("orc", "red", (6, 6), "human_fighter")],
     );
-    let mut app = fivefoot::query::rules_app(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic);
+    let mut app = crate::common::rules_app(&lvl, RulesVariant::D20Classic);
     let before = rules::view_of(app.world()).unwrap().threat.threateners(GridPos::new(2, 2));
     assert_eq!(before.count_ones(), 1);
     let mut q = app.world_mut().query::<(&rules::Combatant, &mut rules::Position)>();
