@@ -200,7 +200,7 @@ fn an_arena_too_small_for_its_units_is_an_error_not_a_panic() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("a.ron");
     let out = out.to_str().unwrap();
-    for (w, h) in [("16", "2"), ("2", "16"), ("3", "3"), ("0", "0")] {
+    for (w, h) in [("16", "2"), ("2", "16"), ("3", "3"), ("0", "0"), ("50000", "50000"), ("65", "16")] {
         let (code, stdout, err) = fivefoot(&["arena", out, "--width", w, "--height", h, "--units", "4"]);
         assert_eq!(code, 2, "{w}x{h}: {stdout} {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{w}x{h}: one line: {err}");

@@ -54,6 +54,14 @@ fn symmetry_mirrors_painting_and_placing() {
     d.apply(&place, cat()).unwrap();
     let placed: Vec<(&str, (i32, i32))> = d.level.units.iter().map(|u| (u.id.as_str(), u.at)).collect();
     assert_eq!(placed, [("g", (0, 1)), ("g_mirror", (5, 2))]);
+    // A Large ogre's 2x2 footprint mirrors as a whole: its copy stands flush with the far edge.
+    let mut d = doc(8, 4);
+    d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
+    let ogre =
+        Edit::PlaceUnit { id: "o".into(), creature: "ogre".into(), side: "red".into(), at: (0, 1), weapon: None };
+    d.apply(&ogre, cat()).unwrap();
+    let placed: Vec<(&str, (i32, i32))> = d.level.units.iter().map(|u| (u.id.as_str(), u.at)).collect();
+    assert_eq!(placed, [("o", (0, 1)), ("o_mirror", (6, 1))]);
 }
 
 #[test]

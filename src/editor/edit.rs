@@ -287,14 +287,14 @@ pub fn cells(area: &Area) -> Vec<(i32, i32)> {
 
 /// `cell` and its mirror images under `symmetry` on a `w` × `h` map.
 pub fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
-    let (x, y) = cell;
-    let mut v = vec![cell];
-    match symmetry {
-        Symmetry::None => {}
-        // Saturating: a square far off the map mirrors far off it, never overflows.
-        Symmetry::LeftRight => v.push(((w - 1).saturating_sub(x), y)),
-        Symmetry::TopBottom => v.push((x, (h - 1).saturating_sub(y))),
-        Symmetry::Point => v.push(((w - 1).saturating_sub(x), (h - 1).saturating_sub(y))),
+    mirrored_footprint(cell, 1, symmetry, w, h)
+}
+
+/// The top-left square of a `side` × `side` footprint at `at` and of its mirror image.
+fn mirrored_footprint(at: (i32, i32), side: i32, symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
+    let mut v = vec![at];
+    if symmetry != Symmetry::None {
+        v.push(symmetry.mirror_footprint(at, side, w, h));
     }
     v.dedup();
     v
@@ -343,7 +343,8 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             store(level, &g);
         }
         Edit::PlaceUnit { id, creature, side, at, weapon } => {
-            let spots = mirrored(*at, symmetry, w, h);
+            let across = catalogue.creature(creature).map_or(1, |c| c.size.side());
+            let spots = mirrored_footprint(*at, across, symmetry, w, h);
             for (k, spot) in spots.iter().enumerate() {
                 let unit = UnitDef {
                     id: unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") }),

@@ -108,7 +108,11 @@ pub struct ArenaArgs {
 /// The whole of `fivefoot arena`.
 pub fn run_arena(a: &ArenaArgs) -> Result<String, String> {
     let (width, height, units) = (a.width, a.height, a.units);
-    // Walls ring the arena: under 4 squares a side there is no room inside for an ogre.
+    // Walls ring the arena: under 4 squares a side there is no room inside for an ogre. Above
+    // the editor's largest map a level could not be edited (and the sizes would overflow).
+    if width > super::MAX_SIDE as usize || height > super::MAX_SIDE as usize {
+        return Err(format!("an arena is at most {0}x{0} squares, not {width}x{height}", super::MAX_SIDE));
+    }
     if width < 4 || height < 4 {
         return Err(format!("an arena needs at least 4x4 squares, not {width}x{height}"));
     }

@@ -80,14 +80,16 @@ impl Symmetry {
         }
     }
 
-    /// Where a `side`×`side` footprint with top-left `at` lands when mirrored on a `w`×`h`
-    /// map (itself under no symmetry).
+    /// Where a `side`×`side` footprint with top-left square `(x, y)` lands when mirrored on
+    /// a `w`×`h` map (itself under no symmetry). Saturating: a square far off the map mirrors
+    /// far off it, never overflows.
     pub fn mirror_footprint(self, (x, y): (i32, i32), side: i32, w: i32, h: i32) -> (i32, i32) {
+        let across = |n: i32, v: i32| n.saturating_sub(v).saturating_sub(side);
         match self {
             Symmetry::None => (x, y),
-            Symmetry::LeftRight => (w - x - side, y),
-            Symmetry::TopBottom => (x, h - y - side),
-            Symmetry::Point => (w - x - side, h - y - side),
+            Symmetry::LeftRight => (across(w, x), y),
+            Symmetry::TopBottom => (x, across(h, y)),
+            Symmetry::Point => (across(w, x), across(h, y)),
         }
     }
 
@@ -217,15 +219,15 @@ impl Grid {
         (0..h).flat_map(move |y| (0..w).map(move |x| (x, y)))
     }
 
-    /// Copies one half onto the other so the map is its own mirror image: the left, top, or
-    /// first half in reading order is the original.
+    /// Copies one half onto the other so the map is its own mirror image: the left half is
+    /// the original (the top half under top-bottom symmetry), where blue deploys.
     pub fn symmetrize(&mut self, symmetry: Symmetry) {
         let (w, h) = (self.w, self.h);
         let key = |(x, y): (i32, i32)| match symmetry {
             Symmetry::None => 0,
             Symmetry::LeftRight => x,
             Symmetry::TopBottom => y,
-            Symmetry::Point => y * w + x,
+            Symmetry::Point => x * h + y,
         };
         for c in self.squares() {
             let m = symmetry.mirror(c, w, h);

@@ -66,10 +66,13 @@ pub(crate) fn place(
     catalogue: &Catalogue,
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<UnitDef>, GenerateError> {
-    let (w, h) = (grid.w, grid.h);
     let mut roster: Vec<&str> = ROSTER.into_iter().filter(|c| catalogue.creature(c).is_some()).collect();
     roster.shuffle(rng);
     let per_side = spec.units / 2;
+    let (w, h) = (grid.w, grid.h);
+    if roster.is_empty() && per_side > 0 {
+        return Err(GenerateError::NoRoom { wanted: spec.units, placed: 0, w, h });
+    }
     let side_of = |c: &str| catalogue.creature(c).map_or(1, |d| d.size.side());
     let mut mix: Vec<&str> = roster.iter().cycle().take(per_side).copied().collect();
     // The big ones first, while there is room for them.

@@ -56,7 +56,9 @@ fn every_style_symmetry_and_shape_gives_a_valid_connected_level() {
                 for (seed, (w, h), units) in [(1, (24, 16), 8), (2, (8, 8), 4), (3, (64, 40), 40), (4, (13, 11), 6)] {
                     let s = GenerateSpec { width: w, height: h, hex, style, symmetry, units, seed };
                     let def = generate(&s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
-                    Level::from_def(def.clone(), cat).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+                    let level = Level::from_def(def.clone(), cat).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+                    let warned = crate::level::warnings(&level, cat);
+                    assert!(warned.is_empty(), "{s:?}: `level check` warns {warned:?}\n{}", def.map.rows.join("\n"));
                     assert_eq!(def.units.len(), units, "{s:?}");
                     assert_eq!(def.rules == RulesVariant::HexPhases, hex);
                     assert!(connected(&def), "{s:?}: a unit is sealed off\n{}", def.map.rows.join("\n"));
@@ -222,4 +224,29 @@ fn the_arena_map_draws_as_it_always_did() {
             "{w}x{h} {seed}"
         );
     }
+}
+
+#[test]
+fn a_fortress_under_point_symmetry_keeps_whole_walls_before_both_sides() {
+    let def = generate(&spec(Style::Fortress, Symmetry::Point, false, 1)).unwrap();
+    let g = grid_of(&def);
+    // The facing wall stands a quarter of the way in, from the top edge to the bottom.
+    let at = (g.w / 4).max(2);
+    for x in [at, g.w - 1 - at] {
+        let walls = |ys: std::ops::Range<i32>| ys.filter(|&y| g.get((x, y)) == Terrain::Wall).count();
+        assert!(walls(0..g.h / 2) > 0 && walls(g.h / 2..g.h) > 0, "column {x}:\n{}", def.map.rows.join("\n"));
+    }
+    // Control: the same map under left-right symmetry has those walls too.
+    let lr = grid_of(&generate(&spec(Style::Fortress, Symmetry::LeftRight, false, 1)).unwrap());
+    assert!((0..lr.h).any(|y| lr.get((at, y)) == Terrain::Wall));
+}
+
+#[test]
+fn a_catalogue_without_the_roster_s_creatures_is_an_error_not_an_empty_level() {
+    let empty = Catalogue::default();
+    let s = spec(Style::Ruins, Symmetry::LeftRight, false, 1);
+    assert!(matches!(generate_with(&s, &empty), Err(GenerateError::NoRoom { placed: 0, .. })));
+    // Control: asked for no units, the empty catalogue is no obstacle.
+    let none = GenerateSpec { units: 0, ..s };
+    assert!(generate_with(&none, &empty).is_ok_and(|d| d.units.is_empty()));
 }
