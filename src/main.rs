@@ -499,7 +499,7 @@ fn level_balance(file: &std::path::Path, rules: Option<RulesVariant>, battles: u
     let level = match fivefoot::level::Level::load(file, &catalogue) {
         Ok(level) if fivefoot::game::summarise(&level).sides.len() >= 2 => level,
         Ok(_) => {
-            eprintln!("fivefoot level balance: {}: a battle needs units on at least two sides", file.display());
+            eprintln!("fivefoot level balance: {}: {}", file.display(), fivefoot::editor::check::TWO_SIDES);
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -535,7 +535,7 @@ fn level_check(files: &[PathBuf]) -> ExitCode {
         match fivefoot::level::Level::load(file, &catalogue) {
             Ok(level) => {
                 if fivefoot::game::summarise(&level).sides.len() < 2 {
-                    println!("{}: a battle needs units on at least two sides", file.display());
+                    println!("{}: {}", file.display(), fivefoot::editor::check::TWO_SIDES);
                     problems += 1;
                 }
                 // Warnings leave the level valid: printed, not counted.

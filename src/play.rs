@@ -75,7 +75,7 @@ fn straight_into(path: &Path, opts: &PlayOptions) -> Result<GameSetup, String> {
     };
     let sides = crate::game::summarise(&level).sides;
     if sides.len() < 2 {
-        return Err(format!("{}: a battle needs units on at least two sides", path.display()));
+        return Err(format!("{}: {}", path.display(), crate::editor::check::TWO_SIDES));
     }
     if let Some(s) = &side
         && !sides.iter().any(|(name, _)| name == s)

@@ -7,7 +7,6 @@
 use super::Document;
 use super::session::{EditorAction, EditorDoc};
 use crate::game::Screen;
-use crate::level::save_atomic;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -29,21 +28,19 @@ impl EditorDoc {
         if path.as_os_str().is_empty() {
             return Err("type a file name to save to".into());
         }
-        if self.path.as_ref() == Some(&path) {
+        if self.path.as_ref().is_some_and(|own| super::session::same_file(own, &path)) {
             return self.save(); // its own file: as Ctrl+S (unchanged, the bytes stay)
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        self.clear_recovery();
+        // Saved as Ctrl+S saves, to the new path; nothing counts as saved there yet.
+        let (old_path, old_saved) = (self.path.replace(path), self.saved.take());
+        match self.save() {
+            Ok(path) => Ok(path),
+            Err(e) => {
+                (self.path, self.saved) = (old_path, old_saved);
+                Err(e)
+            }
         }
-        save_atomic(&self.doc.level, &path).map_err(|e| e.to_string())?;
-        self.clear_recovery();
-        self.path = Some(path.clone());
-        self.saved = Some(self.doc.level.clone());
-        self.on_disk = self.saved.clone();
-        self.disk_changed = None;
-        self.recovered = None;
-        self.clear_recovery();
-        Ok(path)
     }
 
     /// Opens the level in `path` in place of this one (unsaved edits are dropped: ask
@@ -83,6 +80,9 @@ pub fn run_file_action(action: &EditorAction, doc: &mut EditorDoc, menu: &mut Fi
             menu.confirm_open = Some(path.clone());
         }
         EditorAction::Open(path) | EditorAction::OpenDiscarding(path) => {
+            if matches!(action, EditorAction::OpenDiscarding(_)) {
+                doc.discard_recovered(); // the edits given up do not come back on the next start
+            }
             menu.confirm_open = None;
             match doc.open(path.clone()) {
                 Ok(()) => menu.shown = false,

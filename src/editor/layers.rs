@@ -91,7 +91,7 @@ pub fn editor_preview(
     if !layers.reach {
         out.play.hovered_threat.clear();
     }
-    let selected = selected.and_then(|id| battle.fighters.iter().position(|f| f.id == id));
+    let selected = selected.and_then(|id| battle.index_of(id));
     let Some(subject) = hovered.or(selected) else { return out };
     out.subject = Some(subject);
     battle.refresh();

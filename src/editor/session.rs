@@ -217,7 +217,7 @@ fn enter_editor(
     }
 }
 
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,

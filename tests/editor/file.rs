@@ -75,6 +75,8 @@ fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_
     assert_eq!(ed(&app).doc.level.name, "Changed on disk");
     // Open over unsaved edits: asked, nothing opened until the edits are let go.
     app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("Mine".into()));
+    let discarded = ed(&app).autosave().unwrap();
+    assert!(discarded.exists(), "the unsaved edit is kept for a crash");
     act(&mut app, EditorAction::Open(first.clone()));
     assert_eq!(ed(&app).doc.level.name, "Mine");
     assert_eq!(app.world().resource::<FileMenu>().confirm_open.as_ref(), Some(&first));
@@ -82,6 +84,7 @@ fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_
     assert_eq!((ed(&app).doc.level.name.as_str(), ed(&app).path.as_ref()), ("Elsewhere", Some(&first)));
     assert!(!ed(&app).dirty() && app.world().resource::<FileMenu>().confirm_open.is_none());
     assert_eq!(ed(&app).doc.undo_depth(), 0, "a fresh history");
+    assert!(!discarded.exists(), "edits given up are not offered back on the next start");
     // With no unsaved edits it opens at once; a file that is not there is refused.
     act(&mut app, EditorAction::Open(second.clone()));
     assert_eq!(ed(&app).path.as_ref(), Some(&second));
