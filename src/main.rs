@@ -197,6 +197,15 @@ enum Command {
         /// The PNG file.
         path: PathBuf,
     },
+    /// Print the rules schedule as Bevy built it: each stage in run order with its systems.
+    Schedule {
+        /// Rule variant.
+        #[arg(long, default_value = "d20-classic")]
+        rules: RulesVariant,
+        /// One JSON object: {"variant", "sets": [{"name", "systems"}]}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Ask the rules oracle one question about a level; prints one JSON object.
     Query {
         /// The level file (RON).
@@ -236,6 +245,11 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Schedule { rules, json }) => {
+            let listing = fivefoot::combat::engine::Engine::new(rules).listing();
+            println!("{}", if json { listing.to_json() } else { listing.to_text() });
+            ExitCode::SUCCESS
+        }
         Some(Command::Play(args)) => play(args),
         Some(Command::Sim(args)) => sim(args),
         Some(Command::Bindings { write, path }) => bindings(write, path),

@@ -15,6 +15,7 @@ pub mod ai;
 pub mod attack;
 pub mod clock;
 pub mod command;
+pub mod engine;
 pub mod event;
 pub mod fighter;
 pub mod foresight;
@@ -23,6 +24,7 @@ pub mod magic;
 pub mod odds;
 pub mod plugin;
 pub mod resolve;
+pub mod schedule;
 pub mod sim;
 pub mod variants;
 

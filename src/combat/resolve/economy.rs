@@ -93,8 +93,3 @@ pub(crate) fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {
     }
     Ok(())
 }
-
-/// Whether anything is left to do in this opportunity.
-pub(super) fn exhausted(b: &Battle, budget: &Budget) -> bool {
-    variants::rules(b.variant).exhausted(budget)
-}

@@ -16,8 +16,6 @@ impl Battle {
         spend(self, actor, &self.clock.budget, cmd).map(|_| ())
     }
 
-    /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
-    /// provoke, without changing anything.
     /// The index of `target` if it is a foe of `actor` still in the fight (not an ally, not
     /// a corpse), or why not.
     pub(super) fn foe(&self, actor: usize, target: &str) -> Result<usize, String> {
@@ -28,13 +26,29 @@ impl Battle {
         Ok(t)
     }
 
+    /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
+    /// provoke, without changing anything but the derived state's cache.
     pub fn validate(&mut self, cmd: &Command) -> Result<Plan, RuleError> {
+        self.refresh();
+        let mut plan = self.check_command(cmd)?;
+        // A charge's attack as it will be rolled, from the square where the charge ends.
+        if let (Command::Charge { target }, Some(path)) = (cmd, &plan.path) {
+            let (actor, t) = (self.actor().expect("checked"), self.index_of(target).expect("checked"));
+            let end = path.squares.last().copied().unwrap_or(self.fighters[actor].pos);
+            plan.attack = Some(self.attack_from(actor, t, end, &AttackContext { charge: true }));
+        }
+        Ok(plan)
+    }
+
+    /// [`Battle::validate`] on a battle whose derived state is up to date
+    /// ([`Battle::refresh`]): reads only, and leaves out a charge's attack profile (which
+    /// needs the charger moved).
+    pub fn check_command(&self, cmd: &Command) -> Result<Plan, RuleError> {
         let actor = self.actor().ok_or_else(|| RuleError {
             unit: "-".into(),
             action: cmd.name().into(),
             reason: "nobody is acting (the battle is over)".into(),
         })?;
-        self.refresh();
         let budget = self.clock.budget.clone();
         let (budget_after, kind) = spend(self, actor, &budget, cmd).map_err(|r| err(self, actor, cmd, r))?;
         let view = self.view();
@@ -79,9 +93,6 @@ impl Battle {
                     return Ok(plan);
                 }
                 let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
-                // The attack as it will be rolled, from the square where the charge ends.
-                let end = path.squares.last().copied().unwrap_or(self.fighters[actor].pos);
-                plan.attack = Some(self.attack_from(actor, t, end, &AttackContext { charge: true }));
                 plan.path = Some(path);
             }
             Command::Reload => {}

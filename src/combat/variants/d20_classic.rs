@@ -118,9 +118,6 @@ impl VariantRules for D20Classic {
         let key = b.fighters[trigger].initiative;
         resolve::set_initiative(b, h, key - 1);
     }
-    fn delay(&self, b: &mut Battle, a: usize) {
-        resolve::delay_to_last(b, a);
-    }
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
     }
@@ -153,9 +150,6 @@ impl VariantRules for D20Classic {
     }
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
         fresh_budget(b, i)
-    }
-    fn exhausted(&self, budget: &Budget) -> bool {
-        !budget.standard && !budget.move_action
     }
     fn defensive_casting(&self) -> bool {
         true
@@ -210,6 +204,16 @@ impl VariantRules for D20Classic {
     }
     fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
         Some(super::strength_with_two_hands(f))
+    }
+}
+
+/// What this variant does in the rules schedule's slots (see its plugin).
+impl D20Classic {
+    pub(crate) fn delay(&self, b: &mut Battle, a: usize) {
+        resolve::delay_to_last(b, a);
+    }
+    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
+        !budget.standard && !budget.move_action
     }
 }
 
@@ -294,4 +298,28 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
     });
     // A tie goes to the higher bonus (the defender if equal).
     Some(if (ra + ba, ba) > (rt + bt, bt) { (ra + ba) - (rt + bt) } else { -1 })
+}
+
+/// d20-classic in the rules schedule: delaying moves the fighter to the end of the
+/// initiative order; the turn ends when the standard and move actions are spent.
+pub struct D20ClassicPlugin;
+
+impl Plugin for D20ClassicPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            RulesSchedule,
+            (
+                act(delay_to_end_of_order).in_set(Slot::Delay),
+                pass_turn_when(standard_and_move_spent).in_set(RulesStage::Clock),
+            ),
+        );
+    }
+}
+
+fn delay_to_end_of_order(b: &mut Battle, actor: usize, _plan: &Plan) {
+    D20Classic.delay(b, actor);
+}
+
+fn standard_and_move_spent(budget: &Budget) -> bool {
+    D20Classic.exhausted(budget)
 }

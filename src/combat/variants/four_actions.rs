@@ -291,23 +291,11 @@ impl VariantRules for FourActions {
         // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
         crate::combat::attack::d20_family_terms(s, m, true)
     }
-    fn escape(&self, b: &mut Battle, i: usize) {
-        // The turn's grapple contest, won to end the grapple.
-        wrestle(b, i, GrappleFollowUp::End);
-    }
     fn check_own(&self, b: &Battle, actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
         match cmd {
             Command::Wrestle { follow_up } => check_wrestle(b, actor, *follow_up).map(|()| None),
             Command::Dash { to } | Command::Tumble { to } => check_dash_or_tumble(b, actor, cmd, *to).map(Some),
             _ => Err(format!("{} is not an action in these rules", cmd.name())),
-        }
-    }
-    fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command, path: Option<PathPlan>) {
-        match (cmd, path) {
-            (Command::Wrestle { follow_up }, _) => wrestle(b, actor, *follow_up),
-            (Command::Dash { .. }, Some(path)) => walk(b, actor, &path, "dash", None),
-            (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
-            _ => {}
         }
     }
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
@@ -324,11 +312,6 @@ impl VariantRules for FourActions {
     fn spell_cost(&self, sp: &SpellDef) -> u32 {
         // Spell Quantity equal to the Spell Order.
         sp.level
-    }
-    fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
-        if present_focus(b, c, sp) {
-            magic::cast_now(b, c, sp, t, defensive);
-        }
     }
     fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, _defensive: bool) -> bool {
         // Casting provokes reactions "attempting to interrupt", and one that hurts does.
@@ -372,9 +355,6 @@ impl VariantRules for FourActions {
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
         fresh_budget(b, i)
     }
-    fn exhausted(&self, budget: &Budget) -> bool {
-        !budget.standard && !budget.move_action && !budget.quick
-    }
     fn grapples(&self) -> bool {
         true
     }
@@ -404,6 +384,30 @@ impl VariantRules for FourActions {
     }
     fn criticals(&self) -> Criticals {
         Criticals::OnThreat
+    }
+}
+
+/// What this variant does in the rules schedule's slots (see its plugin).
+impl FourActions {
+    pub(crate) fn escape(&self, b: &mut Battle, i: usize) {
+        // The turn's grapple contest, won to end the grapple.
+        wrestle(b, i, GrappleFollowUp::End);
+    }
+    pub(crate) fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command, path: Option<PathPlan>) {
+        match (cmd, path) {
+            (Command::Wrestle { follow_up }, _) => wrestle(b, actor, *follow_up),
+            (Command::Dash { .. }, Some(path)) => walk(b, actor, &path, "dash", None),
+            (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
+            _ => {}
+        }
+    }
+    pub(crate) fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
+        if present_focus(b, c, sp) {
+            magic::cast_now(b, c, sp, t, defensive);
+        }
+    }
+    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
+        !budget.standard && !budget.move_action && !budget.quick
     }
 }
 
@@ -503,4 +507,44 @@ fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) {
         path.provokes.clear();
     }
     walk(b, actor, &path, "tumble", None);
+}
+
+/// four-actions in the rules schedule: escaping is the turn's grapple contest; wrestling,
+/// dashing and tumbling are its own actions; a spell needs its focus present; the
+/// opportunity ends when standard, move and quick actions are spent.
+pub struct FourActionsPlugin;
+
+impl Plugin for FourActionsPlugin {
+    fn build(&self, app: &mut App) {
+        for slot in [Slot::Escape, Slot::Cast] {
+            replace_slot(app, slot);
+        }
+        app.add_systems(
+            RulesSchedule,
+            (
+                act(escape_by_grapple_contest).in_set(Slot::Escape),
+                act(wrestle_dash_or_tumble).in_set(Slot::Own),
+                act(cast_with_focus).in_set(Slot::Cast),
+                pass_turn_when(actions_spent).in_set(RulesStage::Clock),
+            ),
+        );
+    }
+}
+
+fn escape_by_grapple_contest(b: &mut Battle, actor: usize, _plan: &Plan) {
+    FourActions.escape(b, actor);
+}
+
+fn wrestle_dash_or_tumble(b: &mut Battle, actor: usize, plan: &Plan) {
+    FourActions.resolve_own(b, actor, &plan.command, plan.path.clone());
+}
+
+fn cast_with_focus(b: &mut Battle, actor: usize, plan: &Plan) {
+    if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
+        FourActions.cast(b, actor, sp, t, defensive);
+    }
+}
+
+fn actions_spent(budget: &Budget) -> bool {
+    FourActions.exhausted(budget)
 }

@@ -193,9 +193,6 @@ impl VariantRules for HexPhases {
         resolve::set_initiative(b, h, key + 1);
         b.clock.queue.retain(|&i| i != h);
     }
-    fn delay(&self, b: &mut Battle, a: usize) {
-        resolve::delay_to_last(b, a);
-    }
     fn start(&self, b: &mut Battle) {
         // Initiative = combat value; ties broken once, now, by the seeded dice.
         clock::fixed_initiative(b, clock::hex_cv, "(combat value)");
@@ -211,11 +208,6 @@ impl VariantRules for HexPhases {
     }
     fn open_window(&self, b: &mut Battle) {
         open_window(b);
-    }
-    fn exhausted(&self, budget: &Budget) -> bool {
-        (budget.attack_used && budget.moves_used >= 1)
-            || budget.moves_used >= 2
-            || (budget.single_action && !budget.fresh)
     }
     fn aborting(&self) -> bool {
         true
@@ -235,6 +227,18 @@ impl VariantRules for HexPhases {
     }
 }
 
+/// What this variant does in the rules schedule's slots (see its plugin).
+impl HexPhases {
+    pub(crate) fn delay(&self, b: &mut Battle, a: usize) {
+        resolve::delay_to_last(b, a);
+    }
+    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
+        (budget.attack_used && budget.moves_used >= 1)
+            || budget.moves_used >= 2
+            || (budget.single_action && !budget.fresh)
+    }
+}
+
 /// OCV: combat value + half the base attack bonus (rounded down).
 pub fn ocv(b: &Battle, i: usize) -> i32 {
     clock::hex_cv(b, i) + b.fighters[i].def.base_attack.div_euclid(2)
@@ -243,4 +247,29 @@ pub fn ocv(b: &Battle, i: usize) -> i32 {
 /// DCV: combat value + shield bonus.
 pub fn dcv(b: &Battle, i: usize) -> i32 {
     clock::hex_cv(b, i) + b.fighters[i].def.shield
+}
+
+/// hex-phases in the rules schedule: delaying holds the phase's action until after the
+/// others; the phase ends after an attack and a move, two moves, or the surprise phase's
+/// one action.
+pub struct HexPhasesPlugin;
+
+impl Plugin for HexPhasesPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            RulesSchedule,
+            (
+                act(delay_in_phase).in_set(Slot::Delay),
+                pass_turn_when(phase_actions_spent).in_set(RulesStage::Clock),
+            ),
+        );
+    }
+}
+
+fn delay_in_phase(b: &mut Battle, actor: usize, _plan: &Plan) {
+    HexPhases.delay(b, actor);
+}
+
+fn phase_actions_spent(budget: &Budget) -> bool {
+    HexPhases.exhausted(budget)
 }

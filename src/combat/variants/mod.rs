@@ -40,6 +40,10 @@ mod prelude {
     pub(super) use crate::rules::Condition;
     pub(super) use crate::rules::PathPlan;
     pub(super) use crate::rules::RulesView;
+    pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
+    pub(super) use crate::combat::schedule::{RulesSchedule, RulesStage, Slot, act, pass_turn_when, replace_slot};
+    pub(super) use bevy::app::{App, Plugin};
+    pub(super) use bevy::ecs::schedule::IntoScheduleConfigs;
 }
 
 use crate::combat::attack::{self, Situation, Terms};
@@ -47,7 +51,7 @@ use crate::combat::clock::{self, Budget};
 use crate::combat::command::Command;
 use crate::combat::magic::{self, Counterspells};
 use crate::combat::odds::AttackDie;
-use crate::combat::resolve::{self, Maneuver};
+use crate::combat::resolve::Maneuver;
 use crate::combat::{AttackKind, Battle, Fighter};
 use crate::level::SpellDef;
 use crate::rules::PathPlan;
@@ -94,8 +98,6 @@ pub(crate) trait VariantRules: Sync {
     fn turn_starts(&self, _f: &mut Fighter) -> Option<crate::rules::Condition> {
         None
     }
-    /// Nothing is left to do in this opportunity.
-    fn exhausted(&self, budget: &Budget) -> bool;
     /// Its combatants declare intentions at the start of the round.
     fn declarations(&self) -> bool {
         false
@@ -140,10 +142,6 @@ pub(crate) trait VariantRules: Sync {
     fn spell_cost(&self, _sp: &SpellDef) -> u32 {
         1
     }
-    /// Casts `sp` on `t`: at once, by default.
-    fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
-        magic::cast_now(b, c, sp, t, defensive);
-    }
     /// Provoking while casting, as the variant has it; false if the spell is lost. By
     /// default casting provokes nothing.
     fn casting_provokes(&self, _b: &mut Battle, _c: usize, _sp: &SpellDef, _defensive: bool) -> bool {
@@ -164,12 +162,6 @@ pub(crate) trait VariantRules: Sync {
     fn hurt_while_casting(&self, b: &mut Battle, c: usize, _damage: i32) {
         self.break_concentration(b, c, "hurt");
     }
-    /// The defensive action: by default a bonus to defence, from the variant's numbers.
-    fn defend(&self, b: &mut Battle, a: usize) {
-        resolve::defensive_bonus(b, a);
-    }
-    /// Delaying: by default the turn simply ends.
-    fn delay(&self, _b: &mut Battle, _a: usize) {}
     /// A combat maneuver's check: by how much its maker won (below 0: lost), or `None` when
     /// it is over already (the maker dropped, or lost and paid for it). No maneuvers by
     /// default.
@@ -187,25 +179,10 @@ pub(crate) trait VariantRules: Sync {
     fn pusher_follows(&self) -> bool {
         false
     }
-    /// Before a command is resolved: the variant may take it over (ap-phases: ending the
-    /// turn goes on with an advanced action under way). True when it did.
-    fn command_taken_over(&self, _b: &mut Battle, _actor: usize, _cmd: &Command) -> bool {
-        false
-    }
-    /// After a command is resolved: what it spent beyond the budget (AP, the major action).
-    fn after_command(&self, _b: &mut Battle, _actor: usize, _cmd: &Command) {}
     /// A charge is declared now and run at its completion (an advanced action).
     fn charge_completes_later(&self) -> bool {
         false
     }
-    /// A charge along `path` (none when it completes later).
-    fn charge(&self, b: &mut Battle, actor: usize, t: usize, path: Option<PathPlan>) {
-        if let Some(path) = path {
-            resolve::charge(b, actor, t, path);
-        }
-    }
-    /// A fighter readied an attack.
-    fn held(&self, _b: &mut Battle, _actor: usize) {}
     /// A fighter dropped: what it had under way is lost.
     fn dropped(&self, _b: &mut Battle, _t: usize) {}
     /// Whether a command only this variant has (dash, tumble, wrestle, coup de grace,
@@ -213,8 +190,6 @@ pub(crate) trait VariantRules: Sync {
     fn check_own(&self, _b: &Battle, _actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
         Err(format!("{} is not an action in these rules", cmd.name()))
     }
-    /// Resolves a command only this variant has, checked by [`VariantRules::check_own`].
-    fn resolve_own(&self, _b: &mut Battle, _actor: usize, _cmd: &Command, _path: Option<PathPlan>) {}
     /// The die rolled to hit: a d20, where a natural 1 misses and a natural 20 hits.
     fn attack_die(&self) -> AttackDie {
         AttackDie::D20 { naturals: true }
@@ -240,10 +215,6 @@ pub(crate) trait VariantRules: Sync {
     /// Half of maximum hit points or more in one hit calls for a Fortitude save.
     fn massive_damage(&self) -> bool {
         false
-    }
-    /// Breaking free of a grapple: by default opposed grapple checks.
-    fn escape(&self, b: &mut Battle, i: usize) {
-        resolve::opposed_escape(b, i);
     }
     /// A readied attack may be taken now.
     fn may_take_held(&self, _f: &Fighter) -> bool {
@@ -305,6 +276,17 @@ pub(crate) enum Criticals {
     /// A threat is confirmed by a second roll that would hit; dice and flat bonuses are
     /// multiplied (d20-classic, ap-phases).
     Confirmed,
+}
+
+/// The registry: each variant's plugin, added to an app that has the rules schedule.
+pub(crate) fn add_plugin(app: &mut bevy::app::App, v: RulesVariant) {
+    match v {
+        RulesVariant::ApPhases => app.add_plugins(ap_phases::ApPhasesPlugin),
+        RulesVariant::FourActions => app.add_plugins(four_actions::FourActionsPlugin),
+        RulesVariant::D20Classic => app.add_plugins(d20_classic::D20ClassicPlugin),
+        RulesVariant::OsrSegments => app.add_plugins(osr_segments::OsrSegmentsPlugin),
+        RulesVariant::HexPhases => app.add_plugins(hex_phases::HexPhasesPlugin),
+    };
 }
 
 /// The registry: each variant's rules.

@@ -344,33 +344,6 @@ impl VariantRules for OsrSegments {
             Err("loading and firing a crossbow is a delaying activity: LOW initiative only".into())
         }
     }
-    fn after_command(&self, b: &mut Battle, actor: usize, cmd: &Command) {
-        if matches!(
-            cmd,
-            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
-        ) {
-            b.clock.acted[actor] = true; // its major action for the round
-            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
-                b.clock.attacked[actor] = true;
-            }
-        }
-    }
-    fn defend(&self, _b: &mut Battle, _a: usize) {}
-    fn delay(&self, b: &mut Battle, a: usize) {
-        let id = b.fighters[a].id.clone();
-        let was_high = clock::osr_is_high(b, a);
-        gain(b, a, Condition::Delayed);
-        let detail = if was_high && b.clock.osr_step == OsrStep::High {
-            "acts with the LOW group"
-        } else {
-            b.clock.acted[a] = true;
-            "loses its major action"
-        };
-        b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
-    }
-    fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, _defensive: bool) {
-        announce(b, c, sp, t);
-    }
     fn break_concentration(&self, b: &mut Battle, c: usize, why: &str) {
         break_concentration(b, c, why);
     }
@@ -400,9 +373,6 @@ impl VariantRules for OsrSegments {
     fn open_window(&self, b: &mut Battle) {
         open_window(b);
     }
-    fn exhausted(&self, budget: &Budget) -> bool {
-        !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only)
-    }
     fn declarations(&self) -> bool {
         true
     }
@@ -430,6 +400,39 @@ impl VariantRules for OsrSegments {
         b.fighters[i].hp -= 1;
         b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
         check_death(b, i);
+    }
+}
+
+/// What this variant does in the rules schedule's slots (see its plugin).
+impl OsrSegments {
+    pub(crate) fn after_command(&self, b: &mut Battle, actor: usize, cmd: &Command) {
+        if matches!(
+            cmd,
+            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
+        ) {
+            b.clock.acted[actor] = true; // its major action for the round
+            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
+                b.clock.attacked[actor] = true;
+            }
+        }
+    }
+    pub(crate) fn delay(&self, b: &mut Battle, a: usize) {
+        let id = b.fighters[a].id.clone();
+        let was_high = clock::osr_is_high(b, a);
+        gain(b, a, Condition::Delayed);
+        let detail = if was_high && b.clock.osr_step == OsrStep::High {
+            "acts with the LOW group"
+        } else {
+            b.clock.acted[a] = true;
+            "loses its major action"
+        };
+        b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
+    }
+    pub(crate) fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, _defensive: bool) {
+        announce(b, c, sp, t);
+    }
+    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
+        !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only)
     }
 }
 
@@ -510,4 +513,45 @@ fn has_open_neighbour(b: &Battle, view: &RulesView, a: usize) -> bool {
             !fp.contains(n) && b.field.terrain.get(n).passable() && view.occupancy.at(n).is_none()
         })
     })
+}
+
+/// osr-segments in the rules schedule: defending is no action of its own here; delaying
+/// drops to the LOW group; a spell is announced and goes off in its segment; moving or
+/// attacking takes the round's major action; the opportunity ends when the major action
+/// is gone and nothing else is left.
+pub struct OsrSegmentsPlugin;
+
+impl Plugin for OsrSegmentsPlugin {
+    fn build(&self, app: &mut App) {
+        for slot in [Slot::Defend, Slot::Cast] {
+            replace_slot(app, slot);
+        }
+        app.add_systems(
+            RulesSchedule,
+            (
+                act(delay_to_low_group).in_set(Slot::Delay),
+                act(announce_spell).in_set(Slot::Cast),
+                act(take_major_action).in_set(Slot::AfterCommand),
+                pass_turn_when(major_action_spent).in_set(RulesStage::Clock),
+            ),
+        );
+    }
+}
+
+fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
+    OsrSegments.delay(b, actor);
+}
+
+fn announce_spell(b: &mut Battle, actor: usize, plan: &Plan) {
+    if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
+        OsrSegments.cast(b, actor, sp, t, defensive);
+    }
+}
+
+fn take_major_action(b: &mut Battle, actor: usize, plan: &Plan) {
+    OsrSegments.after_command(b, actor, &plan.command);
+}
+
+fn major_action_spent(budget: &Budget) -> bool {
+    OsrSegments.exhausted(budget)
 }

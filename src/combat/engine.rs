@@ -1,0 +1,141 @@
+//! The engine: a `World` with the rules schedule of one variant built in it (the common
+//! [`RulesPlugin`] and the variant's own plugin). A battle is swapped into that world for
+//! the length of a command, so everything that resolves a command (the window, the sim,
+//! the AI's foresight, `query`, the tests) runs this one schedule. Each thread keeps one
+//! engine per variant, built on first use.
+
+use super::Battle;
+use super::command::{Command, RuleError};
+use super::schedule::{InPlay, RulesPlugin, RulesSchedule, RulesStage, Turn};
+use crate::variants::RulesVariant;
+use bevy::app::App;
+use bevy::ecs::schedule::{Schedule, Schedules};
+use bevy::prelude::*;
+use serde::Serialize;
+use std::cell::RefCell;
+
+/// A `World` with the rules schedule of one variant built in it.
+pub struct Engine {
+    world: World,
+    schedule: Schedule,
+    variant: RulesVariant,
+    commands: u32,
+}
+
+impl Engine {
+    pub fn new(variant: RulesVariant) -> Engine {
+        let mut app = App::empty();
+        app.add_plugins(RulesPlugin);
+        super::variants::add_plugin(&mut app, variant);
+        app.finish();
+        app.cleanup();
+        let mut world = std::mem::take(app.world_mut());
+        let mut schedule =
+            world.resource_mut::<Schedules>().remove(RulesSchedule).expect("RulesPlugin adds the rules schedule");
+        schedule.initialize(&mut world).expect("the rules schedule builds: every pair of rule systems is ordered");
+        Engine { world, schedule, variant, commands: 0 }
+    }
+
+    pub fn variant(&self) -> RulesVariant {
+        self.variant
+    }
+
+    /// Checks and resolves `cmd` for the fighter acting now in `battle`.
+    pub fn execute(&mut self, battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
+        debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
+        if !self.world.contains_resource::<InPlay>() {
+            self.world.insert_resource(InPlay(battle.clone()));
+        }
+        std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
+        *self.world.resource_mut::<Turn>() = Turn::Ordered(cmd);
+        self.schedule.run(&mut self.world);
+        std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
+        self.commands = self.commands.wrapping_add(1);
+        if self.commands.is_multiple_of(1 << 16)
+            && let Some(check) = self.world.check_change_ticks()
+        {
+            self.schedule.check_change_ticks(check);
+        }
+        match std::mem::take(&mut *self.world.resource_mut::<Turn>()) {
+            Turn::Refused(e) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// The schedule as Bevy built it: each stage in run order with its systems in run
+    /// order, named from the built schedule.
+    pub fn listing(&self) -> ScheduleListing {
+        let graph = self.schedule.graph();
+        let systems: Vec<_> = self.schedule.systems().expect("initialised in Engine::new").collect();
+        let sets = RulesStage::ALL
+            .iter()
+            .map(|stage| {
+                let members = graph.systems_in_set(stage.intern()).expect("every stage holds systems");
+                let systems = systems
+                    .iter()
+                    .filter(|(key, _)| members.contains(key))
+                    .map(|(_, system)| short_name(&system.name().to_string()))
+                    .collect();
+                StageListing { name: stage.name().into(), systems }
+            })
+            .collect();
+        ScheduleListing { variant: self.variant.id().into(), sets }
+    }
+}
+
+/// The schedule of one variant, stage by stage.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScheduleListing {
+    pub variant: String,
+    pub sets: Vec<StageListing>,
+}
+
+impl ScheduleListing {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a listing is plain strings")
+    }
+
+    /// One stage a line, its systems indented under it.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("rules schedule of {}\n", self.variant);
+        for (n, set) in self.sets.iter().enumerate() {
+            out.push_str(&format!("{}. {}\n", n + 1, set.name));
+            for system in &set.systems {
+                out.push_str(&format!("     {system}\n"));
+            }
+        }
+        out.pop();
+        out
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StageListing {
+    pub name: String,
+    pub systems: Vec<String>,
+}
+
+/// A system's name without the crate's module path: `resolve::take_stance`,
+/// `ap_phases::declare_charge`.
+fn short_name(full: &str) -> String {
+    let name = full.strip_prefix("fivefoot::combat::").unwrap_or(full);
+    let name = name.strip_prefix("variants::").unwrap_or(name);
+    let name = name.strip_prefix("schedule::systems::").unwrap_or(name);
+    name.replace("::commands::", "::")
+}
+
+thread_local! {
+    /// This thread's engines, one per variant, built on first use.
+    static ENGINES: RefCell<Vec<Option<Engine>>> = RefCell::new(RulesVariant::ALL.iter().map(|_| None).collect());
+}
+
+/// Resolves `cmd` in `battle` on this thread's engine for its variant. A command resolved
+/// while another is (which the rules never do) gets an engine of its own.
+pub(crate) fn execute(battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
+    let slot = RulesVariant::ALL.iter().position(|v| *v == battle.variant).expect("every variant is in ALL");
+    let taken = ENGINES.with(|e| e.borrow_mut()[slot].take());
+    let mut engine = taken.unwrap_or_else(|| Engine::new(battle.variant));
+    let result = engine.execute(battle, cmd);
+    ENGINES.with(|e| e.borrow_mut()[slot] = Some(engine));
+    result
+}

@@ -1,0 +1,253 @@
+//! The rules schedule: the stages a command runs through (intake, validate, resolve,
+//! victory, derive, clock), chained, each holding the systems that do its job. The resolve
+//! stage is cut into slots, one per kind of action; [`RulesPlugin`] fills them with the
+//! common rules and each variant's `Plugin` adds or replaces systems where its source
+//! differs. The schedule knows no variant; `combat::engine` builds it for one.
+
+mod systems;
+
+use super::Battle;
+use super::clock::Budget;
+use super::command::{Command, RuleError};
+use super::resolve::Plan;
+use bevy::app::App;
+use bevy::ecs::schedule::{
+    LogLevel, Schedule, ScheduleBuildSettings, ScheduleCleanupPolicy, ScheduleLabel, Schedules,
+    SingleThreadedExecutor,
+};
+use bevy::ecs::system::System;
+use bevy::prelude::*;
+
+/// The schedule a command runs through.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RulesSchedule;
+
+/// The stages of a command, in the order they run.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RulesStage {
+    /// The command is taken for the fighter acting now; the derived state is brought up
+    /// to date for the checks.
+    Intake,
+    /// Pure checks: whose turn, the cost in the variant's action economy, target, path.
+    Validate,
+    /// The command is carried out, slot by slot (see [`Slot`]).
+    Resolve,
+    /// A side out of the fight ends the battle.
+    Victory,
+    /// Occupancy and the threat map follow what moved.
+    Derive,
+    /// Time moves on when the acting fighter is done.
+    Clock,
+}
+
+impl RulesStage {
+    pub const ALL: [RulesStage; 6] = [
+        RulesStage::Intake,
+        RulesStage::Validate,
+        RulesStage::Resolve,
+        RulesStage::Victory,
+        RulesStage::Derive,
+        RulesStage::Clock,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RulesStage::Intake => "intake",
+            RulesStage::Validate => "validate",
+            RulesStage::Resolve => "resolve",
+            RulesStage::Victory => "victory",
+            RulesStage::Derive => "derive",
+            RulesStage::Clock => "clock",
+        }
+    }
+}
+
+/// The places in the resolve stage, in the order they run. Each runs only for the
+/// commands it is about; a variant's plugin fills an empty slot or replaces the common
+/// system in one ([`replace_slot`]).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    /// Before anything is spent, the variant may take the command over.
+    TakeOver,
+    /// The budget the command leaves.
+    Spend,
+    Movement,
+    Attack,
+    Charge,
+    Defend,
+    Delay,
+    Maneuver,
+    Escape,
+    /// Commands only some variants have (dash, tumble, wrestle, coup de grace, first aid).
+    Own,
+    Hold,
+    /// What a variant does when an attack is held (ap-phases: it costs the phase's AP).
+    Held,
+    Stance,
+    Cast,
+    Orders,
+    /// What the command spent beyond the budget.
+    AfterCommand,
+}
+
+impl Slot {
+    pub const ORDER: [Slot; 16] = [
+        Slot::TakeOver,
+        Slot::Spend,
+        Slot::Movement,
+        Slot::Attack,
+        Slot::Charge,
+        Slot::Defend,
+        Slot::Delay,
+        Slot::Maneuver,
+        Slot::Escape,
+        Slot::Own,
+        Slot::Hold,
+        Slot::Held,
+        Slot::Stance,
+        Slot::Cast,
+        Slot::Orders,
+        Slot::AfterCommand,
+    ];
+
+    /// Whether this slot runs for `cmd` (the spending slots run for every command).
+    fn covers(self, cmd: &Command) -> bool {
+        use Command as C;
+        match self {
+            Slot::TakeOver | Slot::Spend | Slot::AfterCommand => true,
+            Slot::Movement => matches!(cmd, C::Move { .. } | C::Step { .. }),
+            Slot::Attack => matches!(cmd, C::Attack { .. } | C::FullAttack { .. } | C::Reload),
+            Slot::Charge => matches!(cmd, C::Charge { .. }),
+            Slot::Defend => matches!(cmd, C::Defend),
+            Slot::Delay => matches!(cmd, C::Delay),
+            Slot::Maneuver => matches!(
+                cmd,
+                C::Trip { .. } | C::Grapple { .. } | C::Shove { .. } | C::Disarm { .. } | C::Stand
+            ),
+            Slot::Escape => matches!(cmd, C::Escape),
+            Slot::Own => matches!(
+                cmd,
+                C::Wrestle { .. } | C::CoupDeGrace { .. } | C::FirstAid { .. } | C::Dash { .. } | C::Tumble { .. }
+            ),
+            Slot::Hold | Slot::Held => matches!(cmd, C::Hold { .. }),
+            Slot::Stance => matches!(cmd, C::Stance { .. } | C::Guard | C::Focus),
+            Slot::Cast => matches!(cmd, C::Cast { .. }),
+            Slot::Orders => matches!(cmd, C::Declare { .. } | C::AbortOrder { .. }),
+        }
+    }
+}
+
+/// The battle the schedule works on: the caller's battle, swapped in for one command.
+#[derive(Resource)]
+pub struct InPlay(pub Battle);
+
+/// The command in flight and how far it has come.
+#[derive(Resource, Debug, Default)]
+pub enum Turn {
+    #[default]
+    Idle,
+    /// Given, not yet taken in.
+    Ordered(Command),
+    /// Taken in for `actor`, not yet checked.
+    Taken { actor: usize, command: Command },
+    /// Checked and being carried out.
+    Accepted { actor: usize, plan: Plan },
+    /// The variant carried the command out its own way; nothing else follows.
+    TakenOver,
+    /// The battle ended with this command.
+    Decided,
+    Refused(RuleError),
+}
+
+impl Turn {
+    /// The acting fighter and the plan of an accepted command.
+    pub fn accepted(&self) -> Option<(usize, &Plan)> {
+        match self {
+            Turn::Accepted { actor, plan } => Some((*actor, plan)),
+            _ => None,
+        }
+    }
+}
+
+/// Run condition: a command is being carried out.
+pub fn carrying_out(turn: Res<Turn>) -> bool {
+    matches!(*turn, Turn::Accepted { .. })
+}
+
+/// Sets up the rules schedule with the common systems in every stage and slot.
+pub struct RulesPlugin;
+
+impl Plugin for RulesPlugin {
+    fn build(&self, app: &mut App) {
+        let mut schedule = Schedule::new(RulesSchedule);
+        schedule.set_executor(SingleThreadedExecutor::new());
+        schedule.set_build_settings(ScheduleBuildSettings {
+            ambiguity_detection: LogLevel::Error,
+            ..default()
+        });
+        app.add_schedule(schedule).init_resource::<Turn>();
+        for pair in RulesStage::ALL.windows(2) {
+            app.configure_sets(RulesSchedule, pair[0].before(pair[1]));
+        }
+        app.configure_sets(RulesSchedule, (RulesStage::Victory.run_if(carrying_out), RulesStage::Clock.run_if(carrying_out)));
+        for slot in Slot::ORDER {
+            app.configure_sets(
+                RulesSchedule,
+                slot.in_set(RulesStage::Resolve).run_if(move |turn: Res<Turn>| {
+                    turn.accepted().is_some_and(|(_, plan)| slot.covers(&plan.command))
+                }),
+            );
+        }
+        for pair in Slot::ORDER.windows(2) {
+            app.configure_sets(RulesSchedule, pair[0].before(pair[1]));
+        }
+        systems::add_common(app);
+    }
+}
+
+/// Takes the common system out of `slot`, for a variant whose source does it otherwise;
+/// the variant's plugin then adds its own system there.
+pub fn replace_slot(app: &mut App, slot: Slot) {
+    let world = app.world_mut();
+    let mut schedule =
+        world.resource_mut::<Schedules>().remove(RulesSchedule).expect("RulesPlugin adds the rules schedule");
+    schedule
+        .remove_systems_in_set(slot, world, ScheduleCleanupPolicy::RemoveSystemsOnly)
+        .expect("the rules schedule has every slot");
+    world.resource_mut::<Schedules>().insert(schedule);
+}
+
+
+/// A rule step as a system: `step` carries out the accepted command for its actor. The
+/// system is named after `step`'s own path, so the schedule's listing shows the function
+/// that does the work.
+pub fn act<F>(step: F) -> impl System<In = (), Out = ()>
+where
+    F: Fn(&mut Battle, usize, &Plan) + Send + Sync + 'static,
+{
+    IntoSystem::into_system(move |mut battle: ResMut<InPlay>, turn: Res<Turn>| {
+        if let Some((actor, plan)) = turn.accepted() {
+            step(&mut battle.0, actor, plan);
+        }
+    })
+    .with_name(std::any::type_name::<F>())
+}
+
+/// The variant's clock system: once the acting fighter has ended its opportunity, dropped,
+/// or `spent` says its budget has nothing left, time moves on. Named after `spent`.
+pub fn pass_turn_when<F>(spent: F) -> impl System<In = (), Out = ()>
+where
+    F: Fn(&Budget) -> bool + Send + Sync + 'static,
+{
+    IntoSystem::into_system(move |mut battle: ResMut<InPlay>, turn: Res<Turn>| {
+        let Some((actor, plan)) = turn.accepted() else { return };
+        let b = &battle.0;
+        let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
+            || !b.fighters[actor].can_act()
+            || spent(&b.clock.budget);
+        if over {
+            super::clock::advance(&mut battle.0);
+        }
+    })
+    .with_name(std::any::type_name::<F>())
+}

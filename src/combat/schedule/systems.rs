@@ -1,0 +1,69 @@
+//! The common systems of the rules schedule: taking a command in, checking it without
+//! changing anything, the common rule in each resolve slot, the end of the battle, the
+//! derived state, and the clock.
+
+use super::{InPlay, RulesSchedule, RulesStage, Slot, Turn, act};
+use crate::combat::resolve;
+use bevy::prelude::*;
+
+pub(super) fn add_common(app: &mut App) {
+    app.add_systems(
+        RulesSchedule,
+        (
+            (take_command, bring_view_up_to_date).chain().in_set(RulesStage::Intake),
+            check_command.in_set(RulesStage::Validate),
+            act(resolve::spend_budget).in_set(Slot::Spend),
+            act(resolve::move_along_path).in_set(Slot::Movement),
+            act(resolve::attack_or_reload).in_set(Slot::Attack),
+            act(resolve::charge_straight).in_set(Slot::Charge),
+            act(resolve::take_defensive_action).in_set(Slot::Defend),
+            act(resolve::maneuver_or_stand).in_set(Slot::Maneuver),
+            act(resolve::escape_by_opposed_check).in_set(Slot::Escape),
+            act(resolve::hold_attack).in_set(Slot::Hold),
+            act(resolve::take_stance).in_set(Slot::Stance),
+            act(resolve::cast_at_once).in_set(Slot::Cast),
+            act(resolve::give_orders).in_set(Slot::Orders),
+            end_if_decided.in_set(RulesStage::Victory),
+            refresh_derived.in_set(RulesStage::Derive),
+        ),
+    );
+}
+
+/// Takes the given command for the fighter acting now; refused when nobody is.
+fn take_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
+    let Turn::Ordered(command) = std::mem::take(&mut *turn) else { return };
+    *turn = match battle.0.actor() {
+        Some(actor) => Turn::Taken { actor, command },
+        None => Turn::Refused(crate::combat::RuleError {
+            unit: "-".into(),
+            action: command.name().into(),
+            reason: "nobody is acting (the battle is over)".into(),
+        }),
+    };
+}
+
+/// Occupancy and threat as they stand, for the checks.
+fn bring_view_up_to_date(mut battle: ResMut<InPlay>) {
+    battle.0.refresh();
+}
+
+/// Whether the command is legal now, what it costs and where it goes: reads only.
+fn check_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
+    let Turn::Taken { actor, command } = std::mem::take(&mut *turn) else { return };
+    *turn = match battle.0.check_command(&command) {
+        Ok(plan) => Turn::Accepted { actor, plan },
+        Err(e) => Turn::Refused(e),
+    };
+}
+
+/// A side out of the fight ends the battle.
+fn end_if_decided(mut battle: ResMut<InPlay>, mut turn: ResMut<Turn>) {
+    if battle.0.check_victory() {
+        *turn = Turn::Decided;
+    }
+}
+
+/// Occupancy and the threat map follow what the command moved.
+fn refresh_derived(mut battle: ResMut<InPlay>) {
+    battle.0.refresh();
+}
