@@ -1,12 +1,14 @@
 //! The engine: a `World` with the rules schedule of one variant built in it (the common
-//! [`RulesPlugin`] and the variant's own plugin). A battle is swapped into that world for
+//! [`RulesSchedulePlugin`] and the variant's own plugin). A battle is swapped into that world for
 //! the length of a command, so everything that resolves a command (the window, the sim,
 //! the AI's foresight, `query`, the tests) runs this one schedule. Each thread keeps one
 //! engine per variant, built on first use.
 
 use super::Battle;
 use super::command::{Command, RuleError};
-use super::schedule::{InPlay, RulesPlugin, RulesSchedule, RulesStage, Turn};
+use super::schedule::{
+    InPlay, Pass, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage, Turn, Walking, unsettled,
+};
 use crate::variants::RulesVariant;
 use bevy::app::App;
 use bevy::ecs::schedule::{Schedule, Schedules};
@@ -25,13 +27,15 @@ pub struct Engine {
 impl Engine {
     pub fn new(variant: RulesVariant) -> Engine {
         let mut app = App::empty();
-        app.add_plugins(RulesPlugin);
+        app.add_plugins(RulesSchedulePlugin);
         super::variants::add_plugin(&mut app, variant);
         app.finish();
         app.cleanup();
         let mut world = std::mem::take(app.world_mut());
-        let mut schedule =
-            world.resource_mut::<Schedules>().remove(RulesSchedule).expect("RulesPlugin adds the rules schedule");
+        let mut schedule = world
+            .resource_mut::<Schedules>()
+            .remove(RulesSchedule)
+            .expect("RulesSchedulePlugin adds the rules schedule");
         schedule.initialize(&mut world).expect("the rules schedule builds: every pair of rule systems is ordered");
         Engine { world, schedule, variant, commands: 0 }
     }
@@ -48,7 +52,16 @@ impl Engine {
         }
         std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
         *self.world.resource_mut::<Turn>() = Turn::Ordered(cmd);
-        self.schedule.run(&mut self.world);
+        // One pass carries the command out; each further pass walks a move's next leg
+        // after the attack of opportunity that stopped it.
+        self.world.resource_mut::<Pass>().0 = 0;
+        loop {
+            self.schedule.run(&mut self.world);
+            if !unsettled(self.world.resource::<Walking>(), self.world.resource::<ReactionStack>()) {
+                break;
+            }
+            self.world.resource_mut::<Pass>().0 += 1;
+        }
         std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
         self.commands = self.commands.wrapping_add(1);
         if self.commands.is_multiple_of(1 << 16)

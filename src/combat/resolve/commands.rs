@@ -10,16 +10,6 @@ pub(crate) fn spend_budget(b: &mut Battle, _actor: usize, plan: &Plan) {
     b.clock.budget = plan.budget_after.clone();
 }
 
-/// A move or a 5-ft step along the planned path.
-pub(crate) fn move_along_path(b: &mut Battle, actor: usize, plan: &Plan) {
-    let path = plan.path.as_ref().expect("a move has a path");
-    let kind = match plan.command {
-        Command::Step { .. } => b.variant.numbers().step_name.as_str(),
-        _ => "move",
-    };
-    walk(b, actor, path, kind, None);
-}
-
 /// An attack, a full attack, or reloading a crossbow.
 pub(crate) fn attack_or_reload(b: &mut Battle, actor: usize, plan: &Plan) {
     match &plan.command {
@@ -70,7 +60,11 @@ pub(crate) fn hold_attack(b: &mut Battle, actor: usize, plan: &Plan) {
     b.fighters[actor].held = Some(target.clone());
     let id = b.fighters[actor].id.clone();
     let on = target.clone().unwrap_or_else(|| "the first foe".into());
-    b.emit(CombatEvent::Action { unit: id, action: "holds an attack".into(), detail: format!("for when {on} comes into reach") });
+    b.emit(CombatEvent::Action {
+        unit: id,
+        action: "holds an attack".into(),
+        detail: format!("for when {on} comes into reach"),
+    });
 }
 
 /// Fighting defensively or recklessly, guarding, focusing.
@@ -130,11 +124,8 @@ pub(crate) fn give_orders(b: &mut Battle, actor: usize, plan: &Plan) {
         }
         Command::AbortOrder { on } => {
             b.fighters[actor].abort_order = Some(*on);
-            let detail = if *on {
-                "will abort to a dodge when attacked, giving up its next action"
-            } else {
-                "will not abort"
-            };
+            let detail =
+                if *on { "will abort to a dodge when attacked, giving up its next action" } else { "will not abort" };
             b.emit(CombatEvent::Action { unit: id, action: "abort order".into(), detail: detail.into() });
         }
         _ => {}

@@ -12,14 +12,15 @@ mod strike;
 mod validate;
 
 pub(crate) use actions::{Maneuver, defensive_bonus, delay_to_last};
+pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::opposed_escape;
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
+pub use movement::{Leg, Walk};
 pub(crate) use movement::{charge, charge_path, set_initiative, straight_run, walk};
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub(crate) use strike::{attack_routine, deal_damage};
-pub(crate) use commands::*;
 
 use actions::*;
 use economy::*;

@@ -15,51 +15,126 @@ pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut 
     b.fighters[mover].in_fight() && !b.is_over()
 }
 
-/// Walks `path`, stopping for each attack of opportunity it provokes; a mover who drops
-/// stops where it fell, unless that is a square it could only pass through (an ally's):
-/// then it is on the last square of its path where it could have stopped. `immune_from`
-/// cannot react (four-actions: a charge's target).
-pub(crate) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
-    let start = b.fighters[mover].pos;
-    let mut done: Vec<GridPos> = Vec::new();
-    let mut squares = path.squares.iter().copied().peekable();
-    for p in &path.provokes {
-        // Advance to the square being left.
-        while b.fighters[mover].pos != p.from {
-            let Some(next) = squares.next() else { break };
-            if !step_onto(b, mover, next, &mut done) {
-                break;
+/// A walk under way: the mover, its path, how far along it is, and the squares it has
+/// entered. A walk stops at each attack of opportunity it provokes; whoever drives it
+/// resolves the attack (the rules schedule's reactions stage, or [`walk`] inline) and goes
+/// on with [`Walk::leg`].
+#[derive(Clone, Debug)]
+pub struct Walk {
+    pub mover: usize,
+    path: PathPlan,
+    kind: String,
+    /// Cannot react (four-actions: a charge's target).
+    immune_from: Option<usize>,
+    start: GridPos,
+    /// The next of the path's provocations to come to.
+    next_provocation: usize,
+    /// Squares of the path not yet entered.
+    next_square: usize,
+    done: Vec<GridPos>,
+}
+
+/// What stops a walk's leg.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Leg {
+    /// Leaving the square it stands on provokes `by`'s attack of opportunity.
+    Provokes { by: usize, trigger: String },
+    /// The walk is over (the path's end, the mover out of the fight, or the battle over):
+    /// call [`Walk::finish`].
+    Over,
+}
+
+impl Walk {
+    pub fn new(b: &Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) -> Walk {
+        Walk {
+            mover,
+            path: path.clone(),
+            kind: kind.into(),
+            immune_from,
+            start: b.fighters[mover].pos,
+            next_provocation: 0,
+            next_square: 0,
+            done: Vec::new(),
+        }
+    }
+
+    fn goes_on(&self, b: &Battle) -> bool {
+        b.fighters[self.mover].in_fight() && !b.is_over()
+    }
+
+    /// Walks on to the next square whose leaving provokes, or to the end of the path.
+    pub fn leg(&mut self, b: &mut Battle) -> Leg {
+        while self.next_provocation < self.path.provokes.len() {
+            if !self.goes_on(b) {
+                return Leg::Over;
+            }
+            let p = self.path.provokes[self.next_provocation].clone();
+            self.next_provocation += 1;
+            // Advance to the square being left.
+            while b.fighters[self.mover].pos != p.from {
+                let Some(&next) = self.path.squares.get(self.next_square) else { break };
+                self.next_square += 1;
+                if !step_onto(b, self.mover, next, &mut self.done) {
+                    break;
+                }
+            }
+            if !self.goes_on(b) {
+                return Leg::Over;
+            }
+            b.invalidate();
+            if Some(p.by) == self.immune_from {
+                continue;
+            }
+            let trigger = b.variant.numbers().leaving_trigger.clone();
+            return Leg::Provokes { by: p.by, trigger };
+        }
+        if self.goes_on(b) {
+            while let Some(&next) = self.path.squares.get(self.next_square) {
+                self.next_square += 1;
+                if !step_onto(b, self.mover, next, &mut self.done) {
+                    break;
+                }
             }
         }
-        if !b.fighters[mover].in_fight() || b.is_over() {
-            break;
+        self.next_provocation = self.path.provokes.len();
+        self.next_square = self.path.squares.len();
+        Leg::Over
+    }
+
+    /// After an attack of opportunity: whether the walk may go on.
+    pub fn survives(&self, b: &Battle) -> bool {
+        self.goes_on(b)
+    }
+
+    /// Ends the walk: a mover who drops stops where it fell, unless that is a square it
+    /// could only pass through (an ally's): then it is on the last square of its path
+    /// where it could have stopped.
+    pub fn finish(mut self, b: &mut Battle) {
+        let mover = self.mover;
+        variants::rules(b.variant).after_walk(b, mover, &self.done);
+        while !self.done.is_empty() && shares_a_square(b, mover) {
+            self.done.pop();
+            b.fighters[mover].pos = self.done.last().copied().unwrap_or(self.start);
         }
         b.invalidate();
-        if Some(p.by) == immune_from {
-            continue;
-        }
-        let trigger = b.variant.numbers().leaving_trigger.as_str();
-        opportunity(b, p.by, mover, trigger);
-        if !b.fighters[mover].in_fight() || b.is_over() {
+        let cost =
+            if self.done.len() == self.path.squares.len() { self.path.cost_ft } else { 5 * self.done.len() as u32 };
+        let id = b.fighters[mover].id.clone();
+        b.emit(CombatEvent::Moved { unit: id, path: self.done, cost_ft: cost, kind: self.kind });
+    }
+}
+
+/// Walks `path` to its end, resolving each attack of opportunity it provokes as it comes.
+/// `immune_from` cannot react (four-actions: a charge's target).
+pub(crate) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
+    let mut w = Walk::new(b, mover, path, kind, immune_from);
+    while let Leg::Provokes { by, trigger } = w.leg(b) {
+        opportunity(b, by, mover, &trigger);
+        if !w.survives(b) {
             break;
         }
     }
-    if b.fighters[mover].in_fight() && !b.is_over() {
-        for next in squares {
-            if !step_onto(b, mover, next, &mut done) {
-                break;
-            }
-        }
-    }
-    variants::rules(b.variant).after_walk(b, mover, &done);
-    while !done.is_empty() && shares_a_square(b, mover) {
-        done.pop();
-        b.fighters[mover].pos = done.last().copied().unwrap_or(start);
-    }
-    b.invalidate();
-    let cost = if done.len() == path.squares.len() { path.cost_ft } else { 5 * done.len() as u32 };
-    let id = b.fighters[mover].id.clone();
-    b.emit(CombatEvent::Moved { unit: id, path: done, cost_ft: cost, kind: kind.into() });
+    w.finish(b);
 }
 
 /// Whether any other creature still on the board stands on one of `i`'s squares.

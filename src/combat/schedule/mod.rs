@@ -1,8 +1,12 @@
 //! The rules schedule: the stages a command runs through (intake, validate, resolve,
-//! victory, derive, clock), chained, each holding the systems that do its job. The resolve
-//! stage is cut into slots, one per kind of action; [`RulesPlugin`] fills them with the
-//! common rules and each variant's `Plugin` adds or replaces systems where its source
-//! differs. The schedule knows no variant; `combat::engine` builds it for one.
+//! reactions, victory, derive, clock), chained, each holding the systems that do its job.
+//! The resolve stage is cut into slots, one per kind of action; [`RulesSchedulePlugin`]
+//! fills them with the common rules and each variant's `Plugin` adds or replaces systems
+//! where its source differs. A move walks leg by leg: each square whose leaving provokes
+//! pushes the attack of opportunity onto the [`ReactionStack`], the reactions stage
+//! resolves it, and the schedule runs again (a pass) to walk the next leg, until the walk
+//! is over and the stack empty; only then do the command's last slot, victory and the clock
+//! run. The schedule knows no variant; `combat::engine` builds it for one.
 
 mod systems;
 
@@ -12,8 +16,7 @@ use super::command::{Command, RuleError};
 use super::resolve::Plan;
 use bevy::app::App;
 use bevy::ecs::schedule::{
-    LogLevel, Schedule, ScheduleBuildSettings, ScheduleCleanupPolicy, ScheduleLabel, Schedules,
-    SingleThreadedExecutor,
+    LogLevel, Schedule, ScheduleBuildSettings, ScheduleCleanupPolicy, ScheduleLabel, Schedules, SingleThreadedExecutor,
 };
 use bevy::ecs::system::System;
 use bevy::prelude::*;
@@ -30,8 +33,10 @@ pub enum RulesStage {
     Intake,
     /// Pure checks: whose turn, the cost in the variant's action economy, target, path.
     Validate,
-    /// The command is carried out, slot by slot (see [`Slot`]).
+    /// The command is carried out, slot by slot (see [`Slot`]); a move walks one leg.
     Resolve,
+    /// The attack of opportunity on top of the [`ReactionStack`] is made.
+    Reactions,
     /// A side out of the fight ends the battle.
     Victory,
     /// Occupancy and the threat map follow what moved.
@@ -41,10 +46,11 @@ pub enum RulesStage {
 }
 
 impl RulesStage {
-    pub const ALL: [RulesStage; 6] = [
+    pub const ALL: [RulesStage; 7] = [
         RulesStage::Intake,
         RulesStage::Validate,
         RulesStage::Resolve,
+        RulesStage::Reactions,
         RulesStage::Victory,
         RulesStage::Derive,
         RulesStage::Clock,
@@ -55,6 +61,7 @@ impl RulesStage {
             RulesStage::Intake => "intake",
             RulesStage::Validate => "validate",
             RulesStage::Resolve => "resolve",
+            RulesStage::Reactions => "reactions",
             RulesStage::Victory => "victory",
             RulesStage::Derive => "derive",
             RulesStage::Clock => "clock",
@@ -120,10 +127,9 @@ impl Slot {
             Slot::Charge => matches!(cmd, C::Charge { .. }),
             Slot::Defend => matches!(cmd, C::Defend),
             Slot::Delay => matches!(cmd, C::Delay),
-            Slot::Maneuver => matches!(
-                cmd,
-                C::Trip { .. } | C::Grapple { .. } | C::Shove { .. } | C::Disarm { .. } | C::Stand
-            ),
+            Slot::Maneuver => {
+                matches!(cmd, C::Trip { .. } | C::Grapple { .. } | C::Shove { .. } | C::Disarm { .. } | C::Stand)
+            }
             Slot::Escape => matches!(cmd, C::Escape),
             Slot::Own => matches!(
                 cmd,
@@ -149,9 +155,15 @@ pub enum Turn {
     /// Given, not yet taken in.
     Ordered(Command),
     /// Taken in for `actor`, not yet checked.
-    Taken { actor: usize, command: Command },
+    Taken {
+        actor: usize,
+        command: Command,
+    },
     /// Checked and being carried out.
-    Accepted { actor: usize, plan: Plan },
+    Accepted {
+        actor: usize,
+        plan: Plan,
+    },
     /// The variant carried the command out its own way; nothing else follows.
     TakenOver,
     /// The battle ended with this command.
@@ -169,33 +181,67 @@ impl Turn {
     }
 }
 
-/// Run condition: a command is being carried out.
-pub fn carrying_out(turn: Res<Turn>) -> bool {
-    matches!(*turn, Turn::Accepted { .. })
+/// Which run of the schedule this is for the command in flight: 0 carries the command
+/// out, each later one walks the next leg of a move.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pass(pub u32);
+
+/// The move under way, between its legs.
+#[derive(Resource, Debug, Default)]
+pub struct Walking(pub Option<crate::combat::resolve::Walk>);
+
+/// Reactions waiting to be made, the last pushed first.
+#[derive(Resource, Debug, Default)]
+pub struct ReactionStack(pub Vec<Reaction>);
+
+/// A reaction to something a fighter did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reaction {
+    /// `by` strikes `mover`, which did `trigger` (in the log's words).
+    Opportunity { by: usize, mover: usize, trigger: String },
+}
+
+/// Whether the command has more to resolve: a walk under way or a reaction waiting.
+pub fn unsettled(walking: &Walking, stack: &ReactionStack) -> bool {
+    walking.0.is_some() || !stack.0.is_empty()
+}
+
+/// Run condition: a command is being carried out and nothing of it is still waiting.
+pub fn carrying_out(turn: Res<Turn>, walking: Res<Walking>, stack: Res<ReactionStack>) -> bool {
+    matches!(*turn, Turn::Accepted { .. }) && !unsettled(&walking, &stack)
 }
 
 /// Sets up the rules schedule with the common systems in every stage and slot.
-pub struct RulesPlugin;
+pub struct RulesSchedulePlugin;
 
-impl Plugin for RulesPlugin {
+impl Plugin for RulesSchedulePlugin {
     fn build(&self, app: &mut App) {
         let mut schedule = Schedule::new(RulesSchedule);
         schedule.set_executor(SingleThreadedExecutor::new());
-        schedule.set_build_settings(ScheduleBuildSettings {
-            ambiguity_detection: LogLevel::Error,
-            ..default()
-        });
-        app.add_schedule(schedule).init_resource::<Turn>();
+        schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+        app.add_schedule(schedule)
+            .init_resource::<Turn>()
+            .init_resource::<Pass>()
+            .init_resource::<Walking>()
+            .init_resource::<ReactionStack>();
         for pair in RulesStage::ALL.windows(2) {
             app.configure_sets(RulesSchedule, pair[0].before(pair[1]));
         }
-        app.configure_sets(RulesSchedule, (RulesStage::Victory.run_if(carrying_out), RulesStage::Clock.run_if(carrying_out)));
+        app.configure_sets(
+            RulesSchedule,
+            (RulesStage::Victory.run_if(carrying_out), RulesStage::Clock.run_if(carrying_out)),
+        );
         for slot in Slot::ORDER {
+            // The command's last slot waits until its walk and reactions are over; the
+            // others run in the command's first pass.
             app.configure_sets(
                 RulesSchedule,
-                slot.in_set(RulesStage::Resolve).run_if(move |turn: Res<Turn>| {
-                    turn.accepted().is_some_and(|(_, plan)| slot.covers(&plan.command))
-                }),
+                slot.in_set(RulesStage::Resolve).run_if(
+                    move |turn: Res<Turn>, pass: Res<Pass>, walking: Res<Walking>, stack: Res<ReactionStack>| {
+                        let due = if slot == Slot::AfterCommand { !unsettled(&walking, &stack) } else { pass.0 == 0 };
+                        due && turn.accepted().is_some_and(|(_, plan)| slot.covers(&plan.command))
+                    },
+                ),
             );
         }
         for pair in Slot::ORDER.windows(2) {
@@ -210,13 +256,12 @@ impl Plugin for RulesPlugin {
 pub fn replace_slot(app: &mut App, slot: Slot) {
     let world = app.world_mut();
     let mut schedule =
-        world.resource_mut::<Schedules>().remove(RulesSchedule).expect("RulesPlugin adds the rules schedule");
+        world.resource_mut::<Schedules>().remove(RulesSchedule).expect("RulesSchedulePlugin adds the rules schedule");
     schedule
         .remove_systems_in_set(slot, world, ScheduleCleanupPolicy::RemoveSystemsOnly)
         .expect("the rules schedule has every slot");
     world.resource_mut::<Schedules>().insert(schedule);
 }
-
 
 /// A rule step as a system: `step` carries out the accepted command for its actor. The
 /// system is named after `step`'s own path, so the schedule's listing shows the function

@@ -2,8 +2,8 @@
 //! changing anything, the common rule in each resolve slot, the end of the battle, the
 //! derived state, and the clock.
 
-use super::{InPlay, RulesSchedule, RulesStage, Slot, Turn, act};
-use crate::combat::resolve;
+use super::{InPlay, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, Walking, act};
+use crate::combat::resolve::{self, Leg, Walk};
 use bevy::prelude::*;
 
 pub(super) fn add_common(app: &mut App) {
@@ -13,7 +13,9 @@ pub(super) fn add_common(app: &mut App) {
             (take_command, bring_view_up_to_date).chain().in_set(RulesStage::Intake),
             check_command.in_set(RulesStage::Validate),
             act(resolve::spend_budget).in_set(Slot::Spend),
-            act(resolve::move_along_path).in_set(Slot::Movement),
+            start_walking.in_set(Slot::Movement),
+            walk_next_leg.after(Slot::Movement).before(Slot::Attack).in_set(RulesStage::Resolve),
+            make_attack_of_opportunity.in_set(RulesStage::Reactions),
             act(resolve::attack_or_reload).in_set(Slot::Attack),
             act(resolve::charge_straight).in_set(Slot::Charge),
             act(resolve::take_defensive_action).in_set(Slot::Defend),
@@ -31,6 +33,9 @@ pub(super) fn add_common(app: &mut App) {
 
 /// Takes the given command for the fighter acting now; refused when nobody is.
 fn take_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
+    if !matches!(*turn, Turn::Ordered(_)) {
+        return;
+    }
     let Turn::Ordered(command) = std::mem::take(&mut *turn) else { return };
     *turn = match battle.0.actor() {
         Some(actor) => Turn::Taken { actor, command },
@@ -49,11 +54,67 @@ fn bring_view_up_to_date(mut battle: ResMut<InPlay>) {
 
 /// Whether the command is legal now, what it costs and where it goes: reads only.
 fn check_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
+    if !matches!(*turn, Turn::Taken { .. }) {
+        return;
+    }
     let Turn::Taken { actor, command } = std::mem::take(&mut *turn) else { return };
     *turn = match battle.0.check_command(&command) {
         Ok(plan) => Turn::Accepted { actor, plan },
         Err(e) => Turn::Refused(e),
     };
+}
+
+/// A move or a 5-ft step sets out along its planned path, to the first square whose leaving
+/// provokes.
+fn start_walking(
+    mut battle: ResMut<InPlay>,
+    turn: Res<Turn>,
+    mut walking: ResMut<Walking>,
+    mut stack: ResMut<ReactionStack>,
+) {
+    let Some((actor, plan)) = turn.accepted() else { return };
+    let path = plan.path.as_ref().expect("a move has a path");
+    let kind = match plan.command {
+        crate::combat::Command::Step { .. } => battle.0.variant.numbers().step_name.clone(),
+        _ => "move".into(),
+    };
+    let walk = Walk::new(&battle.0, actor, path, &kind, None);
+    go_on(&mut battle.0, walk, &mut walking, &mut stack);
+}
+
+/// After its attack of opportunity, the walk goes on to the next such square or its end.
+fn walk_next_leg(
+    mut battle: ResMut<InPlay>,
+    pass: Res<Pass>,
+    mut walking: ResMut<Walking>,
+    mut stack: ResMut<ReactionStack>,
+) {
+    if pass.0 == 0 || !stack.0.is_empty() {
+        return;
+    }
+    let Some(walk) = walking.0.take() else { return };
+    if walk.survives(&battle.0) {
+        go_on(&mut battle.0, walk, &mut walking, &mut stack);
+    } else {
+        walk.finish(&mut battle.0);
+    }
+}
+
+fn go_on(b: &mut crate::combat::Battle, mut walk: Walk, walking: &mut Walking, stack: &mut ReactionStack) {
+    match walk.leg(b) {
+        Leg::Provokes { by, trigger } => {
+            stack.0.push(Reaction::Opportunity { by, mover: walk.mover, trigger });
+            walking.0 = Some(walk);
+        }
+        Leg::Over => walk.finish(b),
+    }
+}
+
+/// The reaction on top of the stack is made.
+fn make_attack_of_opportunity(mut battle: ResMut<InPlay>, mut stack: ResMut<ReactionStack>) {
+    if let Some(Reaction::Opportunity { by, mover, trigger }) = stack.0.pop() {
+        resolve::opportunity(&mut battle.0, by, mover, &trigger);
+    }
 }
 
 /// A side out of the fight ends the battle.

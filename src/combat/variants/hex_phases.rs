@@ -258,10 +258,7 @@ impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             RulesSchedule,
-            (
-                act(delay_in_phase).in_set(Slot::Delay),
-                pass_turn_when(phase_actions_spent).in_set(RulesStage::Clock),
-            ),
+            (act(delay_in_phase).in_set(Slot::Delay), pass_turn_when(phase_actions_spent).in_set(RulesStage::Clock)),
         );
     }
 }
