@@ -382,3 +382,22 @@ fn a_reader_that_goes_away_ends_the_sim_quietly() {
 
 #[path = "cli/level.rs"]
 mod level;
+
+#[test]
+fn schedule_prints_the_built_stages_as_json_and_refuses_an_unknown_variant() {
+    let (code, out, err) = fivefoot(&["schedule", "--rules", "hex-phases", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["variant"], "hex-phases");
+    let sets = v["sets"].as_array().expect("sets");
+    assert!(sets.len() >= 6);
+    assert_eq!(sets[0]["name"], "intake");
+    assert!(sets.iter().all(|s| !s["systems"].as_array().expect("systems").is_empty()));
+    assert!(out.contains("hex_phases::delay_in_phase"), "{out}");
+    let (text_code, text, _) = fivefoot(&["schedule", "--rules", "ap-phases"]);
+    assert_eq!(text_code, 0);
+    assert!(text.contains("3. resolve") && text.contains("ap_phases::declare_charge"), "{text}");
+    let (bad, _, err) = fivefoot(&["schedule", "--rules", "gurps"]);
+    assert_eq!(bad, 2);
+    assert!(err.contains("gurps"), "{err}");
+}

@@ -126,3 +126,6 @@ mod osr_moves;
 
 #[path = "combat/focus.rs"]
 mod focus;
+
+#[path = "combat/schedule.rs"]
+mod schedule;

@@ -22,6 +22,7 @@ pub struct Engine {
     schedule: Schedule,
     variant: RulesVariant,
     commands: u32,
+    passes: u32,
 }
 
 impl Engine {
@@ -37,7 +38,7 @@ impl Engine {
             .remove(RulesSchedule)
             .expect("RulesSchedulePlugin adds the rules schedule");
         schedule.initialize(&mut world).expect("the rules schedule builds: every pair of rule systems is ordered");
-        Engine { world, schedule, variant, commands: 0 }
+        Engine { world, schedule, variant, commands: 0, passes: 0 }
     }
 
     pub fn variant(&self) -> RulesVariant {
@@ -62,6 +63,7 @@ impl Engine {
             }
             self.world.resource_mut::<Pass>().0 += 1;
         }
+        self.passes = self.world.resource::<Pass>().0 + 1;
         std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
         self.commands = self.commands.wrapping_add(1);
         if self.commands.is_multiple_of(1 << 16)
@@ -73,6 +75,12 @@ impl Engine {
             Turn::Refused(e) => Err(e),
             _ => Ok(()),
         }
+    }
+
+    /// How many times the schedule ran for the last command: one, and one more for each
+    /// attack of opportunity its walk stopped for.
+    pub fn passes(&self) -> u32 {
+        self.passes
     }
 
     /// The schedule as Bevy built it: each stage in run order with its systems in run

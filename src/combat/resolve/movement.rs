@@ -68,7 +68,7 @@ impl Walk {
             if !self.goes_on(b) {
                 return Leg::Over;
             }
-            let p = self.path.provokes[self.next_provocation].clone();
+            let p = self.path.provokes[self.next_provocation];
             self.next_provocation += 1;
             // Advance to the square being left.
             while b.fighters[self.mover].pos != p.from {

@@ -1,0 +1,109 @@
+//! The rules schedule as Bevy builds it: its stages in order and none empty, each variant's
+//! plugin adding or replacing systems where its source differs, attacks of opportunity made
+//! by the reactions stage between a walk's legs, and unordered rule systems refused.
+
+use super::*;
+use bevy::ecs::schedule::{IntoScheduleConfigs, Schedules};
+use bevy::prelude::{App, ResMut};
+use fivefoot::combat::engine::Engine;
+use fivefoot::combat::schedule::{InPlay, RulesSchedule, RulesSchedulePlugin, RulesStage};
+
+fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
+    Engine::new(v).listing().sets.into_iter().map(|s| (s.name, s.systems)).collect()
+}
+
+#[test]
+fn every_variant_runs_seven_stages_in_order_and_none_is_empty() {
+    for v in RulesVariant::ALL {
+        let listing = Engine::new(v).listing();
+        let names: Vec<&str> = listing.sets.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["intake", "validate", "resolve", "reactions", "victory", "derive", "clock"], "{v:?}");
+        for set in &listing.sets {
+            assert!(!set.systems.is_empty(), "{v:?}: the {} stage is empty", set.name);
+        }
+        assert_eq!(listing.variant, v.id());
+    }
+}
+
+#[test]
+fn no_two_variants_run_the_same_systems() {
+    let all: Vec<_> = RulesVariant::ALL.iter().map(|&v| (v, systems(v))).collect();
+    for (i, (a, sa)) in all.iter().enumerate() {
+        for (b, sb) in &all[i + 1..] {
+            assert_ne!(sa, sb, "{a:?} and {b:?} have the same schedule");
+        }
+    }
+}
+
+#[test]
+fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
+    let common = "resolve::charge_straight".to_string();
+    let ap = systems(RulesVariant::ApPhases);
+    // ap-phases: a charge is an advanced action of 2 AP, declared now.
+    assert!(ap["resolve"].contains(&"ap_phases::declare_charge".to_string()), "{:?}", ap["resolve"]);
+    assert!(!ap["resolve"].contains(&common));
+    assert!(systems(RulesVariant::D20Classic)["resolve"].contains(&common));
+    // osr-segments has no defensive action of its own: the slot is emptied, not filled.
+    assert!(!systems(RulesVariant::OsrSegments)["resolve"].iter().any(|s| s.contains("defen")));
+    assert!(systems(RulesVariant::FourActions)["resolve"].contains(&"resolve::take_defensive_action".to_string()));
+    // Each variant ends an opportunity by its own action economy.
+    let clocks: Vec<Vec<String>> = RulesVariant::ALL.iter().map(|&v| systems(v)["clock"].clone()).collect();
+    for (i, c) in clocks.iter().enumerate() {
+        assert_eq!(clocks.iter().filter(|d| *d == c).count(), 1, "{:?} shares its clock", RulesVariant::ALL[i]);
+    }
+}
+
+#[test]
+fn leaving_two_threatening_foes_stops_the_walk_for_each_attack_of_opportunity() {
+    let units = vec![
+        unit("hero", "a", (4, 3), "human_fighter", Some("longsword")),
+        unit("gob1", "b", (3, 3), "goblin", Some("short_sword")),
+        unit("gob2", "b", (5, 3), "goblin", Some("short_sword")),
+    ];
+    let mut b = battle(units, RulesVariant::D20Classic, 4);
+    until(&mut b, "hero", |_| true);
+    let mut engine = Engine::new(RulesVariant::D20Classic);
+    let before = b.events.len();
+    engine.execute(&mut b, Command::Move { to: GridPos::new(4, 6) }).expect("a legal move");
+    let strikers: Vec<&str> = b.events[before..]
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::AttackOfOpportunity { by, .. } => Some(by.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(strikers, ["gob1", "gob2"]);
+    assert_eq!(engine.passes(), 3, "one pass for the command, one more after each attack");
+    // The walk's end comes after both attacks, and the hero stands where it was going.
+    let moved = b.events[before..].iter().position(|e| matches!(e, CombatEvent::Moved { .. })).expect("moved");
+    let last_aoo =
+        b.events[before..].iter().rposition(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).expect("aoo");
+    assert!(moved > last_aoo);
+    assert_eq!(b.fighters[b.index_of("hero").unwrap()].pos, GridPos::new(4, 6));
+    // Positive control: a move provoking nothing runs once.
+    until(&mut b, "hero", |_| true);
+    engine.execute(&mut b, Command::Move { to: GridPos::new(4, 7) }).expect("a legal move");
+    assert_eq!(engine.passes(), 1);
+}
+
+fn writes_the_battle(_: ResMut<InPlay>) {}
+fn also_writes_the_battle(_: ResMut<InPlay>) {}
+
+fn builds(order: bool) -> bool {
+    let mut app = App::empty();
+    app.add_plugins(RulesSchedulePlugin);
+    if order {
+        app.add_systems(RulesSchedule, (writes_the_battle, also_writes_the_battle).chain().after(RulesStage::Clock));
+    } else {
+        app.add_systems(RulesSchedule, (writes_the_battle, also_writes_the_battle).after(RulesStage::Clock));
+    }
+    let world = app.world_mut();
+    let mut schedule = world.resource_mut::<Schedules>().remove(RulesSchedule).expect("the rules schedule");
+    schedule.initialize(world).is_ok()
+}
+
+#[test]
+fn two_rule_systems_writing_the_battle_in_no_set_order_do_not_build() {
+    assert!(!builds(false), "an unordered pair must be refused: its order would decide the battle");
+    assert!(builds(true));
+}
