@@ -1,12 +1,13 @@
-//! The combat engine in the ECS: the battle as a resource, one system that advances the
-//! combat clock (one command per update, from the side's AI or the player's queue), and
-//! a system that mirrors the battle onto the combatant components the view reads.
+//! The combat engine in the window: the battle as a resource and one system that advances
+//! the combat clock (one command per update, from the side's AI or the player's queue),
+//! each command resolved through the rules schedule (`combat::engine`). The view reads the
+//! battle itself; the combatant entities only name its fighters.
 
 use super::Battle;
 use super::ai::{Ai, Greedy};
 use super::command::Command;
 use super::event::CombatEvent;
-use crate::rules::{Combatant, Conditions, Health, Position, RulesSet};
+use crate::rules::RulesSet;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use std::collections::{BTreeMap, VecDeque};
@@ -70,8 +71,7 @@ impl Plugin for CombatPlugin {
             .init_resource::<AiThinking>()
             .add_message::<CombatEventMsg>()
             .add_message::<CommandRefused>()
-            .add_systems(Update, advance_clock.in_set(RulesSet::Clock).run_if(resource_exists::<BattleRes>))
-            .add_systems(Update, mirror_components.in_set(RulesSet::Resolve).run_if(resource_exists::<BattleRes>));
+            .add_systems(Update, advance_clock.in_set(RulesSet::Clock).run_if(resource_exists::<BattleRes>));
     }
 }
 
@@ -176,20 +176,5 @@ fn advance_clock(
             out.write(CombatEventMsg(e.clone()));
         }
         res.bypass_change_detection().cursor = to;
-    }
-}
-
-/// Copies positions, hit points and conditions from the battle onto the components.
-fn mirror_components(res: Res<BattleRes>, mut q: Query<(&Combatant, &mut Position, &mut Health, &mut Conditions)>) {
-    if !res.is_changed() {
-        return;
-    }
-    for (c, mut pos, mut health, mut cond) in &mut q {
-        if let Some(i) = res.battle.index_of(&c.id) {
-            let f = &res.battle.fighters[i];
-            pos.set_if_neq(Position(f.pos));
-            health.set_if_neq(Health { hp: f.hp, max: f.max_hp, nonlethal: f.nonlethal });
-            cond.set_if_neq(Conditions(f.conditions.clone()));
-        }
     }
 }

@@ -100,12 +100,9 @@ pub fn start_skirmish(world: &mut World) {
     let variant = setup.rules.unwrap_or(level.def.rules);
     let human: Vec<String> =
         setup.side.iter().filter(|s| level.def.units.iter().any(|u| &u.side == *s)).cloned().collect();
-    rules::spawn_level(world, &level, &catalogue, variant);
-    let units: Vec<Entity> = world.query_filtered::<Entity, With<Combatant>>().iter(world).collect();
-    for e in units {
-        world.entity_mut(e).insert(DespawnOnExit(Screen::Skirmish));
-    }
     let battle = Battle::new(&level, &catalogue, variant, setup.seed, BattleOptions::default());
+    world.insert_resource(rules::Battlefield { terrain: level.terrain.clone(), variant });
+    spawn_combatants(world, &battle);
     world.insert_resource(BattleRes::new(battle, human.clone()));
     world.insert_resource(HumanSides(human));
     world.insert_resource(LevelName(level.def.name.clone()));
@@ -113,6 +110,19 @@ pub fn start_skirmish(world: &mut World) {
     world.insert_resource(Paused(false));
     if !world.contains_resource::<Pace>() {
         world.insert_resource(Pace::per_second(4.0));
+    }
+}
+
+/// One entity per fighter, naming it for the view, the badges and the pointer: its state
+/// (place, hit points, conditions) is the battle's, read from `BattleRes`.
+pub fn spawn_combatants(world: &mut World, battle: &Battle) {
+    for f in &battle.fighters {
+        world.spawn((
+            Combatant { id: f.id.clone() },
+            rules::Side(f.side.clone()),
+            rules::Body { size: f.size },
+            DespawnOnExit(Screen::Skirmish),
+        ));
     }
 }
 

@@ -30,10 +30,6 @@ pub struct Battlefield {
     pub variant: RulesVariant,
 }
 
-/// The creature and weapon catalogues, as a resource.
-#[derive(Clone, Debug, Default, Resource, Deref)]
-pub struct CatalogueRes(pub Catalogue);
-
 /// Everything a rule question reads, borrowed together.
 #[derive(Clone, Copy)]
 pub struct RulesView<'a> {
@@ -71,29 +67,35 @@ pub enum RulesSet {
     Clock,
     /// Turn the person's keys and clicks into commands.
     Intake,
-    /// Put the battle's positions, hit points and conditions on the combatants.
-    Resolve,
-    /// Recompute roster, occupancy and threat from the components; the variant's badges.
+    /// What follows from the battle as it stands: the variant's badges; in a headless world
+    /// of combatant components, roster, occupancy and threat.
     Derive,
 }
 
-/// The headless rules. Needs `MinimalPlugins` (and `StatesPlugin` for later screens).
+/// The frame's rule sets, in order.
 pub struct RulesPlugin;
 
 impl Plugin for RulesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<CatalogueRes>()
-            .init_resource::<Roster>()
-            .init_resource::<Occupancy>()
-            .init_resource::<ThreatMap>()
-            .configure_sets(Update, (RulesSet::Clock, RulesSet::Intake, RulesSet::Resolve, RulesSet::Derive).chain())
-            .add_systems(
-                Update,
-                (components::rebuild_roster, rebuild_threat_map.run_if(resource_changed::<Roster>))
-                    .chain()
-                    .in_set(RulesSet::Derive)
-                    .run_if(resource_exists::<Battlefield>),
-            );
+        app.configure_sets(Update, (RulesSet::Clock, RulesSet::Intake, RulesSet::Derive).chain());
+    }
+}
+
+/// The grid rules over combatant components, for a headless world that holds a level's
+/// units as entities ([`spawn_level`]) rather than a battle: roster, occupancy and threat
+/// are derived from the components whenever they change. Needs [`RulesPlugin`] and
+/// `MinimalPlugins`.
+pub struct CombatantRulesPlugin;
+
+impl Plugin for CombatantRulesPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Roster>().init_resource::<Occupancy>().init_resource::<ThreatMap>().add_systems(
+            Update,
+            (components::rebuild_roster, rebuild_threat_map.run_if(resource_changed::<Roster>))
+                .chain()
+                .in_set(RulesSet::Derive)
+                .run_if(resource_exists::<Battlefield>),
+        );
     }
 }
 
@@ -118,10 +120,10 @@ pub fn view_of(world: &World) -> Option<RulesView<'_>> {
     })
 }
 
-/// Puts a level on the battlefield: terrain and variant as resources, one entity per unit.
+/// Puts a level on the battlefield of a headless component world: terrain and variant as
+/// a resource, one entity per unit with all its components.
 pub fn spawn_level(world: &mut World, level: &Level, catalogue: &Catalogue, variant: RulesVariant) {
     world.insert_resource(Battlefield { terrain: level.terrain.clone(), variant });
-    world.insert_resource(CatalogueRes(catalogue.clone()));
     for unit in &level.def.units {
         if let Some(bundle) = components::CombatantBundle::from_level(unit, catalogue) {
             world.spawn(bundle);

@@ -9,10 +9,12 @@ pub mod floating;
 pub mod layout;
 pub mod screenshot;
 
+use crate::combat::Fighter;
+use crate::combat::plugin::BattleRes;
 use crate::control::vocabulary::VariantBadge;
 use crate::game::Screen;
 use crate::grid::{Shape, Terrain};
-use crate::rules::{Battlefield, Body, Combatant, Condition, Conditions, Health, Position, Side};
+use crate::rules::{Battlefield, Body, Combatant, Condition, Position, Side};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use layout::BoardLayout;
@@ -224,16 +226,19 @@ fn spawn_tokens(
     layout: Option<Res<BoardLayout>>,
     mut images: ResMut<Assets<Image>>,
     mut disc: Local<Option<Handle<Image>>>,
-    new_units: Query<(Entity, &Combatant, &Side, &Body, &Position)>,
+    new_units: Query<(Entity, &Combatant, &Side, &Body)>,
     tokens: Query<&Token>,
     colours: Res<SideColours>,
+    res: Option<Res<BattleRes>>,
 ) {
-    let Some(layout) = layout else { return };
+    let (Some(layout), Some(res)) = (layout, res) else { return };
     if new_units.is_empty() || !tokens.is_empty() {
         return;
     }
     let disc = disc.get_or_insert_with(|| images.add(art::token_disc(128))).clone();
-    for (unit, c, side, body, pos) in &new_units {
+    for (unit, c, side, body) in &new_units {
+        let Some(f) = res.battle.index_of(&c.id).map(|i| &res.battle.fighters[i]) else { continue };
+        let pos = Position(f.pos);
         let size = layout.tile * body.size.side() as f32 * 0.86;
         let bar_w = size * 0.8;
         let at = layout.footprint_centre(crate::grid::Footprint::new(pos.0, body.size.side()));
@@ -290,22 +295,27 @@ fn spawn_tokens(
     ));
 }
 
-/// Sets each token's goal when its unit moves (and places new tokens at once).
+/// The fighter a token's unit stands for, as the battle has it.
+fn fighter<'a>(res: &'a BattleRes, units: &Query<&Combatant>, unit: Entity) -> Option<&'a Fighter> {
+    let id = &units.get(unit).ok()?.id;
+    res.battle.index_of(id).map(|i| &res.battle.fighters[i])
+}
+
+/// Sets each token's goal when the battle moves on (and places new tokens at once).
 fn place_tokens(
     layout: Option<Res<BoardLayout>>,
-    units: Query<(&Position, &Body)>,
-    moved: Query<(), Or<(Changed<Position>, Changed<Body>)>>,
+    res: Option<Res<BattleRes>>,
+    units: Query<&Combatant>,
     new_tokens: Query<(), Added<Token>>,
     mut tokens: Query<(&Token, &mut TokenGoal)>,
 ) {
-    let Some(layout) = layout else { return };
-    if moved.is_empty() && new_tokens.is_empty() {
-        return; // nothing moved this frame
+    let (Some(layout), Some(res)) = (layout, res) else { return };
+    if !res.is_changed() && new_tokens.is_empty() {
+        return; // nothing happened this frame
     }
     for (token, mut goal) in &mut tokens {
-        if let Ok((pos, body)) = units.get(token.unit) {
-            let fp = crate::grid::Footprint::new(pos.0, body.size.side());
-            goal.set_if_neq(TokenGoal(layout.footprint_centre(fp)));
+        if let Some(f) = fighter(&res, &units, token.unit) {
+            goal.set_if_neq(TokenGoal(layout.footprint_centre(f.footprint())));
         }
     }
 }
@@ -329,17 +339,18 @@ pub fn glide_tokens(
 }
 
 fn update_hp_bars(
-    units: Query<&Health>,
-    changed: Query<(), Changed<Health>>,
+    res: Option<Res<BattleRes>>,
+    units: Query<&Combatant>,
     added: Query<(), Added<HpBar>>,
     mut bars: Query<(&HpBar, &mut Sprite, &mut Transform)>,
 ) {
-    if changed.is_empty() && added.is_empty() {
+    let Some(res) = res else { return };
+    if !res.is_changed() && added.is_empty() {
         return;
     }
     for (bar, mut sprite, mut transform) in &mut bars {
-        if let Ok(h) = units.get(bar.unit) {
-            let frac = (h.hp.max(0) as f32 / h.max.max(1) as f32).clamp(0.0, 1.0);
+        if let Some(f) = fighter(&res, &units, bar.unit) {
+            let frac = (f.hp.max(0) as f32 / f.max_hp.max(1) as f32).clamp(0.0, 1.0);
             sprite.custom_size = Some(Vec2::new(bar.width * frac, 4.0));
             transform.translation.x = -bar.width * (1.0 - frac) / 2.0;
             sprite.color = if frac > 0.5 {
@@ -426,29 +437,33 @@ pub fn badge_text(conditions: &[Condition], variant_note: &str, squares_wide: i3
 }
 
 /// The fallen are greyed out; the dead leave the board; conditions show as badges.
+#[allow(clippy::too_many_arguments)]
 fn show_token_state(
-    units: Query<(&Conditions, &Side, Option<&VariantBadge>, &Body)>,
-    changed: Query<(), Or<(Changed<Conditions>, Changed<VariantBadge>)>>,
+    res: Option<Res<BattleRes>>,
+    ids: Query<&Combatant>,
+    units: Query<(&Side, Option<&VariantBadge>, &Body)>,
+    badges_changed: Query<(), Changed<VariantBadge>>,
     added: Query<(), Added<ConditionBadge>>,
     layout: Option<Res<BoardLayout>>,
     mut tokens: Query<(&Token, &mut Sprite, &mut Visibility)>,
     mut badges: Query<(&ConditionBadge, &mut Text2d, &mut TextFont)>,
     colours: Res<SideColours>,
 ) {
-    if changed.is_empty() && added.is_empty() {
+    let Some(res) = res else { return };
+    if !res.is_changed() && badges_changed.is_empty() && added.is_empty() {
         return;
     }
     for (token, mut sprite, mut vis) in &mut tokens {
-        if let Ok((cond, side, _, _)) = units.get(token.unit) {
-            *vis = if cond.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
+        if let (Some(f), Ok((side, _, _))) = (fighter(&res, &ids, token.unit), units.get(token.unit)) {
+            *vis = if f.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
             sprite.color =
-                if cond.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { colours.of(&side.0) };
+                if f.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { colours.of(&side.0) };
         }
     }
     let tile = layout.map_or(layout::TILE, |l| l.tile);
     for (badge, mut text, mut font) in &mut badges {
-        if let Ok((cond, _, variant, body)) = units.get(badge.unit) {
-            let conditions: Vec<Condition> = cond.0.iter().copied().filter(|&c| c != Condition::Dead).collect();
+        if let (Some(f), Ok((_, variant, body))) = (fighter(&res, &ids, badge.unit), units.get(badge.unit)) {
+            let conditions: Vec<Condition> = f.conditions.iter().copied().filter(|&c| c != Condition::Dead).collect();
             let note = variant.map_or("", |v| v.0.as_str());
             let (words, size) = badge_text(&conditions, note, body.size.side(), tile);
             text.0 = words;

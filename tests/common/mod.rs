@@ -50,7 +50,12 @@ pub fn level<R: AsRef<str>>(rows: &[R], units: Vec<UnitDef>, rules: RulesVariant
 pub fn rules_app(level: &Level, variant: RulesVariant) -> bevy::prelude::App {
     use bevy::prelude::*;
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, fivefoot::rules::RulesPlugin));
+    app.add_plugins((
+        MinimalPlugins,
+        bevy::state::app::StatesPlugin,
+        fivefoot::rules::RulesPlugin,
+        fivefoot::rules::CombatantRulesPlugin,
+    ));
     fivefoot::rules::spawn_level(app.world_mut(), level, &Catalogue::builtin(), variant);
     app.update();
     app

@@ -79,9 +79,9 @@ fn the_active_variants_badges_each_unit() {
             level(&OPEN, vec![unit("hero", "blue", (2, 3), "human_fighter"), unit("gob", "red", (6, 3), "goblin")], v);
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin, BadgesPlugin));
-        fivefoot::rules::spawn_level(app.world_mut(), &l, &Catalogue::builtin(), v);
         // Everyone plays by hand so the clock stands still.
         let battle = Battle::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
+        fivefoot::game::spawn_combatants(app.world_mut(), &battle);
         app.insert_resource(BattleRes::new(battle, vec!["blue".into(), "red".into()]));
         app.update();
         app.update();
