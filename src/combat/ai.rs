@@ -145,7 +145,7 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
         let view = b.view();
         view.threat.threateners_of(b.fighters[actor].footprint()) & view.roster.foes_of(actor) != 0
     };
-    let defensive = threatened && super::variants::rules(b.variant).defensive_casting();
+    let defensive = threatened && b.rules().defensive_casting();
     for id in known {
         if let Some(super::command::Intent::Cast { spell }) = &b.fighters[actor].declared
             && *spell != id

@@ -3,34 +3,13 @@
 //! osr-segments rolls d20 vs AAC0 − descending AC; hex-phases rolls 3d6 + OCV vs 10 + DCV.
 //! `profile` is what the breakdown panel, `fivefoot query attack` and resolution share.
 
-use super::Battle;
-use super::fighter::{Fighter, Modifier};
+use super::battle::Battle;
+pub use super::battle::{AttackContext, AttackKind};
+pub(crate) use super::battle::{Situation, Terms};
+use super::fighter::Modifier;
 use super::odds::AttackDie;
 use crate::rules::{self, Condition, CoverKind, RulesView};
-use crate::variants::RulesVariant;
 use serde::Serialize;
-
-/// Which attack of a turn this is, for its penalty.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AttackKind {
-    /// The first (or only) attack.
-    Primary,
-    /// d20-classic iterative attack number `n` (1 = second) at −5 each.
-    Iterative(u32),
-    /// four-actions secondary (move action, −5) and tertiary (quick action, −10) attacks.
-    Secondary,
-    Tertiary,
-    /// ap-phases: the `n`th attack action this round (cumulative −5 per earlier one).
-    NthAction(u32),
-    /// An attack of opportunity or free attack.
-    Opportunity,
-}
-
-/// Extra circumstances of an attack.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AttackContext {
-    pub charge: bool,
-}
 
 /// Everything about one attack before the die is rolled.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -67,11 +46,6 @@ impl AttackProfile {
     }
 }
 
-/// The die a variant rolls to hit.
-pub fn die_of(variant: RulesVariant) -> AttackDie {
-    super::variants::rules(variant).attack_die()
-}
-
 /// The attack `a` would make on `t` now, with `kind` and `ctx`.
 pub fn profile(
     b: &Battle,
@@ -82,7 +56,7 @@ pub fn profile(
     ctx: &AttackContext,
 ) -> AttackProfile {
     let variant = b.variant;
-    let die = die_of(variant);
+    let die = b.rules().attack_die();
     let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
     if a == t {
         return AttackProfile::refuse("a creature cannot attack itself".into(), die);
@@ -121,7 +95,7 @@ pub fn profile(
             return AttackProfile::refuse(format!("{} is {dist} ft away, beyond 10 range increments", ft.id), die);
         }
     }
-    let rules = super::variants::rules(variant);
+    let rules = b.rules();
     if let Some(reason) = rules.refuses_attack(b, view, a, melee) {
         return AttackProfile::refuse(reason, die);
     }
@@ -151,53 +125,6 @@ pub fn profile(
         melee,
         against,
     }
-}
-
-/// The modifiers of an attack roll as they are gathered; zeros are left out.
-pub(crate) struct Terms(pub Vec<Modifier>);
-
-impl Terms {
-    pub(crate) fn push(&mut self, source: &str, value: i32) {
-        if value != 0 {
-            self.0.push(Modifier::new(source, value));
-        }
-    }
-
-    /// The attacker's own bonuses (stances, focus…), by name.
-    pub(crate) fn offense(&mut self, f: &Fighter) {
-        for (name, v) in &f.offense {
-            self.push(name, *v);
-        }
-    }
-
-    /// The target's defences (total defense, dodge…), by name, as penalties.
-    pub(crate) fn defense(&mut self, f: &Fighter) {
-        for (name, v) in &f.defense {
-            self.push(name, -*v);
-        }
-    }
-
-    /// −2 for each full range increment past the first.
-    pub(crate) fn range(&mut self, s: &Situation, f: &Fighter) {
-        if !s.melee && s.dist > f.weapon.range_increment_ft {
-            let increments = (s.dist - 1) / f.weapon.range_increment_ft.max(1);
-            self.push("range", -2 * increments as i32);
-        }
-    }
-}
-
-/// What a variant's attack roll reads: who attacks whom, how, from how far, flanking and
-/// the cover's bonus to defence.
-pub(crate) struct Situation<'a> {
-    pub b: &'a Battle,
-    pub a: usize,
-    pub t: usize,
-    pub kind: &'a AttackKind,
-    pub ctx: &'a AttackContext,
-    pub melee: bool,
-    pub dist: u32,
-    pub flanking: bool,
-    pub cover_bonus: i32,
 }
 
 /// The d20 family's attack roll (d20-classic, ap-phases, four-actions): d20, base attack,

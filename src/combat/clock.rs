@@ -5,128 +5,20 @@
 //! phases a 12-second turn in combat-value order, then a post-turn recovery.
 //! `advance` is the only function that moves time forward.
 
+pub use super::resolve::reaction_allowance;
+pub use super::time::{AP_PHASES, Advanced, AdvancedKind, Budget, Clock, OsrStep};
+
+use super::battle::Battle;
 use super::command::Intent;
 use super::event::CombatEvent;
-use super::{Battle, variants};
-use crate::level::{WeaponKind, WeaponSpeed, ability_mod};
+use crate::level::{WeaponKind, WeaponSpeed};
 use crate::rules::Condition;
-
-/// What the acting fighter may still do in this opportunity.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    pub standard: bool,
-    pub move_action: bool,
-    pub quick: bool,
-    pub swift: bool,
-    /// Nothing spent yet: a full-round (full-phase) action is possible.
-    pub fresh: bool,
-    pub moved: bool,
-    pub stepped: bool,
-    /// Surprise round or phase: one standard (attack) or one move action only.
-    pub single_action: bool,
-    /// ap-phases: one action may be taken in this phase.
-    pub phase_action: bool,
-    /// ap-phases: an advanced action is under way: ending the turn spends this phase's AP
-    /// on it; any other action abandons it.
-    pub continuing: bool,
-    /// osr-segments: the major action is still available.
-    pub major: bool,
-    /// osr-segments: only fast actions (charge, flee) now.
-    pub fast_only: bool,
-    /// osr-segments: only the multi-attack routine now.
-    pub attacks_only: bool,
-    /// osr-segments: the round's declarations are being made; only a declaration now.
-    pub declaring: bool,
-    /// hex-phases: the attack action has been used; move actions used.
-    pub attack_used: bool,
-    pub moves_used: u8,
-}
-
-/// An advanced action in progress (ap-phases).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Advanced {
-    pub action: AdvancedKind,
-    pub spent: u8,
-    pub needed: u8,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AdvancedKind {
-    Charge {
-        target: String,
-    },
-    TotalDefense,
-    /// A standard-action spell (complex, 2 AP); `defensive`: cast defensively, so no
-    /// longer complex.
-    Cast {
-        spell: String,
-        target: String,
-        defensive: bool,
-    },
-    CoupDeGrace {
-        target: String,
-    },
-    FirstAid {
-        target: String,
-    },
-}
-
-/// osr-segments: the steps of a round.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum OsrStep {
-    #[default]
-    Declare,
-    FastActions,
-    /// Fighters with the multi-attack ability in melee strike first…
-    MultiFirst,
-    High,
-    Low,
-    /// …and finish their remaining attacks after the LOW group.
-    MultiRest,
-    /// Step 7: spells go off by segment.
-    Spells,
-}
 
 /// osr-segments: the multi-attack ability (two attack routines a round) for fighters of
 /// base attack +7 or more, as fighters of 7th level gain extra attacks in the OSR tables.
 pub fn osr_multi_attacker(b: &Battle, i: usize) -> bool {
     b.fighters[i].def.base_attack >= 7 && !b.fighters[i].weapon.is_ranged()
 }
-
-/// Where the battle is in time.
-#[derive(Clone, Debug, Default)]
-pub struct Clock {
-    /// Round (hex-phases: turn). 0 is the surprise round (phase).
-    pub round: u32,
-    /// ap-phases 1–7, hex-phases 1–4 (0 in the surprise phase).
-    pub phase: u32,
-    /// Inside the surprise round (phase).
-    pub surprise: bool,
-    /// A surprise round (phase) is still to come.
-    pub surprise_pending: bool,
-    pub actor: Option<usize>,
-    pub budget: Budget,
-    /// Fighters still to act in this turn/phase/step, next first.
-    pub queue: Vec<usize>,
-    /// The initiative order, first to act first.
-    pub order: Vec<usize>,
-    /// ap-phases: action points left this round, per fighter.
-    pub ap: Vec<u8>,
-    /// ap-phases: attack actions taken this round, per fighter.
-    pub attack_actions: Vec<u8>,
-    /// ap-phases: advanced action in progress, per fighter.
-    pub advanced: Vec<Option<Advanced>>,
-    /// osr-segments: the step of the round, and each side's group (true = HIGH).
-    pub osr_step: OsrStep,
-    pub osr_high: Vec<(String, bool)>,
-    /// osr-segments: has taken its major action this round, per fighter.
-    pub acted: Vec<bool>,
-    /// osr-segments: its major action this round was an attack routine.
-    pub attacked: Vec<bool>,
-}
-
-/// Names of the ap-phases action phases.
-pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fast", "average", "slow", "very slow"];
 
 /// ap-phases: the earliest phase (1–7) a fighter's attack with its wielded weapon may begin.
 pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
@@ -163,7 +55,7 @@ pub fn start(b: &mut Battle) {
     b.clock.attacked = vec![false; n];
     let some_aware = b.fighters.iter().any(|f| f.aware);
     let some_unaware = b.fighters.iter().any(|f| !f.aware);
-    let rules = variants::rules(b.variant);
+    let rules = b.rules();
     b.clock.surprise_pending = some_aware && some_unaware && rules.surprise_round();
     rules.start(b);
     // The surprise round (phase) is round 0; the fight proper opens on round 1.
@@ -222,7 +114,7 @@ pub(crate) fn sort_order(b: &mut Battle) {
 
 /// Opens the next window of time (round, phase or step) and fills the queue.
 fn open_window(b: &mut Battle) {
-    variants::rules(b.variant).open_window(b);
+    b.rules().open_window(b);
 }
 
 /// d20-classic and four-actions: a surprise round for the aware, then rounds in
@@ -234,11 +126,11 @@ pub(crate) fn turn_based_window(b: &mut Battle) {
             b.clock.surprise = true;
             b.emit(CombatEvent::RoundStarted { round: 0 });
             b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
-            b.clock.queue = variants::rules(b.variant).surprise_queue(b);
+            b.clock.queue = b.rules().surprise_queue(b);
             return;
         }
         if b.clock.surprise {
-            variants::rules(b.variant).after_surprise_round(b);
+            b.rules().after_surprise_round(b);
         }
         b.clock.surprise = false;
         b.clock.round += 1;
@@ -289,8 +181,8 @@ pub(crate) fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
 }
 
 /// The budget a fighter gets when its opportunity opens.
-fn fresh_budget(b: &Battle, i: usize) -> super::Budget {
-    variants::rules(b.variant).fresh_budget(b, i)
+fn fresh_budget(b: &Battle, i: usize) -> Budget {
+    b.rules().fresh_budget(b, i)
 }
 
 /// Moves time on to the next fighter able to act, resolving what happens between
@@ -318,7 +210,7 @@ pub fn advance(b: &mut Battle) {
         }
         // A dying fighter's turn is its death save (turn-based variants) or bleeding.
         if !b.fighters[i].in_fight() {
-            if variants::rules(b.variant).dying_acts_now(b) && b.fighters[i].has(Condition::Dying) {
+            if b.rules().dying_acts_now(b) && b.fighters[i].has(Condition::Dying) {
                 super::resolve::dying_turn(b, i);
             }
             continue;
@@ -328,7 +220,7 @@ pub fn advance(b: &mut Battle) {
         }
         b.clock.actor = Some(i);
         b.clock.budget = fresh_budget(b, i);
-        variants::rules(b.variant).opportunity_opens(b, i);
+        b.rules().opportunity_opens(b, i);
         return;
     }
 }
@@ -336,7 +228,7 @@ pub fn advance(b: &mut Battle) {
 /// A fighter's turn starts: effects lasting until then end, and it regains what its
 /// variant gives back at the start of a turn.
 pub(crate) fn start_turn(b: &mut Battle, i: usize) {
-    let rules = variants::rules(b.variant);
+    let rules = b.rules();
     let id = b.fighters[i].id.clone();
     b.emit(CombatEvent::TurnStarted { unit: id.clone() });
     let f = &mut b.fighters[i];
@@ -352,10 +244,4 @@ pub(crate) fn start_turn(b: &mut Battle, i: usize) {
         b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
         b.invalidate();
     }
-}
-
-/// How many reactions (attacks of opportunity) a fighter has per window.
-pub fn reaction_allowance(b: &Battle, i: usize) -> u32 {
-    let f = &b.fighters[i];
-    if f.has_trait("combat_reflexes") { 1 + ability_mod(f.def.abilities.dex).max(0) as u32 } else { 1 }
 }

@@ -4,17 +4,80 @@
 //! the AI's foresight, `query`, the tests) runs this one schedule. Each thread keeps one
 //! engine per variant, built on first use.
 
-use super::Battle;
+use super::battle::{Battle, BattleOptions, BattleStats};
 use super::command::{Command, RuleError};
+use super::event::CombatEvent;
+use super::fighter::Fighter;
 use super::schedule::{
     InPlay, Pass, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage, Turn, Walking, unsettled,
 };
+use super::time::Clock;
+use crate::level::{Catalogue, Level};
+use crate::rules::{Battlefield, Dice};
 use crate::variants::RulesVariant;
 use bevy::app::App;
 use bevy::ecs::schedule::{Schedule, Schedules};
 use bevy::prelude::*;
 use serde::Serialize;
 use std::cell::RefCell;
+
+impl Battle {
+    /// Sets up a battle on a validated level.
+    pub fn new(
+        level: &Level,
+        catalogue: &Catalogue,
+        variant: RulesVariant,
+        seed: u64,
+        mut options: BattleOptions,
+    ) -> Battle {
+        // A level may choose its own d20-classic death saves.
+        if let Some(mode) = level.def.death_saves {
+            options.death_saves = mode;
+        }
+        let mut battle = Battle::new_paused(level, catalogue, variant, seed, options);
+        super::clock::start(&mut battle);
+        battle
+    }
+
+    /// A battle set up but not started: no initiative rolled, nobody acting. For
+    /// questions about the standing position.
+    pub fn new_paused(
+        level: &Level,
+        catalogue: &Catalogue,
+        variant: RulesVariant,
+        seed: u64,
+        options: BattleOptions,
+    ) -> Battle {
+        let mut fighters: Vec<Fighter> =
+            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
+        fighters.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut battle = Battle {
+            level_name: level.def.name.clone(),
+            field: Battlefield { terrain: level.terrain.clone(), variant },
+            variant,
+            fighters,
+            dice: Dice::seeded(seed),
+            options,
+            clock: Clock::default(),
+            events: vec![],
+            stats: BattleStats::default(),
+            winner: None,
+            unarmed: catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike"),
+            derived: Box::default(),
+            stale: true,
+            foreseen: None,
+            rules_of: super::variants::rules,
+        };
+        battle.emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
+        battle
+    }
+
+    /// Checks and resolves a command for the fighter acting now, through the rules
+    /// schedule on this thread's engine for the battle's variant.
+    pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
+        execute(self, cmd)
+    }
+}
 
 /// A `World` with the rules schedule of one variant built in it.
 pub struct Engine {

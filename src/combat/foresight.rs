@@ -4,31 +4,11 @@
 //! a threatened square, firing or casting in melee, reloading, standing up, a maneuver, a
 //! complex action…) without a list kept beside the rules.
 
-use super::{Battle, Command};
-
-/// One attack of opportunity a command would draw.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Provoked {
-    /// Who makes it.
-    pub by: usize,
-    /// What the mover does that provokes it, in the log's words ("fires in melee").
-    pub trigger: String,
-}
+use super::battle::Battle;
+pub use super::battle::Provoked;
+use super::command::Command;
 
 impl Battle {
-    /// This battle is a copy resolving a command only to foresee what it provokes.
-    pub(crate) fn is_foreseeing(&self) -> bool {
-        self.foreseen.is_some()
-    }
-
-    /// While foreseeing, notes that `by` would strike (`trigger` in the log's words) and
-    /// says so: the caller then leaves the strike unrolled.
-    pub(crate) fn foresee(&mut self, by: usize, trigger: &str) -> bool {
-        let Some(seen) = self.foreseen.as_mut() else { return false };
-        seen.push(Provoked { by, trigger: trigger.to_string() });
-        true
-    }
-
     /// The attacks of opportunity `cmd` would draw from the acting fighter now, each foe
     /// once (its first occasion), in the order they would come. Empty when the command is
     /// not legal. The battle itself is left as it was.

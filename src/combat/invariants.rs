@@ -51,7 +51,7 @@ impl Battle {
                 return Err(format!("{}, dead, is acting", f.id));
             }
         }
-        super::variants::rules(self.variant).check_invariants(self)?;
+        self.rules().check_invariants(self)?;
         // The threat map in use equals one built from scratch, and the dead threaten nothing.
         self.refresh();
         let view = self.view();

@@ -3,7 +3,7 @@
 //! lines, enough to replay a battle exactly.
 #![deny(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use super::ai::AiKind;
+use super::ai::{Ai, AiKind};
 use super::command::Command;
 use super::event::CombatEvent;
 use super::{Battle, BattleOptions};
@@ -293,5 +293,56 @@ impl Battle {
             }
         }
         Ok(())
+    }
+}
+
+impl Battle {
+    /// Plays the battle to its end with one AI per side (missing sides use `fallback`).
+    pub fn run(&mut self, ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>) -> Vec<(String, Command)> {
+        match self.run_checked(ais, false) {
+            Ok(log) | Err((log, _)) => log,
+        }
+    }
+
+    /// [`Battle::run`], checking every invariant after every command when `check` is on;
+    /// the first broken one stops the battle and is returned with the commands so far.
+    pub fn run_checked(
+        &mut self,
+        ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>,
+        check: bool,
+    ) -> Result<Vec<(String, Command)>, (Vec<(String, Command)>, String)> {
+        let mut mark = None;
+        if check {
+            mark = Some(self.check_invariants(None).map_err(|e| (vec![], format!("at the start: {e}")))?);
+        }
+        let mut brains: std::collections::BTreeMap<String, Box<dyn Ai>> = std::collections::BTreeMap::new();
+        let mut log = Vec::new();
+        let mut guard = 0u32;
+        while !self.is_over() {
+            let Some((actor, f)) = self.actor().and_then(|a| Some((a, self.fighters.get(a)?))) else { break };
+            let (id, side) = (f.id.clone(), f.side.clone());
+            let brain =
+                brains.entry(side.clone()).or_insert_with(|| ais(&side).unwrap_or_else(|| Box::new(super::ai::Greedy)));
+            let cmd = brain.decide(self, actor);
+            log.push((id, cmd.clone()));
+            if self.execute(cmd.clone()).is_err() {
+                let _ = self.execute(Command::EndTurn);
+            }
+            if check {
+                match self.check_invariants(mark) {
+                    Ok(now) => mark = Some(now),
+                    Err(e) => {
+                        let what = format!("after {} {cmd:?}: {e}", log.last().map_or("", |(id, _)| id.as_str()));
+                        return Err((log, what));
+                    }
+                }
+            }
+            guard += 1;
+            if guard > 200_000 {
+                self.finish(None, "the engine made no progress");
+                break;
+            }
+        }
+        Ok(log)
     }
 }

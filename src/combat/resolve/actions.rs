@@ -27,7 +27,7 @@ pub(crate) fn delay_to_last(b: &mut Battle, a: usize) {
 
 /// Standing up from prone; in a threatened square it provokes where the variant says so.
 pub(super) fn stand(b: &mut Battle, a: usize) {
-    if provokes(b, variants::Provoking::StandingUp) {
+    if provokes(b, crate::variants::Provoking::StandingUp) {
         provoke_threateners(b, a, "stands up");
         if !b.fighters[a].in_fight() {
             return;
@@ -38,7 +38,7 @@ pub(super) fn stand(b: &mut Battle, a: usize) {
 
 /// Loading a crossbow: it provokes where the variant says so.
 pub(super) fn reload(b: &mut Battle, a: usize) {
-    if provokes(b, variants::Provoking::Reloading) {
+    if provokes(b, crate::variants::Provoking::Reloading) {
         provoke_threateners(b, a, "reloads");
         if !b.fighters[a].in_fight() {
             return;
@@ -50,19 +50,10 @@ pub(super) fn reload(b: &mut Battle, a: usize) {
     b.emit(CombatEvent::Action { unit: id, action: "reloads".into(), detail: name });
 }
 
-/// The combat maneuvers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Maneuver {
-    Trip,
-    Shove,
-    Disarm,
-    Grapple,
-}
-
 /// Trip, shove (push, bull rush), disarm or grapple: the variant's check, then what a
 /// success does.
 pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
-    let rules = variants::rules(b.variant);
+    let rules = b.rules();
     let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
     let Some(margin) = rules.maneuver_check(b, a, t, kind) else { return };
     if margin < 0 {
@@ -134,6 +125,6 @@ impl Maneuver {
 }
 
 /// Whether `what` provokes attacks of opportunity under the battle's variant.
-pub(crate) fn provokes(b: &Battle, what: variants::Provoking) -> bool {
+pub(crate) fn provokes(b: &Battle, what: crate::variants::Provoking) -> bool {
     b.variant.numbers().provoked_by.contains(&what)
 }

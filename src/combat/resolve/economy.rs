@@ -5,7 +5,7 @@ use super::*;
 
 /// What a command costs from `budget` under `variant`, and the attack slot it uses.
 pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-    let rules = variants::rules(b.variant);
+    let rules = b.rules();
     if let Command::Declare { intent } = cmd {
         if !rules.declarations() {
             return Err(format!("{} has no declarations", b.variant.id()));

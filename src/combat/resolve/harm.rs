@@ -37,15 +37,10 @@ pub(crate) fn apply_damage(
         nonlethal,
         hp_after,
     });
-    variants::rules(b.variant).hurt_while_casting(b, t, amount);
+    b.rules().hurt_while_casting(b, t, amount);
     // Massive damage: half of maximum HP or more in one hit.
     let mut auto_fail = false;
-    if variants::rules(b.variant).massive_damage()
-        && !nonlethal
-        && amount * 2 >= b.fighters[t].max_hp
-        && before > 0
-        && hp_after > 0
-    {
+    if b.rules().massive_damage() && !nonlethal && amount * 2 >= b.fighters[t].max_hp && before > 0 && hp_after > 0 {
         let dc = 10 + b.fighters[a].def.hit_dice as i32;
         let bonus = b.fighters[t].fortitude();
         if !b.check(t, "Fortitude (massive damage)", bonus, dc) {
@@ -124,10 +119,10 @@ pub(crate) fn opposed_escape(b: &mut Battle, i: usize) {
 /// A fighter reduced to 0 or fewer hit points.
 pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     release(b, t);
-    variants::rules(b.variant).dropped(b, t);
+    b.rules().dropped(b, t);
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
-    if variants::rules(b.variant).dying_when_dropped(&b.fighters[t]) {
+    if b.rules().dying_when_dropped(&b.fighters[t]) {
         gain(b, t, Condition::Dying);
     }
     b.fighters[t].death_fails = u32::from(first_save_failed);
@@ -144,7 +139,7 @@ pub(crate) fn kill(b: &mut Battle, t: usize) {
 
 pub(crate) fn check_death(b: &mut Battle, t: usize) {
     let f = &b.fighters[t];
-    let rules = variants::rules(b.variant);
+    let rules = b.rules();
     if rules.dead(f) {
         kill(b, t);
     } else if rules.dying_below_zero() && f.hp < 0 && !f.has(Condition::Stabilized) {
@@ -155,5 +150,5 @@ pub(crate) fn check_death(b: &mut Battle, t: usize) {
 /// A dying fighter's turn: its death save, stabilising check or bleeding, as its variant
 /// has it.
 pub fn dying_turn(b: &mut Battle, i: usize) {
-    variants::rules(b.variant).dying_turn(b, i);
+    b.rules().dying_turn(b, i);
 }

@@ -6,12 +6,14 @@ mod actions;
 mod commands;
 mod economy;
 mod harm;
+pub mod magic;
 mod movement;
 mod reactions;
 mod strike;
 mod validate;
 
-pub(crate) use actions::{Maneuver, defensive_bonus, delay_to_last};
+pub(crate) use super::battle::Maneuver;
+pub(crate) use actions::{defensive_bonus, delay_to_last};
 pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::opposed_escape;
@@ -19,6 +21,7 @@ pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
 pub use movement::{Leg, Walk};
 pub(crate) use movement::{charge, charge_path, set_initiative, straight_run, walk};
+pub use reactions::reaction_allowance;
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub(crate) use strike::{attack_routine, deal_damage};
 
@@ -28,11 +31,11 @@ use reactions::*;
 use strike::*;
 
 use super::attack::{self, AttackContext, AttackKind};
-use super::clock::{self, Budget};
+use super::battle::{Battle, Criticals};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;
-use super::{Battle, magic, variants};
+use super::time::Budget;
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};
 use crate::rules::{self, Condition, MoveMode, PathPlan};
@@ -53,12 +56,4 @@ pub struct Plan {
 
 fn err(b: &Battle, actor: usize, cmd: &Command, reason: impl Into<String>) -> RuleError {
     RuleError { unit: b.fighters[actor].id.clone(), action: cmd.name().into(), reason: reason.into() }
-}
-
-impl Battle {
-    /// Checks and resolves a command for the fighter acting now, through the rules
-    /// schedule (`combat::schedule`).
-    pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
-        super::engine::execute(self, cmd)
-    }
 }

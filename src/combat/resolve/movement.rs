@@ -11,7 +11,7 @@ pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut 
     b.fighters[mover].pos = next;
     b.invalidate();
     held_triggers(b, mover);
-    variants::rules(b.variant).after_step(b, mover, from);
+    b.rules().after_step(b, mover, from);
     b.fighters[mover].in_fight() && !b.is_over()
 }
 
@@ -111,7 +111,7 @@ impl Walk {
     /// where it could have stopped.
     pub fn finish(mut self, b: &mut Battle) {
         let mover = self.mover;
-        variants::rules(b.variant).after_walk(b, mover, &self.done);
+        b.rules().after_walk(b, mover, &self.done);
         while !self.done.is_empty() && shares_a_square(b, mover) {
             self.done.pop();
             b.fighters[mover].pos = self.done.last().copied().unwrap_or(self.start);
@@ -159,7 +159,7 @@ pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
     b.refresh();
     for h in holders {
         let in_reach = b.view().threat.threatens(h, b.fighters[mover].footprint());
-        if !in_reach || !variants::rules(b.variant).may_take_held(&b.fighters[h]) {
+        if !in_reach || !b.rules().may_take_held(&b.fighters[h]) {
             continue;
         }
         b.fighters[h].held = None;
@@ -167,7 +167,7 @@ pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
         let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
         b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
         roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
-        variants::rules(b.variant).held_action_taken(b, h, mover);
+        b.rules().held_action_taken(b, h, mover);
         b.refresh();
         if !b.fighters[mover].in_fight() {
             return;

@@ -9,8 +9,8 @@ pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
     if !f.can_act() || f.weapon.is_ranged() {
         return false;
     }
-    let allowance = clock::reaction_allowance(b, reactor);
-    variants::rules(b.variant).may_react(b, reactor, mover, allowance)
+    let allowance = reaction_allowance(b, reactor);
+    b.rules().may_react(b, reactor, mover, allowance)
 }
 
 /// An attack of opportunity (free attack) by `reactor` on `mover`, if allowed.
@@ -30,7 +30,7 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());
     b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
     // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".
-    variants::rules(b.variant).break_concentration(b, reactor, "made a free attack");
+    b.rules().break_concentration(b, reactor, "made a free attack");
     b.stats.attacks_of_opportunity += 1;
     let f = &mut b.fighters[reactor];
     f.reactions_used += 1;
@@ -43,7 +43,7 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
 /// Foes threatening a ranged attacker get their attacks of opportunity first, where the
 /// variant says firing provokes.
 pub(super) fn ranged_provokes(b: &mut Battle, a: usize) {
-    if b.fighters[a].weapon.is_ranged() && provokes(b, variants::Provoking::Firing) {
+    if b.fighters[a].weapon.is_ranged() && provokes(b, crate::variants::Provoking::Firing) {
         provoke_threateners(b, a, "fires in melee");
     }
 }
@@ -87,4 +87,10 @@ pub(super) fn abort_to_dodge(b: &mut Battle, t: usize) {
     b.fighters[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
     let id = b.fighters[t].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
+}
+
+/// How many reactions (attacks of opportunity) a fighter has per window.
+pub fn reaction_allowance(b: &Battle, i: usize) -> u32 {
+    let f = &b.fighters[i];
+    if f.has_trait("combat_reflexes") { 1 + crate::level::ability_mod(f.def.abilities.dex).max(0) as u32 } else { 1 }
 }

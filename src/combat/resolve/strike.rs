@@ -19,7 +19,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
     if let AttackKind::NthAction(_) = kind {
         b.clock.attack_actions[a] += 1;
     }
-    let count = if full { variants::rules(b.variant).full_attacks(&b.fighters[a]) } else { 1 };
+    let count = if full { b.rules().full_attacks(&b.fighters[a]) } else { 1 };
     for n in 0..count {
         if !b.fighters[t].in_fight() || !b.fighters[a].in_fight() {
             break;
@@ -36,7 +36,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
 
 /// Rolls one attack, its critical and its damage.
 pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
-    if variants::rules(b.variant).aborting() {
+    if b.rules().aborting() {
         abort_to_dodge(b, t);
     }
     let t = grapple_target(b, a, t);
@@ -53,10 +53,10 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
     let natural: i32 = rolls.iter().sum();
     let hit = p.die.hits(natural, bonus, p.target_number);
     let weapon = b.fighters[a].weapon.clone();
-    let criticals = variants::rules(b.variant).criticals();
+    let criticals = b.rules().criticals();
     let threat = hit
         && matches!(p.die, crate::combat::AttackDie::D20 { .. })
-        && criticals != variants::Criticals::None
+        && criticals != Criticals::None
         && natural >= weapon.crit_range as i32;
     let kind_name = match &kind {
         AttackKind::Opportunity => b.variant.numbers().opportunity_attack.as_str(),
@@ -84,7 +84,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
         return false;
     }
     b.stats.hits += 1;
-    let critical = if threat && criticals == variants::Criticals::Confirmed {
+    let critical = if threat && criticals == Criticals::Confirmed {
         let roll = b.dice.roll(20) as i32;
         let confirmed = p.die.hits(roll, bonus, p.target_number);
         b.emit(CombatEvent::Confirm {
@@ -130,7 +130,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     let weapon = fa.weapon.clone();
     let mut flat: Vec<Modifier> = Vec::new();
     let str_applies = melee || weapon.kind == WeaponKind::Melee;
-    let rules = variants::rules(b.variant);
+    let rules = b.rules();
     if let Some((name, s)) = rules.damage_strength(fa).filter(|&(_, s)| str_applies && s != 0) {
         flat.push(Modifier::new(name, s));
     }
@@ -151,7 +151,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
         rolls.extend(r.into_iter().map(|x| x as i32));
         // Confirmed criticals multiply flat bonuses with the dice; four-actions adds them once
         // ("roll and add the appropriate modifiers").
-        let multiply_flat = rules.criticals() == variants::Criticals::Confirmed;
+        let multiply_flat = rules.criticals() == Criticals::Confirmed;
         if k == 0 || multiply_flat {
             total += flat_sum;
         }
@@ -159,7 +159,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     let total = total.max(1);
     let dice_label =
         if mult > 1 { format!("{}d{} x{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
-    let mods = if critical && rules.criticals() == variants::Criticals::Confirmed {
+    let mods = if critical && rules.criticals() == Criticals::Confirmed {
         flat.iter().map(|m| Modifier::new(format!("{} x{mult}", m.source), m.value * mult as i32)).collect()
     } else {
         flat

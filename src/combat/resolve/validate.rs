@@ -73,7 +73,7 @@ impl Battle {
                     return Err(err(self, actor, cmd, format!("{target} is not a foe in the fight")));
                 }
                 if self.fighters[actor].weapon.reload {
-                    variants::rules(self.variant).crossbow_ready(self, actor).map_err(|r| err(self, actor, cmd, r))?;
+                    self.rules().crossbow_ready(self, actor).map_err(|r| err(self, actor, cmd, r))?;
                 }
                 let p = attack::profile(self, &view, actor, t, &kind, &AttackContext::default());
                 if !p.legal {
@@ -86,7 +86,7 @@ impl Battle {
                 if self.fighters[actor].weapon.is_ranged() {
                     return Err(err(self, actor, cmd, "a charge ends in a melee attack"));
                 }
-                if variants::rules(self.variant).charge_completes_later() {
+                if self.rules().charge_completes_later() {
                     // Declared now, moved and struck at its completion: the foe must be
                     // within a charge now.
                     charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
@@ -106,8 +106,7 @@ impl Battle {
             | Command::FirstAid { .. }
             | Command::Dash { .. }
             | Command::Tumble { .. } => {
-                plan.path =
-                    variants::rules(self.variant).check_own(self, actor, cmd).map_err(|r| err(self, actor, cmd, r))?;
+                plan.path = self.rules().check_own(self, actor, cmd).map_err(|r| err(self, actor, cmd, r))?;
             }
             Command::Trip { target }
             | Command::Shove { target }

@@ -97,6 +97,15 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
+    fn open_window(&self, b: &mut Battle) {
+        clock::turn_based_window(b);
+    }
+    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
+        clock::start_turn(b, i);
+    }
+    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
+        attack::d20_family_terms(s, m, false)
+    }
     fn attack_die(&self) -> AttackDie {
         // Source 002 says only "equal to or greater than AC hits": no automatic results.
         AttackDie::D20 { naturals: false }

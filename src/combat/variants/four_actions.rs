@@ -287,6 +287,12 @@ fn push(b: &mut Battle, a: usize, t: usize, aid: &str, tid: &str) {
 pub(crate) struct FourActions;
 
 impl VariantRules for FourActions {
+    fn open_window(&self, b: &mut Battle) {
+        clock::turn_based_window(b);
+    }
+    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
+        clock::start_turn(b, i);
+    }
     fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
         // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
         crate::combat::attack::d20_family_terms(s, m, true)

@@ -161,6 +161,9 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
+    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
+        clock::start_turn(b, i);
+    }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
         if b.clock.budget.moves_used > 2 {
             return Err(format!("{} move actions in one phase", b.clock.budget.moves_used));

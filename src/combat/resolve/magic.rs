@@ -4,10 +4,12 @@
 //! complex action, osr-segments' incantations going off by segment, four-actions' focus
 //! check, the d20 family's defensive casting, counterspells) lives in its module.
 
-use super::event::CombatEvent;
-use super::fighter::Modifier;
-use super::resolve::{apply_damage, gain, lose, provoke_threateners};
-use super::{Battle, variants};
+pub(crate) use crate::combat::battle::Counterspells;
+
+use super::{apply_damage, gain, lose, provoke_threateners};
+use crate::combat::battle::Battle;
+use crate::combat::event::CombatEvent;
+use crate::combat::fighter::Modifier;
 use crate::level::{Catalogue, SpellDef, SpellEffect};
 use crate::rules::cover::{AttackReach, cover_at};
 use crate::rules::{Condition, roster};
@@ -19,7 +21,7 @@ pub fn spell(id: &str) -> Option<&'static SpellDef> {
 
 /// What casting `spell` takes from the caster's spells, as the variant counts them.
 pub(crate) fn cost(b: &Battle, spell: &SpellDef) -> u32 {
-    variants::rules(b.variant).spell_cost(spell)
+    b.rules().spell_cost(spell)
 }
 
 /// Whether `caster` may cast `spell_id` on `target` now (its budget aside): the spell and
@@ -33,7 +35,7 @@ pub fn check(b: &Battle, caster: usize, spell_id: &str, target: &str) -> Result<
     if f.spells_left < cost(b, sp) {
         return Err(format!("no spells left ({} spent)", sp.name));
     }
-    if f.has(Condition::Grappled) && variants::rules(b.variant).grapples() {
+    if f.has(Condition::Grappled) && b.rules().grapples() {
         return Err("grappled: no free hand for the gestures".into());
     }
     let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
@@ -115,7 +117,7 @@ pub(crate) fn concentration(b: &mut Battle, c: usize, dc: i32, why: &str) -> boo
 /// Provoking while casting, as the variant has it; false if the spell is lost (or the
 /// caster dropped).
 pub(crate) fn survives_provoking(b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
-    variants::rules(b.variant).casting_provokes(b, c, sp, defensive)
+    b.rules().casting_provokes(b, c, sp, defensive)
 }
 
 /// Provokes every threatening foe for casting: how much it hurt the caster, or `None`
@@ -130,24 +132,11 @@ pub(crate) fn provoked_by_casting(b: &mut Battle, c: usize, sp: &SpellDef) -> Op
     Some(before - b.fighters[c].hp)
 }
 
-/// How a variant's foes counter a spell as it is cast: who may, the DC, the skill that
-/// identifies the spell, and what countering spends and rolls.
-pub(crate) trait Counterspells: Sync {
-    /// The DC to identify (and, where it is rolled, to counter) `sp` cast by `c`.
-    fn dc(&self, b: &Battle, c: usize, sp: &SpellDef) -> i32;
-    /// Foe `r` is able to counter `sp` now (its spells left aside).
-    fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool;
-    /// The skill that identifies the spell, in the log's words.
-    fn skill(&self) -> &'static str;
-    /// `r` has identified the spell and spent it: the counter succeeds?
-    fn counter(&self, b: &mut Battle, r: usize, dc: i32) -> bool;
-}
-
 /// Foes countering the spell as it is cast, as the variant has it: each able foe in id
 /// order that has the spells to spend, reaches the caster and identifies the spell, spends
 /// them and tries; the first success counters it.
 fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
-    let Some(rule) = variants::rules(b.variant).counterspells() else { return false };
+    let Some(rule) = b.rules().counterspells() else { return false };
     let dc = rule.dc(b, c, sp);
     b.refresh();
     let foes: Vec<usize> = roster::indices(b.view().roster.foes_of(c)).collect();
@@ -211,7 +200,7 @@ pub(crate) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
             let rolls: Vec<i32> = b.dice.roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect();
             let bonus = level.min(*max_bonus);
             let total = rolls.iter().sum::<i32>() + bonus;
-            let from = variants::rules(b.variant).healed_from(&b.fighters[t]);
+            let from = b.rules().healed_from(&b.fighters[t]);
             let ft = &mut b.fighters[t];
             ft.hp = (from + total).min(ft.max_hp);
             let hp_after = ft.hp;

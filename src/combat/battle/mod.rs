@@ -1,0 +1,226 @@
+//! A battle's state: its fighters (sorted by id, so a fighter's index is stable), the
+//! clock, the seeded dice, the event log, and the derived roster, occupancy and threat map;
+//! with the slots a variant fills (`slots`). Pure and deterministic: the same seed and the
+//! same commands give the same events byte for byte.
+//!
+//! Why indexing here cannot panic on input: commands and logs name units by id, and
+//! `Battle::index_of` turns an unknown id into a `RuleError` before anything is indexed;
+//! every other index comes from the clock's queue or a scan of `fighters`, which never
+//! shrinks during a battle (the fallen stay, off the board). A square off the map reads as
+//! wall (`TerrainMap::get`), so a position from a person is never an index out of range.
+
+mod slots;
+
+pub use slots::{AttackContext, AttackKind};
+pub(crate) use slots::{Counterspells, Criticals, Maneuver, Situation, Terms, VariantRules};
+
+use super::event::CombatEvent;
+use super::fighter::Fighter;
+use super::time::Clock;
+use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, ThreatMap, UnitView};
+use crate::variants::RulesVariant;
+use serde::Serialize;
+
+pub use crate::level::DeathSaves;
+
+/// One attack of opportunity a command would draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provoked {
+    /// Who makes it.
+    pub by: usize,
+    /// What the mover does that provokes it, in the log's words ("fires in melee").
+    pub trigger: String,
+}
+
+/// Settings of one battle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BattleOptions {
+    pub death_saves: DeathSaves,
+    /// Rounds (turns in hex-phases) before the battle is called a draw.
+    pub round_cap: u32,
+}
+
+impl Default for BattleOptions {
+    fn default() -> Self {
+        BattleOptions { death_saves: DeathSaves::default(), round_cap: 50 }
+    }
+}
+
+/// Counters the sim reports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BattleStats {
+    pub attacks: u32,
+    pub hits: u32,
+    pub criticals: u32,
+    pub attacks_of_opportunity: u32,
+    pub damage_dealt: u64,
+    pub spells_cast: u32,
+    pub counterspells: u32,
+}
+
+/// A battle in progress.
+#[derive(Clone, Debug)]
+pub struct Battle {
+    pub level_name: String,
+    pub field: Battlefield,
+    pub variant: RulesVariant,
+    /// Sorted by id; a fighter's index is stable for the whole battle.
+    pub fighters: Vec<Fighter>,
+    pub dice: Dice,
+    pub options: BattleOptions,
+    pub clock: Clock,
+    pub events: Vec<CombatEvent>,
+    pub stats: BattleStats,
+    pub winner: Option<Option<String>>,
+    /// What a disarmed fighter fights with.
+    pub unarmed: crate::level::WeaponDef,
+    /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
+    pub(crate) derived: Box<(Roster, Occupancy, ThreatMap)>,
+    pub(crate) stale: bool,
+    /// While a command is only foreseen (`Battle::provocations`): the attacks of
+    /// opportunity it would draw, noted instead of rolled.
+    pub(crate) foreseen: Option<Vec<Provoked>>,
+    /// The variant's rules (its slots), looked up when the battle is set up.
+    pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
+}
+
+impl Battle {
+    /// A logged check or save: d20 + `bonus` against `dc` for fighter `i`.
+    pub fn check(&mut self, i: usize, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
+        let roll = self.dice.roll(20) as i32;
+        let success = roll + bonus >= dc;
+        let unit = self.fighters[i].id.clone();
+        self.emit(CombatEvent::Save { unit, kind: kind.into(), roll, bonus, dc, success });
+        success
+    }
+
+    /// The active variant's rules: the slots where its source differs.
+    pub(crate) fn rules(&self) -> &'static dyn VariantRules {
+        (self.rules_of)(self.variant)
+    }
+
+    /// This battle is a copy resolving a command only to foresee what it provokes.
+    pub(crate) fn is_foreseeing(&self) -> bool {
+        self.foreseen.is_some()
+    }
+
+    /// While foreseeing, notes that `by` would strike (`trigger` in the log's words) and
+    /// says so: the caller then leaves the strike unrolled.
+    pub(crate) fn foresee(&mut self, by: usize, trigger: &str) -> bool {
+        let Some(seen) = self.foreseen.as_mut() else { return false };
+        seen.push(Provoked { by, trigger: trigger.to_string() });
+        true
+    }
+
+    pub fn emit(&mut self, e: CombatEvent) {
+        self.events.push(e);
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.fighters.binary_search_by(|f| f.id.as_str().cmp(id)).ok()
+    }
+
+    /// Brings the derived state (roster, occupancy, threat) up to date; the threat map is
+    /// rebuilt in place.
+    pub fn refresh(&mut self) {
+        if self.stale {
+            let roster = self.roster();
+            let derived = &mut *self.derived;
+            derived.1 = Occupancy::build(&self.field.terrain, &roster);
+            derived.2.rebuild(&self.field, &roster);
+            derived.0 = roster;
+            self.stale = false;
+        }
+    }
+
+    /// The rules' view of the battle as it stands. Call [`Battle::refresh`] first.
+    pub fn view(&self) -> RulesView<'_> {
+        debug_assert!(!self.stale, "Battle::refresh before Battle::view");
+        let d = &*self.derived;
+        RulesView { field: &self.field, roster: &d.0, occupancy: &d.1, threat: &d.2 }
+    }
+
+    /// The fighters as the grid rules see them. The dead leave the board.
+    pub fn roster(&self) -> Roster {
+        let units = self
+            .fighters
+            .iter()
+            .map(|f| {
+                let mut footprint = f.footprint();
+                if !f.alive() {
+                    footprint.origin = crate::grid::GridPos::new(-1000, -1000);
+                }
+                let mut view =
+                    UnitView::new(&f.id, footprint, f.def.speed_ft, f.natural_reach_ft, &f.weapon, &f.conditions);
+                view.threat = view.threat.and(self.threat_band(f));
+                (view, f.side.clone())
+            })
+            .collect();
+        Roster::new(units)
+    }
+
+    /// The squares `f`'s weapon reaches under this variant, whether or not it threatens
+    /// them.
+    pub fn reach_band(&self, f: &Fighter) -> Option<crate::rules::ReachBand> {
+        crate::rules::ReachBand::under(self.variant, f.natural_reach_ft, f.size, &f.weapon)
+    }
+
+    /// What `f` threatens under this variant.
+    pub fn threat_band(&self, f: &Fighter) -> Option<crate::rules::ReachBand> {
+        crate::rules::ReachBand::threatened(self.variant, f.natural_reach_ft, f.size, &f.weapon, f.trained())
+    }
+
+    /// Forget derived state after positions or conditions change.
+    pub fn invalidate(&mut self) {
+        self.stale = true;
+    }
+
+    /// Sides still with a fighter in the fight, sorted.
+    pub fn sides_in_fight(&self) -> Vec<String> {
+        let mut sides: Vec<String> = self.fighters.iter().filter(|f| f.in_fight()).map(|f| f.side.clone()).collect();
+        sides.sort();
+        sides.dedup();
+        sides
+    }
+
+    /// Every side in the battle, sorted.
+    pub fn sides_all(&self) -> Vec<String> {
+        let mut sides: Vec<String> = self.fighters.iter().map(|f| f.side.clone()).collect();
+        sides.sort();
+        sides.dedup();
+        sides
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+
+    /// The fighter whose opportunity it is, if the battle is on.
+    pub fn actor(&self) -> Option<usize> {
+        self.clock.actor
+    }
+
+    /// Ends the battle.
+    pub fn finish(&mut self, winner: Option<String>, reason: &str) {
+        if self.winner.is_none() {
+            let rounds = self.clock.round;
+            self.emit(CombatEvent::BattleEnded { winner: winner.clone(), rounds, reason: reason.into() });
+            self.winner = Some(winner);
+            self.clock.actor = None;
+        }
+    }
+
+    /// Checks whether a side has won, and ends the battle if so.
+    pub fn check_victory(&mut self) -> bool {
+        let sides = self.sides_in_fight();
+        if sides.len() <= 1 {
+            let winner = sides.into_iter().next();
+            let reason =
+                if winner.is_some() { "the other side is out of the fight" } else { "nobody is left standing" };
+            self.finish(winner, reason);
+            true
+        } else {
+            false
+        }
+    }
+}

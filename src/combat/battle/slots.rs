@@ -1,0 +1,286 @@
+//! The slots a variant fills where its source differs from the others, and the words
+//! they are called with: which attack of a turn, the circumstances of an attack and the
+//! modifiers gathered for it, the combat maneuvers, how criticals work and how foes
+//! counter spells. The defaults are the common rule; a variant overrides only what its
+//! source changes.
+
+use super::Battle;
+use crate::combat::command::Command;
+use crate::combat::fighter::{Fighter, Modifier};
+use crate::combat::odds::AttackDie;
+use crate::combat::time::Budget;
+use crate::level::SpellDef;
+use crate::rules::{PathPlan, RulesView};
+
+/// What a variant plugs into the engine where its source differs from the others: its
+/// action economy (what an action costs, the budget an opportunity opens with, when nothing
+/// is left), its clock (how the next window of time opens), and which optional rules exist.
+/// The battle holds the active variant's (`Battle::rules`); the engine names no variant.
+pub(crate) trait VariantRules: Sync {
+    /// What `cmd` costs from `budget`, the budget after it and the attack slot it uses, or
+    /// why it may not be taken.
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
+    /// The budget a fighter gets when its opportunity opens.
+    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
+    /// Opens the next window of time (round, phase, segment step) and fills the queue.
+    fn open_window(&self, b: &mut Battle);
+    /// Sets the battle going: initiative, and who starts surprised.
+    fn start(&self, b: &mut Battle);
+    /// When some combatants are unaware, a surprise round (or phase) for the aware comes
+    /// first.
+    fn surprise_round(&self) -> bool {
+        true
+    }
+    /// Who acts in the surprise round, in order: the aware, in initiative order.
+    fn surprise_queue(&self, b: &Battle) -> Vec<usize> {
+        b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect()
+    }
+    /// Between the surprise round and round 1.
+    fn after_surprise_round(&self, _b: &mut Battle) {}
+    /// A dying fighter's turn (its save, check or bleeding) falls in the window open now.
+    fn dying_acts_now(&self, _b: &Battle) -> bool {
+        true
+    }
+    /// A fighter's opportunity to act opens: by default its turn starts.
+    fn opportunity_opens(&self, b: &mut Battle, i: usize);
+    /// At the start of a fighter's turn: what it regains, and the condition it loses.
+    fn turn_starts(&self, _f: &mut Fighter) -> Option<crate::rules::Condition> {
+        None
+    }
+    /// Its combatants declare intentions at the start of the round.
+    fn declarations(&self) -> bool {
+        false
+    }
+    /// A caster may cast defensively.
+    fn defensive_casting(&self) -> bool {
+        false
+    }
+    /// A standing order to abort to a dodge when attacked.
+    fn aborting(&self) -> bool {
+        false
+    }
+    /// Grapples and escapes.
+    fn grapples(&self) -> bool {
+        false
+    }
+    /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
+    /// variant's budget of reactions; `allowance` is its reactions per window.
+    fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
+    /// After each square a mover steps onto, coming from `from` (osr-segments: immediate
+    /// attacks on a foe coming into reach).
+    fn after_step(&self, _b: &mut Battle, _mover: usize, _from: crate::grid::GridPos) {}
+    /// After a walk over `passed` (osr-segments: allies passed break concentration).
+    fn after_walk(&self, _b: &mut Battle, _mover: usize, _passed: &[crate::grid::GridPos]) {}
+    /// A fighter just dropped is dying (rather than merely unconscious).
+    fn dying_when_dropped(&self, _f: &Fighter) -> bool {
+        false
+    }
+    /// Past the point of death.
+    fn dead(&self, f: &Fighter) -> bool;
+    /// Alive, not stable, and dying again (hit points below 0 where that means dying).
+    fn dying_below_zero(&self) -> bool {
+        false
+    }
+    /// A dying fighter's turn: its death save, stabilising check or bleeding.
+    fn dying_turn(&self, _b: &mut Battle, _i: usize) {}
+    /// How a d20 roll in the weapon's threat range becomes a critical hit.
+    fn criticals(&self) -> Criticals {
+        Criticals::None
+    }
+    /// What casting `sp` takes from the caster's spells: a slot.
+    fn spell_cost(&self, _sp: &SpellDef) -> u32 {
+        1
+    }
+    /// Provoking while casting, as the variant has it; false if the spell is lost. By
+    /// default casting provokes nothing.
+    fn casting_provokes(&self, _b: &mut Battle, _c: usize, _sp: &SpellDef, _defensive: bool) -> bool {
+        true
+    }
+    /// How foes counter spells as they are cast, where they can.
+    fn counterspells(&self) -> Option<&'static dyn Counterspells> {
+        None
+    }
+    /// The hit points healing counts up from.
+    fn healed_from(&self, f: &Fighter) -> i32 {
+        f.hp
+    }
+    /// A caster's concentration breaks (`why`, in the log's words), where spells take
+    /// concentration.
+    fn break_concentration(&self, _b: &mut Battle, _c: usize, _why: &str) {}
+    /// A caster was hurt for `damage` while a spell is under way.
+    fn hurt_while_casting(&self, b: &mut Battle, c: usize, _damage: i32) {
+        self.break_concentration(b, c, "hurt");
+    }
+    /// A combat maneuver's check: by how much its maker won (below 0: lost), or `None` when
+    /// it is over already (the maker dropped, or lost and paid for it). No maneuvers by
+    /// default.
+    fn maneuver_check(&self, _b: &mut Battle, _a: usize, _t: usize, _kind: Maneuver) -> Option<i32> {
+        None
+    }
+    /// A maneuver was lost by `margin` (below 0).
+    fn maneuver_lost(&self, _b: &mut Battle, _a: usize, _kind: Maneuver, _margin: i32) {}
+    /// How many squares a successful shove pushes: one, and one more for every 5 the check
+    /// won by.
+    fn shove_squares(&self, margin: i32) -> i32 {
+        1 + margin / 5
+    }
+    /// The pusher follows its target.
+    fn pusher_follows(&self) -> bool {
+        false
+    }
+    /// A charge is declared now and run at its completion (an advanced action).
+    fn charge_completes_later(&self) -> bool {
+        false
+    }
+    /// A fighter dropped: what it had under way is lost.
+    fn dropped(&self, _b: &mut Battle, _t: usize) {}
+    /// Whether a command only this variant has (dash, tumble, wrestle, coup de grace,
+    /// first aid…) is legal now, and the path it takes if it moves; its cost is `spend`'s.
+    fn check_own(&self, _b: &Battle, _actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
+        Err(format!("{} is not an action in these rules", cmd.name()))
+    }
+    /// The die rolled to hit: a d20, where a natural 1 misses and a natural 20 hits.
+    fn attack_die(&self) -> AttackDie {
+        AttackDie::D20 { naturals: true }
+    }
+    /// Why `a` may not make its attack where it stands, beyond reach, range and cover.
+    fn refuses_attack(&self, _b: &Battle, _view: &RulesView, _a: usize, _melee: bool) -> Option<String> {
+        None
+    }
+    /// The attack roll's modifiers (into `m`), the number to reach, and what that number
+    /// is, in words: by default the d20 family's roll against AC.
+    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String);
+    /// A crossbow may be fired now: it must be loaded.
+    fn crossbow_ready(&self, b: &Battle, actor: usize) -> Result<(), String> {
+        let f = &b.fighters[actor];
+        if f.loaded { Ok(()) } else { Err(format!("the {} is not loaded", f.weapon.name.to_lowercase())) }
+    }
+    /// Attacks in a full attack: one.
+    fn full_attacks(&self, _f: &Fighter) -> u32 {
+        1
+    }
+    /// Half of maximum hit points or more in one hit calls for a Fortitude save.
+    fn massive_damage(&self) -> bool {
+        false
+    }
+    /// A readied attack may be taken now.
+    fn may_take_held(&self, _f: &Fighter) -> bool {
+        true
+    }
+    /// After `h`'s readied attack on `trigger`: its new place in the order (by default it
+    /// keeps its place).
+    fn held_action_taken(&self, _b: &mut Battle, _h: usize, _trigger: usize) {}
+    /// What must hold of this variant's own state after every command (checked by the
+    /// sim's `--check` and the tests).
+    fn check_invariants(&self, _b: &Battle) -> Result<(), String> {
+        Ok(())
+    }
+    /// The Strength a melee (or thrown) hit adds to damage: its name in the log and value.
+    fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
+        Some(("Strength", f.str_mod()))
+    }
+}
+
+/// How criticals work in a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Criticals {
+    /// No critical hits.
+    None,
+    /// A threat is a critical: the dice are multiplied, flat bonuses added once
+    /// (four-actions).
+    OnThreat,
+    /// A threat is confirmed by a second roll that would hit; dice and flat bonuses are
+    /// multiplied (d20-classic, ap-phases).
+    Confirmed,
+}
+
+/// How a variant's foes counter a spell as it is cast: who may, the DC, the skill that
+/// identifies the spell, and what countering spends and rolls.
+pub(crate) trait Counterspells: Sync {
+    /// The DC to identify (and, where it is rolled, to counter) `sp` cast by `c`.
+    fn dc(&self, b: &Battle, c: usize, sp: &SpellDef) -> i32;
+    /// Foe `r` is able to counter `sp` now (its spells left aside).
+    fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool;
+    /// The skill that identifies the spell, in the log's words.
+    fn skill(&self) -> &'static str;
+    /// `r` has identified the spell and spent it: the counter succeeds?
+    fn counter(&self, b: &mut Battle, r: usize, dc: i32) -> bool;
+}
+
+/// The combat maneuvers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Maneuver {
+    Trip,
+    Shove,
+    Disarm,
+    Grapple,
+}
+
+/// Which attack of a turn this is, for its penalty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttackKind {
+    /// The first (or only) attack.
+    Primary,
+    /// d20-classic iterative attack number `n` (1 = second) at −5 each.
+    Iterative(u32),
+    /// four-actions secondary (move action, −5) and tertiary (quick action, −10) attacks.
+    Secondary,
+    Tertiary,
+    /// ap-phases: the `n`th attack action this round (cumulative −5 per earlier one).
+    NthAction(u32),
+    /// An attack of opportunity or free attack.
+    Opportunity,
+}
+
+/// Extra circumstances of an attack.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackContext {
+    pub charge: bool,
+}
+
+/// The modifiers of an attack roll as they are gathered; zeros are left out.
+pub(crate) struct Terms(pub Vec<Modifier>);
+
+impl Terms {
+    pub(crate) fn push(&mut self, source: &str, value: i32) {
+        if value != 0 {
+            self.0.push(Modifier::new(source, value));
+        }
+    }
+
+    /// The attacker's own bonuses (stances, focus…), by name.
+    pub(crate) fn offense(&mut self, f: &Fighter) {
+        for (name, v) in &f.offense {
+            self.push(name, *v);
+        }
+    }
+
+    /// The target's defences (total defense, dodge…), by name, as penalties.
+    pub(crate) fn defense(&mut self, f: &Fighter) {
+        for (name, v) in &f.defense {
+            self.push(name, -*v);
+        }
+    }
+
+    /// −2 for each full range increment past the first.
+    pub(crate) fn range(&mut self, s: &Situation, f: &Fighter) {
+        if !s.melee && s.dist > f.weapon.range_increment_ft {
+            let increments = (s.dist - 1) / f.weapon.range_increment_ft.max(1);
+            self.push("range", -2 * increments as i32);
+        }
+    }
+}
+
+/// What a variant's attack roll reads: who attacks whom, how, from how far, flanking and
+/// the cover's bonus to defence.
+pub(crate) struct Situation<'a> {
+    pub b: &'a Battle,
+    pub a: usize,
+    pub t: usize,
+    pub kind: &'a AttackKind,
+    pub ctx: &'a AttackContext,
+    pub melee: bool,
+    pub dist: u32,
+    pub flanking: bool,
+    pub cover_bonus: i32,
+}
