@@ -37,7 +37,7 @@ fn no_two_variants_run_the_same_systems() {
 
 #[test]
 fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
-    let common = "resolve::charge_straight".to_string();
+    let common = "charge_straight".to_string();
     let ap = systems(RulesVariant::ApPhases);
     // ap-phases: a charge is an advanced action of 2 AP, declared now.
     assert!(ap["resolve"].contains(&"ap_phases::declare_charge".to_string()), "{:?}", ap["resolve"]);
@@ -84,6 +84,31 @@ fn leaving_two_threatening_foes_stops_the_walk_for_each_attack_of_opportunity() 
     until(&mut b, "hero", |_| true);
     engine.execute(&mut b, Command::Move { to: GridPos::new(4, 7) }).expect("a legal move");
     assert_eq!(engine.passes(), 1);
+}
+
+#[test]
+fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
+    let units = vec![
+        unit("hero", "a", (1, 3), "human_fighter", Some("longsword")),
+        unit("gob1", "b", (1, 2), "goblin", Some("short_sword")),
+        unit("gob2", "b", (6, 3), "goblin", Some("short_sword")),
+    ];
+    let mut b = battle(units, RulesVariant::D20Classic, 2);
+    until(&mut b, "hero", |_| true);
+    let mut engine = Engine::new(RulesVariant::D20Classic);
+    let before = b.events.len();
+    engine.execute(&mut b, Command::Charge { target: "gob2".into() }).expect("a legal charge");
+    let kinds: Vec<&str> = b.events[before..]
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::AttackOfOpportunity { .. } => Some("aoo"),
+            CombatEvent::Moved { .. } => Some("moved"),
+            CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("charge attack"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["aoo", "moved", "charge attack"]);
+    assert_eq!(engine.passes(), 2);
 }
 
 fn writes_the_battle(_: ResMut<InPlay>) {}

@@ -23,13 +23,6 @@ pub(crate) fn attack_or_reload(b: &mut Battle, actor: usize, plan: &Plan) {
     }
 }
 
-/// A charge: the straight run and the attack at its end.
-pub(crate) fn charge_straight(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let (Some(t), Some(path)) = (target_of(b, plan), plan.path.clone()) {
-        charge(b, actor, t, path);
-    }
-}
-
 /// The defensive action: a bonus to defence, from the variant's numbers.
 pub(crate) fn take_defensive_action(b: &mut Battle, actor: usize, _plan: &Plan) {
     defensive_bonus(b, actor);

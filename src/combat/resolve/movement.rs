@@ -27,11 +27,23 @@ pub struct Walk {
     /// Cannot react (four-actions: a charge's target).
     immune_from: Option<usize>,
     start: GridPos,
+    /// What follows the walk once it is over.
+    then: Then,
     /// The next of the path's provocations to come to.
     next_provocation: usize,
     /// Squares of the path not yet entered.
     next_square: usize,
     done: Vec<GridPos>,
+}
+
+/// What a walk leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Then {
+    Nothing,
+    /// A charge's attack on the foe with this index, with the charge's bonuses.
+    ChargeAttack {
+        target: usize,
+    },
 }
 
 /// What stops a walk's leg.
@@ -52,10 +64,17 @@ impl Walk {
             kind: kind.into(),
             immune_from,
             start: b.fighters[mover].pos,
+            then: Then::Nothing,
             next_provocation: 0,
             next_square: 0,
             done: Vec::new(),
         }
+    }
+
+    /// The same walk, going on to `then` once it is over.
+    pub fn then(mut self, then: Then) -> Walk {
+        self.then = then;
+        self
     }
 
     fn goes_on(&self, b: &Battle) -> bool {
@@ -121,13 +140,18 @@ impl Walk {
             if self.done.len() == self.path.squares.len() { self.path.cost_ft } else { 5 * self.done.len() as u32 };
         let id = b.fighters[mover].id.clone();
         b.emit(CombatEvent::Moved { unit: id, path: self.done, cost_ft: cost, kind: self.kind });
+        match self.then {
+            Then::Nothing => {}
+            Then::ChargeAttack { target } => charge_attack(b, mover, target),
+        }
     }
 }
 
-/// Walks `path` to its end, resolving each attack of opportunity it provokes as it comes.
-/// `immune_from` cannot react (four-actions: a charge's target).
-pub(crate) fn walk(b: &mut Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) {
-    let mut w = Walk::new(b, mover, path, kind, immune_from);
+/// Walks `w` to its end and what it leads to, each attack of opportunity resolved as it
+/// comes: for a charge completed inside another action (ap-phases' advanced charge). A
+/// command's own walk goes leg by leg through the rules schedule's reactions stage.
+pub(crate) fn walk_all_the_way(b: &mut Battle, mut w: Walk) {
+    let mover = w.mover;
     while let Leg::Provokes { by, trigger } = w.leg(b) {
         opportunity(b, by, mover, &trigger);
         if !w.survives(b) {
@@ -251,12 +275,21 @@ pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Op
 
 /// A charge: the straight move, then the attack with the variant's bonuses.
 pub(crate) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
-    let nums = b.variant.numbers();
-    let immune = if nums.charge_target_cannot_react { Some(t) } else { None };
-    walk(b, a, &path, "charge", immune);
+    walk_all_the_way(b, charge_walk(b, a, t, &path));
+}
+
+/// A charge's straight move, leading to its attack.
+pub(crate) fn charge_walk(b: &Battle, a: usize, t: usize, path: &PathPlan) -> Walk {
+    let immune = if b.variant.numbers().charge_target_cannot_react { Some(t) } else { None };
+    Walk::new(b, a, path, "charge", immune).then(Then::ChargeAttack { target: t })
+}
+
+/// The attack at the end of a charge, if the charger is still in the fight.
+fn charge_attack(b: &mut Battle, a: usize, t: usize) {
     if !b.fighters[a].in_fight() {
         return;
     }
+    let nums = b.variant.numbers();
     let two_handed = b.fighters[a].weapon.hands == Hands::Two;
     let f = &mut b.fighters[a];
     let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };

@@ -201,6 +201,41 @@ pub enum Reaction {
     Opportunity { by: usize, mover: usize, trigger: String },
 }
 
+/// A system's way to set a fighter walking: the walk goes to its first square whose
+/// leaving provokes, and the attack of opportunity is pushed for the reactions stage.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Moves<'w> {
+    walking: ResMut<'w, Walking>,
+    stack: ResMut<'w, ReactionStack>,
+}
+
+impl Moves<'_> {
+    /// Walks `walk`'s next leg, from where it stands.
+    pub fn set_out(&mut self, b: &mut Battle, mut walk: crate::combat::resolve::Walk) {
+        match walk.leg(b) {
+            crate::combat::resolve::Leg::Provokes { by, trigger } => {
+                self.stack.0.push(Reaction::Opportunity { by, mover: walk.mover, trigger });
+                self.walking.0 = Some(walk);
+            }
+            crate::combat::resolve::Leg::Over => walk.finish(b),
+        }
+    }
+
+    /// After an attack of opportunity: the walk under way goes on, or ends if its mover
+    /// fell.
+    pub fn go_on(&mut self, b: &mut Battle) {
+        if !self.stack.0.is_empty() {
+            return;
+        }
+        let Some(walk) = self.walking.0.take() else { return };
+        if walk.survives(b) {
+            self.set_out(b, walk);
+        } else {
+            walk.finish(b);
+        }
+    }
+}
+
 /// Whether the command has more to resolve: a walk under way or a reaction waiting.
 pub fn unsettled(walking: &Walking, stack: &ReactionStack) -> bool {
     walking.0.is_some() || !stack.0.is_empty()

@@ -2,8 +2,8 @@
 //! changing anything, the common rule in each resolve slot, the end of the battle, the
 //! derived state, and the clock.
 
-use super::{InPlay, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, Walking, act};
-use crate::combat::resolve::{self, Leg, Walk};
+use super::{InPlay, Moves, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act};
+use crate::combat::resolve::{self, Walk};
 use bevy::prelude::*;
 
 pub(super) fn add_common(app: &mut App) {
@@ -17,7 +17,7 @@ pub(super) fn add_common(app: &mut App) {
             walk_next_leg.after(Slot::Movement).before(Slot::Attack).in_set(RulesStage::Resolve),
             make_attack_of_opportunity.in_set(RulesStage::Reactions),
             act(resolve::attack_or_reload).in_set(Slot::Attack),
-            act(resolve::charge_straight).in_set(Slot::Charge),
+            charge_straight.in_set(Slot::Charge),
             act(resolve::take_defensive_action).in_set(Slot::Defend),
             act(resolve::maneuver_or_stand).in_set(Slot::Maneuver),
             act(resolve::escape_by_opposed_check).in_set(Slot::Escape),
@@ -64,14 +64,9 @@ fn check_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
     };
 }
 
-/// A move or a 5-ft step sets out along its planned path, to the first square whose leaving
-/// provokes.
-fn start_walking(
-    mut battle: ResMut<InPlay>,
-    turn: Res<Turn>,
-    mut walking: ResMut<Walking>,
-    mut stack: ResMut<ReactionStack>,
-) {
+/// A move or a 5-ft step sets out along its planned path, to the first square whose
+/// leaving provokes.
+fn start_walking(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
     let Some((actor, plan)) = turn.accepted() else { return };
     let path = plan.path.as_ref().expect("a move has a path");
     let kind = match plan.command {
@@ -79,34 +74,22 @@ fn start_walking(
         _ => "move".into(),
     };
     let walk = Walk::new(&battle.0, actor, path, &kind, None);
-    go_on(&mut battle.0, walk, &mut walking, &mut stack);
+    moves.set_out(&mut battle.0, walk);
 }
 
-/// After its attack of opportunity, the walk goes on to the next such square or its end.
-fn walk_next_leg(
-    mut battle: ResMut<InPlay>,
-    pass: Res<Pass>,
-    mut walking: ResMut<Walking>,
-    mut stack: ResMut<ReactionStack>,
-) {
-    if pass.0 == 0 || !stack.0.is_empty() {
-        return;
-    }
-    let Some(walk) = walking.0.take() else { return };
-    if walk.survives(&battle.0) {
-        go_on(&mut battle.0, walk, &mut walking, &mut stack);
-    } else {
-        walk.finish(&mut battle.0);
+/// A charge sets out on its straight line; its attack follows the walk.
+fn charge_straight(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
+    let Some((actor, plan)) = turn.accepted() else { return };
+    if let (Some(t), Some(path)) = (resolve::target_of(&battle.0, plan), plan.path.as_ref()) {
+        let walk = resolve::charge_walk(&battle.0, actor, t, path);
+        moves.set_out(&mut battle.0, walk);
     }
 }
 
-fn go_on(b: &mut crate::combat::Battle, mut walk: Walk, walking: &mut Walking, stack: &mut ReactionStack) {
-    match walk.leg(b) {
-        Leg::Provokes { by, trigger } => {
-            stack.0.push(Reaction::Opportunity { by, mover: walk.mover, trigger });
-            walking.0 = Some(walk);
-        }
-        Leg::Over => walk.finish(b),
+/// After its attack of opportunity, a walk goes on to the next such square or its end.
+fn walk_next_leg(mut battle: ResMut<InPlay>, pass: Res<Pass>, mut moves: Moves) {
+    if pass.0 > 0 {
+        moves.go_on(&mut battle.0);
     }
 }
 

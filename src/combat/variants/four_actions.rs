@@ -8,8 +8,11 @@ use super::Criticals;
 use super::prelude::*;
 use crate::combat::attack::AttackContext;
 use crate::combat::command::GrappleFollowUp;
+use crate::combat::resolve::Walk;
 use crate::combat::resolve::{attack_routine, gain, release, straight_run};
+use crate::combat::schedule::{InPlay, Moves, Turn};
 use crate::grid::{Footprint, GridPos};
+use bevy::prelude::{Res, ResMut};
 
 /// Spends a quick action (or, traded down, the standard action).
 fn take_quick(budget: &Budget, n: &mut Budget, what: &str) -> Result<(), String> {
@@ -399,14 +402,6 @@ impl FourActions {
         // The turn's grapple contest, won to end the grapple.
         wrestle(b, i, GrappleFollowUp::End);
     }
-    pub(crate) fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command, path: Option<PathPlan>) {
-        match (cmd, path) {
-            (Command::Wrestle { follow_up }, _) => wrestle(b, actor, *follow_up),
-            (Command::Dash { .. }, Some(path)) => walk(b, actor, &path, "dash", None),
-            (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
-            _ => {}
-        }
-    }
     pub(crate) fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
         if present_focus(b, c, sp) {
             magic::cast_now(b, c, sp, t, defensive);
@@ -502,7 +497,9 @@ fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) ->
 
 /// Tumble: an Agility check against 5 + 5 per foe the path would provoke; success and
 /// none of them may react.
-fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) {
+/// A tumble: the Agility check against 5 + 5 a foe passed, then the walk, provoking
+/// nothing if it succeeded.
+fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) -> Walk {
     let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
     let dc = 5 + 5 * foes.len() as i32;
     let (roll, bonus) = (b.dice.roll(20) as i32, b.fighters[actor].dex_mod());
@@ -512,7 +509,7 @@ fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) {
     if success {
         path.provokes.clear();
     }
-    walk(b, actor, &path, "tumble", None);
+    Walk::new(b, actor, &path, "tumble", None)
 }
 
 /// four-actions in the rules schedule: escaping is the turn's grapple contest; wrestling,
@@ -529,7 +526,7 @@ impl Plugin for FourActionsPlugin {
             RulesSchedule,
             (
                 act(escape_by_grapple_contest).in_set(Slot::Escape),
-                act(wrestle_dash_or_tumble).in_set(Slot::Own),
+                wrestle_dash_or_tumble.in_set(Slot::Own),
                 act(cast_with_focus).in_set(Slot::Cast),
                 pass_turn_when(actions_spent).in_set(RulesStage::Clock),
             ),
@@ -541,8 +538,17 @@ fn escape_by_grapple_contest(b: &mut Battle, actor: usize, _plan: &Plan) {
     FourActions.escape(b, actor);
 }
 
-fn wrestle_dash_or_tumble(b: &mut Battle, actor: usize, plan: &Plan) {
-    FourActions.resolve_own(b, actor, &plan.command, plan.path.clone());
+/// Wrestling is resolved at once; a dash or a tumble sets out, leg by leg.
+fn wrestle_dash_or_tumble(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
+    let Some((actor, plan)) = turn.accepted() else { return };
+    let b = &mut battle.0;
+    let walk = match (&plan.command, plan.path.clone()) {
+        (Command::Dash { .. }, Some(path)) => Walk::new(b, actor, &path, "dash", None),
+        (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
+        (Command::Wrestle { follow_up }, _) => return wrestle(b, actor, *follow_up),
+        _ => return,
+    };
+    moves.set_out(b, walk);
 }
 
 fn cast_with_focus(b: &mut Battle, actor: usize, plan: &Plan) {

@@ -32,7 +32,6 @@ mod prelude {
         self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
     pub(super) use crate::combat::odds::AttackDie;
-    pub(super) use crate::combat::resolve::walk;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
