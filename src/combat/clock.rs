@@ -3,7 +3,8 @@
 //! round with initiative = Dexterity inside each; osr-segments rolls group initiative
 //! and runs fast actions, then the HIGH group, then the LOW group; hex-phases runs four
 //! phases a 12-second turn in combat-value order, then a post-turn recovery.
-//! `advance` is the only function that moves time forward.
+//! Time moves on only by [`tick`], run by the rules schedule's clock (`schedule::clock`),
+//! with each variant's window opened by its own system there.
 
 pub use super::resolve::reaction_allowance;
 pub use super::time::{AP_PHASES, Advanced, AdvancedKind, Budget, Clock, OsrStep};
@@ -45,7 +46,7 @@ pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
     base.max(weapon)
 }
 
-/// Rolls initiative and opens the first round.
+/// Rolls initiative and readies the clock; the engine then opens the first window.
 pub fn start(b: &mut Battle) {
     let n = b.fighters.len();
     b.clock.ap = vec![0; n];
@@ -61,8 +62,7 @@ pub fn start(b: &mut Battle) {
     // The surprise round (phase) is round 0; the fight proper opens on round 1.
     b.clock.round = 0;
     b.clock.phase = 0;
-    open_window(b);
-    advance(b);
+    b.clock.actor = None;
 }
 
 /// hex-phases combat value: round(DEX / 3).
@@ -112,14 +112,9 @@ pub(crate) fn sort_order(b: &mut Battle) {
     b.clock.order = order;
 }
 
-/// Opens the next window of time (round, phase or step) and fills the queue.
-fn open_window(b: &mut Battle) {
-    b.rules().open_window(b);
-}
-
 /// d20-classic and four-actions: a surprise round for the aware, then rounds in
 /// initiative order.
-pub(crate) fn turn_based_window(b: &mut Battle) {
+pub(crate) fn next_round(b: &mut Battle) {
     {
         if b.clock.surprise_pending {
             b.clock.surprise_pending = false;
@@ -185,44 +180,51 @@ fn fresh_budget(b: &Battle, i: usize) -> Budget {
     b.rules().fresh_budget(b, i)
 }
 
-/// Moves time on to the next fighter able to act, resolving what happens between
-/// (death saves on a dying fighter's turn, new rounds and phases). Ends the battle when
-/// a side is out of the fight or the round cap is reached.
-pub fn advance(b: &mut Battle) {
-    b.clock.actor = None;
-    let mut spins = 0;
-    while !b.is_over() {
-        if b.check_victory() {
-            return;
-        }
-        if b.clock.queue.is_empty() {
-            spins += 1;
-            if spins > 64 {
-                b.finish(None, "nobody can act");
-                return;
-            }
-            open_window(b);
-            continue;
-        }
-        let i = b.clock.queue.remove(0);
-        if !b.fighters[i].alive() {
-            continue;
-        }
-        // A dying fighter's turn is its death save (turn-based variants) or bleeding.
-        if !b.fighters[i].in_fight() {
-            if b.rules().dying_acts_now(b) && b.fighters[i].has(Condition::Dying) {
-                super::resolve::dying_turn(b, i);
-            }
-            continue;
-        }
-        if !b.fighters[i].can_act() {
-            continue;
-        }
-        b.clock.actor = Some(i);
-        b.clock.budget = fresh_budget(b, i);
-        b.rules().opportunity_opens(b, i);
-        return;
+/// What one tick of the clock came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tick {
+    /// Nobody is left to act in this window: the variant opens the next.
+    OpenWindow,
+    /// The next in the queue could not act (fallen, dying, stunned…): tick again.
+    Again,
+    /// Someone's opportunity is open, or the battle is over.
+    Settled,
+}
+
+/// One tick of moving time on: the next fighter in the queue gets its opportunity, or a
+/// dying one its death save or bleeding; an empty queue calls for the next window of time.
+/// Ends the battle when a side is out of the fight, or when `windows` (the windows opened
+/// while looking for someone to act) passes 64.
+pub fn tick(b: &mut Battle, windows: &mut u32) -> Tick {
+    if b.is_over() || b.check_victory() {
+        return Tick::Settled;
     }
+    if b.clock.queue.is_empty() {
+        *windows += 1;
+        if *windows > 64 {
+            b.finish(None, "nobody can act");
+            return Tick::Settled;
+        }
+        return Tick::OpenWindow;
+    }
+    let i = b.clock.queue.remove(0);
+    if !b.fighters[i].alive() {
+        return Tick::Again;
+    }
+    // A dying fighter's turn is its death save (turn-based variants) or bleeding.
+    if !b.fighters[i].in_fight() {
+        if b.rules().dying_acts_now(b) && b.fighters[i].has(Condition::Dying) {
+            super::resolve::dying_turn(b, i);
+        }
+        return Tick::Again;
+    }
+    if !b.fighters[i].can_act() {
+        return Tick::Again;
+    }
+    b.clock.actor = Some(i);
+    b.clock.budget = fresh_budget(b, i);
+    b.rules().opportunity_opens(b, i);
+    Tick::Settled
 }
 
 /// A fighter's turn starts: effects lasting until then end, and it regains what its

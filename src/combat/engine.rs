@@ -8,8 +8,10 @@ use super::battle::{Battle, BattleOptions, BattleStats};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Fighter;
+use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    InPlay, Pass, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage, Turn, Walking, unsettled,
+    ClockSchedule, ClockStep, InPlay, Pass, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage, TimeMoves,
+    Turn, Walking, unsettled,
 };
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
@@ -36,6 +38,7 @@ impl Battle {
         }
         let mut battle = Battle::new_paused(level, catalogue, variant, seed, options);
         super::clock::start(&mut battle);
+        with_engine(variant, |engine| engine.begin(&mut battle));
         battle
     }
 
@@ -101,6 +104,9 @@ impl Engine {
             .remove(RulesSchedule)
             .expect("RulesSchedulePlugin adds the rules schedule");
         schedule.initialize(&mut world).expect("the rules schedule builds: every pair of rule systems is ordered");
+        let mut clock = world.resource_mut::<Schedules>().remove(ClockSchedule).expect("the clock schedule");
+        clock.initialize(&mut world).expect("the clock schedule builds: every pair of its systems is ordered");
+        world.resource_mut::<Schedules>().insert(clock);
         Engine { world, schedule, variant, commands: 0, passes: 0 }
     }
 
@@ -108,13 +114,27 @@ impl Engine {
         self.variant
     }
 
-    /// Checks and resolves `cmd` for the fighter acting now in `battle`.
-    pub fn execute(&mut self, battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
-        debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
+    /// Opens `battle`'s first window of time and moves time to the first fighter to act.
+    pub fn begin(&mut self, battle: &mut Battle) {
+        self.swap_in(battle);
+        let world = &mut self.world;
+        world.resource_scope(|world, mut time: Mut<TimeMoves>| time.begin(&mut world.resource_mut::<InPlay>().0));
+        run_the_clock(world);
+        self.swap_in(battle);
+    }
+
+    /// Swaps `battle` with the one the engine's world holds (a spare between commands).
+    fn swap_in(&mut self, battle: &mut Battle) {
         if !self.world.contains_resource::<InPlay>() {
             self.world.insert_resource(InPlay(battle.clone()));
         }
         std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
+    }
+
+    /// Checks and resolves `cmd` for the fighter acting now in `battle`.
+    pub fn execute(&mut self, battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
+        debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
+        self.swap_in(battle);
         *self.world.resource_mut::<Turn>() = Turn::Ordered(cmd);
         // One pass carries the command out; each further pass walks a move's next leg
         // after the attack of opportunity that stopped it.
@@ -127,7 +147,7 @@ impl Engine {
             self.world.resource_mut::<Pass>().0 += 1;
         }
         self.passes = self.world.resource::<Pass>().0 + 1;
-        std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
+        self.swap_in(battle);
         self.commands = self.commands.wrapping_add(1);
         if self.commands.is_multiple_of(1 << 16)
             && let Some(check) = self.world.check_change_ticks()
@@ -163,6 +183,18 @@ impl Engine {
                 StageListing { name: stage.name().into(), systems }
             })
             .collect();
+        let clock = self.world.resource::<Schedules>().get(ClockSchedule).expect("the clock schedule");
+        let clock_systems: Vec<_> = clock.systems().expect("initialised in Engine::new").collect();
+        let mut sets: Vec<StageListing> = sets;
+        for step in ClockStep::ALL {
+            let members = clock.graph().systems_in_set(step.intern()).expect("every clock step holds systems");
+            let systems = clock_systems
+                .iter()
+                .filter(|(key, _)| members.contains(key))
+                .map(|(_, system)| short_name(&system.name().to_string()))
+                .collect();
+            sets.push(StageListing { name: step.name().into(), systems });
+        }
         ScheduleListing { variant: self.variant.id().into(), sets }
     }
 }
@@ -205,6 +237,7 @@ fn short_name(full: &str) -> String {
     let name = full.strip_prefix("fivefoot::combat::").unwrap_or(full);
     let name = name.strip_prefix("variants::").unwrap_or(name);
     let name = name.strip_prefix("schedule::systems::").unwrap_or(name);
+    let name = name.strip_prefix("schedule::clock::").unwrap_or(name);
     name.replace("::commands::", "::")
 }
 
@@ -213,13 +246,18 @@ thread_local! {
     static ENGINES: RefCell<Vec<Option<Engine>>> = RefCell::new(RulesVariant::ALL.iter().map(|_| None).collect());
 }
 
-/// Resolves `cmd` in `battle` on this thread's engine for its variant. A command resolved
-/// while another is (which the rules never do) gets an engine of its own.
-pub(crate) fn execute(battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
-    let slot = RulesVariant::ALL.iter().position(|v| *v == battle.variant).expect("every variant is in ALL");
+/// Runs `work` on this thread's engine for `variant`. Work started while another is under
+/// way (which the rules never do) gets an engine of its own.
+fn with_engine<T>(variant: RulesVariant, work: impl FnOnce(&mut Engine) -> T) -> T {
+    let slot = RulesVariant::ALL.iter().position(|v| *v == variant).expect("every variant is in ALL");
     let taken = ENGINES.with(|e| e.borrow_mut()[slot].take());
-    let mut engine = taken.unwrap_or_else(|| Engine::new(battle.variant));
-    let result = engine.execute(battle, cmd);
+    let mut engine = taken.unwrap_or_else(|| Engine::new(variant));
+    let result = work(&mut engine);
     ENGINES.with(|e| e.borrow_mut()[slot] = Some(engine));
     result
+}
+
+/// Resolves `cmd` in `battle` on this thread's engine for its variant.
+pub(crate) fn execute(battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
+    with_engine(battle.variant, |engine| engine.execute(battle, cmd))
 }

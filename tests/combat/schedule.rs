@@ -13,11 +13,25 @@ fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
 }
 
 #[test]
-fn every_variant_runs_seven_stages_in_order_and_none_is_empty() {
+fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
     for v in RulesVariant::ALL {
         let listing = Engine::new(v).listing();
         let names: Vec<&str> = listing.sets.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["intake", "validate", "resolve", "reactions", "victory", "derive", "clock"], "{v:?}");
+        assert_eq!(
+            names,
+            [
+                "intake",
+                "validate",
+                "resolve",
+                "reactions",
+                "victory",
+                "derive",
+                "clock",
+                "clock: next up",
+                "clock: window"
+            ],
+            "{v:?}"
+        );
         for set in &listing.sets {
             assert!(!set.systems.is_empty(), "{v:?}: the {} stage is empty", set.name);
         }
@@ -46,6 +60,13 @@ fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
     // osr-segments has no defensive action of its own: the slot is emptied, not filled.
     assert!(!systems(RulesVariant::OsrSegments)["resolve"].iter().any(|s| s.contains("defen")));
     assert!(systems(RulesVariant::FourActions)["resolve"].contains(&"resolve::take_defensive_action".to_string()));
+    // Each variant opens its own windows of time; the two turn-based ones share rounds.
+    let window = |v| systems(v)["clock: window"].clone();
+    assert_eq!(window(RulesVariant::ApPhases), ["ap_phases::next_action_phase"]);
+    assert_eq!(window(RulesVariant::OsrSegments), ["osr_segments::next_step_of_round"]);
+    assert_eq!(window(RulesVariant::HexPhases), ["hex_phases::next_phase_of_turn"]);
+    assert_eq!(window(RulesVariant::D20Classic), ["clock::next_round"]);
+    assert_eq!(window(RulesVariant::FourActions), ["clock::next_round"]);
     // Each variant ends an opportunity by its own action economy.
     let clocks: Vec<Vec<String>> = RulesVariant::ALL.iter().map(|&v| systems(v)["clock"].clone()).collect();
     for (i, c) in clocks.iter().enumerate() {

@@ -22,8 +22,6 @@ pub(crate) trait VariantRules: Sync {
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
     /// The budget a fighter gets when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
-    /// Opens the next window of time (round, phase, segment step) and fills the queue.
-    fn open_window(&self, b: &mut Battle);
     /// Sets the battle going: initiative, and who starts surprised.
     fn start(&self, b: &mut Battle);
     /// When some combatants are unaware, a surprise round (or phase) for the aware comes

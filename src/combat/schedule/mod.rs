@@ -8,7 +8,10 @@
 //! is over and the stack empty; only then do the command's last slot, victory and the clock
 //! run. The schedule knows no variant; `combat::engine` builds it for one.
 
+pub mod clock;
 mod systems;
+
+pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
 
 use super::Battle;
 use super::clock::Budget;
@@ -67,6 +70,14 @@ impl RulesStage {
             RulesStage::Clock => "clock",
         }
     }
+}
+
+/// The clock stage's two steps: the variant says whether the acting fighter is done, then
+/// time moves (the [`ClockSchedule`], run until someone can act).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Passing {
+    Spent,
+    TimeMoves,
 }
 
 /// The places in the resolve stage, in the order they run. Each runs only for the
@@ -262,10 +273,13 @@ impl Plugin for RulesSchedulePlugin {
         for pair in RulesStage::ALL.windows(2) {
             app.configure_sets(RulesSchedule, pair[0].before(pair[1]));
         }
+        app.configure_sets(RulesSchedule, RulesStage::Victory.run_if(carrying_out));
         app.configure_sets(
             RulesSchedule,
-            (RulesStage::Victory.run_if(carrying_out), RulesStage::Clock.run_if(carrying_out)),
+            (Passing::Spent, Passing::TimeMoves.run_if(|t: Res<TimeMoves>| t.moving)).chain().in_set(RulesStage::Clock),
         );
+        app.add_systems(RulesSchedule, clock::run_the_clock.in_set(Passing::TimeMoves));
+        clock::add_clock(app);
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and reactions are over; the
             // others run in the command's first pass.
@@ -319,15 +333,24 @@ pub fn pass_turn_when<F>(spent: F) -> impl System<In = (), Out = ()>
 where
     F: Fn(&Budget) -> bool + Send + Sync + 'static,
 {
-    IntoSystem::into_system(move |mut battle: ResMut<InPlay>, turn: Res<Turn>| {
-        let Some((actor, plan)) = turn.accepted() else { return };
-        let b = &battle.0;
-        let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
-            || !b.fighters[actor].can_act()
-            || spent(&b.clock.budget);
-        if over {
-            super::clock::advance(&mut battle.0);
-        }
-    })
+    IntoSystem::into_system(
+        move |mut battle: ResMut<InPlay>,
+              turn: Res<Turn>,
+              walking: Res<Walking>,
+              stack: Res<ReactionStack>,
+              mut time: ResMut<TimeMoves>| {
+            let Some((actor, plan)) = turn.accepted() else { return };
+            if unsettled(&walking, &stack) {
+                return;
+            }
+            let b = &battle.0;
+            let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
+                || !b.fighters[actor].can_act()
+                || spent(&b.clock.budget);
+            if over {
+                time.start(&mut battle.0);
+            }
+        },
+    )
     .with_name(std::any::type_name::<F>())
 }

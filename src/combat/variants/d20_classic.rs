@@ -97,9 +97,6 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
-    fn open_window(&self, b: &mut Battle) {
-        clock::turn_based_window(b);
-    }
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
     }
@@ -319,9 +316,10 @@ impl Plugin for D20ClassicPlugin {
             RulesSchedule,
             (
                 act(delay_to_end_of_order).in_set(Slot::Delay),
-                pass_turn_when(standard_and_move_spent).in_set(RulesStage::Clock),
+                pass_turn_when(standard_and_move_spent).in_set(Passing::Spent),
             ),
         );
+        app.add_systems(ClockSchedule, window(clock::next_round).in_set(ClockStep::Window));
     }
 }
 

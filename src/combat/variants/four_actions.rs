@@ -290,9 +290,6 @@ fn push(b: &mut Battle, a: usize, t: usize, aid: &str, tid: &str) {
 pub(crate) struct FourActions;
 
 impl VariantRules for FourActions {
-    fn open_window(&self, b: &mut Battle) {
-        clock::turn_based_window(b);
-    }
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
     }
@@ -528,9 +525,10 @@ impl Plugin for FourActionsPlugin {
                 act(escape_by_grapple_contest).in_set(Slot::Escape),
                 wrestle_dash_or_tumble.in_set(Slot::Own),
                 act(cast_with_focus).in_set(Slot::Cast),
-                pass_turn_when(actions_spent).in_set(RulesStage::Clock),
+                pass_turn_when(actions_spent).in_set(Passing::Spent),
             ),
         );
+        app.add_systems(ClockSchedule, window(clock::next_round).in_set(ClockStep::Window));
     }
 }
 

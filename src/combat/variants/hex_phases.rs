@@ -90,7 +90,7 @@ pub(crate) fn spend(
 
 /// Opens the next window of this variant's clock (a round, phase or step): who may act
 /// in it, and in what order.
-pub(crate) fn open_window(b: &mut Battle) {
+pub(crate) fn next_phase_of_turn(b: &mut Battle) {
     let n = b.fighters.len();
     if b.clock.surprise_pending {
         b.clock.surprise_pending = false;
@@ -209,9 +209,6 @@ impl VariantRules for HexPhases {
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
         fresh_budget(b, i)
     }
-    fn open_window(&self, b: &mut Battle) {
-        open_window(b);
-    }
     fn aborting(&self) -> bool {
         true
     }
@@ -261,8 +258,9 @@ impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             RulesSchedule,
-            (act(delay_in_phase).in_set(Slot::Delay), pass_turn_when(phase_actions_spent).in_set(RulesStage::Clock)),
+            (act(delay_in_phase).in_set(Slot::Delay), pass_turn_when(phase_actions_spent).in_set(Passing::Spent)),
         );
+        app.add_systems(ClockSchedule, window(next_phase_of_turn).in_set(ClockStep::Window));
     }
 }
 

@@ -35,7 +35,9 @@ mod prelude {
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
-    pub(super) use crate::combat::schedule::{RulesSchedule, RulesStage, Slot, act, pass_turn_when, replace_slot};
+    pub(super) use crate::combat::schedule::{
+        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, act, pass_turn_when, replace_slot, window,
+    };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;
     pub(super) use crate::rules::Condition;

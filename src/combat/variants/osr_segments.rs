@@ -179,7 +179,7 @@ pub(crate) fn immediate_attacks(b: &mut Battle, mover: usize, from: crate::grid:
     }
 }
 
-pub(crate) fn open_window(b: &mut Battle) {
+pub(crate) fn next_step_of_round(b: &mut Battle) {
     let n = b.fighters.len();
     let next = match b.clock.osr_step {
         OsrStep::Declare => OsrStep::FastActions,
@@ -370,9 +370,6 @@ impl VariantRules for OsrSegments {
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
         fresh_budget(b, i)
     }
-    fn open_window(&self, b: &mut Battle) {
-        open_window(b);
-    }
     fn declarations(&self) -> bool {
         true
     }
@@ -532,9 +529,10 @@ impl Plugin for OsrSegmentsPlugin {
                 act(delay_to_low_group).in_set(Slot::Delay),
                 act(announce_spell).in_set(Slot::Cast),
                 act(take_major_action).in_set(Slot::AfterCommand),
-                pass_turn_when(major_action_spent).in_set(RulesStage::Clock),
+                pass_turn_when(major_action_spent).in_set(Passing::Spent),
             ),
         );
+        app.add_systems(ClockSchedule, window(next_step_of_round).in_set(ClockStep::Window));
     }
 }
 

@@ -87,7 +87,7 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
 
 /// Opens the next window of this variant's clock (a round, phase or step): who may act
 /// in it, and in what order.
-pub(crate) fn open_window(b: &mut Battle) {
+pub(crate) fn next_action_phase(b: &mut Battle) {
     let n = b.fighters.len();
     if b.clock.phase == 0 || b.clock.phase >= 7 {
         if b.clock.surprise_pending {
@@ -210,9 +210,6 @@ impl VariantRules for ApPhases {
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
         fresh_budget(b, i)
     }
-    fn open_window(&self, b: &mut Battle) {
-        open_window(b);
-    }
     fn defensive_casting(&self) -> bool {
         true
     }
@@ -266,9 +263,6 @@ impl ApPhases {
         if *cmd == Command::EndTurn {
             b.clock.budget = Budget::default();
             continue_advanced(b, actor);
-            if !b.is_over() {
-                clock::advance(b);
-            }
             return true;
         }
         if let Some(adv) = b.clock.advanced[actor].take() {
@@ -346,19 +340,25 @@ impl Plugin for ApPhasesPlugin {
                 act(forfeit_other_actions).in_set(Slot::Held),
                 act(begin_casting).in_set(Slot::Cast),
                 act(spend_action_point).in_set(Slot::AfterCommand),
-                pass_turn_when(phase_action_taken).in_set(RulesStage::Clock),
+                pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
         );
+        app.add_systems(ClockSchedule, window(next_action_phase).in_set(ClockStep::Window));
     }
 }
 
+/// Ending the turn goes on with the advanced action under way, and time moves on.
 fn go_on_with_advanced_action(
     mut battle: bevy::prelude::ResMut<crate::combat::schedule::InPlay>,
     mut turn: bevy::prelude::ResMut<crate::combat::schedule::Turn>,
+    mut time: bevy::prelude::ResMut<crate::combat::schedule::TimeMoves>,
 ) {
     let Some((actor, plan)) = turn.accepted() else { return };
     let command = plan.command.clone();
     if ApPhases.command_taken_over(&mut battle.0, actor, &command) {
+        if !battle.0.is_over() {
+            time.start(&mut battle.0);
+        }
         *turn = crate::combat::schedule::Turn::TakenOver;
     }
 }

@@ -1,0 +1,108 @@
+//! Time in the rules schedule. When the acting fighter is done (the variant's own system
+//! in the clock stage says so), time moves: the clock stage runs the [`ClockSchedule`]
+//! until someone's opportunity is open or the battle is over. Each run ticks once
+//! (`clock::tick`, in [`ClockStep::NextUp`]): the next fighter in the queue gets its
+//! opportunity, a dying one its death save, or the queue is empty and the variant's own
+//! system in [`ClockStep::Window`] opens the next round, phase or step.
+
+use super::InPlay;
+use crate::combat::battle::Battle;
+use crate::combat::clock::{self, Tick};
+use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::system::System;
+use bevy::prelude::*;
+
+/// The schedule that moves time on, one tick a run.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClockSchedule;
+
+/// The steps of a tick, in order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClockStep {
+    /// The next fighter in the queue: its opportunity opens, or it cannot act.
+    NextUp,
+    /// The queue is empty: the variant opens its next window of time.
+    Window,
+}
+
+impl ClockStep {
+    pub const ALL: [ClockStep; 2] = [ClockStep::NextUp, ClockStep::Window];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ClockStep::NextUp => "clock: next up",
+            ClockStep::Window => "clock: window",
+        }
+    }
+}
+
+/// Whether time is moving, and where it is in doing so.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct TimeMoves {
+    pub moving: bool,
+    /// The queue ran out: a new window of time is to open.
+    pub window_due: bool,
+    /// Windows opened while looking for someone to act.
+    pub windows: u32,
+}
+
+impl TimeMoves {
+    /// The acting fighter is done: time moves on to the next.
+    pub fn start(&mut self, b: &mut Battle) {
+        b.clock.actor = None;
+        *self = TimeMoves { moving: true, window_due: false, windows: 0 };
+    }
+
+    /// The battle begins: its first window opens, then time moves to the first to act.
+    pub fn begin(&mut self, b: &mut Battle) {
+        self.start(b);
+        self.window_due = true;
+    }
+}
+
+pub(super) fn add_clock(app: &mut App) {
+    let mut schedule = Schedule::new(ClockSchedule);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+    app.add_schedule(schedule).init_resource::<TimeMoves>();
+    app.configure_sets(
+        ClockSchedule,
+        (
+            ClockStep::NextUp.run_if(|t: Res<TimeMoves>| t.moving && !t.window_due),
+            ClockStep::Window.run_if(|t: Res<TimeMoves>| t.window_due),
+        )
+            .chain(),
+    );
+    app.add_systems(ClockSchedule, call_next.in_set(ClockStep::NextUp));
+}
+
+/// One tick: the next fighter up, or a window due.
+fn call_next(mut battle: ResMut<InPlay>, mut time: ResMut<TimeMoves>) {
+    let mut windows = time.windows;
+    match clock::tick(&mut battle.0, &mut windows) {
+        Tick::OpenWindow => time.window_due = true,
+        Tick::Again => {}
+        Tick::Settled => time.moving = false,
+    }
+    time.windows = windows;
+}
+
+/// Runs the clock schedule until time stands again.
+pub(crate) fn run_the_clock(world: &mut World) {
+    while world.resource::<TimeMoves>().moving {
+        world.run_schedule(ClockSchedule);
+    }
+}
+
+/// A variant's window of time as a system: `open` fills the queue for the next round,
+/// phase or step. Named after `open`.
+pub fn window<F>(open: F) -> impl System<In = (), Out = ()>
+where
+    F: Fn(&mut Battle) + Send + Sync + 'static,
+{
+    IntoSystem::into_system(move |mut battle: ResMut<InPlay>, mut time: ResMut<TimeMoves>| {
+        open(&mut battle.0);
+        time.window_due = false;
+    })
+    .with_name(std::any::type_name::<F>())
+}
