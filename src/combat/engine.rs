@@ -118,7 +118,7 @@ impl Engine {
     pub fn begin(&mut self, battle: &mut Battle) {
         self.swap_in(battle);
         let world = &mut self.world;
-        world.resource_scope(|world, mut time: Mut<TimeMoves>| time.begin(&mut world.resource_mut::<InPlay>().0));
+        world.resource_mut::<TimeMoves>().begin();
         run_the_clock(world);
         self.swap_in(battle);
     }

@@ -15,10 +15,10 @@ pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut 
     b.fighters[mover].in_fight() && !b.is_over()
 }
 
-/// A walk under way: the mover, its path, how far along it is, and the squares it has
-/// entered. A walk stops at each attack of opportunity it provokes; whoever drives it
-/// resolves the attack (the rules schedule's reactions stage, or [`walk`] inline) and goes
-/// on with [`Walk::leg`].
+/// A walk under way: the mover, its path, how far along it is, the squares it has entered
+/// and what follows it. A walk stops at each attack of opportunity it provokes; the rules
+/// schedule's reactions stage makes the attack and the walk goes on with [`Walk::leg`]
+/// (`schedule::Moves`).
 #[derive(Clone, Debug)]
 pub struct Walk {
     pub mover: usize,
@@ -147,20 +147,6 @@ impl Walk {
     }
 }
 
-/// Walks `w` to its end and what it leads to, each attack of opportunity resolved as it
-/// comes: for a charge completed inside another action (ap-phases' advanced charge). A
-/// command's own walk goes leg by leg through the rules schedule's reactions stage.
-pub(crate) fn walk_all_the_way(b: &mut Battle, mut w: Walk) {
-    let mover = w.mover;
-    while let Leg::Provokes { by, trigger } = w.leg(b) {
-        opportunity(b, by, mover, &trigger);
-        if !w.survives(b) {
-            break;
-        }
-    }
-    w.finish(b);
-}
-
 /// Whether any other creature still on the board stands on one of `i`'s squares.
 pub(super) fn shares_a_square(b: &Battle, i: usize) -> bool {
     let me = b.fighters[i].footprint();
@@ -271,11 +257,6 @@ pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Op
     }
     let provokes = rules::movement::provocations_along(&b.view(), a, &squares);
     Some(PathPlan { squares, cost_ft: cost, provokes })
-}
-
-/// A charge: the straight move, then the attack with the variant's bonuses.
-pub(crate) fn charge(b: &mut Battle, a: usize, t: usize, path: PathPlan) {
-    walk_all_the_way(b, charge_walk(b, a, t, &path));
 }
 
 /// A charge's straight move, leading to its attack.

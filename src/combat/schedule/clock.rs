@@ -47,16 +47,15 @@ pub struct TimeMoves {
 }
 
 impl TimeMoves {
-    /// The acting fighter is done: time moves on to the next.
-    pub fn start(&mut self, b: &mut Battle) {
-        b.clock.actor = None;
+    /// The acting fighter is done: once the command is settled (no walk under way, no
+    /// reaction waiting), time moves on to the next.
+    pub fn start(&mut self) {
         *self = TimeMoves { moving: true, window_due: false, windows: 0 };
     }
 
     /// The battle begins: its first window opens, then time moves to the first to act.
-    pub fn begin(&mut self, b: &mut Battle) {
-        self.start(b);
-        self.window_due = true;
+    pub fn begin(&mut self) {
+        *self = TimeMoves { moving: true, window_due: true, windows: 0 };
     }
 }
 
@@ -89,6 +88,7 @@ fn call_next(mut battle: ResMut<InPlay>, mut time: ResMut<TimeMoves>) {
 
 /// Runs the clock schedule until time stands again.
 pub(crate) fn run_the_clock(world: &mut World) {
+    world.resource_mut::<InPlay>().0.clock.actor = None;
     while world.resource::<TimeMoves>().moving {
         world.run_schedule(ClockSchedule);
     }

@@ -276,7 +276,14 @@ impl Plugin for RulesSchedulePlugin {
         app.configure_sets(RulesSchedule, RulesStage::Victory.run_if(carrying_out));
         app.configure_sets(
             RulesSchedule,
-            (Passing::Spent, Passing::TimeMoves.run_if(|t: Res<TimeMoves>| t.moving)).chain().in_set(RulesStage::Clock),
+            (
+                Passing::Spent,
+                Passing::TimeMoves.run_if(|t: Res<TimeMoves>, walking: Res<Walking>, stack: Res<ReactionStack>| {
+                    t.moving && !unsettled(&walking, &stack)
+                }),
+            )
+                .chain()
+                .in_set(RulesStage::Clock),
         );
         app.add_systems(RulesSchedule, clock::run_the_clock.in_set(Passing::TimeMoves));
         clock::add_clock(app);
@@ -334,7 +341,7 @@ where
     F: Fn(&Budget) -> bool + Send + Sync + 'static,
 {
     IntoSystem::into_system(
-        move |mut battle: ResMut<InPlay>,
+        move |battle: Res<InPlay>,
               turn: Res<Turn>,
               walking: Res<Walking>,
               stack: Res<ReactionStack>,
@@ -348,7 +355,7 @@ where
                 || !b.fighters[actor].can_act()
                 || spent(&b.clock.budget);
             if over {
-                time.start(&mut battle.0);
+                time.start();
             }
         },
     )

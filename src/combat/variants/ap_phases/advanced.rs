@@ -6,7 +6,7 @@
 use super::super::prelude::*;
 use super::FIRST_AID_DC;
 use crate::combat::clock::{Advanced, AdvancedKind};
-use crate::combat::resolve::{deal_damage, gain, kill, lose, provoke_threateners};
+use crate::combat::resolve::{Walk, deal_damage, gain, kill, lose, provoke_threateners};
 use crate::level::ability_mod;
 
 /// The complex advanced actions: what each is called, what a foe sees it do (the trigger
@@ -214,20 +214,20 @@ pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
 
 /// ap-phases: an advanced action spends its next AP (consecutively) and completes. A
 /// complex one provokes first, in every phase AP are spent on it.
-pub(crate) fn continue_advanced(b: &mut Battle, i: usize) {
-    let Some(mut adv) = b.clock.advanced[i].take() else { return };
+pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
+    let Some(mut adv) = b.clock.advanced[i].take() else { return None };
     if b.clock.ap[i] == 0 {
         b.clock.advanced[i] = Some(adv);
-        return;
+        return None;
     }
     if !provoke_complex(b, i, &adv.action) {
-        return;
+        return None;
     }
     b.clock.ap[i] -= 1;
     adv.spent += 1;
     if adv.spent < adv.needed {
         b.clock.advanced[i] = Some(adv);
-        return;
+        return None;
     }
     let id = b.fighters[i].id.clone();
     match adv.action {
@@ -238,14 +238,15 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) {
                     action: "charge".into(),
                     reason: format!("{target} is out of the fight"),
                 });
-                return;
+                return None;
             };
             b.refresh();
             match resolve::charge_path(b, i, t) {
                 Ok(path) => {
                     b.fighters[i].offense.retain(|(n, _)| n != "charge");
-                    resolve::charge(b, i, t, path);
+                    // An attack action (nothing in the charge itself counts them).
                     b.clock.attack_actions[i] += 1;
+                    return Some(resolve::charge_walk(b, i, t, &path));
                 }
                 Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
             }
@@ -263,4 +264,5 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) {
         AdvancedKind::CoupDeGrace { target } => coup_de_grace(b, i, &target),
         AdvancedKind::FirstAid { target } => first_aid(b, i, &target),
     }
+    None
 }

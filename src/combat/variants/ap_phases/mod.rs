@@ -254,15 +254,14 @@ impl ApPhases {
     pub(crate) fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command, _path: Option<PathPlan>) {
         begin_complex(b, actor, cmd);
     }
-    pub(crate) fn command_taken_over(&self, b: &mut Battle, actor: usize, cmd: &Command) -> bool {
+    /// Whether `cmd` goes on with the advanced action under way: ending the turn does; any
+    /// other action abandons it ("it may be wise to abandon an advanced action").
+    pub(crate) fn goes_on_with_advanced(&self, b: &mut Battle, actor: usize, cmd: &Command) -> bool {
         if !b.clock.budget.continuing {
             return false;
         }
-        // Ending the turn goes on with the advanced action under way; any other action
-        // abandons it ("it may be wise to abandon an advanced action").
         if *cmd == Command::EndTurn {
             b.clock.budget = Budget::default();
-            continue_advanced(b, actor);
             return true;
         }
         if let Some(adv) = b.clock.advanced[actor].take() {
@@ -347,17 +346,23 @@ impl Plugin for ApPhasesPlugin {
     }
 }
 
-/// Ending the turn goes on with the advanced action under way, and time moves on.
+/// Ending the turn goes on with the advanced action under way (a charge sets out, leg by
+/// leg), and time moves on.
 fn go_on_with_advanced_action(
     mut battle: bevy::prelude::ResMut<crate::combat::schedule::InPlay>,
     mut turn: bevy::prelude::ResMut<crate::combat::schedule::Turn>,
     mut time: bevy::prelude::ResMut<crate::combat::schedule::TimeMoves>,
+    mut moves: crate::combat::schedule::Moves,
 ) {
     let Some((actor, plan)) = turn.accepted() else { return };
     let command = plan.command.clone();
-    if ApPhases.command_taken_over(&mut battle.0, actor, &command) {
-        if !battle.0.is_over() {
-            time.start(&mut battle.0);
+    let b = &mut battle.0;
+    if ApPhases.goes_on_with_advanced(b, actor, &command) {
+        if let Some(charge) = continue_advanced(b, actor) {
+            moves.set_out(b, charge);
+        }
+        if !b.is_over() {
+            time.start();
         }
         *turn = crate::combat::schedule::Turn::TakenOver;
     }
