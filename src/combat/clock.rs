@@ -115,25 +115,23 @@ pub(crate) fn sort_order(b: &mut Battle) {
 /// d20-classic and four-actions: a surprise round for the aware, then rounds in
 /// initiative order.
 pub(crate) fn next_round(b: &mut Battle) {
-    {
-        if b.clock.surprise_pending {
-            b.clock.surprise_pending = false;
-            b.clock.surprise = true;
-            b.emit(CombatEvent::RoundStarted { round: 0 });
-            b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
-            b.clock.queue = b.rules().surprise_queue(b);
-            return;
-        }
-        if b.clock.surprise {
-            b.rules().after_surprise_round(b);
-        }
-        b.clock.surprise = false;
-        b.clock.round += 1;
-        round_reset(b);
-        let r = b.clock.round;
-        b.emit(CombatEvent::RoundStarted { round: r });
-        b.clock.queue = b.clock.order.clone();
+    if b.clock.surprise_pending {
+        b.clock.surprise_pending = false;
+        b.clock.surprise = true;
+        b.emit(CombatEvent::RoundStarted { round: 0 });
+        b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
+        b.clock.queue = b.rules().surprise_queue(b);
+        return;
     }
+    if b.clock.surprise {
+        b.rules().after_surprise_round(b);
+    }
+    b.clock.surprise = false;
+    b.clock.round += 1;
+    round_reset(b);
+    let r = b.clock.round;
+    b.emit(CombatEvent::RoundStarted { round: r });
+    b.clock.queue = b.clock.order.clone();
 }
 
 pub(crate) fn round_reset(b: &mut Battle) {

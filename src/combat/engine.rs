@@ -1,8 +1,9 @@
 //! The engine: a `World` with the rules schedule of one variant built in it (the common
-//! [`RulesSchedulePlugin`] and the variant's own plugin). A battle is swapped into that world for
-//! the length of a command, so everything that resolves a command (the window, the sim,
-//! the AI's foresight, `query`, the tests) runs this one schedule. Each thread keeps one
-//! engine per variant, built on first use.
+//! [`RulesSchedulePlugin`] and the variant's own plugin). A battle is swapped into that world
+//! for the length of a command, so everything that resolves a command (the window, the sim,
+//! the AI's foresight, the tests) runs this one schedule. Each thread keeps one engine per
+//! variant, built on first use. Setting a battle up (`Battle::new`) lives here too: its
+//! first window of time opens through the clock schedule.
 
 use super::battle::{Battle, BattleOptions, BattleStats};
 use super::command::{Command, RuleError};
@@ -10,14 +11,15 @@ use super::event::CombatEvent;
 use super::fighter::Fighter;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    ClockSchedule, ClockStep, InPlay, Pass, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage, TimeMoves,
-    Turn, Walking, unsettled,
+    ClockSchedule, ClockStep, InPlay, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
+    TimeMoves, Turn, Walking, unsettled,
 };
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
 use crate::rules::{Battlefield, Dice};
 use crate::variants::RulesVariant;
 use bevy::app::App;
+use bevy::ecs::change_detection::CheckChangeTicks;
 use bevy::ecs::schedule::{Schedule, Schedules};
 use bevy::prelude::*;
 use serde::Serialize;
@@ -87,9 +89,13 @@ pub struct Engine {
     world: World,
     schedule: Schedule,
     variant: RulesVariant,
-    commands: u32,
     passes: u32,
 }
+
+/// The last change-tick check the world made: the rules schedule, held outside the
+/// world's `Schedules`, takes it after each command.
+#[derive(Resource, Default)]
+struct TickCheck(Option<CheckChangeTicks>);
 
 impl Engine {
     pub fn new(variant: RulesVariant) -> Engine {
@@ -107,11 +113,17 @@ impl Engine {
         let mut clock = world.resource_mut::<Schedules>().remove(ClockSchedule).expect("the clock schedule");
         clock.initialize(&mut world).expect("the clock schedule builds: every pair of its systems is ordered");
         world.resource_mut::<Schedules>().insert(clock);
-        Engine { world, schedule, variant, commands: 0, passes: 0 }
-    }
-
-    pub fn variant(&self) -> RulesVariant {
-        self.variant
+        // Without a window of time the clock would never find anyone to act; without its
+        // economy's check nobody's opportunity would end.
+        let windows = world
+            .resource::<Schedules>()
+            .get(ClockSchedule)
+            .map_or(0, |clock| clock.graph().systems_in_set(ClockStep::Window.intern()).map_or(0, |s| s.len()));
+        let spent = schedule.graph().systems_in_set(Passing::Spent.intern()).map_or(0, |s| s.len());
+        assert!(windows == 1 && spent == 1, "{} must add one window system and one clock system", variant.id());
+        world.init_resource::<TickCheck>();
+        world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
+        Engine { world, schedule, variant, passes: 0 }
     }
 
     /// Opens `battle`'s first window of time and moves time to the first fighter to act.
@@ -148,10 +160,7 @@ impl Engine {
         }
         self.passes = self.world.resource::<Pass>().0 + 1;
         self.swap_in(battle);
-        self.commands = self.commands.wrapping_add(1);
-        if self.commands.is_multiple_of(1 << 16)
-            && let Some(check) = self.world.check_change_ticks()
-        {
+        if let Some(check) = self.world.resource_mut::<TickCheck>().0.take() {
             self.schedule.check_change_ticks(check);
         }
         match std::mem::take(&mut *self.world.resource_mut::<Turn>()) {

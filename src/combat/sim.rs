@@ -297,7 +297,8 @@ impl Battle {
 }
 
 impl Battle {
-    /// Plays the battle to its end with one AI per side (missing sides use `fallback`).
+    /// Plays the battle to its end with one AI per side (`ais` answers `None` for a side:
+    /// the greedy AI plays it).
     pub fn run(&mut self, ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>) -> Vec<(String, Command)> {
         match self.run_checked(ais, false) {
             Ok(log) | Err((log, _)) => log,

@@ -14,7 +14,7 @@ use crate::combat::plugin::BattleRes;
 use crate::control::vocabulary::VariantBadge;
 use crate::game::Screen;
 use crate::grid::{Shape, Terrain};
-use crate::rules::{Battlefield, Body, Combatant, Condition, Position, Side};
+use crate::rules::{Battlefield, Body, Combatant, Condition, Side};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use layout::BoardLayout;
@@ -238,10 +238,10 @@ fn spawn_tokens(
     let disc = disc.get_or_insert_with(|| images.add(art::token_disc(128))).clone();
     for (unit, c, side, body) in &new_units {
         let Some(f) = res.battle.index_of(&c.id).map(|i| &res.battle.fighters[i]) else { continue };
-        let pos = Position(f.pos);
+
         let size = layout.tile * body.size.side() as f32 * 0.86;
         let bar_w = size * 0.8;
-        let at = layout.footprint_centre(crate::grid::Footprint::new(pos.0, body.size.side()));
+        let at = layout.footprint_centre(crate::grid::Footprint::new(f.pos, body.size.side()));
         commands.spawn((
             Token { unit },
             TokenGoal(at),

@@ -80,7 +80,8 @@ pub struct Battle {
     /// While a command is only foreseen (`Battle::provocations`): the attacks of
     /// opportunity it would draw, noted instead of rolled.
     pub(crate) foreseen: Option<Vec<Provoked>>,
-    /// The variant's rules (its slots), looked up when the battle is set up.
+    /// The registry of the variants' rules (their slots), given when the battle is set up
+    /// (`variants::rules`), so the shared rules never name the registry's module.
     pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
 }
 

@@ -12,10 +12,12 @@ use crate::combat::time::Budget;
 use crate::level::SpellDef;
 use crate::rules::{PathPlan, RulesView};
 
-/// What a variant plugs into the engine where its source differs from the others: its
-/// action economy (what an action costs, the budget an opportunity opens with, when nothing
-/// is left), its clock (how the next window of time opens), and which optional rules exist.
-/// The battle holds the active variant's (`Battle::rules`); the engine names no variant.
+/// The details a variant plugs into the shared rule steps where its source differs: what an
+/// action costs and the budget an opportunity opens with, initiative and surprise, the
+/// attack roll, reactions, maneuvers, spells, dying, and which optional rules exist. (Steps
+/// of its own, such as its windows of time or a kind of action done otherwise, are systems
+/// in its plugin.) The battle reaches the active variant's through `Battle::rules`; the
+/// shared steps name no variant.
 pub(crate) trait VariantRules: Sync {
     /// What `cmd` costs from `budget`, the budget after it and the attack slot it uses, or
     /// why it may not be taken.
@@ -39,7 +41,8 @@ pub(crate) trait VariantRules: Sync {
     fn dying_acts_now(&self, _b: &Battle) -> bool {
         true
     }
-    /// A fighter's opportunity to act opens: by default its turn starts.
+    /// A fighter's opportunity to act opens (most variants: its turn starts,
+    /// `clock::start_turn`).
     fn opportunity_opens(&self, b: &mut Battle, i: usize);
     /// At the start of a fighter's turn: what it regains, and the condition it loses.
     fn turn_starts(&self, _f: &mut Fighter) -> Option<crate::rules::Condition> {
@@ -146,7 +149,7 @@ pub(crate) trait VariantRules: Sync {
         None
     }
     /// The attack roll's modifiers (into `m`), the number to reach, and what that number
-    /// is, in words: by default the d20 family's roll against AC.
+    /// is, in words (the d20 family: `attack::d20_family_terms`, against AC).
     fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String);
     /// A crossbow may be fired now: it must be loaded.
     fn crossbow_ready(&self, b: &Battle, actor: usize) -> Result<(), String> {

@@ -77,14 +77,15 @@ impl Walk {
         self
     }
 
-    fn goes_on(&self, b: &Battle) -> bool {
+    /// Whether the walk may go on: its mover still in the fight and the battle not over.
+    pub fn survives(&self, b: &Battle) -> bool {
         b.fighters[self.mover].in_fight() && !b.is_over()
     }
 
     /// Walks on to the next square whose leaving provokes, or to the end of the path.
     pub fn leg(&mut self, b: &mut Battle) -> Leg {
         while self.next_provocation < self.path.provokes.len() {
-            if !self.goes_on(b) {
+            if !self.survives(b) {
                 return Leg::Over;
             }
             let p = self.path.provokes[self.next_provocation];
@@ -97,7 +98,7 @@ impl Walk {
                     break;
                 }
             }
-            if !self.goes_on(b) {
+            if !self.survives(b) {
                 return Leg::Over;
             }
             b.invalidate();
@@ -107,7 +108,7 @@ impl Walk {
             let trigger = b.variant.numbers().leaving_trigger.clone();
             return Leg::Provokes { by: p.by, trigger };
         }
-        if self.goes_on(b) {
+        if self.survives(b) {
             while let Some(&next) = self.path.squares.get(self.next_square) {
                 self.next_square += 1;
                 if !step_onto(b, self.mover, next, &mut self.done) {
@@ -118,11 +119,6 @@ impl Walk {
         self.next_provocation = self.path.provokes.len();
         self.next_square = self.path.squares.len();
         Leg::Over
-    }
-
-    /// After an attack of opportunity: whether the walk may go on.
-    pub fn survives(&self, b: &Battle) -> bool {
-        self.goes_on(b)
     }
 
     /// Ends the walk: a mover who drops stops where it fell, unless that is a square it

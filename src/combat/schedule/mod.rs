@@ -128,28 +128,35 @@ impl Slot {
         Slot::AfterCommand,
     ];
 
+    /// The slot that carries `cmd` out (ending the turn has none): a new command does not
+    /// compile until it has a place here.
+    pub fn of(cmd: &Command) -> Option<Slot> {
+        use Command as C;
+        Some(match cmd {
+            C::Move { .. } | C::Step { .. } => Slot::Movement,
+            C::Attack { .. } | C::FullAttack { .. } | C::Reload => Slot::Attack,
+            C::Charge { .. } => Slot::Charge,
+            C::Defend => Slot::Defend,
+            C::Delay => Slot::Delay,
+            C::Trip { .. } | C::Grapple { .. } | C::Shove { .. } | C::Disarm { .. } | C::Stand => Slot::Maneuver,
+            C::Escape => Slot::Escape,
+            C::Wrestle { .. } | C::CoupDeGrace { .. } | C::FirstAid { .. } | C::Dash { .. } | C::Tumble { .. } => {
+                Slot::Own
+            }
+            C::Hold { .. } => Slot::Hold,
+            C::Stance { .. } | C::Guard | C::Focus => Slot::Stance,
+            C::Cast { .. } => Slot::Cast,
+            C::Declare { .. } | C::AbortOrder { .. } => Slot::Orders,
+            C::EndTurn => return None,
+        })
+    }
+
     /// Whether this slot runs for `cmd` (the spending slots run for every command).
     fn covers(self, cmd: &Command) -> bool {
-        use Command as C;
         match self {
             Slot::TakeOver | Slot::Spend | Slot::AfterCommand => true,
-            Slot::Movement => matches!(cmd, C::Move { .. } | C::Step { .. }),
-            Slot::Attack => matches!(cmd, C::Attack { .. } | C::FullAttack { .. } | C::Reload),
-            Slot::Charge => matches!(cmd, C::Charge { .. }),
-            Slot::Defend => matches!(cmd, C::Defend),
-            Slot::Delay => matches!(cmd, C::Delay),
-            Slot::Maneuver => {
-                matches!(cmd, C::Trip { .. } | C::Grapple { .. } | C::Shove { .. } | C::Disarm { .. } | C::Stand)
-            }
-            Slot::Escape => matches!(cmd, C::Escape),
-            Slot::Own => matches!(
-                cmd,
-                C::Wrestle { .. } | C::CoupDeGrace { .. } | C::FirstAid { .. } | C::Dash { .. } | C::Tumble { .. }
-            ),
-            Slot::Hold | Slot::Held => matches!(cmd, C::Hold { .. }),
-            Slot::Stance => matches!(cmd, C::Stance { .. } | C::Guard | C::Focus),
-            Slot::Cast => matches!(cmd, C::Cast { .. }),
-            Slot::Orders => matches!(cmd, C::Declare { .. } | C::AbortOrder { .. }),
+            Slot::Held => Slot::of(cmd) == Some(Slot::Hold),
+            slot => Slot::of(cmd) == Some(slot),
         }
     }
 }
@@ -165,11 +172,8 @@ pub enum Turn {
     Idle,
     /// Given, not yet taken in.
     Ordered(Command),
-    /// Taken in for `actor`, not yet checked.
-    Taken {
-        actor: usize,
-        command: Command,
-    },
+    /// Taken in, not yet checked.
+    Taken(Command),
     /// Checked and being carried out.
     Accepted {
         actor: usize,

@@ -31,20 +31,13 @@ pub(super) fn add_common(app: &mut App) {
     );
 }
 
-/// Takes the given command for the fighter acting now; refused when nobody is.
-fn take_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
+/// Takes the given command in.
+fn take_command(mut turn: ResMut<Turn>) {
     if !matches!(*turn, Turn::Ordered(_)) {
         return;
     }
     let Turn::Ordered(command) = std::mem::take(&mut *turn) else { return };
-    *turn = match battle.0.actor() {
-        Some(actor) => Turn::Taken { actor, command },
-        None => Turn::Refused(crate::combat::RuleError {
-            unit: "-".into(),
-            action: command.name().into(),
-            reason: "nobody is acting (the battle is over)".into(),
-        }),
-    };
+    *turn = Turn::Taken(command);
 }
 
 /// Occupancy and threat as they stand, for the checks.
@@ -54,13 +47,14 @@ fn bring_view_up_to_date(mut battle: ResMut<InPlay>) {
 
 /// Whether the command is legal now, what it costs and where it goes: reads only.
 fn check_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
-    if !matches!(*turn, Turn::Taken { .. }) {
+    if !matches!(*turn, Turn::Taken(_)) {
         return;
     }
-    let Turn::Taken { actor, command } = std::mem::take(&mut *turn) else { return };
-    *turn = match battle.0.check_command(&command) {
-        Ok(plan) => Turn::Accepted { actor, plan },
-        Err(e) => Turn::Refused(e),
+    let Turn::Taken(command) = std::mem::take(&mut *turn) else { return };
+    *turn = match (battle.0.check_command(&command), battle.0.actor()) {
+        (Ok(plan), Some(actor)) => Turn::Accepted { actor, plan },
+        (Err(e), _) => Turn::Refused(e),
+        (Ok(_), None) => unreachable!("a command is checked only for the fighter acting now"),
     };
 }
 

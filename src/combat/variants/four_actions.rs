@@ -492,10 +492,8 @@ fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) ->
     Ok(path)
 }
 
-/// Tumble: an Agility check against 5 + 5 per foe the path would provoke; success and
-/// none of them may react.
-/// A tumble: the Agility check against 5 + 5 a foe passed, then the walk, provoking
-/// nothing if it succeeded.
+/// A tumble: an Agility check against 5 + 5 per foe the path would provoke, then the
+/// walk; on a success none of them may react.
 fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) -> Walk {
     let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
     let dc = 5 + 5 * foes.len() as i32;

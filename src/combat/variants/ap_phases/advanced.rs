@@ -215,7 +215,7 @@ pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
 /// ap-phases: an advanced action spends its next AP (consecutively) and completes. A
 /// complex one provokes first, in every phase AP are spent on it.
 pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
-    let Some(mut adv) = b.clock.advanced[i].take() else { return None };
+    let mut adv = b.clock.advanced[i].take()?;
     if b.clock.ap[i] == 0 {
         b.clock.advanced[i] = Some(adv);
         return None;

@@ -251,7 +251,7 @@ impl VariantRules for ApPhases {
 
 /// What this variant does in the rules schedule's slots (see its plugin).
 impl ApPhases {
-    pub(crate) fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command, _path: Option<PathPlan>) {
+    pub(crate) fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command) {
         begin_complex(b, actor, cmd);
     }
     /// Whether `cmd` goes on with the advanced action under way: ending the turn does; any
@@ -287,7 +287,7 @@ impl ApPhases {
             b.clock.ap[actor] = b.clock.ap[actor].saturating_sub(1);
         }
     }
-    pub(crate) fn charge(&self, b: &mut Battle, actor: usize, t: usize, _path: Option<PathPlan>) {
+    pub(crate) fn charge(&self, b: &mut Battle, actor: usize, t: usize) {
         b.clock.ap[actor] -= 1;
         let target = b.fighters[t].id.clone();
         b.clock.advanced[actor] =
@@ -370,7 +370,7 @@ fn go_on_with_advanced_action(
 
 fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
     if let Some(t) = target_of(b, plan) {
-        ApPhases.charge(b, actor, t, plan.path.clone());
+        ApPhases.charge(b, actor, t);
     }
 }
 
@@ -379,7 +379,7 @@ fn begin_total_defense(b: &mut Battle, actor: usize, _plan: &Plan) {
 }
 
 fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
-    ApPhases.resolve_own(b, actor, &plan.command, plan.path.clone());
+    ApPhases.resolve_own(b, actor, &plan.command);
 }
 
 fn forfeit_other_actions(b: &mut Battle, actor: usize, _plan: &Plan) {
