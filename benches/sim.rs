@@ -1,8 +1,10 @@
 //! Battles per second: whole greedy-vs-greedy battles on the 4-vs-4 default skirmish,
-//! under each rule variant (target: ≥ 500 battles/s on one core).
+//! under each rule variant (target: ≥ 500 battles/s on one core); and what one command
+//! costs through the rules schedule: ending the turn, which runs every stage and moves the
+//! clock on to the next fighter.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fivefoot::combat::{BattleOptions, sim};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use fivefoot::combat::{Battle, BattleOptions, Command, sim};
 use fivefoot::level::{Catalogue, Level};
 use fivefoot::variants::RulesVariant;
 use std::collections::BTreeMap;
@@ -25,5 +27,22 @@ fn battles(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(sim_benches, battles);
+fn one_command(c: &mut Criterion) {
+    let cat = Catalogue::builtin();
+    let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &cat).unwrap();
+    let mut group = c.benchmark_group("end_turn_through_the_rules_schedule");
+    for v in RulesVariant::ALL {
+        let start = Battle::new(&level, &cat, v, 1, BattleOptions::default());
+        group.bench_function(v.id(), |b| {
+            b.iter_batched_ref(
+                || start.clone(),
+                |battle| battle.execute(Command::EndTurn).is_ok(),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(sim_benches, battles, one_command);
 criterion_main!(sim_benches);
