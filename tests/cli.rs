@@ -393,7 +393,7 @@ fn schedule_prints_the_built_stages_as_json_and_refuses_an_unknown_variant() {
     assert!(sets.len() >= 6);
     assert_eq!(sets[0]["name"], "intake");
     assert!(sets.iter().all(|s| !s["systems"].as_array().expect("systems").is_empty()));
-    assert!(out.contains("hex_phases::delay_in_phase"), "{out}");
+    assert!(out.contains("hex_phases::next_phase_of_turn"), "{out}");
     let (text_code, text, _) = fivefoot(&["schedule", "--rules", "ap-phases"]);
     assert_eq!(text_code, 0);
     assert!(text.contains("3. resolve") && text.contains("ap_phases::declare_charge"), "{text}");

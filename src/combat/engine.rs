@@ -240,14 +240,18 @@ pub struct StageListing {
     pub systems: Vec<String>,
 }
 
-/// A system's name without the crate's module path: `resolve::take_stance`,
-/// `ap_phases::declare_charge`.
+/// A system's name as its module and function, without the crate's path:
+/// `resolve::take_stance`, `ap_phases::declare_charge`, `call_next` (the schedule's own).
 fn short_name(full: &str) -> String {
     let name = full.strip_prefix("fivefoot::combat::").unwrap_or(full);
     let name = name.strip_prefix("variants::").unwrap_or(name);
     let name = name.strip_prefix("schedule::systems::").unwrap_or(name);
     let name = name.strip_prefix("schedule::clock::").unwrap_or(name);
-    name.replace("::commands::", "::")
+    let parts: Vec<&str> = name.split("::").collect();
+    match parts.as_slice() {
+        [first, .., last] if parts.len() > 2 => format!("{first}::{last}"),
+        _ => name.to_string(),
+    }
 }
 
 thread_local! {

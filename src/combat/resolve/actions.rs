@@ -14,8 +14,8 @@ pub(crate) fn defensive_bonus(b: &mut Battle, a: usize) {
 }
 
 /// Delaying to the end of the order: the new place is at the end of this round (phase),
-/// and it stays.
-pub(crate) fn delay_to_last(b: &mut Battle, a: usize) {
+/// and it stays (d20-classic, hex-phases).
+pub(crate) fn delay_to_end_of_order(b: &mut Battle, a: usize, _plan: &Plan) {
     let id = b.fighters[a].id.clone();
     let last = b.clock.order.iter().map(|&i| b.fighters[i].initiative).min().unwrap_or(0);
     b.fighters[a].initiative = last - 1;

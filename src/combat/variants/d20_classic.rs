@@ -213,16 +213,6 @@ impl VariantRules for D20Classic {
     }
 }
 
-/// What this variant does in the rules schedule's slots (see its plugin).
-impl D20Classic {
-    pub(crate) fn delay(&self, b: &mut Battle, a: usize) {
-        resolve::delay_to_last(b, a);
-    }
-    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
-        !budget.standard && !budget.move_action
-    }
-}
-
 /// "Counterspell": a foe with the `counterspell` trait who knows the spell and has a slot,
 /// within the spell's range with line of effect, identifies it (Spellcraft: d20 + caster
 /// level + ability vs DC 15 + spell level) and spends its immediate action and the slot:
@@ -315,7 +305,7 @@ impl Plugin for D20ClassicPlugin {
         app.add_systems(
             RulesSchedule,
             (
-                act(delay_to_end_of_order).in_set(Slot::Delay),
+                act(resolve::delay_to_end_of_order).in_set(Slot::Delay),
                 pass_turn_when(standard_and_move_spent).in_set(Passing::Spent),
             ),
         );
@@ -323,10 +313,7 @@ impl Plugin for D20ClassicPlugin {
     }
 }
 
-fn delay_to_end_of_order(b: &mut Battle, actor: usize, _plan: &Plan) {
-    D20Classic.delay(b, actor);
-}
-
+/// The standard and the move action both spent.
 fn standard_and_move_spent(budget: &Budget) -> bool {
-    D20Classic.exhausted(budget)
+    !budget.standard && !budget.move_action
 }

@@ -393,22 +393,6 @@ impl VariantRules for FourActions {
     }
 }
 
-/// What this variant does in the rules schedule's slots (see its plugin).
-impl FourActions {
-    pub(crate) fn escape(&self, b: &mut Battle, i: usize) {
-        // The turn's grapple contest, won to end the grapple.
-        wrestle(b, i, GrappleFollowUp::End);
-    }
-    pub(crate) fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
-        if present_focus(b, c, sp) {
-            magic::cast_now(b, c, sp, t, defensive);
-        }
-    }
-    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
-        !budget.standard && !budget.move_action && !budget.quick
-    }
-}
-
 /// Countering: a foe with a spell of the same school and the Spell Quantity identifies it
 /// as a free action (Magical Aptitude vs the Spell DC, 10 + Spell Order + the caster's
 /// ability), then spends its reaction and the SQ on a caster-level check against the Spell
@@ -530,8 +514,9 @@ impl Plugin for FourActionsPlugin {
     }
 }
 
+/// Escaping is the turn's grapple contest, won to end the grapple.
 fn escape_by_grapple_contest(b: &mut Battle, actor: usize, _plan: &Plan) {
-    FourActions.escape(b, actor);
+    wrestle(b, actor, GrappleFollowUp::End);
 }
 
 /// Wrestling is resolved at once; a dash or a tumble sets out, leg by leg.
@@ -547,12 +532,16 @@ fn wrestle_dash_or_tumble(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves
     moves.set_out(b, walk);
 }
 
+/// A spell is cast only with its focus present (the focus check).
 fn cast_with_focus(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
-        FourActions.cast(b, actor, sp, t, defensive);
+    if let Some((t, sp, defensive)) = spell_of(b, actor, plan)
+        && present_focus(b, actor, sp)
+    {
+        magic::cast_now(b, actor, sp, t, defensive);
     }
 }
 
+/// Standard, move and quick actions all spent.
 fn actions_spent(budget: &Budget) -> bool {
-    FourActions.exhausted(budget)
+    !budget.standard && !budget.move_action && !budget.quick
 }

@@ -227,18 +227,6 @@ impl VariantRules for HexPhases {
     }
 }
 
-/// What this variant does in the rules schedule's slots (see its plugin).
-impl HexPhases {
-    pub(crate) fn delay(&self, b: &mut Battle, a: usize) {
-        resolve::delay_to_last(b, a);
-    }
-    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
-        (budget.attack_used && budget.moves_used >= 1)
-            || budget.moves_used >= 2
-            || (budget.single_action && !budget.fresh)
-    }
-}
-
 /// OCV: combat value + half the base attack bonus (rounded down).
 pub fn ocv(b: &Battle, i: usize) -> i32 {
     clock::hex_cv(b, i) + b.fighters[i].def.base_attack.div_euclid(2)
@@ -258,16 +246,16 @@ impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             RulesSchedule,
-            (act(delay_in_phase).in_set(Slot::Delay), pass_turn_when(phase_actions_spent).in_set(Passing::Spent)),
+            (
+                act(resolve::delay_to_end_of_order).in_set(Slot::Delay),
+                pass_turn_when(phase_actions_spent).in_set(Passing::Spent),
+            ),
         );
         app.add_systems(ClockSchedule, window(next_phase_of_turn).in_set(ClockStep::Window));
     }
 }
 
-fn delay_in_phase(b: &mut Battle, actor: usize, _plan: &Plan) {
-    HexPhases.delay(b, actor);
-}
-
+/// An attack and a move, two moves, or the surprise phase's one action.
 fn phase_actions_spent(budget: &Budget) -> bool {
-    HexPhases.exhausted(budget)
+    (budget.attack_used && budget.moves_used >= 1) || budget.moves_used >= 2 || (budget.single_action && !budget.fresh)
 }

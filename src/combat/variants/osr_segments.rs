@@ -400,39 +400,6 @@ impl VariantRules for OsrSegments {
     }
 }
 
-/// What this variant does in the rules schedule's slots (see its plugin).
-impl OsrSegments {
-    pub(crate) fn after_command(&self, b: &mut Battle, actor: usize, cmd: &Command) {
-        if matches!(
-            cmd,
-            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
-        ) {
-            b.clock.acted[actor] = true; // its major action for the round
-            if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
-                b.clock.attacked[actor] = true;
-            }
-        }
-    }
-    pub(crate) fn delay(&self, b: &mut Battle, a: usize) {
-        let id = b.fighters[a].id.clone();
-        let was_high = clock::osr_is_high(b, a);
-        gain(b, a, Condition::Delayed);
-        let detail = if was_high && b.clock.osr_step == OsrStep::High {
-            "acts with the LOW group"
-        } else {
-            b.clock.acted[a] = true;
-            "loses its major action"
-        };
-        b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
-    }
-    pub(crate) fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, _defensive: bool) {
-        announce(b, c, sp, t);
-    }
-    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
-        !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only)
-    }
-}
-
 /// osr-segments: the caster announces its target in its group turn; the spell will go
 /// off in the spells step. (The declaration is now the casting.)
 pub(crate) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize) {
@@ -536,20 +503,43 @@ impl Plugin for OsrSegmentsPlugin {
     }
 }
 
+/// Delaying: a HIGH fighter in the HIGH group acts with the LOW group; otherwise it loses
+/// its major action.
 fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
-    OsrSegments.delay(b, actor);
+    let id = b.fighters[actor].id.clone();
+    let was_high = clock::osr_is_high(b, actor);
+    gain(b, actor, Condition::Delayed);
+    let detail = if was_high && b.clock.osr_step == OsrStep::High {
+        "acts with the LOW group"
+    } else {
+        b.clock.acted[actor] = true;
+        "loses its major action"
+    };
+    b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
 }
 
+/// A spell is announced in the caster's group turn and goes off in its segment.
 fn announce_spell(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
-        OsrSegments.cast(b, actor, sp, t, defensive);
+    if let Some((t, sp, _)) = spell_of(b, actor, plan) {
+        announce(b, actor, sp, t);
     }
 }
 
+/// Moving or attacking takes the round's major action.
 fn take_major_action(b: &mut Battle, actor: usize, plan: &Plan) {
-    OsrSegments.after_command(b, actor, &plan.command);
+    let cmd = &plan.command;
+    if matches!(
+        cmd,
+        Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
+    ) {
+        b.clock.acted[actor] = true;
+        if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
+            b.clock.attacked[actor] = true;
+        }
+    }
 }
 
+/// The major action gone, and nothing else left (a step, the fast action, the attacks).
 fn major_action_spent(budget: &Budget) -> bool {
-    OsrSegments.exhausted(budget)
+    !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only)
 }

@@ -6,14 +6,17 @@
 
 use super::Criticals;
 use super::prelude::*;
-use crate::combat::clock::{Advanced, AdvancedKind};
+use crate::combat::clock::AdvancedKind;
 use crate::combat::resolve::{gain, lose};
 
 mod advanced;
 mod maneuvers;
+mod plugin;
 
-use advanced::{begin_advanced, hurt_while_casting};
-pub(crate) use advanced::{begin_complex, check_complex, continue_advanced};
+pub use plugin::ApPhasesPlugin;
+
+pub(crate) use advanced::check_complex;
+use advanced::hurt_while_casting;
 use maneuvers::{backfire, maneuver_check};
 
 /// "Creatures receive 3 action points to use during any standard combat round."
@@ -247,155 +250,4 @@ impl VariantRules for ApPhases {
     fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
         Some(super::strength_with_two_hands(f))
     }
-}
-
-/// What this variant does in the rules schedule's slots (see its plugin).
-impl ApPhases {
-    pub(crate) fn resolve_own(&self, b: &mut Battle, actor: usize, cmd: &Command) {
-        begin_complex(b, actor, cmd);
-    }
-    /// Whether `cmd` goes on with the advanced action under way: ending the turn does; any
-    /// other action abandons it ("it may be wise to abandon an advanced action").
-    pub(crate) fn goes_on_with_advanced(&self, b: &mut Battle, actor: usize, cmd: &Command) -> bool {
-        if !b.clock.budget.continuing {
-            return false;
-        }
-        if *cmd == Command::EndTurn {
-            b.clock.budget = Budget::default();
-            return true;
-        }
-        if let Some(adv) = b.clock.advanced[actor].take() {
-            let unit = b.fighters[actor].id.clone();
-            let action = advanced_name(&adv.action);
-            b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
-        }
-        false
-    }
-    pub(crate) fn after_command(&self, b: &mut Battle, actor: usize, cmd: &Command) {
-        // Every action spends an AP; those that are advanced actions spent theirs already.
-        let spent_already = matches!(
-            cmd,
-            Command::EndTurn
-                | Command::Delay
-                | Command::Charge { .. }
-                | Command::Defend
-                | Command::Stance { .. }
-                | Command::AbortOrder { .. }
-                | Command::Declare { .. }
-        );
-        if !spent_already {
-            b.clock.ap[actor] = b.clock.ap[actor].saturating_sub(1);
-        }
-    }
-    pub(crate) fn charge(&self, b: &mut Battle, actor: usize, t: usize) {
-        b.clock.ap[actor] -= 1;
-        let target = b.fighters[t].id.clone();
-        b.clock.advanced[actor] =
-            Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
-        let id = b.fighters[actor].id.clone();
-        b.emit(CombatEvent::Action {
-            unit: id,
-            action: "charge".into(),
-            detail: format!("declared at {target} (2 AP)"),
-        });
-    }
-    pub(crate) fn held(&self, b: &mut Battle, actor: usize) {
-        // "Once you ready an action, you forfeit all other actions this round."
-        b.clock.ap[actor] = 1;
-    }
-    pub(crate) fn defend(&self, b: &mut Battle, a: usize) {
-        // Total defense is an advanced action of 2 AP.
-        let id = b.fighters[a].id.clone();
-        b.clock.ap[a] = b.clock.ap[a].saturating_sub(1);
-        b.clock.advanced[a] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
-        b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });
-    }
-    pub(crate) fn cast(&self, b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
-        begin_advanced(b, c, sp, t, defensive);
-    }
-    pub(crate) fn exhausted(&self, budget: &Budget) -> bool {
-        !budget.phase_action
-    }
-}
-
-/// ap-phases in the rules schedule: an advanced action under way goes on when the turn
-/// ends; charges, total defense, casting, coup de grace and first aid are advanced actions
-/// begun now; holding an attack forfeits the round's other actions; every action spends an
-/// AP; the opportunity ends once the phase's action is taken.
-pub struct ApPhasesPlugin;
-
-impl Plugin for ApPhasesPlugin {
-    fn build(&self, app: &mut App) {
-        for slot in [Slot::Charge, Slot::Defend, Slot::Cast] {
-            replace_slot(app, slot);
-        }
-        app.add_systems(
-            RulesSchedule,
-            (
-                go_on_with_advanced_action.in_set(Slot::TakeOver),
-                act(declare_charge).in_set(Slot::Charge),
-                act(begin_total_defense).in_set(Slot::Defend),
-                act(begin_complex_action).in_set(Slot::Own),
-                act(forfeit_other_actions).in_set(Slot::Held),
-                act(begin_casting).in_set(Slot::Cast),
-                act(spend_action_point).in_set(Slot::AfterCommand),
-                pass_turn_when(phase_action_taken).in_set(Passing::Spent),
-            ),
-        );
-        app.add_systems(ClockSchedule, window(next_action_phase).in_set(ClockStep::Window));
-    }
-}
-
-/// Ending the turn goes on with the advanced action under way (a charge sets out, leg by
-/// leg), and time moves on.
-fn go_on_with_advanced_action(
-    mut battle: bevy::prelude::ResMut<crate::combat::schedule::InPlay>,
-    mut turn: bevy::prelude::ResMut<crate::combat::schedule::Turn>,
-    mut time: bevy::prelude::ResMut<crate::combat::schedule::TimeMoves>,
-    mut moves: crate::combat::schedule::Moves,
-) {
-    let Some((actor, plan)) = turn.accepted() else { return };
-    let command = plan.command.clone();
-    let b = &mut battle.0;
-    if ApPhases.goes_on_with_advanced(b, actor, &command) {
-        if let Some(charge) = continue_advanced(b, actor) {
-            moves.set_out(b, charge);
-        }
-        if !b.is_over() {
-            time.start();
-        }
-        *turn = crate::combat::schedule::Turn::TakenOver;
-    }
-}
-
-fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let Some(t) = target_of(b, plan) {
-        ApPhases.charge(b, actor, t);
-    }
-}
-
-fn begin_total_defense(b: &mut Battle, actor: usize, _plan: &Plan) {
-    ApPhases.defend(b, actor);
-}
-
-fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
-    ApPhases.resolve_own(b, actor, &plan.command);
-}
-
-fn forfeit_other_actions(b: &mut Battle, actor: usize, _plan: &Plan) {
-    ApPhases.held(b, actor);
-}
-
-fn begin_casting(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
-        ApPhases.cast(b, actor, sp, t, defensive);
-    }
-}
-
-fn spend_action_point(b: &mut Battle, actor: usize, plan: &Plan) {
-    ApPhases.after_command(b, actor, &plan.command);
-}
-
-fn phase_action_taken(budget: &Budget) -> bool {
-    ApPhases.exhausted(budget)
 }

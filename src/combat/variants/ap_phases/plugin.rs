@@ -1,0 +1,126 @@
+//! ap-phases in the rules schedule: an advanced action under way goes on when the turn
+//! ends (a charge sets out, leg by leg); charges, total defense, casting, coup de grace and
+//! first aid are advanced actions begun now; holding an attack forfeits the round's other
+//! actions; every action spends an AP; the opportunity ends once the phase's action is
+//! taken; a round runs seven action phases.
+
+use super::super::prelude::*;
+use super::advanced::{begin_advanced, begin_complex, continue_advanced};
+use super::{advanced_name, next_action_phase};
+use crate::combat::clock::{Advanced, AdvancedKind};
+use crate::combat::schedule::{InPlay, Moves, TimeMoves, Turn};
+use bevy::prelude::ResMut;
+
+pub struct ApPhasesPlugin;
+
+impl Plugin for ApPhasesPlugin {
+    fn build(&self, app: &mut App) {
+        for slot in [Slot::Charge, Slot::Defend, Slot::Cast] {
+            replace_slot(app, slot);
+        }
+        app.add_systems(
+            RulesSchedule,
+            (
+                go_on_with_advanced_action.in_set(Slot::TakeOver),
+                act(declare_charge).in_set(Slot::Charge),
+                act(begin_total_defense).in_set(Slot::Defend),
+                act(begin_complex_action).in_set(Slot::Own),
+                act(forfeit_other_actions).in_set(Slot::Held),
+                act(begin_casting).in_set(Slot::Cast),
+                act(spend_action_point).in_set(Slot::AfterCommand),
+                pass_turn_when(phase_action_taken).in_set(Passing::Spent),
+            ),
+        );
+        app.add_systems(ClockSchedule, window(next_action_phase).in_set(ClockStep::Window));
+    }
+}
+
+/// Ending the turn goes on with the advanced action under way (a charge sets out, leg by
+/// leg), and time moves on; any other action abandons it ("it may be wise to abandon an
+/// advanced action").
+fn go_on_with_advanced_action(
+    mut battle: ResMut<InPlay>,
+    mut turn: ResMut<Turn>,
+    mut time: ResMut<TimeMoves>,
+    mut moves: Moves,
+) {
+    let Some((actor, plan)) = turn.accepted() else { return };
+    let b = &mut battle.0;
+    if !b.clock.budget.continuing {
+        return;
+    }
+    if plan.command != Command::EndTurn {
+        if let Some(adv) = b.clock.advanced[actor].take() {
+            let unit = b.fighters[actor].id.clone();
+            let action = advanced_name(&adv.action);
+            b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
+        }
+        return;
+    }
+    b.clock.budget = Budget::default();
+    if let Some(charge) = continue_advanced(b, actor) {
+        moves.set_out(b, charge);
+    }
+    if !b.is_over() {
+        time.start();
+    }
+    *turn = Turn::TakenOver;
+}
+
+/// A charge is an advanced action of 2 AP: declared now, run at its completion.
+fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
+    let Some(t) = target_of(b, plan) else { return };
+    b.clock.ap[actor] -= 1;
+    let target = b.fighters[t].id.clone();
+    b.clock.advanced[actor] =
+        Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
+    let id = b.fighters[actor].id.clone();
+    b.emit(CombatEvent::Action { unit: id, action: "charge".into(), detail: format!("declared at {target} (2 AP)") });
+}
+
+/// Total defense is an advanced action of 2 AP.
+fn begin_total_defense(b: &mut Battle, actor: usize, _plan: &Plan) {
+    let id = b.fighters[actor].id.clone();
+    b.clock.ap[actor] = b.clock.ap[actor].saturating_sub(1);
+    b.clock.advanced[actor] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
+    b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });
+}
+
+/// Coup de grace and first aid: complex advanced actions.
+fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
+    begin_complex(b, actor, &plan.command);
+}
+
+/// "Once you ready an action, you forfeit all other actions this round."
+fn forfeit_other_actions(b: &mut Battle, actor: usize, _plan: &Plan) {
+    b.clock.ap[actor] = 1;
+}
+
+/// "Cast a Standard-Action Spell (Complex; 2 AP)": begun now.
+fn begin_casting(b: &mut Battle, actor: usize, plan: &Plan) {
+    if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
+        begin_advanced(b, actor, sp, t, defensive);
+    }
+}
+
+/// Every action spends an AP; those that are advanced actions spent theirs already.
+fn spend_action_point(b: &mut Battle, actor: usize, plan: &Plan) {
+    let spent_already = matches!(
+        plan.command,
+        Command::EndTurn
+            | Command::Delay
+            | Command::Charge { .. }
+            | Command::Defend
+            | Command::Stance { .. }
+            | Command::AbortOrder { .. }
+            | Command::Declare { .. }
+    );
+    if !spent_already {
+        b.clock.ap[actor] = b.clock.ap[actor].saturating_sub(1);
+    }
+}
+
+/// One action a phase.
+fn phase_action_taken(budget: &Budget) -> bool {
+    !budget.phase_action
+}
