@@ -132,6 +132,36 @@ fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
     assert_eq!(engine.passes(), 2);
 }
 
+/// ap-phases: a charge declared in phase 2 completes in phase 3 when its turn ends, and its
+/// walk stops for the attack of opportunity like any other.
+#[test]
+fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_stage() {
+    let units = vec![
+        unit("hero", "a", (1, 3), "human_fighter", Some("longsword")),
+        unit("gob1", "b", (1, 2), "goblin", Some("short_sword")),
+        unit("gob2", "b", (6, 3), "goblin", Some("short_sword")),
+    ];
+    let mut b = battle(units, RulesVariant::ApPhases, 5);
+    until(&mut b, "hero", |b| b.clock.phase == 2);
+    b.execute(Command::Charge { target: "gob2".into() }).expect("a charge declared");
+    until(&mut b, "hero", |b| b.clock.phase == 3);
+    let mut engine = Engine::new(RulesVariant::ApPhases);
+    let before = b.events.len();
+    engine.execute(&mut b, Command::EndTurn).expect("the charge's second AP");
+    let kinds: Vec<&str> = b.events[before..]
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::AttackOfOpportunity { by, .. } if by == "gob1" => Some("aoo"),
+            CombatEvent::Moved { unit, kind, .. } if unit == "hero" && kind == "charge" => Some("charge"),
+            CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["aoo", "charge", "attack"]);
+    assert_eq!(engine.passes(), 2);
+    assert_ne!(b.actor(), b.index_of("hero"), "time moved on once the charge was over");
+}
+
 fn writes_the_battle(_: ResMut<InPlay>) {}
 fn also_writes_the_battle(_: ResMut<InPlay>) {}
 
