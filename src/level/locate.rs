@@ -12,53 +12,95 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// Position of character `x` of map row `y` (its string literal's contents).
 pub fn row_char(text: &str, y: usize, x: usize) -> (usize, usize) {
-    let Some(rows_at) = text.find("rows") else { return (1, 1) };
-    let mut rest = &text[rows_at..];
-    let mut base = rows_at;
-    let mut n = 0;
-    while let Some(q) = rest.find('"') {
-        let start = base + q + 1;
-        let lit_end = text[start..].find('"').map_or(text.len(), |e| start + e);
+    let kinds = kinds(text);
+    let Some(rows_at) = field_value(text, &kinds, 0, text.len(), "rows") else { return (1, 1) };
+    // The string literals after `rows:`, comments skipped: the `y`th is the row.
+    let starts = (rows_at..text.len()).filter(|&i| {
+        kinds.get(i) == Some(&Kind::Str) && i.checked_sub(1).is_none_or(|p| kinds.get(p) != Some(&Kind::Str))
+    });
+    for (n, open) in starts.enumerate() {
         if n == y {
-            let offset = text[start..lit_end].char_indices().nth(x).map_or(start, |(i, _)| start + i);
+            let start = open + 1;
+            let end = (start..text.len()).find(|&i| kinds.get(i) != Some(&Kind::Str)).map_or(text.len(), |e| e - 1);
+            let row = text.get(start..end.max(start)).unwrap_or("");
+            let offset = row.char_indices().nth(x).map_or(start, |(i, _)| start + i);
             return line_col(text, offset);
         }
-        n += 1;
-        base = lit_end + 1;
-        rest = &text[base.min(text.len())..];
     }
     line_col(text, rows_at)
 }
 
 /// Position of the value of the level's own `field` (`version: 2`): the first `field`
-/// written as a field name outside any string; (1, 1) when there is none.
+/// written as a field name outside any string or comment; (1, 1) when there is none.
 pub fn top_field(text: &str, field: &str) -> (usize, usize) {
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
+    field_value(text, &kinds(text), 0, text.len(), field).map_or((1, 1), |at| line_col(text, at))
+}
+
+/// What each byte of a level's text is part of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Code,
+    /// A string literal, its quotes included.
+    Str,
+    /// A `//` or `/* */` comment.
+    Comment,
+}
+
+/// Each byte's [`Kind`].
+fn kinds(text: &str) -> Vec<Kind> {
+    let bytes = text.as_bytes();
+    let mut out = vec![Kind::Code; bytes.len()];
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let next = bytes.get(i + 1).copied();
+        let (kind, end) = match (b, next) {
+            (b'"', _) => {
+                let mut j = i + 1;
+                while let Some(&c) = bytes.get(j) {
+                    j += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+                (Kind::Str, j)
             }
+            (b'/', Some(b'/')) => {
+                (Kind::Comment, text.get(i..).and_then(|t| t.find('\n')).map_or(bytes.len(), |n| i + n))
+            }
+            (b'/', Some(b'*')) => {
+                (Kind::Comment, text.get(i + 2..).and_then(|t| t.find("*/")).map_or(bytes.len(), |n| i + 2 + n + 2))
+            }
+            _ => (Kind::Code, i + 1),
+        };
+        let end = end.min(bytes.len());
+        for k in out.get_mut(i..end).into_iter().flatten() {
+            *k = kind;
+        }
+        i = end;
+    }
+    out
+}
+
+/// The byte offset of the value of the first `field: …` written as code in `from..to`.
+fn field_value(text: &str, kinds: &[Kind], from: usize, to: usize, field: &str) -> Option<usize> {
+    let is_code = |i: usize| kinds.get(i) == Some(&Kind::Code);
+    let mut search = from;
+    while let Some(rel) = text.get(search..to)?.find(field) {
+        let at = search + rel;
+        search = at + field.len();
+        let before_ok = at
+            .checked_sub(1)
+            .and_then(|i| text.as_bytes().get(i))
+            .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_');
+        if !is_code(at) || !before_ok {
             continue;
         }
-        if c == '"' {
-            in_string = true;
-            continue;
-        }
-        let before_ok = text[..i].chars().next_back().is_none_or(|b| !b.is_alphanumeric() && b != '_');
-        if before_ok && text[i..].starts_with(field) {
-            let after = &text[i + field.len()..];
-            if let Some(value) = after.trim_start().strip_prefix(':') {
-                let at = text.len() - value.trim_start().len();
-                return line_col(text, at);
-            }
+        let after = text.get(search..to)?;
+        if let Some(value) = after.trim_start().strip_prefix(':') {
+            return Some(to - value.trim_start().len());
         }
     }
-    (1, 1)
+    None
 }
 
 /// Position of `field`'s value in the unit entry whose id is `id` (the first such entry).
@@ -68,7 +110,7 @@ pub fn unit_field(text: &str, id: &str, field: &str) -> (usize, usize) {
 
 /// Like [`unit_field`], for the `nth` entry with that id (0-based), to point at duplicates.
 pub fn nth_unit_field(text: &str, id: &str, field: &str, nth: usize) -> (usize, usize) {
-    let units_at = text.find("units").unwrap_or(0);
+    let units_at = field_value(text, &kinds(text), 0, text.len(), "units").unwrap_or(0);
     let needle = format!("\"{id}\"");
     let mut from = units_at;
     let mut found = None;
@@ -151,6 +193,15 @@ mod tests {
         let text = "(\n    name: \"version: 9\",\n    version: 2,\n)";
         assert_eq!(top_field(text, "version"), (3, 14));
         assert_eq!(top_field(text, "missing"), (1, 1));
+    }
+
+    #[test]
+    fn comments_are_not_fields_or_rows() {
+        let text = "(\n    // version: 7\n    /* rows: [\"!!\"] */\n    name: \"x\",\n    version: 2,\n    map: (rows: [\n        // \"skipped\",\n        \"#.\",\n    ]),\n)";
+        assert_eq!(top_field(text, "version"), (5, 14));
+        assert_eq!(row_char(text, 0, 1), (8, 11));
+        // Positive control: without the comments the same field is found where it is.
+        assert_eq!(top_field("(version: 2)", "version"), (1, 11));
     }
 
     #[test]
