@@ -358,6 +358,9 @@ mod layers;
 #[path = "editor/file.rs"]
 mod file;
 
+#[path = "editor/revision.rs"]
+mod revision;
+
 /// The editor's Simulate panel runs the balance check on a worker thread and, once done,
 /// holds the same reports as the check run directly.
 #[test]

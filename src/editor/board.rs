@@ -2,7 +2,8 @@
 //! tilemap (`view::spawn_tilemap`), unit tokens in side colours sized by footprint (the
 //! selected one ringed, those with problems ringed red, with warnings orange), the
 //! squares the tool in hand would touch, and the camera framed between the panels, kept
-//! as it was across a play-test.
+//! as it was across a play-test. The map and the tokens are looked at again only when the
+//! level's revision changes (or the selection, the problems, the board's layout).
 
 use super::edit::size_of;
 use super::session::{EditorDoc, Problems};
@@ -23,8 +24,11 @@ pub const EDITOR_PANELS: [f32; 3] = [290.0, 320.0, 40.0];
 /// What the board shows now, to redraw only what changed.
 #[derive(Resource, Default)]
 struct Drawn {
-    map: Option<(Vec<String>, Shape)>,
+    /// The rows and shape drawn, and the revision of the level they were last checked for.
+    map: Option<(Vec<String>, Shape, u64)>,
     units: Option<DrawnUnits>,
+    /// The revision of the level the tokens were last checked for.
+    units_revision: Option<u64>,
     cursor: Vec<(i32, i32)>,
 }
 
@@ -99,13 +103,20 @@ fn draw_map(
     mut tiles: Query<(&TilePos, &mut TileTextureIndex), With<EditorTile>>,
     mut cam: ResMut<EditorCamera>,
 ) {
-    let level = &doc.doc.level;
+    let (level, revision) = (&doc.doc.level, doc.doc.revision());
+    if drawn.map.as_ref().is_some_and(|(_, _, r)| *r == revision) {
+        return;
+    }
     let shape = shape_of(level);
-    if drawn.map.as_ref().is_some_and(|(rows, s)| rows == &level.map.rows && *s == shape) {
+    if let Some((rows, s, r)) = drawn.map.as_mut()
+        && *rows == level.map.rows
+        && *s == shape
+    {
+        *r = revision; // a change to something else: the units, the name
         return;
     }
     let Ok(terrain) = TerrainMap::from_rows(&level.map.rows) else { return };
-    let same_size = drawn.map.as_ref().is_some_and(|(rows, s)| {
+    let same_size = drawn.map.as_ref().is_some_and(|(rows, s, _)| {
         *s == shape
             && rows.len() == level.map.rows.len()
             && rows.first().map(|r| r.len()) == level.map.rows.first().map(|r| r.len())
@@ -127,7 +138,7 @@ fn draw_map(
         // restores the saved view instead.
         cam.pending = true;
     }
-    drawn.map = Some((level.map.rows.clone(), shape));
+    drawn.map = Some((level.map.rows.clone(), shape, revision));
 }
 
 /// The units, the sides' colours, the selection and the flagged units last drawn.
@@ -145,11 +156,17 @@ fn draw_units(
     old: Query<Entity, With<EditorToken>>,
 ) {
     let Some(layout) = layout else { return };
-    let level = &doc.doc.level;
+    let (level, revision) = (&doc.doc.level, doc.doc.revision());
+    let selection_same = drawn.units.as_ref().is_some_and(|(_, _, selected, _)| *selected == tools.selected);
+    let looked = drawn.units_revision == Some(revision) && selection_same;
+    if looked && !problems.is_changed() && !layout.is_changed() {
+        return;
+    }
     let flagged: Vec<(Option<String>, bool)> = problems.0.iter().map(|p| (p.unit.clone(), p.warning)).collect();
     let same = drawn.units.as_ref().is_some_and(|(units, sides, selected, f)| {
         units == &level.units && sides == &level.sides && selected == &tools.selected && *f == flagged
     });
+    drawn.units_revision = Some(revision);
     if same && !layout.is_changed() {
         return;
     }

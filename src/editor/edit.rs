@@ -1,12 +1,15 @@
 //! The edit vocabulary and the document it changes: every change to a level being edited
 //! is an `Edit` applied to a `Document`, which keeps an unlimited undo history (each step
 //! the level as it was before it) and mirrors painting and placing under its symmetry.
-//! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary.
+//! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary. Every
+//! state of the level carries a revision number, so the editor's caches and its
+//! unsaved-changes mark ask "which revision?" instead of comparing whole levels.
 
 use crate::grid::{Footprint, GridPos, Terrain};
 use crate::level::{Catalogue, DeathSaves, GenerateSpec, LevelDef, MapDef, SideDef, UnitDef};
 use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The largest map the editor makes: 64 × 64 squares.
 pub const MAX_SIDE: i32 = 64;
@@ -119,20 +122,54 @@ pub enum Edit {
 }
 
 /// A level being edited, with its history.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Document {
+    /// The level as it stands. Read it freely; change it only through [`Document::apply`]
+    /// (or start a new document), so that every change takes a new [`Document::revision`].
     pub level: LevelDef,
     pub symmetry: Symmetry,
-    undo: Vec<(LevelDef, Symmetry)>,
-    redo: Vec<(LevelDef, Symmetry)>,
+    /// Names this state of `level` (see [`Document::revision`]).
+    revision: u64,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
     /// An open gesture (one drag of the brush): `Some(true)` once its first change has
     /// pushed the undo step the whole gesture shares.
     group: Option<bool>,
 }
 
+/// One step of the history: the level, the symmetry and the level's revision.
+type Step = (LevelDef, Symmetry, u64);
+
+/// Documents are equal when their levels, symmetries and histories are: revision numbers
+/// only name states, they are not part of them.
+impl PartialEq for Document {
+    fn eq(&self, other: &Document) -> bool {
+        let same_steps =
+            |a: &[Step], b: &[Step]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (&x.0, x.1) == (&y.0, y.1));
+        (&self.level, self.symmetry, self.group) == (&other.level, other.symmetry, other.group)
+            && same_steps(&self.undo, &other.undo)
+            && same_steps(&self.redo, &other.redo)
+    }
+}
+
+/// The next revision number, never handed out before in this process (by any document).
+fn new_revision() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
 impl Document {
     pub fn new(level: LevelDef) -> Document {
-        Document { level, symmetry: Symmetry::None, undo: vec![], redo: vec![], group: None }
+        Document { level, symmetry: Symmetry::None, revision: new_revision(), undo: vec![], redo: vec![], group: None }
+    }
+
+    /// Names the level as it stands: it changes with every change to the level (an edit,
+    /// an undo, a redo, a generated map) and with nothing else (the symmetry is not part of
+    /// the level). Numbers are never reused, in any document, except that undo and redo
+    /// give a level back its own: equal revisions mean equal levels, so a cache may keep
+    /// its work while the revision stays what it was.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// A blank map of floor, `width` × `height` (hex-phases lays it out as hexes).
@@ -191,7 +228,7 @@ impl Document {
             }
             _ => {}
         }
-        let before = (self.level.clone(), self.symmetry);
+        let before = (self.level.clone(), self.symmetry, self.revision);
         let mut next = self.level.clone();
         match edit {
             Edit::SetSymmetry(s) => self.symmetry = *s,
@@ -204,10 +241,14 @@ impl Document {
             }
             _ => apply_to(&mut next, self.symmetry, edit, catalogue)?,
         }
-        if next == self.level && before.1 == self.symmetry {
+        let level_changed = next != self.level;
+        if !level_changed && before.1 == self.symmetry {
             return Ok(()); // nothing changed: no empty undo step
         }
-        self.level = next;
+        if level_changed {
+            self.level = next;
+            self.revision = new_revision();
+        }
         // Inside a gesture only its first change pushes a step: the state before it.
         if self.group != Some(true) {
             self.undo.push(before);
@@ -220,15 +261,27 @@ impl Document {
     }
 
     fn step_back(&mut self) -> Result<(), String> {
-        let (level, symmetry) = self.undo.pop().ok_or("nothing to undo")?;
-        self.redo.push((std::mem::replace(&mut self.level, level), std::mem::replace(&mut self.symmetry, symmetry)));
+        let step = self.undo.pop().ok_or("nothing to undo")?;
+        let now = self.take_step(step);
+        self.redo.push(now);
         Ok(())
     }
 
     fn step_forward(&mut self) -> Result<(), String> {
-        let (level, symmetry) = self.redo.pop().ok_or("nothing to redo")?;
-        self.undo.push((std::mem::replace(&mut self.level, level), std::mem::replace(&mut self.symmetry, symmetry)));
+        let step = self.redo.pop().ok_or("nothing to redo")?;
+        let now = self.take_step(step);
+        self.undo.push(now);
         Ok(())
+    }
+
+    /// Puts a step of the history in place, level, symmetry and revision together, and
+    /// returns the state it replaced.
+    fn take_step(&mut self, (level, symmetry, revision): Step) -> Step {
+        (
+            std::mem::replace(&mut self.level, level),
+            std::mem::replace(&mut self.symmetry, symmetry),
+            std::mem::replace(&mut self.revision, revision),
+        )
     }
 }
 

@@ -13,12 +13,16 @@
 //!   squares whose cheapest path provokes, and the squares in range where leaving
 //!   provokes an attack of opportunity; with a unit selected, the path to the hovered
 //!   square and who strikes where along it (`MoveRange::plan_to`).
+//!
+//! What depends on the subject alone, not on the pointer (its flanking places, its range
+//! and where leaving provokes), is kept in a `SubjectWork` between calls on one battle, so
+//! moving the pointer over empty squares with a unit selected does not work it out again.
 
 use crate::combat::{Battle, Command};
 use crate::control::plugin::Selection;
 use crate::grid::{Footprint, GridPos};
 use crate::overlay::{Layers, PathPreview, Preview, compute_preview};
-use crate::rules::{self, AttackReach, CoverKind, MoveMode};
+use crate::rules::{self, AttackReach, CoverKind, MoveMode, MoveRange};
 
 /// Which rules layers the editor shows.
 #[derive(bevy::prelude::Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -76,6 +80,31 @@ pub struct EditorPreview {
     pub leaving_provokes: Vec<GridPos>,
 }
 
+/// The parts of the layers about one unit that depend on that unit alone, worked out once
+/// for it and kept while the battle and the subject stay the same. Make a new one (or
+/// `clear` it) for another battle.
+#[derive(Default)]
+pub struct SubjectWork {
+    subject: Option<usize>,
+    flanking: Option<Vec<(GridPos, usize)>>,
+    movement: Option<Movement>,
+}
+
+/// The subject's range with one move action, as the movement layer paints it.
+struct Movement {
+    range: MoveRange,
+    /// Every square in range, and whether the way there provokes.
+    squares: Vec<(GridPos, bool)>,
+    leaving_provokes: Vec<GridPos>,
+}
+
+impl SubjectWork {
+    /// Forgets everything (the battle changed).
+    pub fn clear(&mut self) {
+        *self = SubjectWork::default();
+    }
+}
+
 /// The rules layers of a level set up as a battle, with the pointer on `hover` and the
 /// unit `selected` (by id) selected.
 pub fn editor_preview(
@@ -83,6 +112,18 @@ pub fn editor_preview(
     layers: EditorLayers,
     hover: Option<GridPos>,
     selected: Option<&str>,
+) -> EditorPreview {
+    editor_preview_kept(battle, layers, hover, selected, &mut SubjectWork::default())
+}
+
+/// [`editor_preview`], reusing (and keeping in `work`) what depends on the subject alone.
+/// `work` must have been used with this battle only.
+pub fn editor_preview_kept(
+    battle: &mut Battle,
+    layers: EditorLayers,
+    hover: Option<GridPos>,
+    selected: Option<&str>,
+    work: &mut SubjectWork,
 ) -> EditorPreview {
     // Nobody is the player: every unit's threat counts, and no unit is acting.
     let play = Layers { enemy_threat: layers.threat, range: false, lines: false };
@@ -94,6 +135,9 @@ pub fn editor_preview(
     let selected = selected.and_then(|id| battle.index_of(id));
     let Some(subject) = hovered.or(selected) else { return out };
     out.subject = Some(subject);
+    if work.subject != Some(subject) {
+        *work = SubjectWork { subject: Some(subject), ..SubjectWork::default() };
+    }
     battle.refresh();
     let view = battle.view();
     let me = view.roster.get(subject);
@@ -123,24 +167,34 @@ pub fn editor_preview(
         }
     }
     if layers.flanking {
-        out.flanking = rules::flanking_squares(&view, subject);
+        out.flanking = work.flanking.get_or_insert_with(|| rules::flanking_squares(&view, subject)).clone();
     }
     if layers.movement {
-        let range =
-            rules::movement_range(&view, subject, MoveMode::Move, rules::allowance_ft(&view, subject, MoveMode::Move));
-        let dest = range.destinations(&view);
-        let foes = view.roster.foes_of(subject);
-        let side = me.footprint.side;
-        let provokes_leaving = |p: GridPos| {
-            let fp = Footprint::new(p, side);
-            rules::roster::indices(view.threat.threateners_of(fp) & foes)
-                .any(|foe| rules::movement::can_strike_at(&view, foe, subject, fp))
-        };
-        out.leaving_provokes = std::iter::once(me.footprint.origin)
-            .chain(dest.iter().map(|d| d.0))
-            .filter(|&p| provokes_leaving(p))
-            .collect();
-        out.play.range = dest.into_iter().map(|(p, _, n)| (p, n > 0)).collect();
+        let moves = work.movement.get_or_insert_with(|| {
+            let range = rules::movement_range(
+                &view,
+                subject,
+                MoveMode::Move,
+                rules::allowance_ft(&view, subject, MoveMode::Move),
+            );
+            let dest = range.destinations(&view);
+            let foes = view.roster.foes_of(subject);
+            let side = me.footprint.side;
+            let provokes_leaving = |p: GridPos| {
+                let fp = Footprint::new(p, side);
+                rules::roster::indices(view.threat.threateners_of(fp) & foes)
+                    .any(|foe| rules::movement::can_strike_at(&view, foe, subject, fp))
+            };
+            let leaving_provokes = std::iter::once(me.footprint.origin)
+                .chain(dest.iter().map(|d| d.0))
+                .filter(|&p| provokes_leaving(p))
+                .collect();
+            let squares = dest.into_iter().map(|(p, _, n)| (p, n > 0)).collect();
+            Movement { range, squares, leaving_provokes }
+        });
+        out.leaving_provokes = moves.leaving_provokes.clone();
+        out.play.range = moves.squares.clone();
+        let range = &moves.range;
         if let Some(to) = stand.map(|fp| fp.origin).filter(|_| hovered.is_none() && selected.is_some())
             && let Ok(plan) = range.plan_to(&view, to)
             && !plan.squares.is_empty()

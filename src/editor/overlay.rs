@@ -4,7 +4,10 @@
 //! (threat, reach, cover, flanking, movement) and this paints them: cells with play's
 //! colours (`overlay::cell_colours`) plus the flanking places and the squares where
 //! leaving provokes, and lines for cover and the path. Each layer toggles on its own; a
-//! level with problems shows none.
+//! level with problems shows none. The work is kept by the level's revision: the battle
+//! is set up again only when the level or the variant changes, the cells painted again
+//! only when what they show might have, and what depends on the subject alone is kept
+//! while it stays the subject (`layers::SubjectWork`).
 
 use super::session::{EditorDoc, Problems};
 use super::tools::EditorTools;
@@ -20,15 +23,20 @@ use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
 
 pub use super::layers::{CoverLine, EditorLayers, EditorPreview, editor_preview};
+use super::layers::{SubjectWork, editor_preview_kept};
 
 /// The overlay as last worked out, and what it was worked out for.
 #[derive(Resource, Default)]
 struct Shown {
-    /// The level, variant, layers, hovered square and selected unit the cells were painted for.
-    key: Option<(LevelDef, ShownFor)>,
-    /// The level and variant `battle` was set up from (`None` there: it could not be).
-    battle_for: Option<(LevelDef, RulesVariant)>,
+    /// The level's revision, variant, layers, hovered square and selected unit the cells
+    /// were painted for.
+    key: Option<(u64, ShownFor)>,
+    /// The level's revision and the variant `battle` was set up from (`None` there: it
+    /// could not be).
+    battle_for: Option<(u64, RulesVariant)>,
     battle: Option<Battle>,
+    /// What the layers worked out about the subject, on `battle`.
+    work: SubjectWork,
     preview: EditorPreview,
 }
 
@@ -124,27 +132,32 @@ fn update_overlay(
     mut shown: ResMut<Shown>,
     mut cells: Query<(&EditorOverlayCell, &mut Sprite, &mut Visibility)>,
 ) {
-    let level = &doc.doc.level;
+    let (level, revision) = (&doc.doc.level, doc.doc.revision());
     let variant = tools.playtest_rules.unwrap_or(level.rules);
     let hover = if pointer.over_ui || !layers.follow_pointer() { None } else { pointer.cell };
-    let selected = tools.selected.clone().filter(|_| layers.cover || layers.flanking || layers.movement);
-    let key = (variant, *layers, hover, selected);
-    if shown.key.as_ref().is_some_and(|(l, k)| l == level && *k == key) {
+    let about_one = layers.cover || layers.flanking || layers.movement;
+    let selected = tools.selected.as_ref().filter(|_| about_one);
+    let same = |(r, (v, l, h, s)): &(u64, ShownFor)| {
+        (*r, *v, *l, *h, s.as_ref()) == (revision, variant, *layers, hover, selected)
+    };
+    if shown.key.as_ref().is_some_and(same) {
         return;
     }
+    let key = (variant, *layers, hover, selected.cloned());
     let shown = &mut *shown;
     let want = layers.any();
-    if want && shown.battle_for.as_ref().is_none_or(|(l, v)| l != level || *v != variant) {
+    if want && shown.battle_for != Some((revision, variant)) {
         // A unit the loader refuses leaves nothing sound to show; one side alone is fine.
         let sound = super::check::errors(&problems.0).all(|p| p.unit.is_none() && p.message == super::check::TWO_SIDES);
         shown.battle = if sound { battle_of(level, variant) } else { None };
-        shown.battle_for = Some((level.clone(), variant));
+        shown.battle_for = Some((revision, variant));
+        shown.work.clear();
     }
     shown.preview = match shown.battle.as_mut() {
-        Some(b) if want => editor_preview(b, *layers, key.2, key.3.as_deref()),
+        Some(b) if want => editor_preview_kept(b, *layers, key.2, key.3.as_deref(), &mut shown.work),
         _ => EditorPreview::default(),
     };
-    shown.key = Some((level.clone(), key));
+    shown.key = Some((revision, key));
     let colours = editor_cell_colours(&shown.preview, layout.width, layout.height);
     for (cell, mut sprite, mut vis) in &mut cells {
         match colours.get((cell.0.y * layout.width + cell.0.x) as usize).copied().flatten() {

@@ -2,7 +2,9 @@
 //! message), the tools on the left (tool, brush size, terrain, symmetry, the unit palette
 //! from the creature catalogue and the side to place on), and on the right the level's
 //! properties, its size, the play-test settings and the live list of problems. Every
-//! change to the level goes through an `Edit`.
+//! change to the level goes through an `Edit`. The panels read the document through
+//! `ResMut` without writing it, so a frame marks `EditorDoc` changed only when something
+//! in it did change (a click, a typed name, an edit).
 
 use super::board::{EDITOR_PANELS, EditorCamera};
 use super::edit::size_of;
@@ -44,6 +46,10 @@ struct PanelState {
     anchor: Anchor,
 }
 
+/// The document as the panels hold it: reading it leaves it unmarked; only writing (an
+/// edit, a click that changes it) marks it changed for the systems that watch it.
+type Doc<'w> = Mut<'w, EditorDoc>;
+
 fn colour32(c: Color) -> egui::Color32 {
     let s = c.to_srgba();
     egui::Color32::from_rgb((s.red * 255.0) as u8, (s.green * 255.0) as u8, (s.blue * 255.0) as u8)
@@ -69,7 +75,7 @@ fn symmetry_label(s: Symmetry) -> &'static str {
 
 fn panels(
     mut contexts: EguiContexts,
-    mut doc: ResMut<EditorDoc>,
+    doc: ResMut<EditorDoc>,
     mut tools: ResMut<EditorTools>,
     mut state: ResMut<PanelState>,
     problems: Res<Problems>,
@@ -79,6 +85,7 @@ fn panels(
     mut balance: ResMut<super::simulate::BalanceRun>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let mut doc: Doc = doc.into();
     let mut root = egui::Ui::new(
         ctx.clone(),
         "editor".into(),
@@ -139,7 +146,7 @@ fn panels(
     Ok(())
 }
 
-fn top_bar(ui: &mut egui::Ui, doc: &mut EditorDoc, actions: &mut MessageWriter<EditorAction>) {
+fn top_bar(ui: &mut egui::Ui, doc: &mut Doc, actions: &mut MessageWriter<EditorAction>) {
     ui.strong("Level editor");
     let file = doc.path.as_ref().map_or("(not saved yet)".to_string(), |p| p.display().to_string());
     ui.label(format!("{file}{}", if doc.dirty() { " *" } else { "" }));
@@ -158,7 +165,10 @@ fn top_bar(ui: &mut egui::Ui, doc: &mut EditorDoc, actions: &mut MessageWriter<E
     }
     if doc.path.is_none() {
         ui.label("as");
-        ui.add(egui::TextEdit::singleline(&mut doc.save_as).desired_width(150.0));
+        let mut typed = doc.save_as.clone();
+        if ui.add(egui::TextEdit::singleline(&mut typed).desired_width(150.0)).changed() {
+            doc.save_as = typed;
+        }
     }
     super::generate::open_button(ui);
     if ui.button("Play-test (F5)").clicked() {
@@ -169,7 +179,7 @@ fn top_bar(ui: &mut egui::Ui, doc: &mut EditorDoc, actions: &mut MessageWriter<E
     }
 }
 
-fn tool_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, state: &mut PanelState) {
+fn tool_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: &mut PanelState) {
     ui.heading("Tools");
     ui.horizontal_wrapped(|ui| {
         for t in Tool::ALL {
@@ -301,7 +311,7 @@ fn sides_of(level: &crate::level::LevelDef, extra: &str) -> Vec<String> {
 /// Returns its new id when it was renamed.
 fn selected_unit(
     ui: &mut egui::Ui,
-    doc: &mut EditorDoc,
+    doc: &mut Doc,
     u: &crate::level::UnitDef,
     sides: &[String],
     typed_id: &mut Option<String>,
@@ -359,7 +369,7 @@ fn selected_unit(
 }
 
 /// The sides with units, how many each has, and renaming one.
-fn sides_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, state: &mut PanelState) {
+fn sides_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: &mut PanelState) {
     ui.strong("Sides");
     let mut sides: Vec<(String, usize)> = vec![];
     for u in &doc.doc.level.units {
@@ -413,12 +423,13 @@ const SIDE_SWATCHES: [(u8, u8, u8); 8] = [
 
 /// One side: its name and units in its colour, swatches to recolour it (the last puts back
 /// the colour from its name), and whether a person plays it by default.
-fn side_row(ui: &mut egui::Ui, doc: &mut EditorDoc, side: &str, units: usize) {
+fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
     let level = &doc.doc.level;
     let def = level.side(side).cloned().unwrap_or(SideDef { name: side.to_string(), ..SideDef::default() });
+    let colour = colour32(crate::view::colour_of(&level.sides, side));
     let mut change = None;
     ui.horizontal_wrapped(|ui| {
-        ui.colored_label(colour32(crate::view::colour_of(&level.sides, side)), format!("{side}: {units}"));
+        ui.colored_label(colour, format!("{side}: {units}"));
         for (r, g, b) in SIDE_SWATCHES {
             let swatch = egui::Button::new("  ").fill(egui::Color32::from_rgb(r, g, b)).small();
             if ui.add(swatch).on_hover_text("colour the side").clicked() {
@@ -442,16 +453,25 @@ fn side_row(ui: &mut egui::Ui, doc: &mut EditorDoc, side: &str, units: usize) {
     }
 }
 
-fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, state: &mut PanelState) {
+fn level_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: &mut PanelState) {
     ui.heading("Level");
-    let level = doc.doc.level.clone();
+    // What the panel shows of the level, taken once (not the whole level, every frame).
+    let level = &doc.doc.level;
+    let (name, rules, death_saves) = (level.name.clone(), level.rules, level.death_saves);
+    let (w, h) = (level.map.rows.first().map_or(0, |r| r.chars().count()) as i32, level.map.rows.len() as i32);
+    let mut sides: Vec<String> = vec![];
+    for u in &level.units {
+        if !sides.contains(&u.side) {
+            sides.push(u.side.clone());
+        }
+    }
     ui.horizontal(|ui| {
         ui.label("Name");
-        let name = state.name.get_or_insert_with(|| level.name.clone());
-        let r = ui.add(egui::TextEdit::singleline(name).desired_width(180.0));
+        let typed = state.name.get_or_insert_with(|| name.clone());
+        let r = ui.add(egui::TextEdit::singleline(typed).desired_width(180.0));
         // One undo step per finished name, not per letter.
-        if r.lost_focus() && *name != level.name {
-            let n = name.clone();
+        if r.lost_focus() && *typed != name {
+            let n = typed.clone();
             doc.apply(&Edit::SetName(n));
         }
         if !r.has_focus() {
@@ -460,9 +480,9 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, 
     });
     ui.horizontal(|ui| {
         ui.label("Rules");
-        egui::ComboBox::from_id_salt("level-rules").selected_text(level.rules.id()).show_ui(ui, |ui| {
+        egui::ComboBox::from_id_salt("level-rules").selected_text(rules.id()).show_ui(ui, |ui| {
             for v in RulesVariant::ALL {
-                if ui.selectable_label(level.rules == v, v.id()).clicked() && v != level.rules {
+                if ui.selectable_label(rules == v, v.id()).clicked() && v != rules {
                     doc.apply(&Edit::SetRules(v));
                 }
             }
@@ -471,17 +491,16 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, 
     ui.horizontal(|ui| {
         ui.label("Death saves");
         let label = |d: Option<DeathSaves>| d.map_or("default (stats-matter)".to_string(), String::from);
-        egui::ComboBox::from_id_salt("death-saves").selected_text(label(level.death_saves)).show_ui(ui, |ui| {
+        egui::ComboBox::from_id_salt("death-saves").selected_text(label(death_saves)).show_ui(ui, |ui| {
             let options =
                 [None, Some(DeathSaves::AllAreEqual), Some(DeathSaves::StatsMatter), Some(DeathSaves::Brutality)];
             for d in options {
-                if ui.selectable_label(level.death_saves == d, label(d)).clicked() && d != level.death_saves {
+                if ui.selectable_label(death_saves == d, label(d)).clicked() && d != death_saves {
                     doc.apply(&Edit::SetDeathSaves(d));
                 }
             }
         });
     });
-    let (w, h) = (level.map.rows.first().map_or(0, |r| r.chars().count()) as i32, level.map.rows.len() as i32);
     // The size typed, until the map's own size changes (a resize, an undo).
     if state.size.is_some_and(|(was, _)| was != (w, h)) {
         state.size = None;
@@ -515,12 +534,6 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, 
     ui.strong("Play-test (F5)");
     ui.horizontal_wrapped(|ui| {
         ui.label("You play:");
-        let mut sides: Vec<String> = vec![];
-        for u in &level.units {
-            if !sides.contains(&u.side) {
-                sides.push(u.side.clone());
-            }
-        }
         for s in sides {
             if ui.radio(tools.playtest_side.as_ref() == Some(&s), s.as_str()).clicked() {
                 tools.playtest_side = Some(s);
@@ -532,8 +545,7 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut EditorDoc, tools: &mut EditorTools, 
     });
     ui.horizontal(|ui| {
         ui.label("Rules");
-        let shown =
-            tools.playtest_rules.map_or_else(|| format!("{} (the level's)", level.rules.id()), |v| v.id().into());
+        let shown = tools.playtest_rules.map_or_else(|| format!("{} (the level's)", rules.id()), |v| v.id().into());
         egui::ComboBox::from_id_salt("playtest-rules").selected_text(shown).show_ui(ui, |ui| {
             if ui.selectable_label(tools.playtest_rules.is_none(), "the level's").clicked() {
                 tools.playtest_rules = None;
@@ -577,3 +589,6 @@ fn problem_panel(ui: &mut egui::Ui, problems: &Problems, tools: &mut EditorTools
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

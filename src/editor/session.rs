@@ -20,8 +20,11 @@ pub struct EditorDoc {
     pub doc: Document,
     /// Where Ctrl+S saves (`None`: a new level not saved yet; see `save_as`).
     pub path: Option<PathBuf>,
-    /// The level as last opened or saved, to tell unsaved changes.
-    pub saved: Option<LevelDef>,
+    /// The level as last opened or saved, and its revision in `doc`, to tell unsaved
+    /// changes (`dirty`).
+    pub(super) saved: Option<(LevelDef, u64)>,
+    /// `dirty`'s last answer where the revisions alone do not tell.
+    dirty_memo: DirtyMemo,
     /// The file name typed for a level with no file yet.
     pub save_as: String,
     /// The last thing to tell the designer (saved, refused, …).
@@ -37,12 +40,13 @@ pub struct EditorDoc {
 
 impl EditorDoc {
     pub fn new(doc: Document, path: Option<PathBuf>) -> EditorDoc {
-        let saved = path.as_ref().map(|_| doc.level.clone());
+        let saved = path.as_ref().map(|_| (doc.level.clone(), doc.revision()));
         let mut ed = EditorDoc {
+            on_disk: saved.as_ref().map(|(level, _)| level.clone()),
             doc,
             path,
-            on_disk: saved.clone(),
             saved,
+            dirty_memo: DirtyMemo::default(),
             save_as: "levels/new-level.ron".into(),
             status: None,
             recovered: None,
@@ -54,9 +58,30 @@ impl EditorDoc {
         ed
     }
 
-    /// Unsaved changes.
+    /// Unsaved changes: the level is not the one last opened or saved. The revisions tell
+    /// at once when it is; otherwise the levels are compared, once per revision (a level
+    /// edited back by other steps to what was saved is clean).
     pub fn dirty(&self) -> bool {
-        self.saved.as_ref() != Some(&self.doc.level)
+        let Some((saved, at)) = &self.saved else { return true };
+        let now = self.doc.revision();
+        if now == *at {
+            return false;
+        }
+        let mut memo = self.dirty_memo.0.lock().unwrap_or_else(|e| e.into_inner());
+        match *memo {
+            Some((n, a, dirty)) if (n, a) == (now, *at) => dirty,
+            _ => {
+                let dirty = *saved != self.doc.level;
+                *memo = Some((now, *at, dirty));
+                dirty
+            }
+        }
+    }
+
+    /// Notes the level as it stands as saved (written, or read from its file).
+    pub(super) fn mark_saved(&mut self) {
+        self.saved = Some((self.doc.level.clone(), self.doc.revision()));
+        self.on_disk = Some(self.doc.level.clone());
     }
 
     /// Applies an edit, noting a refusal in the status line instead of failing.
@@ -87,13 +112,23 @@ impl EditorDoc {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
         save_atomic(&self.doc.level, &path).map_err(|e| e.to_string())?;
-        self.saved = Some(self.doc.level.clone());
-        self.on_disk = self.saved.clone();
+        self.mark_saved();
         self.disk_changed = None;
         self.path = Some(path.clone());
         self.clear_recovery();
         self.recovered = None;
         Ok(path)
+    }
+}
+
+/// `EditorDoc::dirty`'s answer for (revision, saved revision), shared by readers of the
+/// resource (hence the lock).
+#[derive(Debug, Default)]
+struct DirtyMemo(std::sync::Mutex<Option<(u64, u64, bool)>>);
+
+impl Clone for DirtyMemo {
+    fn clone(&self) -> DirtyMemo {
+        DirtyMemo(std::sync::Mutex::new(*self.0.lock().unwrap_or_else(|e| e.into_inner())))
     }
 }
 
@@ -367,10 +402,12 @@ fn start_playtest(level: &LevelDef, tools: &EditorTools) -> Result<(GameSetup, P
     Ok((setup, PlayTest { file }))
 }
 
-fn refresh_problems(doc: Res<EditorDoc>, mut problems: ResMut<Problems>, mut seen: Local<Option<LevelDef>>) {
-    if seen.as_ref() == Some(&doc.doc.level) {
+/// Works the problems out again when the level's revision changes.
+fn refresh_problems(doc: Res<EditorDoc>, mut problems: ResMut<Problems>, mut seen: Local<Option<u64>>) {
+    let revision = doc.doc.revision();
+    if *seen == Some(revision) {
         return;
     }
     problems.set_if_neq(Problems(check::problems(&doc.doc.level, Catalogue::builtin_ref())));
-    *seen = Some(doc.doc.level.clone());
+    *seen = Some(revision);
 }

@@ -39,10 +39,9 @@ impl EditorDoc {
     /// Takes the version on disk, dropping unsaved edits (the undo history starts again).
     pub fn load_from_disk(&mut self, level: crate::level::LevelDef) {
         let symmetry = self.doc.symmetry;
-        self.doc = Document::new(level.clone());
+        self.doc = Document::new(level);
         self.doc.symmetry = symmetry;
-        self.saved = Some(level.clone());
-        self.on_disk = Some(level);
+        self.mark_saved();
         self.disk_changed = None;
     }
 
@@ -65,8 +64,9 @@ pub fn watch_file(mut doc: ResMut<EditorDoc>, time: Res<Time>, mut since: Local<
     }
 }
 
-/// The question, while a newer version on disk waits.
-pub fn disk_changed_window(ctx: &egui::Context, doc: &mut EditorDoc) {
+/// The question, while a newer version on disk waits. The document is marked changed only
+/// when the designer answers.
+pub fn disk_changed_window(ctx: &egui::Context, doc: &mut Mut<EditorDoc>) {
     if doc.disk_changed.is_none() {
         return;
     }
