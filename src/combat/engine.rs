@@ -12,7 +12,7 @@ use super::fighter::Fighter;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     ClockSchedule, ClockStep, InPlay, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
-    TimeMoves, Turn, Walking, unsettled,
+    Slot, TimeMoves, Turn, Walking, unsettled,
 };
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
@@ -20,7 +20,7 @@ use crate::rules::{Battlefield, Dice};
 use crate::variants::RulesVariant;
 use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
-use bevy::ecs::schedule::{Schedule, Schedules};
+use bevy::ecs::schedule::{InternedSystemSet, Schedule, Schedules};
 use bevy::prelude::*;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -176,36 +176,55 @@ impl Engine {
     }
 
     /// The schedule as Bevy built it: each stage in run order with its systems in run
-    /// order, named from the built schedule.
+    /// order, named from the built schedule (with, in the resolve stage, each one's slot).
     pub fn listing(&self) -> ScheduleListing {
-        let graph = self.schedule.graph();
-        let systems: Vec<_> = self.schedule.systems().expect("initialised in Engine::new").collect();
-        let sets = RulesStage::ALL
-            .iter()
-            .map(|stage| {
-                let members = graph.systems_in_set(stage.intern()).expect("every stage holds systems");
-                let systems = systems
-                    .iter()
-                    .filter(|(key, _)| members.contains(key))
-                    .map(|(_, system)| short_name(&system.name().to_string()))
-                    .collect();
-                StageListing { name: stage.name().into(), systems }
-            })
-            .collect();
         let clock = self.world.resource::<Schedules>().get(ClockSchedule).expect("the clock schedule");
-        let clock_systems: Vec<_> = clock.systems().expect("initialised in Engine::new").collect();
-        let mut sets: Vec<StageListing> = sets;
-        for step in ClockStep::ALL {
-            let members = clock.graph().systems_in_set(step.intern()).expect("every clock step holds systems");
-            let systems = clock_systems
+        let mut sets: Vec<StageListing> =
+            RulesStage::ALL.iter().map(|stage| list_set(&self.schedule, stage.intern(), stage.name())).collect();
+        sets.extend(ClockStep::ALL.iter().map(|step| list_set(clock, step.intern(), step.name())));
+        if let Some(resolve) = sets.iter_mut().find(|s| s.name == RulesStage::Resolve.name()) {
+            let slots: Vec<StageListing> =
+                Slot::ORDER.iter().map(|slot| list_set(&self.schedule, slot.intern(), &format!("{slot:?}"))).collect();
+            resolve.places = resolve
+                .systems
                 .iter()
-                .filter(|(key, _)| members.contains(key))
-                .map(|(_, system)| short_name(&system.name().to_string()))
+                .map(|system| slots.iter().find(|s| s.systems.contains(system)).map_or("", |s| s.name.as_str()).into())
                 .collect();
-            sets.push(StageListing { name: step.name().into(), systems });
         }
         ScheduleListing { variant: self.variant.id().into(), sets }
     }
+
+    /// Systems of the rules and clock schedules that sit in none of their stages or steps
+    /// (and so would run in no defined order): none, in every variant.
+    pub fn systems_outside_stages(&self) -> Vec<String> {
+        let clock = self.world.resource::<Schedules>().get(ClockSchedule).expect("the clock schedule");
+        let stages: Vec<InternedSystemSet> = RulesStage::ALL.iter().map(|s| s.intern()).collect();
+        let steps: Vec<InternedSystemSet> = ClockStep::ALL.iter().map(|s| s.intern()).collect();
+        let mut out = systems_outside(&self.schedule, &stages);
+        out.extend(systems_outside(clock, &steps));
+        out
+    }
+}
+
+/// The systems of `set` in `schedule`, in run order.
+fn list_set(schedule: &Schedule, set: InternedSystemSet, name: &str) -> StageListing {
+    let members = schedule.graph().systems_in_set(set).ok();
+    let systems = schedule
+        .systems()
+        .expect("initialised in Engine::new")
+        .filter(|(key, _)| members.is_some_and(|m| m.contains(key)))
+        .map(|(_, system)| short_name(&system.name().to_string()))
+        .collect();
+    StageListing { name: name.into(), systems, places: vec![] }
+}
+
+/// The systems of an initialised `schedule` in none of `sets`.
+pub fn systems_outside(schedule: &Schedule, sets: &[InternedSystemSet]) -> Vec<String> {
+    let Ok(systems) = schedule.systems() else { return vec![] };
+    systems
+        .filter(|(key, _)| !sets.iter().any(|set| schedule.graph().systems_in_set(*set).is_ok_and(|m| m.contains(key))))
+        .map(|(_, system)| short_name(&system.name().to_string()))
+        .collect()
 }
 
 /// The schedule of one variant, stage by stage.
@@ -225,8 +244,11 @@ impl ScheduleListing {
         let mut out = format!("rules schedule of {}\n", self.variant);
         for (n, set) in self.sets.iter().enumerate() {
             out.push_str(&format!("{}. {}\n", n + 1, set.name));
-            for system in &set.systems {
-                out.push_str(&format!("     {system}\n"));
+            for (i, system) in set.systems.iter().enumerate() {
+                match set.places.get(i) {
+                    Some(slot) => out.push_str(&format!("     {slot:<13} {system}\n")),
+                    None => out.push_str(&format!("     {system}\n")),
+                }
             }
         }
         out.pop();
@@ -238,6 +260,9 @@ impl ScheduleListing {
 pub struct StageListing {
     pub name: String,
     pub systems: Vec<String>,
+    /// In the resolve stage, each system's slot (same order as `systems`).
+    #[serde(skip)]
+    pub places: Vec<String>,
 }
 
 /// A system's name as its module and function, without the crate's path:

@@ -3,7 +3,7 @@
 //! by the reactions stage between a walk's legs, and unordered rule systems refused.
 
 use super::*;
-use bevy::ecs::schedule::{IntoScheduleConfigs, Schedules};
+use bevy::ecs::schedule::{IntoScheduleConfigs, Schedules, SystemSet};
 use bevy::prelude::{App, ResMut};
 use fivefoot::combat::engine::Engine;
 use fivefoot::combat::schedule::{InPlay, RulesSchedule, RulesSchedulePlugin, RulesStage};
@@ -37,6 +37,31 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         }
         assert_eq!(listing.variant, v.id());
     }
+}
+
+#[test]
+fn every_system_sits_in_a_stage_and_each_resolve_system_in_its_slot() {
+    for v in RulesVariant::ALL {
+        let engine = Engine::new(v);
+        assert_eq!(engine.systems_outside_stages(), Vec::<String>::new(), "{v:?}");
+        let listing = engine.listing();
+        let resolve = listing.sets.iter().find(|s| s.name == "resolve").unwrap();
+        assert_eq!(resolve.places.len(), resolve.systems.len());
+        let slot_of =
+            |system: &str| resolve.systems.iter().position(|s| s == system).map(|i| resolve.places[i].clone()).unwrap();
+        assert_eq!(slot_of("start_walking"), "Movement");
+        assert_eq!(slot_of("walk_next_leg"), "", "between the slots, not in one");
+    }
+    assert_eq!(Engine::new(RulesVariant::ApPhases).listing().sets[2].places[0], "TakeOver");
+    // Positive control: a system added outside every stage is found.
+    let mut app = App::empty();
+    app.add_plugins(RulesSchedulePlugin);
+    app.add_systems(RulesSchedule, writes_the_battle.after(RulesStage::Clock));
+    let world = app.world_mut();
+    let mut schedule = world.resource_mut::<Schedules>().remove(RulesSchedule).expect("the rules schedule");
+    schedule.initialize(world).expect("it builds");
+    let stages: Vec<_> = RulesStage::ALL.iter().map(|s| s.intern()).collect();
+    assert_eq!(fivefoot::combat::engine::systems_outside(&schedule, &stages).len(), 1);
 }
 
 #[test]
