@@ -187,6 +187,35 @@ fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_
     assert_ne!(b.actor(), b.index_of("hero"), "time moved on once the charge was over");
 }
 
+/// A held attack is a reaction too: the walk stops on the square that came into the
+/// holder's reach, the reactions stage makes the attack, and the walk goes on.
+#[test]
+fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
+    let rows = ["##########", "..........", "..........", "##########"];
+    let units = vec![unit("hero", "blue", (4, 1), "human_fighter", None), unit("gob", "red", (7, 2), "goblin", None)];
+    let mut b = battle_on(&rows, units, RulesVariant::D20Classic, 12);
+    until(&mut b, "hero", |_| true);
+    b.execute(Command::Hold { target: Some("gob".into()) }).unwrap();
+    b.execute(Command::EndTurn).unwrap();
+    until(&mut b, "gob", |_| true);
+    let mut engine = Engine::new(RulesVariant::D20Classic);
+    let before = b.events.len();
+    engine.execute(&mut b, Command::Move { to: GridPos::new(1, 2) }).expect("a legal move");
+    let kinds: Vec<&str> = b.events[before..]
+        .iter()
+        .filter_map(|e| match e {
+            CombatEvent::Action { action, .. } if action == "held attack" => Some("held"),
+            CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
+            CombatEvent::Moved { .. } => Some("moved"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["held", "attack", "moved"]);
+    // One pass for the command, one after the held attack, and one where leaving the
+    // hero's reach provokes (no attack comes: its immediate action is spent).
+    assert_eq!(engine.passes(), 3);
+}
+
 fn writes_the_battle(_: ResMut<InPlay>) {}
 fn also_writes_the_battle(_: ResMut<InPlay>) {}
 

@@ -20,7 +20,7 @@ pub(crate) use harm::opposed_escape;
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
 pub use movement::{Leg, Then, Walk};
-pub(crate) use movement::{charge_path, charge_walk, set_initiative, straight_run};
+pub(crate) use movement::{charge_path, charge_walk, held_attack, set_initiative, straight_run};
 pub use reactions::reaction_allowance;
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub(crate) use strike::{attack_routine, deal_damage};

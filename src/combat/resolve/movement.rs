@@ -1,19 +1,9 @@
-//! Moving square by square (each step may raise attacks of opportunity), held actions
-//! that a move triggers, and the straight path of a charge.
+//! Moving square by square: a walk stops where leaving a square provokes an attack of
+//! opportunity, and where stepping in draws a foe's held attack, for the rules schedule's
+//! reactions stage to make them; and the straight path of a charge.
 
 use super::*;
-
-/// Moves the walker one square on, letting held attacks trigger; false once it is out of
-/// the fight or the battle is over.
-pub(super) fn step_onto(b: &mut Battle, mover: usize, next: GridPos, done: &mut Vec<GridPos>) -> bool {
-    done.push(next);
-    let from = b.fighters[mover].pos;
-    b.fighters[mover].pos = next;
-    b.invalidate();
-    held_triggers(b, mover);
-    b.rules().after_step(b, mover, from);
-    b.fighters[mover].in_fight() && !b.is_over()
-}
+use crate::rules::movement::Provocation;
 
 /// A walk under way: the mover, its path, how far along it is, the squares it has entered
 /// and what follows it. A walk stops at each attack of opportunity it provokes; the rules
@@ -31,6 +21,11 @@ pub struct Walk {
     then: Then,
     /// The next of the path's provocations to come to.
     next_provocation: usize,
+    /// The provocation being walked to.
+    heading_for: Option<Provocation>,
+    /// The square left by a step that drew held attacks: what follows a step
+    /// (`VariantRules::after_step`) comes once they are made.
+    after_held: Option<GridPos>,
     /// Squares of the path not yet entered.
     next_square: usize,
     done: Vec<GridPos>,
@@ -51,6 +46,8 @@ pub enum Then {
 pub enum Leg {
     /// Leaving the square it stands on provokes `by`'s attack of opportunity.
     Provokes { by: usize, trigger: String },
+    /// Stepping onto the square it stands on drew these foes' held attacks, in order.
+    Held { by: Vec<usize> },
     /// The walk is over (the path's end, the mover out of the fight, or the battle over):
     /// call [`Walk::finish`].
     Over,
@@ -66,6 +63,8 @@ impl Walk {
             start: b.fighters[mover].pos,
             then: Then::Nothing,
             next_provocation: 0,
+            heading_for: None,
+            after_held: None,
             next_square: 0,
             done: Vec::new(),
         }
@@ -82,43 +81,47 @@ impl Walk {
         b.fighters[self.mover].in_fight() && !b.is_over()
     }
 
-    /// Walks on to the next square whose leaving provokes, or to the end of the path.
+    /// Walks on to the next square whose leaving provokes or whose entering draws a held
+    /// attack, or to the end of the path.
     pub fn leg(&mut self, b: &mut Battle) -> Leg {
-        while self.next_provocation < self.path.provokes.len() {
+        let mover = self.mover;
+        loop {
+            if let Some(from) = self.after_held.take() {
+                b.rules().after_step(b, mover, from);
+            }
             if !self.survives(b) {
                 return Leg::Over;
             }
-            let p = self.path.provokes[self.next_provocation];
-            self.next_provocation += 1;
-            // Advance to the square being left.
-            while b.fighters[self.mover].pos != p.from {
-                let Some(&next) = self.path.squares.get(self.next_square) else { break };
+            if self.heading_for.is_none()
+                && let Some(&p) = self.path.provokes.get(self.next_provocation)
+            {
+                self.heading_for = Some(p);
+                self.next_provocation += 1;
+            }
+            let at = b.fighters[mover].pos;
+            let arrived = self.heading_for.is_some_and(|p| p.from == at);
+            if !arrived && let Some(&next) = self.path.squares.get(self.next_square) {
+                // One square on.
                 self.next_square += 1;
-                if !step_onto(b, self.mover, next, &mut self.done) {
-                    break;
+                self.done.push(next);
+                b.fighters[mover].pos = next;
+                b.invalidate();
+                let by = held_strikers(b, mover);
+                if !by.is_empty() {
+                    self.after_held = Some(at);
+                    return Leg::Held { by };
                 }
-            }
-            if !self.survives(b) {
-                return Leg::Over;
-            }
-            b.invalidate();
-            if Some(p.by) == self.immune_from {
+                b.rules().after_step(b, mover, at);
                 continue;
             }
-            let trigger = b.variant.numbers().leaving_trigger.clone();
-            return Leg::Provokes { by: p.by, trigger };
-        }
-        if self.survives(b) {
-            while let Some(&next) = self.path.squares.get(self.next_square) {
-                self.next_square += 1;
-                if !step_onto(b, self.mover, next, &mut self.done) {
-                    break;
-                }
+            // At the square being left (or out of squares): its attack of opportunity.
+            let Some(p) = self.heading_for.take() else { return Leg::Over };
+            b.invalidate();
+            if Some(p.by) != self.immune_from {
+                let trigger = b.variant.numbers().leaving_trigger.clone();
+                return Leg::Provokes { by: p.by, trigger };
             }
         }
-        self.next_provocation = self.path.provokes.len();
-        self.next_square = self.path.squares.len();
-        Leg::Over
     }
 
     /// Ends the walk: a mover who drops stops where it fell, unless that is a square it
@@ -149,8 +152,8 @@ pub(super) fn shares_a_square(b: &Battle, i: usize) -> bool {
     b.fighters.iter().enumerate().any(|(j, f)| j != i && f.alive() && f.footprint().overlaps(&me))
 }
 
-/// Foes holding an attack strike a mover that has just come into their reach.
-pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
+/// Foes holding an attack whose reach `mover` has just come into, in id order.
+fn held_strikers(b: &mut Battle, mover: usize) -> Vec<usize> {
     let holders: Vec<usize> = (0..b.fighters.len())
         .filter(|&h| {
             let f = &b.fighters[h];
@@ -160,25 +163,29 @@ pub(super) fn held_triggers(b: &mut Battle, mover: usize) {
         })
         .collect();
     if holders.is_empty() {
-        return;
+        return holders;
     }
     b.refresh();
-    for h in holders {
-        let in_reach = b.view().threat.threatens(h, b.fighters[mover].footprint());
-        if !in_reach || !b.rules().may_take_held(&b.fighters[h]) {
-            continue;
-        }
-        b.fighters[h].held = None;
-        b.fighters[h].immediate = Some(crate::combat::fighter::Immediate::HeldAction);
-        let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
-        b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
-        roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
-        b.rules().held_action_taken(b, h, mover);
-        b.refresh();
-        if !b.fighters[mover].in_fight() {
-            return;
-        }
+    holders
+        .into_iter()
+        .filter(|&h| {
+            b.view().threat.threatens(h, b.fighters[mover].footprint()) && b.rules().may_take_held(&b.fighters[h])
+        })
+        .collect()
+}
+
+/// `h`'s held attack on `mover`, which came into its reach (none once `mover` is down).
+pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
+    if !b.fighters[mover].in_fight() {
+        return;
     }
+    b.fighters[h].held = None;
+    b.fighters[h].immediate = Some(crate::combat::fighter::Immediate::HeldAction);
+    let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
+    b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
+    roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
+    b.rules().held_action_taken(b, h, mover);
+    b.refresh();
 }
 
 pub(crate) fn set_initiative(b: &mut Battle, i: usize, key: i64) {

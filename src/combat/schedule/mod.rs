@@ -214,6 +214,8 @@ pub struct ReactionStack(pub Vec<Reaction>);
 pub enum Reaction {
     /// `by` strikes `mover`, which did `trigger` (in the log's words).
     Opportunity { by: usize, mover: usize, trigger: String },
+    /// `by`'s held attack on `mover`, which came into its reach.
+    HeldAttack { by: usize, mover: usize },
 }
 
 /// A system's way to set a fighter walking: the walk goes to its first square whose
@@ -230,6 +232,11 @@ impl Moves<'_> {
         match walk.leg(b) {
             crate::combat::resolve::Leg::Provokes { by, trigger } => {
                 self.stack.0.push(Reaction::Opportunity { by, mover: walk.mover, trigger });
+                self.walking.0 = Some(walk);
+            }
+            crate::combat::resolve::Leg::Held { by } => {
+                // The first holder's attack on top: it is made first.
+                self.stack.0.extend(by.into_iter().rev().map(|h| Reaction::HeldAttack { by: h, mover: walk.mover }));
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Over => walk.finish(b),

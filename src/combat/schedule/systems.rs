@@ -15,7 +15,7 @@ pub(super) fn add_common(app: &mut App) {
             act(resolve::spend_budget).in_set(Slot::Spend),
             start_walking.in_set(Slot::Movement),
             walk_next_leg.after(Slot::Movement).before(Slot::Attack).in_set(RulesStage::Resolve),
-            make_attack_of_opportunity.in_set(RulesStage::Reactions),
+            (make_attack_of_opportunity, make_held_attack).chain().in_set(RulesStage::Reactions),
             act(resolve::attack_or_reload).in_set(Slot::Attack),
             charge_straight.in_set(Slot::Charge),
             act(resolve::take_defensive_action).in_set(Slot::Defend),
@@ -87,10 +87,19 @@ fn walk_next_leg(mut battle: ResMut<InPlay>, pass: Res<Pass>, mut moves: Moves) 
     }
 }
 
-/// The reaction on top of the stack is made.
+/// The attack of opportunity on top of the stack is made.
 fn make_attack_of_opportunity(mut battle: ResMut<InPlay>, mut stack: ResMut<ReactionStack>) {
-    if let Some(Reaction::Opportunity { by, mover, trigger }) = stack.0.pop() {
+    if let Some(Reaction::Opportunity { by, mover, trigger }) = stack.0.last().cloned() {
+        stack.0.pop();
         resolve::opportunity(&mut battle.0, by, mover, &trigger);
+    }
+}
+
+/// The held attack on top of the stack is made.
+fn make_held_attack(mut battle: ResMut<InPlay>, mut stack: ResMut<ReactionStack>) {
+    if let Some(&Reaction::HeldAttack { by, mover }) = stack.0.last() {
+        stack.0.pop();
+        resolve::held_attack(&mut battle.0, by, mover);
     }
 }
 
