@@ -216,6 +216,46 @@ fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
     assert_eq!(engine.passes(), 3);
 }
 
+/// osr-segments' immediate attack is the variant's reaction to a step: the walk stops on
+/// the square that came into the hero's reach and the reactions stage makes the attack.
+#[test]
+fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
+    let mut seen = 0;
+    for seed in 0..20 {
+        let units =
+            vec![unit("hero", "blue", (2, 3), "human_fighter", None), unit("gob", "red", (6, 3), "goblin", None)];
+        let mut b = battle(units, RulesVariant::OsrSegments, seed);
+        let mut engine = Engine::new(RulesVariant::OsrSegments);
+        for _ in 0..20 {
+            let a = b.actor().expect("battle on");
+            let (id, budget) = (b.fighters[a].id.clone(), b.clock.budget.clone());
+            if budget.declaring {
+                b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
+            } else if id == "hero" {
+                break; // the hero's group went first
+            } else if budget.major && !budget.fast_only {
+                let before = b.events.len();
+                engine.execute(&mut b, Command::Move { to: GridPos::new(3, 3) }).expect("a legal move");
+                let kinds: Vec<&str> = b.events[before..]
+                    .iter()
+                    .filter_map(|e| match e {
+                        CombatEvent::Action { action, .. } if action == "immediate attack" => Some("immediate"),
+                        CombatEvent::Moved { .. } => Some("moved"),
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(kinds, ["immediate", "moved"], "seed {seed}");
+                assert!(engine.passes() >= 2, "seed {seed}: the walk stopped for the reaction");
+                seen += 1;
+                break;
+            } else {
+                b.execute(Command::EndTurn).unwrap();
+            }
+        }
+    }
+    assert!(seen > 2, "the goblin's group went first in {seen} of 20");
+}
+
 fn writes_the_battle(_: ResMut<InPlay>) {}
 fn also_writes_the_battle(_: ResMut<InPlay>) {}
 

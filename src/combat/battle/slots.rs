@@ -67,9 +67,13 @@ pub(crate) trait VariantRules: Sync {
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
-    /// After each square a mover steps onto, coming from `from` (osr-segments: immediate
-    /// attacks on a foe coming into reach).
-    fn after_step(&self, _b: &mut Battle, _mover: usize, _from: crate::grid::GridPos) {}
+    /// The foes that react to a mover stepping onto a square from `from`, in the order they
+    /// strike (osr-segments: immediate attacks on a foe coming into reach); none by default.
+    fn step_reactors(&self, _b: &mut Battle, _mover: usize, _from: crate::grid::GridPos) -> Vec<usize> {
+        vec![]
+    }
+    /// `by`'s reaction to `mover`'s step, one of those `step_reactors` named.
+    fn step_reaction(&self, _b: &mut Battle, _by: usize, _mover: usize) {}
     /// After a walk over `passed` (osr-segments: allies passed break concentration).
     fn after_walk(&self, _b: &mut Battle, _mover: usize, _passed: &[crate::grid::GridPos]) {}
     /// A fighter just dropped is dying (rather than merely unconscious).

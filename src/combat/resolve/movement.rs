@@ -23,9 +23,9 @@ pub struct Walk {
     next_provocation: usize,
     /// The provocation being walked to.
     heading_for: Option<Provocation>,
-    /// The square left by a step that drew held attacks: what follows a step
-    /// (`VariantRules::after_step`) comes once they are made.
-    after_held: Option<GridPos>,
+    /// The square left by the last step, while the variant's reactions to that step
+    /// (`VariantRules::step_reactors`) are still to come, after any held attacks.
+    step_from: Option<GridPos>,
     /// Squares of the path not yet entered.
     next_square: usize,
     done: Vec<GridPos>,
@@ -48,6 +48,8 @@ pub enum Leg {
     Provokes { by: usize, trigger: String },
     /// Stepping onto the square it stands on drew these foes' held attacks, in order.
     Held { by: Vec<usize> },
+    /// The variant's reactions to that step, in order (osr-segments' immediate attacks).
+    StepReactions { by: Vec<usize> },
     /// The walk is over (the path's end, the mover out of the fight, or the battle over):
     /// call [`Walk::finish`].
     Over,
@@ -64,7 +66,7 @@ impl Walk {
             then: Then::Nothing,
             next_provocation: 0,
             heading_for: None,
-            after_held: None,
+            step_from: None,
             next_square: 0,
             done: Vec::new(),
         }
@@ -86,8 +88,11 @@ impl Walk {
     pub fn leg(&mut self, b: &mut Battle) -> Leg {
         let mover = self.mover;
         loop {
-            if let Some(from) = self.after_held.take() {
-                b.rules().after_step(b, mover, from);
+            if let Some(from) = self.step_from.take() {
+                let by = b.rules().step_reactors(b, mover, from);
+                if !by.is_empty() {
+                    return Leg::StepReactions { by };
+                }
             }
             if !self.survives(b) {
                 return Leg::Over;
@@ -106,12 +111,11 @@ impl Walk {
                 self.done.push(next);
                 b.fighters[mover].pos = next;
                 b.invalidate();
+                self.step_from = Some(at);
                 let by = held_strikers(b, mover);
                 if !by.is_empty() {
-                    self.after_held = Some(at);
                     return Leg::Held { by };
                 }
-                b.rules().after_step(b, mover, at);
                 continue;
             }
             // At the square being left (or out of squares): its attack of opportunity.

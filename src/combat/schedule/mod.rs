@@ -216,6 +216,8 @@ pub enum Reaction {
     Opportunity { by: usize, mover: usize, trigger: String },
     /// `by`'s held attack on `mover`, which came into its reach.
     HeldAttack { by: usize, mover: usize },
+    /// `by`'s reaction, under the variant's rules, to `mover`'s step.
+    ToStep { by: usize, mover: usize },
 }
 
 /// A system's way to set a fighter walking: the walk goes to its first square whose
@@ -237,6 +239,10 @@ impl Moves<'_> {
             crate::combat::resolve::Leg::Held { by } => {
                 // The first holder's attack on top: it is made first.
                 self.stack.0.extend(by.into_iter().rev().map(|h| Reaction::HeldAttack { by: h, mover: walk.mover }));
+                self.walking.0 = Some(walk);
+            }
+            crate::combat::resolve::Leg::StepReactions { by } => {
+                self.stack.0.extend(by.into_iter().rev().map(|h| Reaction::ToStep { by: h, mover: walk.mover }));
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Over => walk.finish(b),

@@ -15,7 +15,7 @@ pub(super) fn add_common(app: &mut App) {
             act(resolve::spend_budget).in_set(Slot::Spend),
             start_walking.in_set(Slot::Movement),
             walk_next_leg.after(Slot::Movement).before(Slot::Attack).in_set(RulesStage::Resolve),
-            (make_attack_of_opportunity, make_held_attack).chain().in_set(RulesStage::Reactions),
+            (make_attack_of_opportunity, make_held_attack, make_step_reaction).chain().in_set(RulesStage::Reactions),
             act(resolve::attack_or_reload).in_set(Slot::Attack),
             charge_straight.in_set(Slot::Charge),
             act(resolve::take_defensive_action).in_set(Slot::Defend),
@@ -92,6 +92,16 @@ fn make_attack_of_opportunity(mut battle: ResMut<InPlay>, mut stack: ResMut<Reac
     if let Some(Reaction::Opportunity { by, mover, trigger }) = stack.0.last().cloned() {
         stack.0.pop();
         resolve::opportunity(&mut battle.0, by, mover, &trigger);
+    }
+}
+
+/// The variant's reaction to a step on top of the stack is made (osr-segments: an
+/// immediate attack).
+fn make_step_reaction(mut battle: ResMut<InPlay>, mut stack: ResMut<ReactionStack>) {
+    if let Some(&Reaction::ToStep { by, mover }) = stack.0.last() {
+        stack.0.pop();
+        let b = &mut battle.0;
+        b.rules().step_reaction(b, by, mover);
     }
 }
 

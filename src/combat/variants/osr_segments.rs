@@ -134,7 +134,10 @@ pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPo
 /// action": a foe that declared to fight (nothing else), has not yet taken its major action,
 /// and is not surprised strikes `mover` as it comes into its reach (from `from`), before the
 /// move goes on; the strike is its major action for the round.
-pub(crate) fn immediate_attacks(b: &mut Battle, mover: usize, from: crate::grid::GridPos) {
+pub(crate) fn immediate_attackers(b: &mut Battle, mover: usize, from: crate::grid::GridPos) -> Vec<usize> {
+    if !b.fighters[mover].in_fight() {
+        return vec![];
+    }
     let before = crate::grid::Footprint::new(from, b.fighters[mover].size.side());
     let strikers: Vec<usize> = (0..b.fighters.len())
         .filter(|&h| {
@@ -149,34 +152,35 @@ pub(crate) fn immediate_attacks(b: &mut Battle, mover: usize, from: crate::grid:
         })
         .collect();
     if strikers.is_empty() {
+        return strikers;
+    }
+    b.refresh();
+    let view = b.view();
+    let here = b.fighters[mover].footprint();
+    strikers.into_iter().filter(|&h| view.threat.threatens(h, here) && !view.threat.threatens(h, before)).collect()
+}
+
+/// `h`'s immediate attack on `mover`, which came into its reach: its major action.
+pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
+    if !b.fighters[mover].in_fight() {
         return;
     }
     b.refresh();
-    for h in strikers {
-        let view = b.view();
-        let entered = view.threat.threatens(h, b.fighters[mover].footprint()) && !view.threat.threatens(h, before);
-        if !entered || !b.fighters[mover].in_fight() {
-            continue;
-        }
-        let profile = crate::combat::attack::profile(b, &view, h, mover, &AttackKind::Primary, &Default::default());
-        if !profile.legal {
-            continue;
-        }
-        if b.foresee(h, "comes into reach (immediate attack)") {
-            continue;
-        }
-        b.clock.acted[h] = true;
-        b.clock.queue.retain(|&i| i != h); // its group turn, if still to come, is spent
-        b.fighters[h].declared = None;
-        let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
-        b.emit(CombatEvent::Action {
-            unit: hid,
-            action: "immediate attack".into(),
-            detail: format!("as {mid} comes into reach (its major action this round)"),
-        });
-        attack_routine(b, h, mover, AttackKind::Primary, false, &Default::default());
-        b.refresh();
+    let profile = crate::combat::attack::profile(b, &b.view(), h, mover, &AttackKind::Primary, &Default::default());
+    if !profile.legal || b.foresee(h, "comes into reach (immediate attack)") {
+        return;
     }
+    b.clock.acted[h] = true;
+    b.clock.queue.retain(|&i| i != h); // its group turn, if still to come, is spent
+    b.fighters[h].declared = None;
+    let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
+    b.emit(CombatEvent::Action {
+        unit: hid,
+        action: "immediate attack".into(),
+        detail: format!("as {mid} comes into reach (its major action this round)"),
+    });
+    attack_routine(b, h, mover, AttackKind::Primary, false, &Default::default());
+    b.refresh();
 }
 
 pub(crate) fn next_step_of_round(b: &mut Battle) {
@@ -378,10 +382,11 @@ impl VariantRules for OsrSegments {
         let f = &b.fighters[reactor];
         !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
     }
-    fn after_step(&self, b: &mut Battle, mover: usize, from: crate::grid::GridPos) {
-        if b.fighters[mover].in_fight() {
-            immediate_attacks(b, mover, from);
-        }
+    fn step_reactors(&self, b: &mut Battle, mover: usize, from: crate::grid::GridPos) -> Vec<usize> {
+        immediate_attackers(b, mover, from)
+    }
+    fn step_reaction(&self, b: &mut Battle, by: usize, mover: usize) {
+        immediate_attack(b, by, mover);
     }
     fn after_walk(&self, b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
         jostle(b, mover, passed);
