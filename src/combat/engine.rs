@@ -148,8 +148,8 @@ impl Engine {
         debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
         self.swap_in(battle);
         *self.world.resource_mut::<Turn>() = Turn::Ordered(cmd);
-        // One pass carries the command out; each further pass walks a move's next leg
-        // after the attack of opportunity that stopped it.
+        // One pass carries the command out; each further pass makes the next reaction on
+        // the stack, or walks a move's next leg once they are made.
         self.world.resource_mut::<Pass>().0 = 0;
         loop {
             self.schedule.run(&mut self.world);
@@ -170,7 +170,8 @@ impl Engine {
     }
 
     /// How many times the schedule ran for the last command: one, and one more for each
-    /// attack of opportunity its walk stopped for.
+    /// reaction its walk stopped for (an attack of opportunity, a held attack, a reaction
+    /// to a step).
     pub fn passes(&self) -> u32 {
         self.passes
     }

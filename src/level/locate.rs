@@ -110,64 +110,37 @@ pub fn unit_field(text: &str, id: &str, field: &str) -> (usize, usize) {
 
 /// Like [`unit_field`], for the `nth` entry with that id (0-based), to point at duplicates.
 pub fn nth_unit_field(text: &str, id: &str, field: &str, nth: usize) -> (usize, usize) {
-    let units_at = field_value(text, &kinds(text), 0, text.len(), "units").unwrap_or(0);
+    let kinds = kinds(text);
+    let code = |i: usize| kinds.get(i) == Some(&Kind::Code);
+    let units_at = field_value(text, &kinds, 0, text.len(), "units").unwrap_or(0);
+    // The id as a string literal of its own: not inside a comment or another string.
     let needle = format!("\"{id}\"");
-    let mut from = units_at;
-    let mut found = None;
-    for _ in 0..=nth {
-        match text[from..].find(&needle) {
-            Some(i) => {
-                found = Some(from + i);
-                from += i + needle.len();
-            }
-            None => break,
-        }
-    }
-    let Some(id_at) = found else { return line_col(text, units_at) };
+    let literal = |at: usize| {
+        kinds.get(at) == Some(&Kind::Str) && at.checked_sub(1).is_none_or(|p| kinds.get(p) != Some(&Kind::Str))
+    };
+    let found = text.get(units_at..).into_iter().flat_map(|t| t.match_indices(&needle)).map(|(i, _)| units_at + i);
+    let Some(id_at) = found.filter(|&at| literal(at)).nth(nth) else { return line_col(text, units_at) };
     // The entry spans from the '(' before the id to its matching ')'.
-    let entry_start = text[..id_at].rfind('(').unwrap_or(id_at);
-    let entry_end = matching_paren(text, entry_start).unwrap_or(text.len());
-    let entry = &text[entry_start..entry_end];
-    let mut search = 0;
-    while let Some(i) = entry[search..].find(field) {
-        let at = search + i;
-        let before_ok = at
-            .checked_sub(1)
-            .and_then(|i| entry.as_bytes().get(i))
-            .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_');
-        let after = entry[at + field.len()..].trim_start();
-        if before_ok && after.starts_with(':') {
-            let value_rel = at + field.len() + entry[at + field.len()..].find(':').unwrap_or(0) + 1;
-            let value_start = value_rel + (entry[value_rel..].len() - entry[value_rel..].trim_start().len());
-            return line_col(text, entry_start + value_start);
-        }
-        search = at + field.len();
-    }
-    line_col(text, id_at)
+    let entry_start = (0..id_at).rev().find(|&i| code(i) && text.as_bytes().get(i) == Some(&b'(')).unwrap_or(id_at);
+    let entry_end = matching_paren(text, &kinds, entry_start).unwrap_or(text.len());
+    field_value(text, &kinds, entry_start, entry_end, field)
+        .map_or_else(|| line_col(text, id_at), |at| line_col(text, at))
 }
 
-/// Byte offset just past the ')' that closes the '(' at `open`, skipping string literals.
-fn matching_paren(text: &str, open: usize) -> Option<usize> {
+/// Byte offset just past the ')' that closes the '(' at `open`, string literals and
+/// comments skipped.
+fn matching_paren(text: &str, kinds: &[Kind], open: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in text[open..].char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+    for (i, &b) in text.as_bytes().iter().enumerate().skip(open) {
+        if kinds.get(i) != Some(&Kind::Code) {
             continue;
         }
-        match c {
-            '"' => in_string = true,
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
                 depth = depth.checked_sub(1)?;
                 if depth == 0 {
-                    return Some(open + i + 1);
+                    return Some(i + 1);
                 }
             }
             _ => {}
@@ -200,6 +173,8 @@ mod tests {
         let text = "(\n    // version: 7\n    /* rows: [\"!!\"] */\n    name: \"x\",\n    version: 2,\n    map: (rows: [\n        // \"skipped\",\n        \"#.\",\n    ]),\n)";
         assert_eq!(top_field(text, "version"), (5, 14));
         assert_eq!(row_char(text, 0, 1), (8, 11));
+        let units = "(\n    units: [\n        // (id: \"a\", creature: \"x\"),\n        (id: \"a\", /* creature: 1 */ creature: \"ogar\"),\n    ],\n)";
+        assert_eq!(unit_field(units, "a", "creature"), (4, 47));
         // Positive control: without the comments the same field is found where it is.
         assert_eq!(top_field("(version: 2)", "version"), (1, 11));
     }

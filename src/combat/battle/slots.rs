@@ -69,6 +69,8 @@ pub(crate) trait VariantRules: Sync {
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
     /// The foes that react to a mover stepping onto a square from `from`, in the order they
     /// strike (osr-segments: immediate attacks on a foe coming into reach); none by default.
+    /// Asked once the step's held attacks are made, and only while the mover is still
+    /// walking; all are named before the first strikes.
     fn step_reactors(&self, _b: &mut Battle, _mover: usize, _from: crate::grid::GridPos) -> Vec<usize> {
         vec![]
     }
@@ -168,7 +170,8 @@ pub(crate) trait VariantRules: Sync {
     fn massive_damage(&self) -> bool {
         false
     }
-    /// A readied attack may be taken now.
+    /// A readied attack may be taken now. Every holder a step draws is asked before the
+    /// first of them strikes, so this reads only the holder's own state.
     fn may_take_held(&self, _f: &Fighter) -> bool {
         true
     }

@@ -6,9 +6,10 @@ use super::*;
 use crate::rules::movement::Provocation;
 
 /// A walk under way: the mover, its path, how far along it is, the squares it has entered
-/// and what follows it. A walk stops at each attack of opportunity it provokes; the rules
-/// schedule's reactions stage makes the attack and the walk goes on with [`Walk::leg`]
-/// (`schedule::Moves`).
+/// and what follows it. A walk stops where leaving a square provokes attacks of
+/// opportunity and where entering one draws held attacks or the variant's reactions to a
+/// step; the rules schedule's reactions stage makes them and the walk goes on with
+/// [`Walk::leg`] (`schedule::Moves`).
 #[derive(Clone, Debug)]
 pub struct Walk {
     pub mover: usize,

@@ -2,11 +2,12 @@
 //! reactions, victory, derive, clock), chained, each holding the systems that do its job.
 //! The resolve stage is cut into slots, one per kind of action; [`RulesSchedulePlugin`]
 //! fills them with the common rules and each variant's `Plugin` adds or replaces systems
-//! where its source differs. A move walks leg by leg: each square whose leaving provokes
-//! pushes the attack of opportunity onto the [`ReactionStack`], the reactions stage
-//! resolves it, and the schedule runs again (a pass) to walk the next leg, until the walk
-//! is over and the stack empty; only then do the command's last slot, victory and the clock
-//! run. The schedule knows no variant; `combat::engine` builds it for one.
+//! where its source differs. A move walks leg by leg: where leaving a square provokes, or
+//! entering one draws a held attack or the variant's reaction to a step, the walk stops and
+//! pushes those attacks onto the [`ReactionStack`]; the reactions stage makes them, one a
+//! run, and the schedule runs again (a pass) until the walk is over and the stack empty;
+//! only then do the command's last slot, victory and the clock run. The schedule knows no
+//! variant; `combat::engine` builds it for one.
 
 pub mod clock;
 mod systems;
@@ -38,7 +39,8 @@ pub enum RulesStage {
     Validate,
     /// The command is carried out, slot by slot (see [`Slot`]); a move walks one leg.
     Resolve,
-    /// The attack of opportunity on top of the [`ReactionStack`] is made.
+    /// The reaction on top of the [`ReactionStack`] is made: an attack of opportunity, a
+    /// held attack, or the variant's reaction to a step.
     Reactions,
     /// A side out of the fight ends the battle.
     Victory,
@@ -220,8 +222,9 @@ pub enum Reaction {
     ToStep { by: usize, mover: usize },
 }
 
-/// A system's way to set a fighter walking: the walk goes to its first square whose
-/// leaving provokes, and the attack of opportunity is pushed for the reactions stage.
+/// A system's way to set a fighter walking: the walk goes to its first stop (a square whose
+/// leaving provokes, or whose entering draws reactions), and the attacks there are pushed
+/// for the reactions stage.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct Moves<'w> {
     walking: ResMut<'w, Walking>,
@@ -249,8 +252,8 @@ impl Moves<'_> {
         }
     }
 
-    /// After an attack of opportunity: the walk under way goes on, or ends if its mover
-    /// fell.
+    /// Once the reactions at its stop are made: the walk under way goes on, or ends if its
+    /// mover fell.
     pub fn go_on(&mut self, b: &mut Battle) {
         if !self.stack.0.is_empty() {
             return;

@@ -80,7 +80,7 @@ fn charge_straight(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves
     }
 }
 
-/// After its attack of opportunity, a walk goes on to the next such square or its end.
+/// Once the reactions at its stop are made, a walk goes on to its next stop or its end.
 fn walk_next_leg(mut battle: ResMut<InPlay>, pass: Res<Pass>, mut moves: Moves) {
     if pass.0 > 0 {
         moves.go_on(&mut battle.0);
