@@ -42,7 +42,7 @@ fn painting(c: &mut Criterion) {
     let per_pass = (w - 2) * (h - 2);
     app.world_mut().resource_mut::<EditorTools>().brush = 3;
     // A unit selected: the cover, flanking and movement layers have a subject every frame.
-    let first = app.world().resource::<EditorDoc>().doc.level.units[0].id.clone();
+    let first = app.world().resource::<EditorDoc>().doc.level().units[0].id.clone();
     app.world_mut().resource_mut::<EditorTools>().selected = Some(first);
     let mut k = 0i32;
     c.bench_function("editor_frame_64x64_40_units_painting_all_layers", |b| {

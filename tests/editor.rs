@@ -17,7 +17,7 @@ fn doc(w: i32, h: i32) -> Document {
 }
 
 fn rows(d: &Document) -> Vec<&str> {
-    d.level.map.rows.iter().map(String::as_str).collect()
+    d.level().map.rows.iter().map(String::as_str).collect()
 }
 
 fn paint(d: &mut Document, terrain: Terrain, area: Area) {
@@ -52,7 +52,7 @@ fn symmetry_mirrors_painting_and_placing() {
     let place =
         Edit::PlaceUnit { id: "g".into(), creature: "goblin".into(), side: "red".into(), at: (0, 1), weapon: None };
     d.apply(&place, cat()).unwrap();
-    let placed: Vec<(&str, (i32, i32))> = d.level.units.iter().map(|u| (u.id.as_str(), u.at)).collect();
+    let placed: Vec<(&str, (i32, i32))> = d.level().units.iter().map(|u| (u.id.as_str(), u.at)).collect();
     assert_eq!(placed, [("g", (0, 1)), ("g_mirror", (5, 2))]);
     // A Large ogre's 2x2 footprint mirrors as a whole: its copy stands flush with the far edge.
     let mut d = doc(8, 4);
@@ -60,7 +60,7 @@ fn symmetry_mirrors_painting_and_placing() {
     let ogre =
         Edit::PlaceUnit { id: "o".into(), creature: "ogre".into(), side: "red".into(), at: (0, 1), weapon: None };
     d.apply(&ogre, cat()).unwrap();
-    let placed: Vec<(&str, (i32, i32))> = d.level.units.iter().map(|u| (u.id.as_str(), u.at)).collect();
+    let placed: Vec<(&str, (i32, i32))> = d.level().units.iter().map(|u| (u.id.as_str(), u.at)).collect();
     assert_eq!(placed, [("o", (0, 1)), ("o_mirror", (6, 1))]);
 }
 
@@ -71,7 +71,7 @@ fn unit_ids_are_made_unique_and_impossible_edits_change_nothing() {
         |at| Edit::PlaceUnit { id: "g".into(), creature: "goblin".into(), side: "red".into(), at, weapon: None };
     d.apply(&place((0, 0)), cat()).unwrap();
     d.apply(&place((2, 0)), cat()).unwrap();
-    assert_eq!(d.level.units[1].id, "g_2");
+    assert_eq!(d.level().units[1].id, "g_2");
     let before = d.clone();
     // On a unit, on a wall, off the map, an unknown creature: refused, nothing changed.
     assert!(d.apply(&place((0, 0)), cat()).unwrap_err().contains("overlap"));
@@ -102,7 +102,7 @@ fn a_resize_keeps_units_where_they_were_by_its_anchor_or_names_those_that_would_
     d.apply(&place, cat()).unwrap();
     d.apply(&Edit::Resize { width: 6, height: 4, anchor: Anchor::Centre }, cat()).unwrap();
     assert_eq!(rows(&d), ["......", ".#....", "......", "......"]);
-    assert_eq!(d.level.units[0].at, (4, 2));
+    assert_eq!(d.level().units[0].at, (4, 2));
     let err = d.apply(&Edit::Resize { width: 3, height: 3, anchor: Anchor::TopLeft }, cat()).unwrap_err();
     assert!(err.contains("fall off") && err.contains('g'), "{err}");
     assert!(d.apply(&Edit::Resize { width: 65, height: 4, anchor: Anchor::TopLeft }, cat()).is_err());
@@ -116,7 +116,7 @@ fn every_shipped_level_opens_in_the_editor_and_an_edited_copy_still_loads() {
         let def = fivefoot::editor::cli::read_level(&path).unwrap();
         let mut d = Document::new(def);
         d.apply(&Edit::SetName("edited".into()), cat()).unwrap();
-        Level::from_def(d.level.clone(), cat()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Level::from_def(d.level().clone(), cat()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
 }
 
@@ -186,18 +186,18 @@ proptest! {
         for e in &edits {
             let _ = d.apply(e, cat());
         }
-        let end = (d.level.clone(), d.symmetry);
+        let end = (d.level().clone(), d.symmetry);
         let mut undone = 0;
         while d.can_undo() {
             d.apply(&Edit::Undo, cat()).unwrap();
             undone += 1;
         }
-        prop_assert_eq!(&d.level, &original.level);
+        prop_assert_eq!(&d.level(), &original.level());
         prop_assert_eq!(d.symmetry, original.symmetry);
         for _ in 0..undone {
             d.apply(&Edit::Redo, cat()).unwrap();
         }
-        prop_assert_eq!((d.level.clone(), d.symmetry), end);
+        prop_assert_eq!((d.level().clone(), d.symmetry), end);
     }
 }
 
@@ -213,7 +213,7 @@ fn a_whole_brush_drag_undoes_at_once() {
     assert_eq!(rows(&d)[1], "####..");
     assert_eq!(d.undo_depth(), 1, "the drag is one step");
     d.apply(&Edit::Undo, cat()).unwrap();
-    assert_eq!(d.level, original.level);
+    assert_eq!(d.level(), original.level());
     assert!(!d.can_undo());
     d.apply(&Edit::Redo, cat()).unwrap();
     assert_eq!(rows(&d)[1], "####..", "and one redo brings all of it back");
@@ -247,10 +247,10 @@ fn a_placed_unit_changes_creature_side_and_weapon_where_it_fits() {
     assert!(d.apply(&change("wolf", " ", None), cat()).unwrap_err().contains("side"));
     assert_eq!(d, before, "refusals change nothing");
     d.apply(&change("wolf", "blue", Some("longsword")), cat()).unwrap();
-    let g = &d.level.units[0];
+    let g = &d.level().units[0];
     assert_eq!((g.creature.as_str(), g.side.as_str(), g.weapon.as_deref()), ("wolf", "blue", Some("longsword")));
     d.apply(&Edit::Undo, cat()).unwrap();
-    assert_eq!(d.level, before.level);
+    assert_eq!(d.level(), before.level());
 }
 
 #[test]
@@ -269,11 +269,11 @@ fn units_and_sides_are_renamed_without_ever_sharing_an_id() {
     assert_eq!(d, before, "refusals change nothing");
     d.apply(&rename("a", "leader"), cat()).unwrap();
     d.apply(&Edit::RenameSide { from: "red".into(), to: "orcs".into() }, cat()).unwrap();
-    let units: Vec<(&str, &str)> = d.level.units.iter().map(|u| (u.id.as_str(), u.side.as_str())).collect();
+    let units: Vec<(&str, &str)> = d.level().units.iter().map(|u| (u.id.as_str(), u.side.as_str())).collect();
     assert_eq!(units, [("leader", "orcs"), ("b", "orcs"), ("c", "blue")]);
     d.apply(&Edit::Undo, cat()).unwrap();
     d.apply(&Edit::Undo, cat()).unwrap();
-    assert_eq!(d.level, before.level);
+    assert_eq!(d.level(), before.level());
 }
 
 #[test]
@@ -289,21 +289,21 @@ fn a_side_s_colour_and_who_plays_it_are_edits_that_follow_a_rename_and_undo() {
     assert_eq!(d, before, "a side without a name is refused");
     let red = SideDef { name: "red".into(), colour: Some((140, 80, 200)), person: true };
     d.apply(&Edit::SetSide(red.clone()), cat()).unwrap();
-    assert_eq!(d.level.side("red"), Some(&red));
-    assert_eq!(d.level.person_side(), Some("red"), "the marked side, not the first unit's");
-    assert_eq!(before.level.person_side(), Some("red"), "unmarked: the first unit's side");
+    assert_eq!(d.level().side("red"), Some(&red));
+    assert_eq!(d.level().person_side(), Some("red"), "the marked side, not the first unit's");
+    assert_eq!(before.level().person_side(), Some("red"), "unmarked: the first unit's side");
     d.apply(&Edit::RenameSide { from: "red".into(), to: "orcs".into() }, cat()).unwrap();
-    assert_eq!(d.level.side("orcs").map(|s| s.colour), Some(Some((140, 80, 200))), "the colour goes with the name");
-    assert_eq!(d.level.person_side(), Some("orcs"));
+    assert_eq!(d.level().side("orcs").map(|s| s.colour), Some(Some((140, 80, 200))), "the colour goes with the name");
+    assert_eq!(d.level().person_side(), Some("orcs"));
     // Neither colour nor person: the side leaves the list, and the file stays as it was.
     d.apply(&Edit::SetSide(SideDef { name: "orcs".into(), ..SideDef::default() }), cat()).unwrap();
-    assert!(d.level.sides.is_empty());
+    assert!(d.level().sides.is_empty());
     for _ in 0..3 {
         d.apply(&Edit::Undo, cat()).unwrap();
     }
-    assert_eq!(d.level, before.level);
+    assert_eq!(d.level(), before.level());
     // Written and read back with the level.
-    let mut level = before.level.clone();
+    let mut level = before.level().clone();
     level.sides.push(red);
     let text = ron::ser::to_string_pretty(&level, ron::ser::PrettyConfig::default()).unwrap();
     let back: fivefoot::level::LevelDef = fivefoot::level::ron_options().from_str(&text).unwrap();
@@ -320,7 +320,7 @@ fn a_clip_is_copied_turned_mirrored_and_pasted_as_edits() {
     let e = Edit::PlaceUnit { id: "o".into(), creature: "ogre".into(), side: "red".into(), at: (1, 1), weapon: None };
     d.apply(&e, cat()).unwrap();
     // The 3x3 from (0, 0): "#.~" over two rows of floor, the Large ogre at (1, 1) inside.
-    let clip = copy(&d.level, cat(), (2, 2), (0, 0)).unwrap();
+    let clip = copy(d.level(), cat(), (2, 2), (0, 0)).unwrap();
     assert_eq!((clip.width, clip.height, clip.units.len()), (3, 3, 1));
     let turned = clip.rotated(cat());
     // A quarter clockwise: the wall goes to the top-right corner, the rubble to the bottom-right.
@@ -337,16 +337,16 @@ fn a_clip_is_copied_turned_mirrored_and_pasted_as_edits() {
     }
     d.end_group();
     assert_eq!(rows(&d), ["#.~...", "...#.~", "......", "......"]);
-    assert_eq!(d.level.units[1].id, "o_2");
-    assert_eq!(d.level.units[1].at, (4, 2));
+    assert_eq!(d.level().units[1].id, "o_2");
+    assert_eq!(d.level().units[1].at, (4, 2));
     d.apply(&Edit::Undo, cat()).unwrap();
-    assert_eq!(d.level, before.level, "one paste, one undo step");
+    assert_eq!(d.level(), before.level(), "one paste, one undo step");
     // A cut takes the units wholly inside and leaves floor.
-    for e in cut_edits(&d.level, cat(), (0, 0), (2, 2)) {
+    for e in cut_edits(d.level(), cat(), (0, 0), (2, 2)) {
         d.apply(&e, cat()).unwrap();
     }
     assert_eq!(rows(&d)[0], "......");
-    assert!(d.level.units.is_empty());
+    assert!(d.level().units.is_empty());
 }
 
 #[path = "editor/screen.rs"]
@@ -433,24 +433,24 @@ fn a_file_changed_on_disk_is_reloaded_or_offered_when_there_are_unsaved_edits() 
     // Changed on disk, no unsaved edits: loaded.
     std::fs::write(&file, text.replace("Crossroads skirmish", "Crossroads at dusk")).unwrap();
     assert_eq!(ed.check_disk(), DiskChange::Reloaded);
-    assert_eq!(ed.doc.level.name, "Crossroads at dusk");
+    assert_eq!(ed.doc.level().name, "Crossroads at dusk");
     assert!(!ed.dirty());
     // Changed again under an unsaved edit: asked, the edit kept meanwhile.
     assert!(ed.apply(&Edit::SetName("Mine".into())));
     std::fs::write(&file, text.replace("Crossroads skirmish", "Theirs")).unwrap();
     assert_eq!(ed.check_disk(), DiskChange::Asking);
-    assert_eq!(ed.doc.level.name, "Mine");
+    assert_eq!(ed.doc.level().name, "Mine");
     assert_eq!(ed.disk_changed.as_ref().map(|l| l.name.as_str()), Some("Theirs"));
     assert_eq!(ed.check_disk(), DiskChange::None, "asked once");
     ed.keep_own();
     assert_eq!(ed.check_disk(), DiskChange::None, "not offered again");
-    assert_eq!(ed.doc.level.name, "Mine");
+    assert_eq!(ed.doc.level().name, "Mine");
     // And once more, this time taking the file's version.
     std::fs::write(&file, text.replace("Crossroads skirmish", "Theirs again")).unwrap();
     assert_eq!(ed.check_disk(), DiskChange::Asking);
     let theirs = ed.disk_changed.clone().unwrap();
     ed.load_from_disk(theirs);
-    assert_eq!(ed.doc.level.name, "Theirs again");
+    assert_eq!(ed.doc.level().name, "Theirs again");
     assert!(!ed.dirty());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -200,7 +200,7 @@ proptest! {
         while doc.can_undo() {
             doc.apply(&Edit::Undo, Catalogue::builtin_ref()).unwrap();
         }
-        prop_assert_eq!(&doc.level, &def);
+        prop_assert_eq!(doc.level(), &def);
     }
 
     #[test]

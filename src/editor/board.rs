@@ -103,7 +103,7 @@ fn draw_map(
     mut tiles: Query<(&TilePos, &mut TileTextureIndex), With<EditorTile>>,
     mut cam: ResMut<EditorCamera>,
 ) {
-    let (level, revision) = (&doc.doc.level, doc.doc.revision());
+    let (level, revision) = (&doc.doc.level(), doc.doc.revision());
     if drawn.map.as_ref().is_some_and(|(_, _, r)| *r == revision) {
         return;
     }
@@ -156,7 +156,7 @@ fn draw_units(
     old: Query<Entity, With<EditorToken>>,
 ) {
     let Some(layout) = layout else { return };
-    let (level, revision) = (&doc.doc.level, doc.doc.revision());
+    let (level, revision) = (&doc.doc.level(), doc.doc.revision());
     let selection_same = drawn.units.as_ref().is_some_and(|(_, _, selected, _)| *selected == tools.selected);
     let looked = drawn.units_revision == Some(revision) && selection_same;
     if looked && !problems.is_changed() && !layout.is_changed() {
@@ -233,7 +233,7 @@ fn draw_cursor(
     let mut want: Vec<(i32, i32)> = match (&gesture.kind, pointer.cell) {
         (Some(GestureKind::Shape(..) | GestureKind::Select), _) => gesture.preview(),
         (Some(GestureKind::MoveUnit(id)), Some(p)) => {
-            let u = doc.doc.level.units.iter().find(|u| &u.id == id);
+            let u = doc.doc.level().units.iter().find(|u| &u.id == id);
             u.map_or(vec![], |u| {
                 let to = GridPos::new(u.at.0 + p.x - gesture.start.0, u.at.1 + p.y - gesture.start.1);
                 Footprint::new(to, size_of(u, cat).side()).cells().map(|c| (c.x, c.y)).collect()

@@ -54,7 +54,7 @@ pub fn apply_and_save(
     let mut doc = start?;
     let edits = read_edits(edits_file)?;
     apply_all(&mut doc, &edits, catalogue, edits_file)?;
-    save_atomic(&doc.level, out).map_err(|e| e.to_string())?;
-    let (w, h) = (doc.level.map.rows.first().map_or(0, |r| r.chars().count()), doc.level.map.rows.len());
-    Ok(format!("applied {} edits; wrote {} ({w}x{h}, {} units)", edits.len(), out.display(), doc.level.units.len()))
+    save_atomic(doc.level(), out).map_err(|e| e.to_string())?;
+    let (w, h) = (doc.level().map.rows.first().map_or(0, |r| r.chars().count()), doc.level().map.rows.len());
+    Ok(format!("applied {} edits; wrote {} ({w}x{h}, {} units)", edits.len(), out.display(), doc.level().units.len()))
 }

@@ -124,9 +124,9 @@ pub enum Edit {
 /// A level being edited, with its history.
 #[derive(Clone, Debug)]
 pub struct Document {
-    /// The level as it stands. Read it freely; change it only through [`Document::apply`]
-    /// (or start a new document), so that every change takes a new [`Document::revision`].
-    pub level: LevelDef,
+    /// The level as it stands; changed only through [`Document::apply`] (and undo, redo),
+    /// so that every change takes a new [`Document::revision`].
+    level: LevelDef,
     pub symmetry: Symmetry,
     /// Names this state of `level` (see [`Document::revision`]).
     revision: u64,
@@ -170,6 +170,16 @@ impl Document {
     /// its work while the revision stays what it was.
     pub fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// The level as it stands.
+    pub fn level(&self) -> &LevelDef {
+        &self.level
+    }
+
+    /// The level, the document given up.
+    pub fn into_level(self) -> LevelDef {
+        self.level
     }
 
     /// A blank map of floor, `width` × `height` (hex-phases lays it out as hexes).

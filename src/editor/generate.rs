@@ -67,7 +67,7 @@ fn generate_window(mut contexts: EguiContexts, mut doc: ResMut<EditorDoc>, mut w
     let ctx = contexts.ctx_mut()?;
     if ctx.data_mut(|d| d.remove_temp::<bool>(asked_id())).unwrap_or(false) && !win.open {
         // Opened on the level as it stands: its size and shape.
-        let level = &doc.doc.level;
+        let level = &doc.doc.level();
         let (w, h) = (level.map.rows.first().map_or(0, |r| r.chars().count()) as i32, level.map.rows.len() as i32);
         win.spec.width = w.clamp(MIN_SIDE, MAX_SIDE);
         win.spec.height = h.clamp(MIN_SIDE, MAX_SIDE);
@@ -156,24 +156,24 @@ mod tests {
         let before = doc.clone();
         let spec = GenerateSpec { style: Style::Fortress, symmetry: Symmetry::Point, seed: 4, ..Default::default() };
         doc.apply(&Edit::Generate(spec.clone()), cat).unwrap();
-        assert_ne!(doc.level, before.level, "the control: the level was replaced");
-        assert_eq!(doc.level.units.len(), 8);
+        assert_ne!(doc.level(), before.level(), "the control: the level was replaced");
+        assert_eq!(doc.level().units.len(), 8);
         assert_eq!(doc.symmetry, Symmetry::Point, "the document paints on under the generator's symmetry");
-        assert_eq!(doc.level.rules, RulesVariant::FourActions, "a square map keeps the level's rules");
+        assert_eq!(doc.level().rules, RulesVariant::FourActions, "a square map keeps the level's rules");
         assert_eq!(doc.undo_depth(), before.undo_depth() + 1, "one undo step");
-        let after = doc.level.clone();
+        let after = doc.level().clone();
         doc.apply(&Edit::Undo, cat).unwrap();
-        assert_eq!((&doc.level, doc.symmetry), (&before.level, before.symmetry), "undone exactly");
+        assert_eq!((&doc.level(), doc.symmetry), (&before.level(), before.symmetry), "undone exactly");
         doc.apply(&Edit::Redo, cat).unwrap();
-        assert_eq!(doc.level, after);
+        assert_eq!(doc.level(), &after);
         // A hex map takes hex-phases.
         doc.apply(&Edit::Generate(GenerateSpec { hex: true, ..spec }), cat).unwrap();
-        assert_eq!(doc.level.rules, RulesVariant::HexPhases);
+        assert_eq!(doc.level().rules, RulesVariant::HexPhases);
         // An impossible spec changes nothing and says why.
-        let level = doc.level.clone();
+        let level = doc.level().clone();
         let depth = doc.undo_depth();
         let err = doc.apply(&Edit::Generate(GenerateSpec { units: 3, ..Default::default() }), cat).unwrap_err();
         assert!(err.contains("even"), "{err}");
-        assert_eq!((doc.level.clone(), doc.undo_depth()), (level, depth));
+        assert_eq!((doc.level().clone(), doc.undo_depth()), (level, depth));
     }
 }

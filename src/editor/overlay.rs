@@ -132,7 +132,7 @@ fn update_overlay(
     mut shown: ResMut<Shown>,
     mut cells: Query<(&EditorOverlayCell, &mut Sprite, &mut Visibility)>,
 ) {
-    let (level, revision) = (&doc.doc.level, doc.doc.revision());
+    let (level, revision) = (&doc.doc.level(), doc.doc.revision());
     let variant = tools.playtest_rules.unwrap_or(level.rules);
     let hover = if pointer.over_ui || !layers.follow_pointer() { None } else { pointer.cell };
     let about_one = layers.cover || layers.flanking || layers.movement;

@@ -244,9 +244,9 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: 
     });
     ui.horizontal_wrapped(|ui| {
         ui.label("Side:");
-        for s in sides_of(&doc.doc.level, &tools.side) {
+        for s in sides_of(doc.doc.level(), &tools.side) {
             let text =
-                egui::RichText::new(s.as_str()).color(colour32(crate::view::colour_of(&doc.doc.level.sides, &s)));
+                egui::RichText::new(s.as_str()).color(colour32(crate::view::colour_of(&doc.doc.level().sides, &s)));
             if ui.radio(tools.side == s, text).clicked() {
                 tools.side = s;
             }
@@ -259,10 +259,10 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: 
             state.new_side.clear();
         }
     });
-    if let Some(u) = tools.selected.as_ref().and_then(|id| doc.doc.level.units.iter().find(|u| &u.id == id)) {
+    if let Some(u) = tools.selected.as_ref().and_then(|id| doc.doc.level().units.iter().find(|u| &u.id == id)) {
         ui.separator();
         let u = u.clone();
-        let sides = sides_of(&doc.doc.level, &tools.side);
+        let sides = sides_of(doc.doc.level(), &tools.side);
         if let Some(renamed) = selected_unit(ui, doc, &u, &sides, &mut state.unit_id) {
             tools.selected = Some(renamed);
         }
@@ -372,7 +372,7 @@ fn selected_unit(
 fn sides_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: &mut PanelState) {
     ui.strong("Sides");
     let mut sides: Vec<(String, usize)> = vec![];
-    for u in &doc.doc.level.units {
+    for u in &doc.doc.level().units {
         match sides.iter_mut().find(|(s, _)| *s == u.side) {
             Some((_, n)) => *n += 1,
             None => sides.push((u.side.clone(), 1)),
@@ -424,7 +424,7 @@ const SIDE_SWATCHES: [(u8, u8, u8); 8] = [
 /// One side: its name and units in its colour, swatches to recolour it (the last puts back
 /// the colour from its name), and whether a person plays it by default.
 fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
-    let level = &doc.doc.level;
+    let level = &doc.doc.level();
     let def = level.side(side).cloned().unwrap_or(SideDef { name: side.to_string(), ..SideDef::default() });
     let colour = colour32(crate::view::colour_of(&level.sides, side));
     let mut change = None;
@@ -456,7 +456,7 @@ fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
 fn level_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: &mut PanelState) {
     ui.heading("Level");
     // What the panel shows of the level, taken once (not the whole level, every frame).
-    let level = &doc.doc.level;
+    let level = &doc.doc.level();
     let (name, rules, death_saves) = (level.name.clone(), level.rules, level.death_saves);
     let (w, h) = (level.map.rows.first().map_or(0, |r| r.chars().count()) as i32, level.map.rows.len() as i32);
     let mut sides: Vec<String> = vec![];

@@ -24,7 +24,7 @@ impl EditorDoc {
     /// Writes the level as it stands to the recovery file.
     pub fn autosave(&self) -> Result<PathBuf, String> {
         let file = self.recovery_path();
-        save_atomic(&self.doc.level, &file).map_err(|e| e.to_string())?;
+        save_atomic(self.doc.level(), &file).map_err(|e| e.to_string())?;
         Ok(file)
     }
 
@@ -33,7 +33,7 @@ impl EditorDoc {
     pub fn look_for_recovery(&mut self) {
         let file = self.recovery_path();
         if let Ok(level) = cli::read_level(&file)
-            && level != self.doc.level
+            && level != *self.doc.level()
         {
             self.status = Some(format!("unsaved edits from an earlier session were found in {}", file.display()));
             self.recovered = Some(level);
@@ -75,12 +75,12 @@ pub fn autosave(
     let now = time.elapsed();
     // The clock starts at the first unsaved edit.
     let (since, written) = last.get_or_insert((now, None));
-    if now.saturating_sub(*since) < AUTOSAVE_EVERY || written.as_ref() == Some(&doc.doc.level) {
+    if now.saturating_sub(*since) < AUTOSAVE_EVERY || written.as_ref() == Some(doc.doc.level()) {
         return;
     }
     let result = doc.autosave();
     match result {
-        Ok(_) => *last = Some((now, Some(doc.doc.level.clone()))),
+        Ok(_) => *last = Some((now, Some(doc.doc.level().clone()))),
         Err(e) => doc.status = Some(format!("cannot keep a recovery copy: {e}")),
     }
 }

@@ -40,7 +40,7 @@ pub struct EditorDoc {
 
 impl EditorDoc {
     pub fn new(doc: Document, path: Option<PathBuf>) -> EditorDoc {
-        let saved = path.as_ref().map(|_| (doc.level.clone(), doc.revision()));
+        let saved = path.as_ref().map(|_| (doc.level().clone(), doc.revision()));
         let mut ed = EditorDoc {
             on_disk: saved.as_ref().map(|(level, _)| level.clone()),
             doc,
@@ -71,7 +71,7 @@ impl EditorDoc {
         match *memo {
             Some((n, a, dirty)) if (n, a) == (now, *at) => dirty,
             _ => {
-                let dirty = *saved != self.doc.level;
+                let dirty = saved != self.doc.level();
                 *memo = Some((now, *at, dirty));
                 dirty
             }
@@ -80,8 +80,8 @@ impl EditorDoc {
 
     /// Notes the level as it stands as saved (written, or read from its file).
     pub(super) fn mark_saved(&mut self) {
-        self.saved = Some((self.doc.level.clone(), self.doc.revision()));
-        self.on_disk = Some(self.doc.level.clone());
+        self.saved = Some((self.doc.level().clone(), self.doc.revision()));
+        self.on_disk = Some(self.doc.level().clone());
     }
 
     /// Applies an edit, noting a refusal in the status line instead of failing.
@@ -111,7 +111,7 @@ impl EditorDoc {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        save_atomic(&self.doc.level, &path).map_err(|e| e.to_string())?;
+        save_atomic(self.doc.level(), &path).map_err(|e| e.to_string())?;
         self.mark_saved();
         self.disk_changed = None;
         self.path = Some(path.clone());
@@ -265,7 +265,7 @@ pub fn keep_unsaved(old: &EditorDoc) -> String {
     let stem =
         old.path.as_ref().and_then(|p| p.file_stem()).map_or("new-level".into(), |s| s.to_string_lossy().into_owned());
     let file = std::env::temp_dir().join(format!("fivefoot-unsaved-{stem}.ron"));
-    match save_atomic(&old.doc.level, &file) {
+    match save_atomic(old.doc.level(), &file) {
         Ok(()) => format!("the unsaved changes to {stem} were kept in {}", file.display()),
         Err(e) => format!("the unsaved changes to {stem} could not be kept: {e}"),
     }
@@ -340,7 +340,7 @@ fn run_actions(
                     doc.apply(&Edit::RemoveUnit { id });
                 }
             }
-            EditorAction::PlayTest => match start_playtest(&doc.doc.level, &tools) {
+            EditorAction::PlayTest => match start_playtest(doc.doc.level(), &tools) {
                 Ok((setup, playtest)) => {
                     doc.doc.end_group();
                     *gesture = Gesture::default();
@@ -360,9 +360,9 @@ fn run_actions(
                     doc.status = Some("select a rectangle first (the Select tool)".into());
                     continue;
                 };
-                tools.clip = clipboard::copy(&doc.doc.level, cat, a, b);
+                tools.clip = clipboard::copy(doc.doc.level(), cat, a, b);
                 if *action == EditorAction::Cut {
-                    let edits = clipboard::cut_edits(&doc.doc.level, cat, a, b);
+                    let edits = clipboard::cut_edits(doc.doc.level(), cat, a, b);
                     tools::apply_lenient(&mut doc, edits);
                 }
             }
@@ -382,7 +382,7 @@ fn run_actions(
     }
     // The selected unit may have gone (undo, delete): forget it.
     if let Some(id) = &tools.selected
-        && !doc.doc.level.units.iter().any(|u| &u.id == id)
+        && !doc.doc.level().units.iter().any(|u| &u.id == id)
     {
         tools.selected = None;
     }
@@ -408,6 +408,6 @@ fn refresh_problems(doc: Res<EditorDoc>, mut problems: ResMut<Problems>, mut see
     if *seen == Some(revision) {
         return;
     }
-    problems.set_if_neq(Problems(check::problems(&doc.doc.level, Catalogue::builtin_ref())));
+    problems.set_if_neq(Problems(check::problems(doc.doc.level(), Catalogue::builtin_ref())));
     *seen = Some(revision);
 }

@@ -92,7 +92,7 @@ pub fn simulate_panel(
         let button = ui.add_enabled(ready, egui::Button::new("Simulate"));
         let button = if ready { button } else { button.on_disabled_hover_text("fix the problems first") };
         if button.clicked() {
-            match Level::from_def(doc.doc.level.clone(), Catalogue::builtin_ref()) {
+            match Level::from_def(doc.doc.level().clone(), Catalogue::builtin_ref()) {
                 Ok(level) => {
                     let variants = if run.every_variant {
                         RulesVariant::ALL.to_vec()
@@ -101,7 +101,7 @@ pub fn simulate_panel(
                     };
                     run.start(level, variants, seed);
                 }
-                Err(e) => run.result = Some((doc.doc.level.name.clone(), Err(e.to_string()))),
+                Err(e) => run.result = Some((doc.doc.level().name.clone(), Err(e.to_string()))),
             }
         }
     }

@@ -227,11 +227,11 @@ pub fn gestures(
                 doc.apply(&Edit::Fill { terrain: tools.terrain, at: c });
             }
             Tool::Eyedropper => {
-                if let Some(t) = terrain_at(&doc.doc.level, c) {
+                if let Some(t) = terrain_at(doc.doc.level(), c) {
                     tools.terrain = t;
                 }
                 if let Some(u) =
-                    unit_on(&doc.doc.level, cat, c).and_then(|id| doc.doc.level.units.iter().find(|u| u.id == id))
+                    unit_on(doc.doc.level(), cat, c).and_then(|id| doc.doc.level().units.iter().find(|u| u.id == id))
                 {
                     tools.creature = u.creature.clone();
                     tools.side = u.side.clone();
@@ -244,7 +244,7 @@ pub fn gestures(
                     apply_lenient(&mut doc, clip.paste_edits(c));
                 }
             }
-            Tool::Units => match unit_on(&doc.doc.level, cat, c) {
+            Tool::Units => match unit_on(doc.doc.level(), cat, c) {
                 Some(id) => {
                     tools.selected = Some(id.clone());
                     g.kind = Some(GestureKind::MoveUnit(id));
@@ -258,10 +258,10 @@ pub fn gestures(
                         at: c,
                         weapon: None,
                     };
-                    let before = doc.doc.level.units.len();
+                    let before = doc.doc.level().units.len();
                     if doc.apply(&place) {
                         doc.status = None;
-                        tools.selected = doc.doc.level.units.get(before).map(|u| u.id.clone());
+                        tools.selected = doc.doc.level().units.get(before).map(|u| u.id.clone());
                     }
                 }
             },
@@ -288,7 +288,7 @@ pub fn gestures(
             }
             Some(GestureKind::Select) => tools.selection = Some((g.start, g.last)),
             Some(GestureKind::MoveUnit(id)) if g.last != g.start => {
-                if let Some(u) = doc.doc.level.units.iter().find(|u| u.id == id) {
+                if let Some(u) = doc.doc.level().units.iter().find(|u| u.id == id) {
                     let to = (u.at.0 + g.last.0 - g.start.0, u.at.1 + g.last.1 - g.start.1);
                     if doc.apply(&Edit::MoveUnit { id, to }) {
                         doc.status = None;
@@ -301,7 +301,7 @@ pub fn gestures(
     if mouse.just_pressed(MouseButton::Right)
         && !pointer.over_ui
         && let Some(c) = cell
-        && let Some(id) = unit_on(&doc.doc.level, cat, c)
+        && let Some(id) = unit_on(doc.doc.level(), cat, c)
     {
         doc.apply(&Edit::RemoveUnit { id });
     }

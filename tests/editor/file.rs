@@ -40,7 +40,7 @@ fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_
     let dir = std::env::temp_dir().join(format!("fivefoot-save-as-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let first = dir.join("first.ron");
-    fivefoot::level::save_atomic(&doc(5, 3).level, &first).unwrap();
+    fivefoot::level::save_atomic(doc(5, 3).level(), &first).unwrap();
     let open = |p: &std::path::Path| Document::new(fivefoot::editor::cli::read_level(p).unwrap());
     let mut app = editor_app(EditorDoc::new(open(&first), Some(first.clone())));
     // Ctrl+Shift+S brings up the File window, its path field holding the level's file.
@@ -72,16 +72,16 @@ fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_
     assert_eq!(app.world_mut().resource_mut::<EditorDoc>().check_disk(), DiskChange::None);
     std::fs::write(&second, text.replace("Second", "Changed on disk")).unwrap();
     assert_eq!(app.world_mut().resource_mut::<EditorDoc>().check_disk(), DiskChange::Reloaded);
-    assert_eq!(ed(&app).doc.level.name, "Changed on disk");
+    assert_eq!(ed(&app).doc.level().name, "Changed on disk");
     // Open over unsaved edits: asked, nothing opened until the edits are let go.
     app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("Mine".into()));
     let discarded = ed(&app).autosave().unwrap();
     assert!(discarded.exists(), "the unsaved edit is kept for a crash");
     act(&mut app, EditorAction::Open(first.clone()));
-    assert_eq!(ed(&app).doc.level.name, "Mine");
+    assert_eq!(ed(&app).doc.level().name, "Mine");
     assert_eq!(app.world().resource::<FileMenu>().confirm_open.as_ref(), Some(&first));
     act(&mut app, EditorAction::OpenDiscarding(first.clone()));
-    assert_eq!((ed(&app).doc.level.name.as_str(), ed(&app).path.as_ref()), ("Elsewhere", Some(&first)));
+    assert_eq!((ed(&app).doc.level().name.as_str(), ed(&app).path.as_ref()), ("Elsewhere", Some(&first)));
     assert!(!ed(&app).dirty() && app.world().resource::<FileMenu>().confirm_open.is_none());
     assert_eq!(ed(&app).doc.undo_depth(), 0, "a fresh history");
     assert!(!discarded.exists(), "edits given up are not offered back on the next start");

@@ -11,14 +11,17 @@ use fivefoot::rules::CoverKind;
 use fivefoot::variants::RulesVariant;
 
 fn level(rows: &[&str], rules: RulesVariant, units: &[(&str, &str, (i32, i32), &str)]) -> LevelDef {
-    let mut d = Document::blank(rows[0].len() as i32, rows.len() as i32, rules == RulesVariant::HexPhases).unwrap();
-    d.level.map.rows = rows.iter().map(|r| r.to_string()).collect();
-    d.level.rules = rules;
+    let mut def = Document::blank(rows[0].len() as i32, rows.len() as i32, rules == RulesVariant::HexPhases)
+        .unwrap()
+        .into_level();
+    def.map.rows = rows.iter().map(|r| r.to_string()).collect();
+    def.rules = rules;
+    let mut d = Document::new(def);
     for &(id, side, at, creature) in units {
         let e = Edit::PlaceUnit { id: id.into(), creature: creature.into(), side: side.into(), at, weapon: None };
         d.apply(&e, cat()).unwrap();
     }
-    d.level
+    d.into_level()
 }
 
 fn warned(def: &LevelDef) -> Vec<Problem> {

@@ -48,7 +48,7 @@ fn every_change_to_the_level_takes_a_new_revision_and_undo_gives_the_old_one_bac
     assert_eq!(d.revision(), r1, "and so does redo");
     // The same level reached by other steps is a new revision: only undo and redo reuse one.
     d.apply(&Edit::Paint { terrain: Terrain::Floor, area: Area::Cells(vec![(1, 1)]) }, cat()).unwrap();
-    assert_eq!(d.level, doc(6, 4).level);
+    assert_eq!(d.level(), doc(6, 4).level());
     assert!(![r0, r1, r2].contains(&d.revision()));
     let before = d.revision();
     d.apply(&Edit::Generate(GenerateSpec::default()), cat()).unwrap();
@@ -67,7 +67,7 @@ fn unsaved_changes_follow_edits_undo_redo_and_save() {
     let dir = std::env::temp_dir().join(format!("fivefoot-revision-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("level.ron");
-    fivefoot::level::save_atomic(&doc(6, 4).level, &file).unwrap();
+    fivefoot::level::save_atomic(doc(6, 4).level(), &file).unwrap();
     let mut ed = EditorDoc::new(doc(6, 4), Some(file.clone()));
     assert!(!ed.dirty(), "as opened");
     assert!(ed.apply(&Edit::Paint { terrain: Terrain::Wall, area: Area::Cells(vec![(2, 2)]) }));

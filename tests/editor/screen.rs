@@ -95,7 +95,7 @@ fn units_are_placed_with_a_click_dragged_to_move_and_removed_with_a_right_click_
     tap(&mut app, MouseButton::Left);
     point(&mut app, 4, 2);
     tap(&mut app, MouseButton::Left);
-    let ids: Vec<String> = doc_of(&app).level.units.iter().map(|u| u.id.clone()).collect();
+    let ids: Vec<String> = doc_of(&app).level().units.iter().map(|u| u.id.clone()).collect();
     assert_eq!(ids, ["goblin", "goblin_2"]);
     // Drag the first from (1, 1) to (2, 3): one move.
     point(&mut app, 1, 1);
@@ -105,13 +105,13 @@ fn units_are_placed_with_a_click_dragged_to_move_and_removed_with_a_right_click_
     app.update();
     MouseButton::Left.release(app.world_mut());
     app.update();
-    assert_eq!(doc_of(&app).level.units[0].at, (2, 3));
+    assert_eq!(doc_of(&app).level().units[0].at, (2, 3));
     assert_eq!(app.world().resource::<EditorTools>().selected.as_deref(), Some("goblin"));
     point(&mut app, 4, 2);
     tap(&mut app, MouseButton::Right);
-    assert_eq!(doc_of(&app).level.units.len(), 1);
+    assert_eq!(doc_of(&app).level().units.len(), 1);
     tap(&mut app, KeyCode::Delete);
-    assert!(doc_of(&app).level.units.is_empty(), "Delete removes the selected unit");
+    assert!(doc_of(&app).level().units.is_empty(), "Delete removes the selected unit");
     assert_eq!(doc_of(&app).undo_depth(), 5);
 }
 
@@ -131,7 +131,7 @@ fn a_level_with_problems_lists_them_saves_anyway_and_will_not_play_test() {
     assert!(problems[0].message.contains("two sides"));
     ctrl(&mut app, KeyCode::KeyS);
     let saved = fivefoot::editor::cli::read_level(&file).unwrap();
-    assert_eq!(saved, doc_of(&app).level);
+    assert_eq!(&saved, doc_of(&app).level());
     assert!(!app.world().resource::<EditorDoc>().dirty());
     tap(&mut app, KeyCode::F5);
     assert_eq!(screen(&app), Screen::Editor);
@@ -148,7 +148,7 @@ fn the_rules_layers_show_every_units_threat_and_the_reach_of_the_hovered_one() {
         let e = Edit::PlaceUnit { id: id.into(), creature: creature.into(), side: side.into(), at, weapon: None };
         d.apply(&e, cat()).unwrap();
     }
-    let mut b = battle_of(&d.level, d.level.rules).expect("a sound level sets up");
+    let mut b = battle_of(d.level(), d.level().rules).expect("a sound level sets up");
     let both = EditorLayers { threat: true, reach: true, ..Default::default() };
     let p = editor_preview(&mut b, both, Some(GridPos::new(1, 2)), None).play;
     // The goblin threatens the 8 squares round it; the ogre (Large, 10-ft reach) many more.
@@ -162,7 +162,7 @@ fn the_rules_layers_show_every_units_threat_and_the_reach_of_the_hovered_one() {
     let reach_only = editor_preview(&mut b, reach_only, Some(GridPos::new(1, 2)), None).play;
     assert!(reach_only.enemy_threat.is_empty() && reach_only.hovered_threat.len() == 8);
     // A unit on a wall: no battle to show.
-    let mut broken = d.level.clone();
+    let mut broken = d.level().clone();
     broken.map.rows[2].replace_range(1..2, "#");
     assert!(battle_of(&broken, broken.rules).is_none());
 }
@@ -181,7 +181,7 @@ fn the_menu_opens_a_level_in_the_editor_keeps_unsaved_work_and_refuses_a_broken_
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
     app.update();
     let ed = app.world().resource::<EditorDoc>();
-    assert_eq!(ed.doc.level.name, "Crossroads skirmish");
+    assert_eq!(ed.doc.level().name, "Crossroads skirmish");
     let status = ed.status.clone().unwrap();
     assert!(status.contains("kept in"), "{status}");
     let kept = status.rsplit(' ').next().unwrap();
@@ -193,7 +193,7 @@ fn the_menu_opens_a_level_in_the_editor_keeps_unsaved_work_and_refuses_a_broken_
     app.insert_resource(OpenInEditor(levels.join("skirmish.ron")));
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Editor);
     app.update();
-    assert_eq!(doc_of(&app).level.name, "mine");
+    assert_eq!(doc_of(&app).level().name, "mine");
     assert_eq!(doc_of(&app).undo_depth(), 1);
     // A file that does not parse: back to the menu, which says why.
     let bad = std::env::temp_dir().join(format!("fivefoot-editor-bad-{}.ron", std::process::id()));
@@ -215,7 +215,7 @@ fn unsaved_edits_kept_in_a_recovery_file_are_offered_back_and_a_save_removes_it(
     let dir = std::env::temp_dir().join(format!("fivefoot-recovery-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("ford.ron");
-    fivefoot::level::save_atomic(&doc(5, 3).level, &file).unwrap();
+    fivefoot::level::save_atomic(doc(5, 3).level(), &file).unwrap();
     let open = || EditorDoc::new(Document::new(fivefoot::editor::cli::read_level(&file).unwrap()), Some(file.clone()));
     let mut ed = open();
     assert!(ed.recovered.is_none());
@@ -226,7 +226,7 @@ fn unsaved_edits_kept_in_a_recovery_file_are_offered_back_and_a_save_removes_it(
     let mut again = open();
     assert_eq!(again.recovered.as_ref().map(|l| l.name.as_str()), Some("Ford"));
     again.restore_recovered();
-    assert_eq!(again.doc.level.name, "Ford");
+    assert_eq!(again.doc.level().name, "Ford");
     assert!(again.dirty(), "restored, not saved");
     again.save().unwrap();
     assert!(!kept.exists(), "saving removes the recovery file");
@@ -239,7 +239,7 @@ fn unsaved_edits_kept_in_a_recovery_file_are_offered_back_and_a_save_removes_it(
     assert!(fourth.recovered.is_some());
     fourth.discard_recovered();
     assert!(!kept.exists());
-    assert_eq!(fourth.doc.level.name, "Ford");
+    assert_eq!(fourth.doc.level().name, "Ford");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -276,7 +276,7 @@ fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
     let d = Document::new(fivefoot::editor::cli::read_level(&path).unwrap());
     let mut app = editor_app(d, Some(path));
-    let first = doc_of(&app).level.clone();
+    let first = doc_of(&app).level().clone();
     {
         let mut doc = app.world_mut().resource_mut::<EditorDoc>();
         doc.apply(&Edit::SetName("Crossroads, edited".into()));
@@ -291,7 +291,7 @@ fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
     assert_eq!(screen(&app), Screen::Skirmish);
     let scratch = app.world().resource::<PlayTest>().file.clone();
     let count = app.world_mut().query::<&Combatant>().iter(app.world()).count();
-    assert_eq!(count, edited.level.units.len());
+    assert_eq!(count, edited.level().units.len());
     let res = app.world().resource::<BattleRes>();
     assert_eq!(res.battle.level_name, "Crossroads, edited", "the level as it stands, not as saved");
     assert!(res.human_sides.is_empty(), "AI against AI by default");
@@ -302,14 +302,14 @@ fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
     assert!(!app.world().contains_resource::<BattleRes>());
     assert!(!app.world().contains_resource::<PlayTest>());
     assert!(!scratch.exists(), "the scratch copy is gone");
-    assert_eq!(doc_of(&app).level, edited.level);
+    assert_eq!(doc_of(&app).level(), edited.level());
     assert_eq!(doc_of(&app).undo_depth(), 2, "the undo history survived");
     assert_eq!(app.world().resource::<EditorTools>().selected.as_deref(), Some("fighter"));
     app.world_mut().write_message(EditorAction::Undo);
     app.update();
     app.world_mut().write_message(EditorAction::Undo);
     app.update();
-    assert_eq!(doc_of(&app).level, first, "undone back to the file as opened");
+    assert_eq!(doc_of(&app).level(), &first, "undone back to the file as opened");
 }
 
 #[test]

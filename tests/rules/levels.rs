@@ -178,7 +178,7 @@ fn a_level_version_newer_than_known_is_refused_by_line_and_column() {
     let future = GOOD.replacen("    name:", "    version: 2,\n    name:", 1);
     let e = error_of(&future);
     assert!(e.starts_with("levels/bad.ron:2:14:") && e.contains("version 2") && e.contains("reads version 1"), "{e}");
-    let blank = fivefoot::editor::Document::blank(4, 3, false).unwrap().level;
+    let blank = fivefoot::editor::Document::blank(4, 3, false).unwrap().into_level();
     assert_eq!(blank.version, Some(fivefoot::level::LEVEL_VERSION));
     let dir = std::env::temp_dir().join(format!("fivefoot-version-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -17,7 +17,7 @@ fn world_with_doc() -> World {
     d.apply(&place("g", "red", (1, 1)), Catalogue::builtin_ref()).unwrap();
     d.apply(&place("f", "blue", (4, 2)), Catalogue::builtin_ref()).unwrap();
     let mut ed = EditorDoc::new(d, None);
-    ed.disk_changed = Some(ed.doc.level.clone());
+    ed.disk_changed = Some(ed.doc.level().clone());
     let mut world = World::new();
     world.insert_resource(ed);
     world.clear_trackers();
