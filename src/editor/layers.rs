@@ -143,13 +143,10 @@ pub fn editor_preview_kept(
     let me = view.roster.get(subject);
     out.subject_side = me.footprint.side;
     // The hovered square, when the selected unit could stand there.
-    let stand = hover.filter(|_| hovered.is_none()).map(|h| Footprint::new(h, me.footprint.side)).filter(|fp| {
-        fp.cells().all(|c| {
-            view.field.terrain.in_bounds(c)
-                && view.field.terrain.get(c).passable()
-                && view.occupancy.at(c).is_none_or(|o| o == subject)
-        })
-    });
+    let stand = hover
+        .filter(|_| hovered.is_none())
+        .map(|h| Footprint::new(h, me.footprint.side))
+        .filter(|&fp| view.can_stand(subject, fp));
     if layers.cover {
         let from = stand.unwrap_or(me.footprint);
         let metric = view.field.variant.range_metric();

@@ -60,7 +60,6 @@ pub fn flanking_squares(view: &RulesView, unit: usize) -> Vec<(GridPos, usize)> 
     let Some(band) = u.threat.filter(|_| rule != FlankingRule::None && u.able && !u.ranged) else {
         return vec![];
     };
-    let terrain = &view.field.terrain;
     let side = u.footprint.side;
     let r = (band.max_ft / 5) as i32 + 1;
     let mut out = vec![];
@@ -76,10 +75,9 @@ pub fn flanking_squares(view: &RulesView, unit: usize) -> Vec<(GridPos, usize)> 
         for y in t.origin.y - r - (side - 1)..=t.origin.y + t.side - 1 + r {
             for x in t.origin.x - r - (side - 1)..=t.origin.x + t.side - 1 + r {
                 let here = Footprint::new(GridPos::new(x, y), side);
-                let fits = here.cells().all(|c| {
-                    terrain.in_bounds(c) && terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|o| o == unit)
-                });
-                if !fits || !super::threat::threatened_squares(view.field, here, band).iter().any(|&c| t.contains(c)) {
+                if !view.can_stand(unit, here)
+                    || !super::threat::threatened_squares(view.field, here, band).iter().any(|&c| t.contains(c))
+                {
                     continue;
                 }
                 let flanks = partners.iter().any(|&pf| match rule {

@@ -39,6 +39,17 @@ pub struct RulesView<'a> {
     pub threat: &'a ThreatMap,
 }
 
+impl RulesView<'_> {
+    /// Whether `unit` could stand with its footprint at `fp`: every square on the map, not
+    /// a wall, and nobody else there.
+    pub fn can_stand(&self, unit: usize, fp: crate::grid::Footprint) -> bool {
+        let terrain = &self.field.terrain;
+        fp.cells().all(|c| {
+            terrain.in_bounds(c) && terrain.get(c).passable() && self.occupancy.at(c).is_none_or(|o| o == unit)
+        })
+    }
+}
+
 /// Derived state owned by value, for tools and tests that run without an App.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
