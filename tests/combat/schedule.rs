@@ -8,6 +8,11 @@ use bevy::prelude::{App, ResMut};
 use fivefoot::combat::engine::Engine;
 use fivefoot::combat::schedule::{InPlay, RulesSchedule, RulesSchedulePlugin, RulesStage};
 
+/// What `name` calls the events from `before` on, in order (the events it names).
+fn named_after<'a>(b: &'a Battle, before: usize, name: impl Fn(&'a CombatEvent) -> Option<&'a str>) -> Vec<&'a str> {
+    b.events[before..].iter().filter_map(name).collect()
+}
+
 fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
     Engine::new(v).listing().sets.into_iter().map(|s| (s.name, s.systems)).collect()
 }
@@ -111,13 +116,10 @@ fn leaving_two_threatening_foes_stops_the_walk_for_each_attack_of_opportunity() 
     let mut engine = Engine::new(RulesVariant::D20Classic);
     let before = b.events.len();
     engine.execute(&mut b, Command::Move { to: GridPos::new(4, 6) }).expect("a legal move");
-    let strikers: Vec<&str> = b.events[before..]
-        .iter()
-        .filter_map(|e| match e {
-            CombatEvent::AttackOfOpportunity { by, .. } => Some(by.as_str()),
-            _ => None,
-        })
-        .collect();
+    let strikers = named_after(&b, before, |e| match e {
+        CombatEvent::AttackOfOpportunity { by, .. } => Some(by.as_str()),
+        _ => None,
+    });
     assert_eq!(strikers, ["gob1", "gob2"]);
     assert_eq!(engine.passes(), 3, "one pass for the command, one more after each attack");
     // The walk's end comes after both attacks, and the hero stands where it was going.
@@ -144,15 +146,12 @@ fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
     let mut engine = Engine::new(RulesVariant::D20Classic);
     let before = b.events.len();
     engine.execute(&mut b, Command::Charge { target: "gob2".into() }).expect("a legal charge");
-    let kinds: Vec<&str> = b.events[before..]
-        .iter()
-        .filter_map(|e| match e {
-            CombatEvent::AttackOfOpportunity { .. } => Some("aoo"),
-            CombatEvent::Moved { .. } => Some("moved"),
-            CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("charge attack"),
-            _ => None,
-        })
-        .collect();
+    let kinds = named_after(&b, before, |e| match e {
+        CombatEvent::AttackOfOpportunity { .. } => Some("aoo"),
+        CombatEvent::Moved { .. } => Some("moved"),
+        CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("charge attack"),
+        _ => None,
+    });
     assert_eq!(kinds, ["aoo", "moved", "charge attack"]);
     assert_eq!(engine.passes(), 2);
 }
@@ -173,15 +172,12 @@ fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_
     let mut engine = Engine::new(RulesVariant::ApPhases);
     let before = b.events.len();
     engine.execute(&mut b, Command::EndTurn).expect("the charge's second AP");
-    let kinds: Vec<&str> = b.events[before..]
-        .iter()
-        .filter_map(|e| match e {
-            CombatEvent::AttackOfOpportunity { by, .. } if by == "gob1" => Some("aoo"),
-            CombatEvent::Moved { unit, kind, .. } if unit == "hero" && kind == "charge" => Some("charge"),
-            CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
-            _ => None,
-        })
-        .collect();
+    let kinds = named_after(&b, before, |e| match e {
+        CombatEvent::AttackOfOpportunity { by, .. } if by == "gob1" => Some("aoo"),
+        CombatEvent::Moved { unit, kind, .. } if unit == "hero" && kind == "charge" => Some("charge"),
+        CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
+        _ => None,
+    });
     assert_eq!(kinds, ["aoo", "charge", "attack"]);
     assert_eq!(engine.passes(), 2);
     assert_ne!(b.actor(), b.index_of("hero"), "time moved on once the charge was over");
@@ -201,15 +197,12 @@ fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
     let mut engine = Engine::new(RulesVariant::D20Classic);
     let before = b.events.len();
     engine.execute(&mut b, Command::Move { to: GridPos::new(1, 2) }).expect("a legal move");
-    let kinds: Vec<&str> = b.events[before..]
-        .iter()
-        .filter_map(|e| match e {
-            CombatEvent::Action { action, .. } if action == "held attack" => Some("held"),
-            CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
-            CombatEvent::Moved { .. } => Some("moved"),
-            _ => None,
-        })
-        .collect();
+    let kinds = named_after(&b, before, |e| match e {
+        CombatEvent::Action { action, .. } if action == "held attack" => Some("held"),
+        CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
+        CombatEvent::Moved { .. } => Some("moved"),
+        _ => None,
+    });
     assert_eq!(kinds, ["held", "attack", "moved"]);
     // One pass for the command, one after the held attack, and one where leaving the
     // hero's reach provokes (no attack comes: its immediate action is spent).
@@ -236,14 +229,11 @@ fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
             } else if budget.major && !budget.fast_only {
                 let before = b.events.len();
                 engine.execute(&mut b, Command::Move { to: GridPos::new(3, 3) }).expect("a legal move");
-                let kinds: Vec<&str> = b.events[before..]
-                    .iter()
-                    .filter_map(|e| match e {
-                        CombatEvent::Action { action, .. } if action == "immediate attack" => Some("immediate"),
-                        CombatEvent::Moved { .. } => Some("moved"),
-                        _ => None,
-                    })
-                    .collect();
+                let kinds = named_after(&b, before, |e| match e {
+                    CombatEvent::Action { action, .. } if action == "immediate attack" => Some("immediate"),
+                    CombatEvent::Moved { .. } => Some("moved"),
+                    _ => None,
+                });
                 assert_eq!(kinds, ["immediate", "moved"], "seed {seed}");
                 assert!(engine.passes() >= 2, "seed {seed}: the walk stopped for the reaction");
                 seen += 1;
