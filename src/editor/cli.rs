@@ -9,9 +9,7 @@ use std::path::Path;
 
 /// Reads `WxH` ("24x16").
 pub fn parse_size(s: &str) -> Result<(i32, i32), String> {
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("expected WIDTHxHEIGHT, like 24x16, not \"{s}\""))?;
-    let n = |v: &str| v.trim().parse::<i32>().map_err(|_| format!("expected WIDTHxHEIGHT, like 24x16, not \"{s}\""));
-    Ok((n(w)?, n(h)?))
+    crate::level::parse_dimensions(s)
 }
 
 /// Reads a level's definition as written, problems and all (the editor opens levels the

@@ -363,6 +363,15 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Reads a map size written `WIDTHxHEIGHT` ("24x16"); whether it is a size the caller
+/// allows is the caller's to say.
+pub fn parse_dimensions(s: &str) -> Result<(i32, i32), String> {
+    let bad = || format!("expected WIDTHxHEIGHT, like 24x16, not \"{s}\"");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let n = |v: &str| v.trim().parse::<i32>().map_err(|_| bad());
+    Ok((n(w)?, n(h)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug, Clone)]
 pub struct GenerateArgs {
     /// The look of the map.
-    #[arg(long, value_enum, default_value_t = Style::Ruins)]
+    #[arg(long, value_enum, default_value_t = GenerateSpec::default().style)]
     pub style: Style,
     /// WIDTHxHEIGHT, each 8 to 64.
     #[arg(long, default_value = "24x16", value_parser = parse_size)]
@@ -20,13 +20,13 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub hex: bool,
     /// Mirroring of the map and the sides.
-    #[arg(long, value_enum, default_value_t = Symmetry::LeftRight)]
+    #[arg(long, value_enum, default_value_t = GenerateSpec::default().symmetry)]
     pub symmetry: Symmetry,
     /// Units on both sides together (an even number; each side gets the same creatures).
-    #[arg(long, default_value_t = 8, value_parser = parse_units)]
+    #[arg(long, default_value_t = GenerateSpec::default().units, value_parser = parse_units)]
     pub units: usize,
     /// The seed: the same seed and options give the same level, byte for byte.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = GenerateSpec::default().seed)]
     pub seed: u64,
     /// Write the level here (atomically) instead of printing it.
     #[arg(long)]
@@ -49,10 +49,7 @@ impl GenerateArgs {
 
 /// Reads `WxH` ("24x16"), each side 8 to 64.
 pub fn parse_size(s: &str) -> Result<(i32, i32), String> {
-    let bad = || format!("expected WIDTHxHEIGHT, like 24x16, not \"{s}\"");
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let n = |v: &str| v.trim().parse::<i32>().map_err(|_| bad());
-    let (w, h) = (n(w)?, n(h)?);
+    let (w, h) = crate::level::parse_dimensions(s)?;
     if !(MIN_SIDE..=MAX_SIDE).contains(&w) || !(MIN_SIDE..=MAX_SIDE).contains(&h) {
         return Err(format!("a generated map is {MIN_SIDE} to {MAX_SIDE} squares each way, not {w}x{h}"));
     }
@@ -125,4 +122,21 @@ pub fn run_arena(a: &ArenaArgs) -> Result<String, String> {
     Level::from_def(def.clone(), Catalogue::builtin_ref()).map_err(|e| e.to_string())?;
     save_atomic(&def, &a.out).map_err(|e| e.to_string())?;
     Ok(format!("wrote {} ({width}x{height}, {} units)", a.out.display(), def.units.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: GenerateArgs,
+    }
+
+    #[test]
+    fn the_command_lines_defaults_are_the_generators() {
+        assert_eq!(Cli::parse_from(["generate"]).args.spec(), GenerateSpec::default());
+    }
 }
