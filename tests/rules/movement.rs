@@ -208,3 +208,23 @@ fn a_large_creature_needs_room_for_its_whole_footprint() {
     assert_eq!(path(&s, "ogre", (4, 1), MoveMode::Move).unwrap().cost_ft, 15);
     assert!(path(&s, "ogre", (5, 1), MoveMode::Move).unwrap_err().contains("wall"));
 }
+
+#[test]
+fn a_unit_can_stand_on_open_floor_or_its_own_square_but_not_on_a_wall_a_foe_or_off_the_map() {
+    let mut rows = open_rows(6, 5);
+    rows[2] = "..#...".to_string();
+    let s = snapshot(
+        rows,
+        vec![unit("hero", "blue", (1, 1), "human_fighter"), unit("gob", "red", (4, 3), "goblin")],
+        RulesVariant::D20Classic,
+    );
+    let v = s.view();
+    let hero = idx(&v, "hero");
+    let at = |x, y| fivefoot::grid::Footprint::new(GridPos::new(x, y), 1);
+    assert!(v.can_stand(hero, at(0, 0)), "open floor");
+    assert!(v.can_stand(hero, at(1, 1)), "its own square");
+    assert!(!v.can_stand(hero, at(2, 2)), "a wall");
+    assert!(!v.can_stand(hero, at(4, 3)), "the goblin's square");
+    assert!(!v.can_stand(hero, at(6, 0)), "off the map");
+    assert!(!v.can_stand(hero, fivefoot::grid::Footprint::new(GridPos::new(1, 1), 2)), "a 2x2 body over the wall");
+}
