@@ -165,16 +165,7 @@ mod tests {
     }
 
     fn lopsided() -> Level {
-        let unit = |id: &str, side: &str, at, creature: &str| UnitDef {
-            id: id.into(),
-            side: side.into(),
-            at,
-            creature: creature.into(),
-            weapon: None,
-            size: None,
-            hp: None,
-            aware: None,
-        };
+        let unit = |id: &str, side: &str, at, creature: &str| UnitDef::new(id, side, at, creature);
         let def = LevelDef {
             version: None,
             name: "ogre and goblin".into(),

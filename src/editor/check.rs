@@ -98,16 +98,7 @@ mod tests {
     use crate::level::{MapDef, UnitDef};
 
     fn unit(id: &str, side: &str, at: (i32, i32)) -> UnitDef {
-        UnitDef {
-            id: id.into(),
-            side: side.into(),
-            at,
-            creature: "goblin".into(),
-            weapon: None,
-            size: None,
-            hp: None,
-            aware: None,
-        }
+        UnitDef::new(id, side, at, "goblin")
     }
 
     #[test]

@@ -121,6 +121,13 @@ pub enum Edit {
     Redo,
 }
 
+impl Edit {
+    /// Placing a `creature` for `side` at `at`, with its own weapon.
+    pub fn place(id: &str, creature: &str, side: &str, at: (i32, i32)) -> Edit {
+        Edit::PlaceUnit { id: id.into(), creature: creature.into(), side: side.into(), at, weapon: None }
+    }
+}
+
 /// A level being edited, with its history.
 #[derive(Clone, Debug)]
 pub struct Document {
@@ -409,16 +416,9 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             let across = catalogue.creature(creature).map_or(1, |c| c.size.side());
             let spots = mirrored_footprint(*at, across, symmetry, w, h);
             for (k, spot) in spots.iter().enumerate() {
-                let unit = UnitDef {
-                    id: unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") }),
-                    side: side.clone(),
-                    at: *spot,
-                    creature: creature.clone(),
-                    weapon: weapon.clone(),
-                    size: None,
-                    hp: None,
-                    aware: None,
-                };
+                let id = unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") });
+                let unit =
+                    UnitDef { weapon: weapon.clone(), ..UnitDef::new(id, side.clone(), *spot, creature.clone()) };
                 check_unit(level, &g, &unit, catalogue, None)?;
                 level.units.push(unit);
             }

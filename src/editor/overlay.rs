@@ -178,12 +178,12 @@ fn update_overlay(
 fn draw_lines(mut gizmos: Gizmos, shown: Res<Shown>, layout: Res<BoardLayout>) {
     let p = &shown.preview;
     for line in &p.cover {
-        let colour = match line.cover {
-            CoverKind::None => Color::srgb(0.3, 1.0, 0.4),
-            CoverKind::Soft => Color::srgb(1.0, 0.9, 0.2),
-            CoverKind::Cover => Color::srgb(1.0, 0.55, 0.1),
-            CoverKind::Total => Color::srgb(1.0, 0.2, 0.2),
-        };
+        let colour = crate::overlay::line_colour(match line.cover {
+            CoverKind::None => 0,
+            CoverKind::Soft => 1,
+            CoverKind::Cover => 2,
+            CoverKind::Total => 3,
+        });
         gizmos.line_2d(layout.footprint_centre(line.from), layout.footprint_centre(line.to), colour);
     }
     if let Some(path) = &p.play.path

@@ -120,6 +120,21 @@ pub struct UnitDef {
 }
 
 impl UnitDef {
+    /// A unit of `creature` for `side` at `at`, with the creature's own weapon, size and
+    /// hit points, aware of its foes.
+    pub fn new(id: impl Into<String>, side: impl Into<String>, at: (i32, i32), creature: impl Into<String>) -> UnitDef {
+        UnitDef {
+            id: id.into(),
+            side: side.into(),
+            at,
+            creature: creature.into(),
+            weapon: None,
+            size: None,
+            hp: None,
+            aware: None,
+        }
+    }
+
     pub fn pos(&self) -> GridPos {
         GridPos::new(self.at.0, self.at.1)
     }

@@ -416,12 +416,12 @@ fn draw_lines(
     }
     let cover = preview.attack.as_ref().map(|a| &a.cover).or(preview.total_cover.as_ref().map(|(_, c)| c));
     for line in cover.map_or(&[][..], |c| c.lines.as_slice()) {
-        let colour = match line.blocker {
-            Blocker::Clear => Color::srgb(0.3, 1.0, 0.4),
-            Blocker::Creature => Color::srgb(1.0, 0.9, 0.2),
-            Blocker::LowWall => Color::srgb(1.0, 0.55, 0.1),
-            Blocker::Wall => Color::srgb(1.0, 0.2, 0.2),
-        };
+        let colour = line_colour(match line.blocker {
+            Blocker::Clear => 0,
+            Blocker::Creature => 1,
+            Blocker::LowWall => 2,
+            Blocker::Wall => 3,
+        });
         gizmos.line_2d(layout.grid_point(line.from), layout.grid_point(line.to), colour);
     }
     let Some(attack) = &preview.attack else { return };
@@ -460,5 +460,16 @@ pub fn spawn_cell_grid<M: Component>(
                 DespawnOnExit(screen),
             ));
         }
+    }
+}
+
+/// The colour of a line of sight by how much stands in its way, from 0 (nothing: green)
+/// to 3 (a wall, or total cover: red); play and the editor's cover layer share it.
+pub fn line_colour(severity: usize) -> Color {
+    match severity {
+        0 => Color::srgb(0.3, 1.0, 0.4),
+        1 => Color::srgb(1.0, 0.9, 0.2),
+        2 => Color::srgb(1.0, 0.55, 0.1),
+        _ => Color::srgb(1.0, 0.2, 0.2),
     }
 }

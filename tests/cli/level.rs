@@ -46,28 +46,18 @@ fn edit_applies_a_ron_list_of_edits_headless_and_saves_only_when_all_apply() {
     let (code, _, _) =
         fivefoot(&["edit", "--new", "4x4", "--apply", edits.to_str().unwrap(), "--save", base.to_str().unwrap()]);
     assert_eq!(code, 0);
+    // The edits file applied to the base level, saved to `out`.
+    let apply_to_base = || {
+        fivefoot(&["edit", base.to_str().unwrap(), "--apply", edits.to_str().unwrap(), "--save", out.to_str().unwrap()])
+    };
     std::fs::write(&edits, r#"[Paint(terrain: Wall, area: Cells([(1, 1)])), PlaceUnit(id: "g", creature: "goblin", side: "red", at: (1, 1))]"#).unwrap();
-    let (code, _, err) = fivefoot(&[
-        "edit",
-        base.to_str().unwrap(),
-        "--apply",
-        edits.to_str().unwrap(),
-        "--save",
-        out.to_str().unwrap(),
-    ]);
+    let (code, _, err) = apply_to_base();
     assert_eq!(code, 2);
     assert!(err.contains("edit 2 of 2 (PlaceUnit)") && err.contains("wall"), "{err}");
     assert!(!out.exists(), "nothing saved");
     // A malformed edits file: its line and column.
     std::fs::write(&edits, "[Paint(terrain: Lava, area: Cells([]))]").unwrap();
-    let (code, _, err) = fivefoot(&[
-        "edit",
-        base.to_str().unwrap(),
-        "--apply",
-        edits.to_str().unwrap(),
-        "--save",
-        out.to_str().unwrap(),
-    ]);
+    let (code, _, err) = apply_to_base();
     assert_eq!(code, 2);
     assert!(err.contains("edits.ron:1:"), "{err}");
     assert!(!out.exists());

@@ -9,16 +9,7 @@ use fivefoot::variants::RulesVariant;
 
 /// A unit of `creature` for `side` at `at`, with its catalogue weapon and hit points.
 pub fn unit(id: &str, side: &str, at: (i32, i32), creature: &str) -> UnitDef {
-    UnitDef {
-        id: id.into(),
-        side: side.into(),
-        at,
-        creature: creature.into(),
-        weapon: None,
-        size: None,
-        hp: None,
-        aware: None,
-    }
+    UnitDef::new(id, side, at, creature)
 }
 
 /// The same, holding `weapon`.

@@ -18,7 +18,7 @@ fn level(rows: &[&str], rules: RulesVariant, units: &[(&str, &str, (i32, i32), &
     def.rules = rules;
     let mut d = Document::new(def);
     for &(id, side, at, creature) in units {
-        let e = Edit::PlaceUnit { id: id.into(), creature: creature.into(), side: side.into(), at, weapon: None };
+        let e = Edit::place(id, creature, side, at);
         d.apply(&e, cat()).unwrap();
     }
     d.into_level()

@@ -122,15 +122,8 @@ fn title(app: &mut App) -> String {
 #[test]
 fn an_idle_frame_marks_the_document_unchanged_and_an_edit_marks_it() {
     let mut d = doc(8, 6);
-    let place = |id: &str, side: &str, at| Edit::PlaceUnit {
-        id: id.into(),
-        creature: "goblin".into(),
-        side: side.into(),
-        at,
-        weapon: None,
-    };
-    d.apply(&place("g", "red", (1, 1)), cat()).unwrap();
-    d.apply(&place("f", "blue", (5, 3)), cat()).unwrap();
+    d.apply(&Edit::place("g", "goblin", "red", (1, 1)), cat()).unwrap();
+    d.apply(&Edit::place("f", "goblin", "blue", (5, 3)), cat()).unwrap();
     let mut app = editor_app(d);
     app.world_mut().resource_mut::<EditorTools>().selected = Some("g".into());
     assert_eq!(title(&mut app), "Fivefoot editor: new level, not saved yet *");

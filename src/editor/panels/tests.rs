@@ -7,15 +7,8 @@ use crate::editor::Document;
 
 fn world_with_doc() -> World {
     let mut d = Document::blank(6, 4, false).unwrap();
-    let place = |id: &str, side: &str, at| Edit::PlaceUnit {
-        id: id.into(),
-        creature: "goblin".into(),
-        side: side.into(),
-        at,
-        weapon: None,
-    };
-    d.apply(&place("g", "red", (1, 1)), Catalogue::builtin_ref()).unwrap();
-    d.apply(&place("f", "blue", (4, 2)), Catalogue::builtin_ref()).unwrap();
+    d.apply(&Edit::place("g", "goblin", "red", (1, 1)), Catalogue::builtin_ref()).unwrap();
+    d.apply(&Edit::place("f", "goblin", "blue", (4, 2)), Catalogue::builtin_ref()).unwrap();
     let mut ed = EditorDoc::new(d, None);
     ed.disk_changed = Some(ed.doc.level().clone());
     let mut world = World::new();

@@ -47,16 +47,8 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
                 }
             }
         }
-        placed.push(UnitDef {
-            id: format!("{}{:02}", if blue { "b" } else { "r" }, n),
-            side: if blue { "blue" } else { "red" }.into(),
-            at: (x as i32, y as i32),
-            creature: creature.into(),
-            weapon: None,
-            size: None,
-            hp: None,
-            aware: None,
-        });
+        let id = format!("{}{:02}", if blue { "b" } else { "r" }, n);
+        placed.push(UnitDef::new(id, if blue { "blue" } else { "red" }, (x as i32, y as i32), creature));
     }
     let rows = grid.into_iter().map(|r| r.into_iter().map(|c| if c == 'U' { '.' } else { c }).collect()).collect();
     LevelDef {

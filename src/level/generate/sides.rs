@@ -106,16 +106,8 @@ pub(crate) fn place(
         };
         taken.push(Footprint::new(GridPos::new(red.0, red.1), s));
         for (side, at) in [("blue", blue), ("red", red)] {
-            units.push(UnitDef {
-                id: format!("{}{:02}", if side == "blue" { "b" } else { "r" }, i + 1),
-                side: side.into(),
-                at,
-                creature: (*creature).into(),
-                weapon: None,
-                size: None,
-                hp: None,
-                aware: None,
-            });
+            let id = format!("{}{:02}", if side == "blue" { "b" } else { "r" }, i + 1);
+            units.push(UnitDef::new(id, side, at, *creature));
         }
     }
     Ok(units)
