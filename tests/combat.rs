@@ -2,7 +2,7 @@
 //! determinism (same seed, same events), replays and whole battles on every level.
 
 use fivefoot::combat::command::Intent;
-use fivefoot::combat::{AttackKind, Battle, BattleOptions, CombatEvent, Command, attack, clock, sim};
+use fivefoot::combat::{AttackKind, Battle, BattleOptions, CombatEvent, Command, attack, sim};
 use fivefoot::grid::GridPos;
 use fivefoot::level::{Catalogue, Level, UnitDef};
 use fivefoot::rules::Condition;
@@ -26,6 +26,11 @@ fn battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
 
 fn battle_on(rows: &[&str], units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> Battle {
     Battle::new(&common::level(rows, units, v), &Catalogue::builtin(), v, seed, BattleOptions::default())
+}
+
+/// osr-segments: the acting fighter's major action and what the round's step allows.
+fn major(b: &Battle) -> fivefoot::combat::variants::osr_segments::MajorAction {
+    b.clock.budget.own()
 }
 
 /// Ends turns until `id` acts and `ready` holds.

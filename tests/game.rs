@@ -23,6 +23,7 @@ use std::time::Duration;
 mod common;
 
 use common::{level, unit};
+use fivefoot::combat::variants::osr_segments;
 
 const OPEN: [&str; 7] =
     ["..........", "..........", "..........", "..........", "..........", "..........", ".........."];
@@ -110,7 +111,7 @@ fn casters(rules: RulesVariant) -> Battle {
 fn acting(mut b: Battle, id: &str) -> Battle {
     for _ in 0..40 {
         let a = b.actor().unwrap();
-        if b.fighters[a].id == id && !b.clock.budget.declaring {
+        if b.fighters[a].id == id && !b.clock.budget.own::<osr_segments::MajorAction>().declaring {
             return b;
         }
         b.execute(Command::EndTurn).unwrap();

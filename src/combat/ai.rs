@@ -38,11 +38,11 @@ pub struct Greedy;
 
 impl Ai for Greedy {
     fn decide(&mut self, b: &mut Battle, actor: usize) -> Command {
-        if b.clock.budget.declaring {
+        if b.rules().declaring(&b.clock.budget) {
             return Command::Declare { intent: declaration(b, actor) };
         }
         // ap-phases: an advanced action under way goes on.
-        if b.clock.budget.continuing {
+        if b.rules().continuing(&b.clock.budget) {
             return Command::EndTurn;
         }
         if b.fighters[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
@@ -147,8 +147,8 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
     };
     let defensive = threatened && b.rules().defensive_casting();
     for id in known {
-        if let Some(super::command::Intent::Cast { spell }) = &b.fighters[actor].declared
-            && *spell != id
+        if let Some(super::command::Intent::Cast { spell }) = b.rules().declared(b, actor)
+            && spell != id
         {
             continue;
         }
@@ -171,7 +171,7 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
         for t in targets {
             let cast = Command::Cast { spell: id.clone(), target: b.fighters[t].id.clone(), defensive };
             // While declaring, whether it could be cast at all; otherwise whether it can now.
-            let castable = if b.clock.budget.declaring {
+            let castable = if b.rules().declaring(&b.clock.budget) {
                 super::magic::check(b, actor, &id, &b.fighters[t].id).is_ok()
             } else {
                 b.validate(&cast).is_ok()
@@ -284,7 +284,7 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
     // and a move action, or two move actions"). Ending it beside the foe, or a hex or two
     // short, only hands the foe the first blow; within one move of an attack position the
     // phase is better ended there, so the next phase is move + attack.
-    let last_move = b.variant.numbers().ai.second_move_may_wait && b.clock.budget.moves_used >= 1;
+    let last_move = b.variant.numbers().ai.second_move_may_wait && b.rules().moves_taken(&b.clock.budget) >= 1;
     let striking = reachable.iter().any(|(p, _, _)| can_attack_from(*p));
     if last_move && striking {
         return None;

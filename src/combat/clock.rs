@@ -1,59 +1,18 @@
-//! The combat clock of each variant: who acts next and with what. d20-classic and
-//! four-actions take turns in initiative order; ap-phases runs seven action phases a
-//! round with initiative = Dexterity inside each; osr-segments rolls group initiative
-//! and runs fast actions, then the HIGH group, then the LOW group; hex-phases runs four
-//! phases a 12-second turn in combat-value order, then a post-turn recovery.
-//! Time moves on only by [`tick`], run by the rules schedule's clock (`schedule::clock`),
-//! with each variant's window opened by its own system there.
+//! The combat clock's shared moves: initiative rolled or scored, the order, rounds in
+//! initiative order with a surprise round first (the turn-based variants), a fighter's
+//! turn starting, and [`tick`], which gives the next fighter its opportunity. Time moves
+//! on only by `tick`, run by the rules schedule's clock (`schedule::clock`); each variant
+//! opens its own windows (rounds, phases, segment steps) with its own system there.
 
 pub use super::resolve::reaction_allowance;
-pub use super::time::{AP_PHASES, Advanced, AdvancedKind, Budget, Clock, OsrStep};
+pub use super::time::{Budget, Clock};
 
 use super::battle::Battle;
-use super::command::Intent;
 use super::event::CombatEvent;
-use crate::level::{WeaponKind, WeaponSpeed};
 use crate::rules::Condition;
-
-/// osr-segments: the multi-attack ability (two attack routines a round) for fighters of
-/// base attack +7 or more, as fighters of 7th level gain extra attacks in the OSR tables.
-pub fn osr_multi_attacker(b: &Battle, i: usize) -> bool {
-    b.fighters[i].def.base_attack >= 7 && !b.fighters[i].weapon.is_ranged()
-}
-
-/// ap-phases: the earliest phase (1–7) a fighter's attack with its wielded weapon may begin.
-pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
-    let f = &b.fighters[i];
-    // Readied missiles fly in phase 2; thrown weapons from phase 3.
-    if matches!(f.weapon.kind, WeaponKind::Ranged) {
-        return 2;
-    }
-    // Base action speed from movement: fast at 30, a step better at 45+ (thrown phase,
-    // Medium or smaller only), a step worse at 20 or less.
-    let base = if f.def.speed_ft >= 45 && f.size <= crate::grid::Size::Medium {
-        3
-    } else if f.def.speed_ft <= 20 {
-        5
-    } else {
-        4
-    };
-    let weapon = match f.weapon.speed {
-        WeaponSpeed::Fast => 4,
-        WeaponSpeed::Average => 5,
-        WeaponSpeed::Slow => 6,
-        WeaponSpeed::VerySlow => 7,
-    };
-    base.max(weapon)
-}
 
 /// Rolls initiative and readies the clock; the engine then opens the first window.
 pub fn start(b: &mut Battle) {
-    let n = b.fighters.len();
-    b.clock.ap = vec![0; n];
-    b.clock.attack_actions = vec![0; n];
-    b.clock.advanced = vec![None; n];
-    b.clock.acted = vec![false; n];
-    b.clock.attacked = vec![false; n];
     let some_aware = b.fighters.iter().any(|f| f.aware);
     let some_unaware = b.fighters.iter().any(|f| !f.aware);
     let rules = b.rules();
@@ -63,12 +22,6 @@ pub fn start(b: &mut Battle) {
     b.clock.round = 0;
     b.clock.phase = 0;
     b.clock.actor = None;
-}
-
-/// hex-phases combat value: round(DEX / 3).
-pub fn hex_cv(b: &Battle, i: usize) -> i32 {
-    let dex = b.fighters[i].def.abilities.dex;
-    (dex as f64 / 3.0).round() as i32
 }
 
 /// An initiative that is a score, not a roll; ties are broken once by the seeded dice.
@@ -153,24 +106,6 @@ pub(crate) fn post_turn_recovery(b: &mut Battle) {
             b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Stunned });
         }
     }
-}
-
-pub(crate) fn osr_can_act(b: &Battle, i: usize) -> bool {
-    b.fighters[i].can_act() && !b.fighters[i].has(Condition::Surprised)
-}
-
-/// Whether a fighter acts in the HIGH group this round (the delayed always act LOW).
-pub fn osr_is_high(b: &Battle, i: usize) -> bool {
-    let f = &b.fighters[i];
-    !f.has(Condition::Delayed)
-        && f.declared != Some(Intent::Delay)
-        && b.clock.osr_high.iter().any(|(s, h)| *h && *s == f.side)
-}
-
-/// Within a group, quicker weapons first (speed factor), ties by id order.
-pub(crate) fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
-    v.sort_by_key(|&i| (b.fighters[i].weapon.speed_factor, i));
-    v
 }
 
 /// The budget a fighter gets when its opportunity opens.

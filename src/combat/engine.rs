@@ -56,6 +56,7 @@ impl Battle {
         let mut fighters: Vec<Fighter> =
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
         fighters.sort_by(|a, b| a.id.cmp(&b.id));
+        let own = super::variants::rules(variant).own_state(fighters.len());
         let mut battle = Battle {
             level_name: level.def.name.clone(),
             field: Battlefield { terrain: level.terrain.clone(), variant },
@@ -67,6 +68,7 @@ impl Battle {
             events: vec![],
             stats: BattleStats::default(),
             winner: None,
+            own,
             unarmed: catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike"),
             derived: Box::default(),
             stale: true,

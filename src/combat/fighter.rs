@@ -59,10 +59,6 @@ pub struct Fighter {
     pub holds_grapple: bool,
     /// A held (readied) attack: on this foe, or on any foe entering its reach.
     pub held: Option<Option<String>>,
-    /// d20-classic immediate-action exclusivity: what its immediate action went on.
-    pub immediate: Option<Immediate>,
-    /// osr-segments: this round's declaration.
-    pub declared: Option<super::command::Intent>,
     /// hex-phases: the standing order to abort to a dodge when attacked (`None`: when
     /// down to half its hit points or less).
     pub abort_order: Option<bool>,
@@ -84,7 +80,7 @@ pub struct Casting {
     pub target: String,
 }
 
-/// What an immediate action was spent on (d20-classic exclusivity).
+/// What an immediate action is spent on (d20-classic keeps which, by its own state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Immediate {
     AttackOfOpportunity,
@@ -142,11 +138,9 @@ impl Fighter {
             free_attacked_by: BTreeSet::new(),
             charged: None,
             held: None,
-            immediate: None,
             grappling: None,
             holds_grapple: false,
             loaded: true,
-            declared: None,
             abort_order: None,
             abort_locked: false,
             skip_phase: None,

@@ -11,13 +11,14 @@ use crate::rules::ThreatMap;
 pub struct ClockMark {
     round: u32,
     phase: u32,
-    osr_step: u8,
+    /// The variant's step inside the window (`VariantRules::window_step`).
+    step: u8,
 }
 
 impl ClockMark {
     pub fn of(b: &Battle) -> ClockMark {
         let c = &b.clock;
-        ClockMark { round: c.round, phase: c.phase, osr_step: c.osr_step as u8 }
+        ClockMark { round: c.round, phase: c.phase, step: b.rules().window_step(b) }
     }
 }
 

@@ -2,7 +2,7 @@
 //! commands checked and resolved into events carrying every die and modifier, run through
 //! one Bevy schedule of rule systems (`schedule`, built per variant by `engine`). Pure and
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
-//! using only those below it: `command`, `odds`, `fighter`, `event`, `time`; `battle`;
+//! using only those below it: `command`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
 //! `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`; `engine`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
 
@@ -17,6 +17,7 @@ pub mod fighter;
 pub mod foresight;
 pub mod invariants;
 pub mod odds;
+pub mod own;
 pub mod plugin;
 pub mod resolve;
 pub mod schedule;

@@ -2,6 +2,7 @@
 //! total defense, delay and massive damage, as each variant has them.
 
 use super::*;
+use fivefoot::combat::variants::{ap_phases, osr_segments};
 
 #[test]
 fn an_attack_of_opportunity_rules_out_a_held_action_until_the_next_turn() {
@@ -310,9 +311,9 @@ fn osr_crossbows_fire_only_with_the_low_group() {
         RulesVariant::OsrSegments,
         4,
     );
-    until(&mut b, "xbow", |b| b.clock.budget.major && !b.clock.budget.fast_only && !b.clock.budget.declaring);
+    until(&mut b, "xbow", |b| major(b).major && !major(b).fast_only && !major(b).declaring);
     let allowed = b.validate(&Command::Attack { target: "gob".into() });
-    assert_eq!(allowed.is_ok(), b.clock.osr_step == fivefoot::combat::clock::OsrStep::Low, "{allowed:?}");
+    assert_eq!(allowed.is_ok(), osr_segments::round(&b).step == osr_segments::OsrStep::Low, "{allowed:?}");
 }
 
 #[test]
@@ -328,7 +329,7 @@ fn ap_total_defense_takes_two_consecutive_ap_and_gives_plus_4_or_plus_2_after_at
     assert!(b.fighters[hero].defense.is_empty(), "declared, not complete");
     until(&mut b, "gob", |b| b.clock.phase == 4); // the hero's phase-3 opportunity completed it
     assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 4)]);
-    assert_eq!(b.clock.ap[hero], 1);
+    assert_eq!(ap_phases::points(&b).ap[hero], 1);
     // After an attack action earlier in the round, only +2.
     let mut b = battle(
         vec![unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")), unit("gob", "red", (4, 3), "goblin", None)],

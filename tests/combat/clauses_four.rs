@@ -5,6 +5,7 @@
 //! catalogue; each negative case has its positive control.
 
 use super::*;
+use fivefoot::combat::variants::four_actions;
 
 fn four(units: Vec<UnitDef>, seed: u64) -> Battle {
     battle(units, RulesVariant::FourActions, seed)
@@ -244,7 +245,7 @@ fn four_actions_the_side_step_is_5_ft_never_into_difficult_terrain() {
     assert!(b.validate(&Command::Step { to: (3, 2).into() }).is_err(), "difficult terrain");
     b.execute(Command::Step { to: (5, 2).into() }).unwrap();
     let bud = &b.clock.budget;
-    assert!(!bud.quick && bud.standard && bud.move_action, "{bud:?}");
+    assert!(!four_actions::quick_left(bud) && bud.standard && bud.move_action, "{bud:?}");
 }
 
 /// "Focus: Gain a +1 bonus on Attack and Damage rolls … for 1 round": the attack shows +1,

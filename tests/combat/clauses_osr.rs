@@ -4,11 +4,12 @@
 //! here from the catalogue; each negative case has its positive control.
 
 use super::*;
-use fivefoot::combat::clock::{OsrStep, osr_is_high};
+use fivefoot::combat::variants::osr_segments;
+use osr_segments::{OsrStep, osr_is_high};
 
 /// Every combatant declares "fight" except those `special` names, who declare its intent.
 fn declare(b: &mut Battle, special: &[(&str, Intent)]) {
-    while b.clock.budget.declaring {
+    while major(b).declaring {
         let me = b.fighters[b.actor().unwrap()].id.clone();
         let intent = special.iter().find(|(id, _)| *id == me).map_or(Intent::Fight, |(_, i)| i.clone());
         b.execute(Command::Declare { intent }).unwrap();
@@ -21,7 +22,7 @@ fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Inte
     for seed in 0..200 {
         let mut b = battle(units.to_vec(), RulesVariant::OsrSegments, seed);
         declare(&mut b, special);
-        let high = |side: &str| b.clock.osr_high.iter().any(|(s, h)| s == side && *h);
+        let high = |side: &str| osr_segments::round(&b).high.iter().any(|(s, h)| s == side && *h);
         if high("blue") == blue_high && high("red") != blue_high {
             return b;
         }
@@ -32,6 +33,7 @@ fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Inte
 /// The acting fighter may take its major action in a group step (HIGH or LOW).
 fn group_turn(b: &Battle) -> bool {
     let bud = &b.clock.budget;
+    let bud = bud.own::<osr_segments::MajorAction>();
     bud.major && !bud.fast_only && !bud.declaring && !bud.attacks_only
 }
 
@@ -54,7 +56,7 @@ fn osr_a_delay_announced_in_high_waits_for_low_with_the_delayed_condition() {
     for delay in [false, true] {
         let mut b = battle_with_groups(&units, true, &[]);
         until(&mut b, "hero", group_turn);
-        assert_eq!(b.clock.osr_step, OsrStep::High, "blue rolled HIGH");
+        assert_eq!(osr_segments::round(&b).step, OsrStep::High, "blue rolled HIGH");
         let hero = b.index_of("hero").unwrap();
         if !delay {
             b.execute(Command::Attack { target: "gob".into() }).unwrap();
@@ -67,7 +69,7 @@ fn osr_a_delay_announced_in_high_waits_for_low_with_the_delayed_condition() {
         // Nothing more in HIGH: the next time the hero acts, the LOW step is on, its major
         // action intact.
         until(&mut b, "hero", |_| true);
-        assert_eq!(b.clock.osr_step, OsrStep::Low);
+        assert_eq!(osr_segments::round(&b).step, OsrStep::Low);
         assert_eq!(b.clock.round, 1);
         assert!(group_turn(&b), "the major action is kept for LOW");
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
@@ -85,7 +87,7 @@ fn osr_a_delay_announced_in_low_loses_the_major_action() {
     for delay in [false, true] {
         let mut b = battle_with_groups(&units, false, &[]);
         until(&mut b, "hero", group_turn);
-        assert_eq!(b.clock.osr_step, OsrStep::Low, "blue rolled LOW");
+        assert_eq!(osr_segments::round(&b).step, OsrStep::Low, "blue rolled LOW");
         if !delay {
             assert!(b.validate(&Command::Attack { target: "gob".into() }).is_ok());
             continue;
@@ -97,7 +99,7 @@ fn osr_a_delay_announced_in_low_loses_the_major_action() {
         // The hero's next opportunity is the next round's declaration.
         until(&mut b, "hero", |_| true);
         assert_eq!(b.clock.round, 2);
-        assert!(b.clock.budget.declaring);
+        assert!(major(&b).declaring);
         assert!(!b.events.iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
     }
 }
@@ -224,10 +226,10 @@ fn osr_one_free_attack_per_segment() {
         let special = if pal_delays { vec![("pal", Intent::Delay)] } else { vec![] };
         let mut b = battle_with_groups(&units, true, &special);
         until(&mut b, "hero", group_turn);
-        assert_eq!(b.clock.osr_step, OsrStep::High);
+        assert_eq!(osr_segments::round(&b).step, OsrStep::High);
         b.execute(Command::Move { to: (1, 3).into() }).unwrap();
         until(&mut b, "pal", group_turn);
-        assert_eq!(b.clock.osr_step, if pal_delays { OsrStep::Low } else { OsrStep::High });
+        assert_eq!(osr_segments::round(&b).step, if pal_delays { OsrStep::Low } else { OsrStep::High });
         b.execute(Command::Move { to: (7, 3).into() }).unwrap();
         let free = free_attacks_by(&b, "gob");
         if pal_delays {
@@ -259,8 +261,8 @@ fn osr_one_free_attack_per_opponent_per_round() {
     // Back in, and out again, in later segments of the same round.
     for to in [(3, 2), (1, 2)] {
         b.fighters[gob].reactions_used = 0;
-        b.clock.budget.major = true;
-        b.clock.acted[hero] = false;
+        b.clock.budget.own_mut::<osr_segments::MajorAction>().major = true;
+        osr_segments::round_mut(&mut b).acted[hero] = false;
         assert_eq!(b.actor(), Some(hero));
         b.execute(Command::Move { to: to.into() }).unwrap();
     }

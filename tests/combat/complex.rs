@@ -2,6 +2,7 @@
 //! the AI's choices around them.
 
 use super::*;
+use fivefoot::combat::variants::ap_phases;
 
 // ---------------------------------------------------------------- ap-phases complex actions (000)
 
@@ -15,7 +16,7 @@ fn knock_out(b: &mut Battle, id: &str, dying: bool) {
         b.fighters[i].add(Condition::Dying);
     }
     // No AP and no opportunity left this round, as if it had dropped before it opened.
-    b.clock.ap[i] = 0;
+    ap_phases::points_mut(b).ap[i] = 0;
     b.clock.queue.retain(|&q| q != i);
     b.invalidate();
 }
@@ -134,16 +135,20 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
     knock_out(&mut b, "pal", true);
     let h = b.index_of("hero").unwrap();
     b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
-    assert_eq!(b.clock.ap[h], 2, "the first AP goes in when declared");
+    assert_eq!(ap_phases::points(&b).ap[h], 2, "the first AP goes in when declared");
     // The second AP goes in on the hero's next opportunity, by ending the turn (anything
     // else would abandon it).
     while b.clock.phase < 4 {
         if b.actor() == Some(h) {
-            assert!(b.clock.budget.continuing, "phase {}: the first aid is under way", b.clock.phase);
+            assert!(
+                b.clock.budget.own::<ap_phases::PhaseAction>().continuing,
+                "phase {}: the first aid is under way",
+                b.clock.phase
+            );
         }
         b.execute(Command::EndTurn).unwrap();
     }
-    assert_eq!(b.clock.ap[h], 1, "2 AP, in phases 2 and 3");
+    assert_eq!(ap_phases::points(&b).ap[h], 1, "2 AP, in phases 2 and 3");
     let mut phase = 0;
     let mut provoked_in = vec![];
     for e in &b.events {
@@ -177,7 +182,10 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
     let delivered = |b: &Battle| action_events(b, "hero", "coup de grace").len() == 2;
     while !delivered(&b) {
         if b.actor() == Some(h) {
-            assert!(b.clock.budget.continuing, "the hero's AP go into the coup de grace");
+            assert!(
+                b.clock.budget.own::<ap_phases::PhaseAction>().continuing,
+                "the hero's AP go into the coup de grace"
+            );
         }
         b.execute(Command::EndTurn).unwrap();
     }
@@ -194,7 +202,7 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
         }
     }
     assert_eq!(when, (2, 2), "phases 6 and 7, then the first a fighter acts in round 2");
-    assert_eq!(b.clock.ap[h], 2, "round 2's first AP finished it");
+    assert_eq!(ap_phases::points(&b).ap[h], 2, "round 2's first AP finished it");
 }
 
 #[test]
@@ -288,7 +296,7 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     until(&mut b, "hero", |b| b.clock.phase == 2);
     b.execute(Command::Defend).unwrap();
     let hero = b.index_of("hero").unwrap();
-    until(&mut b, "hero", |b| b.clock.budget.continuing);
+    until(&mut b, "hero", |b| b.clock.budget.own::<ap_phases::PhaseAction>().continuing);
     assert!(
         fivefoot::control::vocabulary::budget_line(&b).contains("under way"),
         "{}",
@@ -300,17 +308,17 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     let mut b = battle(units(), RulesVariant::ApPhases, 3);
     until(&mut b, "hero", |b| b.clock.phase == 2);
     b.execute(Command::Defend).unwrap();
-    until(&mut b, "hero", |b| b.clock.budget.continuing);
-    let ap = b.clock.ap[hero];
+    until(&mut b, "hero", |b| b.clock.budget.own::<ap_phases::PhaseAction>().continuing);
+    let ap = ap_phases::points(&b).ap[hero];
     b.execute(Command::Move { to: (3, 0).into() }).unwrap();
-    assert!(b.clock.advanced[hero].is_none());
+    assert!(ap_phases::points(&b).advanced[hero].is_none());
     assert!(b.fighters[hero].defense.is_empty(), "no total defense");
     assert!(
         b.events
             .iter()
             .any(|e| matches!(e, CombatEvent::Spoiled { unit, reason, .. } if unit == "hero" && reason == "abandoned"))
     );
-    assert_eq!(b.clock.ap[hero], ap - 1, "the move took this phase's AP instead");
+    assert_eq!(ap_phases::points(&b).ap[hero], ap - 1, "the move took this phase's AP instead");
 }
 
 /// hex-phases: "an attack action and a move action, or two move actions" a phase. A wolf

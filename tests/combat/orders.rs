@@ -1,6 +1,7 @@
 //! Orders given ahead: hex-phases aborts to a dodge, osr-segments declarations.
 
 use super::*;
+use fivefoot::combat::variants::osr_segments;
 
 /// hex-phases: the wolf (CV 5) acts before the ogre (CV 3) in every phase.
 fn hex_wolf_and_ogre(ogre_aborts: Option<bool>, wolf_aborts: Option<bool>) -> Battle {
@@ -107,11 +108,11 @@ fn osr_rounds_open_with_declarations_before_group_initiative() {
         RulesVariant::OsrSegments,
         3,
     );
-    assert!(b.clock.budget.declaring);
+    assert!(major(&b).declaring);
     assert!(!b.events.iter().any(|e| matches!(e, CombatEvent::GroupInitiative { .. })), "no roll before declarations");
     let err = b.validate(&Command::Move { to: (2, 3).into() }).unwrap_err();
     assert!(err.reason.contains("first declares"), "{}", err.reason);
-    while b.clock.budget.declaring {
+    while major(&b).declaring {
         b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
     }
     let declared =
@@ -131,11 +132,11 @@ fn osr_a_charge_must_be_declared_and_a_declared_delay_acts_low_without_the_condi
         RulesVariant::OsrSegments,
         5,
     );
-    while b.clock.budget.declaring {
+    while major(&b).declaring {
         b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
     }
     let a = b.actor().unwrap();
-    assert!(!b.clock.budget.fast_only, "nobody declared a fast action");
+    assert!(!major(&b).fast_only, "nobody declared a fast action");
     let who = b.fighters[a].id.clone();
     let foe = if who == "hero" { "gob" } else { "hero" };
     let err = b.validate(&Command::Charge { target: foe.into() }).unwrap_err();
@@ -147,17 +148,17 @@ fn osr_a_charge_must_be_declared_and_a_declared_delay_acts_low_without_the_condi
         RulesVariant::OsrSegments,
         5,
     );
-    while b.clock.budget.declaring {
+    while major(&b).declaring {
         let me = b.fighters[b.actor().unwrap()].id.clone();
         let intent = if me == "hero" { Intent::Charge { target: "gob".into() } } else { Intent::Delay };
         b.execute(Command::Declare { intent }).unwrap();
     }
-    assert!(b.clock.budget.fast_only);
+    assert!(major(&b).fast_only);
     assert_eq!(b.fighters[b.actor().unwrap()].id, "hero");
     b.execute(Command::Charge { target: "gob".into() }).unwrap();
     assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
     // The goblin declared a delay: it acts with the LOW group, and is not "delayed".
     let gob = b.index_of("gob").unwrap();
-    assert!(!fivefoot::combat::clock::osr_is_high(&b, gob));
+    assert!(!osr_segments::osr_is_high(&b, gob));
     assert!(!b.fighters[gob].has(Condition::Delayed));
 }

@@ -4,6 +4,7 @@
 
 use super::spells::spoiled;
 use super::*;
+use fivefoot::combat::variants::osr_segments;
 
 /// The mage declares a magic missile; when the hero's group turn comes it moves to `to`.
 fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> Battle {
@@ -20,9 +21,13 @@ fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> Battle {
         let a = b.actor().expect("battle on");
         let id = b.fighters[a].id.clone();
         let c = &b.clock.budget;
-        let cmd = if c.declaring && id == "mage" {
+        let cmd = if c.own::<osr_segments::MajorAction>().declaring && id == "mage" {
             Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }
-        } else if id == "hero" && c.major && !c.fast_only && !c.declaring {
+        } else if id == "hero"
+            && c.own::<osr_segments::MajorAction>().major
+            && !c.own::<osr_segments::MajorAction>().fast_only
+            && !c.own::<osr_segments::MajorAction>().declaring
+        {
             b.execute(Command::Move { to: to.into() }).unwrap();
             return b;
         } else {
@@ -62,12 +67,12 @@ fn goblin_walks_up(seed: u64, hero_declares: Intent) -> Option<Battle> {
         let a = b.actor().expect("battle on");
         let id = b.fighters[a].id.clone();
         let c = b.clock.budget.clone();
-        if c.declaring {
+        if c.own::<osr_segments::MajorAction>().declaring {
             let intent = if id == "hero" { hero_declares.clone() } else { Intent::Fight };
             b.execute(Command::Declare { intent }).unwrap();
         } else if id == "hero" {
             return None;
-        } else if c.major && !c.fast_only {
+        } else if c.own::<osr_segments::MajorAction>().major && !c.own::<osr_segments::MajorAction>().fast_only {
             b.execute(Command::Move { to: (3, 3).into() }).unwrap();
             return Some(b);
         } else {
@@ -98,7 +103,7 @@ fn an_osr_fighter_with_its_major_action_left_strikes_a_foe_coming_into_reach() {
         let round = b.clock.round;
         while b.clock.round == round && b.actor().is_some() {
             let a = b.actor().unwrap();
-            assert!(b.fighters[a].id != "hero" || b.clock.budget.declaring, "seed {seed}: the hero acts again");
+            assert!(b.fighters[a].id != "hero" || major(&b).declaring, "seed {seed}: the hero acts again");
             b.execute(Command::EndTurn).unwrap();
         }
         // Positive control: declared to delay (another major action), no immediate attack.

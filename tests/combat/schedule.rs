@@ -221,7 +221,8 @@ fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
         let mut engine = Engine::new(RulesVariant::OsrSegments);
         for _ in 0..20 {
             let a = b.actor().expect("battle on");
-            let (id, budget) = (b.fighters[a].id.clone(), b.clock.budget.clone());
+            let id = b.fighters[a].id.clone();
+            let budget = major(&b);
             if budget.declaring {
                 b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
             } else if id == "hero" {

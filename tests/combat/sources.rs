@@ -350,9 +350,7 @@ fn a_natural_20_always_hits_and_a_natural_1_always_misses() {
                 );
                 let h = b.index_of("hero").unwrap();
                 b.fighters[h].offense.push(("test".into(), bonus));
-                until(&mut b, "hero", |b| {
-                    !b.clock.budget.declaring && (v != RulesVariant::OsrSegments || b.clock.budget.major)
-                });
+                until(&mut b, "hero", |b| !major(b).declaring && (v != RulesVariant::OsrSegments || major(b).major));
                 b.fighters[h].offense = vec![("test".into(), bonus)];
                 let _ = b.execute(Command::Attack { target: "gob".into() });
                 for e in &b.events {

@@ -7,6 +7,8 @@
 
 use super::*;
 use fivefoot::combat::fighter::Immediate;
+use fivefoot::combat::variants::ap_phases::points;
+use fivefoot::combat::variants::{d20_classic, osr_segments};
 
 pub(super) fn cast(spell: &str, target: &str, defensive: bool) -> Command {
     Command::Cast { spell: spell.into(), target: target.into(), defensive }
@@ -159,7 +161,7 @@ fn d20_counterspell_is_an_immediate_action_that_rules_out_attacks_of_opportunity
         assert_eq!(spoiled(&b, "blue_mage"), vec!["countered".to_string()]);
         let (blue, red) = (b.index_of("blue_mage").unwrap(), b.index_of("red_mage").unwrap());
         assert_eq!((b.fighters[blue].spells_left, b.fighters[red].spells_left), (2, 2), "both spend a slot");
-        assert_eq!(b.fighters[red].immediate, Some(Immediate::Counterspell));
+        assert_eq!(d20_classic::immediate(&b, red), Some(Immediate::Counterspell));
         // "you cannot use any other type of immediate action until the start of your next
         // turn": the blue mage walks away from the red mage without drawing an attack.
         let red_pos = b.fighters[red].pos;
@@ -167,7 +169,7 @@ fn d20_counterspell_is_an_immediate_action_that_rules_out_attacks_of_opportunity
         let held_attacks = |immediate: Option<Immediate>| {
             let mut held = b.clone();
             held.fighters[red].held = Some(None);
-            held.fighters[red].immediate = immediate;
+            d20_classic::spend_immediate(&mut held, red, immediate);
             held.fighters[blue].pos = (red_pos.x - 4, red_pos.y).into();
             held.invalidate();
             held.execute(Command::Move { to: (red_pos.x - 1, red_pos.y).into() }).unwrap();
@@ -227,16 +229,16 @@ fn ap_casting_is_complex_two_consecutive_ap_provoking_in_each_phase() {
         until(&mut b, "mage", |b| b.clock.phase == 2 && b.clock.round >= 2);
         let mage = b.index_of("mage").unwrap();
         b.execute(cast("magic_missile", "champ", false)).unwrap();
-        assert_eq!(b.clock.ap[mage], 2, "1 AP now");
+        assert_eq!(points(&b).ap[mage], 2, "1 AP now");
         assert_eq!(provoked_by_casting(&b), 1, "provokes as the first AP is spent");
         assert_eq!(damage_to(&b, "champ"), 0, "not cast yet");
         if !spoiled(&b, "mage").is_empty() {
             // Hurt, and concentration (DC 10 + damage + 1) failed: the spell is lost.
-            assert!(b.clock.advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
+            assert!(points(&b).advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
             continue;
         }
         until(&mut b, "champ", |b| b.clock.phase == 4);
-        assert_eq!(b.clock.ap[mage], 1, "seed {seed}: the second AP went on it in the next phase");
+        assert_eq!(points(&b).ap[mage], 1, "seed {seed}: the second AP went on it in the next phase");
         assert_eq!(provoked_by_casting(&b), 2, "and provoked again (the champion has Combat Reflexes)");
         let went_off = damage_to(&b, "champ") > 0;
         assert_eq!(went_off, spoiled(&b, "mage").is_empty(), "the spell goes off unless it was lost");
@@ -325,22 +327,23 @@ fn osr_spells_are_declared_and_go_off_by_segment_unless_the_caster_is_hurt_first
         ]
     };
     let mut b = battle(units(), RulesVariant::OsrSegments, 3);
-    until(&mut b, "mage", |b| !b.clock.budget.declaring && b.clock.budget.major && !b.clock.budget.fast_only);
+    until(&mut b, "mage", |b| !major(b).declaring && major(b).major && !major(b).fast_only);
     let e = b.validate(&cast("magic_missile", "priest", false)).unwrap_err();
     assert!(e.reason.contains("not declared"), "{e}");
 
     // Both declare: the mage's missile (1 segment) beats the priest's cure (5 segments),
     // whatever the groups, and breaks it.
     let mut b = battle(units(), RulesVariant::OsrSegments, 3);
-    until(&mut b, "mage", |b| b.clock.budget.declaring);
+    until(&mut b, "mage", |b| major(b).declaring);
     b.execute(Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }).unwrap();
-    until(&mut b, "priest", |b| b.clock.budget.declaring);
+    until(&mut b, "priest", |b| major(b).declaring);
     b.execute(Command::Declare { intent: Intent::Cast { spell: "cure_light_wounds".into() } }).unwrap();
     // Each announces its target in its group's turn (whichever comes first).
     let mut announced = 0;
     while announced < 2 {
         let a = b.actor().unwrap();
         let bud = &b.clock.budget;
+        let bud = bud.own::<osr_segments::MajorAction>();
         let turn = bud.major && !bud.fast_only && !bud.declaring && !bud.attacks_only;
         match b.fighters[a].id.as_str() {
             "mage" if turn => b.execute(cast("magic_missile", "priest", false)).unwrap(),
@@ -387,7 +390,7 @@ fn osr_a_declared_spell_is_lost_when_the_caster_is_hurt_before_announcing_it() {
         RulesVariant::OsrSegments,
         3,
     );
-    until(&mut b, "mage", |b| b.clock.budget.declaring);
+    until(&mut b, "mage", |b| major(b).declaring);
     b.execute(Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }).unwrap();
     // Casting begins in segment 1: a wound before the mage's group turn breaks it.
     let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
@@ -417,7 +420,7 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
         until(&mut b, "mage", |b| b.clock.phase == 2 && b.clock.round >= 2);
         b.execute(cast("magic_missile", "gob", false)).unwrap();
         let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
-        assert!(b.clock.advanced[mage].is_some(), "1 AP of 2 spent");
+        assert!(points(&b).advanced[mage].is_some(), "1 AP of 2 spent");
         fivefoot::combat::resolve::wound(&mut b, gob, mage, 3);
         let check = b.events.iter().rev().find_map(|e| match e {
             CombatEvent::Save { kind, dc, success, .. } if kind.starts_with("concentration") => Some((*dc, *success)),
@@ -425,13 +428,13 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
         });
         let (dc, held) = check.expect("a concentration check");
         assert_eq!(dc, 10 + 3 + 1, "10 + damage + spell level");
-        assert_eq!(b.clock.advanced[mage].is_some(), held, "seed {seed}");
+        assert_eq!(points(&b).advanced[mage].is_some(), held, "seed {seed}");
         checked += 1;
         if held {
             // Dropped before the second AP: the casting is lost, not finished rounds later.
             let hp = b.fighters[mage].hp;
             fivefoot::combat::resolve::wound(&mut b, gob, mage, hp + 1);
-            assert!(b.clock.advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
+            assert!(points(&b).advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
             assert!(spoiled(&b, "mage").iter().any(|r| r == "it dropped"), "seed {seed}");
         }
     }
@@ -482,7 +485,7 @@ fn only_d20_classic_and_ap_phases_cast_defensively() {
             v,
             1,
         );
-        until(&mut b, "mage", |b| !b.clock.budget.declaring);
+        until(&mut b, "mage", |b| !major(b).declaring);
         let e = b.validate(&cast("magic_missile", "gob", true));
         let has_it = matches!(v, RulesVariant::D20Classic | RulesVariant::ApPhases);
         assert_eq!(e.as_ref().is_err_and(|e| e.reason.contains("no defensive casting")), !has_it, "{v}: {e:?}");
@@ -497,13 +500,13 @@ fn osr_mage_duel(seed: u64) -> Battle {
         seed,
     );
     let spell = || Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } };
-    let turn = |b: &Battle| b.clock.budget.major && !b.clock.budget.fast_only && !b.clock.budget.declaring;
+    let turn = |b: &Battle| major(b).major && !major(b).fast_only && !major(b).declaring;
     while b.clock.round == 1
         && !b.events.iter().any(|e| matches!(e, CombatEvent::PhaseStarted { name, .. } if name == "spells by segment"))
     {
         let a = b.actor().unwrap();
         let foe = if b.fighters[a].id == "blue_mage" { "red_mage" } else { "blue_mage" };
-        let cmd = if b.clock.budget.declaring {
+        let cmd = if major(&b).declaring {
             spell()
         } else if turn(&b) {
             cast("magic_missile", foe, false)
@@ -520,7 +523,7 @@ fn osr_spells_of_one_segment_go_off_together_within_a_group_and_high_before_low(
     let (mut together, mut high_first) = (0, 0);
     for seed in 0..40 {
         let b = osr_mage_duel(seed);
-        let tie = b.clock.osr_high.iter().all(|(_, high)| *high);
+        let tie = osr_segments::round(&b).high.iter().all(|(_, high)| *high);
         let (hurt_blue, hurt_red) = (damage_to(&b, "blue_mage") > 0, damage_to(&b, "red_mage") > 0);
         if tie {
             together += 1;
@@ -528,7 +531,7 @@ fn osr_spells_of_one_segment_go_off_together_within_a_group_and_high_before_low(
             assert!(spoiled(&b, "blue_mage").is_empty() && spoiled(&b, "red_mage").is_empty());
         } else {
             high_first += 1;
-            let blue_high = b.clock.osr_high.iter().any(|(s, high)| s == "blue" && *high);
+            let blue_high = osr_segments::round(&b).high.iter().any(|(s, high)| s == "blue" && *high);
             let (low, high) = if blue_high { ("red_mage", "blue_mage") } else { ("blue_mage", "red_mage") };
             assert!(damage_to(&b, low) > 0 && damage_to(&b, high) == 0, "seed {seed}: the HIGH group's goes first");
             assert_eq!(spoiled(&b, low), vec!["concentration broken (hurt)".to_string()], "seed {seed}");
@@ -550,12 +553,12 @@ fn osr_a_caster_making_a_free_attack_loses_its_spell() {
             RulesVariant::OsrSegments,
             seed,
         );
-        let turn = |b: &Battle| b.clock.budget.major && !b.clock.budget.fast_only && !b.clock.budget.declaring;
+        let turn = |b: &Battle| major(b).major && !major(b).fast_only && !major(b).declaring;
         while b.clock.round == 1 {
             let a = b.actor().unwrap();
             let mage_casting = b.fighters[b.index_of("mage").unwrap()].casting.is_some();
             let cmd = match b.fighters[a].id.as_str() {
-                "mage" if b.clock.budget.declaring => {
+                "mage" if major(&b).declaring => {
                     Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }
                 }
                 "mage" if turn(&b) => cast("magic_missile", "far", false),
@@ -584,7 +587,7 @@ fn a_grappled_caster_has_no_hand_free_in_d20_classic_and_four_actions() {
             v,
             1,
         );
-        until(&mut b, "mage", |b| !b.clock.budget.declaring);
+        until(&mut b, "mage", |b| !major(b).declaring);
         let mage = b.index_of("mage").unwrap();
         b.fighters[mage].add(Condition::Grappled);
         let no_hands = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);

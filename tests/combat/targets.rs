@@ -2,6 +2,7 @@
 //! under every variant; the same actions at a foe in reach are the positive control.
 
 use super::*;
+use fivefoot::combat::variants::osr_segments;
 
 const ROWS: [&str; 8] = [
     "....................",
@@ -36,7 +37,9 @@ fn field(v: RulesVariant) -> Battle {
     b.invalidate();
     until(&mut b, "hero", |b| {
         let c = &b.clock.budget;
-        !c.declaring && (b.variant != RulesVariant::OsrSegments || (c.major && !c.fast_only))
+        !c.own::<osr_segments::MajorAction>().declaring
+            && (b.variant != RulesVariant::OsrSegments
+                || (c.own::<osr_segments::MajorAction>().major && !c.own::<osr_segments::MajorAction>().fast_only))
     });
     b
 }
@@ -105,7 +108,7 @@ fn an_osr_charge_is_declared_only_at_a_foe_in_the_fight() {
     );
     let d = b.index_of("dead").unwrap();
     b.fighters[d].add(Condition::Dead);
-    until(&mut b, "hero", |b| b.clock.budget.declaring);
+    until(&mut b, "hero", |b| major(b).declaring);
     let declare = |t: &str| Command::Declare { intent: Intent::Charge { target: t.into() } };
     assert!(b.validate(&declare("near")).is_ok(), "the control");
     for bad in ["friend", "dead", "hero"] {

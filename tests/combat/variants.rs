@@ -3,6 +3,7 @@
 //! osr-segments group initiative and descending AC, hex-phases 3d6 rolls and phases.
 
 use super::*;
+use fivefoot::combat::variants::ap_phases;
 
 // ---------------------------------------------------------------- ap-phases (000)
 
@@ -17,7 +18,7 @@ fn a_fast_human_with_a_greatsword_attacks_no_earlier_than_the_slow_phase() {
         1,
     );
     let hero = b.index_of("hero").unwrap();
-    assert_eq!(clock::ap_earliest_attack_phase(&b, hero), 6, "the slow phase is the sixth");
+    assert_eq!(ap_phases::ap_earliest_attack_phase(&b, hero), 6, "the slow phase is the sixth");
     until(&mut b, "hero", |b| b.clock.phase == 4);
     let e = b.validate(&Command::Attack { target: "gob".into() }).unwrap_err();
     assert!(e.reason.contains("slow"), "{e}");
@@ -29,7 +30,7 @@ fn a_fast_human_with_a_greatsword_attacks_no_earlier_than_the_slow_phase() {
         RulesVariant::ApPhases,
         1,
     );
-    assert_eq!(clock::ap_earliest_attack_phase(&b, b.index_of("hero").unwrap()), 4);
+    assert_eq!(ap_phases::ap_earliest_attack_phase(&b, b.index_of("hero").unwrap()), 4);
     until(&mut b, "hero", |b| b.clock.phase == 4);
     b.validate(&Command::Attack { target: "gob".into() }).unwrap();
 }
@@ -50,7 +51,7 @@ fn the_second_attack_action_in_a_round_is_at_minus_5_and_the_third_at_minus_10()
     assert!(!hero[0].iter().any(|(s, _)| s == "earlier attack actions"));
     assert!(has_mod(&hero[1], "earlier attack actions", -5));
     assert!(has_mod(&hero[2], "earlier attack actions", -10));
-    assert_eq!(b.clock.ap[b.index_of("hero").unwrap()], 0, "three actions spent all 3 AP");
+    assert_eq!(ap_phases::points(&b).ap[b.index_of("hero").unwrap()], 0, "three actions spent all 3 AP");
 }
 
 #[test]
@@ -60,8 +61,8 @@ fn only_aware_creatures_act_in_the_surprise_round_with_2_ap() {
     units[1].aware = Some(false);
     let b = battle(units, RulesVariant::ApPhases, 1);
     assert!(b.clock.surprise);
-    assert_eq!(b.clock.ap[b.index_of("hero").unwrap()], 2);
-    assert_eq!(b.clock.ap[b.index_of("gob").unwrap()], 0);
+    assert_eq!(ap_phases::points(&b).ap[b.index_of("hero").unwrap()], 2);
+    assert_eq!(ap_phases::points(&b).ap[b.index_of("gob").unwrap()], 0);
 }
 
 // ---------------------------------------------------------------- four-actions (001)
@@ -233,7 +234,7 @@ fn group_initiative_ties_put_both_groups_high() {
             seed,
         );
         // Group initiative is rolled once everyone has declared.
-        while b.clock.budget.declaring {
+        while major(&b).declaring {
             b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
         }
         let groups: Vec<(i32, String)> = b
@@ -285,7 +286,7 @@ fn the_surprised_cannot_make_free_attacks() {
         units[1].aware = Some(aware);
         let mut b = battle(units, RulesVariant::OsrSegments, 9);
         assert_eq!(b.fighters[b.index_of("gob").unwrap()].has(Condition::Surprised), !aware);
-        until(&mut b, "hero", |b| b.clock.budget.major && !b.clock.budget.fast_only && !b.clock.budget.declaring);
+        until(&mut b, "hero", |b| major(b).major && !major(b).fast_only && !major(b).declaring);
         b.execute(Command::Move { to: (1, 3).into() }).unwrap();
         let free = b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
         assert_eq!(free, aware, "aware: {aware}");

@@ -16,6 +16,7 @@ pub(crate) use slots::{Counterspells, Criticals, Maneuver, Situation, Terms, Var
 
 use super::event::CombatEvent;
 use super::fighter::Fighter;
+use super::own::{Own, OwnData};
 use super::time::Clock;
 use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, ThreatMap, UnitView};
 use crate::variants::RulesVariant;
@@ -72,6 +73,9 @@ pub struct Battle {
     pub events: Vec<CombatEvent>,
     pub stats: BattleStats,
     pub winner: Option<Option<String>>,
+    /// What the variant keeps of its own (action points, declarations, the round's
+    /// steps…), of a type its module defines.
+    pub(crate) own: Own,
     /// What a disarmed fighter fights with.
     pub unarmed: crate::level::WeaponDef,
     /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
@@ -98,6 +102,16 @@ impl Battle {
     /// The active variant's rules: the slots where its source differs.
     pub(crate) fn rules(&self) -> &'static dyn VariantRules {
         (self.rules_of)(self.variant)
+    }
+
+    /// The variant's own state in this battle, if it keeps one of type `T`.
+    pub fn own<T: OwnData>(&self) -> Option<&T> {
+        self.own.get()
+    }
+
+    /// The variant's own state, as its module keeps it.
+    pub(crate) fn own_mut<T: OwnData + Default>(&mut self) -> &mut T {
+        self.own.get_mut()
     }
 
     /// This battle is a copy resolving a command only to foresee what it provokes.

@@ -24,6 +24,11 @@ pub(crate) trait VariantRules: Sync {
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
     /// The budget a fighter gets when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
+    /// What the variant keeps of its own in a battle of `fighters` combatants, as it
+    /// stands before the battle starts (nothing by default).
+    fn own_state(&self, _fighters: usize) -> crate::combat::own::Own {
+        crate::combat::own::Own::default()
+    }
     /// Sets the battle going: initiative, and who starts surprised.
     fn start(&self, b: &mut Battle);
     /// When some combatants are unaware, a surprise round (or phase) for the aware comes
@@ -52,6 +57,32 @@ pub(crate) trait VariantRules: Sync {
     fn declarations(&self) -> bool {
         false
     }
+    /// `a` takes an attack action (ap-phases counts them: each after the first is at −5).
+    fn attack_action_taken(&self, _b: &mut Battle, _a: usize) {}
+    /// What `i` declared for this round, where combatants declare.
+    fn declared(&self, _b: &Battle, _i: usize) -> Option<crate::combat::command::Intent> {
+        None
+    }
+    /// `i` declares `intent` for this round.
+    fn declare(&self, _b: &mut Battle, _i: usize, _intent: crate::combat::command::Intent) {}
+    /// Where the clock is inside the window open now, for the check that time only moves
+    /// on (osr-segments: the step of the round); 0 by default.
+    fn window_step(&self, _b: &Battle) -> u8 {
+        0
+    }
+    /// Only a declaration may be made now (the round's declarations are under way).
+    fn declaring(&self, _budget: &Budget) -> bool {
+        false
+    }
+    /// An action under way goes on if the opportunity ends now (ap-phases' advanced
+    /// action), and any other action abandons it.
+    fn continuing(&self, _budget: &Budget) -> bool {
+        false
+    }
+    /// The move actions taken in this opportunity.
+    fn moves_taken(&self, budget: &Budget) -> u32 {
+        budget.moved as u32
+    }
     /// A caster may cast defensively.
     fn defensive_casting(&self) -> bool {
         false
@@ -64,6 +95,8 @@ pub(crate) trait VariantRules: Sync {
     fn grapples(&self) -> bool {
         false
     }
+    /// `by` makes an attack of opportunity (d20-classic: its immediate action).
+    fn opportunity_taken(&self, _b: &mut Battle, _by: usize) {}
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
@@ -172,7 +205,7 @@ pub(crate) trait VariantRules: Sync {
     }
     /// A readied attack may be taken now. Every holder a step draws is asked before the
     /// first of them strikes, so this reads only the holder's own state.
-    fn may_take_held(&self, _f: &Fighter) -> bool {
+    fn may_take_held(&self, _b: &Battle, _h: usize) -> bool {
         true
     }
     /// After `h`'s readied attack on `trigger`: its new place in the order (by default it

@@ -112,7 +112,7 @@ pub(crate) fn give_orders(b: &mut Battle, actor: usize, plan: &Plan) {
     let id = b.fighters[actor].id.clone();
     match &plan.command {
         Command::Declare { intent } => {
-            b.fighters[actor].declared = Some(intent.clone());
+            b.rules().declare(b, actor, intent.clone());
             b.emit(CombatEvent::Action { unit: id, action: "declares".into(), detail: intent.describe() });
         }
         Command::AbortOrder { on } => {

@@ -10,7 +10,7 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         if !rules.declarations() {
             return Err(format!("{} has no declarations", b.variant.id()));
         }
-        if !budget.declaring {
+        if !rules.declaring(budget) {
             return Err("declarations are made at the start of the round".into());
         }
         if let crate::combat::command::Intent::Charge { target } = intent {

@@ -173,9 +173,7 @@ fn held_strikers(b: &mut Battle, mover: usize) -> Vec<usize> {
     b.refresh();
     holders
         .into_iter()
-        .filter(|&h| {
-            b.view().threat.threatens(h, b.fighters[mover].footprint()) && b.rules().may_take_held(&b.fighters[h])
-        })
+        .filter(|&h| b.view().threat.threatens(h, b.fighters[mover].footprint()) && b.rules().may_take_held(b, h))
         .collect()
 }
 
@@ -185,7 +183,6 @@ pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
         return;
     }
     b.fighters[h].held = None;
-    b.fighters[h].immediate = Some(crate::combat::fighter::Immediate::HeldAction);
     let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
     b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
     roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());

@@ -35,8 +35,8 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     let f = &mut b.fighters[reactor];
     f.reactions_used += 1;
     f.reactions_round += 1;
-    f.immediate = Some(crate::combat::fighter::Immediate::AttackOfOpportunity);
     f.free_attacked_by.insert(target);
+    b.rules().opportunity_taken(b, reactor);
     roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
 }
 

@@ -17,7 +17,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
         return;
     }
     if let AttackKind::NthAction(_) = kind {
-        b.clock.attack_actions[a] += 1;
+        b.rules().attack_action_taken(b, a);
     }
     let count = if full { b.rules().full_attacks(&b.fighters[a]) } else { 1 };
     for n in 0..count {

@@ -56,7 +56,7 @@ pub(crate) fn spend(
             }
             n.standard = false;
             n.move_action = false;
-            n.swift = false;
+            n.own_mut::<SwiftAction>().left = false;
         }
         Command::Delay => {
             if !budget.fresh {
@@ -90,15 +90,48 @@ pub(crate) fn spend(
 /// What a combatant may do when its opportunity opens.
 pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
     let single = b.clock.surprise;
-    Budget { standard: true, move_action: true, swift: true, fresh: true, single_action: single, ..Budget::default() }
+    let mut budget =
+        Budget { standard: true, move_action: true, fresh: true, single_action: single, ..Budget::default() };
+    budget.own_mut::<SwiftAction>().left = true;
+    budget
+}
+
+/// d20-classic's own part of a budget: the swift action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SwiftAction {
+    pub left: bool,
+}
+
+/// d20-classic's own state: what each combatant's immediate action (one a round, until
+/// its next turn) went on, by fighter index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImmediateActions(pub Vec<Option<Immediate>>);
+
+/// What `i`'s immediate action went on since its last turn.
+pub fn immediate(b: &Battle, i: usize) -> Option<Immediate> {
+    b.own::<ImmediateActions>().and_then(|a| a.0.get(i).copied().flatten())
+}
+
+pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
+    let n = b.fighters.len();
+    let actions = &mut b.own_mut::<ImmediateActions>().0;
+    actions.resize(n, None);
+    actions[i] = on;
 }
 
 /// This variant's rules, as the engine calls them.
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
+    fn own_state(&self, fighters: usize) -> Own {
+        Own::new(ImmediateActions(vec![None; fighters]))
+    }
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
+        spend_immediate(b, i, None);
+    }
+    fn opportunity_taken(&self, b: &mut Battle, by: usize) {
+        spend_immediate(b, by, Some(Immediate::AttackOfOpportunity));
     }
     fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
         attack::d20_family_terms(s, m, false)
@@ -114,12 +147,13 @@ impl VariantRules for D20Classic {
     fn massive_damage(&self) -> bool {
         true
     }
-    fn may_take_held(&self, f: &Fighter) -> bool {
+    fn may_take_held(&self, b: &Battle, h: usize) -> bool {
         // A held action is an immediate action, and an attack of opportunity already taken
         // rules it out until the holder's next turn.
-        f.immediate.is_none()
+        immediate(b, h).is_none()
     }
     fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
+        spend_immediate(b, h, Some(Immediate::HeldAction));
         // Its new place in the order is just after the trigger.
         let key = b.fighters[trigger].initiative;
         resolve::set_initiative(b, h, key - 1);
@@ -148,7 +182,6 @@ impl VariantRules for D20Classic {
     }
     fn turn_starts(&self, f: &mut Fighter) -> Option<Condition> {
         f.reactions_used = 0;
-        f.immediate = None;
         Some(Condition::FlatFooted)
     }
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -165,12 +198,8 @@ impl VariantRules for D20Classic {
     }
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         // After a held action, no attacks of opportunity until its next turn.
-        let f = &b.fighters[reactor];
-        f.reactions_used < allowance
-            && !matches!(
-                f.immediate,
-                Some(crate::combat::fighter::Immediate::HeldAction | crate::combat::fighter::Immediate::Counterspell)
-            )
+        b.fighters[reactor].reactions_used < allowance
+            && !matches!(immediate(b, reactor), Some(Immediate::HeldAction | Immediate::Counterspell))
     }
     fn dying_when_dropped(&self, _f: &Fighter) -> bool {
         true
@@ -225,13 +254,13 @@ impl Counterspells for Counter {
     }
     fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
         let f = &b.fighters[r];
-        f.has_trait("counterspell") && f.knows(&sp.id) && f.immediate.is_none()
+        f.has_trait("counterspell") && f.knows(&sp.id) && immediate(b, r).is_none()
     }
     fn skill(&self) -> &'static str {
         "Spellcraft"
     }
     fn counter(&self, b: &mut Battle, r: usize, _dc: i32) -> bool {
-        b.fighters[r].immediate = Some(Immediate::Counterspell);
+        spend_immediate(b, r, Some(Immediate::Counterspell));
         true
     }
 }

@@ -14,10 +14,22 @@ use crate::combat::schedule::{InPlay, Moves, Turn};
 use crate::grid::{Footprint, GridPos};
 use bevy::prelude::{Res, ResMut};
 
+/// four-actions' own part of a budget: the quick action, beside the standard and move
+/// actions every variant of the family has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuickAction {
+    pub left: bool,
+}
+
+/// Whether the quick action is left in `budget`.
+pub fn quick_left(budget: &Budget) -> bool {
+    budget.own::<QuickAction>().left
+}
+
 /// Spends a quick action (or, traded down, the standard action).
 fn take_quick(budget: &Budget, n: &mut Budget, what: &str) -> Result<(), String> {
-    if budget.quick {
-        n.quick = false;
+    if quick_left(budget) {
+        n.own_mut::<QuickAction>().left = false;
     } else if budget.standard {
         n.standard = false;
     } else {
@@ -56,8 +68,8 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
             } else if budget.move_action {
                 n.move_action = false;
                 return Ok((n, AttackKind::Secondary));
-            } else if budget.quick {
-                n.quick = false;
+            } else if quick_left(budget) {
+                n.own_mut::<QuickAction>().left = false;
                 return Ok((n, AttackKind::Tertiary));
             } else {
                 return Err("no action left to attack with".into());
@@ -107,7 +119,9 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
 /// What a combatant may do when its opportunity opens.
 pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
     let restrained = b.fighters[i].has(Condition::Grappled);
-    Budget { standard: true, move_action: !restrained, quick: true, fresh: true, ..Budget::default() }
+    let mut budget = Budget { standard: true, move_action: !restrained, fresh: true, ..Budget::default() };
+    budget.own_mut::<QuickAction>().left = true;
+    budget
 }
 
 /// A creature's Athletics bonus: Strength modifier + half its base attack bonus.
@@ -352,7 +366,6 @@ impl VariantRules for FourActions {
     }
     fn turn_starts(&self, f: &mut Fighter) -> Option<Condition> {
         f.reactions_used = 0;
-        f.immediate = None;
         Some(Condition::Surprised)
     }
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -543,5 +556,5 @@ fn cast_with_focus(b: &mut Battle, actor: usize, plan: &Plan) {
 
 /// Standard, move and quick actions all spent.
 fn actions_spent(budget: &Budget) -> bool {
-    !budget.standard && !budget.move_action && !budget.quick
+    !budget.standard && !budget.move_action && !quick_left(budget)
 }

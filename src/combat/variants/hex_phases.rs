@@ -15,20 +15,22 @@ pub(crate) fn spend(
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
+    let used = budget.own::<PhaseActions>();
+    let now = n.own_mut::<PhaseActions>();
     match cmd {
         Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
         Command::Move { .. } => {
-            let max_moves = if budget.attack_used { 1 } else { 2 };
+            let max_moves = if used.attack_used { 1 } else { 2 };
             if budget.stepped {
                 return Err("no moving in a phase with a 1-hex step".into());
             }
             if budget.single_action && !budget.fresh {
                 return Err("the surprise phase allows a single action".into());
             }
-            if budget.moves_used >= max_moves {
+            if used.moves_used >= max_moves {
                 return Err("no move action left this phase".into());
             }
-            n.moves_used += 1;
+            now.moves_used += 1;
             n.moved = true;
         }
         Command::Step { .. } => {
@@ -39,28 +41,28 @@ pub(crate) fn spend(
         }
         // The source has no magic: casting takes the attack action.
         Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend | Command::Cast { .. } => {
-            if budget.attack_used || budget.moves_used > 1 {
+            if used.attack_used || used.moves_used > 1 {
                 return Err("the attack action is spent".into());
             }
             if budget.single_action && !budget.fresh {
                 return Err("the surprise phase allows a single action".into());
             }
-            n.attack_used = true;
+            now.attack_used = true;
         }
         Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
         Command::Stand | Command::Reload => {
-            let max_moves = if budget.attack_used { 1 } else { 2 };
-            if budget.moves_used >= max_moves {
+            let max_moves = if used.attack_used { 1 } else { 2 };
+            if used.moves_used >= max_moves {
                 return Err("standing up takes a move action, and none is left".into());
             }
-            n.moves_used += 1;
+            now.moves_used += 1;
         }
         // Readying is an attack action.
         Command::Hold { .. } => {
-            if budget.attack_used || budget.moves_used > 1 {
+            if used.attack_used || used.moves_used > 1 {
                 return Err("the attack action is spent".into());
             }
-            n.attack_used = true;
+            now.attack_used = true;
         }
         Command::Trip { .. }
         | Command::Stance { .. }
@@ -86,6 +88,14 @@ pub(crate) fn spend(
         Command::EndTurn => n = Budget::default(),
     };
     Ok((n, kind))
+}
+
+/// hex-phases' own part of a budget: what of a phase's actions ("an attack action and a
+/// move action, or two move actions") is used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseActions {
+    pub attack_used: bool,
+    pub moves_used: u8,
 }
 
 /// Opens the next window of this variant's clock (a round, phase or step): who may act
@@ -164,9 +174,13 @@ impl VariantRules for HexPhases {
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
     }
+    fn moves_taken(&self, budget: &Budget) -> u32 {
+        budget.own::<PhaseActions>().moves_used as u32
+    }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
-        if b.clock.budget.moves_used > 2 {
-            return Err(format!("{} move actions in one phase", b.clock.budget.moves_used));
+        let moves = b.clock.budget.own::<PhaseActions>().moves_used;
+        if moves > 2 {
+            return Err(format!("{moves} move actions in one phase"));
         }
         Ok(())
     }
@@ -198,7 +212,7 @@ impl VariantRules for HexPhases {
     }
     fn start(&self, b: &mut Battle) {
         // Initiative = combat value; ties broken once, now, by the seeded dice.
-        clock::fixed_initiative(b, clock::hex_cv, "(combat value)");
+        clock::fixed_initiative(b, hex_cv, "(combat value)");
     }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         b.clock.phase == 1
@@ -229,12 +243,12 @@ impl VariantRules for HexPhases {
 
 /// OCV: combat value + half the base attack bonus (rounded down).
 pub fn ocv(b: &Battle, i: usize) -> i32 {
-    clock::hex_cv(b, i) + b.fighters[i].def.base_attack.div_euclid(2)
+    hex_cv(b, i) + b.fighters[i].def.base_attack.div_euclid(2)
 }
 
 /// DCV: combat value + shield bonus.
 pub fn dcv(b: &Battle, i: usize) -> i32 {
-    clock::hex_cv(b, i) + b.fighters[i].def.shield
+    hex_cv(b, i) + b.fighters[i].def.shield
 }
 
 /// hex-phases in the rules schedule: delaying holds the phase's action until after the
@@ -257,5 +271,12 @@ impl Plugin for HexPhasesPlugin {
 
 /// An attack and a move, two moves, or the surprise phase's one action.
 fn phase_actions_spent(budget: &Budget) -> bool {
-    (budget.attack_used && budget.moves_used >= 1) || budget.moves_used >= 2 || (budget.single_action && !budget.fresh)
+    let used = budget.own::<PhaseActions>();
+    (used.attack_used && used.moves_used >= 1) || used.moves_used >= 2 || (budget.single_action && !budget.fresh)
+}
+
+/// Combat value: round(DEX / 3).
+pub fn hex_cv(b: &Battle, i: usize) -> i32 {
+    let dex = b.fighters[i].def.abilities.dex;
+    (dex as f64 / 3.0).round() as i32
 }

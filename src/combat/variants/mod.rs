@@ -20,10 +20,7 @@ mod prelude {
     pub(super) use crate::combat::Fighter;
     pub(super) use crate::combat::attack::{Situation, Terms};
     pub(super) use crate::combat::clock;
-    pub(super) use crate::combat::clock::{
-        AP_PHASES, Budget, OsrStep, osr_can_act, osr_is_high, osr_multi_attacker, osr_sorted, post_turn_recovery,
-        round_reset,
-    };
+    pub(super) use crate::combat::clock::{Budget, post_turn_recovery, round_reset};
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Modifier;
@@ -32,6 +29,7 @@ mod prelude {
         self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
     pub(super) use crate::combat::odds::AttackDie;
+    pub(super) use crate::combat::own::Own;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};

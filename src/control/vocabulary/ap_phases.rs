@@ -2,7 +2,7 @@
 //! pips, an advanced action under way).
 
 use super::prelude::*;
-use crate::combat::variants::ap_phases::advanced_name;
+use crate::combat::variants::ap_phases::{AP_PHASES, PhaseAction, advanced_name, points};
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -29,7 +29,7 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
 pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     let c = &b.clock;
     let phase = c.phase.clamp(1, 7);
-    let track: Vec<String> = crate::combat::clock::AP_PHASES
+    let track: Vec<String> = AP_PHASES
         .iter()
         .enumerate()
         .map(|(k, name)| if k + 1 == phase as usize { format!("[{name}]") } else { name.to_string() })
@@ -38,10 +38,10 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 }
 
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let mut parts = vec![format!("{} AP", b.clock.ap.get(actor).copied().unwrap_or(0))];
-    say(&mut parts, b.clock.budget.phase_action, "an action this phase");
-    if b.clock.budget.continuing
-        && let Some(Some(adv)) = b.clock.advanced.get(actor)
+    let mut parts = vec![format!("{} AP", points(b).ap.get(actor).copied().unwrap_or(0))];
+    say(&mut parts, b.clock.budget.own::<PhaseAction>().left, "an action this phase");
+    if b.clock.budget.own::<PhaseAction>().continuing
+        && let Some(Some(adv)) = points(b).advanced.get(actor)
     {
         parts.push(format!(
             "{} under way (end the turn to go on with it; any other action abandons it)",
@@ -53,9 +53,9 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
 
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
-    let ap = b.clock.ap.get(i).copied().unwrap_or(0) as usize;
+    let ap = points(b).ap.get(i).copied().unwrap_or(0) as usize;
     let pips = format!("AP {}{}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)));
-    match b.clock.advanced.get(i).and_then(|a| a.as_ref()) {
+    match points(b).advanced.get(i).and_then(|a| a.as_ref()) {
         Some(adv) => {
             format!("{pips} {} {}/{} AP", advanced_name(&adv.action), adv.spent, adv.needed)
         }
@@ -65,6 +65,6 @@ pub fn badge(b: &Battle, i: usize) -> String {
 
 /// Its line in the initiative panel: AP pips and the Dexterity that orders each phase.
 pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
-    let ap = b.clock.ap.get(i).copied().unwrap_or(0) as usize;
+    let ap = points(b).ap.get(i).copied().unwrap_or(0) as usize;
     format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), b.fighters[i].initiative_shown)
 }

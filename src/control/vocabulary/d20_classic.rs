@@ -1,6 +1,8 @@
 //! d20-classic in the player's words: its action bar, its clock and budget, its badges.
 
 use super::prelude::*;
+use crate::combat::fighter::Immediate;
+use crate::combat::variants::d20_classic::{SwiftAction, immediate};
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -36,7 +38,7 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
     say(&mut parts, bud.fresh, "full-round");
     say(&mut parts, bud.standard, "standard");
     say(&mut parts, bud.move_action, "move");
-    say(&mut parts, bud.swift, "swift");
+    say(&mut parts, bud.own::<SwiftAction>().left, "swift");
     say(&mut parts, !bud.moved && !bud.stepped, "5-ft step");
     parts
 }
@@ -44,10 +46,10 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
     let f = &b.fighters[i];
-    match f.immediate {
-        Some(crate::combat::fighter::Immediate::AttackOfOpportunity) => "immediate: AoO used".into(),
-        Some(crate::combat::fighter::Immediate::HeldAction) => "immediate: held action used".into(),
-        Some(crate::combat::fighter::Immediate::Counterspell) => "immediate: counterspell used".into(),
+    match immediate(b, i) {
+        Some(Immediate::AttackOfOpportunity) => "immediate: AoO used".into(),
+        Some(Immediate::HeldAction) => "immediate: held action used".into(),
+        Some(Immediate::Counterspell) => "immediate: counterspell used".into(),
         None if f.death_fails > 0 => format!("death saves failed: {}", f.death_fails),
         None => String::new(),
     }

@@ -41,7 +41,7 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
     let mut parts = vec![];
     say(&mut parts, bud.standard, "standard");
     say(&mut parts, bud.move_action, "move");
-    say(&mut parts, bud.quick, "quick");
+    say(&mut parts, crate::combat::variants::four_actions::quick_left(bud), "quick");
     parts
 }
 

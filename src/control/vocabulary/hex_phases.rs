@@ -30,8 +30,9 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
     let bud = &b.clock.budget;
     let mut parts = vec![];
     say(&mut parts, bud.fresh, "full-phase");
-    say(&mut parts, !bud.attack_used, "attack");
-    parts.push(format!("{} move(s)", 2u8.saturating_sub(bud.moves_used)));
+    let used = bud.own::<crate::combat::variants::hex_phases::PhaseActions>();
+    say(&mut parts, !used.attack_used, "attack");
+    parts.push(format!("{} move(s)", 2u8.saturating_sub(used.moves_used)));
     parts
 }
 

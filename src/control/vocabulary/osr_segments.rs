@@ -2,6 +2,7 @@
 //! and budget, its badges.
 
 use super::prelude::*;
+use crate::combat::variants::osr_segments::{MajorAction, OsrStep, osr_is_high, round};
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -22,15 +23,14 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
 }
 
 pub(super) fn clock_line(b: &Battle, who: &str) -> String {
-    let c = &b.clock;
     let groups: Vec<String> =
-        c.osr_high.iter().map(|(s, h)| format!("{s} {}", if *h { "HIGH" } else { "LOW" })).collect();
+        round(b).high.iter().map(|(s, h)| format!("{s} {}", if *h { "HIGH" } else { "LOW" })).collect();
     let groups = if groups.is_empty() { "groups rolled after declarations".to_string() } else { groups.join(", ") };
-    format!("{} (1 min, 10 segments) | {:?} | {groups} | {who} acts", super::round_label(b), c.osr_step)
+    format!("{} (1 min, 10 segments) | {:?} | {groups} | {who} acts", super::round_label(b), round(b).step)
 }
 
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let bud = &b.clock.budget;
+    let bud = b.clock.budget.own::<MajorAction>();
     let mut parts = vec![];
     let caster = b.fighters[actor].spells_left > 0;
     say(&mut parts, bud.declaring && !caster, "declare: fight, charge or delay");
@@ -44,14 +44,14 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
     let f = &b.fighters[i];
-    let group = if b.clock.osr_high.is_empty() {
+    let group = if round(b).high.is_empty() {
         ""
-    } else if crate::combat::clock::osr_is_high(b, i) {
+    } else if osr_is_high(b, i) {
         "HIGH"
     } else {
         "LOW"
     };
-    let declared = match &f.declared {
+    let declared = match round(b).declared.get(i).and_then(Option::as_ref) {
         Some(Intent::Charge { target }) => format!(" charge {target}"),
         Some(Intent::Delay) => " delay".into(),
         Some(Intent::Cast { spell }) => format!(" cast {spell}"),
@@ -63,7 +63,7 @@ pub fn badge(b: &Battle, i: usize) -> String {
 /// Declarations go one unit at a time in their own order: the one declaring, then those
 /// still to, then those who have.
 fn declaring(b: &Battle) -> bool {
-    b.clock.osr_step == crate::combat::clock::OsrStep::Declare
+    round(b).step == OsrStep::Declare
 }
 
 /// The initiative panel's order: while declaring, the one declaring, then those still to.
@@ -88,7 +88,7 @@ pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
         } else {
             "declared"
         }
-    } else if c.acted.get(i).copied().unwrap_or(false) {
+    } else if round(b).acted.get(i).copied().unwrap_or(false) {
         "acted"
     } else {
         ""

@@ -2,6 +2,7 @@
 //! maneuver failed by 10 or more does to its maker.
 
 use super::super::prelude::*;
+use super::{points, points_mut};
 
 /// A maneuver: a combat maneuver check (CMB, −5 for each attack action before it this
 /// round) against the target's CMD.
@@ -11,10 +12,10 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
     let shove = kind == Maneuver::Shove;
     let f = &b.fighters[a];
     let size = |i: usize| -b.fighters[i].size.size_modifier().clamp(-2, 2);
-    let cmb = f.def.base_attack + f.str_mod() + size(a) - 5 * b.clock.attack_actions[a] as i32;
+    let cmb = f.def.base_attack + f.str_mod() + size(a) - 5 * points(b).attack_actions[a] as i32;
     let g = &b.fighters[t];
     let cmd = 10 + g.def.base_attack + g.str_mod() + g.dex_mod() + size(t);
-    b.clock.attack_actions[a] += 1;
+    points_mut(b).attack_actions[a] += 1;
     let roll = b.dice.roll(20) as i32;
     b.emit(CombatEvent::Attack {
         attacker: aid.clone(),

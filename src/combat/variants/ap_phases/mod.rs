@@ -6,8 +6,8 @@
 
 use super::Criticals;
 use super::prelude::*;
-use crate::combat::clock::AdvancedKind;
 use crate::combat::resolve::{gain, lose};
+use crate::level::{WeaponKind, WeaponSpeed};
 
 mod advanced;
 mod maneuvers;
@@ -21,6 +21,67 @@ use maneuvers::{backfire, maneuver_check};
 
 /// "Creatures receive 3 action points to use during any standard combat round."
 pub const ACTION_POINTS: u8 = 3;
+
+/// An advanced action in progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Advanced {
+    pub action: AdvancedKind,
+    pub spent: u8,
+    pub needed: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdvancedKind {
+    Charge {
+        target: String,
+    },
+    TotalDefense,
+    /// A standard-action spell (complex, 2 AP); `defensive`: cast defensively, so no
+    /// longer complex.
+    Cast {
+        spell: String,
+        target: String,
+        defensive: bool,
+    },
+    CoupDeGrace {
+        target: String,
+    },
+    FirstAid {
+        target: String,
+    },
+}
+
+/// Names of the action phases.
+pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fast", "average", "slow", "very slow"];
+
+/// ap-phases' own state of a round, by fighter index: action points left, attack actions
+/// taken, and the advanced action under way.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActionPoints {
+    pub ap: Vec<u8>,
+    pub attack_actions: Vec<u8>,
+    pub advanced: Vec<Option<Advanced>>,
+}
+
+/// ap-phases' own part of a budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseAction {
+    /// One action may be taken in this phase.
+    pub left: bool,
+    /// An advanced action is under way: ending the turn spends this phase's AP on it;
+    /// any other action abandons it.
+    pub continuing: bool,
+}
+
+/// The round's action points as they stand (empty in a battle of another variant).
+pub fn points(b: &Battle) -> &ActionPoints {
+    static NONE: ActionPoints = ActionPoints { ap: vec![], attack_actions: vec![], advanced: vec![] };
+    b.own::<ActionPoints>().unwrap_or(&NONE)
+}
+
+pub fn points_mut(b: &mut Battle) -> &mut ActionPoints {
+    b.own_mut::<ActionPoints>()
+}
 
 /// An advanced action in progress, in words.
 pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
@@ -38,9 +99,9 @@ pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
 pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
-    n.continuing = false;
+    n.own_mut::<PhaseAction>().continuing = false;
     let kind = AttackKind::Primary;
-    let ap = b.clock.ap[actor];
+    let ap = points(b).ap[actor];
     let phase = b.clock.phase;
     match cmd {
         Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
@@ -52,7 +113,7 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         Command::Stance { .. } | Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
             return Err("ap-phases has no such action".into());
         }
-        _ if !budget.phase_action => return Err("one action per phase".into()),
+        _ if !budget.own::<PhaseAction>().left => return Err("one action per phase".into()),
         _ => {}
     }
     // Advanced actions need only their first AP now: the rest follow phase by phase,
@@ -73,18 +134,18 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         if b.fighters[actor].defense.iter().any(|(name, _)| name == "total defense") {
             return Err("in total defense: no attack actions until its next round of actions".into());
         }
-        let earliest = clock::ap_earliest_attack_phase(b, actor);
+        let earliest = ap_earliest_attack_phase(b, actor);
         if phase < earliest {
             return Err(format!(
                 "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
                 b.fighters[actor].weapon.name,
-                clock::AP_PHASES[earliest as usize - 1]
+                AP_PHASES[earliest as usize - 1]
             ));
         }
-        n.phase_action = false;
-        return Ok((n, AttackKind::NthAction(b.clock.attack_actions[actor] as u32 + 1)));
+        n.own_mut::<PhaseAction>().left = false;
+        return Ok((n, AttackKind::NthAction(points(b).attack_actions[actor] as u32 + 1)));
     }
-    n.phase_action = false;
+    n.own_mut::<PhaseAction>().left = false;
     Ok((n, kind))
 }
 
@@ -111,14 +172,14 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
         }
         for i in 0..n {
             let f = &b.fighters[i];
-            b.clock.ap[i] = if !f.can_act() {
+            points_mut(b).ap[i] = if !f.can_act() {
                 0
             } else if b.clock.surprise {
                 if f.aware { 2 } else { 0 }
             } else {
                 ACTION_POINTS
             };
-            b.clock.attack_actions[i] = 0;
+            points_mut(b).attack_actions[i] = 0;
         }
     } else {
         b.clock.phase += 1;
@@ -134,13 +195,15 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
     b.clock.queue = if p == 1 {
         vec![]
     } else {
-        b.clock.order.iter().copied().filter(|&i| b.clock.ap[i] > 0 || (p == 2 && dying(i))).collect()
+        b.clock.order.iter().copied().filter(|&i| points(b).ap[i] > 0 || (p == 2 && dying(i))).collect()
     };
 }
 
 /// What a combatant may do when its opportunity opens.
 pub(crate) fn fresh_budget(_b: &Battle, _i: usize) -> Budget {
-    Budget { phase_action: true, fresh: true, ..Budget::default() }
+    let mut budget = Budget { fresh: true, ..Budget::default() };
+    budget.own_mut::<PhaseAction>().left = true;
+    budget
 }
 
 /// The Heal check that stabilises a dying creature.
@@ -154,7 +217,7 @@ impl VariantRules for ApPhases {
         crate::combat::attack::d20_family_terms(s, m, false)
     }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
-        match b.clock.ap.iter().enumerate().find(|(_, ap)| **ap > ACTION_POINTS) {
+        match points(b).ap.iter().enumerate().find(|(_, ap)| **ap > ACTION_POINTS) {
             Some((i, ap)) => Err(format!("{} has {ap} action points, more than {ACTION_POINTS}", b.fighters[i].id)),
             None => Ok(()),
         }
@@ -172,7 +235,7 @@ impl VariantRules for ApPhases {
     }
     fn dropped(&self, b: &mut Battle, t: usize) {
         // An advanced action in progress is lost ("or the action is lost").
-        if let Some(adv) = b.clock.advanced.get_mut(t).and_then(Option::take) {
+        if let Some(adv) = points_mut(b).advanced.get_mut(t).and_then(Option::take) {
             let unit = b.fighters[t].id.clone();
             let action = advanced_name(&adv.action);
             b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
@@ -196,6 +259,19 @@ impl VariantRules for ApPhases {
         // Initiative is the Dexterity score; ties broken by the seeded dice.
         clock::fixed_initiative(b, |b, i| b.fighters[i].def.abilities.dex, "(Dexterity score)");
     }
+    fn own_state(&self, fighters: usize) -> Own {
+        Own::new(ActionPoints {
+            ap: vec![0; fighters],
+            attack_actions: vec![0; fighters],
+            advanced: vec![None; fighters],
+        })
+    }
+    fn continuing(&self, budget: &Budget) -> bool {
+        budget.own::<PhaseAction>().continuing
+    }
+    fn attack_action_taken(&self, b: &mut Battle, a: usize) {
+        points_mut(b).attack_actions[a] += 1;
+    }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         // The first phase that has actions.
         b.clock.phase == 2
@@ -203,8 +279,8 @@ impl VariantRules for ApPhases {
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         // An advanced action under way goes on (ending the turn) unless the fighter
         // abandons it for another action.
-        if b.clock.advanced[i].is_some() {
-            b.clock.budget.continuing = true;
+        if points(b).advanced[i].is_some() {
+            b.clock.budget.own_mut::<PhaseAction>().continuing = true;
         }
     }
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -250,4 +326,29 @@ impl VariantRules for ApPhases {
     fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
         Some(super::strength_with_two_hands(f))
     }
+}
+
+/// The earliest phase (1–7) a fighter's attack with its wielded weapon may begin.
+pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
+    let f = &b.fighters[i];
+    // Readied missiles fly in phase 2; thrown weapons from phase 3.
+    if matches!(f.weapon.kind, WeaponKind::Ranged) {
+        return 2;
+    }
+    // Base action speed from movement: fast at 30, a step better at 45+ (thrown phase,
+    // Medium or smaller only), a step worse at 20 or less.
+    let base = if f.def.speed_ft >= 45 && f.size <= crate::grid::Size::Medium {
+        3
+    } else if f.def.speed_ft <= 20 {
+        5
+    } else {
+        4
+    };
+    let weapon = match f.weapon.speed {
+        WeaponSpeed::Fast => 4,
+        WeaponSpeed::Average => 5,
+        WeaponSpeed::Slow => 6,
+        WeaponSpeed::VerySlow => 7,
+    };
+    base.max(weapon)
 }

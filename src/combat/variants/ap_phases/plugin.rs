@@ -6,8 +6,8 @@
 
 use super::super::prelude::*;
 use super::advanced::{begin_advanced, begin_complex, continue_advanced};
+use super::{Advanced, AdvancedKind, PhaseAction, points, points_mut};
 use super::{advanced_name, next_action_phase};
-use crate::combat::clock::{Advanced, AdvancedKind};
 use crate::combat::schedule::{InPlay, Moves, TimeMoves, Turn};
 use bevy::prelude::ResMut;
 
@@ -46,11 +46,11 @@ fn go_on_with_advanced_action(
 ) {
     let Some((actor, plan)) = turn.accepted() else { return };
     let b = &mut battle.0;
-    if !b.clock.budget.continuing {
+    if !b.clock.budget.own::<PhaseAction>().continuing {
         return;
     }
     if plan.command != Command::EndTurn {
-        if let Some(adv) = b.clock.advanced[actor].take() {
+        if let Some(adv) = points_mut(b).advanced[actor].take() {
             let unit = b.fighters[actor].id.clone();
             let action = advanced_name(&adv.action);
             b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
@@ -70,9 +70,9 @@ fn go_on_with_advanced_action(
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
 fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
     let Some(t) = target_of(b, plan) else { return };
-    b.clock.ap[actor] -= 1;
+    points_mut(b).ap[actor] -= 1;
     let target = b.fighters[t].id.clone();
-    b.clock.advanced[actor] =
+    points_mut(b).advanced[actor] =
         Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
     let id = b.fighters[actor].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "charge".into(), detail: format!("declared at {target} (2 AP)") });
@@ -81,8 +81,8 @@ fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
 /// Total defense is an advanced action of 2 AP.
 fn begin_total_defense(b: &mut Battle, actor: usize, _plan: &Plan) {
     let id = b.fighters[actor].id.clone();
-    b.clock.ap[actor] = b.clock.ap[actor].saturating_sub(1);
-    b.clock.advanced[actor] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
+    points_mut(b).ap[actor] = points(b).ap[actor].saturating_sub(1);
+    points_mut(b).advanced[actor] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
     b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });
 }
 
@@ -93,7 +93,7 @@ fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
 
 /// "Once you ready an action, you forfeit all other actions this round."
 fn forfeit_other_actions(b: &mut Battle, actor: usize, _plan: &Plan) {
-    b.clock.ap[actor] = 1;
+    points_mut(b).ap[actor] = 1;
 }
 
 /// "Cast a Standard-Action Spell (Complex; 2 AP)": begun now.
@@ -116,11 +116,11 @@ fn spend_action_point(b: &mut Battle, actor: usize, plan: &Plan) {
             | Command::Declare { .. }
     );
     if !spent_already {
-        b.clock.ap[actor] = b.clock.ap[actor].saturating_sub(1);
+        points_mut(b).ap[actor] = points(b).ap[actor].saturating_sub(1);
     }
 }
 
 /// One action a phase.
 fn phase_action_taken(budget: &Budget) -> bool {
-    !budget.phase_action
+    !budget.own::<PhaseAction>().left
 }

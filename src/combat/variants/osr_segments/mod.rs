@@ -5,20 +5,25 @@
 use super::prelude::*;
 use crate::combat::resolve::attack_routine;
 
+mod round;
+
+pub use round::{MajorAction, OsrRound, OsrStep, osr_is_high, osr_multi_attacker, round, round_mut};
+use round::{fresh_budget, next_step_of_round};
+
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
 pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
-    if budget.declaring {
+    let own = budget.own::<MajorAction>();
+    if own.declaring {
         match cmd {
             // Ending the turn declares nothing special: fight with the group.
             Command::EndTurn => n = Budget::default(),
             _ => return Err("every combatant first declares: fight, charge or delay".into()),
         }
-    } else if budget.attacks_only
-        && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn)
+    } else if own.attacks_only && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn)
     {
         {
             return Err("only the multi-attack routine now".into());
@@ -27,7 +32,7 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         match cmd {
             Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
             Command::Charge { target } => {
-                match &b.fighters[actor].declared {
+                match round(b).declared.get(actor).cloned().flatten().as_ref() {
                     Some(crate::combat::command::Intent::Charge { target: declared }) => {
                         let still = b.index_of(declared).is_some_and(|t| b.fighters[t].in_fight());
                         if still && declared != target {
@@ -36,36 +41,37 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
                     }
                     _ => return Err("a charge must be declared at the start of the round".into()),
                 }
-                if !budget.major {
+                if !own.major {
                     return Err("the major action is spent".into());
                 }
-                n.major = false;
+                n.own_mut::<MajorAction>().major = false;
             }
             // An incantation: declared at the start of the round, its target announced now.
             Command::Cast { spell, .. } => {
-                if !matches!(&b.fighters[actor].declared, Some(Intent::Cast { spell: s }) if s == spell) {
+                if !matches!(round(b).declared.get(actor).cloned().flatten(), Some(Intent::Cast { spell: s }) if s == *spell)
+                {
                     return Err(format!("{spell} was not declared at the start of the round"));
                 }
-                if budget.fast_only {
+                if own.fast_only {
                     return Err("spells are not fast actions".into());
                 }
-                if !budget.major {
+                if !own.major {
                     return Err("the major action is spent".into());
                 }
-                n.major = false;
+                n.own_mut::<MajorAction>().major = false;
             }
             Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } => {
-                if budget.fast_only {
+                if own.fast_only {
                     return Err("only fast actions (charge, flee) come before the groups".into());
                 }
-                if !budget.major {
+                if !own.major {
                     return Err("the major action is spent".into());
                 }
-                n.major = false;
+                n.own_mut::<MajorAction>().major = false;
                 n.moved = matches!(cmd, Command::Move { .. });
             }
             Command::Step { .. } => {
-                if budget.fast_only || budget.major {
+                if own.fast_only || own.major {
                     return Err("a positioning move comes only after the major action".into());
                 }
                 if budget.stepped {
@@ -94,7 +100,7 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
                 return Err("osr-segments has no such action".into());
             }
             Command::Delay => {
-                if budget.fast_only || !budget.major {
+                if own.fast_only || !own.major {
                     return Err("delay is announced instead of acting".into());
                 }
                 n = Budget::default();
@@ -146,9 +152,9 @@ pub(crate) fn immediate_attackers(b: &mut Battle, mover: usize, from: crate::gri
                 && f.can_act()
                 && !f.weapon.is_ranged()
                 && !f.has(Condition::Surprised)
-                && matches!(f.declared, None | Some(Intent::Fight))
+                && matches!(round(b).declared.get(h), None | Some(None | Some(Intent::Fight)))
                 && f.casting.is_none()
-                && !b.clock.acted.get(h).copied().unwrap_or(true)
+                && !round(b).acted.get(h).copied().unwrap_or(true)
         })
         .collect();
     if strikers.is_empty() {
@@ -170,9 +176,10 @@ pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
     if !profile.legal || b.foresee(h, "comes into reach (immediate attack)") {
         return;
     }
-    b.clock.acted[h] = true;
+    let round = round_mut(b);
+    round.acted[h] = true;
+    round.declared[h] = None;
     b.clock.queue.retain(|&i| i != h); // its group turn, if still to come, is spent
-    b.fighters[h].declared = None;
     let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
     b.emit(CombatEvent::Action {
         unit: hid,
@@ -181,129 +188,6 @@ pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
     });
     attack_routine(b, h, mover, AttackKind::Primary, false, &Default::default());
     b.refresh();
-}
-
-pub(crate) fn next_step_of_round(b: &mut Battle) {
-    let n = b.fighters.len();
-    let next = match b.clock.osr_step {
-        OsrStep::Declare => OsrStep::FastActions,
-        OsrStep::FastActions => OsrStep::MultiFirst,
-        OsrStep::MultiFirst => OsrStep::High,
-        OsrStep::High => OsrStep::Low,
-        OsrStep::Low => OsrStep::MultiRest,
-        OsrStep::MultiRest => OsrStep::Spells,
-        OsrStep::Spells => OsrStep::Declare,
-    };
-    b.clock.osr_step = next;
-    for f in &mut b.fighters {
-        f.reactions_used = 0; // one free attack per segment
-    }
-    match next {
-        OsrStep::Declare => {
-            // A new round: surprise ends after the first, groups are rolled anew.
-            if b.clock.round >= 1 {
-                for i in 0..n {
-                    for c in [Condition::Surprised, Condition::Delayed] {
-                        if b.fighters[i].remove(c) {
-                            let id = b.fighters[i].id.clone();
-                            b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
-                        }
-                    }
-                }
-            }
-            b.clock.round += 1;
-            round_reset(b);
-            let r = b.clock.round;
-            b.emit(CombatEvent::RoundStarted { round: r });
-            b.clock.acted = vec![false; n];
-            b.clock.attacked = vec![false; n];
-            for f in &mut b.fighters {
-                f.start_turn();
-            }
-            for f in &mut b.fighters {
-                f.declared = None;
-            }
-            b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
-            b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
-        }
-        OsrStep::FastActions => {
-            // Group initiative, once all have declared: a d6 per side; the highest is
-            // HIGH, a tie puts both HIGH.
-            let mut sides: Vec<String> = b.fighters.iter().map(|f| f.side.clone()).collect();
-            sides.sort();
-            sides.dedup();
-            let rolls: Vec<(String, i32)> = sides.into_iter().map(|s| (s, b.dice.roll(6) as i32)).collect();
-            let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
-            b.clock.osr_high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
-            for (side, roll) in rolls {
-                let group = if roll == best { "HIGH" } else { "LOW" }.to_string();
-                b.emit(CombatEvent::GroupInitiative { side, roll, group });
-            }
-            let r = b.clock.round;
-            b.emit(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
-            // Declared chargers act; the dying bleed (their turn, once a round, comes here).
-            let chargers = (0..n)
-                .filter(|&i| {
-                    let f = &b.fighters[i];
-                    (osr_can_act(b, i) && matches!(f.declared, Some(Intent::Charge { .. })))
-                        || (f.has(Condition::Dying) && f.alive())
-                })
-                .collect();
-            b.clock.queue = osr_sorted(b, chargers);
-        }
-        OsrStep::MultiFirst | OsrStep::MultiRest => {
-            let first = next == OsrStep::MultiFirst;
-            b.refresh();
-            let in_melee = |i: usize| crate::rules::movement::in_melee(&b.view(), i);
-            let members: Vec<usize> = (0..n)
-                .filter(|&i| {
-                    osr_can_act(b, i)
-                        && osr_multi_attacker(b, i)
-                        && in_melee(i)
-                        && if first { !b.clock.acted[i] } else { b.clock.attacked[i] }
-                })
-                .collect();
-            if !members.is_empty() {
-                let r = b.clock.round;
-                let name = if first { "multi-attacks (first routine)" } else { "multi-attacks (remaining)" };
-                b.emit(CombatEvent::PhaseStarted { round: r, phase: if first { 1 } else { 4 }, name: name.into() });
-            }
-            b.clock.queue = osr_sorted(b, members);
-        }
-        OsrStep::Spells => {
-            let order: Vec<usize> = (0..n).filter(|&i| b.fighters[i].casting.is_some()).collect();
-            if !order.is_empty() {
-                let r = b.clock.round;
-                b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "spells by segment".into() });
-                spells_step(b, &order);
-            }
-            b.clock.queue = vec![];
-        }
-        OsrStep::High | OsrStep::Low => {
-            let high = next == OsrStep::High;
-            let r = b.clock.round;
-            b.emit(CombatEvent::PhaseStarted {
-                round: r,
-                phase: if high { 2 } else { 3 },
-                name: if high { "HIGH group".into() } else { "LOW group".into() },
-            });
-            let members =
-                (0..n).filter(|&i| osr_can_act(b, i) && !b.clock.acted[i] && osr_is_high(b, i) == high).collect();
-            b.clock.queue = osr_sorted(b, members);
-        }
-    }
-}
-
-/// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    Budget {
-        major: !b.clock.acted[i] || b.clock.osr_step == OsrStep::MultiRest,
-        fast_only: b.clock.osr_step == OsrStep::FastActions,
-        declaring: b.clock.osr_step == OsrStep::Declare,
-        attacks_only: matches!(b.clock.osr_step, OsrStep::MultiFirst | OsrStep::MultiRest),
-        fresh: true,
-        ..Budget::default()
-    }
 }
 
 /// This variant's rules, as the engine calls them.
@@ -342,7 +226,7 @@ impl VariantRules for OsrSegments {
         (aac0 - desc_ac, format!("AAC0 {aac0} - AC {desc_ac}"))
     }
     fn crossbow_ready(&self, b: &Battle, _actor: usize) -> Result<(), String> {
-        if b.clock.osr_step == OsrStep::Low {
+        if round(b).step == OsrStep::Low {
             Ok(())
         } else {
             Err("loading and firing a crossbow is a delaying activity: LOW initiative only".into())
@@ -358,14 +242,35 @@ impl VariantRules for OsrSegments {
             }
         }
         // The step before a round's declarations.
-        b.clock.osr_step = OsrStep::Low;
+        round_mut(b).step = OsrStep::Low;
     }
     fn surprise_round(&self) -> bool {
         // No surprise round: the surprised simply lose the first round.
         false
     }
+    fn own_state(&self, fighters: usize) -> Own {
+        Own::new(OsrRound {
+            step: OsrStep::Declare,
+            high: vec![],
+            acted: vec![false; fighters],
+            attacked: vec![false; fighters],
+            declared: vec![None; fighters],
+        })
+    }
     fn dying_acts_now(&self, b: &Battle) -> bool {
-        b.clock.osr_step == OsrStep::FastActions
+        round(b).step == OsrStep::FastActions
+    }
+    fn declaring(&self, budget: &Budget) -> bool {
+        budget.own::<MajorAction>().declaring
+    }
+    fn declared(&self, b: &Battle, i: usize) -> Option<Intent> {
+        round(b).declared.get(i).cloned().flatten()
+    }
+    fn declare(&self, b: &mut Battle, i: usize, intent: Intent) {
+        round_mut(b).declared[i] = Some(intent);
+    }
+    fn window_step(&self, b: &Battle) -> u8 {
+        round(b).step as u8
     }
     fn opportunity_opens(&self, _b: &mut Battle, _i: usize) {}
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -411,7 +316,7 @@ pub(crate) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize
     begin(b, c, sp, t, "begins casting");
     let target = b.fighters[t].id.clone();
     b.fighters[c].casting = Some(Casting { spell: sp.id.clone(), target });
-    b.fighters[c].declared = None;
+    round_mut(b).declared[c] = None;
 }
 
 /// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
@@ -423,14 +328,13 @@ pub(crate) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
         && let Some(sp) = spell(&casting.spell)
     {
         lost(b, c, sp, reason);
-    } else if let Some(Intent::Cast { spell: id }) = b.fighters[c].declared.clone()
+    } else if let Some(Intent::Cast { spell: id }) = round(b).declared.get(c).cloned().flatten()
         && let Some(sp) = spell(&id)
     {
-        b.fighters[c].declared = None;
         b.fighters[c].spells_left = b.fighters[c].spells_left.saturating_sub(cost(b, sp));
-        if let Some(acted) = b.clock.acted.get_mut(c) {
-            *acted = true;
-        }
+        let round = round_mut(b);
+        round.declared[c] = None;
+        round.acted[c] = true;
         lost(b, c, sp, reason);
     }
 }
@@ -512,12 +416,12 @@ impl Plugin for OsrSegmentsPlugin {
 /// its major action.
 fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
     let id = b.fighters[actor].id.clone();
-    let was_high = clock::osr_is_high(b, actor);
+    let was_high = osr_is_high(b, actor);
     gain(b, actor, Condition::Delayed);
-    let detail = if was_high && b.clock.osr_step == OsrStep::High {
+    let detail = if was_high && round(b).step == OsrStep::High {
         "acts with the LOW group"
     } else {
-        b.clock.acted[actor] = true;
+        round_mut(b).acted[actor] = true;
         "loses its major action"
     };
     b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
@@ -537,14 +441,16 @@ fn take_major_action(b: &mut Battle, actor: usize, plan: &Plan) {
         cmd,
         Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
     ) {
-        b.clock.acted[actor] = true;
+        let round = round_mut(b);
+        round.acted[actor] = true;
         if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
-            b.clock.attacked[actor] = true;
+            round.attacked[actor] = true;
         }
     }
 }
 
 /// The major action gone, and nothing else left (a step, the fast action, the attacks).
 fn major_action_spent(budget: &Budget) -> bool {
-    !budget.major && (budget.stepped || budget.fast_only || budget.attacks_only)
+    let own = budget.own::<MajorAction>();
+    !own.major && (budget.stepped || own.fast_only || own.attacks_only)
 }
