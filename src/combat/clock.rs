@@ -169,7 +169,6 @@ pub(crate) fn start_turn(b: &mut Battle, i: usize) {
     let f = &mut b.fighters[i];
     f.start_turn();
     f.has_acted = true;
-    f.abort_locked = false;
     let lose = rules.turn_starts(f);
     // A held action not taken by the start of the holder's next turn is lost.
     f.held = None;

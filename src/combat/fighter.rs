@@ -59,13 +59,6 @@ pub struct Fighter {
     pub holds_grapple: bool,
     /// A held (readied) attack: on this foe, or on any foe entering its reach.
     pub held: Option<Option<String>>,
-    /// hex-phases: the standing order to abort to a dodge when attacked (`None`: when
-    /// down to half its hit points or less).
-    pub abort_order: Option<bool>,
-    /// hex-phases: has aborted and may not again until its next action.
-    pub abort_locked: bool,
-    /// hex-phases: the (turn, phase) whose action an abort gave up.
-    pub skip_phase: Option<(u32, u32)>,
     /// Spells it may still cast this battle (four-actions: Spell Quantity left).
     pub spells_left: u32,
     /// osr-segments: the spell it is casting this round, going off in the spells step
@@ -141,9 +134,6 @@ impl Fighter {
             grappling: None,
             holds_grapple: false,
             loaded: true,
-            abort_order: None,
-            abort_locked: false,
-            skip_phase: None,
             spells_left,
             casting: None,
         })

@@ -63,8 +63,6 @@ pub(crate) trait VariantRules: Sync {
     fn declared(&self, _b: &Battle, _i: usize) -> Option<crate::combat::command::Intent> {
         None
     }
-    /// `i` declares `intent` for this round.
-    fn declare(&self, _b: &mut Battle, _i: usize, _intent: crate::combat::command::Intent) {}
     /// Where the clock is inside the window open now, for the check that time only moves
     /// on (osr-segments: the step of the round); 0 by default.
     fn window_step(&self, _b: &Battle) -> u8 {
@@ -87,6 +85,8 @@ pub(crate) trait VariantRules: Sync {
     fn defensive_casting(&self) -> bool {
         false
     }
+    /// `t` is about to be attacked (hex-phases: it may abort to a dodge).
+    fn before_attacked(&self, _b: &mut Battle, _t: usize) {}
     /// A standing order to abort to a dodge when attacked.
     fn aborting(&self) -> bool {
         false

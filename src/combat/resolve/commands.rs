@@ -107,24 +107,6 @@ pub(crate) fn cast_at_once(b: &mut Battle, actor: usize, plan: &Plan) {
     }
 }
 
-/// Standing orders: a declared intent, or whether to abort to a dodge.
-pub(crate) fn give_orders(b: &mut Battle, actor: usize, plan: &Plan) {
-    let id = b.fighters[actor].id.clone();
-    match &plan.command {
-        Command::Declare { intent } => {
-            b.rules().declare(b, actor, intent.clone());
-            b.emit(CombatEvent::Action { unit: id, action: "declares".into(), detail: intent.describe() });
-        }
-        Command::AbortOrder { on } => {
-            b.fighters[actor].abort_order = Some(*on);
-            let detail =
-                if *on { "will abort to a dodge when attacked, giving up its next action" } else { "will not abort" };
-            b.emit(CombatEvent::Action { unit: id, action: "abort order".into(), detail: detail.into() });
-        }
-        _ => {}
-    }
-}
-
 /// The foe a targeted command names (validated, so present).
 pub(crate) fn target_of(b: &Battle, plan: &Plan) -> Option<usize> {
     match &plan.command {

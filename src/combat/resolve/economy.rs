@@ -39,15 +39,10 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
     {
         return Err(format!("{} has no defensive casting", b.variant.id()));
     }
-    if let Command::AbortOrder { on } = cmd {
-        // A free action: nothing spent.
-        return if !rules.aborting() {
-            Err(format!("{} has no aborting", b.variant.id()))
-        } else if b.fighters[actor].abort_order == Some(*on) {
-            Err(format!("the order is already {}", if *on { "on" } else { "off" }))
-        } else {
-            Ok((budget.clone(), AttackKind::Primary))
-        };
+    if let Command::AbortOrder { .. } = cmd
+        && !rules.aborting()
+    {
+        return Err(format!("{} has no aborting", b.variant.id()));
     }
     let v = b.variant;
     let moving = matches!(

@@ -1,5 +1,5 @@
 //! Attacks of opportunity: who may react to whom, what provokes (leaving, firing or
-//! casting in melee), and aborting to a dodge.
+//! casting in melee).
 
 use super::*;
 
@@ -62,31 +62,6 @@ pub(crate) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
             return;
         }
     }
-}
-
-/// hex-phases: a fighter about to be attacked may abort to a dodge (+3 DCV), giving up
-/// its action in this phase if its initiative has not come, else its next phase's; it
-/// may not abort again until its next action. Whether it does is its standing order.
-pub(super) fn abort_to_dodge(b: &mut Battle, t: usize) {
-    let f = &b.fighters[t];
-    let wants = f.abort_order.unwrap_or(f.hp * 2 <= f.max_hp);
-    let dodging = f.defense.iter().any(|(n, _)| n == "dodge");
-    if !wants || dodging || f.abort_locked || !f.can_act() || f.has(Condition::Surprised) || b.clock.actor == Some(t) {
-        return;
-    }
-    let detail = if b.clock.queue.contains(&t) {
-        b.clock.queue.retain(|&i| i != t);
-        "+3 DCV; gives up its action this phase".to_string()
-    } else {
-        let (turn, phase) = (b.clock.round, b.clock.phase);
-        let next = if phase >= 4 { (turn + 1, 1) } else { (turn, phase + 1) };
-        b.fighters[t].skip_phase = Some(next);
-        format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
-    };
-    b.fighters[t].abort_locked = true;
-    b.fighters[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
-    let id = b.fighters[t].id.clone();
-    b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
 }
 
 /// How many reactions (attacks of opportunity) a fighter has per window.

@@ -36,9 +36,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
 
 /// Rolls one attack, its critical and its damage.
 pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
-    if b.rules().aborting() {
-        abort_to_dodge(b, t);
-    }
+    b.rules().before_attacked(b, t);
     let t = grapple_target(b, a, t);
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &kind, ctx);

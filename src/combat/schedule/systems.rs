@@ -24,7 +24,6 @@ pub(super) fn add_common(app: &mut App) {
             act(resolve::hold_attack).in_set(Slot::Hold),
             act(resolve::take_stance).in_set(Slot::Stance),
             act(resolve::cast_at_once).in_set(Slot::Cast),
-            act(resolve::give_orders).in_set(Slot::Orders),
             end_if_decided.in_set(RulesStage::Victory),
             refresh_derived.in_set(RulesStage::Derive),
         ),

@@ -6,15 +6,18 @@ use super::prelude::*;
 
 /// What an action costs this variant's combatant, or why it may not be taken: the
 /// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(
-    _b: &Battle,
-    _actor: usize,
-    budget: &Budget,
-    cmd: &Command,
-) -> Result<(Budget, AttackKind), String> {
+pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
     let mut n = budget.clone();
     n.fresh = false;
     let kind = AttackKind::Primary;
+    if let Command::AbortOrder { on } = cmd {
+        // A free action: nothing spent.
+        return if aborts(b).order[actor] == Some(*on) {
+            Err(format!("the order is already {}", if *on { "on" } else { "off" }))
+        } else {
+            Ok((budget.clone(), kind))
+        };
+    }
     let used = budget.own::<PhaseActions>();
     let now = n.own_mut::<PhaseActions>();
     match cmd {
@@ -98,6 +101,67 @@ pub struct PhaseActions {
     pub moves_used: u8,
 }
 
+/// hex-phases' own state, by fighter index: the standing order to abort to a dodge when
+/// attacked (`None`: when down to half its hit points or less), whether it has aborted
+/// and may not again until its next action, and the (turn, phase) whose action an abort
+/// gave up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aborts {
+    pub order: Vec<Option<bool>>,
+    pub locked: Vec<bool>,
+    pub skip: Vec<Option<(u32, u32)>>,
+}
+
+/// The aborts as they stand (empty in a battle of another variant).
+pub fn aborts(b: &Battle) -> &Aborts {
+    static NONE: Aborts = Aborts { order: vec![], locked: vec![], skip: vec![] };
+    b.own::<Aborts>().unwrap_or(&NONE)
+}
+
+pub fn aborts_mut(b: &mut Battle) -> &mut Aborts {
+    b.own_mut::<Aborts>()
+}
+
+/// A fighter about to be attacked may abort to a dodge (+3 DCV), giving up
+/// its action in this phase if its initiative has not come, else its next phase's; it
+/// may not abort again until its next action. Whether it does is its standing order.
+fn abort_to_dodge(b: &mut Battle, t: usize) {
+    let f = &b.fighters[t];
+    let wants = aborts(b).order[t].unwrap_or(f.hp * 2 <= f.max_hp);
+    let dodging = f.defense.iter().any(|(n, _)| n == "dodge");
+    if !wants
+        || dodging
+        || aborts(b).locked[t]
+        || !f.can_act()
+        || f.has(Condition::Surprised)
+        || b.clock.actor == Some(t)
+    {
+        return;
+    }
+    let detail = if b.clock.queue.contains(&t) {
+        b.clock.queue.retain(|&i| i != t);
+        "+3 DCV; gives up its action this phase".to_string()
+    } else {
+        let (turn, phase) = (b.clock.round, b.clock.phase);
+        let next = if phase >= 4 { (turn + 1, 1) } else { (turn, phase + 1) };
+        aborts_mut(b).skip[t] = Some(next);
+        format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
+    };
+    aborts_mut(b).locked[t] = true;
+    b.fighters[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
+    let id = b.fighters[t].id.clone();
+    b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
+}
+
+/// The standing order: whether to abort to a dodge when attacked.
+fn give_abort_order(b: &mut Battle, actor: usize, plan: &Plan) {
+    let Command::AbortOrder { on } = plan.command else { return };
+    aborts_mut(b).order[actor] = Some(on);
+    let id = b.fighters[actor].id.clone();
+    let detail = if on { "will abort to a dodge when attacked, giving up its next action" } else { "will not abort" };
+    b.emit(CombatEvent::Action { unit: id, action: "abort order".into(), detail: detail.into() });
+}
+
 /// Opens the next window of this variant's clock (a round, phase or step): who may act
 /// in it, and in what order.
 pub(crate) fn next_phase_of_turn(b: &mut Battle) {
@@ -148,8 +212,8 @@ pub(crate) fn next_phase_of_turn(b: &mut Battle) {
     // An abort in the phase before gave this phase's action up.
     let mut queue = b.clock.order.clone();
     for i in 0..n {
-        if b.fighters[i].skip_phase.is_some_and(|s| s <= (r, p)) {
-            b.fighters[i].skip_phase = None;
+        if aborts(b).skip[i].is_some_and(|s| s <= (r, p)) {
+            aborts_mut(b).skip[i] = None;
             queue.retain(|&q| q != i);
             let id = b.fighters[i].id.clone();
             b.emit(CombatEvent::Action {
@@ -171,8 +235,16 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
+    fn own_state(&self, fighters: usize) -> Own {
+        Own::new(Aborts { order: vec![None; fighters], locked: vec![false; fighters], skip: vec![None; fighters] })
+    }
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
+        // It acts: it may abort again.
+        aborts_mut(b).locked[i] = false;
+    }
+    fn before_attacked(&self, b: &mut Battle, t: usize) {
+        abort_to_dodge(b, t);
     }
     fn moves_taken(&self, budget: &Budget) -> u32 {
         budget.own::<PhaseActions>().moves_used as u32
@@ -262,6 +334,7 @@ impl Plugin for HexPhasesPlugin {
             RulesSchedule,
             (
                 act(resolve::delay_to_end_of_order).in_set(Slot::Delay),
+                act(give_abort_order).in_set(Slot::Orders),
                 pass_turn_when(phase_actions_spent).in_set(Passing::Spent),
             ),
         );

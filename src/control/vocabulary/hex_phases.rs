@@ -1,6 +1,7 @@
 //! hex-phases in the player's words: its action bar, its clock and budget, its badges.
 
 use super::prelude::*;
+use crate::combat::variants::hex_phases::aborts;
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -39,11 +40,12 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
     let f = &b.fighters[i];
-    if f.skip_phase.is_some() {
+    let aborts = aborts(b);
+    if aborts.skip.get(i).is_some_and(Option::is_some) {
         "aborted: no next action".into()
-    } else if f.abort_locked {
+    } else if aborts.locked.get(i).copied().unwrap_or(false) {
         "aborted".into()
-    } else if f.abort_order.unwrap_or(f.hp * 2 <= f.max_hp) {
+    } else if aborts.order.get(i).copied().flatten().unwrap_or(f.hp * 2 <= f.max_hp) {
         "will abort".into()
     } else {
         String::new()

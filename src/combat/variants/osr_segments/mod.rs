@@ -266,9 +266,6 @@ impl VariantRules for OsrSegments {
     fn declared(&self, b: &Battle, i: usize) -> Option<Intent> {
         round(b).declared.get(i).cloned().flatten()
     }
-    fn declare(&self, b: &mut Battle, i: usize, intent: Intent) {
-        round_mut(b).declared[i] = Some(intent);
-    }
     fn window_step(&self, b: &Battle) -> u8 {
         round(b).step as u8
     }
@@ -403,6 +400,7 @@ impl Plugin for OsrSegmentsPlugin {
             RulesSchedule,
             (
                 act(delay_to_low_group).in_set(Slot::Delay),
+                act(declare_intent).in_set(Slot::Orders),
                 act(announce_spell).in_set(Slot::Cast),
                 act(take_major_action).in_set(Slot::AfterCommand),
                 pass_turn_when(major_action_spent).in_set(Passing::Spent),
@@ -425,6 +423,14 @@ fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
         "loses its major action"
     };
     b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
+}
+
+/// A declaration for the round: fight, charge, delay or a spell.
+fn declare_intent(b: &mut Battle, actor: usize, plan: &Plan) {
+    let Command::Declare { intent } = &plan.command else { return };
+    round_mut(b).declared[actor] = Some(intent.clone());
+    let id = b.fighters[actor].id.clone();
+    b.emit(CombatEvent::Action { unit: id, action: "declares".into(), detail: intent.describe() });
 }
 
 /// A spell is announced in the caster's group turn and goes off in its segment.
