@@ -101,9 +101,15 @@ struct TickCheck(Option<CheckChangeTicks>);
 
 impl Engine {
     pub fn new(variant: RulesVariant) -> Engine {
+        Engine::build(variant, |_| {})
+    }
+
+    /// The engine of `variant`, with `more` added to its app after the variant's plugin.
+    fn build(variant: RulesVariant, more: impl FnOnce(&mut App)) -> Engine {
         let mut app = App::empty();
         app.add_plugins(RulesSchedulePlugin);
         super::variants::add_plugin(&mut app, variant);
+        more(&mut app);
         app.finish();
         app.cleanup();
         let mut world = std::mem::take(app.world_mut());
@@ -130,11 +136,23 @@ impl Engine {
 
     /// Opens `battle`'s first window of time and moves time to the first fighter to act.
     pub fn begin(&mut self, battle: &mut Battle) {
+        self.with_battle(battle, |engine| {
+            engine.world.resource_mut::<TimeMoves>().begin();
+            run_the_clock(&mut engine.world);
+        })
+    }
+
+    /// Runs `work` with `battle` swapped into the world. Should a rule system panic,
+    /// `battle` is handed back as far as the work had come, the engine is left idle, and
+    /// the panic goes on.
+    fn with_battle<T>(&mut self, battle: &mut Battle, work: impl FnOnce(&mut Engine) -> T) -> T {
         self.swap_in(battle);
-        let world = &mut self.world;
-        world.resource_mut::<TimeMoves>().begin();
-        run_the_clock(world);
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(self)));
         self.swap_in(battle);
+        ran.unwrap_or_else(|panic| {
+            self.forget_command();
+            std::panic::resume_unwind(panic)
+        })
     }
 
     /// Swaps `battle` with the one the engine's world holds (a spare between commands).
@@ -148,7 +166,20 @@ impl Engine {
     /// Checks and resolves `cmd` for the fighter acting now in `battle`.
     pub fn execute(&mut self, battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
         debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
-        self.swap_in(battle);
+        self.with_battle(battle, |engine| engine.run_command(cmd))
+    }
+
+    /// After a panic: the command in flight, its walk, its reactions and the clock's run
+    /// are dropped.
+    fn forget_command(&mut self) {
+        *self.world.resource_mut::<Turn>() = Turn::Idle;
+        *self.world.resource_mut::<Walking>() = Walking::default();
+        self.world.resource_mut::<ReactionStack>().0.clear();
+        *self.world.resource_mut::<TimeMoves>() = TimeMoves::default();
+    }
+
+    /// Runs the schedule for `cmd` on the battle swapped in, as many passes as it takes.
+    fn run_command(&mut self, cmd: Command) -> Result<(), RuleError> {
         *self.world.resource_mut::<Turn>() = Turn::Ordered(cmd);
         // One pass carries the command out; each further pass makes the next reaction on
         // the stack, or walks a move's next leg once they are made.
@@ -161,7 +192,6 @@ impl Engine {
             self.world.resource_mut::<Pass>().0 += 1;
         }
         self.passes = self.world.resource::<Pass>().0 + 1;
-        self.swap_in(battle);
         if let Some(check) = self.world.resource_mut::<TickCheck>().0.take() {
             self.schedule.check_change_ticks(check);
         }
@@ -301,4 +331,49 @@ fn with_engine<T>(variant: RulesVariant, work: impl FnOnce(&mut Engine) -> T) ->
 /// Resolves `cmd` in `battle` on this thread's engine for its variant.
 pub(crate) fn execute(battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
     with_engine(battle.variant, |engine| engine.execute(battle, cmd))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::schedule::{Slot, Turn};
+
+    /// A rule system that panics on an attack, after the attack slot's own system ran.
+    fn broken_rule(turn: Res<Turn>) {
+        if turn.accepted().is_some_and(|(_, plan)| matches!(plan.command, Command::Attack { .. })) {
+            panic!("a broken rule");
+        }
+    }
+
+    #[test]
+    fn a_panicking_rule_hands_the_battle_back() {
+        let text = r#"(name: "duel", rules: "d20-classic", map: (rows: ["....", "...."]), units: [
+            (id: "a", side: "blue", at: (1, 0), creature: "human_fighter"),
+            (id: "b", side: "red", at: (2, 0), creature: "human_fighter"),
+        ])"#;
+        let catalogue = Catalogue::builtin();
+        let level = Level::parse(text, std::path::Path::new("duel.ron"), &catalogue).expect("the duel parses");
+        let variant = RulesVariant::D20Classic;
+        let mut battle = Battle::new(&level, &catalogue, variant, 1, BattleOptions::default());
+        let mut engine = Engine::build(variant, |app| {
+            app.add_systems(RulesSchedule, broken_rule.after(Slot::Attack).in_set(RulesStage::Resolve));
+        });
+        // A command that is not an attack goes through.
+        engine.execute(&mut battle, Command::Stance { stance: crate::combat::command::Stance::Defensive }).ok();
+        let events = battle.events.len();
+        let actor = battle.actor().expect("the battle is on");
+        let target = battle.fighters[1 - actor].id.clone();
+        let attack = Command::Attack { target };
+        let panicked =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.execute(&mut battle, attack))).is_err();
+        assert!(panicked, "the broken rule panics");
+        // The caller holds its own battle as far as the attack had come (the engine's spare
+        // would not have the attack's events), and the engine is left idle for the next.
+        assert!(
+            battle.events[events..].iter().any(|e| matches!(e, CombatEvent::Attack { .. })),
+            "the attack was rolled"
+        );
+        assert!(matches!(*engine.world.resource::<Turn>(), Turn::Idle));
+        assert!(engine.execute(&mut battle, Command::EndTurn).is_ok());
+    }
 }
