@@ -5,7 +5,7 @@
 //! state of the level carries a revision number, so the editor's caches and its
 //! unsaved-changes mark ask "which revision?" instead of comparing whole levels.
 
-use crate::grid::{Footprint, GridPos, Terrain};
+use crate::grid::{Footprint, GridPos, Shape, Terrain};
 use crate::level::{Catalogue, DeathSaves, GenerateSpec, LevelDef, MapDef, SideDef, UnitDef};
 use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
@@ -355,16 +355,17 @@ pub fn cells(area: &Area) -> Vec<(i32, i32)> {
     }
 }
 
-/// `cell` and its mirror images under `symmetry` on a `w` × `h` map.
-pub fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
-    mirrored_footprint(cell, 1, symmetry, w, h)
+/// `cell` and its mirror images under `symmetry` on a `w` × `h` map of `shape`.
+pub fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32, shape: Shape) -> Vec<(i32, i32)> {
+    mirrored_footprint(cell, 1, symmetry, (w, h, shape))
 }
 
-/// The top-left square of a `side` × `side` footprint at `at` and of its mirror image.
-fn mirrored_footprint(at: (i32, i32), side: i32, symmetry: Symmetry, w: i32, h: i32) -> Vec<(i32, i32)> {
+/// The top-left square of a `side` × `side` footprint at `at` and of its mirror image on
+/// a map of `(w, h, shape)`.
+fn mirrored_footprint(at: (i32, i32), side: i32, symmetry: Symmetry, map: (i32, i32, Shape)) -> Vec<(i32, i32)> {
     let mut v = vec![at];
     if symmetry != Symmetry::None {
-        v.push(symmetry.mirror_footprint(at, side, w, h));
+        v.push(symmetry.mirror_footprint(at, side, map.0, map.1, map.2));
     }
     v.dedup();
     v
@@ -374,10 +375,11 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
     let mut g = grid(level);
     let (h, w) = (g.len() as i32, g.first().map_or(0, |r| r.len()) as i32);
     let inside = |(x, y): (i32, i32)| x >= 0 && y >= 0 && x < w && y < h;
+    let shape = level.rules.shape();
     match edit {
         Edit::Paint { terrain, area } => {
             check_area(area)?;
-            for c in cells(area).into_iter().flat_map(|c| mirrored(c, symmetry, w, h)).filter(|&c| inside(c)) {
+            for c in cells(area).into_iter().flat_map(|c| mirrored(c, symmetry, w, h, shape)).filter(|&c| inside(c)) {
                 if *terrain == Terrain::Wall
                     && let Some(u) = unit_on(level, catalogue, c)
                 {
@@ -391,7 +393,7 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             if !inside(*at) {
                 return Err(format!("({}, {}) is outside the {w}×{h} map", at.0, at.1));
             }
-            for start in mirrored(*at, symmetry, w, h) {
+            for start in mirrored(*at, symmetry, w, h, shape).into_iter().filter(|&c| inside(c)) {
                 let old = g[start.1 as usize][start.0 as usize];
                 if old == *terrain {
                     continue;
@@ -414,7 +416,7 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
         }
         Edit::PlaceUnit { id, creature, side, at, weapon } => {
             let across = catalogue.creature(creature).map_or(1, |c| c.size.side());
-            let spots = mirrored_footprint(*at, across, symmetry, w, h);
+            let spots = mirrored_footprint(*at, across, symmetry, (w, h, shape));
             for (k, spot) in spots.iter().enumerate() {
                 let id = unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") });
                 let unit =

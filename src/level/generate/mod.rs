@@ -18,7 +18,7 @@ mod tests;
 pub use arena::arena;
 
 use super::{Catalogue, Level, LevelDef, MapDef};
-use crate::grid::Terrain;
+use crate::grid::{Shape, Terrain};
 use crate::variants::RulesVariant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -81,21 +81,29 @@ impl Symmetry {
     }
 
     /// Where a `side`×`side` footprint with top-left square `(x, y)` lands when mirrored on
-    /// a `w`×`h` map (itself under no symmetry). Saturating: a square far off the map mirrors
-    /// far off it, never overflows.
-    pub fn mirror_footprint(self, (x, y): (i32, i32), side: i32, w: i32, h: i32) -> (i32, i32) {
+    /// a `w`×`h` map of `shape` (itself under no symmetry). Saturating: a square far off the
+    /// map mirrors far off it, never overflows.
+    ///
+    /// On odd-r hexes a row's half-hex offset must mirror too: top-bottom keeps each row's
+    /// parity (with an even count of rows, the last row has no image), and left-right takes
+    /// odd rows one hex further left (the last hex of an odd row has no image). So the image
+    /// of a hex's six neighbours is its image's six neighbours.
+    pub fn mirror_footprint(self, (x, y): (i32, i32), side: i32, w: i32, h: i32, shape: Shape) -> (i32, i32) {
         let across = |n: i32, v: i32| n.saturating_sub(v).saturating_sub(side);
+        let hex = shape == Shape::Hex;
+        let left_right = || across(w, x).saturating_sub(i32::from(hex && y.rem_euclid(2) == 1));
+        let rows = if hex && (h - side).rem_euclid(2) == 1 { h - 1 } else { h };
         match self {
             Symmetry::None => (x, y),
-            Symmetry::LeftRight => (across(w, x), y),
-            Symmetry::TopBottom => (x, across(h, y)),
-            Symmetry::Point => (across(w, x), across(h, y)),
+            Symmetry::LeftRight => (left_right(), y),
+            Symmetry::TopBottom => (x, across(rows, y)),
+            Symmetry::Point => (left_right(), across(rows, y)),
         }
     }
 
     /// The mirror image of one square.
-    pub fn mirror(self, cell: (i32, i32), w: i32, h: i32) -> (i32, i32) {
-        self.mirror_footprint(cell, 1, w, h)
+    pub fn mirror(self, cell: (i32, i32), w: i32, h: i32, shape: Shape) -> (i32, i32) {
+        self.mirror_footprint(cell, 1, w, h, shape)
     }
 }
 
@@ -163,10 +171,11 @@ pub fn generate_with(spec: &GenerateSpec, catalogue: &Catalogue) -> Result<Level
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let drawn = terrain::draw(spec.style, spec.symmetry, w, h, &mut rng);
     let mut grid = drawn.grid;
-    grid.symmetrize(spec.symmetry);
+    let shape = if spec.hex { Shape::Hex } else { Shape::Square };
+    grid.symmetrize(spec.symmetry, shape);
     let zones = sides::Zones::new(spec.symmetry, w, h, drawn.blue, drawn.red);
     let units = sides::place(&grid, spec, &zones, catalogue, &mut rng)?;
-    sides::connect(&mut grid, &units, spec.symmetry, catalogue);
+    sides::connect(&mut grid, &units, spec.symmetry, shape, catalogue);
     let rules = if spec.hex { RulesVariant::on_hexes() } else { RulesVariant::default() };
     let def = LevelDef {
         version: Some(crate::level::LEVEL_VERSION),
@@ -221,7 +230,7 @@ impl Grid {
 
     /// Copies one half onto the other so the map is its own mirror image: the left half is
     /// the original (the top half under top-bottom symmetry), where blue deploys.
-    pub fn symmetrize(&mut self, symmetry: Symmetry) {
+    pub fn symmetrize(&mut self, symmetry: Symmetry, shape: Shape) {
         let (w, h) = (self.w, self.h);
         let key = |(x, y): (i32, i32)| match symmetry {
             Symmetry::None => 0,
@@ -230,8 +239,8 @@ impl Grid {
             Symmetry::Point => x * h + y,
         };
         for c in self.squares() {
-            let m = symmetry.mirror(c, w, h);
-            if key(c) > key(m) {
+            let m = symmetry.mirror(c, w, h, shape);
+            if key(c) > key(m) && self.inside(m) {
                 self.set(c, self.get(m));
             }
         }

@@ -4,7 +4,7 @@
 //! carving a path through walls (mirrored) where the map sealed it off.
 
 use super::{GenerateError, GenerateSpec, Grid, Symmetry};
-use crate::grid::{Footprint, GridPos, Terrain};
+use crate::grid::{Footprint, GridPos, Shape, Terrain};
 use crate::level::{Catalogue, UnitDef};
 use rand::Rng;
 use rand::seq::SliceRandom;
@@ -94,7 +94,8 @@ pub(crate) fn place(
             let red = find(zones.red, s, rng, |at| free(at, &taken)).ok_or_else(|| no_room(units.len() + 1))?;
             (blue, red)
         } else {
-            let mirror = |at| spec.symmetry.mirror_footprint(at, s, w, h);
+            let shape = if spec.hex { Shape::Hex } else { Shape::Square };
+            let mirror = |at| spec.symmetry.mirror_footprint(at, s, w, h, shape);
             let blue = find(zones.blue, s, rng, |at| {
                 let m = mirror(at);
                 let (a, b) = (Footprint::new(GridPos::new(at.0, at.1), s), Footprint::new(GridPos::new(m.0, m.1), s));
@@ -134,7 +135,7 @@ fn find(zones: [Zone; 2], side: i32, rng: &mut ChaCha8Rng, ok: impl Fn((i32, i32
 /// Makes every unit able to walk (one square at a time, across or along, over anything but
 /// walls) to a square touching an enemy: where one cannot, a path is carved to the nearest
 /// enemy, its walls turned to floor and their mirror images with them.
-pub(crate) fn connect(grid: &mut Grid, units: &[UnitDef], symmetry: Symmetry, catalogue: &Catalogue) {
+pub(crate) fn connect(grid: &mut Grid, units: &[UnitDef], symmetry: Symmetry, shape: Shape, catalogue: &Catalogue) {
     let side_of = |u: &UnitDef| {
         u.size.unwrap_or_else(|| catalogue.creature(&u.creature).map_or(crate::grid::Size::Medium, |c| c.size)).side()
     };
@@ -165,7 +166,7 @@ pub(crate) fn connect(grid: &mut Grid, units: &[UnitDef], symmetry: Symmetry, ca
         }
         for (px, py) in path {
             for c in Footprint::new(GridPos::new(px, py), wide).cells() {
-                for m in [(c.x, c.y), symmetry.mirror((c.x, c.y), w, h)] {
+                for m in [(c.x, c.y), symmetry.mirror((c.x, c.y), w, h, shape)] {
                     if grid.get(m) == Terrain::Wall {
                         grid.set(m, Terrain::Floor);
                     }

@@ -32,8 +32,12 @@ fn connected(def: &LevelDef) -> bool {
     })
 }
 
-fn is_mirror_image(g: &Grid, symmetry: Symmetry) -> bool {
-    g.squares().all(|c| g.get(c) == g.get(symmetry.mirror(c, g.w, g.h)))
+/// Every square with an image on the map has the same terrain as its image.
+fn is_mirror_image(g: &Grid, symmetry: Symmetry, shape: Shape) -> bool {
+    g.squares().all(|c| {
+        let m = symmetry.mirror(c, g.w, g.h, shape);
+        !g.inside(m) || g.get(c) == g.get(m)
+    })
 }
 
 #[test]
@@ -85,34 +89,74 @@ fn the_connection_check_sees_a_sealed_unit_and_connect_carves_it_free() {
     }
     def.map.rows = g.rows();
     assert!(!connected(&def), "a unit boxed in by walls is sealed off");
-    sides::connect(&mut g, &def.units, Symmetry::LeftRight, cat);
+    sides::connect(&mut g, &def.units, Symmetry::LeftRight, Shape::Square, cat);
     def.map.rows = g.rows();
     assert!(connected(&def), "connect carved it a way out");
+}
+
+/// The six odd-r neighbours of a hex.
+fn hex_neighbours((x, y): (i32, i32)) -> Vec<(i32, i32)> {
+    let shift = y.rem_euclid(2);
+    let (a, b) = (x - 1 + shift, x + shift);
+    vec![(x - 1, y), (x + 1, y), (a, y - 1), (b, y - 1), (a, y + 1), (b, y + 1)]
+}
+
+/// On hexes a mirror image keeps the board's shape: the images of a hex's neighbours are
+/// its image's neighbours, on maps of odd and even width and height.
+#[test]
+fn a_hex_mirror_maps_neighbours_to_neighbours() {
+    let sorted = |mut v: Vec<(i32, i32)>| {
+        v.sort();
+        v
+    };
+    for (w, h) in [(12, 8), (13, 9), (12, 9), (13, 8)] {
+        for symmetry in [Symmetry::LeftRight, Symmetry::TopBottom, Symmetry::Point] {
+            let image = |c| symmetry.mirror(c, w, h, Shape::Hex);
+            let mut imaged = 0;
+            for y in 1..h - 1 {
+                for x in 1..w - 1 {
+                    let m = image((x, y));
+                    assert_eq!(image(m), (x, y), "{symmetry:?} {w}x{h}: a mirror undoes itself");
+                    let of_neighbours = sorted(hex_neighbours((x, y)).into_iter().map(image).collect());
+                    assert_eq!(of_neighbours, sorted(hex_neighbours(m)), "{symmetry:?} {w}x{h} at ({x}, {y})");
+                    imaged += 1;
+                }
+            }
+            assert!(imaged > 0);
+        }
+    }
+    // The control: mirroring columns alike on every row breaks the hex neighbourhood.
+    let naive = |(x, y): (i32, i32)| (12 - 1 - x, y);
+    let broken = sorted(hex_neighbours((4, 3)).into_iter().map(naive).collect());
+    assert_ne!(broken, sorted(hex_neighbours(naive((4, 3)))));
 }
 
 #[test]
 fn a_symmetry_mirrors_the_terrain() {
     for style in Style::ALL {
         for symmetry in [Symmetry::LeftRight, Symmetry::TopBottom, Symmetry::Point] {
-            for (w, h) in [(24, 16), (13, 9)] {
-                let s = GenerateSpec { width: w, height: h, symmetry, ..spec(style, symmetry, false, 9) };
+            for ((w, h), hex) in [(24, 16), (13, 9)].into_iter().flat_map(|size| [(size, false), (size, true)]) {
+                let s = GenerateSpec { width: w, height: h, symmetry, ..spec(style, symmetry, hex, 9) };
                 let g = grid_of(&generate(&s).unwrap());
-                assert!(is_mirror_image(&g, symmetry), "{s:?}");
+                let shape = if hex { Shape::Hex } else { Shape::Square };
+                assert!(is_mirror_image(&g, symmetry, shape), "{s:?}");
             }
         }
     }
     // The control: without a symmetry the maps are not mirror images.
     for style in [Style::Ruins, Style::Forest, Style::Fortress] {
         let g = grid_of(&generate(&spec(style, Symmetry::None, false, 9)).unwrap());
-        assert!(!is_mirror_image(&g, Symmetry::LeftRight) && !is_mirror_image(&g, Symmetry::Point), "{style:?}");
+        let mirrored = |symmetry| is_mirror_image(&g, symmetry, Shape::Square);
+        assert!(!mirrored(Symmetry::LeftRight) && !mirrored(Symmetry::Point), "{style:?}");
     }
 }
 
 #[test]
 fn the_sides_have_the_same_creatures_and_stand_mirrored() {
     for style in Style::ALL {
-        for symmetry in Symmetry::ALL {
-            let s = GenerateSpec { units: 18, ..spec(style, symmetry, false, 21) };
+        for (symmetry, hex) in Symmetry::ALL.into_iter().flat_map(|s| [(s, false), (s, true)]) {
+            let s = GenerateSpec { units: 18, ..spec(style, symmetry, hex, 21) };
+            let shape = if hex { Shape::Hex } else { Shape::Square };
             let def = generate(&s).unwrap();
             let side = |name: &str| {
                 let mut v: Vec<&str> =
@@ -127,7 +171,7 @@ fn the_sides_have_the_same_creatures_and_stand_mirrored() {
                 for pair in def.units.chunks(2) {
                     let (b, r) = (&pair[0], &pair[1]);
                     assert_eq!((b.side.as_str(), r.side.as_str(), &b.creature), ("blue", "red", &r.creature));
-                    assert_eq!(symmetry.mirror_footprint(b.at, footprint(b).side, 24, 16), r.at, "{s:?}");
+                    assert_eq!(symmetry.mirror_footprint(b.at, footprint(b).side, 24, 16, shape), r.at, "{s:?}");
                 }
             }
         }
