@@ -11,6 +11,7 @@ mod reach;
 pub use catalogue::*;
 pub use error::LevelError;
 pub use generate::{GenerateError, GenerateSpec, Style, arena, generate};
+pub(crate) use reach::can_reach;
 pub use reach::{Warning, warnings};
 
 use crate::grid::{Footprint, GridPos, Size, Terrain, TerrainMap};

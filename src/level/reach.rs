@@ -132,6 +132,25 @@ pub fn warnings(level: &Level, catalogue: &Catalogue) -> Vec<Warning> {
     out
 }
 
+/// Whether a footprint of side `s` at `from` can walk, as the rules move it, to a place
+/// next to one of `enemies` (who block the way). For the generator, which carves a way
+/// where there is none.
+pub(crate) fn can_reach(t: &TerrainMap, shape: Shape, from: GridPos, s: i32, enemies: &[Footprint]) -> bool {
+    let grid = Grid { w: t.width(), h: t.height() };
+    let foe_at = |c: GridPos| enemies.iter().any(|e| e.contains(c));
+    let fits = |p: GridPos| Footprint::new(p, s).cells().all(|c| t.get(c).passable() && !foe_at(c));
+    let labels = flood(t, shape, s, &fits);
+    let Some(region) = grid.at(from).and_then(|k| labels.get(k)).copied().filter(|&l| l != NONE) else {
+        return false;
+    };
+    let next_to_foe = |p: GridPos| {
+        Footprint::new(p, s)
+            .cells()
+            .any(|c| neighbour_offsets(shape, c).iter().any(|&(dx, dy)| foe_at(c.offset(dx, dy))))
+    };
+    labels.iter().enumerate().any(|(k, &l)| l == region && next_to_foe(grid.pos(k)))
+}
+
 /// Row-major cell indices of a `w`×`h` map.
 #[derive(Clone, Copy)]
 struct Grid {

@@ -18,7 +18,7 @@ mod tests;
 pub use arena::arena;
 
 use super::{Catalogue, Level, LevelDef, MapDef};
-use crate::grid::{Shape, Terrain};
+use crate::grid::{Footprint, Shape, Terrain};
 use crate::variants::RulesVariant;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -244,6 +244,13 @@ impl Grid {
                 self.set(c, self.get(m));
             }
         }
+    }
+
+    /// Whether a `side`×`side` creature at `from` can walk, as the rules move it, to a place
+    /// next to one of `enemies`.
+    pub fn reaches(&self, shape: Shape, from: (i32, i32), side: i32, enemies: &[Footprint]) -> bool {
+        let map = crate::grid::TerrainMap::new(self.w, self.h, self.cells.clone());
+        super::can_reach(&map, shape, crate::grid::GridPos::new(from.0, from.1), side, enemies)
     }
 
     pub fn rows(&self) -> Vec<String> {

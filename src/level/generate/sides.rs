@@ -132,8 +132,7 @@ fn find(zones: [Zone; 2], side: i32, rng: &mut ChaCha8Rng, ok: impl Fn((i32, i32
     })
 }
 
-/// Makes every unit able to walk (one square at a time, across or along, over anything but
-/// walls) to a square touching an enemy: where one cannot, a path is carved to the nearest
+/// Makes every unit able to walk (as the rules move it) to a place next to an enemy: where one cannot, a path is carved to the nearest
 /// enemy, its walls turned to floor and their mirror images with them.
 pub(crate) fn connect(grid: &mut Grid, units: &[UnitDef], symmetry: Symmetry, shape: Shape, catalogue: &Catalogue) {
     let side_of = |u: &UnitDef| {
@@ -147,7 +146,7 @@ pub(crate) fn connect(grid: &mut Grid, units: &[UnitDef], symmetry: Symmetry, sh
         else {
             continue;
         };
-        if reaches(grid, u.at, s, &enemies) {
+        if grid.reaches(shape, u.at, s, &enemies) {
             continue;
         }
         let (w, h) = (grid.w, grid.h);
@@ -174,34 +173,4 @@ pub(crate) fn connect(grid: &mut Grid, units: &[UnitDef], symmetry: Symmetry, sh
             }
         }
     }
-}
-
-/// Whether a `side`×`side` creature at `from` can walk to a place touching one of `enemies`.
-pub(crate) fn reaches(grid: &Grid, from: (i32, i32), side: i32, enemies: &[Footprint]) -> bool {
-    let (w, h) = (grid.w, grid.h);
-    let fits = |(x, y): (i32, i32)| {
-        Footprint::new(GridPos::new(x, y), side)
-            .cells()
-            .all(|c| grid.inside((c.x, c.y)) && grid.get((c.x, c.y)) != Terrain::Wall)
-    };
-    let touches = |(x, y): (i32, i32)| {
-        let me = Footprint::new(GridPos::new(x - 1, y - 1), side + 2);
-        enemies.iter().any(|e| e.overlaps(&me))
-    };
-    let mut seen = vec![false; (w * h) as usize];
-    let mut todo = vec![from];
-    while let Some(at) = todo.pop() {
-        let Some(mark) = grid.inside(at).then(|| (at.1 * w + at.0) as usize).and_then(|i| seen.get_mut(i)) else {
-            continue;
-        };
-        if *mark || !fits(at) {
-            continue;
-        }
-        *mark = true;
-        if touches(at) {
-            return true;
-        }
-        todo.extend([(at.0 + 1, at.1), (at.0 - 1, at.1), (at.0, at.1 + 1), (at.0, at.1 - 1)]);
-    }
-    false
 }

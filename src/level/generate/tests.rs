@@ -1,6 +1,5 @@
-use super::sides::reaches;
 use super::*;
-use crate::grid::Footprint;
+use crate::grid::{Footprint, GridPos};
 use crate::level::{UnitDef, to_ron};
 
 fn spec(style: Style, symmetry: Symmetry, hex: bool, seed: u64) -> GenerateSpec {
@@ -28,7 +27,7 @@ fn connected(def: &LevelDef) -> bool {
     let g = grid_of(def);
     def.units.iter().all(|u| {
         let enemies: Vec<Footprint> = def.units.iter().filter(|e| e.side != u.side).map(footprint).collect();
-        reaches(&g, u.at, footprint(u).side, &enemies)
+        g.reaches(def.rules.shape(), u.at, footprint(u).side, &enemies)
     })
 }
 
@@ -293,4 +292,21 @@ fn a_catalogue_without_the_roster_s_creatures_is_an_error_not_an_empty_level() {
     // Control: asked for no units, the empty catalogue is no obstacle.
     let none = GenerateSpec { units: 0, ..s };
     assert!(generate_with(&none, &empty).is_ok_and(|d| d.units.is_empty()));
+}
+
+/// The generator asks the rules' own movement whether a unit can reach the enemy: on hexes
+/// a step to the row below goes half a hex aside, which no square step does.
+#[test]
+fn reaching_moves_as_the_rules_move() {
+    let map = crate::grid::TerrainMap::from_rows(&["#.#", ".##", "..#"]).unwrap();
+    let foe = [Footprint::new(GridPos::new(1, 2), 1)];
+    let from = GridPos::new(1, 0);
+    assert!(crate::level::can_reach(&map, Shape::Hex, from, 1, &foe), "down to the left, then beside the foe");
+    assert!(!crate::level::can_reach(&map, Shape::Square, from, 1, &foe), "no cutting the walls' corners");
+    // A foe blocks the way it stands in: a corridor with a foe in it leads nowhere past it.
+    let corridor = crate::grid::TerrainMap::from_rows(&["#####", "#...#", "#####"]).unwrap();
+    let (near, far) = (Footprint::new(GridPos::new(2, 1), 1), Footprint::new(GridPos::new(3, 1), 1));
+    assert!(crate::level::can_reach(&corridor, Shape::Square, GridPos::new(1, 1), 1, &[near]));
+    assert!(!crate::level::can_reach(&corridor, Shape::Square, GridPos::new(1, 1), 1, &[]), "no foe, nothing to reach");
+    assert!(crate::level::can_reach(&corridor, Shape::Square, GridPos::new(1, 1), 1, &[near, far]));
 }
