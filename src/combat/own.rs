@@ -44,13 +44,15 @@ impl Own {
         self.0.as_ref().and_then(|v| v.as_any().downcast_ref())
     }
 
-    /// The variant's value, put in as `T::default()` if there is none yet (or one of
-    /// another type).
+    /// The variant's value, put in as `T::default()` if there is none yet. Only the
+    /// variant that put a value in asks for it, so a value of another type here is a slip in
+    /// the rules' code, not in anything a player or a level did: it panics.
     pub fn get_mut<T: OwnData + Default>(&mut self) -> &mut T {
-        if self.get::<T>().is_none() {
-            self.0 = Some(Box::new(T::default()));
+        let value = self.0.get_or_insert_with(|| Box::new(T::default()));
+        if !value.as_any().is::<T>() {
+            panic!("a variant asked for its own {} but the state holds {value:?}", std::any::type_name::<T>());
         }
-        self.0.as_mut().and_then(|v| v.as_any_mut().downcast_mut()).expect("just put in")
+        value.as_any_mut().downcast_mut().expect("checked just above")
     }
 
     /// A copy of the variant's value, or `T::default()` if there is none.
@@ -94,6 +96,13 @@ mod tests {
         own.get_mut::<Points>().0 = 3;
         assert_eq!(own.get::<Points>(), Some(&Points(3)));
         assert_eq!(own.get::<Steps>(), None, "another type sees nothing");
+    }
+
+    #[test]
+    #[should_panic(expected = "asked for its own")]
+    fn asking_for_another_type_to_change_is_a_slip() {
+        let mut own = Own::new(Points(1));
+        own.get_mut::<Steps>();
     }
 
     #[test]
