@@ -11,8 +11,8 @@ use super::event::CombatEvent;
 use super::fighter::Fighter;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    ClockSchedule, ClockStep, InPlay, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
-    Slot, TimeMoves, Turn, Walking, unsettled,
+    ClockSchedule, ClockStep, InPlay, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin,
+    RulesStage, Slot, TimeMoves, Turn, Walking, unsettled,
 };
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
@@ -56,7 +56,7 @@ impl Battle {
         let mut fighters: Vec<Fighter> =
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
         fighters.sort_by(|a, b| a.id.cmp(&b.id));
-        let own = super::variants::rules(variant).own_state(fighters.len());
+        let own = with_engine(variant, |engine| engine.own_state(fighters.len()));
         let mut battle = Battle {
             level_name: level.def.name.clone(),
             field: Battlefield { terrain: level.terrain.clone(), variant },
@@ -201,6 +201,12 @@ impl Engine {
         }
     }
 
+    /// What the variant keeps of its own in a battle of `fighters` combatants, as it
+    /// starts (its plugin registered it).
+    pub fn own_state(&self, fighters: usize) -> super::own::Own {
+        self.world.resource::<OwnState>().fresh(fighters)
+    }
+
     /// How many times the schedule ran for the last command: one, and one more for each
     /// reaction its walk stopped for (an attack of opportunity, a held attack, a reaction
     /// to a step).
@@ -224,7 +230,12 @@ impl Engine {
                 .map(|system| slots.iter().find(|s| s.systems.contains(system)).map_or("", |s| s.name.as_str()).into())
                 .collect();
         }
-        ScheduleListing { variant: self.variant.id().into(), sets }
+        let (battle, budget) = self.world.resource::<OwnState>().names();
+        let own = [(battle, "battle"), (budget, "budget")]
+            .into_iter()
+            .filter_map(|(name, of)| name.map(|name| format!("{name} ({of})")))
+            .collect();
+        ScheduleListing { variant: self.variant.id().into(), sets, own }
     }
 
     /// Systems of the rules and clock schedules that sit in none of their stages or steps
@@ -265,6 +276,10 @@ pub fn systems_outside(schedule: &Schedule, sets: &[InternedSystemSet]) -> Vec<S
 pub struct ScheduleListing {
     pub variant: String,
     pub sets: Vec<StageListing>,
+    /// What the variant keeps of its own, as its plugin registered it: `ActionPoints
+    /// (battle)`, `PhaseAction (budget)`.
+    #[serde(skip)]
+    pub own: Vec<String>,
 }
 
 impl ScheduleListing {
@@ -275,6 +290,9 @@ impl ScheduleListing {
     /// One stage a line, its systems indented under it.
     pub fn to_text(&self) -> String {
         let mut out = format!("rules schedule of {}\n", self.variant);
+        if !self.own.is_empty() {
+            out.push_str(&format!("own state: {}\n", self.own.join(", ")));
+        }
         for (n, set) in self.sets.iter().enumerate() {
             out.push_str(&format!("{}. {}\n", n + 1, set.name));
             for (i, system) in set.systems.iter().enumerate() {

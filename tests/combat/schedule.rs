@@ -7,6 +7,7 @@ use bevy::ecs::schedule::{IntoScheduleConfigs, Schedules, SystemSet};
 use bevy::prelude::{App, ResMut};
 use fivefoot::combat::engine::Engine;
 use fivefoot::combat::schedule::{InPlay, RulesSchedule, RulesSchedulePlugin, RulesStage};
+use fivefoot::combat::variants::{ap_phases, osr_segments};
 
 /// What `name` calls the events from `before` on, in order (the events it names).
 fn named_after<'a>(b: &'a Battle, before: usize, name: impl Fn(&'a CombatEvent) -> Option<&'a str>) -> Vec<&'a str> {
@@ -42,6 +43,26 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         }
         assert_eq!(listing.variant, v.id());
     }
+}
+
+/// Each variant's plugin registers what it keeps of its own; a battle starts with it, and
+/// only the variant that registered it finds it there.
+#[test]
+fn each_plugin_registers_its_own_state() {
+    let own = |v: RulesVariant| Engine::new(v).listing().own;
+    assert_eq!(own(RulesVariant::ApPhases), ["ActionPoints (battle)", "PhaseAction (budget)"]);
+    assert_eq!(own(RulesVariant::FourActions), ["QuickAction (budget)"]);
+    assert_eq!(own(RulesVariant::D20Classic), ["ImmediateActions (battle)", "SwiftAction (budget)"]);
+    assert_eq!(own(RulesVariant::OsrSegments), ["OsrRound (battle)", "MajorAction (budget)"]);
+    assert_eq!(own(RulesVariant::HexPhases), ["Aborts (battle)", "PhaseActions (budget)"]);
+    assert!(Engine::new(RulesVariant::ApPhases).listing().to_text().contains("own state: ActionPoints (battle)"));
+    let units =
+        || vec![unit("hero", "blue", (1, 1), "human_fighter", None), unit("gob", "red", (3, 1), "goblin", None)];
+    let ap = battle(units(), RulesVariant::ApPhases, 1);
+    assert_eq!(ap.own::<ap_phases::ActionPoints>().map(|p| p.ap.len()), Some(2), "one entry a fighter");
+    assert!(ap.own::<osr_segments::OsrRound>().is_none(), "another variant's state is not there");
+    let four = battle(units(), RulesVariant::FourActions, 1);
+    assert!(four.own::<ap_phases::ActionPoints>().is_none(), "four-actions keeps no state of the battle");
 }
 
 #[test]

@@ -24,11 +24,6 @@ pub(crate) trait VariantRules: Sync {
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
     /// The budget a fighter gets when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
-    /// What the variant keeps of its own in a battle of `fighters` combatants, as it
-    /// stands before the battle starts (nothing by default).
-    fn own_state(&self, _fighters: usize) -> crate::combat::own::Own {
-        crate::combat::own::Own::default()
-    }
     /// Sets the battle going: initiative, and who starts surprised.
     fn start(&self, b: &mut Battle);
     /// When some combatants are unaware, a surprise round (or phase) for the aware comes

@@ -17,6 +17,7 @@ pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
 use super::Battle;
 use super::clock::Budget;
 use super::command::{Command, RuleError};
+use super::own::{Own, OwnData};
 use super::resolve::Plan;
 use bevy::app::App;
 use bevy::ecs::schedule::{
@@ -289,7 +290,8 @@ impl Plugin for RulesSchedulePlugin {
             .init_resource::<Turn>()
             .init_resource::<Pass>()
             .init_resource::<Walking>()
-            .init_resource::<ReactionStack>();
+            .init_resource::<ReactionStack>()
+            .init_resource::<OwnState>();
         for pair in RulesStage::ALL.windows(2) {
             app.configure_sets(RulesSchedule, pair[0].before(pair[1]));
         }
@@ -325,6 +327,47 @@ impl Plugin for RulesSchedulePlugin {
         }
         systems::add_common(app);
     }
+}
+
+/// What a variant keeps of its own (`combat::own`), as its plugin registered it: the
+/// battle's part, with how a battle of so many fighters starts it, and the budget's part.
+#[derive(Resource, Default)]
+pub struct OwnState {
+    battle: Option<(&'static str, FreshOwnState)>,
+    budget: Option<&'static str>,
+}
+
+type FreshOwnState = Box<dyn Fn(usize) -> Own + Send + Sync>;
+
+impl OwnState {
+    /// The battle's part as a battle of `fighters` combatants starts it (nothing, if the
+    /// variant keeps none).
+    pub fn fresh(&self, fighters: usize) -> Own {
+        self.battle.as_ref().map_or_else(Own::default, |(_, fresh)| fresh(fighters))
+    }
+
+    /// The names of its types: the battle's part, the budget's part.
+    pub fn names(&self) -> (Option<&'static str>, Option<&'static str>) {
+        (self.battle.as_ref().map(|(name, _)| *name), self.budget)
+    }
+}
+
+/// A type's name without its path.
+fn type_name_of<T>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    full.rsplit("::").next().unwrap_or(full)
+}
+
+/// A variant's plugin registers the state it keeps of its own in a battle, and how a
+/// battle of so many fighters starts it.
+pub fn own_state<T: OwnData>(app: &mut App, fresh: fn(usize) -> T) {
+    let fresh: FreshOwnState = Box::new(move |fighters| Own::new(fresh(fighters)));
+    app.world_mut().resource_mut::<OwnState>().battle = Some((type_name_of::<T>(), fresh));
+}
+
+/// A variant's plugin registers its own part of a budget (set by its `fresh_budget`).
+pub fn own_budget<T: OwnData>(app: &mut App) {
+    app.world_mut().resource_mut::<OwnState>().budget = Some(type_name_of::<T>());
 }
 
 /// Takes the common system out of `slot`, for a variant whose source does it otherwise;

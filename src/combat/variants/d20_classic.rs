@@ -123,9 +123,6 @@ pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
-    fn own_state(&self, fighters: usize) -> Own {
-        Own::new(ImmediateActions(vec![None; fighters]))
-    }
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
         spend_immediate(b, i, None);
@@ -331,6 +328,8 @@ pub struct D20ClassicPlugin;
 
 impl Plugin for D20ClassicPlugin {
     fn build(&self, app: &mut App) {
+        own_state(app, |fighters| ImmediateActions(vec![None; fighters]));
+        own_budget::<SwiftAction>(app);
         app.add_systems(
             RulesSchedule,
             (

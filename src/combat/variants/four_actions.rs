@@ -511,6 +511,7 @@ pub struct FourActionsPlugin;
 
 impl Plugin for FourActionsPlugin {
     fn build(&self, app: &mut App) {
+        own_budget::<QuickAction>(app);
         for slot in [Slot::Escape, Slot::Cast] {
             replace_slot(app, slot);
         }

@@ -235,9 +235,6 @@ pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
-    fn own_state(&self, fighters: usize) -> Own {
-        Own::new(Aborts { order: vec![None; fighters], locked: vec![false; fighters], skip: vec![None; fighters] })
-    }
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
         // It acts: it may abort again.
@@ -330,6 +327,8 @@ pub struct HexPhasesPlugin;
 
 impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
+        own_state(app, |n| Aborts { order: vec![None; n], locked: vec![false; n], skip: vec![None; n] });
+        own_budget::<PhaseActions>(app);
         app.add_systems(
             RulesSchedule,
             (

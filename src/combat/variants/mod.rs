@@ -29,12 +29,12 @@ mod prelude {
         self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
     pub(super) use crate::combat::odds::AttackDie;
-    pub(super) use crate::combat::own::Own;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, act, pass_turn_when, replace_slot, window,
+        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, act, own_budget, own_state, pass_turn_when,
+        replace_slot, window,
     };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;

@@ -259,13 +259,6 @@ impl VariantRules for ApPhases {
         // Initiative is the Dexterity score; ties broken by the seeded dice.
         clock::fixed_initiative(b, |b, i| b.fighters[i].def.abilities.dex, "(Dexterity score)");
     }
-    fn own_state(&self, fighters: usize) -> Own {
-        Own::new(ActionPoints {
-            ap: vec![0; fighters],
-            attack_actions: vec![0; fighters],
-            advanced: vec![None; fighters],
-        })
-    }
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing
     }

@@ -6,7 +6,7 @@
 
 use super::super::prelude::*;
 use super::advanced::{begin_advanced, begin_complex, continue_advanced};
-use super::{Advanced, AdvancedKind, PhaseAction, points, points_mut};
+use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points, points_mut};
 use super::{advanced_name, next_action_phase};
 use crate::combat::schedule::{InPlay, Moves, TimeMoves, Turn};
 use bevy::prelude::ResMut;
@@ -15,6 +15,8 @@ pub struct ApPhasesPlugin;
 
 impl Plugin for ApPhasesPlugin {
     fn build(&self, app: &mut App) {
+        own_state(app, |n| ActionPoints { ap: vec![0; n], attack_actions: vec![0; n], advanced: vec![None; n] });
+        own_budget::<PhaseAction>(app);
         for slot in [Slot::Charge, Slot::Defend, Slot::Cast] {
             replace_slot(app, slot);
         }

@@ -248,15 +248,6 @@ impl VariantRules for OsrSegments {
         // No surprise round: the surprised simply lose the first round.
         false
     }
-    fn own_state(&self, fighters: usize) -> Own {
-        Own::new(OsrRound {
-            step: OsrStep::Declare,
-            high: vec![],
-            acted: vec![false; fighters],
-            attacked: vec![false; fighters],
-            declared: vec![None; fighters],
-        })
-    }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         round(b).step == OsrStep::FastActions
     }
@@ -393,6 +384,14 @@ pub struct OsrSegmentsPlugin;
 
 impl Plugin for OsrSegmentsPlugin {
     fn build(&self, app: &mut App) {
+        own_state(app, |n| OsrRound {
+            step: OsrStep::Declare,
+            high: vec![],
+            acted: vec![false; n],
+            attacked: vec![false; n],
+            declared: vec![None; n],
+        });
+        own_budget::<MajorAction>(app);
         for slot in [Slot::Defend, Slot::Cast] {
             replace_slot(app, slot);
         }
