@@ -143,14 +143,16 @@ impl Engine {
     }
 
     /// Runs `work` with `battle` swapped into the world. Should a rule system panic,
-    /// `battle` is handed back as far as the work had come, the engine is left idle, and
-    /// the panic goes on.
+    /// `battle` is handed back as far as the work had come and the panic goes on; the
+    /// engine is built afresh, since a schedule cut short is not fit to run again (its
+    /// executor would skip the systems it had reached, and a clock schedule taken out to
+    /// run would be missing). An engine built with extra systems (`build`) loses them.
     fn with_battle<T>(&mut self, battle: &mut Battle, work: impl FnOnce(&mut Engine) -> T) -> T {
         self.swap_in(battle);
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(self)));
         self.swap_in(battle);
         ran.unwrap_or_else(|panic| {
-            self.forget_command();
+            *self = Engine::new(self.variant);
             std::panic::resume_unwind(panic)
         })
     }
@@ -167,15 +169,6 @@ impl Engine {
     pub fn execute(&mut self, battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
         debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
         self.with_battle(battle, |engine| engine.run_command(cmd))
-    }
-
-    /// After a panic: the command in flight, its walk, its reactions and the clock's run
-    /// are dropped.
-    fn forget_command(&mut self) {
-        *self.world.resource_mut::<Turn>() = Turn::Idle;
-        *self.world.resource_mut::<Walking>() = Walking::default();
-        self.world.resource_mut::<ReactionStack>().0.clear();
-        *self.world.resource_mut::<TimeMoves>() = TimeMoves::default();
     }
 
     /// Runs the schedule for `cmd` on the battle swapped in, as many passes as it takes.
@@ -386,12 +379,15 @@ mod tests {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.execute(&mut battle, attack))).is_err();
         assert!(panicked, "the broken rule panics");
         // The caller holds its own battle as far as the attack had come (the engine's spare
-        // would not have the attack's events), and the engine is left idle for the next.
+        // would not have the attack's events), and the engine takes the next command: the
+        // turn passes to the other fighter.
         assert!(
             battle.events[events..].iter().any(|e| matches!(e, CombatEvent::Attack { .. })),
             "the attack was rolled"
         );
-        assert!(matches!(*engine.world.resource::<Turn>(), Turn::Idle));
+        let before = battle.events.len();
         assert!(engine.execute(&mut battle, Command::EndTurn).is_ok());
+        assert_eq!(battle.actor(), Some(1 - actor), "the turn passed");
+        assert!(battle.events[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. })));
     }
 }
