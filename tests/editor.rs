@@ -64,6 +64,23 @@ fn symmetry_mirrors_painting_and_placing() {
     assert_eq!(placed, [("o", (0, 1)), ("o_mirror", (6, 1))]);
 }
 
+/// On a hex map a fill spreads to a hex's six neighbours, and painting mirrors onto the
+/// hex that mirrors it (odd rows sit half a hex right).
+#[test]
+fn on_hexes_fills_spread_to_six_neighbours_and_painting_mirrors_hex_for_hex() {
+    let mut d = Document::blank(5, 3, true).unwrap();
+    // Walls leave (1, 0) joined to row 1 only through (0, 1), half a hex down and left.
+    paint(&mut d, Terrain::Wall, Area::Cells(vec![(0, 0), (2, 0), (1, 1), (2, 1), (3, 1), (4, 1), (3, 0), (4, 0)]));
+    assert_eq!(rows(&d), ["#.###", ".####", "....."]);
+    d.apply(&Edit::Fill { terrain: Terrain::Difficult, at: (1, 0) }, cat()).unwrap();
+    assert_eq!(rows(&d), ["#~###", "~####", "~~~~~"], "down the hex side, then the whole bottom row");
+    let mut d = Document::blank(6, 4, true).unwrap();
+    d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
+    paint(&mut d, Terrain::Wall, Area::Cells(vec![(1, 0), (1, 1)]));
+    // Row 0: (1, 0) mirrors to (4, 0); row 1, shifted: (1, 1) mirrors to (3, 1).
+    assert_eq!(rows(&d)[..2], [".#..#.", ".#.#.."]);
+}
+
 #[test]
 fn unit_ids_are_made_unique_and_impossible_edits_change_nothing() {
     let mut d = doc(5, 3);

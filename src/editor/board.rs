@@ -254,7 +254,7 @@ fn draw_cursor(
     if !matches!(gesture.kind, Some(GestureKind::MoveUnit(_) | GestureKind::Select)) {
         let (w, h, s) = (layout.width, layout.height, doc.doc.symmetry);
         let shape = shape_of(doc.doc.level());
-        want = want.into_iter().flat_map(|c| super::edit::mirrored(c, s, w, h, shape)).collect();
+        want = want.into_iter().flat_map(|c| super::edit::mirrored(c, 1, s, (w, h, shape))).collect();
         want.sort_unstable();
         want.dedup();
     }

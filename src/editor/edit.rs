@@ -355,14 +355,9 @@ pub fn cells(area: &Area) -> Vec<(i32, i32)> {
     }
 }
 
-/// `cell` and its mirror images under `symmetry` on a `w` × `h` map of `shape`.
-pub fn mirrored(cell: (i32, i32), symmetry: Symmetry, w: i32, h: i32, shape: Shape) -> Vec<(i32, i32)> {
-    mirrored_footprint(cell, 1, symmetry, (w, h, shape))
-}
-
-/// The top-left square of a `side` × `side` footprint at `at` and of its mirror image on
-/// a map of `(w, h, shape)`.
-fn mirrored_footprint(at: (i32, i32), side: i32, symmetry: Symmetry, map: (i32, i32, Shape)) -> Vec<(i32, i32)> {
+/// The top-left square of a `side` × `side` footprint at `at` (a square, when `side` is 1)
+/// and of its mirror image on a map of `(w, h, shape)`.
+pub fn mirrored(at: (i32, i32), side: i32, symmetry: Symmetry, map: (i32, i32, Shape)) -> Vec<(i32, i32)> {
     let mut v = vec![at];
     if symmetry != Symmetry::None {
         v.push(symmetry.mirror_footprint(at, side, map.0, map.1, map.2));
@@ -379,7 +374,9 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
     match edit {
         Edit::Paint { terrain, area } => {
             check_area(area)?;
-            for c in cells(area).into_iter().flat_map(|c| mirrored(c, symmetry, w, h, shape)).filter(|&c| inside(c)) {
+            for c in
+                cells(area).into_iter().flat_map(|c| mirrored(c, 1, symmetry, (w, h, shape))).filter(|&c| inside(c))
+            {
                 if *terrain == Terrain::Wall
                     && let Some(u) = unit_on(level, catalogue, c)
                 {
@@ -393,7 +390,7 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             if !inside(*at) {
                 return Err(format!("({}, {}) is outside the {w}×{h} map", at.0, at.1));
             }
-            for start in mirrored(*at, symmetry, w, h, shape).into_iter().filter(|&c| inside(c)) {
+            for start in mirrored(*at, 1, symmetry, (w, h, shape)).into_iter().filter(|&c| inside(c)) {
                 let old = g[start.1 as usize][start.0 as usize];
                 if old == *terrain {
                     continue;
@@ -409,14 +406,19 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
                         return Err(format!("unit \"{u}\" stands at ({x}, {y}): no wall there"));
                     }
                     g[y as usize][x as usize] = *terrain;
-                    todo.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]);
+                    // Four ways on squares; on hexes, to the six neighbours.
+                    let ways = match shape {
+                        Shape::Square => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
+                        Shape::Hex => crate::grid::neighbour_offsets(shape, GridPos::new(x, y)),
+                    };
+                    todo.extend(ways.iter().map(|(dx, dy)| (x + dx, y + dy)));
                 }
             }
             store(level, &g);
         }
         Edit::PlaceUnit { id, creature, side, at, weapon } => {
             let across = catalogue.creature(creature).map_or(1, |c| c.size.side());
-            let spots = mirrored_footprint(*at, across, symmetry, (w, h, shape));
+            let spots = mirrored(*at, across, symmetry, (w, h, shape));
             for (k, spot) in spots.iter().enumerate() {
                 let id = unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") });
                 let unit =

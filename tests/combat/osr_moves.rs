@@ -4,7 +4,6 @@
 
 use super::spells::spoiled;
 use super::*;
-use fivefoot::combat::variants::osr_segments;
 
 /// The mage declares a magic missile; when the hero's group turn comes it moves to `to`.
 fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> Battle {
@@ -20,14 +19,10 @@ fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> Battle {
     for _ in 0..50 {
         let a = b.actor().expect("battle on");
         let id = b.fighters[a].id.clone();
-        let c = &b.clock.budget;
-        let cmd = if c.own::<osr_segments::MajorAction>().declaring && id == "mage" {
+        let c = major(&b);
+        let cmd = if c.declaring && id == "mage" {
             Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }
-        } else if id == "hero"
-            && c.own::<osr_segments::MajorAction>().major
-            && !c.own::<osr_segments::MajorAction>().fast_only
-            && !c.own::<osr_segments::MajorAction>().declaring
-        {
+        } else if id == "hero" && c.major && !c.fast_only && !c.declaring {
             b.execute(Command::Move { to: to.into() }).unwrap();
             return b;
         } else {
@@ -66,13 +61,13 @@ fn goblin_walks_up(seed: u64, hero_declares: Intent) -> Option<Battle> {
     for _ in 0..20 {
         let a = b.actor().expect("battle on");
         let id = b.fighters[a].id.clone();
-        let c = b.clock.budget.clone();
-        if c.own::<osr_segments::MajorAction>().declaring {
+        let c = major(&b);
+        if c.declaring {
             let intent = if id == "hero" { hero_declares.clone() } else { Intent::Fight };
             b.execute(Command::Declare { intent }).unwrap();
         } else if id == "hero" {
             return None;
-        } else if c.own::<osr_segments::MajorAction>().major && !c.own::<osr_segments::MajorAction>().fast_only {
+        } else if c.major && !c.fast_only {
             b.execute(Command::Move { to: (3, 3).into() }).unwrap();
             return Some(b);
         } else {

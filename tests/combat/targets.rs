@@ -2,7 +2,6 @@
 //! under every variant; the same actions at a foe in reach are the positive control.
 
 use super::*;
-use fivefoot::combat::variants::osr_segments;
 
 const ROWS: [&str; 8] = [
     "....................",
@@ -36,10 +35,8 @@ fn field(v: RulesVariant) -> Battle {
     b.fighters[d].add(Condition::Dead);
     b.invalidate();
     until(&mut b, "hero", |b| {
-        let c = &b.clock.budget;
-        !c.own::<osr_segments::MajorAction>().declaring
-            && (b.variant != RulesVariant::OsrSegments
-                || (c.own::<osr_segments::MajorAction>().major && !c.own::<osr_segments::MajorAction>().fast_only))
+        let c = major(b);
+        !c.declaring && (b.variant != RulesVariant::OsrSegments || (c.major && !c.fast_only))
     });
     b
 }

@@ -365,7 +365,8 @@ pub fn own_state<T: OwnData>(app: &mut App, fresh: fn(usize) -> T) {
     app.world_mut().resource_mut::<OwnState>().battle = Some((type_name_of::<T>(), fresh));
 }
 
-/// A variant's plugin registers its own part of a budget (set by its `fresh_budget`).
+/// A variant's plugin registers its own part of a budget (set by its `fresh_budget` or
+/// its `spend`; its default until then).
 pub fn own_budget<T: OwnData>(app: &mut App) {
     app.world_mut().resource_mut::<OwnState>().budget = Some(type_name_of::<T>());
 }

@@ -87,12 +87,14 @@ impl Symmetry {
     /// On odd-r hexes a row's half-hex offset must mirror too: top-bottom keeps each row's
     /// parity (with an even count of rows, the last row has no image), and left-right takes
     /// odd rows one hex further left (the last hex of an odd row has no image). So the image
-    /// of a hex's six neighbours is its image's six neighbours.
+    /// of a hex's six neighbours is its image's six neighbours. A footprint of several hexes
+    /// mirrors exactly top-bottom; left-right, whose rows shift apart, it lands where its
+    /// top row's image starts.
     pub fn mirror_footprint(self, (x, y): (i32, i32), side: i32, w: i32, h: i32, shape: Shape) -> (i32, i32) {
         let across = |n: i32, v: i32| n.saturating_sub(v).saturating_sub(side);
         let hex = shape == Shape::Hex;
         let left_right = || across(w, x).saturating_sub(i32::from(hex && y.rem_euclid(2) == 1));
-        let rows = if hex && (h - side).rem_euclid(2) == 1 { h - 1 } else { h };
+        let rows = if hex && h.rem_euclid(2) == 0 { h - 1 } else { h };
         match self {
             Symmetry::None => (x, y),
             Symmetry::LeftRight => (left_right(), y),
@@ -120,6 +122,13 @@ pub struct GenerateSpec {
     /// Units on both sides together (even: the sides are the same creatures).
     pub units: usize,
     pub seed: u64,
+}
+
+impl GenerateSpec {
+    /// The shape of the map: hexes for a hex map.
+    pub fn shape(&self) -> Shape {
+        if self.hex { Shape::Hex } else { Shape::Square }
+    }
 }
 
 impl Default for GenerateSpec {
@@ -171,7 +180,7 @@ pub fn generate_with(spec: &GenerateSpec, catalogue: &Catalogue) -> Result<Level
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let drawn = terrain::draw(spec.style, spec.symmetry, w, h, &mut rng);
     let mut grid = drawn.grid;
-    let shape = if spec.hex { Shape::Hex } else { Shape::Square };
+    let shape = spec.shape();
     grid.symmetrize(spec.symmetry, shape);
     let zones = sides::Zones::new(spec.symmetry, w, h, drawn.blue, drawn.red);
     let units = sides::place(&grid, spec, &zones, catalogue, &mut rng)?;
@@ -229,7 +238,8 @@ impl Grid {
     }
 
     /// Copies one half onto the other so the map is its own mirror image: the left half is
-    /// the original (the top half under top-bottom symmetry), where blue deploys.
+    /// the original (the top half under top-bottom symmetry), where blue deploys. Squares
+    /// with no image are walled.
     pub fn symmetrize(&mut self, symmetry: Symmetry, shape: Shape) {
         let (w, h) = (self.w, self.h);
         let key = |(x, y): (i32, i32)| match symmetry {
@@ -240,7 +250,11 @@ impl Grid {
         };
         for c in self.squares() {
             let m = symmetry.mirror(c, w, h, shape);
-            if key(c) > key(m) && self.inside(m) {
+            if !self.inside(m) {
+                // A hex with no image (the edge a hex map's mirror leaves over) is walled,
+                // so neither side has ground the other lacks.
+                self.set(c, Terrain::Wall);
+            } else if key(c) > key(m) {
                 self.set(c, self.get(m));
             }
         }

@@ -94,8 +94,7 @@ pub(crate) fn place(
             let red = find(zones.red, s, rng, |at| free(at, &taken)).ok_or_else(|| no_room(units.len() + 1))?;
             (blue, red)
         } else {
-            let shape = if spec.hex { Shape::Hex } else { Shape::Square };
-            let mirror = |at| spec.symmetry.mirror_footprint(at, s, w, h, shape);
+            let mirror = |at| spec.symmetry.mirror_footprint(at, s, w, h, spec.shape());
             let blue = find(zones.blue, s, rng, |at| {
                 let m = mirror(at);
                 let (a, b) = (Footprint::new(GridPos::new(at.0, at.1), s), Footprint::new(GridPos::new(m.0, m.1), s));

@@ -31,11 +31,11 @@ fn connected(def: &LevelDef) -> bool {
     })
 }
 
-/// Every square with an image on the map has the same terrain as its image.
+/// Every square has the same terrain as its image; one with no image on the map is a wall.
 fn is_mirror_image(g: &Grid, symmetry: Symmetry, shape: Shape) -> bool {
     g.squares().all(|c| {
         let m = symmetry.mirror(c, g.w, g.h, shape);
-        !g.inside(m) || g.get(c) == g.get(m)
+        if g.inside(m) { g.get(c) == g.get(m) } else { g.get(c) == Terrain::Wall }
     })
 }
 
@@ -124,6 +124,19 @@ fn a_hex_mirror_maps_neighbours_to_neighbours() {
             assert!(imaged > 0);
         }
     }
+    // A Large footprint's hexes mirror top-bottom onto the mirrored footprint's hexes.
+    for h in [8, 9] {
+        let (at, w) = ((3, 2), 12);
+        let image = Symmetry::TopBottom.mirror_footprint(at, 2, w, h, Shape::Hex);
+        let of_cells = sorted(
+            Footprint::new(GridPos::new(at.0, at.1), 2)
+                .cells()
+                .map(|c| Symmetry::TopBottom.mirror((c.x, c.y), w, h, Shape::Hex))
+                .collect(),
+        );
+        let cells = sorted(Footprint::new(GridPos::new(image.0, image.1), 2).cells().map(|c| (c.x, c.y)).collect());
+        assert_eq!(of_cells, cells, "height {h}");
+    }
     // The control: mirroring columns alike on every row breaks the hex neighbourhood.
     let naive = |(x, y): (i32, i32)| (12 - 1 - x, y);
     let broken = sorted(hex_neighbours((4, 3)).into_iter().map(naive).collect());
@@ -137,8 +150,7 @@ fn a_symmetry_mirrors_the_terrain() {
             for ((w, h), hex) in [(24, 16), (13, 9)].into_iter().flat_map(|size| [(size, false), (size, true)]) {
                 let s = GenerateSpec { width: w, height: h, symmetry, ..spec(style, symmetry, hex, 9) };
                 let g = grid_of(&generate(&s).unwrap());
-                let shape = if hex { Shape::Hex } else { Shape::Square };
-                assert!(is_mirror_image(&g, symmetry, shape), "{s:?}");
+                assert!(is_mirror_image(&g, symmetry, s.shape()), "{s:?}");
             }
         }
     }
@@ -155,7 +167,7 @@ fn the_sides_have_the_same_creatures_and_stand_mirrored() {
     for style in Style::ALL {
         for (symmetry, hex) in Symmetry::ALL.into_iter().flat_map(|s| [(s, false), (s, true)]) {
             let s = GenerateSpec { units: 18, ..spec(style, symmetry, hex, 21) };
-            let shape = if hex { Shape::Hex } else { Shape::Square };
+            let shape = s.shape();
             let def = generate(&s).unwrap();
             let side = |name: &str| {
                 let mut v: Vec<&str> =
@@ -295,7 +307,7 @@ fn a_catalogue_without_the_roster_s_creatures_is_an_error_not_an_empty_level() {
 }
 
 /// The generator asks the rules' own movement whether a unit can reach the enemy: on hexes
-/// a step to the row below goes half a hex aside, which no square step does.
+/// a step to the row below goes half a hex aside, which no square step does; walls stop it.
 #[test]
 fn reaching_moves_as_the_rules_move() {
     let map = crate::grid::TerrainMap::from_rows(&["#.#", ".##", "..#"]).unwrap();
@@ -303,10 +315,10 @@ fn reaching_moves_as_the_rules_move() {
     let from = GridPos::new(1, 0);
     assert!(crate::level::can_reach(&map, Shape::Hex, from, 1, &foe), "down to the left, then beside the foe");
     assert!(!crate::level::can_reach(&map, Shape::Square, from, 1, &foe), "no cutting the walls' corners");
-    // A foe blocks the way it stands in: a corridor with a foe in it leads nowhere past it.
-    let corridor = crate::grid::TerrainMap::from_rows(&["#####", "#...#", "#####"]).unwrap();
-    let (near, far) = (Footprint::new(GridPos::new(2, 1), 1), Footprint::new(GridPos::new(3, 1), 1));
-    assert!(crate::level::can_reach(&corridor, Shape::Square, GridPos::new(1, 1), 1, &[near]));
-    assert!(!crate::level::can_reach(&corridor, Shape::Square, GridPos::new(1, 1), 1, &[]), "no foe, nothing to reach");
-    assert!(crate::level::can_reach(&corridor, Shape::Square, GridPos::new(1, 1), 1, &[near, far]));
+    // Along a corridor to a foe at its end; a wall across it stops the way.
+    let open = crate::grid::TerrainMap::from_rows(&["#######", "#.....#", "#######"]).unwrap();
+    let walled = crate::grid::TerrainMap::from_rows(&["#######", "#..#..#", "#######"]).unwrap();
+    let foe = [Footprint::new(GridPos::new(5, 1), 1)];
+    assert!(crate::level::can_reach(&open, Shape::Square, GridPos::new(1, 1), 1, &foe));
+    assert!(!crate::level::can_reach(&walled, Shape::Square, GridPos::new(1, 1), 1, &foe));
 }

@@ -25,9 +25,7 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         }
     } else if own.attacks_only && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn)
     {
-        {
-            return Err("only the multi-attack routine now".into());
-        }
+        return Err("only the multi-attack routine now".into());
     } else {
         match cmd {
             Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
@@ -111,8 +109,6 @@ pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
     Ok((n, kind))
 }
 
-/// Opens the next window of this variant's clock (a round, phase or step): who may act
-/// in it, and in what order.
 /// "Allied creatures can move past each other using the same space. This does cause some
 /// jostling, so any concentration (i.e. spell casting) will be broken": every ally whose
 /// squares `mover` passed through, and the mover itself, lose the spell they are casting.

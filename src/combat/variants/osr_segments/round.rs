@@ -83,6 +83,7 @@ pub(super) fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
     v
 }
 
+/// Opens the round's next step (its window of time): who may act in it, and in what order.
 pub(super) fn next_step_of_round(b: &mut Battle) {
     let n = b.fighters.len();
     let next = match round(b).step {
