@@ -203,8 +203,8 @@ pub(crate) trait VariantRules: Sync {
     fn may_take_held(&self, _b: &Battle, _h: usize) -> bool {
         true
     }
-    /// After `h`'s readied attack on `trigger`: its new place in the order (by default it
-    /// keeps its place).
+    /// `h` takes its readied attack on `trigger` (before the attack is rolled): what it
+    /// spends, and its new place in the order (by default it keeps its place).
     fn held_action_taken(&self, _b: &mut Battle, _h: usize, _trigger: usize) {}
     /// What must hold of this variant's own state after every command (checked by the
     /// sim's `--check` and the tests).

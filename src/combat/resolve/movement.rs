@@ -185,8 +185,8 @@ pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
     b.fighters[h].held = None;
     let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
     b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
-    roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
     b.rules().held_action_taken(b, h, mover);
+    roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
     b.refresh();
 }
 
