@@ -79,6 +79,12 @@ fn on_hexes_fills_spread_to_six_neighbours_and_painting_mirrors_hex_for_hex() {
     paint(&mut d, Terrain::Wall, Area::Cells(vec![(1, 0), (1, 1)]));
     // Row 0: (1, 0) mirrors to (4, 0); row 1, shifted: (1, 1) mirrors to (3, 1).
     assert_eq!(rows(&d)[..2], [".#..#.", ".#.#.."]);
+    // The last hex of a shifted row has no image: a unit there is refused, and says why.
+    let place =
+        Edit::PlaceUnit { id: "g".into(), creature: "goblin".into(), side: "red".into(), at: (5, 1), weapon: None };
+    let e = d.apply(&place, cat()).unwrap_err();
+    assert!(e.contains("mirror image under left-right symmetry"), "{e}");
+    assert!(d.level().units.is_empty(), "nothing placed");
 }
 
 #[test]

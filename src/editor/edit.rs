@@ -423,7 +423,8 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
                 let id = unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") });
                 let unit =
                     UnitDef { weapon: weapon.clone(), ..UnitDef::new(id, side.clone(), *spot, creature.clone()) };
-                check_unit(level, &g, &unit, catalogue, None)?;
+                let mirror = |e| format!("its mirror image under {} symmetry: {e}", symmetry.label());
+                check_unit(level, &g, &unit, catalogue, None).map_err(|e| if k == 0 { e } else { mirror(e) })?;
                 level.units.push(unit);
             }
         }
