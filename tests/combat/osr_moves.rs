@@ -112,3 +112,20 @@ fn an_osr_fighter_with_its_major_action_left_strikes_a_foe_coming_into_reach() {
     }
     assert!(seen > 2, "the goblin's group went first in {seen} of 20");
 }
+
+/// After its major action a fighter may still make one positioning move of 10 ft, and its
+/// budget line says so until it has.
+#[test]
+fn the_budget_line_offers_the_positioning_move_left_after_the_major_action() {
+    let units = vec![unit("hero", "blue", (1, 1), "human_fighter", None), unit("gob", "red", (8, 6), "goblin", None)];
+    let mut b = battle(units, RulesVariant::OsrSegments, 3);
+    until(&mut b, "hero", |b| major(b).major && !major(b).fast_only && !major(b).declaring);
+    let line = |b: &Battle| fivefoot::control::vocabulary::budget_line(b);
+    assert!(line(&b).contains("major action") && !line(&b).contains("positioning"), "{}", line(&b));
+    b.execute(Command::Move { to: (3, 1).into() }).unwrap();
+    assert_eq!(b.fighters[b.actor().unwrap()].id, "hero", "the positioning move keeps its opportunity open");
+    assert_eq!(line(&b), "a positioning move (10 ft)");
+    b.execute(Command::Step { to: (4, 1).into() }).unwrap();
+    let hero_acts = b.actor().is_some_and(|a| b.fighters[a].id == "hero");
+    assert!(!hero_acts || !line(&b).contains("positioning"), "{}", line(&b));
+}

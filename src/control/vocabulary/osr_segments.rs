@@ -38,6 +38,8 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
     say(&mut parts, bud.major && !bud.declaring, "major action");
     say(&mut parts, bud.fast_only, "(fast actions only)");
     say(&mut parts, bud.attacks_only, "(attack routine only)");
+    let after_acting = !bud.major && !bud.declaring && !bud.fast_only && !bud.attacks_only;
+    say(&mut parts, after_acting && !b.clock.budget.stepped, "a positioning move (10 ft)");
     parts
 }
 
