@@ -310,6 +310,11 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     b.execute(Command::Defend).unwrap();
     until(&mut b, "hero", |b| b.clock.budget.own::<ap_phases::PhaseAction>().continuing);
     let ap = ap_phases::points(&b).ap[hero];
+    // Foreseeing the move (the path preview's warning) plays it on a copy: the advanced
+    // action, the action points and the budget here stay as they were.
+    let (points, budget, events) = (ap_phases::points(&b).clone(), b.clock.budget.clone(), b.events.len());
+    b.provocations(&Command::Move { to: (3, 0).into() });
+    assert_eq!((ap_phases::points(&b), &b.clock.budget, b.events.len()), (&points, &budget, events));
     b.execute(Command::Move { to: (3, 0).into() }).unwrap();
     assert!(ap_phases::points(&b).advanced[hero].is_none());
     assert!(b.fighters[hero].defense.is_empty(), "no total defense");
