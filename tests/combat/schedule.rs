@@ -14,6 +14,16 @@ fn named_after<'a>(b: &'a Battle, before: usize, name: impl Fn(&'a CombatEvent) 
     b.events[before..].iter().filter_map(name).collect()
 }
 
+/// Resolves `cmd` on an engine of the battle's own, built for the test so its passes can be
+/// read: the engine, and where the command's events begin.
+fn on_an_engine(b: &mut Battle, cmd: Command) -> (Engine, usize) {
+    let mut engine = Engine::new(b.variant);
+    let before = b.events.len();
+    let refused = format!("{cmd:?} is legal here");
+    engine.execute(b, cmd).expect(&refused);
+    (engine, before)
+}
+
 fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
     Engine::new(v).listing().sets.into_iter().map(|s| (s.name, s.systems)).collect()
 }
@@ -134,9 +144,7 @@ fn leaving_two_threatening_foes_stops_the_walk_for_each_attack_of_opportunity() 
     ];
     let mut b = battle(units, RulesVariant::D20Classic, 4);
     until(&mut b, "hero", |_| true);
-    let mut engine = Engine::new(RulesVariant::D20Classic);
-    let before = b.events.len();
-    engine.execute(&mut b, Command::Move { to: GridPos::new(4, 6) }).expect("a legal move");
+    let (mut engine, before) = on_an_engine(&mut b, Command::Move { to: GridPos::new(4, 6) });
     let strikers = named_after(&b, before, |e| match e {
         CombatEvent::AttackOfOpportunity { by, .. } => Some(by.as_str()),
         _ => None,
@@ -164,9 +172,7 @@ fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
     ];
     let mut b = battle(units, RulesVariant::D20Classic, 2);
     until(&mut b, "hero", |_| true);
-    let mut engine = Engine::new(RulesVariant::D20Classic);
-    let before = b.events.len();
-    engine.execute(&mut b, Command::Charge { target: "gob2".into() }).expect("a legal charge");
+    let (engine, before) = on_an_engine(&mut b, Command::Charge { target: "gob2".into() });
     let kinds = named_after(&b, before, |e| match e {
         CombatEvent::AttackOfOpportunity { .. } => Some("aoo"),
         CombatEvent::Moved { .. } => Some("moved"),
@@ -190,9 +196,7 @@ fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_
     until(&mut b, "hero", |b| b.clock.phase == 2);
     b.execute(Command::Charge { target: "gob2".into() }).expect("a charge declared");
     until(&mut b, "hero", |b| b.clock.phase == 3);
-    let mut engine = Engine::new(RulesVariant::ApPhases);
-    let before = b.events.len();
-    engine.execute(&mut b, Command::EndTurn).expect("the charge's second AP");
+    let (engine, before) = on_an_engine(&mut b, Command::EndTurn);
     let kinds = named_after(&b, before, |e| match e {
         CombatEvent::AttackOfOpportunity { by, .. } if by == "gob1" => Some("aoo"),
         CombatEvent::Moved { unit, kind, .. } if unit == "hero" && kind == "charge" => Some("charge"),
@@ -215,9 +219,7 @@ fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
     b.execute(Command::Hold { target: Some("gob".into()) }).unwrap();
     b.execute(Command::EndTurn).unwrap();
     until(&mut b, "gob", |_| true);
-    let mut engine = Engine::new(RulesVariant::D20Classic);
-    let before = b.events.len();
-    engine.execute(&mut b, Command::Move { to: GridPos::new(1, 2) }).expect("a legal move");
+    let (engine, before) = on_an_engine(&mut b, Command::Move { to: GridPos::new(1, 2) });
     let kinds = named_after(&b, before, |e| match e {
         CombatEvent::Action { action, .. } if action == "held attack" => Some("held"),
         CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
