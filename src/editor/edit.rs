@@ -356,12 +356,11 @@ pub fn cells(area: &Area) -> Vec<(i32, i32)> {
 }
 
 /// The top-left square of a `side` × `side` footprint at `at` (a square, when `side` is 1)
-/// and of its mirror image on a map of `(w, h, shape)`.
+/// and of its mirror image on a map of `(w, h, shape)`, where it has one.
 pub fn mirrored(at: (i32, i32), side: i32, symmetry: Symmetry, map: (i32, i32, Shape)) -> Vec<(i32, i32)> {
+    // Under no symmetry a footprint is its own image (or has none, off the map).
     let mut v = vec![at];
-    if symmetry != Symmetry::None {
-        v.push(symmetry.mirror_footprint(at, side, map.0, map.1, map.2));
-    }
+    v.extend(symmetry.mirror_footprint(at, side, map.0, map.1, map.2));
     v.dedup();
     v
 }
@@ -418,15 +417,16 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
         }
         Edit::PlaceUnit { id, creature, side, at, weapon } => {
             let across = catalogue.creature(creature).map_or(1, |c| c.size.side());
-            let spots = mirrored(*at, across, symmetry, (w, h, shape));
-            for (k, spot) in spots.iter().enumerate() {
+            let in_mirror = |e: String| format!("its mirror image under {} symmetry: {e}", symmetry.label());
+            let image = symmetry.mirror_footprint(*at, across, w, h, shape);
+            for (k, spot) in mirrored(*at, across, symmetry, (w, h, shape)).iter().enumerate() {
                 let id = unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") });
                 let unit =
                     UnitDef { weapon: weapon.clone(), ..UnitDef::new(id, side.clone(), *spot, creature.clone()) };
-                let mirror = |e| format!("its mirror image under {} symmetry: {e}", symmetry.label());
-                check_unit(level, &g, &unit, catalogue, None).map_err(|e| if k == 0 { e } else { mirror(e) })?;
+                check_unit(level, &g, &unit, catalogue, None).map_err(|e| if k == 0 { e } else { in_mirror(e) })?;
                 level.units.push(unit);
             }
+            image.ok_or_else(|| in_mirror("it falls off the map".into()))?;
         }
         Edit::MoveUnit { id, to } => {
             let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;

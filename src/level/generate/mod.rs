@@ -81,8 +81,9 @@ impl Symmetry {
     }
 
     /// Where a `side`×`side` footprint with top-left square `(x, y)` lands when mirrored on
-    /// a `w`×`h` map of `shape` (itself under no symmetry). Saturating: a square far off the
-    /// map mirrors far off it, never overflows.
+    /// a `w`×`h` map of `shape` (itself under no symmetry), or `None` when its image is not
+    /// wholly on the map (off the map already, or on the edge a hex map's mirror leaves
+    /// over).
     ///
     /// On odd-r hexes a row's half-hex offset must mirror too: top-bottom keeps each row's
     /// parity (with an even count of rows, the last row has no image), and left-right takes
@@ -90,7 +91,19 @@ impl Symmetry {
     /// of a hex's six neighbours is its image's six neighbours. A footprint of several hexes
     /// mirrors exactly top-bottom; left-right, whose rows shift apart, it lands where its
     /// top row's image starts.
-    pub fn mirror_footprint(self, (x, y): (i32, i32), side: i32, w: i32, h: i32, shape: Shape) -> (i32, i32) {
+    pub fn mirror_footprint(self, at: (i32, i32), side: i32, w: i32, h: i32, shape: Shape) -> Option<(i32, i32)> {
+        let (x, y) = self.reflect(at, side, w, h, shape);
+        (x >= 0 && y >= 0 && x <= w - side && y <= h - side).then_some((x, y))
+    }
+
+    /// The mirror image of one square, or `None` where it has none on the map.
+    pub fn mirror(self, cell: (i32, i32), w: i32, h: i32, shape: Shape) -> Option<(i32, i32)> {
+        self.mirror_footprint(cell, 1, w, h, shape)
+    }
+
+    /// The reflection's arithmetic, on or off the map. Saturating: a square far off the map
+    /// mirrors far off it, never overflows.
+    fn reflect(self, (x, y): (i32, i32), side: i32, w: i32, h: i32, shape: Shape) -> (i32, i32) {
         let across = |n: i32, v: i32| n.saturating_sub(v).saturating_sub(side);
         let hex = shape == Shape::Hex;
         let left_right = || across(w, x).saturating_sub(i32::from(hex && y.rem_euclid(2) == 1));
@@ -101,11 +114,6 @@ impl Symmetry {
             Symmetry::TopBottom => (x, across(rows, y)),
             Symmetry::Point => (left_right(), across(rows, y)),
         }
-    }
-
-    /// The mirror image of one square.
-    pub fn mirror(self, cell: (i32, i32), w: i32, h: i32, shape: Shape) -> (i32, i32) {
-        self.mirror_footprint(cell, 1, w, h, shape)
     }
 }
 
@@ -249,13 +257,12 @@ impl Grid {
             Symmetry::Point => x * h + y,
         };
         for c in self.squares() {
-            let m = symmetry.mirror(c, w, h, shape);
-            if !self.inside(m) {
+            match symmetry.mirror(c, w, h, shape) {
                 // A hex with no image (the edge a hex map's mirror leaves over) is walled,
                 // so neither side has ground the other lacks.
-                self.set(c, Terrain::Wall);
-            } else if key(c) > key(m) {
-                self.set(c, self.get(m));
+                None => self.set(c, Terrain::Wall),
+                Some(m) if key(c) > key(m) => self.set(c, self.get(m)),
+                Some(_) => {}
             }
         }
     }

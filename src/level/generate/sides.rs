@@ -96,13 +96,15 @@ pub(crate) fn place(
         } else {
             let mirror = |at| spec.symmetry.mirror_footprint(at, s, w, h, spec.shape());
             let blue = find(zones.blue, s, rng, |at| {
-                let m = mirror(at);
-                let (a, b) = (Footprint::new(GridPos::new(at.0, at.1), s), Footprint::new(GridPos::new(m.0, m.1), s));
-                free(at, &taken) && free(m, &taken) && !a.overlaps(&b)
+                mirror(at).is_some_and(|m| {
+                    let (a, b) =
+                        (Footprint::new(GridPos::new(at.0, at.1), s), Footprint::new(GridPos::new(m.0, m.1), s));
+                    free(at, &taken) && free(m, &taken) && !a.overlaps(&b)
+                })
             })
             .ok_or_else(|| no_room(units.len()))?;
             taken.push(Footprint::new(GridPos::new(blue.0, blue.1), s));
-            (blue, mirror(blue))
+            (blue, mirror(blue).ok_or_else(|| no_room(units.len() + 1))?)
         };
         taken.push(Footprint::new(GridPos::new(red.0, red.1), s));
         for (side, at) in [("blue", blue), ("red", red)] {
@@ -164,7 +166,13 @@ pub(crate) fn connect(grid: &mut Grid, units: &[UnitDef], symmetry: Symmetry, sh
         }
         for (px, py) in path {
             for c in Footprint::new(GridPos::new(px, py), wide).cells() {
-                for m in [(c.x, c.y), symmetry.mirror((c.x, c.y), w, h, shape)] {
+                // A square and its image, both or neither: one with no image stays walled.
+                let image = if symmetry == Symmetry::None {
+                    Some((c.x, c.y))
+                } else {
+                    symmetry.mirror((c.x, c.y), w, h, shape)
+                };
+                for m in image.into_iter().flat_map(|m| [(c.x, c.y), m]) {
                     if grid.get(m) == Terrain::Wall {
                         grid.set(m, Terrain::Floor);
                     }
