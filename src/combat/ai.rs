@@ -148,7 +148,7 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
     let defensive = threatened && b.rules().defensive_casting();
     for id in known {
         if let Some(super::command::Intent::Cast { spell }) = b.rules().declared(b, actor)
-            && spell != id
+            && *spell != id
         {
             continue;
         }

@@ -4,7 +4,6 @@
 //! on only by `tick`, run by the rules schedule's clock (`schedule::clock`); each variant
 //! opens its own windows (rounds, phases, segment steps) with its own system there.
 
-pub use super::resolve::reaction_allowance;
 pub use super::time::{Budget, Clock};
 
 use super::battle::Battle;

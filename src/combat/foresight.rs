@@ -5,7 +5,7 @@
 //! complex action…) without a list kept beside the rules.
 
 use super::battle::Battle;
-pub use super::battle::Provoked;
+use super::battle::Provoked;
 use super::command::Command;
 
 impl Battle {

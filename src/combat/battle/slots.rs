@@ -55,7 +55,7 @@ pub(crate) trait VariantRules: Sync {
     /// `a` takes an attack action (ap-phases counts them: each after the first is at −5).
     fn attack_action_taken(&self, _b: &mut Battle, _a: usize) {}
     /// What `i` declared for this round, where combatants declare.
-    fn declared(&self, _b: &Battle, _i: usize) -> Option<crate::combat::command::Intent> {
+    fn declared<'b>(&self, _b: &'b Battle, _i: usize) -> Option<&'b crate::combat::command::Intent> {
         None
     }
     /// Where the clock is inside the window open now, for the check that time only moves

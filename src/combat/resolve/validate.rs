@@ -49,8 +49,7 @@ impl Battle {
             action: cmd.name().into(),
             reason: "nobody is acting (the battle is over)".into(),
         })?;
-        let budget = self.clock.budget.clone();
-        let (budget_after, kind) = spend(self, actor, &budget, cmd).map_err(|r| err(self, actor, cmd, r))?;
+        let (budget_after, kind) = spend(self, actor, &self.clock.budget, cmd).map_err(|r| err(self, actor, cmd, r))?;
         let view = self.view();
         let mut plan = Plan { command: cmd.clone(), budget_after, path: None, attack: None, kind: kind.clone() };
         match cmd {

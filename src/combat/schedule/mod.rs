@@ -299,7 +299,7 @@ impl Plugin for RulesSchedulePlugin {
         app.configure_sets(
             RulesSchedule,
             (
-                Passing::Spent,
+                Passing::Spent.run_if(carrying_out),
                 Passing::TimeMoves.run_if(|t: Res<TimeMoves>, walking: Res<Walking>, stack: Res<ReactionStack>| {
                     t.moving && !unsettled(&walking, &stack)
                 }),
@@ -405,15 +405,10 @@ where
     F: Fn(&Budget) -> bool + Send + Sync + 'static,
 {
     IntoSystem::into_system(
-        move |battle: Res<InPlay>,
-              turn: Res<Turn>,
-              walking: Res<Walking>,
-              stack: Res<ReactionStack>,
-              mut time: ResMut<TimeMoves>| {
+        // Runs only while the command is being carried out and its walk is over
+        // (`carrying_out`, the Spent set's condition).
+        move |battle: Res<InPlay>, turn: Res<Turn>, mut time: ResMut<TimeMoves>| {
             let Some((actor, plan)) = turn.accepted() else { return };
-            if unsettled(&walking, &stack) {
-                return;
-            }
             let b = &battle.0;
             let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
                 || !b.fighters[actor].can_act()

@@ -113,10 +113,7 @@ pub fn immediate(b: &Battle, i: usize) -> Option<Immediate> {
 }
 
 pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
-    let n = b.fighters.len();
-    let actions = &mut b.own_mut::<ImmediateActions>().0;
-    actions.resize(n, None);
-    actions[i] = on;
+    b.own_mut::<ImmediateActions>().0[i] = on;
 }
 
 /// This variant's rules, as the engine calls them.

@@ -207,7 +207,7 @@ pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
         release(b, a);
         return;
     };
-    let reacts = b.fighters[t].reactions_used < clock::reaction_allowance(b, t);
+    let reacts = b.fighters[t].reactions_used < resolve::reaction_allowance(b, t);
     if reacts {
         b.fighters[t].reactions_used += 1;
         b.fighters[t].reactions_round += 1;
@@ -418,7 +418,7 @@ impl Counterspells for Counter {
     }
     fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
         let f = &b.fighters[r];
-        f.reactions_used < clock::reaction_allowance(b, r)
+        f.reactions_used < resolve::reaction_allowance(b, r)
             && f.def
                 .spellcasting
                 .iter()

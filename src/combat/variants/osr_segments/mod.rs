@@ -250,8 +250,8 @@ impl VariantRules for OsrSegments {
     fn declaring(&self, budget: &Budget) -> bool {
         budget.own::<MajorAction>().declaring
     }
-    fn declared(&self, b: &Battle, i: usize) -> Option<Intent> {
-        round(b).declared.get(i).cloned().flatten()
+    fn declared<'b>(&self, b: &'b Battle, i: usize) -> Option<&'b Intent> {
+        round(b).declared.get(i).and_then(Option::as_ref)
     }
     fn window_step(&self, b: &Battle) -> u8 {
         round(b).step as u8

@@ -129,10 +129,7 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
         OsrStep::FastActions => {
             // Group initiative, once all have declared: a d6 per side; the highest is
             // HIGH, a tie puts both HIGH.
-            let mut sides: Vec<String> = b.fighters.iter().map(|f| f.side.clone()).collect();
-            sides.sort();
-            sides.dedup();
-            let rolls: Vec<(String, i32)> = sides.into_iter().map(|s| (s, b.dice.roll(6) as i32)).collect();
+            let rolls: Vec<(String, i32)> = b.sides_all().into_iter().map(|s| (s, b.dice.roll(6) as i32)).collect();
             let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
             round_mut(b).high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
             for (side, roll) in rolls {
