@@ -33,6 +33,19 @@ fn major(b: &Battle) -> fivefoot::combat::variants::osr_segments::MajorAction {
     b.clock.budget.own()
 }
 
+/// osr-segments: the acting fighter may take its major action (not declaring, not in the
+/// fast-action step).
+fn major_action_left(b: &Battle) -> bool {
+    let m = major(b);
+    m.major && !m.fast_only && !m.declaring
+}
+
+/// osr-segments: the acting fighter may take its major action in a group step (HIGH or
+/// LOW), not the multi-attackers' steps.
+fn group_turn(b: &Battle) -> bool {
+    major_action_left(b) && !major(b).attacks_only
+}
+
 /// Ends turns until `id` acts and `ready` holds.
 fn until(b: &mut Battle, id: &str, ready: impl Fn(&Battle) -> bool) {
     for _ in 0..500 {

@@ -49,17 +49,13 @@ fn symmetry_mirrors_painting_and_placing() {
     paint(&mut d, Terrain::Wall, Area::Cells(vec![(1, 0)]));
     assert_eq!(rows(&d)[0], ".#..#.");
     d.apply(&Edit::SetSymmetry(Symmetry::Point), cat()).unwrap();
-    let place =
-        Edit::PlaceUnit { id: "g".into(), creature: "goblin".into(), side: "red".into(), at: (0, 1), weapon: None };
-    d.apply(&place, cat()).unwrap();
+    d.apply(&Edit::place("g", "goblin", "red", (0, 1)), cat()).unwrap();
     let placed: Vec<(&str, (i32, i32))> = d.level().units.iter().map(|u| (u.id.as_str(), u.at)).collect();
     assert_eq!(placed, [("g", (0, 1)), ("g_mirror", (5, 2))]);
     // A Large ogre's 2x2 footprint mirrors as a whole: its copy stands flush with the far edge.
     let mut d = doc(8, 4);
     d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
-    let ogre =
-        Edit::PlaceUnit { id: "o".into(), creature: "ogre".into(), side: "red".into(), at: (0, 1), weapon: None };
-    d.apply(&ogre, cat()).unwrap();
+    d.apply(&Edit::place("o", "ogre", "red", (0, 1)), cat()).unwrap();
     let placed: Vec<(&str, (i32, i32))> = d.level().units.iter().map(|u| (u.id.as_str(), u.at)).collect();
     assert_eq!(placed, [("o", (0, 1)), ("o_mirror", (6, 1))]);
 }
@@ -80,9 +76,7 @@ fn on_hexes_fills_spread_to_six_neighbours_and_painting_mirrors_hex_for_hex() {
     // Row 0: (1, 0) mirrors to (4, 0); row 1, shifted: (1, 1) mirrors to (3, 1).
     assert_eq!(rows(&d)[..2], [".#..#.", ".#.#.."]);
     // The last hex of a shifted row has no image: a unit there is refused, and says why.
-    let place =
-        Edit::PlaceUnit { id: "g".into(), creature: "goblin".into(), side: "red".into(), at: (5, 1), weapon: None };
-    let e = d.apply(&place, cat()).unwrap_err();
+    let e = d.apply(&Edit::place("g", "goblin", "red", (5, 1)), cat()).unwrap_err();
     assert!(e.contains("mirror image under left-right symmetry"), "{e}");
     assert!(d.level().units.is_empty(), "nothing placed");
 }
@@ -90,8 +84,7 @@ fn on_hexes_fills_spread_to_six_neighbours_and_painting_mirrors_hex_for_hex() {
 #[test]
 fn unit_ids_are_made_unique_and_impossible_edits_change_nothing() {
     let mut d = doc(5, 3);
-    let place =
-        |at| Edit::PlaceUnit { id: "g".into(), creature: "goblin".into(), side: "red".into(), at, weapon: None };
+    let place = |at| Edit::place("g", "goblin", "red", at);
     d.apply(&place((0, 0)), cat()).unwrap();
     d.apply(&place((2, 0)), cat()).unwrap();
     assert_eq!(d.level().units[1].id, "g_2");
@@ -254,7 +247,7 @@ fn a_whole_brush_drag_undoes_at_once() {
 fn a_placed_unit_changes_creature_side_and_weapon_where_it_fits() {
     let mut d = doc(5, 3);
     for (id, at) in [("g", (0, 0)), ("h", (1, 1))] {
-        let e = Edit::PlaceUnit { id: id.into(), creature: "goblin".into(), side: "red".into(), at, weapon: None };
+        let e = Edit::place(id, "goblin", "red", at);
         d.apply(&e, cat()).unwrap();
     }
     let change = |creature: &str, side: &str, weapon: Option<&str>| Edit::ChangeUnit {
@@ -280,7 +273,7 @@ fn a_placed_unit_changes_creature_side_and_weapon_where_it_fits() {
 fn units_and_sides_are_renamed_without_ever_sharing_an_id() {
     let mut d = doc(5, 3);
     for (id, side, at) in [("a", "red", (0, 0)), ("b", "red", (2, 0)), ("c", "blue", (4, 0))] {
-        let e = Edit::PlaceUnit { id: id.into(), creature: "goblin".into(), side: side.into(), at, weapon: None };
+        let e = Edit::place(id, "goblin", side, at);
         d.apply(&e, cat()).unwrap();
     }
     let before = d.clone();
@@ -304,7 +297,7 @@ fn a_side_s_colour_and_who_plays_it_are_edits_that_follow_a_rename_and_undo() {
     use fivefoot::level::SideDef;
     let mut d = doc(5, 3);
     for (id, side, at) in [("a", "red", (0, 0)), ("c", "blue", (4, 0))] {
-        let e = Edit::PlaceUnit { id: id.into(), creature: "goblin".into(), side: side.into(), at, weapon: None };
+        let e = Edit::place(id, "goblin", side, at);
         d.apply(&e, cat()).unwrap();
     }
     let before = d.clone();

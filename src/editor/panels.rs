@@ -64,15 +64,6 @@ fn terrain_colour(t: Terrain) -> egui::Color32 {
     }
 }
 
-fn symmetry_label(s: Symmetry) -> &'static str {
-    match s {
-        Symmetry::None => "none",
-        Symmetry::LeftRight => "left-right",
-        Symmetry::TopBottom => "top-bottom",
-        Symmetry::Point => "point",
-    }
-}
-
 fn panels(
     mut contexts: EguiContexts,
     doc: ResMut<EditorDoc>,
@@ -213,9 +204,9 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: 
     ui.horizontal(|ui| {
         ui.strong("Symmetry");
         let now = doc.doc.symmetry;
-        egui::ComboBox::from_id_salt("symmetry").selected_text(symmetry_label(now)).show_ui(ui, |ui| {
+        egui::ComboBox::from_id_salt("symmetry").selected_text(now.label()).show_ui(ui, |ui| {
             for s in [Symmetry::None, Symmetry::LeftRight, Symmetry::TopBottom, Symmetry::Point] {
-                if ui.selectable_label(now == s, symmetry_label(s)).clicked() && s != now {
+                if ui.selectable_label(now == s, s.label()).clicked() && s != now {
                     doc.apply(&Edit::SetSymmetry(s));
                 }
             }

@@ -311,7 +311,7 @@ fn osr_crossbows_fire_only_with_the_low_group() {
         RulesVariant::OsrSegments,
         4,
     );
-    until(&mut b, "xbow", |b| major(b).major && !major(b).fast_only && !major(b).declaring);
+    until(&mut b, "xbow", major_action_left);
     let allowed = b.validate(&Command::Attack { target: "gob".into() });
     assert_eq!(allowed.is_ok(), osr_segments::round(&b).step == osr_segments::OsrStep::Low, "{allowed:?}");
 }

@@ -30,13 +30,6 @@ fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Inte
     panic!("no seed gave blue {}", if blue_high { "HIGH" } else { "LOW" });
 }
 
-/// The acting fighter may take its major action in a group step (HIGH or LOW).
-fn group_turn(b: &Battle) -> bool {
-    let bud = &b.clock.budget;
-    let bud = bud.own::<osr_segments::MajorAction>();
-    bud.major && !bud.fast_only && !bud.declaring && !bud.attacks_only
-}
-
 fn free_attacks_by(b: &Battle, by_id: &str) -> Vec<String> {
     b.events
         .iter()

@@ -119,7 +119,7 @@ fn an_osr_fighter_with_its_major_action_left_strikes_a_foe_coming_into_reach() {
 fn the_budget_line_offers_the_positioning_move_left_after_the_major_action() {
     let units = vec![unit("hero", "blue", (1, 1), "human_fighter", None), unit("gob", "red", (8, 6), "goblin", None)];
     let mut b = battle(units, RulesVariant::OsrSegments, 3);
-    until(&mut b, "hero", |b| major(b).major && !major(b).fast_only && !major(b).declaring);
+    until(&mut b, "hero", major_action_left);
     let line = |b: &Battle| fivefoot::control::vocabulary::budget_line(b);
     assert!(line(&b).contains("major action") && !line(&b).contains("positioning"), "{}", line(&b));
     b.execute(Command::Move { to: (3, 1).into() }).unwrap();

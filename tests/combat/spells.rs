@@ -327,7 +327,7 @@ fn osr_spells_are_declared_and_go_off_by_segment_unless_the_caster_is_hurt_first
         ]
     };
     let mut b = battle(units(), RulesVariant::OsrSegments, 3);
-    until(&mut b, "mage", |b| !major(b).declaring && major(b).major && !major(b).fast_only);
+    until(&mut b, "mage", major_action_left);
     let e = b.validate(&cast("magic_missile", "priest", false)).unwrap_err();
     assert!(e.reason.contains("not declared"), "{e}");
 
@@ -342,9 +342,7 @@ fn osr_spells_are_declared_and_go_off_by_segment_unless_the_caster_is_hurt_first
     let mut announced = 0;
     while announced < 2 {
         let a = b.actor().unwrap();
-        let bud = &b.clock.budget;
-        let bud = bud.own::<osr_segments::MajorAction>();
-        let turn = bud.major && !bud.fast_only && !bud.declaring && !bud.attacks_only;
+        let turn = group_turn(&b);
         match b.fighters[a].id.as_str() {
             "mage" if turn => b.execute(cast("magic_missile", "priest", false)).unwrap(),
             "priest" if turn => b.execute(cast("cure_light_wounds", "hurt", false)).unwrap(),
@@ -500,7 +498,7 @@ fn osr_mage_duel(seed: u64) -> Battle {
         seed,
     );
     let spell = || Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } };
-    let turn = |b: &Battle| major(b).major && !major(b).fast_only && !major(b).declaring;
+    let turn = major_action_left;
     while b.clock.round == 1
         && !b.events.iter().any(|e| matches!(e, CombatEvent::PhaseStarted { name, .. } if name == "spells by segment"))
     {
@@ -553,7 +551,7 @@ fn osr_a_caster_making_a_free_attack_loses_its_spell() {
             RulesVariant::OsrSegments,
             seed,
         );
-        let turn = |b: &Battle| major(b).major && !major(b).fast_only && !major(b).declaring;
+        let turn = major_action_left;
         while b.clock.round == 1 {
             let a = b.actor().unwrap();
             let mage_casting = b.fighters[b.index_of("mage").unwrap()].casting.is_some();

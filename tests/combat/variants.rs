@@ -286,7 +286,7 @@ fn the_surprised_cannot_make_free_attacks() {
         units[1].aware = Some(aware);
         let mut b = battle(units, RulesVariant::OsrSegments, 9);
         assert_eq!(b.fighters[b.index_of("gob").unwrap()].has(Condition::Surprised), !aware);
-        until(&mut b, "hero", |b| major(b).major && !major(b).fast_only && !major(b).declaring);
+        until(&mut b, "hero", major_action_left);
         b.execute(Command::Move { to: (1, 3).into() }).unwrap();
         let free = b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
         assert_eq!(free, aware, "aware: {aware}");

@@ -93,11 +93,9 @@ fn the_connection_check_sees_a_sealed_unit_and_connect_carves_it_free() {
     assert!(connected(&def), "connect carved it a way out");
 }
 
-/// The six odd-r neighbours of a hex.
+/// The six neighbours of a hex, as the rules step.
 fn hex_neighbours((x, y): (i32, i32)) -> Vec<(i32, i32)> {
-    let shift = y.rem_euclid(2);
-    let (a, b) = (x - 1 + shift, x + shift);
-    vec![(x - 1, y), (x + 1, y), (a, y - 1), (b, y - 1), (a, y + 1), (b, y + 1)]
+    crate::grid::neighbour_offsets(Shape::Hex, GridPos::new(x, y)).iter().map(|(dx, dy)| (x + dx, y + dy)).collect()
 }
 
 /// On hexes a mirror image keeps the board's shape: the images of a hex's neighbours are
