@@ -5,7 +5,7 @@
 
 use super::session::EditorDoc;
 use super::{Document, cli};
-use crate::level::{LevelDef, save_atomic};
+use crate::level::save_atomic;
 use bevy::prelude::*;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -66,21 +66,21 @@ impl EditorDoc {
 pub fn autosave(
     time: Res<Time<Real>>,
     mut doc: ResMut<EditorDoc>,
-    mut last: Local<Option<(Duration, Option<LevelDef>)>>,
+    mut last: Local<Option<(Duration, Option<u64>)>>,
 ) {
     if !doc.dirty() {
         *last = None;
         return;
     }
     let now = time.elapsed();
-    // The clock starts at the first unsaved edit.
+    // The clock starts at the first unsaved edit; a level is known by its revision.
     let (since, written) = last.get_or_insert((now, None));
-    if now.saturating_sub(*since) < AUTOSAVE_EVERY || written.as_ref() == Some(doc.doc.level()) {
+    if now.saturating_sub(*since) < AUTOSAVE_EVERY || *written == Some(doc.doc.revision()) {
         return;
     }
     let result = doc.autosave();
     match result {
-        Ok(_) => *last = Some((now, Some(doc.doc.level().clone()))),
+        Ok(_) => *last = Some((now, Some(doc.doc.revision()))),
         Err(e) => doc.status = Some(format!("cannot keep a recovery copy: {e}")),
     }
 }
