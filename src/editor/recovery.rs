@@ -63,11 +63,7 @@ impl EditorDoc {
 
 /// Every 30 s of unsaved edits (and only when the level changed since the last time),
 /// writes the recovery file.
-pub fn autosave(
-    time: Res<Time<Real>>,
-    mut doc: ResMut<EditorDoc>,
-    mut last: Local<Option<(Duration, Option<u64>)>>,
-) {
+pub fn autosave(time: Res<Time<Real>>, mut doc: ResMut<EditorDoc>, mut last: Local<Option<(Duration, Option<u64>)>>) {
     if !doc.dirty() {
         *last = None;
         return;

@@ -55,34 +55,18 @@ pub fn warnings(level: &Level, catalogue: &Catalogue) -> Vec<Warning> {
     let mut stuck_sides = vec![];
     for &side in &sides {
         let foe_at = |c: GridPos| who(c).and_then(|o| units.get(o)).is_some_and(|u| u.1 != side);
-        // Squares next to a foe: standing on one, a unit of this side has reached it.
-        let near_foe: Vec<bool> = (0..grid.len())
-            .map(|k| {
-                let c = grid.pos(k);
-                neighbour_offsets(shape, c).iter().any(|&(dx, dy)| foe_at(c.offset(dx, dy)))
-            })
-            .collect();
         let mut reaches = false;
         let mut sizes: Vec<i32> = units.iter().filter(|u| u.1 == side).map(|u| u.2.side).collect();
         sizes.sort_unstable();
         sizes.dedup();
         for s in sizes {
-            let fits = |p: GridPos| Footprint::new(p, s).cells().all(|c| t.get(c).passable() && !foe_at(c));
-            let labels = flood(t, shape, s, &fits);
-            let regions = labels.iter().filter(|&&l| l != NONE).max().map_or(0, |&l| l as usize + 1);
-            // Per region: a place where nobody stands, and a place next to a foe.
-            let (mut free, mut touches) = (vec![false; regions], vec![false; regions]);
+            let (labels, touches) = regions(t, shape, s, &foe_at);
+            // Per region: a place where nobody stands.
+            let mut free = vec![false; touches.len()];
             for (k, &l) in labels.iter().enumerate() {
-                let p = grid.pos(k);
                 let Some(l) = (l != NONE).then_some(l as usize) else { continue };
-                let fp = Footprint::new(p, s);
-                if fp.cells().all(|c| who(c).is_none())
+                if Footprint::new(grid.pos(k), s).cells().all(|c| who(c).is_none())
                     && let Some(f) = free.get_mut(l)
-                {
-                    *f = true;
-                }
-                if fp.cells().any(|c| grid.at(c).and_then(|k| near_foe.get(k)).copied().unwrap_or(false))
-                    && let Some(f) = touches.get_mut(l)
                 {
                     *f = true;
                 }
@@ -137,18 +121,37 @@ pub fn warnings(level: &Level, catalogue: &Catalogue) -> Vec<Warning> {
 /// where there is none.
 pub(crate) fn can_reach(t: &TerrainMap, shape: Shape, from: GridPos, s: i32, enemies: &[Footprint]) -> bool {
     let grid = Grid { w: t.width(), h: t.height() };
-    let foe_at = |c: GridPos| enemies.iter().any(|e| e.contains(c));
+    let (labels, touches) = regions(t, shape, s, &|c| enemies.iter().any(|e| e.contains(c)));
+    let region = grid.at(from).and_then(|k| labels.get(k)).copied().filter(|&l| l != NONE);
+    region.is_some_and(|l| touches.get(l as usize).copied().unwrap_or(false))
+}
+
+/// The places a footprint of side `s` fits (foes, where `foe_at` says, block it), labelled
+/// by the region it can walk within (`flood`), and for each region whether a place in it is
+/// next to a foe: standing there, a unit has reached the foe.
+fn regions(t: &TerrainMap, shape: Shape, s: i32, foe_at: &dyn Fn(GridPos) -> bool) -> (Vec<u32>, Vec<bool>) {
+    let grid = Grid { w: t.width(), h: t.height() };
     let fits = |p: GridPos| Footprint::new(p, s).cells().all(|c| t.get(c).passable() && !foe_at(c));
     let labels = flood(t, shape, s, &fits);
-    let Some(region) = grid.at(from).and_then(|k| labels.get(k)).copied().filter(|&l| l != NONE) else {
-        return false;
-    };
-    let next_to_foe = |p: GridPos| {
-        Footprint::new(p, s)
+    let near_foe: Vec<bool> = (0..grid.len())
+        .map(|k| {
+            let c = grid.pos(k);
+            neighbour_offsets(shape, c).iter().any(|&(dx, dy)| foe_at(c.offset(dx, dy)))
+        })
+        .collect();
+    let count = labels.iter().filter(|&&l| l != NONE).max().map_or(0, |&l| l as usize + 1);
+    let mut touches = vec![false; count];
+    for (k, &l) in labels.iter().enumerate() {
+        let Some(l) = (l != NONE).then_some(l as usize) else { continue };
+        if Footprint::new(grid.pos(k), s)
             .cells()
-            .any(|c| neighbour_offsets(shape, c).iter().any(|&(dx, dy)| foe_at(c.offset(dx, dy))))
-    };
-    labels.iter().enumerate().any(|(k, &l)| l == region && next_to_foe(grid.pos(k)))
+            .any(|c| grid.at(c).and_then(|k| near_foe.get(k)).copied().unwrap_or(false))
+            && let Some(f) = touches.get_mut(l)
+        {
+            *f = true;
+        }
+    }
+    (labels, touches)
 }
 
 /// Row-major cell indices of a `w`×`h` map.
