@@ -8,7 +8,7 @@ pub mod screens;
 use crate::combat::plugin::{BattleRes, Pace};
 use crate::combat::{Battle, BattleOptions};
 use crate::level::{Catalogue, Level};
-use crate::rules::{self, Battlefield, Combatant, RulesSet};
+use crate::rules::{self, Combatant, RulesSet};
 use crate::variants::RulesVariant;
 use crate::view::LevelName;
 use bevy::prelude::*;
@@ -101,7 +101,6 @@ pub fn start_skirmish(world: &mut World) {
     let human: Vec<String> =
         setup.side.iter().filter(|s| level.def.units.iter().any(|u| &u.side == *s)).cloned().collect();
     let battle = Battle::new(&level, &catalogue, variant, setup.seed, BattleOptions::default());
-    world.insert_resource(rules::Battlefield { terrain: level.terrain.clone(), variant });
     spawn_combatants(world, &battle);
     world.insert_resource(BattleRes::new(battle, human.clone()));
     world.insert_resource(HumanSides(human));
@@ -133,7 +132,6 @@ fn end_skirmish(mut commands: Commands) {
     commands.insert_resource(Feedback::default());
     commands.insert_resource(crate::overlay::Preview::default());
     commands.remove_resource::<BattleRes>();
-    commands.remove_resource::<Battlefield>();
     commands.remove_resource::<crate::view::layout::BoardLayout>();
 }
 

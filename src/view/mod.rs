@@ -14,7 +14,7 @@ use crate::combat::plugin::BattleRes;
 use crate::control::vocabulary::VariantBadge;
 use crate::game::Screen;
 use crate::grid::{Shape, Terrain};
-use crate::rules::{Battlefield, Body, Combatant, Condition, Side};
+use crate::rules::{Body, Combatant, Condition, Side};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use layout::BoardLayout;
@@ -94,8 +94,9 @@ pub fn terrain_index(t: Terrain) -> u32 {
     }
 }
 
-fn spawn_board(mut commands: Commands, field: Option<Res<Battlefield>>, mut images: ResMut<Assets<Image>>) {
-    let Some(field) = field else { return };
+fn spawn_board(mut commands: Commands, res: Option<Res<BattleRes>>, mut images: ResMut<Assets<Image>>) {
+    let Some(res) = res else { return };
+    let field = &res.battle.field;
     let layout = spawn_tilemap(
         &mut commands,
         &mut images,
