@@ -102,7 +102,8 @@ pub enum Slot {
     /// Commands only some variants have (dash, tumble, wrestle, coup de grace, first aid).
     Own,
     Hold,
-    /// What a variant does when an attack is held (ap-phases: it costs the phase's AP).
+    /// What a variant does when an attack is held (ap-phases: it forfeits the round's
+    /// other actions).
     Held,
     Stance,
     Cast,
@@ -200,7 +201,8 @@ impl Turn {
 }
 
 /// Which run of the schedule this is for the command in flight: 0 carries the command
-/// out, each later one walks the next leg of a move.
+/// out, each later one makes the next reaction on the stack or, once none is left, walks
+/// a move's next leg.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Pass(pub u32);
 

@@ -57,8 +57,9 @@ fn check_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
     };
 }
 
-/// A move or a 5-ft step sets out along its planned path, to the first square whose
-/// leaving provokes.
+/// A move or a 5-ft step sets out along its planned path, to the first square where the
+/// walk stops: leaving it provokes, or entering it draws a held attack or the variant's
+/// reaction to a step.
 fn start_walking(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
     let Some((actor, plan)) = turn.accepted() else { return };
     let path = plan.path.as_ref().expect("a move has a path");
