@@ -17,7 +17,6 @@ use crate::game::Screen;
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Catalogue, Level, LevelDef};
 use crate::overlay::{Preview, cell_colours};
-use crate::rules::CoverKind;
 use crate::variants::RulesVariant;
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
@@ -178,12 +177,7 @@ fn update_overlay(
 fn draw_lines(mut gizmos: Gizmos, shown: Res<Shown>, layout: Res<BoardLayout>) {
     let p = &shown.preview;
     for line in &p.cover {
-        let colour = crate::overlay::line_colour(match line.cover {
-            CoverKind::None => 0,
-            CoverKind::Soft => 1,
-            CoverKind::Cover => 2,
-            CoverKind::Total => 3,
-        });
+        let colour = crate::overlay::line_colour(line.cover as usize);
         gizmos.line_2d(layout.footprint_centre(line.from), layout.footprint_centre(line.to), colour);
     }
     if let Some(path) = &p.play.path

@@ -13,7 +13,7 @@ use crate::control::{Tool, plan_for_click};
 use crate::game::Screen;
 use crate::grid::{Footprint, GridPos};
 use crate::input::{GameAction, Presses};
-use crate::rules::cover::{Blocker, CoverResult};
+use crate::rules::cover::CoverResult;
 use crate::rules::{self, MoveMode};
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
@@ -416,12 +416,7 @@ fn draw_lines(
     }
     let cover = preview.attack.as_ref().map(|a| &a.cover).or(preview.total_cover.as_ref().map(|(_, c)| c));
     for line in cover.map_or(&[][..], |c| c.lines.as_slice()) {
-        let colour = line_colour(match line.blocker {
-            Blocker::Clear => 0,
-            Blocker::Creature => 1,
-            Blocker::LowWall => 2,
-            Blocker::Wall => 3,
-        });
+        let colour = line_colour(line.blocker as usize);
         gizmos.line_2d(layout.grid_point(line.from), layout.grid_point(line.to), colour);
     }
     let Some(attack) = &preview.attack else { return };
@@ -464,12 +459,34 @@ pub fn spawn_cell_grid<M: Component>(
 }
 
 /// The colour of a line of sight by how much stands in its way, from 0 (nothing: green)
-/// to 3 (a wall, or total cover: red); play and the editor's cover layer share it.
+/// to 3 (a wall, or total cover: red): a `Blocker` or a `CoverKind` in its order, which
+/// runs from nothing to a wall. Play and the editor's cover layer share it.
 pub fn line_colour(severity: usize) -> Color {
     match severity {
         0 => Color::srgb(0.3, 1.0, 0.4),
         1 => Color::srgb(1.0, 0.9, 0.2),
         2 => Color::srgb(1.0, 0.55, 0.1),
         _ => Color::srgb(1.0, 0.2, 0.2),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_colour;
+    use crate::rules::CoverKind;
+    use crate::rules::cover::Blocker;
+
+    /// A line's colour is read off the order of `Blocker` and `CoverKind`: both run from
+    /// nothing in the way (green) to a wall (red), and the middle ones differ.
+    #[test]
+    fn blockers_and_cover_share_the_palette_in_order() {
+        let blockers =
+            [Blocker::Clear, Blocker::Creature, Blocker::LowWall, Blocker::Wall].map(|b| line_colour(b as usize));
+        let cover =
+            [CoverKind::None, CoverKind::Soft, CoverKind::Cover, CoverKind::Total].map(|c| line_colour(c as usize));
+        assert_eq!(blockers, cover);
+        assert_eq!(blockers[0], bevy::prelude::Color::srgb(0.3, 1.0, 0.4), "nothing in the way: green");
+        assert_eq!(blockers[3], bevy::prelude::Color::srgb(1.0, 0.2, 0.2), "a wall: red");
+        assert!(blockers.windows(2).all(|w| w[0] != w[1]));
     }
 }
