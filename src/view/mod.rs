@@ -227,7 +227,7 @@ fn spawn_tokens(
     layout: Option<Res<BoardLayout>>,
     mut images: ResMut<Assets<Image>>,
     mut disc: Local<Option<Handle<Image>>>,
-    new_units: Query<(Entity, &Combatant, &Side, &Body)>,
+    new_units: Query<(Entity, &Combatant, &Side)>,
     tokens: Query<&Token>,
     colours: Res<SideColours>,
     res: Option<Res<BattleRes>>,
@@ -237,12 +237,11 @@ fn spawn_tokens(
         return;
     }
     let disc = disc.get_or_insert_with(|| images.add(art::token_disc(128))).clone();
-    for (unit, c, side, body) in &new_units {
-        let Some(f) = res.battle.index_of(&c.id).map(|i| &res.battle.fighters[i]) else { continue };
-
-        let size = layout.tile * body.size.side() as f32 * 0.86;
+    for (unit, c, side) in &new_units {
+        let Some(f) = fighter_of(&res, c) else { continue };
+        let size = layout.tile * f.size.side() as f32 * 0.86;
         let bar_w = size * 0.8;
-        let at = layout.footprint_centre(crate::grid::Footprint::new(f.pos, body.size.side()));
+        let at = layout.footprint_centre(f.footprint());
         commands.spawn((
             Token { unit },
             TokenGoal(at),
@@ -298,8 +297,12 @@ fn spawn_tokens(
 
 /// The fighter a token's unit stands for, as the battle has it.
 fn fighter<'a>(res: &'a BattleRes, units: &Query<&Combatant>, unit: Entity) -> Option<&'a Fighter> {
-    let id = &units.get(unit).ok()?.id;
-    res.battle.index_of(id).map(|i| &res.battle.fighters[i])
+    fighter_of(res, units.get(unit).ok()?)
+}
+
+/// The fighter a combatant names, as the battle has it.
+fn fighter_of<'a>(res: &'a BattleRes, c: &Combatant) -> Option<&'a Fighter> {
+    res.battle.index_of(&c.id).map(|i| &res.battle.fighters[i])
 }
 
 /// Sets each token's goal when the battle moves on (and places new tokens at once).
@@ -438,11 +441,9 @@ pub fn badge_text(conditions: &[Condition], variant_note: &str, squares_wide: i3
 }
 
 /// The fallen are greyed out; the dead leave the board; conditions show as badges.
-#[allow(clippy::too_many_arguments)]
 fn show_token_state(
     res: Option<Res<BattleRes>>,
-    ids: Query<&Combatant>,
-    units: Query<(&Side, Option<&VariantBadge>, &Body)>,
+    units: Query<(&Combatant, &Side, Option<&VariantBadge>)>,
     badges_changed: Query<(), Changed<VariantBadge>>,
     added: Query<(), Added<ConditionBadge>>,
     layout: Option<Res<BoardLayout>>,
@@ -455,7 +456,9 @@ fn show_token_state(
         return;
     }
     for (token, mut sprite, mut vis) in &mut tokens {
-        if let (Some(f), Ok((side, _, _))) = (fighter(&res, &ids, token.unit), units.get(token.unit)) {
+        if let Ok((c, side, _)) = units.get(token.unit)
+            && let Some(f) = fighter_of(&res, c)
+        {
             *vis = if f.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
             sprite.color =
                 if f.has(Condition::Unconscious) { Color::srgb(0.35, 0.35, 0.35) } else { colours.of(&side.0) };
@@ -463,10 +466,12 @@ fn show_token_state(
     }
     let tile = layout.map_or(layout::TILE, |l| l.tile);
     for (badge, mut text, mut font) in &mut badges {
-        if let (Some(f), Ok((_, variant, body))) = (fighter(&res, &ids, badge.unit), units.get(badge.unit)) {
+        if let Ok((c, _, variant)) = units.get(badge.unit)
+            && let Some(f) = fighter_of(&res, c)
+        {
             let conditions: Vec<Condition> = f.conditions.iter().copied().filter(|&c| c != Condition::Dead).collect();
             let note = variant.map_or("", |v| v.0.as_str());
-            let (words, size) = badge_text(&conditions, note, body.size.side(), tile);
+            let (words, size) = badge_text(&conditions, note, f.size.side(), tile);
             text.0 = words;
             font.font_size = FontSize::Px(size);
         }
