@@ -365,6 +365,24 @@ fn a_clip_is_copied_turned_mirrored_and_pasted_as_edits() {
     assert!(d.level().units.is_empty());
 }
 
+/// The editor screen, headless: the game's and the editor's plugins over `doc`, with
+/// `bindings`, before its first update (a test adds what else it needs).
+fn editor_base(doc: fivefoot::editor::EditorDoc, bindings: fivefoot::input::Bindings) -> bevy::app::App {
+    use bevy::prelude::*;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, bevy::input::InputPlugin))
+        .add_plugins((
+            fivefoot::input::BindingsPlugin { bindings },
+            fivefoot::rules::RulesPlugin,
+            fivefoot::combat::plugin::CombatPlugin,
+            fivefoot::control::plugin::ControlPlugin,
+        ))
+        .add_plugins((fivefoot::game::GamePlugin, fivefoot::editor::EditorPlugin))
+        .insert_resource(doc)
+        .insert_state(fivefoot::game::Screen::Editor);
+    app
+}
+
 #[path = "editor/screen.rs"]
 mod screen;
 

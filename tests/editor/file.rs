@@ -4,24 +4,14 @@
 
 use super::*;
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use fivefoot::combat::plugin::CombatPlugin;
-use fivefoot::control::plugin::ControlPlugin;
 use fivefoot::editor::file::FileMenu;
 use fivefoot::editor::watch::DiskChange;
-use fivefoot::editor::{EditorAction, EditorDoc, EditorPlugin};
-use fivefoot::game::{GamePlugin, Screen};
-use fivefoot::input::{Bindings, BindingsPlugin};
-use fivefoot::rules::RulesPlugin;
+use fivefoot::editor::{EditorAction, EditorDoc};
+use fivefoot::input::Bindings;
 use leafwing_input_manager::prelude::Buttonlike;
 
 fn editor_app(doc: EditorDoc) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
-        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
-        .add_plugins((GamePlugin, EditorPlugin))
-        .insert_resource(doc)
-        .insert_state(Screen::Editor);
+    let mut app = editor_base(doc, Bindings::default());
     app.update();
     app
 }

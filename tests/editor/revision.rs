@@ -5,18 +5,14 @@
 
 use super::*;
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use bevy::window::PrimaryWindow;
-use fivefoot::combat::plugin::CombatPlugin;
-use fivefoot::control::plugin::{ControlPlugin, Pointer};
+use fivefoot::control::plugin::Pointer;
 use fivefoot::editor::overlay::{EditorLayers, EditorOverlayPlugin};
 use fivefoot::editor::tools::EditorTools;
-use fivefoot::editor::{EditorAction, EditorDoc, EditorPlugin, board::EditorBoardPlugin, file::EditorFilePlugin};
-use fivefoot::game::{GamePlugin, Screen};
+use fivefoot::editor::{EditorAction, EditorDoc, board::EditorBoardPlugin, file::EditorFilePlugin};
 use fivefoot::grid::GridPos;
-use fivefoot::input::{Bindings, BindingsPlugin};
+use fivefoot::input::Bindings;
 use fivefoot::level::GenerateSpec;
-use fivefoot::rules::RulesPlugin;
 
 fn wall_at(d: &mut Document, at: (i32, i32)) -> Result<(), String> {
     d.apply(&Edit::Paint { terrain: Terrain::Wall, area: Area::Cells(vec![at]) }, cat())
@@ -95,15 +91,13 @@ fn unsaved_changes_follow_edits_undo_redo_and_save() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The editor with its board, overlay and file plugins too, every rules layer on.
 fn editor_app(doc: Document) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin, AssetPlugin::default()))
+    let mut app = editor_base(EditorDoc::new(doc, None), Bindings::default());
+    app.add_plugins(AssetPlugin::default())
         .init_asset::<Image>()
-        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
-        .add_plugins((GamePlugin, EditorPlugin, EditorBoardPlugin, EditorOverlayPlugin, EditorFilePlugin))
-        .insert_resource(EditorDoc::new(doc, None))
-        .insert_resource(EditorLayers::ALL)
-        .insert_state(Screen::Editor);
+        .add_plugins((EditorBoardPlugin, EditorOverlayPlugin, EditorFilePlugin))
+        .insert_resource(EditorLayers::ALL);
     app.world_mut().spawn((Window::default(), PrimaryWindow));
     app.update();
     app.update();

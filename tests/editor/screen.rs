@@ -3,16 +3,15 @@
 
 use super::*;
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use fivefoot::combat::plugin::{BattleRes, CombatPlugin};
-use fivefoot::control::plugin::{ControlPlugin, Pointer};
+use fivefoot::combat::plugin::BattleRes;
+use fivefoot::control::plugin::Pointer;
 use fivefoot::editor::session::Problems;
 use fivefoot::editor::tools::{EditorTools, Tool};
-use fivefoot::editor::{EditorAction, EditorDoc, EditorPlugin};
-use fivefoot::game::{GamePlugin, PlayTest, Screen};
+use fivefoot::editor::{EditorAction, EditorDoc};
+use fivefoot::game::{PlayTest, Screen};
 use fivefoot::grid::GridPos;
-use fivefoot::input::{Bindings, BindingsPlugin};
-use fivefoot::rules::{Combatant, RulesPlugin};
+use fivefoot::input::Bindings;
+use fivefoot::rules::Combatant;
 use leafwing_input_manager::prelude::Buttonlike;
 
 fn editor_app(doc: Document, path: Option<std::path::PathBuf>) -> App {
@@ -20,12 +19,7 @@ fn editor_app(doc: Document, path: Option<std::path::PathBuf>) -> App {
 }
 
 fn editor_app_bound(doc: Document, path: Option<std::path::PathBuf>, bindings: Bindings) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
-        .add_plugins((BindingsPlugin { bindings }, RulesPlugin, CombatPlugin, ControlPlugin))
-        .add_plugins((GamePlugin, EditorPlugin))
-        .insert_resource(EditorDoc::new(doc, path))
-        .insert_state(Screen::Editor);
+    let mut app = editor_base(EditorDoc::new(doc, path), bindings);
     app.update();
     app
 }
