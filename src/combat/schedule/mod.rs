@@ -88,7 +88,8 @@ pub enum Passing {
 /// system in one ([`replace_slot`]).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Slot {
-    /// Before anything is spent, the variant may take the command over.
+    /// Before anything is spent, the variant may act first (ap-phases: an advanced action
+    /// under way goes on, or is abandoned).
     TakeOver,
     /// The budget the command leaves.
     Spend,
@@ -183,8 +184,6 @@ pub enum Turn {
         actor: usize,
         plan: Plan,
     },
-    /// The variant carried the command out its own way; nothing else follows.
-    TakenOver,
     /// The battle ended with this command.
     Decided,
     Refused(RuleError),

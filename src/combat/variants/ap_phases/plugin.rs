@@ -8,8 +8,8 @@ use super::super::prelude::*;
 use super::advanced::{begin_advanced, begin_complex, continue_advanced};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points, points_mut};
 use super::{advanced_name, next_action_phase};
-use crate::combat::schedule::{InPlay, Moves, TimeMoves, Turn};
-use bevy::prelude::ResMut;
+use crate::combat::schedule::{InPlay, Moves, Turn};
+use bevy::prelude::{Res, ResMut};
 
 pub struct ApPhasesPlugin;
 
@@ -38,14 +38,9 @@ impl Plugin for ApPhasesPlugin {
 }
 
 /// Ending the turn goes on with the advanced action under way (a charge sets out, leg by
-/// leg), and time moves on; any other action abandons it ("it may be wise to abandon an
-/// advanced action").
-fn go_on_with_advanced_action(
-    mut battle: ResMut<InPlay>,
-    mut turn: ResMut<Turn>,
-    mut time: ResMut<TimeMoves>,
-    mut moves: Moves,
-) {
+/// leg; the end of the turn then moves time on as ever); any other action abandons it ("it
+/// may be wise to abandon an advanced action").
+fn go_on_with_advanced_action(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
     let Some((actor, plan)) = turn.accepted() else { return };
     let b = &mut battle.0;
     if !b.clock.budget.own::<PhaseAction>().continuing {
@@ -59,14 +54,9 @@ fn go_on_with_advanced_action(
         }
         return;
     }
-    b.clock.budget = Budget::default();
     if let Some(charge) = continue_advanced(b, actor) {
         moves.set_out(b, charge);
     }
-    if !b.is_over() {
-        time.start();
-    }
-    *turn = Turn::TakenOver;
 }
 
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
