@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use criterion::{Criterion, criterion_group, criterion_main};
 use fivefoot::combat::plugin::{BattleRes, CombatPlugin};
-use fivefoot::combat::{Battle, BattleOptions};
+use fivefoot::combat::{BattleOptions, OwnedBattle};
 use fivefoot::control::plugin::{ControlPlugin, Pointer, Selection};
 use fivefoot::grid::GridPos;
 use fivefoot::input::{Bindings, BindingsPlugin};
@@ -23,7 +23,7 @@ use fivefoot::view::layout::BoardLayout;
 fn game_app(v: RulesVariant) -> App {
     let cat = Catalogue::builtin();
     let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/great-melee.ron"), &cat).unwrap();
-    let mut battle = Battle::new(&level, &cat, v, 7, BattleOptions::default());
+    let mut battle = OwnedBattle::new(&level, &cat, v, 7, BattleOptions::default());
     let actor = battle.actor().expect("someone acts first");
     let side = battle.fighters[actor].side.clone();
     battle.refresh();

@@ -4,7 +4,7 @@
 //! clock on to the next fighter.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use fivefoot::combat::{Battle, BattleOptions, Command, sim};
+use fivefoot::combat::{BattleOptions, Command, OwnedBattle, sim};
 use fivefoot::level::{Catalogue, Level};
 use fivefoot::variants::RulesVariant;
 use std::collections::BTreeMap;
@@ -32,7 +32,7 @@ fn one_command(c: &mut Criterion) {
     let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &cat).unwrap();
     let mut group = c.benchmark_group("end_turn_through_the_rules_schedule");
     for v in RulesVariant::ALL {
-        let start = Battle::new(&level, &cat, v, 1, BattleOptions::default());
+        let start = OwnedBattle::new(&level, &cat, v, 1, BattleOptions::default());
         group.bench_function(v.id(), |b| {
             b.iter_batched_ref(
                 || start.clone(),

@@ -3,7 +3,7 @@
 //! deep nesting), the catalogue and bindings loaders, edit scripts (mutated, then undone to
 //! the level they started from), and the command executor (random
 //! commands, legal or not, from random reachable battle states under every variant, with
-//! every invariant of `Battle::check_invariants` checked after each).
+//! every invariant of `OwnedBattle::check_invariants` checked after each).
 //! Every target must answer with a value or an error, never a panic; a level the loader
 //! accepts must also make a battle that plays.
 //!
@@ -13,7 +13,7 @@
 
 use fivefoot::combat::ai::{Ai, Greedy};
 use fivefoot::combat::command::{GrappleFollowUp, Intent, Stance};
-use fivefoot::combat::{Battle, BattleOptions, Command};
+use fivefoot::combat::{BattleOptions, Command, OwnedBattle};
 use fivefoot::editor::{Document, Edit};
 use fivefoot::grid::GridPos;
 use fivefoot::input::Bindings;
@@ -138,7 +138,7 @@ fn apply(text: &str, m: &Mutation) -> String {
 fn play_a_little(level: &Level) {
     let cat = Catalogue::builtin_ref();
     for v in RulesVariant::ALL {
-        let mut b = Battle::new(level, cat, v, 1, BattleOptions::default());
+        let mut b = OwnedBattle::new(level, cat, v, 1, BattleOptions::default());
         for _ in 0..12 {
             let Some(actor) = b.actor() else { break };
             let cmd = Greedy.decide(&mut b, actor);
@@ -233,7 +233,7 @@ fn raw_command() -> impl Strategy<Value = RawCommand> {
     })
 }
 
-fn command(b: &Battle, raw: &RawCommand) -> Command {
+fn command(b: &OwnedBattle, raw: &RawCommand) -> Command {
     let names: Vec<String> = b.fighters.iter().map(|f| f.id.clone()).chain(["nobody".to_string()]).collect();
     let target = names[raw.unit % names.len()].clone();
     let to = GridPos::new(raw.x, raw.y);
@@ -298,7 +298,7 @@ proptest! {
         let v = RulesVariant::ALL[variant];
         let cat = Catalogue::builtin_ref();
         let lvl = Level::parse(LEVELS[level], Path::new("fuzz.ron"), cat).unwrap();
-        let mut b = Battle::new(&lvl, cat, v, seed, BattleOptions::default());
+        let mut b = OwnedBattle::new(&lvl, cat, v, seed, BattleOptions::default());
         // A random reachable state: the AI plays a while.
         for _ in 0..warm_up {
             let Some(actor) = b.actor() else { break };

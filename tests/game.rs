@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin};
-use fivefoot::combat::{Battle, BattleOptions, CombatEvent, Command};
+use fivefoot::combat::{BattleOptions, CombatEvent, Command, OwnedBattle};
 use fivefoot::control::plugin::{ControlPlugin, END_TURN_UNUSED, Feedback, Pointer, Selection};
 use fivefoot::control::{SlotAction, Tool, action_bar, command_for_click};
 use fivefoot::grid::{GridPos, Shape};
@@ -29,7 +29,7 @@ const OPEN: [&str; 7] =
     ["..........", "..........", "..........", "..........", "..........", "..........", ".........."];
 
 /// Hero (blue fighter) next to a goblin, a spearman further off.
-fn duel(rules: RulesVariant) -> Battle {
+fn duel(rules: RulesVariant) -> OwnedBattle {
     let l = level(
         &OPEN,
         vec![
@@ -39,11 +39,11 @@ fn duel(rules: RulesVariant) -> Battle {
         ],
         rules,
     );
-    Battle::new(&l, &Catalogue::builtin(), rules, 7, BattleOptions::default())
+    OwnedBattle::new(&l, &Catalogue::builtin(), rules, 7, BattleOptions::default())
 }
 
 /// An app with the player's controls and the combat engine, every side played by hand.
-fn controls_app(battle: Battle) -> App {
+fn controls_app(battle: OwnedBattle) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin)).add_plugins((
         BindingsPlugin { bindings: Bindings::default() },
@@ -57,7 +57,7 @@ fn controls_app(battle: Battle) -> App {
     app
 }
 
-fn battle_of(app: &App) -> &Battle {
+fn battle_of(app: &App) -> &OwnedBattle {
     &app.world().resource::<BattleRes>().battle
 }
 
@@ -94,7 +94,7 @@ fn end_turn(app: &mut App) {
 }
 
 /// A war mage and an acolyte (blue) against a goblin.
-fn casters(rules: RulesVariant) -> Battle {
+fn casters(rules: RulesVariant) -> OwnedBattle {
     let l = level(
         &OPEN,
         vec![
@@ -105,10 +105,10 @@ fn casters(rules: RulesVariant) -> Battle {
         ],
         rules,
     );
-    Battle::new(&l, &Catalogue::builtin(), rules, 3, BattleOptions::default())
+    OwnedBattle::new(&l, &Catalogue::builtin(), rules, 3, BattleOptions::default())
 }
 
-fn acting(mut b: Battle, id: &str) -> Battle {
+fn acting(mut b: OwnedBattle, id: &str) -> OwnedBattle {
     for _ in 0..40 {
         let a = b.actor().unwrap();
         if b.fighters[a].id == id && !b.clock.budget.own::<osr_segments::MajorAction>().declaring {

@@ -87,10 +87,10 @@ pub(crate) fn next_round(b: &mut Battle) {
 }
 
 pub(crate) fn round_reset(b: &mut Battle) {
-    for f in &mut b.fighters {
+    b.fighters.each_mut(|f| {
         f.reactions_round = 0;
         f.free_attacked_by.clear();
-    }
+    });
     if b.clock.round > b.options.round_cap {
         b.finish(None, "round cap reached");
     }

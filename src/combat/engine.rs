@@ -1,18 +1,21 @@
 //! The engine: a `World` with the rules schedule of one variant built in it (the common
-//! [`RulesSchedulePlugin`] and the variant's own plugin). A battle is swapped into that world
-//! for the length of a command, so everything that resolves a command (the window, the sim,
+//! [`RulesSchedulePlugin`] and the variant's own plugin). A battle's state is moved into that
+//! world for the length of a command (its fighters become entities, the rest resources:
+//! `battle::store`), so everything that resolves a command (the window, the sim,
 //! the AI's foresight, the tests) runs this one schedule. Each thread keeps one engine per
 //! variant, built on first use. Setting a battle up (`Battle::new`) lives here too: its
 //! first window of time opens through the clock schedule.
 
-use super::battle::{Battle, BattleOptions, BattleStats};
+use super::battle::{
+    Battle, BattleOptions, BattleStats, Derived, EventLog, Fighters, Held, OwnedBattle, store, swap_with_world,
+};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Fighter;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    ClockSchedule, ClockStep, InPlay, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin,
-    RulesStage, Slot, TimeMoves, Turn, Walking, unsettled,
+    ClockSchedule, ClockStep, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
+    Slot, TimeMoves, Turn, Walking, unsettled,
 };
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
@@ -25,7 +28,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 use std::cell::RefCell;
 
-impl Battle {
+impl OwnedBattle {
     /// Sets up a battle on a validated level.
     pub fn new(
         level: &Level,
@@ -33,7 +36,7 @@ impl Battle {
         variant: RulesVariant,
         seed: u64,
         mut options: BattleOptions,
-    ) -> Battle {
+    ) -> OwnedBattle {
         // A level may choose its own d20-classic death saves.
         if let Some(mode) = level.def.death_saves {
             options.death_saves = mode;
@@ -52,27 +55,27 @@ impl Battle {
         variant: RulesVariant,
         seed: u64,
         options: BattleOptions,
-    ) -> Battle {
+    ) -> OwnedBattle {
         let mut fighters: Vec<Fighter> =
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
         fighters.sort_by(|a, b| a.id.cmp(&b.id));
         let own = with_engine(variant, |engine| engine.own_state(fighters.len()));
+        let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
         let mut battle = Battle {
-            level_name: level.def.name.clone(),
-            field: Battlefield { terrain: level.terrain.clone(), variant },
+            level_name: Held::Resting(level.def.name.clone()),
+            field: Held::Resting(Battlefield { terrain: level.terrain.clone(), variant }),
             variant,
-            fighters,
-            dice: Dice::seeded(seed),
-            options,
-            clock: Clock::default(),
-            events: vec![],
-            stats: BattleStats::default(),
-            winner: None,
-            own,
-            unarmed: catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike"),
-            derived: Box::default(),
-            stale: true,
-            foreseen: None,
+            fighters: Fighters::Resting(fighters),
+            dice: Held::Resting(Dice::seeded(seed)),
+            options: Held::Resting(options),
+            clock: Held::Resting(Clock::default()),
+            events: Held::Resting(EventLog::default()),
+            stats: Held::Resting(BattleStats::default()),
+            winner: Held::Resting(None),
+            own: Held::Resting(own),
+            unarmed: Held::Resting(std::sync::Arc::new(unarmed)),
+            derived: Held::Resting(Derived { stale: true, ..Derived::default() }),
+            foreseen: Held::Resting(None),
             rules_of: super::variants::rules,
         };
         battle.emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
@@ -92,6 +95,9 @@ pub struct Engine {
     schedule: Schedule,
     variant: RulesVariant,
     passes: u32,
+    /// The way into the world's battle, made with the world's spare when the first battle
+    /// comes in.
+    gate: Option<store::Gate>,
 }
 
 /// The last change-tick check the world made: the rules schedule, held outside the
@@ -131,11 +137,11 @@ impl Engine {
         assert!(windows == 1 && spent == 1, "{} must add one window system and one clock system", variant.id());
         world.init_resource::<TickCheck>();
         world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
-        Engine { world, schedule, variant, passes: 0 }
+        Engine { world, schedule, variant, passes: 0, gate: None }
     }
 
     /// Opens `battle`'s first window of time and moves time to the first fighter to act.
-    pub fn begin(&mut self, battle: &mut Battle) {
+    pub fn begin(&mut self, battle: &mut OwnedBattle) {
         self.with_battle(battle, |engine| {
             engine.world.resource_mut::<TimeMoves>().begin();
             run_the_clock(&mut engine.world);
@@ -147,26 +153,23 @@ impl Engine {
     /// engine is built afresh, since a schedule cut short is not fit to run again (its
     /// executor would skip the systems it had reached, and a clock schedule taken out to
     /// run would be missing). An engine built with extra systems (`build`) loses them.
-    fn with_battle<T>(&mut self, battle: &mut Battle, work: impl FnOnce(&mut Engine) -> T) -> T {
-        self.swap_in(battle);
+    fn with_battle<T>(&mut self, battle: &mut OwnedBattle, work: impl FnOnce(&mut Engine) -> T) -> T {
+        let gate = match &mut self.gate {
+            Some(gate) => gate,
+            gate => gate.insert(store::gate(battle, &mut self.world)),
+        };
+        swap_with_world(battle, &mut self.world, gate);
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(self)));
-        self.swap_in(battle);
+        let gate = self.gate.as_mut().expect("made before the battle went in");
+        swap_with_world(battle, &mut self.world, gate);
         ran.unwrap_or_else(|panic| {
             *self = Engine::new(self.variant);
             std::panic::resume_unwind(panic)
         })
     }
 
-    /// Swaps `battle` with the one the engine's world holds (a spare between commands).
-    fn swap_in(&mut self, battle: &mut Battle) {
-        if !self.world.contains_resource::<InPlay>() {
-            self.world.insert_resource(InPlay(battle.clone()));
-        }
-        std::mem::swap(battle, &mut self.world.resource_mut::<InPlay>().0);
-    }
-
     /// Checks and resolves `cmd` for the fighter acting now in `battle`.
-    pub fn execute(&mut self, battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
+    pub fn execute(&mut self, battle: &mut OwnedBattle, cmd: Command) -> Result<(), RuleError> {
         debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
         self.with_battle(battle, |engine| engine.run_command(cmd))
     }
@@ -340,7 +343,7 @@ fn with_engine<T>(variant: RulesVariant, work: impl FnOnce(&mut Engine) -> T) ->
 }
 
 /// Resolves `cmd` in `battle` on this thread's engine for its variant.
-pub(crate) fn execute(battle: &mut Battle, cmd: Command) -> Result<(), RuleError> {
+pub(crate) fn execute(battle: &mut OwnedBattle, cmd: Command) -> Result<(), RuleError> {
     with_engine(battle.variant, |engine| engine.execute(battle, cmd))
 }
 
@@ -353,6 +356,92 @@ mod tests {
     fn broken_rule(turn: Res<Turn>) {
         if turn.accepted().is_some_and(|(_, plan)| matches!(plan.command, Command::Attack { .. })) {
             panic!("a broken rule");
+        }
+    }
+
+    /// What a rule system saw of the world while an attack was resolved.
+    #[derive(Resource, Default)]
+    struct Seen {
+        ids: Vec<String>,
+        entities: usize,
+        actor: Option<usize>,
+    }
+
+    /// A rule system that looks at the combatants as entities and at the clock as a
+    /// resource, once the resolve stage is over.
+    fn look_at_the_world(
+        turn: Res<Turn>,
+        seats: Res<crate::combat::battle::Seats>,
+        fighters: Query<&Fighter>,
+        clock: Res<Clock>,
+        mut seen: ResMut<Seen>,
+    ) {
+        if turn.accepted().is_some_and(|(_, plan)| matches!(plan.command, Command::Attack { .. })) {
+            seen.ids = seats.0.iter().map(|&e| fighters.get(e).expect("a seated fighter").id.clone()).collect();
+            seen.entities = fighters.iter().count();
+            seen.actor = clock.actor;
+        }
+    }
+
+    fn duel(units: &str, variant: RulesVariant, options: BattleOptions) -> Battle<'static, 'static> {
+        let text = format!(r#"(name: "duel", rules: "d20-classic", map: (rows: ["....", "...."]), units: [{units}])"#);
+        let catalogue = Catalogue::builtin();
+        let level = Level::parse(&text, std::path::Path::new("duel.ron"), &catalogue).expect("the duel parses");
+        Battle::new(&level, &catalogue, variant, 1, options)
+    }
+
+    const TWO: &str = r#"(id: "a", side: "blue", at: (1, 0), creature: "human_fighter"),
+        (id: "b", side: "red", at: (2, 0), creature: "human_fighter"),"#;
+    const THREE: &str = r#"(id: "z", side: "blue", at: (1, 0), creature: "human_fighter"),
+        (id: "x", side: "red", at: (2, 0), creature: "goblin"),
+        (id: "y", side: "red", at: (1, 1), creature: "goblin"),"#;
+
+    #[test]
+    fn while_a_command_is_resolved_the_combatants_are_entities_and_the_clock_a_resource() {
+        let variant = RulesVariant::D20Classic;
+        let mut engine = Engine::build(variant, |app| {
+            app.init_resource::<Seen>();
+            app.add_systems(RulesSchedule, look_at_the_world.after(RulesStage::Resolve).before(RulesStage::Reactions));
+        });
+        for units in [THREE, TWO, THREE] {
+            let mut battle = duel(units, variant, BattleOptions::default());
+            *engine.world.resource_mut::<Seen>() = Seen::default();
+            let actor = battle.actor().expect("the battle is on");
+            let target = battle.fighters.iter().find(|f| f.side != battle.fighters[actor].side).unwrap().id.clone();
+            engine.execute(&mut battle, Command::Attack { target }).expect("an attack in reach");
+            let seen = engine.world.resource::<Seen>();
+            let ids: Vec<String> = battle.fighters.iter().map(|f| f.id.clone()).collect();
+            assert_eq!(seen.ids, ids, "one entity a combatant, seated in id order");
+            assert_eq!(seen.entities, ids.len(), "no entity left over from a bigger battle");
+            assert_eq!(seen.actor, Some(actor), "the clock in play was this battle's");
+            // Between commands the world keeps only a spare: nothing the battle did is left
+            // there.
+            assert!(engine.world.resource::<crate::combat::battle::EventLog>().0.is_empty());
+            assert!(!battle.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn an_engine_serves_battles_of_any_size_in_turn_as_a_fresh_one_would() {
+        let variant = RulesVariant::FourActions;
+        let mut shared = Engine::new(variant);
+        // A cap of one round: the battle's own options, not the world's spare, end it once
+        // everyone has ended a turn.
+        let options = BattleOptions { round_cap: 1, ..BattleOptions::default() };
+        for units in [TWO, THREE, TWO] {
+            let (mut on_shared, mut on_fresh) =
+                (duel(units, variant, options.clone()), duel(units, variant, options.clone()));
+            let mut fresh = Engine::new(variant);
+            let before = on_shared.events.len();
+            while !on_shared.is_over() {
+                let a = shared.execute(&mut on_shared, Command::EndTurn);
+                let b = fresh.execute(&mut on_fresh, Command::EndTurn);
+                assert_eq!(a, b);
+                assert!(on_shared.events.len() < before + 100, "the round cap ends the battle");
+            }
+            assert!(on_fresh.is_over());
+            assert_eq!(on_shared.events, on_fresh.events);
+            assert_eq!(on_shared.clock.round, 2, "every turn of round 1 was taken");
         }
     }
 

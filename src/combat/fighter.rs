@@ -8,17 +8,19 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// One combatant.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, bevy::prelude::Component)]
 pub struct Fighter {
     pub id: String,
     pub side: String,
     pub pos: GridPos,
     pub size: Size,
     pub creature: String,
-    pub def: CreatureDef,
+    /// Its creature's entry in the catalogue, shared by every copy of the battle.
+    pub def: std::sync::Arc<CreatureDef>,
     pub natural_reach_ft: u32,
     pub weapon_id: String,
-    pub weapon: WeaponDef,
+    /// The weapon in hand (shared with the catalogue's entry until it changes).
+    pub weapon: std::sync::Arc<WeaponDef>,
     pub hp: i32,
     pub max_hp: i32,
     pub nonlethal: i32,
@@ -110,9 +112,9 @@ impl Fighter {
             size,
             creature: unit.creature.clone(),
             natural_reach_ft: def.natural_reach_ft(size),
-            def,
+            def: std::sync::Arc::new(def),
             weapon_id,
-            weapon,
+            weapon: std::sync::Arc::new(weapon),
             hp,
             max_hp: hp,
             nonlethal: 0,

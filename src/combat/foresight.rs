@@ -4,11 +4,10 @@
 //! a threatened square, firing or casting in melee, reloading, standing up, a maneuver, a
 //! complex action…) without a list kept beside the rules.
 
-use super::battle::Battle;
 use super::battle::Provoked;
 use super::command::Command;
 
-impl Battle {
+impl super::battle::OwnedBattle {
     /// The attacks of opportunity `cmd` would draw from the acting fighter now, each foe
     /// once (its first occasion), in the order they would come. Empty when the command is
     /// not legal. The battle itself is left as it was.
@@ -19,7 +18,7 @@ impl Battle {
         let events = std::mem::take(&mut self.events);
         let mut copy = self.clone();
         self.events = events;
-        copy.foreseen = Some(vec![]);
+        *copy.foreseen = Some(vec![]);
         let _ = copy.execute(cmd.clone());
         let mut seen: Vec<Provoked> = vec![];
         for p in copy.foreseen.take().unwrap_or_default() {

@@ -22,7 +22,7 @@ impl ClockMark {
     }
 }
 
-impl Battle {
+impl Battle<'_, '_> {
     /// Checks every invariant of the battle as it stands, and that the clock has not gone
     /// back since `before`. Returns where the clock stands now.
     pub fn check_invariants(&mut self, before: Option<ClockMark>) -> Result<ClockMark, String> {

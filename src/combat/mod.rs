@@ -27,7 +27,7 @@ pub mod variants;
 
 pub use ai::{Ai, AiKind, Greedy, Scripted};
 pub use attack::AttackProfile;
-pub use battle::{AttackKind, Battle, BattleOptions, BattleStats, DeathSaves};
+pub use battle::{AttackKind, Battle, BattleOptions, BattleStats, DeathSaves, OwnedBattle};
 pub use command::{Command, RuleError};
 pub use event::CombatEvent;
 pub use fighter::{Fighter, Modifier};

@@ -31,7 +31,7 @@ impl<T: Any + Clone + Debug + PartialEq + Send + Sync> OwnData for T {
 }
 
 /// A variant's own part of some shared state; empty until the variant puts its value in.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, bevy::prelude::Resource)]
 pub struct Own(Option<Box<dyn OwnData>>);
 
 impl Own {

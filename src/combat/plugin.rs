@@ -3,7 +3,7 @@
 //! each command resolved through the rules schedule (`combat::engine`). The view reads the
 //! battle itself; the combatant entities only name its fighters.
 
-use super::Battle;
+use super::OwnedBattle;
 use super::ai::{Ai, Greedy};
 use super::command::Command;
 use super::event::CombatEvent;
@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, VecDeque};
 /// The battle being fought.
 #[derive(Resource)]
 pub struct BattleRes {
-    pub battle: Battle,
+    pub battle: OwnedBattle,
     /// Events not yet read by the view/HUD.
     pub cursor: usize,
     ais: BTreeMap<String, Box<dyn Ai + Send + Sync>>,
@@ -33,7 +33,7 @@ struct Thinking {
 }
 
 impl BattleRes {
-    pub fn new(battle: Battle, human_sides: Vec<String>) -> Self {
+    pub fn new(battle: OwnedBattle, human_sides: Vec<String>) -> Self {
         BattleRes { battle, cursor: 0, ais: BTreeMap::new(), human_sides, thinking: None }
     }
 

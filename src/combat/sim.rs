@@ -6,7 +6,7 @@
 use super::ai::{Ai, AiKind};
 use super::command::Command;
 use super::event::CombatEvent;
-use super::{Battle, BattleOptions};
+use super::{Battle, BattleOptions, BattleStats, OwnedBattle};
 use crate::level::{Catalogue, Level};
 use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
@@ -78,7 +78,7 @@ pub fn run_battle(
     seed: u64,
     ais: &BTreeMap<String, AiKind>,
     options: &BattleOptions,
-) -> (Battle, Vec<(String, Command)>) {
+) -> (OwnedBattle, Vec<(String, Command)>) {
     let mut battle = Battle::new(level, catalogue, rules, seed, options.clone());
     let commands = battle.run(&mut |side| Some(ais.get(side).copied().unwrap_or_default().make()));
     (battle, commands)
@@ -114,9 +114,9 @@ fn play_one(
     });
     Ok(Outcome {
         commands: commands.len() as u64,
-        winner: battle.winner.clone().flatten().unwrap_or_else(|| "draw".into()),
+        winner: (*battle.winner).clone().flatten().unwrap_or_else(|| "draw".into()),
         rounds: battle.clock.round,
-        stats: battle.stats.clone(),
+        stats: BattleStats::clone(&battle.stats),
         deaths: battle.fighters.iter().filter(|f| !f.alive()).count() as u32,
         log,
     })
@@ -129,7 +129,7 @@ fn checked_battle(
     catalogue: &Catalogue,
     spec: &SimSpec,
     seed: u64,
-) -> Result<(Battle, Vec<(String, Command)>), String> {
+) -> Result<(OwnedBattle, Vec<(String, Command)>), String> {
     let mut battle = Battle::new(level, catalogue, spec.rules, seed, spec.options.clone());
     let ais = &spec.ais;
     let commands = battle
@@ -137,8 +137,8 @@ fn checked_battle(
         .map_err(|(_, e)| e)?;
     let mut again = Battle::new(level, catalogue, spec.rules, seed, spec.options.clone());
     again.replay(&commands).map_err(|e| format!("replaying its commands: {e}"))?;
-    if again.events != battle.events {
-        let at = again.events.iter().zip(&battle.events).position(|(a, b)| a != b).unwrap_or(0);
+    if again.events.0 != battle.events.0 {
+        let at = again.events.iter().zip(battle.events.iter()).position(|(a, b)| a != b).unwrap_or(0);
         return Err(format!("its commands replay to other events, from event {at}"));
     }
     Ok((battle, commands))
@@ -270,14 +270,14 @@ fn write_log(
         let line = LogLine::Command { unit: unit.clone(), command: command.clone() };
         writeln!(out, "{}", serde_json::to_string(&line).expect("log lines serialise"))?;
     }
-    for event in &b.events {
+    for event in b.events.iter() {
         let line = LogLine::Event { event: event.clone() };
         writeln!(out, "{}", serde_json::to_string(&line).expect("log lines serialise"))?;
     }
     Ok(())
 }
 
-impl Battle {
+impl OwnedBattle {
     /// Replays recorded commands from the start of a battle set up with the same level,
     /// rules and seed. Fails if a command names a unit that is not the one acting.
     pub fn replay(&mut self, commands: &[(String, Command)]) -> Result<(), String> {
@@ -296,7 +296,7 @@ impl Battle {
     }
 }
 
-impl Battle {
+impl OwnedBattle {
     /// Plays the battle to its end with one AI per side (`ais` answers `None` for a side:
     /// the greedy AI plays it).
     pub fn run(&mut self, ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>) -> Vec<(String, Command)> {

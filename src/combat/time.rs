@@ -32,7 +32,7 @@ impl Budget {
 }
 
 /// Where the battle is in time.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, bevy::prelude::Resource)]
 pub struct Clock {
     /// Round (hex-phases: turn). 0 is the surprise round (phase).
     pub round: u32,

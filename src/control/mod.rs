@@ -11,7 +11,7 @@ pub use vocabulary::{SlotAction, Tool};
 use vocabulary as variants;
 
 use crate::combat::resolve::Plan;
-use crate::combat::{Battle, Command};
+use crate::combat::{Command, OwnedBattle};
 use crate::grid::GridPos;
 
 /// One button of the action bar.
@@ -28,7 +28,7 @@ pub struct ActionSlot {
 
 /// The action bar for whoever acts now: every action the variant offers, each either
 /// possible or carrying the reason it is not.
-pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
+pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
     let Some(actor) = b.actor() else { return vec![] };
     let side = b.fighters[actor].side.clone();
     let units = |keep: &dyn Fn(&crate::combat::Fighter) -> bool| -> Vec<String> {
@@ -84,13 +84,13 @@ pub fn action_bar(b: &mut Battle) -> Vec<ActionSlot> {
 /// The command a click on `cell` gives the acting fighter with `tool` in hand. A click on
 /// a foe with a movement tool attacks it (a full attack where the variant has one and it
 /// is legal); a click on the ground with a foe tool moves there.
-pub fn command_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Command, String> {
+pub fn command_for_click(b: &mut OwnedBattle, tool: Tool, cell: GridPos) -> Result<Command, String> {
     plan_for_click(b, tool, cell).map(|plan| plan.command)
 }
 
 /// [`command_for_click`] with the rules' plan for it (path, provocations, attack roll), so
 /// a preview need not ask twice.
-pub fn plan_for_click(b: &mut Battle, tool: Tool, cell: GridPos) -> Result<Plan, String> {
+pub fn plan_for_click(b: &mut OwnedBattle, tool: Tool, cell: GridPos) -> Result<Plan, String> {
     let actor = b.actor().ok_or("nobody is acting")?;
     let side = b.fighters[actor].side.clone();
     if tool.aims_at_friend() {

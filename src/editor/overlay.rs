@@ -11,7 +11,7 @@
 
 use super::session::{EditorDoc, Problems};
 use super::tools::EditorTools;
-use crate::combat::{Battle, BattleOptions};
+use crate::combat::{Battle, BattleOptions, OwnedBattle};
 use crate::control::plugin::Pointer;
 use crate::game::Screen;
 use crate::grid::{Footprint, GridPos};
@@ -33,7 +33,7 @@ struct Shown {
     /// The level's revision and the variant `battle` was set up from (`None` there: it
     /// could not be).
     battle_for: Option<(u64, RulesVariant)>,
-    battle: Option<Battle>,
+    battle: Option<OwnedBattle>,
     /// What the layers worked out about the subject, on `battle`.
     work: SubjectWork,
     preview: EditorPreview,
@@ -63,7 +63,7 @@ impl Plugin for EditorOverlayPlugin {
 }
 
 /// A battle set up from the level as it stands, for its rules layers.
-pub fn battle_of(level: &LevelDef, variant: RulesVariant) -> Option<Battle> {
+pub fn battle_of(level: &LevelDef, variant: RulesVariant) -> Option<OwnedBattle> {
     let cat = Catalogue::builtin_ref();
     let level = Level::from_def(level.clone(), cat).ok()?;
     Some(Battle::new_paused(&level, cat, variant, 1, BattleOptions::default()))

@@ -259,7 +259,7 @@ pub fn damage_by_side(res: &BattleRes) -> Vec<(String, i64, u32)> {
     let b = &res.battle;
     let side_of = |id: &str| b.index_of(id).map(|i| b.fighters[i].side.clone()).unwrap_or_default();
     let mut out: Vec<(String, i64, u32)> = b.sides_all().into_iter().map(|s| (s, 0, 0)).collect();
-    for e in &b.events {
+    for e in b.events.iter() {
         if let CombatEvent::Damage { attacker, total, hp_after, .. } = e {
             let side = side_of(attacker);
             if let Some(row) = out.iter_mut().find(|(s, _, _)| *s == side) {
@@ -283,7 +283,7 @@ fn end_screen(
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let Some(res) = res else { return Ok(()) };
-    let Some(winner) = &res.battle.winner else { return Ok(()) };
+    let Some(winner) = &*res.battle.winner else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let b = &res.battle;
     let headline = match winner {
@@ -294,7 +294,7 @@ fn end_screen(
     };
     centred("Battle over").show(ctx, |ui| {
         ui.heading(headline);
-        ui.label(format!("{} under {}", b.level_name, b.variant.id()));
+        ui.label(format!("{} under {}", *b.level_name, b.variant.id()));
         let rounds = crate::control::vocabulary::rounds_word(b.variant);
         ui.label(format!("{} {rounds}", b.clock.round));
         egui::Grid::new("summary").striped(true).show(ui, |ui| {

@@ -107,7 +107,7 @@ fn hud(
 
     egui::Panel::top("top").exact_size(crate::view::camera::PANELS[2]).show(&mut root, |ui| {
         ui.horizontal_centered(|ui| {
-            let level = name.as_ref().map_or(b.level_name.clone(), |n| n.0.clone());
+            let level = name.as_ref().map_or(b.level_name.to_string(), |n| n.0.clone());
             ui.strong(level);
             ui.label(format!("| {} |", b.variant.id()));
             if let Some(s) = &setup {
@@ -224,7 +224,7 @@ fn hud(
 
     egui::Panel::right("info").exact_size(crate::view::camera::PANELS[1] - 14.0).show(&mut root, |ui| {
         ui.label(egui::RichText::new(clock_line(b)).color(egui::Color32::from_rgb(255, 225, 130)));
-        if let Some(w) = &b.winner {
+        if let Some(w) = &*b.winner {
             ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));
         }
         egui::CollapsingHeader::new("Initiative").default_open(true).show(ui, |ui| {

@@ -7,7 +7,7 @@
 
 use crate::combat::attack::AttackProfile;
 use crate::combat::plugin::BattleRes;
-use crate::combat::{Battle, Command};
+use crate::combat::{Command, OwnedBattle};
 use crate::control::plugin::{Pointer, Selection, human_actor};
 use crate::control::{Tool, plan_for_click};
 use crate::game::Screen;
@@ -84,7 +84,7 @@ pub struct Preview {
 /// Works out the preview for a battle, the player's sides, the selection, the hovered
 /// square and the layers. Never changes the battle's course (only its derived state).
 pub fn compute_preview(
-    b: &mut Battle,
+    b: &mut OwnedBattle,
     humans: &[String],
     sel: &Selection,
     hover: Option<GridPos>,

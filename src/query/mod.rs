@@ -140,10 +140,10 @@ pub fn attack_json(
     if a == t {
         return Err(QueryError::Invalid(format!("a unit cannot be both attacker and target (\"{attacker}\")")));
     }
-    for f in &mut battle.fighters {
+    battle.fighters.each_mut(|f| {
         f.conditions.remove(&Condition::Surprised);
         f.conditions.remove(&Condition::FlatFooted);
-    }
+    });
     battle.invalidate();
     battle.refresh();
     let p = attack::profile(&battle, &battle.view(), a, t, &AttackKind::Primary, &Default::default());

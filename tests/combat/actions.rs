@@ -114,7 +114,7 @@ fn a_level_chooses_its_death_saves() {
             .def;
     def.death_saves = Some(fivefoot::level::DeathSaves::Brutality);
     let lvl = Level::from_def(def, &Catalogue::builtin()).unwrap();
-    let b = Battle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 1, BattleOptions::default());
+    let b = OwnedBattle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 1, BattleOptions::default());
     assert_eq!(b.options.death_saves, fivefoot::level::DeathSaves::Brutality);
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ogre-bridge.ron")).unwrap();
     let text =
@@ -379,7 +379,7 @@ fn massive_damage_calls_for_a_fortitude_save_against_10_plus_the_attackers_hit_d
         let mut b = battle(units, RulesVariant::D20Classic, seed);
         until(&mut b, "champ", |_| true);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
-        for e in &b.events {
+        for e in b.events.iter() {
             if let CombatEvent::Save { kind, dc, success, .. } = e
                 && kind.contains("massive damage")
             {
@@ -405,7 +405,7 @@ fn the_combat_plugin_plays_the_battle_out_and_sends_every_event_to_the_view() {
     let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &Catalogue::builtin()).unwrap();
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, fivefoot::rules::RulesPlugin, CombatPlugin));
-    let battle = Battle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 9, BattleOptions::default());
+    let battle = OwnedBattle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 9, BattleOptions::default());
     let mut alone = battle.clone();
     app.insert_resource(BattleRes::new(battle, vec![]));
     let mut cursor = app.world().resource::<Messages<CombatEventMsg>>().get_cursor();

@@ -7,13 +7,13 @@
 use super::*;
 use fivefoot::combat::command::Stance;
 
-fn ap(units: Vec<UnitDef>, seed: u64) -> Battle {
+fn ap(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
     battle(units, RulesVariant::ApPhases, seed)
 }
 
 /// Plays `phase` of the current round: each fighter does what `act` says, then ends its
 /// turn.
-fn play_phase(b: &mut Battle, phase: u32, mut act: impl FnMut(&mut Battle, &str)) {
+fn play_phase(b: &mut OwnedBattle, phase: u32, mut act: impl FnMut(&mut OwnedBattle, &str)) {
     while b.clock.phase < phase {
         b.execute(Command::EndTurn).unwrap();
     }
@@ -28,7 +28,7 @@ fn play_phase(b: &mut Battle, phase: u32, mut act: impl FnMut(&mut Battle, &str)
     }
 }
 
-fn aoo_by(b: &Battle, by_id: &str) -> Vec<(String, String)> {
+fn aoo_by(b: &OwnedBattle, by_id: &str) -> Vec<(String, String)> {
     b.events
         .iter()
         .filter_map(|e| match e {
@@ -121,7 +121,7 @@ fn ap_a_move_out_of_reach_provokes_and_a_step_does_not() {
 }
 
 /// The attacks `who` made, as (kind, modifiers).
-fn attacks_of(b: &Battle, who: &str) -> Vec<(String, Vec<(String, i32)>)> {
+fn attacks_of(b: &OwnedBattle, who: &str) -> Vec<(String, Vec<(String, i32)>)> {
     b.events
         .iter()
         .filter_map(|e| match e {

@@ -6,7 +6,7 @@
 
 use super::*;
 
-fn d20(units: Vec<UnitDef>, seed: u64) -> Battle {
+fn d20(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
     battle(units, RulesVariant::D20Classic, seed)
 }
 
@@ -72,7 +72,7 @@ fn plain_hit(weapon: &str, str_score: i32) -> (Vec<i32>, i32, Vec<(String, i32)>
             seed,
         );
         let hero = b.index_of("hero").unwrap();
-        b.fighters[hero].def.abilities.str = str_score;
+        std::sync::Arc::make_mut(&mut b.fighters[hero].def).abilities.str = str_score;
         until(&mut b, "hero", |_| true);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let hit = b.events.iter().find_map(|e| match e {
@@ -127,7 +127,7 @@ fn d20_a_charge_adds_2_damage_or_4_with_two_hands() {
             until(&mut b, "hero", |_| true);
             b.execute(Command::Charge { target: "gob".into() }).unwrap();
             // The source gives the charge no attack bonus.
-            for e in &b.events {
+            for e in b.events.iter() {
                 if let CombatEvent::Attack { attacker, modifiers, .. } = e
                     && attacker == "hero"
                 {

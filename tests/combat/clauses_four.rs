@@ -7,15 +7,15 @@
 use super::*;
 use fivefoot::combat::variants::four_actions;
 
-fn four(units: Vec<UnitDef>, seed: u64) -> Battle {
+fn four(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
     battle(units, RulesVariant::FourActions, seed)
 }
 
-fn hero_and_goblin(seed: u64) -> Battle {
+fn hero_and_goblin(seed: u64) -> OwnedBattle {
     four(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)], seed)
 }
 
-fn reactions_by(b: &Battle, by_id: &str) -> usize {
+fn reactions_by(b: &OwnedBattle, by_id: &str) -> usize {
     b.events.iter().filter(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == by_id)).count()
 }
 
@@ -50,7 +50,7 @@ fn four_actions_defend_gives_plus_3_ac_for_a_round() {
     let mut b = hero_and_goblin(2);
     until(&mut b, "hero", |_| true);
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    let defend = |b: &mut Battle| {
+    let defend = |b: &mut OwnedBattle| {
         b.refresh();
         let p = attack::profile(b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "defend").map(|m| m.value)
@@ -291,7 +291,7 @@ fn four_actions_prone_is_minus_4_ac_in_melee_and_plus_4_against_ranged() {
         6,
     );
     let (h, a, g) = (b.index_of("hero").unwrap(), b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-    let prone_mod = |b: &mut Battle, by: usize| {
+    let prone_mod = |b: &mut OwnedBattle, by: usize| {
         b.refresh();
         let p = attack::profile(b, &b.view(), by, g, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "target prone").map(|m| m.value)
@@ -330,7 +330,7 @@ fn four_actions_the_restrained_cannot_attack() {
 }
 
 /// The goblin acting, beside the hero, the archer below it; `held`: seized by the hero.
-fn held_goblin(held: bool) -> Battle {
+fn held_goblin(held: bool) -> OwnedBattle {
     let mut b = four(
         vec![
             unit("hero", "blue", (3, 3), "human_fighter", None),
@@ -354,7 +354,7 @@ fn held_goblin(held: bool) -> Battle {
 }
 
 /// The hero acting while the goblin has not had its first turn (so the goblin is Surprised).
-fn hero_before_the_goblins_first_turn() -> Battle {
+fn hero_before_the_goblins_first_turn() -> OwnedBattle {
     for seed in 0..40 {
         let mut b = hero_and_goblin(seed);
         until(&mut b, "hero", |_| true);
@@ -371,7 +371,7 @@ fn hero_before_the_goblins_first_turn() -> Battle {
 fn four_actions_the_surprised_lose_their_dex_to_ac() {
     let mut b = hero_before_the_goblins_first_turn();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    let surprised = |b: &mut Battle| {
+    let surprised = |b: &mut OwnedBattle| {
         b.refresh();
         let p = attack::profile(b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "target surprised").map(|m| m.value)

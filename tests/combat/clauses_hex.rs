@@ -8,13 +8,13 @@
 
 use super::*;
 
-fn hex(units: Vec<UnitDef>, seed: u64) -> Battle {
+fn hex(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
     battle(units, RulesVariant::HexPhases, seed)
 }
 
 /// Plays the current phase: each fighter does what `act` says for it, then ends its turn.
 /// Returns who acted, in order.
-fn play_phase(b: &mut Battle, mut act: impl FnMut(&mut Battle, &str)) -> Vec<String> {
+fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) -> Vec<String> {
     let phase = (b.clock.round, b.clock.phase);
     let mut actors = vec![];
     while (b.clock.round, b.clock.phase) == phase {
@@ -29,11 +29,11 @@ fn play_phase(b: &mut Battle, mut act: impl FnMut(&mut Battle, &str)) -> Vec<Str
     actors
 }
 
-fn ids(b: &Battle, order: &[usize]) -> Vec<String> {
+fn ids(b: &OwnedBattle, order: &[usize]) -> Vec<String> {
     order.iter().map(|&i| b.fighters[i].id.clone()).collect()
 }
 
-fn opportunities_by(b: &Battle, by_id: &str) -> Vec<String> {
+fn opportunities_by(b: &OwnedBattle, by_id: &str) -> Vec<String> {
     b.events
         .iter()
         .filter_map(|e| match e {
@@ -103,7 +103,7 @@ fn hex_unequal_ocv_and_dcv_set_the_roll_needed() {
             let foe = if id == "hero" { "gob" } else { "hero" };
             b.execute(Command::Attack { target: foe.into() }).unwrap();
         });
-        for e in &b.events {
+        for e in b.events.iter() {
             if let CombatEvent::Attack { attacker, rolls, total, target_number, hit, .. } = e {
                 let ocv = if attacker == "hero" { 4 } else { 5 };
                 assert_eq!(rolls.len(), 3);
@@ -123,7 +123,7 @@ fn hex_unequal_ocv_and_dcv_set_the_roll_needed() {
 
 /// The champion (Combat Reflexes: more than one attack of opportunity a phase) at (4,3);
 /// the hero at (3,3) and the pal at (5,3) beside it.
-fn champion_between_two() -> Battle {
+fn champion_between_two() -> OwnedBattle {
     hex(
         vec![
             unit("hero", "blue", (3, 3), "human_fighter", None),
@@ -220,7 +220,7 @@ fn hex_a_delay_moves_the_delayer_to_where_it_acted() {
 
 /// A goblin at (7,3) closes on the hero at (3,3), who readied an attack for it in phase 1;
 /// the wolf (as quick as the goblin) stays away.
-fn readied_hero(seed: u64) -> Battle {
+fn readied_hero(seed: u64) -> OwnedBattle {
     let mut b = hex(
         vec![
             unit("gob", "red", (7, 3), "goblin", None),
@@ -237,7 +237,7 @@ fn readied_hero(seed: u64) -> Battle {
     b
 }
 
-fn held_attacks(b: &Battle) -> usize {
+fn held_attacks(b: &OwnedBattle) -> usize {
     b.events.iter().filter(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack")).count()
 }
 
@@ -247,7 +247,7 @@ fn held_attacks(b: &Battle) -> usize {
 #[test]
 fn hex_a_readied_action_puts_the_reader_just_ahead_of_its_trigger() {
     let mut b = readied_hero(6);
-    let place = |b: &Battle, id: &str| b.clock.order.iter().position(|&i| b.fighters[i].id == id).unwrap();
+    let place = |b: &OwnedBattle, id: &str| b.clock.order.iter().position(|&i| b.fighters[i].id == id).unwrap();
     assert!(place(&b, "hero") > place(&b, "gob"), "the control: CV order");
     play_phase(&mut b, |b, id| {
         if id == "gob" {

@@ -8,7 +8,7 @@ use fivefoot::combat::variants::osr_segments;
 use osr_segments::{OsrStep, osr_is_high};
 
 /// Every combatant declares "fight" except those `special` names, who declare its intent.
-fn declare(b: &mut Battle, special: &[(&str, Intent)]) {
+fn declare(b: &mut OwnedBattle, special: &[(&str, Intent)]) {
     while major(b).declaring {
         let me = b.fighters[b.actor().unwrap()].id.clone();
         let intent = special.iter().find(|(id, _)| *id == me).map_or(Intent::Fight, |(_, i)| i.clone());
@@ -18,7 +18,7 @@ fn declare(b: &mut Battle, special: &[(&str, Intent)]) {
 
 /// The first seed from which `blue` rolls HIGH and `red` LOW (`blue_high`), or the
 /// reverse, with everyone declaring as `special` says.
-fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Intent)]) -> Battle {
+fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Intent)]) -> OwnedBattle {
     for seed in 0..200 {
         let mut b = battle(units.to_vec(), RulesVariant::OsrSegments, seed);
         declare(&mut b, special);
@@ -30,7 +30,7 @@ fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Inte
     panic!("no seed gave blue {}", if blue_high { "HIGH" } else { "LOW" });
 }
 
-fn free_attacks_by(b: &Battle, by_id: &str) -> Vec<String> {
+fn free_attacks_by(b: &OwnedBattle, by_id: &str) -> Vec<String> {
     b.events
         .iter()
         .filter_map(|e| match e {

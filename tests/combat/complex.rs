@@ -7,7 +7,7 @@ use fivefoot::combat::variants::ap_phases;
 // ---------------------------------------------------------------- ap-phases complex actions (000)
 
 /// Makes `id` helpless: down and unconscious (`dying`: below 0 hit points and dying).
-fn knock_out(b: &mut Battle, id: &str, dying: bool) {
+fn knock_out(b: &mut OwnedBattle, id: &str, dying: bool) {
     let i = b.index_of(id).unwrap();
     b.fighters[i].add(Condition::Unconscious);
     b.fighters[i].add(Condition::Prone);
@@ -21,7 +21,7 @@ fn knock_out(b: &mut Battle, id: &str, dying: bool) {
     b.invalidate();
 }
 
-fn action_events<'a>(b: &'a Battle, unit_id: &str, name: &str) -> Vec<&'a str> {
+fn action_events<'a>(b: &'a OwnedBattle, unit_id: &str, name: &str) -> Vec<&'a str> {
     b.events
         .iter()
         .filter_map(|e| match e {
@@ -151,7 +151,7 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
     assert_eq!(ap_phases::points(&b).ap[h], 1, "2 AP, in phases 2 and 3");
     let mut phase = 0;
     let mut provoked_in = vec![];
-    for e in &b.events {
+    for e in b.events.iter() {
         match e {
             CombatEvent::PhaseStarted { phase: p, .. } => phase = *p,
             CombatEvent::AttackOfOpportunity { by, trigger, .. } if by == "champ" && trigger == "gives first aid" => {
@@ -179,7 +179,7 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
     knock_out(&mut b, "champ", false);
     let h = b.index_of("hero").unwrap();
     b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
-    let delivered = |b: &Battle| action_events(b, "hero", "coup de grace").len() == 2;
+    let delivered = |b: &OwnedBattle| action_events(b, "hero", "coup de grace").len() == 2;
     while !delivered(&b) {
         if b.actor() == Some(h) {
             assert!(
@@ -190,7 +190,7 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
         b.execute(Command::EndTurn).unwrap();
     }
     let mut when = (0, 0);
-    for e in &b.events {
+    for e in b.events.iter() {
         match e {
             CombatEvent::PhaseStarted { round, phase, .. } => when = (*round, *phase),
             CombatEvent::Action { unit, action, detail }
@@ -263,7 +263,7 @@ fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_
             for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
                 b.fighters[down].add(c);
             }
-            let dying_turns = |b: &Battle| {
+            let dying_turns = |b: &OwnedBattle| {
                 count(b, |e| match e {
                     CombatEvent::Save { unit, kind, .. } => unit == "down" && !kind.contains("initiative"),
                     CombatEvent::Action { unit, action, .. } => unit == "down" && action == "bleeds",

@@ -5,7 +5,7 @@
 
 use super::*;
 
-fn runner(rows: &[&str]) -> Battle {
+fn runner(rows: &[&str]) -> OwnedBattle {
     let mut b = battle_on(
         rows,
         vec![unit("hero", "blue", (0, 1), "human_fighter", None), unit("gob", "red", (15, 3), "goblin", None)],

@@ -64,10 +64,10 @@ fn a_replayed_log_reproduces_the_final_state() {
         if level == "mage-duel" {
             assert!(played.stats.spells_cast > 0, "{v}: the mages cast");
         }
-        let mut replay = Battle::new(&lvl, &cat, v, 7, BattleOptions::default());
+        let mut replay = OwnedBattle::new(&lvl, &cat, v, 7, BattleOptions::default());
         replay.replay(&commands).unwrap();
         assert_eq!(events_json(&played), events_json(&replay), "{v}");
-        let state = |b: &Battle| {
+        let state = |b: &OwnedBattle| {
             b.fighters.iter().map(|f| (f.id.clone(), f.pos, f.hp, f.conditions.clone())).collect::<Vec<_>>()
         };
         assert_eq!(state(&played), state(&replay), "{v}");

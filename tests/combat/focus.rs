@@ -6,7 +6,7 @@
 use super::spells::{cast, damage_to, spoiled};
 use super::*;
 
-fn mage_casts(v: RulesVariant, seed: u64) -> Battle {
+fn mage_casts(v: RulesVariant, seed: u64) -> OwnedBattle {
     let mut b = battle(
         vec![unit("mage", "blue", (1, 1), "war_mage", None), unit("gob", "red", (6, 4), "goblin", None)],
         v,

@@ -8,7 +8,7 @@ use fivefoot::combat::command::GrappleFollowUp;
 
 /// four-actions: the hero has seized the goblin (both Restrained, the hero with the upper
 /// hand); the hero acts.
-fn hero_holds_the_goblin(seed: u64) -> Battle {
+fn hero_holds_the_goblin(seed: u64) -> OwnedBattle {
     let mut b = battle(
         vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
         RulesVariant::FourActions,
@@ -26,7 +26,7 @@ fn hero_holds_the_goblin(seed: u64) -> Battle {
 }
 
 /// The two rolls of a grapple contest: (actor's total, other's total, other's kind).
-fn contest(b: &Battle, from: usize) -> (i32, i32, String) {
+fn contest(b: &OwnedBattle, from: usize) -> (i32, i32, String) {
     let saves: Vec<(i32, String)> = b.events[from..]
         .iter()
         .filter_map(|e| match e {

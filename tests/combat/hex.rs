@@ -7,11 +7,11 @@
 use super::*;
 use fivefoot::grid::GridPos;
 
-fn hex(units: Vec<UnitDef>, seed: u64) -> Battle {
+fn hex(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
     battle(units, RulesVariant::HexPhases, seed)
 }
 
-fn two_fighters_and_a_goblin() -> Battle {
+fn two_fighters_and_a_goblin() -> OwnedBattle {
     hex(
         vec![
             unit("h1", "blue", (3, 3), "human_fighter", None),
@@ -23,7 +23,7 @@ fn two_fighters_and_a_goblin() -> Battle {
 }
 
 /// Plays the current phase: each fighter does what `act` says for it, then ends its turn.
-fn play_phase(b: &mut Battle, mut act: impl FnMut(&mut Battle, &str)) {
+fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) {
     let phase = (b.clock.round, b.clock.phase);
     while (b.clock.round, b.clock.phase) == phase {
         let a = b.actor().expect("battle on");
@@ -35,7 +35,7 @@ fn play_phase(b: &mut Battle, mut act: impl FnMut(&mut Battle, &str)) {
     }
 }
 
-fn opportunities(b: &Battle) -> Vec<String> {
+fn opportunities(b: &OwnedBattle) -> Vec<String> {
     b.events
         .iter()
         .filter_map(|e| match e {

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 const ROUND_CAP: u32 = 12;
 
 /// Checks the threat map against one computed from nothing but the roster and the field.
-fn check_threat(b: &mut Battle) -> Result<(), TestCaseError> {
+fn check_threat(b: &mut OwnedBattle) -> Result<(), TestCaseError> {
     b.refresh();
     let view = b.view();
     for (i, u) in view.roster.units.iter().enumerate() {
@@ -31,9 +31,9 @@ fn check_threat(b: &mut Battle) -> Result<(), TestCaseError> {
 }
 
 /// Plays a battle with the greedy AI on both sides, checking every command on the way.
-fn play(level: &Level, v: RulesVariant, seed: u64) -> Result<Battle, TestCaseError> {
+fn play(level: &Level, v: RulesVariant, seed: u64) -> Result<OwnedBattle, TestCaseError> {
     let options = BattleOptions { round_cap: ROUND_CAP, ..BattleOptions::default() };
-    let mut b = Battle::new(level, &Catalogue::builtin(), v, seed, options);
+    let mut b = OwnedBattle::new(level, &Catalogue::builtin(), v, seed, options);
     let mut ai = Greedy;
     let mut steps = 0;
     while !b.is_over() {

@@ -4,7 +4,7 @@ use super::*;
 use fivefoot::combat::variants::osr_segments;
 
 /// hex-phases: the wolf (CV 5) acts before the ogre (CV 3) in every phase.
-fn hex_wolf_and_ogre(ogre_aborts: Option<bool>, wolf_aborts: Option<bool>) -> Battle {
+fn hex_wolf_and_ogre(ogre_aborts: Option<bool>, wolf_aborts: Option<bool>) -> OwnedBattle {
     let mut b = battle(
         vec![unit("wolf", "blue", (2, 3), "wolf", None), unit("ogre", "red", (3, 3), "ogre", None)],
         RulesVariant::HexPhases,
@@ -17,7 +17,7 @@ fn hex_wolf_and_ogre(ogre_aborts: Option<bool>, wolf_aborts: Option<bool>) -> Ba
     b
 }
 
-fn dodge_modifiers(b: &Battle, attacker: &str) -> Vec<i32> {
+fn dodge_modifiers(b: &OwnedBattle, attacker: &str) -> Vec<i32> {
     b.events
         .iter()
         .filter_map(|e| match e {

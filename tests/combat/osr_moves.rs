@@ -6,7 +6,7 @@ use super::spells::spoiled;
 use super::*;
 
 /// The mage declares a magic missile; when the hero's group turn comes it moves to `to`.
-fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> Battle {
+fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> OwnedBattle {
     let mut b = battle(
         vec![
             unit("hero", "blue", (3, 3), "human_fighter", None),
@@ -52,7 +52,7 @@ fn an_ally_passing_through_a_casters_square_breaks_its_concentration_in_osr_segm
 
 /// The goblin's group acts first and the goblin walks up to the hero; returns the battle
 /// after that move, or `None` when the hero's group won the initiative.
-fn goblin_walks_up(seed: u64, hero_declares: Intent) -> Option<Battle> {
+fn goblin_walks_up(seed: u64, hero_declares: Intent) -> Option<OwnedBattle> {
     let mut b = battle(
         vec![unit("hero", "blue", (2, 3), "human_fighter", None), unit("gob", "red", (6, 3), "goblin", None)],
         RulesVariant::OsrSegments,
@@ -120,7 +120,7 @@ fn the_budget_line_offers_the_positioning_move_left_after_the_major_action() {
     let units = vec![unit("hero", "blue", (1, 1), "human_fighter", None), unit("gob", "red", (8, 6), "goblin", None)];
     let mut b = battle(units, RulesVariant::OsrSegments, 3);
     until(&mut b, "hero", major_action_left);
-    let line = |b: &Battle| fivefoot::control::vocabulary::budget_line(b);
+    let line = |b: &OwnedBattle| fivefoot::control::vocabulary::budget_line(b);
     assert!(line(&b).contains("major action") && !line(&b).contains("positioning"), "{}", line(&b));
     b.execute(Command::Move { to: (3, 1).into() }).unwrap();
     assert_eq!(b.fighters[b.actor().unwrap()].id, "hero", "the positioning move keeps its opportunity open");

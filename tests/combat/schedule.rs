@@ -4,19 +4,23 @@
 
 use super::*;
 use bevy::ecs::schedule::{IntoScheduleConfigs, Schedules, SystemSet};
-use bevy::prelude::{App, ResMut};
+use bevy::prelude::App;
 use fivefoot::combat::engine::Engine;
 use fivefoot::combat::schedule::{InPlay, RulesSchedule, RulesSchedulePlugin, RulesStage};
 use fivefoot::combat::variants::{ap_phases, osr_segments};
 
 /// What `name` calls the events from `before` on, in order (the events it names).
-fn named_after<'a>(b: &'a Battle, before: usize, name: impl Fn(&'a CombatEvent) -> Option<&'a str>) -> Vec<&'a str> {
+fn named_after<'a>(
+    b: &'a OwnedBattle,
+    before: usize,
+    name: impl Fn(&'a CombatEvent) -> Option<&'a str>,
+) -> Vec<&'a str> {
     b.events[before..].iter().filter_map(name).collect()
 }
 
 /// Resolves `cmd` on an engine of the battle's own, built for the test so its passes can be
 /// read: the engine, and where the command's events begin.
-fn on_an_engine(b: &mut Battle, cmd: Command) -> (Engine, usize) {
+fn on_an_engine(b: &mut OwnedBattle, cmd: Command) -> (Engine, usize) {
     let mut engine = Engine::new(b.variant);
     let before = b.events.len();
     let refused = format!("{cmd:?} is legal here");
@@ -270,8 +274,8 @@ fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
     assert!(seen > 2, "the goblin's group went first in {seen} of 20");
 }
 
-fn writes_the_battle(_: ResMut<InPlay>) {}
-fn also_writes_the_battle(_: ResMut<InPlay>) {}
+fn writes_the_battle(_: InPlay) {}
+fn also_writes_the_battle(_: InPlay) {}
 
 fn builds(order: bool) -> bool {
     let mut app = App::empty();
@@ -290,4 +294,16 @@ fn builds(order: bool) -> bool {
 fn two_rule_systems_writing_the_battle_in_no_set_order_do_not_build() {
     assert!(!builds(false), "an unordered pair must be refused: its order would decide the battle");
     assert!(builds(true));
+}
+
+#[test]
+fn the_checks_read_the_battle_in_play_and_write_nothing() {
+    use bevy::ecs::system::{IntoSystem, System};
+    use fivefoot::combat::schedule::InPlayRead;
+    let mut world = bevy::prelude::World::new();
+    let mut check = IntoSystem::into_system(|_: InPlayRead| {});
+    assert!(!check.initialize(&mut world).combined_access().has_any_write(), "a check writes nothing");
+    // Positive control: the rules' own view writes.
+    let mut rule = IntoSystem::into_system(|_: InPlay| {});
+    assert!(rule.initialize(&mut world).combined_access().has_any_write());
 }

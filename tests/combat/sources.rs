@@ -7,7 +7,7 @@ use super::*;
 use fivefoot::combat::command::Stance;
 
 /// The attacks, confirmations and damage `who` dealt, in order, over many turns of `b`.
-pub(super) fn strikes(b: &Battle, who: &str) -> Vec<CombatEvent> {
+pub(super) fn strikes(b: &OwnedBattle, who: &str) -> Vec<CombatEvent> {
     b.events
         .iter()
         .filter(|e| match e {
@@ -21,7 +21,7 @@ pub(super) fn strikes(b: &Battle, who: &str) -> Vec<CombatEvent> {
 }
 
 /// `hero` attacks `gob` on each of its turns for `turns` turns.
-pub(super) fn swing(b: &mut Battle, turns: usize) {
+pub(super) fn swing(b: &mut OwnedBattle, turns: usize) {
     for _ in 0..turns {
         until(b, "hero", |_| true);
         let _ = b.execute(Command::Attack { target: "gob".into() });
@@ -260,12 +260,12 @@ fn the_grappled_are_flat_footed_against_all_but_each_other() {
         1,
     );
     let (h, a, g) = (b.index_of("hero").unwrap(), b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-    for f in b.fighters.iter_mut() {
+    b.fighters.each_mut(|f| {
         f.conditions.remove(&Condition::FlatFooted);
         f.conditions.remove(&Condition::Surprised);
-    }
+    });
     b.refresh();
-    let flat = |b: &Battle, by: usize| {
+    let flat = |b: &OwnedBattle, by: usize| {
         attack::profile(b, &b.view(), by, g, &AttackKind::Primary, &Default::default())
             .modifiers
             .iter()
@@ -353,7 +353,7 @@ fn a_natural_20_always_hits_and_a_natural_1_always_misses() {
                 until(&mut b, "hero", |b| !major(b).declaring && (v != RulesVariant::OsrSegments || major(b).major));
                 b.fighters[h].offense = vec![("test".into(), bonus)];
                 let _ = b.execute(Command::Attack { target: "gob".into() });
-                for e in &b.events {
+                for e in b.events.iter() {
                     if let CombatEvent::Attack { attacker, rolls, hit, .. } = e
                         && attacker == "hero"
                     {

@@ -14,11 +14,11 @@ pub(super) fn cast(spell: &str, target: &str, defensive: bool) -> Command {
     Command::Cast { spell: spell.into(), target: target.into(), defensive }
 }
 
-fn provoked_by_casting(b: &Battle) -> usize {
+fn provoked_by_casting(b: &OwnedBattle) -> usize {
     count(b, |e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "casts a spell"))
 }
 
-pub(super) fn damage_to(b: &Battle, who: &str) -> i32 {
+pub(super) fn damage_to(b: &OwnedBattle, who: &str) -> i32 {
     b.events
         .iter()
         .filter_map(|e| match e {
@@ -28,7 +28,7 @@ pub(super) fn damage_to(b: &Battle, who: &str) -> i32 {
         .sum()
 }
 
-pub(super) fn spoiled(b: &Battle, who: &str) -> Vec<String> {
+pub(super) fn spoiled(b: &OwnedBattle, who: &str) -> Vec<String> {
     b.events
         .iter()
         .filter_map(|e| match e {
@@ -135,7 +135,7 @@ fn cure_light_wounds_brings_a_dying_friend_back() {
 }
 
 /// Seeds of a d20-classic duel where the red mage identifies and counters blue's spell.
-fn countered_duel(seed: u64) -> Option<Battle> {
+fn countered_duel(seed: u64) -> Option<OwnedBattle> {
     let mut b = battle(
         vec![
             unit("blue_mage", "blue", (1, 3), "war_mage", None),
@@ -491,7 +491,7 @@ fn only_d20_classic_and_ap_phases_cast_defensively() {
 }
 
 /// osr-segments: both mages declare a magic missile and announce each other.
-fn osr_mage_duel(seed: u64) -> Battle {
+fn osr_mage_duel(seed: u64) -> OwnedBattle {
     let mut b = battle(
         vec![unit("blue_mage", "blue", (1, 1), "war_mage", None), unit("red_mage", "red", (8, 6), "war_mage", None)],
         RulesVariant::OsrSegments,

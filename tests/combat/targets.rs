@@ -16,7 +16,7 @@ const ROWS: [&str; 8] = [
 
 /// The hero at (3,3): the goblin beside it, a friend beside it, a corpse beside it, a foe
 /// in charging distance on a clear line, a foe 15 squares off.
-fn field(v: RulesVariant) -> Battle {
+fn field(v: RulesVariant) -> OwnedBattle {
     let mut b = battle_on(
         &ROWS,
         vec![

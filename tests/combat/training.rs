@@ -8,11 +8,11 @@ use super::*;
 use fivefoot::grid::GridPos;
 
 /// The squares `id` threatens now (its turn's conditions cleared, so only the rule counts).
-fn threatened(b: &mut Battle, id: &str) -> Vec<GridPos> {
-    for f in b.fighters.iter_mut() {
+fn threatened(b: &mut OwnedBattle, id: &str) -> Vec<GridPos> {
+    b.fighters.each_mut(|f| {
         f.conditions.remove(&Condition::FlatFooted);
         f.conditions.remove(&Condition::Surprised);
-    }
+    });
     b.invalidate();
     b.refresh();
     let i = b.index_of(id).unwrap();
@@ -50,7 +50,7 @@ fn the_untrained_threaten_nothing_and_take_3_off_attack_and_damage_in_d20_classi
     let mut seen = 0;
     for seed in 0..40 {
         let mut b = pair("longsword", RulesVariant::D20Classic);
-        b.dice = fivefoot::rules::Dice::seeded(seed);
+        *b.dice = fivefoot::rules::Dice::seeded(seed);
         swing(&mut b, 6);
         for e in strikes(&b, "hero") {
             if let CombatEvent::Damage { rolls, modifiers, total, dice, .. } = e

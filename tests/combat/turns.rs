@@ -7,7 +7,7 @@
 use super::*;
 use fivefoot::level::DeathSaves;
 
-fn three(v: RulesVariant, seed: u64) -> Battle {
+fn three(v: RulesVariant, seed: u64) -> OwnedBattle {
     battle(
         vec![
             unit("fighter", "blue", (1, 1), "human_fighter", None),
@@ -28,7 +28,7 @@ fn dex_mod(id: &str) -> i32 {
     }
 }
 
-fn initiatives(b: &Battle) -> Vec<(String, Option<i32>, i32)> {
+fn initiatives(b: &OwnedBattle) -> Vec<(String, Option<i32>, i32)> {
     b.events
         .iter()
         .filter_map(|e| match e {
@@ -109,7 +109,7 @@ fn ap_initiative_is_the_dexterity_score_highest_first() {
     assert_eq!(order, ["archer", "gob", "fighter"]);
 }
 
-fn dying_fighter(v: RulesVariant, saves: DeathSaves, seed: u64) -> (Battle, usize) {
+fn dying_fighter(v: RulesVariant, saves: DeathSaves, seed: u64) -> (OwnedBattle, usize) {
     let mut b = three(v, seed);
     b.options.death_saves = saves;
     let f = b.index_of("fighter").unwrap();
@@ -120,7 +120,7 @@ fn dying_fighter(v: RulesVariant, saves: DeathSaves, seed: u64) -> (Battle, usiz
     (b, f)
 }
 
-fn last_save(b: &Battle) -> (i32, i32, i32, bool) {
+fn last_save(b: &OwnedBattle) -> (i32, i32, i32, bool) {
     b.events
         .iter()
         .rev()

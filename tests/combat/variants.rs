@@ -171,7 +171,8 @@ fn leaving_a_threatened_square_draws_one_attack_of_opportunity_per_round() {
     );
     until(&mut b, "hero", |_| true);
     b.execute(Command::Move { to: (1, 1).into() }).unwrap();
-    let aoo = |b: &Battle| b.events.iter().filter(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).count();
+    let aoo =
+        |b: &OwnedBattle| b.events.iter().filter(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).count();
     assert_eq!(aoo(&b), 1);
     until(&mut b, "pal", |_| true);
     b.execute(Command::Move { to: (7, 6).into() }).unwrap();

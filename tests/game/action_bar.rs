@@ -2,7 +2,7 @@
 
 use super::*;
 
-pub(super) fn hero_acting(mut b: Battle) -> Battle {
+pub(super) fn hero_acting(mut b: OwnedBattle) -> OwnedBattle {
     for _ in 0..6 {
         if b.fighters[b.actor().unwrap()].id == "hero" {
             return b;
@@ -79,7 +79,7 @@ fn the_action_bar_offers_a_coup_de_grace_for_a_helpless_foe_and_first_aid_for_a_
         RulesVariant::ApPhases,
     );
     let mut b =
-        hero_acting(Battle::new(&l, &Catalogue::builtin(), RulesVariant::ApPhases, 7, BattleOptions::default()));
+        hero_acting(OwnedBattle::new(&l, &Catalogue::builtin(), RulesVariant::ApPhases, 7, BattleOptions::default()));
     let bar = action_bar(&mut b);
     assert!(!bar.iter().any(|s| s.label.starts_with("Wrestle")), "four-actions' own");
     assert!(state(&bar, "Coup de grace").unwrap_err().contains("no helpless foe"));

@@ -25,12 +25,12 @@ fn the_attack_breakdown_matches_the_query_oracle() {
     let catalogue = Catalogue::builtin();
     let l = Level::load(&path, &catalogue).unwrap();
     for v in RulesVariant::ALL {
-        let mut b = Battle::new(&l, &catalogue, v, 3, BattleOptions::default());
+        let mut b = OwnedBattle::new(&l, &catalogue, v, 3, BattleOptions::default());
         // As the query does: a fight under way, nobody surprised or flat-footed.
-        for f in &mut b.fighters {
+        b.fighters.each_mut(|f| {
             f.conditions.remove(&Condition::Surprised);
             f.conditions.remove(&Condition::FlatFooted);
-        }
+        });
         let hero = b.index_of("hero").unwrap();
         let brute = b.index_of("brute").unwrap();
         // Put the hero next to the ogre, and wait until it may attack.
@@ -41,10 +41,10 @@ fn the_attack_breakdown_matches_the_query_oracle() {
                 break;
             }
             b.execute(Command::EndTurn).unwrap();
-            for f in &mut b.fighters {
+            b.fighters.each_mut(|f| {
                 f.conditions.remove(&Condition::Surprised);
                 f.conditions.remove(&Condition::FlatFooted);
-            }
+            });
             b.invalidate();
         }
         let sel = Selection { unit: Some(hero), tool: Tool::Attack };
@@ -132,8 +132,8 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
                 unit("far", "red", (9, 5), "goblin"),
             ];
             let l = level(&OPEN, units, v);
-            let fresh = Battle::new(&l, &Catalogue::builtin(), v, 3, BattleOptions::default());
-            let warned = |b: &mut Battle, who: &str, tool: Tool| {
+            let fresh = OwnedBattle::new(&l, &Catalogue::builtin(), v, 3, BattleOptions::default());
+            let warned = |b: &mut OwnedBattle, who: &str, tool: Tool| {
                 let sel = Selection { unit: b.index_of(who), tool };
                 let p = compute_preview(b, &humans, &sel, Some(GridPos::new(9, 5)), Layers::default());
                 p.provokes
@@ -179,7 +179,7 @@ fn the_charge_preview_shows_the_attack_from_the_end_of_the_charge() {
     for (v, bonus) in [(RulesVariant::D20Classic, None), (RulesVariant::FourActions, Some(2))] {
         let units = vec![unit("knight", "blue", (1, 3), "veteran"), unit("gob", "red", (7, 3), "goblin")];
         let l = level(&OPEN, units, v);
-        let mut b = acting(Battle::new(&l, &Catalogue::builtin(), v, 2, BattleOptions::default()), "knight");
+        let mut b = acting(OwnedBattle::new(&l, &Catalogue::builtin(), v, 2, BattleOptions::default()), "knight");
         let sel = Selection { unit: b.index_of("knight"), tool: Tool::Charge };
         let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(GridPos::new(7, 3)), Layers::default());
         let path = p.path.as_ref().expect("the charge's path");

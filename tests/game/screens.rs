@@ -80,7 +80,7 @@ fn the_active_variants_badges_each_unit() {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin, BadgesPlugin));
         // Everyone plays by hand so the clock stands still.
-        let battle = Battle::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
+        let battle = OwnedBattle::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
         fivefoot::game::spawn_combatants(app.world_mut(), &battle);
         app.insert_resource(BattleRes::new(battle, vec!["blue".into(), "red".into()]));
         app.update();
@@ -109,12 +109,12 @@ fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
         RulesVariant::D20Classic,
     );
     let catalogue = Catalogue::builtin();
-    let mut reference = Battle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    let mut reference = OwnedBattle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
     reference.run(&mut |_| None);
 
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
-    let battle = Battle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    let battle = OwnedBattle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
     app.insert_resource(BattleRes::new(battle, vec![]));
     for _ in 0..100_000 {
         app.update();

@@ -1,7 +1,8 @@
-//! A battle's state: its fighters (sorted by id, so a fighter's index is stable), the
+//! A battle's state: its fighters (in id order, so a fighter's index is stable), the
 //! clock, the seeded dice, the event log, and the derived roster, occupancy and threat map;
-//! with the slots a variant fills (`slots`). Pure and deterministic: the same seed and the
-//! same commands give the same events byte for byte.
+//! where it lives (in the engine's world while a command is resolved, one value between
+//! commands: `store`); and the slots a variant fills (`slots`). Pure and deterministic: the
+//! same seed and the same commands give the same events byte for byte.
 //!
 //! Why indexing here cannot panic on input: commands and logs name units by id, and
 //! `Battle::index_of` turns an unknown id into a `RuleError` before anything is indexed;
@@ -10,15 +11,18 @@
 //! wall (`TerrainMap::get`), so a position from a person is never an index out of range.
 
 mod slots;
+pub(crate) mod store;
 
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Counterspells, Criticals, Maneuver, Situation, Terms, VariantRules};
+pub(crate) use store::swap_with_world;
+pub use store::{BattleRead, Derived, EventLog, Fighters, Held, InPlay, InPlayRead, OwnedBattle, Seats};
 
 use super::event::CombatEvent;
 use super::fighter::Fighter;
-use super::own::{Own, OwnData};
+use super::own::OwnData;
 use super::time::Clock;
-use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, ThreatMap, UnitView};
+use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, UnitView};
 use crate::variants::RulesVariant;
 use serde::Serialize;
 
@@ -59,37 +63,61 @@ pub struct BattleStats {
     pub counterspells: u32,
 }
 
-/// A battle in progress.
-#[derive(Clone, Debug)]
-pub struct Battle {
-    pub level_name: String,
-    pub field: Battlefield,
+/// A battle in progress: resting between commands as an [`OwnedBattle`], or in play in the
+/// engine's world while the rules resolve a command (`store`). The rules see one type and
+/// the same fields either way.
+#[derive(Debug)]
+pub struct Battle<'w, 's> {
+    pub level_name: Held<'w, String>,
+    pub field: Held<'w, Battlefield>,
     pub variant: RulesVariant,
-    /// Sorted by id; a fighter's index is stable for the whole battle.
-    pub fighters: Vec<Fighter>,
-    pub dice: Dice,
-    pub options: BattleOptions,
-    pub clock: Clock,
-    pub events: Vec<CombatEvent>,
-    pub stats: BattleStats,
-    pub winner: Option<Option<String>>,
+    /// In id order; a fighter's index is stable for the whole battle.
+    pub fighters: Fighters<'w, 's>,
+    pub dice: Held<'w, Dice>,
+    pub options: Held<'w, BattleOptions>,
+    pub clock: Held<'w, Clock>,
+    pub events: Held<'w, EventLog>,
+    pub stats: Held<'w, BattleStats>,
+    /// `None` while the battle is on; then `Some(winner)`, `Some(None)` for a draw.
+    pub winner: Held<'w, Option<Option<String>>>,
     /// What the variant keeps of its own (action points, declarations, the round's
     /// steps…), of a type its module defines.
-    pub(crate) own: Own,
+    pub(crate) own: Held<'w, super::own::Own>,
     /// What a disarmed fighter fights with.
-    pub unarmed: crate::level::WeaponDef,
-    /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
-    pub(crate) derived: Box<(Roster, Occupancy, ThreatMap)>,
-    pub(crate) stale: bool,
-    /// While a command is only foreseen (`Battle::provocations`): the attacks of
-    /// opportunity it would draw, noted instead of rolled.
-    pub(crate) foreseen: Option<Vec<Provoked>>,
+    pub unarmed: Held<'w, std::sync::Arc<crate::level::WeaponDef>>,
+    /// Roster, occupancy and threat as of the last `refresh`.
+    pub(crate) derived: Held<'w, Derived>,
+    /// While a command is only foreseen (`Battle::provocations`): the attacks of opportunity
+    /// it would draw, noted instead of rolled.
+    pub(crate) foreseen: Held<'w, Option<Vec<Provoked>>>,
     /// The registry of the variants' rules (their slots), given when the battle is set up
     /// (`variants::rules`), so the shared rules never name the registry's module.
     pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
 }
 
-impl Battle {
+impl Clone for OwnedBattle {
+    fn clone(&self) -> Self {
+        Battle {
+            level_name: self.level_name.clone(),
+            field: self.field.clone(),
+            variant: self.variant,
+            fighters: self.fighters.clone(),
+            dice: self.dice.clone(),
+            options: self.options.clone(),
+            clock: self.clock.clone(),
+            events: self.events.clone(),
+            stats: self.stats.clone(),
+            winner: self.winner.clone(),
+            own: self.own.clone(),
+            unarmed: self.unarmed.clone(),
+            derived: self.derived.clone(),
+            foreseen: self.foreseen.clone(),
+            rules_of: self.rules_of,
+        }
+    }
+}
+
+impl Battle<'_, '_> {
     /// A logged check or save: d20 + `bonus` against `dc` for fighter `i`.
     pub fn check(&mut self, i: usize, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
         let roll = self.dice.roll(20) as i32;
@@ -132,27 +160,36 @@ impl Battle {
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {
-        self.fighters.binary_search_by(|f| f.id.as_str().cmp(id)).ok()
+        let (mut low, mut high) = (0, self.fighters.len());
+        while low < high {
+            let mid = (low + high) / 2;
+            match self.fighters[mid].id.as_str().cmp(id) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
     }
 
     /// Brings the derived state (roster, occupancy, threat) up to date; the threat map is
     /// rebuilt in place.
     pub fn refresh(&mut self) {
-        if self.stale {
+        if self.derived.stale {
             let roster = self.roster();
             let derived = &mut *self.derived;
-            derived.1 = Occupancy::build(&self.field.terrain, &roster);
-            derived.2.rebuild(&self.field, &roster);
-            derived.0 = roster;
-            self.stale = false;
+            derived.occupancy = Occupancy::build(&self.field.terrain, &roster);
+            derived.threat.rebuild(&self.field, &roster);
+            derived.roster = roster;
+            derived.stale = false;
         }
     }
 
     /// The rules' view of the battle as it stands. Call [`Battle::refresh`] first.
     pub fn view(&self) -> RulesView<'_> {
-        debug_assert!(!self.stale, "Battle::refresh before Battle::view");
+        debug_assert!(!self.derived.stale, "Battle::refresh before Battle::view");
         let d = &*self.derived;
-        RulesView { field: &self.field, roster: &d.0, occupancy: &d.1, threat: &d.2 }
+        RulesView { field: &self.field, roster: &d.roster, occupancy: &d.occupancy, threat: &d.threat }
     }
 
     /// The fighters as the grid rules see them. The dead leave the board.
@@ -187,7 +224,7 @@ impl Battle {
 
     /// Forget derived state after positions or conditions change.
     pub fn invalidate(&mut self) {
-        self.stale = true;
+        self.derived.stale = true;
     }
 
     /// Sides still with a fighter in the fight, sorted.
@@ -220,7 +257,7 @@ impl Battle {
         if self.winner.is_none() {
             let rounds = self.clock.round;
             self.emit(CombatEvent::BattleEnded { winner: winner.clone(), rounds, reason: reason.into() });
-            self.winner = Some(winner);
+            *self.winner = Some(winner);
             self.clock.actor = None;
         }
     }

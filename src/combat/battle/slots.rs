@@ -309,8 +309,8 @@ impl Terms {
 
 /// What a variant's attack roll reads: who attacks whom, how, from how far, flanking and
 /// the cover's bonus to defence.
-pub(crate) struct Situation<'a> {
-    pub b: &'a Battle,
+pub(crate) struct Situation<'a, 'w, 's> {
+    pub b: &'a Battle<'w, 's>,
     pub a: usize,
     pub t: usize,
     pub kind: &'a AttackKind,

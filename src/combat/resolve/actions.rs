@@ -105,7 +105,7 @@ pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
             }
         }
     } else {
-        b.fighters[t].weapon = b.unarmed.clone();
+        b.fighters[t].weapon = std::sync::Arc::clone(&b.unarmed);
         b.fighters[t].weapon_id = "unarmed".into();
         b.invalidate();
         b.emit(CombatEvent::Action { unit: tid, action: "is disarmed".into(), detail: "its weapon drops".into() });

@@ -168,7 +168,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     total
 }
 
-impl Battle {
+impl Battle<'_, '_> {
     /// The first attack `a` would make on `t` from `from` (a charge's end), its position
     /// put back afterwards.
     pub(super) fn attack_from(

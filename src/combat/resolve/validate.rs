@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Battle {
+impl Battle<'_, '_> {
     /// Whether `a` has a charge path to `t` from where it stands (whatever its budget).
     pub fn charge_possible(&self, a: usize, t: usize) -> bool {
         charge_path(self, a, t).is_ok()

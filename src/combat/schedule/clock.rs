@@ -1,9 +1,10 @@
 //! Time in the rules schedule. When the acting fighter is done (the variant's own system
 //! in the clock stage says so), time moves: the clock stage runs the [`ClockSchedule`]
-//! until someone's opportunity is open or the battle is over. Each run ticks once
-//! (`clock::tick`, in [`ClockStep::NextUp`]): the next fighter in the queue gets its
-//! opportunity, a dying one its death save, or the queue is empty and the variant's own
-//! system in [`ClockStep::Window`] opens the next round, phase or step.
+//! until someone's opportunity is open or the battle is over. Each run either calls the
+//! next fighter up ([`ClockStep::NextUp`]: `clock::tick` until one in the queue may act,
+//! passing over those who cannot and making a dying one's death save on the way) or, once
+//! the queue is empty, lets the variant's own system in [`ClockStep::Window`] open the next
+//! round, phase or step.
 
 use super::InPlay;
 use crate::combat::battle::Battle;
@@ -12,14 +13,15 @@ use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLab
 use bevy::ecs::system::System;
 use bevy::prelude::*;
 
-/// The schedule that moves time on, one tick a run.
+/// The schedule that moves time on: each run calls the next fighter up or opens the next
+/// window of time.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ClockSchedule;
 
-/// The steps of a tick, in order.
+/// The steps of a run of the clock schedule, in order.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClockStep {
-    /// The next fighter in the queue: its opportunity opens, or it cannot act.
+    /// The next fighter in the queue who may act: its opportunity opens.
     NextUp,
     /// The queue is empty: the variant opens its next window of time.
     Window,
@@ -75,20 +77,25 @@ pub(super) fn add_clock(app: &mut App) {
     app.add_systems(ClockSchedule, call_next.in_set(ClockStep::NextUp));
 }
 
-/// One tick: the next fighter up, or a window due.
-fn call_next(mut battle: ResMut<InPlay>, mut time: ResMut<TimeMoves>) {
+/// Calls the next fighter up, passing over those who cannot act, until one may or the
+/// window is used up.
+fn call_next(in_play: InPlay, mut time: ResMut<TimeMoves>) {
+    let mut battle = in_play.battle();
     let mut windows = time.windows;
-    match clock::tick(&mut battle.0, &mut windows) {
-        Tick::OpenWindow => time.window_due = true,
-        Tick::Again => {}
-        Tick::Settled => time.moving = false,
+    loop {
+        match clock::tick(&mut battle, &mut windows) {
+            Tick::OpenWindow => time.window_due = true,
+            Tick::Again => continue,
+            Tick::Settled => time.moving = false,
+        }
+        break;
     }
     time.windows = windows;
 }
 
 /// Runs the clock schedule until time stands again.
 pub(crate) fn run_the_clock(world: &mut World) {
-    world.resource_mut::<InPlay>().0.clock.actor = None;
+    world.resource_mut::<crate::combat::time::Clock>().actor = None;
     while world.resource::<TimeMoves>().moving {
         world.run_schedule(ClockSchedule);
     }
@@ -100,8 +107,9 @@ pub fn window<F>(open: F) -> impl System<In = (), Out = ()>
 where
     F: Fn(&mut Battle) + Send + Sync + 'static,
 {
-    IntoSystem::into_system(move |mut battle: ResMut<InPlay>, mut time: ResMut<TimeMoves>| {
-        open(&mut battle.0);
+    IntoSystem::into_system(move |in_play: InPlay, mut time: ResMut<TimeMoves>| {
+        let mut battle = in_play.battle();
+        open(&mut battle);
         time.window_due = false;
     })
     .with_name(std::any::type_name::<F>())

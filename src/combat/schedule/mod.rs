@@ -15,6 +15,7 @@ mod systems;
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
 
 use super::Battle;
+pub use super::battle::{InPlay, InPlayRead};
 use super::clock::Budget;
 use super::command::{Command, RuleError};
 use super::own::{Own, OwnData};
@@ -165,10 +166,6 @@ impl Slot {
         }
     }
 }
-
-/// The battle the schedule works on: the caller's battle, swapped in for one command.
-#[derive(Resource)]
-pub struct InPlay(pub Battle);
 
 /// The command in flight and how far it has come.
 #[derive(Resource, Debug, Default)]
@@ -391,9 +388,10 @@ pub fn act<F>(step: F) -> impl System<In = (), Out = ()>
 where
     F: Fn(&mut Battle, usize, &Plan) + Send + Sync + 'static,
 {
-    IntoSystem::into_system(move |mut battle: ResMut<InPlay>, turn: Res<Turn>| {
+    IntoSystem::into_system(move |in_play: InPlay, turn: Res<Turn>| {
+        let mut battle = in_play.battle();
         if let Some((actor, plan)) = turn.accepted() {
-            step(&mut battle.0, actor, plan);
+            step(&mut battle, actor, plan);
         }
     })
     .with_name(std::any::type_name::<F>())
@@ -408,9 +406,10 @@ where
     IntoSystem::into_system(
         // Runs only while the command is being carried out and its walk is over
         // (`carrying_out`, the Spent set's condition).
-        move |battle: Res<InPlay>, turn: Res<Turn>, mut time: ResMut<TimeMoves>| {
+        move |in_play: InPlayRead, turn: Res<Turn>, mut time: ResMut<TimeMoves>| {
+            let battle = in_play.battle();
             let Some((actor, plan)) = turn.accepted() else { return };
-            let b = &battle.0;
+            let b = &battle;
             let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
                 || !b.fighters[actor].can_act()
                 || spent(&b.clock.budget);

@@ -2,7 +2,8 @@
 //! changing anything, the common rule in each resolve slot, the end of the battle, the
 //! derived state, and the clock.
 
-use super::{InPlay, Moves, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act};
+use super::{InPlay, InPlayRead, Moves, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act};
+use crate::combat::battle::Derived;
 use crate::combat::resolve::{self, Walk};
 use bevy::prelude::*;
 
@@ -10,12 +11,19 @@ pub(super) fn add_common(app: &mut App) {
     app.add_systems(
         RulesSchedule,
         (
-            (take_command, bring_view_up_to_date).chain().in_set(RulesStage::Intake),
-            check_command.in_set(RulesStage::Validate),
+            (take_command, bring_view_up_to_date.run_if(derived_is_stale)).chain().in_set(RulesStage::Intake),
+            check_command.run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_))).in_set(RulesStage::Validate),
             act(resolve::spend_budget).in_set(Slot::Spend),
             start_walking.in_set(Slot::Movement),
-            walk_next_leg.after(Slot::Movement).before(Slot::Attack).in_set(RulesStage::Resolve),
-            (make_attack_of_opportunity, make_held_attack, make_step_reaction).chain().in_set(RulesStage::Reactions),
+            walk_next_leg
+                .run_if(|pass: Res<Pass>| pass.0 > 0)
+                .after(Slot::Movement)
+                .before(Slot::Attack)
+                .in_set(RulesStage::Resolve),
+            (make_attack_of_opportunity, make_held_attack, make_step_reaction)
+                .chain()
+                .run_if(|stack: Res<ReactionStack>| !stack.0.is_empty())
+                .in_set(RulesStage::Reactions),
             act(resolve::attack_or_reload).in_set(Slot::Attack),
             charge_straight.in_set(Slot::Charge),
             act(resolve::take_defensive_action).in_set(Slot::Defend),
@@ -25,9 +33,14 @@ pub(super) fn add_common(app: &mut App) {
             act(resolve::take_stance).in_set(Slot::Stance),
             act(resolve::cast_at_once).in_set(Slot::Cast),
             end_if_decided.in_set(RulesStage::Victory),
-            refresh_derived.in_set(RulesStage::Derive),
+            refresh_derived.run_if(derived_is_stale).in_set(RulesStage::Derive),
         ),
     );
+}
+
+/// Something moved since occupancy and threat were last worked out.
+fn derived_is_stale(derived: Res<Derived>) -> bool {
+    derived.stale
 }
 
 /// Takes the given command in.
@@ -40,17 +53,16 @@ fn take_command(mut turn: ResMut<Turn>) {
 }
 
 /// Occupancy and threat as they stand, for the checks.
-fn bring_view_up_to_date(mut battle: ResMut<InPlay>) {
-    battle.0.refresh();
+fn bring_view_up_to_date(in_play: InPlay) {
+    let mut battle = in_play.battle();
+    battle.refresh();
 }
 
 /// Whether the command is legal now, what it costs and where it goes: reads only.
-fn check_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
-    if !matches!(*turn, Turn::Taken(_)) {
-        return;
-    }
+fn check_command(in_play: InPlayRead, mut turn: ResMut<Turn>) {
+    let battle = in_play.battle();
     let Turn::Taken(command) = std::mem::take(&mut *turn) else { return };
-    *turn = match (battle.0.check_command(&command), battle.0.actor()) {
+    *turn = match (battle.check_command(&command), battle.actor()) {
         (Ok(plan), Some(actor)) => Turn::Accepted { actor, plan },
         (Err(e), _) => Turn::Refused(e),
         (Ok(_), None) => unreachable!("a command is checked only for the fighter acting now"),
@@ -60,67 +72,72 @@ fn check_command(battle: Res<InPlay>, mut turn: ResMut<Turn>) {
 /// A move or a 5-ft step sets out along its planned path, to the first square where the
 /// walk stops: leaving it provokes, or entering it draws a held attack or the variant's
 /// reaction to a step.
-fn start_walking(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
+fn start_walking(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
+    let mut battle = in_play.battle();
     let Some((actor, plan)) = turn.accepted() else { return };
     let path = plan.path.as_ref().expect("a move has a path");
     let kind = match plan.command {
-        crate::combat::Command::Step { .. } => battle.0.variant.numbers().step_name.clone(),
+        crate::combat::Command::Step { .. } => battle.variant.numbers().step_name.clone(),
         _ => "move".into(),
     };
-    let walk = Walk::new(&battle.0, actor, path, &kind, None);
-    moves.set_out(&mut battle.0, walk);
+    let walk = Walk::new(&battle, actor, path, &kind, None);
+    moves.set_out(&mut battle, walk);
 }
 
 /// A charge sets out on its straight line; its attack follows the walk.
-fn charge_straight(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
+fn charge_straight(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
+    let mut battle = in_play.battle();
     let Some((actor, plan)) = turn.accepted() else { return };
-    if let (Some(t), Some(path)) = (resolve::target_of(&battle.0, plan), plan.path.as_ref()) {
-        let walk = resolve::charge_walk(&battle.0, actor, t, path);
-        moves.set_out(&mut battle.0, walk);
+    if let (Some(t), Some(path)) = (resolve::target_of(&battle, plan), plan.path.as_ref()) {
+        let walk = resolve::charge_walk(&battle, actor, t, path);
+        moves.set_out(&mut battle, walk);
     }
 }
 
 /// Once the reactions at its stop are made, a walk goes on to its next stop or its end.
-fn walk_next_leg(mut battle: ResMut<InPlay>, pass: Res<Pass>, mut moves: Moves) {
-    if pass.0 > 0 {
-        moves.go_on(&mut battle.0);
-    }
+fn walk_next_leg(in_play: InPlay, mut moves: Moves) {
+    moves.go_on(&mut in_play.battle());
 }
 
 /// The attack of opportunity on top of the stack is made.
-fn make_attack_of_opportunity(mut battle: ResMut<InPlay>, mut stack: ResMut<ReactionStack>) {
+fn make_attack_of_opportunity(in_play: InPlay, mut stack: ResMut<ReactionStack>) {
+    let mut battle = in_play.battle();
     if let Some(Reaction::Opportunity { by, mover, trigger }) = stack.0.last().cloned() {
         stack.0.pop();
-        resolve::opportunity(&mut battle.0, by, mover, &trigger);
+        resolve::opportunity(&mut battle, by, mover, &trigger);
     }
 }
 
 /// The variant's reaction to a step on top of the stack is made (osr-segments: an
 /// immediate attack).
-fn make_step_reaction(mut battle: ResMut<InPlay>, mut stack: ResMut<ReactionStack>) {
+fn make_step_reaction(in_play: InPlay, mut stack: ResMut<ReactionStack>) {
+    let mut battle = in_play.battle();
     if let Some(&Reaction::ToStep { by, mover }) = stack.0.last() {
         stack.0.pop();
-        let b = &mut battle.0;
+        let b = &mut battle;
         b.rules().step_reaction(b, by, mover);
     }
 }
 
 /// The held attack on top of the stack is made.
-fn make_held_attack(mut battle: ResMut<InPlay>, mut stack: ResMut<ReactionStack>) {
+fn make_held_attack(in_play: InPlay, mut stack: ResMut<ReactionStack>) {
+    let mut battle = in_play.battle();
     if let Some(&Reaction::HeldAttack { by, mover }) = stack.0.last() {
         stack.0.pop();
-        resolve::held_attack(&mut battle.0, by, mover);
+        resolve::held_attack(&mut battle, by, mover);
     }
 }
 
 /// A side out of the fight ends the battle.
-fn end_if_decided(mut battle: ResMut<InPlay>, mut turn: ResMut<Turn>) {
-    if battle.0.check_victory() {
+fn end_if_decided(in_play: InPlay, mut turn: ResMut<Turn>) {
+    let mut battle = in_play.battle();
+    if battle.check_victory() {
         *turn = Turn::Decided;
     }
 }
 
 /// Occupancy and the threat map follow what the command moved.
-fn refresh_derived(mut battle: ResMut<InPlay>) {
-    battle.0.refresh();
+fn refresh_derived(in_play: InPlay) {
+    let mut battle = in_play.battle();
+    battle.refresh();
 }

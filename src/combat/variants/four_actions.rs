@@ -12,7 +12,7 @@ use crate::combat::resolve::Walk;
 use crate::combat::resolve::{attack_routine, gain, release, straight_run};
 use crate::combat::schedule::{InPlay, Moves, Turn};
 use crate::grid::{Footprint, GridPos};
-use bevy::prelude::{Res, ResMut};
+use bevy::prelude::Res;
 
 /// four-actions' own part of a budget: the quick action, beside the standard and move
 /// actions every variant of the family has.
@@ -350,9 +350,9 @@ impl VariantRules for FourActions {
     fn start(&self, b: &mut Battle) {
         // Everyone is Surprised until its first turn. A surprise round (aware fighters
         // only) comes before initiative; its participants get +4 on the roll.
-        for f in &mut b.fighters {
+        b.fighters.each_mut(|f| {
             f.add(Condition::Surprised);
-        }
+        });
         if !b.clock.surprise_pending {
             clock::roll_d20_initiative(b, 0);
         }
@@ -534,9 +534,10 @@ fn escape_by_grapple_contest(b: &mut Battle, actor: usize, _plan: &Plan) {
 }
 
 /// Wrestling is resolved at once; a dash or a tumble sets out, leg by leg.
-fn wrestle_dash_or_tumble(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
+fn wrestle_dash_or_tumble(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
+    let mut battle = in_play.battle();
     let Some((actor, plan)) = turn.accepted() else { return };
-    let b = &mut battle.0;
+    let b = &mut battle;
     let walk = match (&plan.command, plan.path.clone()) {
         (Command::Dash { .. }, Some(path)) => Walk::new(b, actor, &path, "dash", None),
         (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),

@@ -113,12 +113,12 @@ pub struct Aborts {
 }
 
 /// The aborts as they stand (empty in a battle of another variant).
-pub fn aborts(b: &Battle) -> &Aborts {
+pub fn aborts<'b>(b: &'b Battle) -> &'b Aborts {
     static NONE: Aborts = Aborts { order: vec![], locked: vec![], skip: vec![] };
     b.own::<Aborts>().unwrap_or(&NONE)
 }
 
-pub fn aborts_mut(b: &mut Battle) -> &mut Aborts {
+pub fn aborts_mut<'b>(b: &'b mut Battle) -> &'b mut Aborts {
     b.own_mut::<Aborts>()
 }
 
@@ -203,12 +203,12 @@ pub(crate) fn next_phase_of_turn(b: &mut Battle) {
     }
     let (r, p) = (b.clock.round, b.clock.phase);
     b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
-    for f in &mut b.fighters {
+    b.fighters.each_mut(|f| {
         f.reactions_used = 0;
         // "Moving out of more than one hex threatened by the same opponent in the same Phase
         // doesn't count as more than one opportunity."
         f.free_attacked_by.clear();
-    }
+    });
     // An abort in the phase before gave this phase's action up.
     let mut queue = b.clock.order.clone();
     for i in 0..n {

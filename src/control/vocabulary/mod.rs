@@ -184,7 +184,7 @@ pub fn shared_actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
 
 /// The clock in the variant's own words.
 pub fn clock_line(b: &Battle) -> String {
-    if let Some(winner) = &b.winner {
+    if let Some(winner) = &*b.winner {
         let result = winner.as_ref().map_or("a draw".to_string(), |side| format!("{side} wins"));
         return format!("{} | the battle is over: {result}", round_label(b));
     }

@@ -41,7 +41,7 @@ pub(super) fn backfire(b: &mut Battle, a: usize, kind: Maneuver) {
             gain(b, a, Condition::Prone);
         }
         Maneuver::Disarm if b.fighters[a].weapon_id != "unarmed" => {
-            b.fighters[a].weapon = b.unarmed.clone();
+            b.fighters[a].weapon = std::sync::Arc::clone(&b.unarmed);
             b.fighters[a].weapon_id = "unarmed".into();
             b.invalidate();
             let unit = b.fighters[a].id.clone();

@@ -74,12 +74,12 @@ pub struct PhaseAction {
 }
 
 /// The round's action points as they stand (empty in a battle of another variant).
-pub fn points(b: &Battle) -> &ActionPoints {
+pub fn points<'b>(b: &'b Battle) -> &'b ActionPoints {
     static NONE: ActionPoints = ActionPoints { ap: vec![], attack_actions: vec![], advanced: vec![] };
     b.own::<ActionPoints>().unwrap_or(&NONE)
 }
 
-pub fn points_mut(b: &mut Battle) -> &mut ActionPoints {
+pub fn points_mut<'b>(b: &'b mut Battle) -> &'b mut ActionPoints {
     b.own_mut::<ActionPoints>()
 }
 
@@ -166,10 +166,10 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
         let r = b.clock.round;
         b.emit(CombatEvent::RoundStarted { round: r });
         // Effects lasting "until the start of your next round of actions" end.
-        for f in &mut b.fighters {
+        b.fighters.each_mut(|f| {
             f.start_turn();
             f.held = None;
-        }
+        });
         for i in 0..n {
             let f = &b.fighters[i];
             points_mut(b).ap[i] = if !f.can_act() {
@@ -186,9 +186,9 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
     }
     let (r, p) = (b.clock.round, b.clock.phase);
     b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
-    for f in &mut b.fighters {
+    b.fighters.each_mut(|f| {
         f.reactions_used = 0;
-    }
+    });
     // The declaration phase takes only thought-speed actions; nobody acts in it here.
     // The dying (no AP) roll to stabilise in the first phase that has actions.
     let dying = |i: usize| b.fighters[i].has(Condition::Dying) && b.fighters[i].alive();

@@ -9,7 +9,7 @@ use super::advanced::{begin_advanced, begin_complex, continue_advanced};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points, points_mut};
 use super::{advanced_name, next_action_phase};
 use crate::combat::schedule::{InPlay, Moves, Turn};
-use bevy::prelude::{Res, ResMut};
+use bevy::prelude::Res;
 
 pub struct ApPhasesPlugin;
 
@@ -40,9 +40,10 @@ impl Plugin for ApPhasesPlugin {
 /// Ending the turn goes on with the advanced action under way (a charge sets out, leg by
 /// leg; the end of the turn then moves time on as ever); any other action abandons it ("it
 /// may be wise to abandon an advanced action").
-fn go_on_with_advanced_action(mut battle: ResMut<InPlay>, turn: Res<Turn>, mut moves: Moves) {
+fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
+    let mut battle = in_play.battle();
     let Some((actor, plan)) = turn.accepted() else { return };
-    let b = &mut battle.0;
+    let b = &mut battle;
     if !b.clock.budget.own::<PhaseAction>().continuing {
         return;
     }

@@ -49,13 +49,13 @@ pub struct MajorAction {
 }
 
 /// The round as it stands (empty in a battle of another variant).
-pub fn round(b: &Battle) -> &OsrRound {
+pub fn round<'b>(b: &'b Battle) -> &'b OsrRound {
     static NONE: OsrRound =
         OsrRound { step: OsrStep::Declare, high: vec![], acted: vec![], attacked: vec![], declared: vec![] };
     b.own::<OsrRound>().unwrap_or(&NONE)
 }
 
-pub fn round_mut(b: &mut Battle) -> &mut OsrRound {
+pub fn round_mut<'b>(b: &'b mut Battle) -> &'b mut OsrRound {
     b.own_mut::<OsrRound>()
 }
 
@@ -96,9 +96,9 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
         OsrStep::Spells => OsrStep::Declare,
     };
     round_mut(b).step = next;
-    for f in &mut b.fighters {
+    b.fighters.each_mut(|f| {
         f.reactions_used = 0; // one free attack per segment
-    }
+    });
     match next {
         OsrStep::Declare => {
             // A new round: surprise ends after the first, groups are rolled anew.
@@ -120,9 +120,9 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
             round.acted = vec![false; n];
             round.attacked = vec![false; n];
             round.declared = vec![None; n];
-            for f in &mut b.fighters {
+            b.fighters.each_mut(|f| {
                 f.start_turn();
-            }
+            });
             b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
             b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
         }

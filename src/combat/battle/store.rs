@@ -1,0 +1,417 @@
+//! Where a battle's state lives. While the rules resolve a command it lives in the
+//! engine's `World`: each combatant is an entity with its `Fighter` component, seated in id
+//! order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
+//! variant's own state and the derived roster, occupancy and threat map are resources. The
+//! rule systems reach it through the [`InPlay`] system parameter. Between commands it rests
+//! as one plain value (an [`OwnedBattle`]) that the window, the sim, the AI and the tests
+//! hold, copy and read; the engine moves it into its world for a command and back out
+//! (`swap_with_world`), so the state is in one place at any time and never mirrored.
+
+use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules};
+use crate::combat::event::CombatEvent;
+use crate::combat::fighter::Fighter;
+use crate::combat::own::Own;
+use crate::combat::time::Clock;
+use crate::level::WeaponDef;
+use crate::rules::{Battlefield, Dice, Occupancy, Roster, ThreatMap};
+use crate::variants::RulesVariant;
+use bevy::ecs::system::{SystemParam, SystemState};
+use bevy::prelude::*;
+use std::ops::{Deref, DerefMut, Index, IndexMut};
+use std::sync::Arc;
+
+/// A battle resting between commands, owning its state.
+pub type OwnedBattle = Battle<'static, 'static>;
+
+/// One part of a battle's state: owned while the battle rests, lent by the world while it
+/// is in play.
+pub enum Held<'w, T> {
+    Resting(T),
+    InPlay(&'w mut T),
+    /// Lent for reading only, to a check (`InPlayRead`).
+    Seen(&'w T),
+}
+
+impl<T> Deref for Held<'_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        match self {
+            Held::Resting(value) => value,
+            Held::InPlay(value) => value,
+            Held::Seen(value) => value,
+        }
+    }
+}
+
+impl<T> DerefMut for Held<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        match self {
+            Held::Resting(value) => value,
+            Held::InPlay(value) => value,
+            Held::Seen(_) => unreachable!("a battle lent for reading is only ever seen as `&Battle`"),
+        }
+    }
+}
+
+impl<T: Clone> Clone for Held<'static, T> {
+    fn clone(&self) -> Self {
+        Held::Resting(T::clone(self))
+    }
+}
+
+impl<T: Default> Default for Held<'_, T> {
+    fn default() -> Self {
+        Held::Resting(T::default())
+    }
+}
+
+impl<T: PartialEq> PartialEq for Held<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        T::eq(self, other)
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Held<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        T::fmt(self, f)
+    }
+}
+
+/// The entities of the combatants, in id order: a fighter's index is its seat.
+#[derive(Resource, Default)]
+pub struct Seats(pub Vec<Entity>);
+
+/// The combatants, indexed in id order: a list while the battle rests, the world's
+/// `Fighter` components (through their seats) while it is in play.
+pub enum Fighters<'w, 's> {
+    Resting(Vec<Fighter>),
+    InPlay {
+        seats: Res<'w, Seats>,
+        all: Query<'w, 's, &'static mut Fighter>,
+    },
+    /// Lent for reading only, to a check (`InPlayRead`).
+    Seen {
+        seats: Res<'w, Seats>,
+        all: Query<'w, 's, &'static Fighter>,
+    },
+}
+
+impl<'w, 's> Fighters<'w, 's> {
+    pub fn len(&self) -> usize {
+        match self {
+            Fighters::Resting(all) => all.len(),
+            Fighters::InPlay { seats, .. } | Fighters::Seen { seats, .. } => seats.0.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Fighter> {
+        (i < self.len()).then(|| &self[i])
+    }
+
+    /// The combatants in id order.
+    pub fn iter(&self) -> FightersIter<'_, 'w, 's> {
+        FightersIter { fighters: self, next: self.indices() }
+    }
+
+    /// Does `work` to every combatant, in id order.
+    pub fn each_mut(&mut self, mut work: impl FnMut(&mut Fighter)) {
+        for i in self.indices() {
+            work(&mut self[i]);
+        }
+    }
+
+    /// The fighter in seat `i` of the world (kept out of line, so that indexing a resting
+    /// battle inlines to a slice index).
+    #[inline(never)]
+    fn seated(&self, i: usize) -> &Fighter {
+        match self {
+            Fighters::Resting(all) => &all[i],
+            Fighters::InPlay { seats, all } => all.get(seats.0[i]).expect("every seat holds its fighter"),
+            Fighters::Seen { seats, all } => all.get(seats.0[i]).expect("every seat holds its fighter"),
+        }
+    }
+
+    #[inline(never)]
+    fn seated_mut(&mut self, i: usize) -> &mut Fighter {
+        match self {
+            Fighters::Resting(all) => &mut all[i],
+            Fighters::InPlay { seats, all } => {
+                all.get_mut(seats.0[i]).expect("every seat holds its fighter").into_inner()
+            }
+            Fighters::Seen { .. } => unreachable!("a battle lent for reading is only ever seen as `&Battle`"),
+        }
+    }
+
+    /// Every combatant's index, in id order.
+    pub fn indices(&self) -> std::ops::Range<usize> {
+        0..self.len()
+    }
+}
+
+/// The combatants in id order.
+pub struct FightersIter<'a, 'w, 's> {
+    fighters: &'a Fighters<'w, 's>,
+    next: std::ops::Range<usize>,
+}
+
+impl<'a> Iterator for FightersIter<'a, '_, '_> {
+    type Item = &'a Fighter;
+    fn next(&mut self) -> Option<&'a Fighter> {
+        self.next.next().map(|i| &self.fighters[i])
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.next.size_hint()
+    }
+}
+
+impl<'a, 'w, 's> IntoIterator for &'a Fighters<'w, 's> {
+    type Item = &'a Fighter;
+    type IntoIter = FightersIter<'a, 'w, 's>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Index<usize> for Fighters<'_, '_> {
+    type Output = Fighter;
+    #[inline]
+    fn index(&self, i: usize) -> &Fighter {
+        match self {
+            Fighters::Resting(all) => &all[i],
+            _ => self.seated(i),
+        }
+    }
+}
+
+impl IndexMut<usize> for Fighters<'_, '_> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut Fighter {
+        match self {
+            Fighters::Resting(all) => &mut all[i],
+            _ => self.seated_mut(i),
+        }
+    }
+}
+
+impl Clone for Fighters<'static, 'static> {
+    fn clone(&self) -> Self {
+        match self {
+            Fighters::Resting(all) => Fighters::Resting(all.clone()),
+            _ => Fighters::Resting(self.iter().cloned().collect()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Fighters<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Everything that has happened, in order.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct EventLog(pub Vec<CombatEvent>);
+
+/// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Derived {
+    pub roster: Roster,
+    pub occupancy: Occupancy,
+    pub threat: ThreatMap,
+    pub stale: bool,
+}
+
+/// The rest of a battle in play: what it is fought under (its variant and the variant's
+/// rules, copied in with each battle and never changed by a command; its level, options and
+/// unarmed strike) and its record so far (counters, outcome, and while a command is only
+/// foreseen, the attacks of opportunity it would draw).
+#[derive(Resource)]
+pub(crate) struct Record {
+    variant: RulesVariant,
+    rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
+    level_name: String,
+    options: BattleOptions,
+    unarmed: Arc<WeaponDef>,
+    stats: BattleStats,
+    winner: Option<Option<String>>,
+    foreseen: Option<Vec<Provoked>>,
+}
+
+impl Deref for EventLog {
+    type Target = Vec<CombatEvent>;
+    fn deref(&self) -> &Vec<CombatEvent> {
+        &self.0
+    }
+}
+
+impl DerefMut for EventLog {
+    fn deref_mut(&mut self) -> &mut Vec<CombatEvent> {
+        &mut self.0
+    }
+}
+
+/// The battle in play, as the rule systems take it from the engine's world.
+#[derive(SystemParam)]
+pub struct InPlay<'w, 's> {
+    seats: Res<'w, Seats>,
+    all: Query<'w, 's, &'static mut Fighter>,
+    field: ResMut<'w, Battlefield>,
+    dice: ResMut<'w, Dice>,
+    clock: ResMut<'w, Clock>,
+    events: ResMut<'w, EventLog>,
+    own: ResMut<'w, Own>,
+    derived: ResMut<'w, Derived>,
+    record: ResMut<'w, Record>,
+}
+
+impl<'w, 's> InPlay<'w, 's> {
+    /// The battle, for the rules to work on.
+    pub fn battle(self) -> Battle<'w, 's> {
+        let record = self.record.into_inner();
+        Battle {
+            level_name: Held::InPlay(&mut record.level_name),
+            field: Held::InPlay(self.field.into_inner()),
+            variant: record.variant,
+            fighters: Fighters::InPlay { seats: self.seats, all: self.all },
+            dice: Held::InPlay(self.dice.into_inner()),
+            options: Held::InPlay(&mut record.options),
+            clock: Held::InPlay(self.clock.into_inner()),
+            events: Held::InPlay(self.events.into_inner()),
+            stats: Held::InPlay(&mut record.stats),
+            winner: Held::InPlay(&mut record.winner),
+            own: Held::InPlay(self.own.into_inner()),
+            unarmed: Held::InPlay(&mut record.unarmed),
+            derived: Held::InPlay(self.derived.into_inner()),
+            foreseen: Held::InPlay(&mut record.foreseen),
+            rules_of: record.rules_of,
+        }
+    }
+}
+
+/// The battle in play, lent for reading only: to the checks of the validate stage and to
+/// the clock's look at what is left of a budget.
+#[derive(SystemParam)]
+pub struct InPlayRead<'w, 's> {
+    seats: Res<'w, Seats>,
+    all: Query<'w, 's, &'static Fighter>,
+    field: Res<'w, Battlefield>,
+    dice: Res<'w, Dice>,
+    clock: Res<'w, Clock>,
+    events: Res<'w, EventLog>,
+    own: Res<'w, Own>,
+    derived: Res<'w, Derived>,
+    record: Res<'w, Record>,
+}
+
+/// A battle that may be read but not changed: it derefs to `&Battle` only.
+pub struct BattleRead<'w, 's>(Battle<'w, 's>);
+
+impl<'w, 's> Deref for BattleRead<'w, 's> {
+    type Target = Battle<'w, 's>;
+    fn deref(&self) -> &Battle<'w, 's> {
+        &self.0
+    }
+}
+
+impl<'w, 's> InPlayRead<'w, 's> {
+    /// The battle, for the checks to read.
+    pub fn battle(self) -> BattleRead<'w, 's> {
+        let record = self.record.into_inner();
+        BattleRead(Battle {
+            level_name: Held::Seen(&record.level_name),
+            field: Held::Seen(self.field.into_inner()),
+            variant: record.variant,
+            fighters: Fighters::Seen { seats: self.seats, all: self.all },
+            dice: Held::Seen(self.dice.into_inner()),
+            options: Held::Seen(&record.options),
+            clock: Held::Seen(self.clock.into_inner()),
+            events: Held::Seen(self.events.into_inner()),
+            stats: Held::Seen(&record.stats),
+            winner: Held::Seen(&record.winner),
+            own: Held::Seen(self.own.into_inner()),
+            unarmed: Held::Seen(&record.unarmed),
+            derived: Held::Seen(self.derived.into_inner()),
+            foreseen: Held::Seen(&record.foreseen),
+            rules_of: record.rules_of,
+        })
+    }
+}
+
+/// The engine's way into its world's battle: a cached `InPlay` (its resources and query
+/// looked up once).
+pub type Gate = SystemState<InPlay<'static, 'static>>;
+
+/// Makes the world ready to hold a battle like `battle` (a spare of the same shape, made on
+/// first use, so that nothing is allocated per command), and the gate into it.
+pub(crate) fn gate(battle: &OwnedBattle, world: &mut World) -> Gate {
+    world.insert_resource(Seats::default());
+    world.insert_resource((*battle.field).clone());
+    world.insert_resource((*battle.dice).clone());
+    world.insert_resource(Clock::default());
+    world.insert_resource(EventLog::default());
+    world.insert_resource(Own::default());
+    world.insert_resource(Derived::default());
+    world.insert_resource(Record {
+        variant: battle.variant,
+        rules_of: battle.rules_of,
+        level_name: String::new(),
+        options: BattleOptions::default(),
+        unarmed: Arc::clone(&battle.unarmed),
+        stats: BattleStats::default(),
+        winner: None,
+        foreseen: None,
+    });
+    SystemState::new(world)
+}
+
+/// Moves a resting battle's state into `world` and the world's into the battle: called
+/// once to put the battle in play and once more to take it back. Each part is swapped with
+/// the world's spare; each fighter with the component of its seat (seats are made or
+/// dropped to match the battle first).
+pub(crate) fn swap_with_world(battle: &mut OwnedBattle, world: &mut World, gate: &mut Gate) {
+    let Fighters::Resting(fighters) = &mut battle.fighters else { unreachable!("an owned battle rests") };
+    if world.resource::<Seats>().0.len() != fighters.len() {
+        seat(fighters, world);
+    }
+    let mut record = world.resource_mut::<Record>();
+    (record.variant, record.rules_of) = (battle.variant, battle.rules_of);
+    let mut live = gate.get_mut(world).expect("the world holds a battle's parts (made by `gate`)").battle();
+    for (i, fighter) in fighters.iter_mut().enumerate() {
+        std::mem::swap(fighter, &mut live.fighters[i]);
+    }
+    swap_part(&mut battle.level_name, &mut live.level_name);
+    swap_part(&mut battle.field, &mut live.field);
+    swap_part(&mut battle.dice, &mut live.dice);
+    swap_part(&mut battle.options, &mut live.options);
+    swap_part(&mut battle.clock, &mut live.clock);
+    swap_part(&mut battle.events, &mut live.events);
+    swap_part(&mut battle.stats, &mut live.stats);
+    swap_part(&mut battle.winner, &mut live.winner);
+    swap_part(&mut battle.own, &mut live.own);
+    swap_part(&mut battle.unarmed, &mut live.unarmed);
+    swap_part(&mut battle.derived, &mut live.derived);
+    swap_part(&mut battle.foreseen, &mut live.foreseen);
+}
+
+fn swap_part<T>(part: &mut Held<'static, T>, spare: &mut Held<'_, T>) {
+    std::mem::swap(&mut **part, &mut **spare);
+}
+
+/// As many seats as `fighters`, each holding a fighter (a spare, for a newly made seat).
+fn seat(fighters: &[Fighter], world: &mut World) {
+    let mut seats = std::mem::take(&mut world.resource_mut::<Seats>().0);
+    while seats.len() > fighters.len() {
+        let entity = seats.pop().expect("more seats than fighters");
+        world.despawn(entity);
+    }
+    for fighter in &fighters[seats.len()..] {
+        seats.push(world.spawn(fighter.clone()).id());
+    }
+    world.resource_mut::<Seats>().0 = seats;
+}
