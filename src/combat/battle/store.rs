@@ -270,27 +270,36 @@ pub struct InPlay<'w, 's> {
     record: ResMut<'w, Record>,
 }
 
+/// A `Battle` of a system parameter's parts, each lent as `Held::$lent` (and the fighters as
+/// `Fighters::$lent`); `$($borrow)*` is `mut` for the rules' `InPlay` and nothing for the
+/// checks' `InPlayRead`.
+macro_rules! lent_battle {
+    ($param:ident, $lent:ident, $($borrow:tt)*) => {{
+        let record = $param.record.into_inner();
+        Battle {
+            level_name: Held::$lent(&$($borrow)* record.level_name),
+            field: Held::$lent($param.field.into_inner()),
+            variant: record.variant,
+            fighters: Fighters::$lent { seats: $param.seats, all: $param.all },
+            dice: Held::$lent($param.dice.into_inner()),
+            options: Held::$lent(&$($borrow)* record.options),
+            clock: Held::$lent($param.clock.into_inner()),
+            events: Held::$lent($param.events.into_inner()),
+            stats: Held::$lent(&$($borrow)* record.stats),
+            winner: Held::$lent(&$($borrow)* record.winner),
+            own: Held::$lent($param.own.into_inner()),
+            unarmed: Held::$lent(&$($borrow)* record.unarmed),
+            derived: Held::$lent($param.derived.into_inner()),
+            foreseen: Held::$lent(&$($borrow)* record.foreseen),
+            rules_of: record.rules_of,
+        }
+    }};
+}
+
 impl<'w, 's> InPlay<'w, 's> {
     /// The battle, for the rules to work on.
     pub fn battle(self) -> Battle<'w, 's> {
-        let record = self.record.into_inner();
-        Battle {
-            level_name: Held::InPlay(&mut record.level_name),
-            field: Held::InPlay(self.field.into_inner()),
-            variant: record.variant,
-            fighters: Fighters::InPlay { seats: self.seats, all: self.all },
-            dice: Held::InPlay(self.dice.into_inner()),
-            options: Held::InPlay(&mut record.options),
-            clock: Held::InPlay(self.clock.into_inner()),
-            events: Held::InPlay(self.events.into_inner()),
-            stats: Held::InPlay(&mut record.stats),
-            winner: Held::InPlay(&mut record.winner),
-            own: Held::InPlay(self.own.into_inner()),
-            unarmed: Held::InPlay(&mut record.unarmed),
-            derived: Held::InPlay(self.derived.into_inner()),
-            foreseen: Held::InPlay(&mut record.foreseen),
-            rules_of: record.rules_of,
-        }
+        lent_battle!(self, InPlay, mut)
     }
 }
 
@@ -322,24 +331,7 @@ impl<'w, 's> Deref for BattleRead<'w, 's> {
 impl<'w, 's> InPlayRead<'w, 's> {
     /// The battle, for the checks to read.
     pub fn battle(self) -> BattleRead<'w, 's> {
-        let record = self.record.into_inner();
-        BattleRead(Battle {
-            level_name: Held::Seen(&record.level_name),
-            field: Held::Seen(self.field.into_inner()),
-            variant: record.variant,
-            fighters: Fighters::Seen { seats: self.seats, all: self.all },
-            dice: Held::Seen(self.dice.into_inner()),
-            options: Held::Seen(&record.options),
-            clock: Held::Seen(self.clock.into_inner()),
-            events: Held::Seen(self.events.into_inner()),
-            stats: Held::Seen(&record.stats),
-            winner: Held::Seen(&record.winner),
-            own: Held::Seen(self.own.into_inner()),
-            unarmed: Held::Seen(&record.unarmed),
-            derived: Held::Seen(self.derived.into_inner()),
-            foreseen: Held::Seen(&record.foreseen),
-            rules_of: record.rules_of,
-        })
+        BattleRead(lent_battle!(self, Seen,))
     }
 }
 
