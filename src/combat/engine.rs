@@ -94,7 +94,6 @@ pub struct Engine {
     world: World,
     schedule: Schedule,
     variant: RulesVariant,
-    passes: u32,
     /// The way into the world's battle, made with the world's spare when the first battle
     /// comes in.
     gate: Option<store::Gate>,
@@ -137,7 +136,7 @@ impl Engine {
         assert!(windows == 1 && spent == 1, "{} must add one window system and one clock system", variant.id());
         world.init_resource::<TickCheck>();
         world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
-        Engine { world, schedule, variant, passes: 0, gate: None }
+        Engine { world, schedule, variant, gate: None }
     }
 
     /// Opens `battle`'s first window of time and moves time to the first fighter to act.
@@ -187,7 +186,6 @@ impl Engine {
             }
             self.world.resource_mut::<Pass>().0 += 1;
         }
-        self.passes = self.world.resource::<Pass>().0 + 1;
         if let Some(check) = self.world.resource_mut::<TickCheck>().0.take() {
             self.schedule.check_change_ticks(check);
         }
@@ -207,7 +205,7 @@ impl Engine {
     /// reaction its walk stopped for (an attack of opportunity, a held attack, a reaction
     /// to a step).
     pub fn passes(&self) -> u32 {
-        self.passes
+        self.world.resource::<Pass>().0 + 1
     }
 
     /// The schedule as Bevy built it: each stage in run order with its systems in run
