@@ -137,7 +137,7 @@ fn checked_battle(
         .map_err(|(_, e)| e)?;
     let mut again = Battle::new(level, catalogue, spec.rules, seed, spec.options.clone());
     again.replay(&commands).map_err(|e| format!("replaying its commands: {e}"))?;
-    if again.events.0 != battle.events.0 {
+    if again.events != battle.events {
         let at = again.events.iter().zip(battle.events.iter()).position(|(a, b)| a != b).unwrap_or(0);
         return Err(format!("its commands replay to other events, from event {at}"));
     }

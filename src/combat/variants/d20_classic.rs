@@ -7,95 +7,6 @@ use super::prelude::*;
 use crate::combat::attack::{self, AttackContext};
 use crate::level::DeathSaves;
 
-/// What an action costs this variant's combatant, or why it may not be taken: the
-/// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(
-    _b: &Battle,
-    _actor: usize,
-    budget: &Budget,
-    cmd: &Command,
-) -> Result<(Budget, AttackKind), String> {
-    let mut n = budget.clone();
-    n.fresh = false;
-    let kind = AttackKind::Primary;
-    match cmd {
-        Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-        Command::Move { .. } => {
-            if budget.stepped {
-                return Err("no moving in a turn with a 5-ft step".into());
-            }
-            if budget.single_action && !budget.fresh {
-                return Err("the surprise round allows a single action".into());
-            }
-            if budget.move_action {
-                n.move_action = false;
-            } else if budget.standard {
-                n.standard = false; // a standard action traded for a move
-            } else {
-                return Err("no move or standard action left".into());
-            }
-            n.moved = true;
-        }
-        Command::Step { .. } => {
-            if budget.moved || budget.stepped {
-                return Err("a 5-ft step is only for a turn without other movement".into());
-            }
-            if !budget.move_action {
-                return Err("a 5-ft step takes the place of the move action, which is spent".into());
-            }
-            n.move_action = false;
-            n.stepped = true;
-            if budget.single_action {
-                n.standard = false;
-            }
-        }
-        Command::Attack { .. } | Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
-        Command::FullAttack { .. } | Command::Charge { .. } | Command::Defend => {
-            if !budget.fresh || budget.single_action {
-                return Err("a full-round action needs the whole turn".into());
-            }
-            n.standard = false;
-            n.move_action = false;
-            n.own_mut::<SwiftAction>().left = false;
-        }
-        Command::Delay => {
-            if !budget.fresh {
-                return Err("delay only before acting".into());
-            }
-            n = Budget::default();
-        }
-        Command::Stand | Command::Reload => take_move(budget, &mut n)?,
-        // "Casting a Spell: Most spells are standard actions."
-        Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Cast { .. } => {
-            take_standard(budget, &mut n)?
-        }
-        // "At the beginning of the defender's turn … as a free action", once a turn.
-        Command::Escape => {
-            if !budget.fresh {
-                return Err("escaping is tried at the beginning of the turn".into());
-            }
-        }
-        Command::Stance { .. } => {}
-        Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
-            return Err("d20-classic has no such action".into());
-        }
-        Command::Wrestle { .. } | Command::CoupDeGrace { .. } | Command::FirstAid { .. } => {
-            return Err("d20-classic has no such action".into());
-        }
-        Command::EndTurn => n = Budget::default(),
-    };
-    Ok((n, kind))
-}
-
-/// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
-    let single = b.clock.surprise;
-    let mut budget =
-        Budget { standard: true, move_action: true, fresh: true, single_action: single, ..Budget::default() };
-    budget.own_mut::<SwiftAction>().left = true;
-    budget
-}
-
 /// d20-classic's own part of a budget: the swift action.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SwiftAction {
@@ -178,11 +89,93 @@ impl VariantRules for D20Classic {
         f.reactions_used = 0;
         Some(Condition::FlatFooted)
     }
-    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-        spend(b, actor, budget, cmd)
+    /// What an action costs this variant's combatant, or why it may not be taken: the
+    /// budget after it, and the attack's penalty slot.
+    fn spend(
+        &self,
+        _b: &Battle,
+        _actor: usize,
+        budget: &Budget,
+        cmd: &Command,
+    ) -> Result<(Budget, AttackKind), String> {
+        let mut n = budget.clone();
+        n.fresh = false;
+        let kind = AttackKind::Primary;
+        match cmd {
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+            Command::Move { .. } => {
+                if budget.stepped {
+                    return Err("no moving in a turn with a 5-ft step".into());
+                }
+                if budget.single_action && !budget.fresh {
+                    return Err("the surprise round allows a single action".into());
+                }
+                if budget.move_action {
+                    n.move_action = false;
+                } else if budget.standard {
+                    n.standard = false; // a standard action traded for a move
+                } else {
+                    return Err("no move or standard action left".into());
+                }
+                n.moved = true;
+            }
+            Command::Step { .. } => {
+                if budget.moved || budget.stepped {
+                    return Err("a 5-ft step is only for a turn without other movement".into());
+                }
+                if !budget.move_action {
+                    return Err("a 5-ft step takes the place of the move action, which is spent".into());
+                }
+                n.move_action = false;
+                n.stepped = true;
+                if budget.single_action {
+                    n.standard = false;
+                }
+            }
+            Command::Attack { .. } | Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
+            Command::FullAttack { .. } | Command::Charge { .. } | Command::Defend => {
+                if !budget.fresh || budget.single_action {
+                    return Err("a full-round action needs the whole turn".into());
+                }
+                n.standard = false;
+                n.move_action = false;
+                n.own_mut::<SwiftAction>().left = false;
+            }
+            Command::Delay => {
+                if !budget.fresh {
+                    return Err("delay only before acting".into());
+                }
+                n = Budget::default();
+            }
+            Command::Stand | Command::Reload => take_move(budget, &mut n)?,
+            // "Casting a Spell: Most spells are standard actions."
+            Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Cast { .. } => {
+                take_standard(budget, &mut n)?
+            }
+            // "At the beginning of the defender's turn … as a free action", once a turn.
+            Command::Escape => {
+                if !budget.fresh {
+                    return Err("escaping is tried at the beginning of the turn".into());
+                }
+            }
+            Command::Stance { .. } => {}
+            Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
+                return Err("d20-classic has no such action".into());
+            }
+            Command::Wrestle { .. } | Command::CoupDeGrace { .. } | Command::FirstAid { .. } => {
+                return Err("d20-classic has no such action".into());
+            }
+            Command::EndTurn => n = Budget::default(),
+        };
+        Ok((n, kind))
     }
-    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
-        fresh_budget(b, i)
+    /// What a combatant may do when its opportunity opens.
+    fn fresh_budget(&self, b: &Battle, _i: usize) -> Budget {
+        let single = b.clock.surprise;
+        let mut budget =
+            Budget { standard: true, move_action: true, fresh: true, single_action: single, ..Budget::default() };
+        budget.own_mut::<SwiftAction>().left = true;
+        budget
     }
     fn defensive_casting(&self) -> bool {
         true

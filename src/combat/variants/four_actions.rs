@@ -38,92 +38,6 @@ fn take_quick(budget: &Budget, n: &mut Budget, what: &str) -> Result<(), String>
     Ok(())
 }
 
-/// What an action costs this variant's combatant, or why it may not be taken: the
-/// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-    let mut n = budget.clone();
-    n.fresh = false;
-    let kind = AttackKind::Primary;
-    match cmd {
-        Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-        Command::Move { .. } => {
-            if budget.move_action {
-                n.move_action = false;
-            } else if budget.standard {
-                n.standard = false; // trade-down
-            } else {
-                return Err("no move or standard action left".into());
-            }
-            n.moved = true;
-        }
-        Command::Step { .. } => take_quick(budget, &mut n, "a side step")?,
-        Command::Attack { .. } | Command::FullAttack { .. } => {
-            // "To attack with a weapon the creature must be able to move, and thus cannot be
-            // Restrained": in a grapple, blows come with winning the contest.
-            if b.fighters[actor].has(Condition::Grappled) {
-                return Err("restrained in a grapple: win the grapple contest to strike".into());
-            }
-            if budget.standard {
-                n.standard = false;
-            } else if budget.move_action {
-                n.move_action = false;
-                return Ok((n, AttackKind::Secondary));
-            } else if quick_left(budget) {
-                n.own_mut::<QuickAction>().left = false;
-                return Ok((n, AttackKind::Tertiary));
-            } else {
-                return Err("no action left to attack with".into());
-            }
-        }
-        Command::Charge { .. } => {
-            if !(budget.standard && budget.move_action) {
-                return Err("a charge needs a standard action (the dash) and a move action".into());
-            }
-            n.standard = false;
-            n.move_action = false;
-            n.moved = true;
-        }
-        Command::Defend => {
-            if !budget.standard {
-                return Err("defending takes the standard action".into());
-            }
-            n.standard = false;
-        }
-        Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
-        Command::Stand | Command::Reload => take_move(budget, &mut n)?,
-        Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
-        Command::Guard => take_move(budget, &mut n)?,
-        Command::Focus => take_quick(budget, &mut n, "focus")?,
-        Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
-        // "Spellcasting is a Standard Action."
-        Command::Shove { .. }
-        | Command::Disarm { .. }
-        | Command::Grapple { .. }
-        | Command::Escape
-        | Command::Cast { .. } => take_standard(budget, &mut n)?,
-        Command::Dash { .. } => {
-            take_standard(budget, &mut n)?;
-            n.moved = true;
-        }
-        Command::Tumble { .. } => {
-            take_move(budget, &mut n)?;
-            n.moved = true;
-        }
-        Command::Wrestle { .. } => take_standard(budget, &mut n)?,
-        Command::CoupDeGrace { .. } | Command::FirstAid { .. } => return Err("four-actions has no such action".into()),
-        Command::EndTurn => n = Budget::default(),
-    };
-    Ok((n, kind))
-}
-
-/// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    let restrained = b.fighters[i].has(Condition::Grappled);
-    let mut budget = Budget { standard: true, move_action: !restrained, fresh: true, ..Budget::default() };
-    budget.own_mut::<QuickAction>().left = true;
-    budget
-}
-
 /// A creature's Athletics bonus: Strength modifier + half its base attack bonus.
 fn athletics(b: &Battle, i: usize) -> i32 {
     let f = &b.fighters[i];
@@ -368,11 +282,91 @@ impl VariantRules for FourActions {
         f.reactions_used = 0;
         Some(Condition::Surprised)
     }
+    /// What an action costs this variant's combatant, or why it may not be taken: the
+    /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-        spend(b, actor, budget, cmd)
+        let mut n = budget.clone();
+        n.fresh = false;
+        let kind = AttackKind::Primary;
+        match cmd {
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+            Command::Move { .. } => {
+                if budget.move_action {
+                    n.move_action = false;
+                } else if budget.standard {
+                    n.standard = false; // trade-down
+                } else {
+                    return Err("no move or standard action left".into());
+                }
+                n.moved = true;
+            }
+            Command::Step { .. } => take_quick(budget, &mut n, "a side step")?,
+            Command::Attack { .. } | Command::FullAttack { .. } => {
+                // "To attack with a weapon the creature must be able to move, and thus cannot be
+                // Restrained": in a grapple, blows come with winning the contest.
+                if b.fighters[actor].has(Condition::Grappled) {
+                    return Err("restrained in a grapple: win the grapple contest to strike".into());
+                }
+                if budget.standard {
+                    n.standard = false;
+                } else if budget.move_action {
+                    n.move_action = false;
+                    return Ok((n, AttackKind::Secondary));
+                } else if quick_left(budget) {
+                    n.own_mut::<QuickAction>().left = false;
+                    return Ok((n, AttackKind::Tertiary));
+                } else {
+                    return Err("no action left to attack with".into());
+                }
+            }
+            Command::Charge { .. } => {
+                if !(budget.standard && budget.move_action) {
+                    return Err("a charge needs a standard action (the dash) and a move action".into());
+                }
+                n.standard = false;
+                n.move_action = false;
+                n.moved = true;
+            }
+            Command::Defend => {
+                if !budget.standard {
+                    return Err("defending takes the standard action".into());
+                }
+                n.standard = false;
+            }
+            Command::Delay => return Err("four-actions has no delay (wait with a standard action instead)".into()),
+            Command::Stand | Command::Reload => take_move(budget, &mut n)?,
+            Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
+            Command::Guard => take_move(budget, &mut n)?,
+            Command::Focus => take_quick(budget, &mut n, "focus")?,
+            Command::Stance { .. } => return Err("four-actions has no stances (guard, defend or focus instead)".into()),
+            // "Spellcasting is a Standard Action."
+            Command::Shove { .. }
+            | Command::Disarm { .. }
+            | Command::Grapple { .. }
+            | Command::Escape
+            | Command::Cast { .. } => take_standard(budget, &mut n)?,
+            Command::Dash { .. } => {
+                take_standard(budget, &mut n)?;
+                n.moved = true;
+            }
+            Command::Tumble { .. } => {
+                take_move(budget, &mut n)?;
+                n.moved = true;
+            }
+            Command::Wrestle { .. } => take_standard(budget, &mut n)?,
+            Command::CoupDeGrace { .. } | Command::FirstAid { .. } => {
+                return Err("four-actions has no such action".into());
+            }
+            Command::EndTurn => n = Budget::default(),
+        };
+        Ok((n, kind))
     }
+    /// What a combatant may do when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
-        fresh_budget(b, i)
+        let restrained = b.fighters[i].has(Condition::Grappled);
+        let mut budget = Budget { standard: true, move_action: !restrained, fresh: true, ..Budget::default() };
+        budget.own_mut::<QuickAction>().left = true;
+        budget
     }
     fn grapples(&self) -> bool {
         true

@@ -4,95 +4,6 @@
 
 use super::prelude::*;
 
-/// What an action costs this variant's combatant, or why it may not be taken: the
-/// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-    let mut n = budget.clone();
-    n.fresh = false;
-    let kind = AttackKind::Primary;
-    if let Command::AbortOrder { on } = cmd {
-        // A free action: nothing spent.
-        return if aborts(b).order[actor] == Some(*on) {
-            Err(format!("the order is already {}", if *on { "on" } else { "off" }))
-        } else {
-            Ok((budget.clone(), kind))
-        };
-    }
-    let used = budget.own::<PhaseActions>();
-    let now = n.own_mut::<PhaseActions>();
-    match cmd {
-        Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-        Command::Move { .. } => {
-            let max_moves = if used.attack_used { 1 } else { 2 };
-            if budget.stepped {
-                return Err("no moving in a phase with a 1-hex step".into());
-            }
-            if budget.single_action && !budget.fresh {
-                return Err("the surprise phase allows a single action".into());
-            }
-            if used.moves_used >= max_moves {
-                return Err("no move action left this phase".into());
-            }
-            now.moves_used += 1;
-            n.moved = true;
-        }
-        Command::Step { .. } => {
-            if budget.moved || budget.stepped {
-                return Err("a 1-hex step is only for a phase without other movement".into());
-            }
-            n.stepped = true;
-        }
-        // The source has no magic: casting takes the attack action.
-        Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend | Command::Cast { .. } => {
-            if used.attack_used || used.moves_used > 1 {
-                return Err("the attack action is spent".into());
-            }
-            if budget.single_action && !budget.fresh {
-                return Err("the surprise phase allows a single action".into());
-            }
-            now.attack_used = true;
-        }
-        Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
-        Command::Stand | Command::Reload => {
-            let max_moves = if used.attack_used { 1 } else { 2 };
-            if used.moves_used >= max_moves {
-                return Err("standing up takes a move action, and none is left".into());
-            }
-            now.moves_used += 1;
-        }
-        // Readying is an attack action.
-        Command::Hold { .. } => {
-            if used.attack_used || used.moves_used > 1 {
-                return Err("the attack action is spent".into());
-            }
-            now.attack_used = true;
-        }
-        Command::Trip { .. }
-        | Command::Stance { .. }
-        | Command::Guard
-        | Command::Focus
-        | Command::Shove { .. }
-        | Command::Disarm { .. }
-        | Command::Grapple { .. }
-        | Command::Escape
-        | Command::Dash { .. }
-        | Command::Tumble { .. }
-        | Command::Wrestle { .. }
-        | Command::CoupDeGrace { .. }
-        | Command::FirstAid { .. } => {
-            return Err("hex-phases has no such manoeuvre here".into());
-        }
-        Command::Delay => {
-            if !budget.fresh {
-                return Err("delay only before acting".into());
-            }
-            n = Budget::default();
-        }
-        Command::EndTurn => n = Budget::default(),
-    };
-    Ok((n, kind))
-}
-
 /// hex-phases' own part of a budget: what of a phase's actions ("an attack action and a
 /// move action, or two move actions") is used.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -226,11 +137,6 @@ pub(crate) fn next_phase_of_turn(b: &mut Battle) {
     b.clock.queue = queue;
 }
 
-/// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(b: &Battle, _i: usize) -> Budget {
-    Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() }
-}
-
 /// This variant's rules, as the engine calls them.
 pub(crate) struct HexPhases;
 
@@ -286,11 +192,97 @@ impl VariantRules for HexPhases {
     fn dying_acts_now(&self, b: &Battle) -> bool {
         b.clock.phase == 1
     }
+    /// What an action costs this variant's combatant, or why it may not be taken: the
+    /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-        spend(b, actor, budget, cmd)
+        let mut n = budget.clone();
+        n.fresh = false;
+        let kind = AttackKind::Primary;
+        if let Command::AbortOrder { on } = cmd {
+            // A free action: nothing spent.
+            return if aborts(b).order[actor] == Some(*on) {
+                Err(format!("the order is already {}", if *on { "on" } else { "off" }))
+            } else {
+                Ok((budget.clone(), kind))
+            };
+        }
+        let used = budget.own::<PhaseActions>();
+        let now = n.own_mut::<PhaseActions>();
+        match cmd {
+            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+            Command::Move { .. } => {
+                let max_moves = if used.attack_used { 1 } else { 2 };
+                if budget.stepped {
+                    return Err("no moving in a phase with a 1-hex step".into());
+                }
+                if budget.single_action && !budget.fresh {
+                    return Err("the surprise phase allows a single action".into());
+                }
+                if used.moves_used >= max_moves {
+                    return Err("no move action left this phase".into());
+                }
+                now.moves_used += 1;
+                n.moved = true;
+            }
+            Command::Step { .. } => {
+                if budget.moved || budget.stepped {
+                    return Err("a 1-hex step is only for a phase without other movement".into());
+                }
+                n.stepped = true;
+            }
+            // The source has no magic: casting takes the attack action.
+            Command::Attack { .. } | Command::FullAttack { .. } | Command::Defend | Command::Cast { .. } => {
+                if used.attack_used || used.moves_used > 1 {
+                    return Err("the attack action is spent".into());
+                }
+                if budget.single_action && !budget.fresh {
+                    return Err("the surprise phase allows a single action".into());
+                }
+                now.attack_used = true;
+            }
+            Command::Charge { .. } => return Err("hex-phases has no charge (move, then attack)".into()),
+            Command::Stand | Command::Reload => {
+                let max_moves = if used.attack_used { 1 } else { 2 };
+                if used.moves_used >= max_moves {
+                    return Err("standing up takes a move action, and none is left".into());
+                }
+                now.moves_used += 1;
+            }
+            // Readying is an attack action.
+            Command::Hold { .. } => {
+                if used.attack_used || used.moves_used > 1 {
+                    return Err("the attack action is spent".into());
+                }
+                now.attack_used = true;
+            }
+            Command::Trip { .. }
+            | Command::Stance { .. }
+            | Command::Guard
+            | Command::Focus
+            | Command::Shove { .. }
+            | Command::Disarm { .. }
+            | Command::Grapple { .. }
+            | Command::Escape
+            | Command::Dash { .. }
+            | Command::Tumble { .. }
+            | Command::Wrestle { .. }
+            | Command::CoupDeGrace { .. }
+            | Command::FirstAid { .. } => {
+                return Err("hex-phases has no such manoeuvre here".into());
+            }
+            Command::Delay => {
+                if !budget.fresh {
+                    return Err("delay only before acting".into());
+                }
+                n = Budget::default();
+            }
+            Command::EndTurn => n = Budget::default(),
+        };
+        Ok((n, kind))
     }
-    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
-        fresh_budget(b, i)
+    /// What a combatant may do when its opportunity opens.
+    fn fresh_budget(&self, b: &Battle, _i: usize) -> Budget {
+        Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() }
     }
     fn aborting(&self) -> bool {
         true

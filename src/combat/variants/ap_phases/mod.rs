@@ -94,61 +94,6 @@ pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
     }
 }
 
-/// What an action costs this variant's combatant, or why it may not be taken: the
-/// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-    let mut n = budget.clone();
-    n.fresh = false;
-    n.own_mut::<PhaseAction>().continuing = false;
-    let kind = AttackKind::Primary;
-    let ap = points(b).ap[actor];
-    let phase = b.clock.phase;
-    match cmd {
-        Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
-        // Fight defensively: a free action at the start of the round of actions.
-        Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
-        Command::Grapple { .. } | Command::Escape | Command::Wrestle { .. } => {
-            return Err("no grapple rules here".into());
-        }
-        Command::Stance { .. } | Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
-            return Err("ap-phases has no such action".into());
-        }
-        _ if !budget.own::<PhaseAction>().left => return Err("one action per phase".into()),
-        _ => {}
-    }
-    // Advanced actions need only their first AP now: the rest follow phase by phase,
-    // into the next round if need be.
-    if ap < 1 {
-        return Err("no action points left this round".into());
-    }
-    if matches!(
-        cmd,
-        Command::Attack { .. }
-            | Command::FullAttack { .. }
-            | Command::Trip { .. }
-            | Command::Shove { .. }
-            | Command::Disarm { .. }
-    ) {
-        // "Total Defense … Until the start of your next round of actions, you can't take
-        // actions with the attack subtype."
-        if b.fighters[actor].defense.iter().any(|(name, _)| name == "total defense") {
-            return Err("in total defense: no attack actions until its next round of actions".into());
-        }
-        let earliest = ap_earliest_attack_phase(b, actor);
-        if phase < earliest {
-            return Err(format!(
-                "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
-                b.fighters[actor].weapon.name,
-                AP_PHASES[earliest as usize - 1]
-            ));
-        }
-        n.own_mut::<PhaseAction>().left = false;
-        return Ok((n, AttackKind::NthAction(points(b).attack_actions[actor] as u32 + 1)));
-    }
-    n.own_mut::<PhaseAction>().left = false;
-    Ok((n, kind))
-}
-
 /// Opens the next window of this variant's clock (a round, phase or step): who may act
 /// in it, and in what order.
 pub(crate) fn next_action_phase(b: &mut Battle) {
@@ -197,13 +142,6 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
     } else {
         b.clock.order.iter().copied().filter(|&i| points(b).ap[i] > 0 || (p == 2 && dying(i))).collect()
     };
-}
-
-/// What a combatant may do when its opportunity opens.
-pub(crate) fn fresh_budget(_b: &Battle, _i: usize) -> Budget {
-    let mut budget = Budget { fresh: true, ..Budget::default() };
-    budget.own_mut::<PhaseAction>().left = true;
-    budget
 }
 
 /// The Heal check that stabilises a dying creature.
@@ -276,11 +214,69 @@ impl VariantRules for ApPhases {
             b.clock.budget.own_mut::<PhaseAction>().continuing = true;
         }
     }
+    /// What an action costs this variant's combatant, or why it may not be taken: the
+    /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-        spend(b, actor, budget, cmd)
+        let mut n = budget.clone();
+        n.fresh = false;
+        n.own_mut::<PhaseAction>().continuing = false;
+        let kind = AttackKind::Primary;
+        let ap = points(b).ap[actor];
+        let phase = b.clock.phase;
+        match cmd {
+            Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
+            // Fight defensively: a free action at the start of the round of actions.
+            Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
+            Command::Grapple { .. } | Command::Escape | Command::Wrestle { .. } => {
+                return Err("no grapple rules here".into());
+            }
+            Command::Stance { .. }
+            | Command::Guard
+            | Command::Focus
+            | Command::Dash { .. }
+            | Command::Tumble { .. } => {
+                return Err("ap-phases has no such action".into());
+            }
+            _ if !budget.own::<PhaseAction>().left => return Err("one action per phase".into()),
+            _ => {}
+        }
+        // Advanced actions need only their first AP now: the rest follow phase by phase,
+        // into the next round if need be.
+        if ap < 1 {
+            return Err("no action points left this round".into());
+        }
+        if matches!(
+            cmd,
+            Command::Attack { .. }
+                | Command::FullAttack { .. }
+                | Command::Trip { .. }
+                | Command::Shove { .. }
+                | Command::Disarm { .. }
+        ) {
+            // "Total Defense … Until the start of your next round of actions, you can't take
+            // actions with the attack subtype."
+            if b.fighters[actor].defense.iter().any(|(name, _)| name == "total defense") {
+                return Err("in total defense: no attack actions until its next round of actions".into());
+            }
+            let earliest = ap_earliest_attack_phase(b, actor);
+            if phase < earliest {
+                return Err(format!(
+                    "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
+                    b.fighters[actor].weapon.name,
+                    AP_PHASES[earliest as usize - 1]
+                ));
+            }
+            n.own_mut::<PhaseAction>().left = false;
+            return Ok((n, AttackKind::NthAction(points(b).attack_actions[actor] as u32 + 1)));
+        }
+        n.own_mut::<PhaseAction>().left = false;
+        Ok((n, kind))
     }
-    fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
-        fresh_budget(b, i)
+    /// What a combatant may do when its opportunity opens.
+    fn fresh_budget(&self, _b: &Battle, _i: usize) -> Budget {
+        let mut budget = Budget { fresh: true, ..Budget::default() };
+        budget.own_mut::<PhaseAction>().left = true;
+        budget
     }
     fn defensive_casting(&self) -> bool {
         true

@@ -7,107 +7,8 @@ use crate::combat::resolve::attack_routine;
 
 mod round;
 
+use round::next_step_of_round;
 pub use round::{MajorAction, OsrRound, OsrStep, osr_is_high, osr_multi_attacker, round, round_mut};
-use round::{fresh_budget, next_step_of_round};
-
-/// What an action costs this variant's combatant, or why it may not be taken: the
-/// budget after it, and the attack's penalty slot.
-pub(crate) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-    let mut n = budget.clone();
-    n.fresh = false;
-    let kind = AttackKind::Primary;
-    let own = budget.own::<MajorAction>();
-    if own.declaring {
-        match cmd {
-            // Ending the turn declares nothing special: fight with the group.
-            Command::EndTurn => n = Budget::default(),
-            _ => return Err("every combatant first declares: fight, charge or delay".into()),
-        }
-    } else if own.attacks_only && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn)
-    {
-        return Err("only the multi-attack routine now".into());
-    } else {
-        match cmd {
-            Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
-            Command::Charge { target } => {
-                match round(b).declared.get(actor).cloned().flatten().as_ref() {
-                    Some(crate::combat::command::Intent::Charge { target: declared }) => {
-                        let still = b.index_of(declared).is_some_and(|t| b.fighters[t].in_fight());
-                        if still && declared != target {
-                            return Err(format!("the charge was declared at {declared}"));
-                        }
-                    }
-                    _ => return Err("a charge must be declared at the start of the round".into()),
-                }
-                if !own.major {
-                    return Err("the major action is spent".into());
-                }
-                n.own_mut::<MajorAction>().major = false;
-            }
-            // An incantation: declared at the start of the round, its target announced now.
-            Command::Cast { spell, .. } => {
-                if !matches!(round(b).declared.get(actor).cloned().flatten(), Some(Intent::Cast { spell: s }) if s == *spell)
-                {
-                    return Err(format!("{spell} was not declared at the start of the round"));
-                }
-                if own.fast_only {
-                    return Err("spells are not fast actions".into());
-                }
-                if !own.major {
-                    return Err("the major action is spent".into());
-                }
-                n.own_mut::<MajorAction>().major = false;
-            }
-            Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } => {
-                if own.fast_only {
-                    return Err("only fast actions (charge, flee) come before the groups".into());
-                }
-                if !own.major {
-                    return Err("the major action is spent".into());
-                }
-                n.own_mut::<MajorAction>().major = false;
-                n.moved = matches!(cmd, Command::Move { .. });
-            }
-            Command::Step { .. } => {
-                if own.fast_only || own.major {
-                    return Err("a positioning move comes only after the major action".into());
-                }
-                if budget.stepped {
-                    return Err("one positioning move a round".into());
-                }
-                n.stepped = true;
-            }
-            Command::Defend => return Err("osr-segments has no defensive action".into()),
-            // Standing up is a simple activity: it costs no major action.
-            Command::Stand => {}
-            Command::Trip { .. }
-            | Command::Hold { .. }
-            | Command::Stance { .. }
-            | Command::Guard
-            | Command::Focus
-            | Command::Shove { .. }
-            | Command::Disarm { .. }
-            | Command::Grapple { .. }
-            | Command::Escape
-            | Command::Reload
-            | Command::Dash { .. }
-            | Command::Tumble { .. }
-            | Command::Wrestle { .. }
-            | Command::CoupDeGrace { .. }
-            | Command::FirstAid { .. } => {
-                return Err("osr-segments has no such action".into());
-            }
-            Command::Delay => {
-                if own.fast_only || !own.major {
-                    return Err("delay is announced instead of acting".into());
-                }
-                n = Budget::default();
-            }
-            Command::EndTurn => n = Budget::default(),
-        }
-    }
-    Ok((n, kind))
-}
 
 /// "Allied creatures can move past each other using the same space. This does cause some
 /// jostling, so any concentration (i.e. spell casting) will be broken": every ally whose
@@ -257,11 +158,116 @@ impl VariantRules for OsrSegments {
         round(b).step as u8
     }
     fn opportunity_opens(&self, _b: &mut Battle, _i: usize) {}
+    /// What an action costs this variant's combatant, or why it may not be taken: the
+    /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
-        spend(b, actor, budget, cmd)
+        let mut n = budget.clone();
+        n.fresh = false;
+        let kind = AttackKind::Primary;
+        let own = budget.own::<MajorAction>();
+        if own.declaring {
+            match cmd {
+                // Ending the turn declares nothing special: fight with the group.
+                Command::EndTurn => n = Budget::default(),
+                _ => return Err("every combatant first declares: fight, charge or delay".into()),
+            }
+        } else if own.attacks_only
+            && !matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::EndTurn)
+        {
+            return Err("only the multi-attack routine now".into());
+        } else {
+            match cmd {
+                Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
+                Command::Charge { target } => {
+                    match round(b).declared.get(actor).cloned().flatten().as_ref() {
+                        Some(crate::combat::command::Intent::Charge { target: declared }) => {
+                            let still = b.index_of(declared).is_some_and(|t| b.fighters[t].in_fight());
+                            if still && declared != target {
+                                return Err(format!("the charge was declared at {declared}"));
+                            }
+                        }
+                        _ => return Err("a charge must be declared at the start of the round".into()),
+                    }
+                    if !own.major {
+                        return Err("the major action is spent".into());
+                    }
+                    n.own_mut::<MajorAction>().major = false;
+                }
+                // An incantation: declared at the start of the round, its target announced now.
+                Command::Cast { spell, .. } => {
+                    if !matches!(round(b).declared.get(actor).cloned().flatten(), Some(Intent::Cast { spell: s }) if s == *spell)
+                    {
+                        return Err(format!("{spell} was not declared at the start of the round"));
+                    }
+                    if own.fast_only {
+                        return Err("spells are not fast actions".into());
+                    }
+                    if !own.major {
+                        return Err("the major action is spent".into());
+                    }
+                    n.own_mut::<MajorAction>().major = false;
+                }
+                Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } => {
+                    if own.fast_only {
+                        return Err("only fast actions (charge, flee) come before the groups".into());
+                    }
+                    if !own.major {
+                        return Err("the major action is spent".into());
+                    }
+                    n.own_mut::<MajorAction>().major = false;
+                    n.moved = matches!(cmd, Command::Move { .. });
+                }
+                Command::Step { .. } => {
+                    if own.fast_only || own.major {
+                        return Err("a positioning move comes only after the major action".into());
+                    }
+                    if budget.stepped {
+                        return Err("one positioning move a round".into());
+                    }
+                    n.stepped = true;
+                }
+                Command::Defend => return Err("osr-segments has no defensive action".into()),
+                // Standing up is a simple activity: it costs no major action.
+                Command::Stand => {}
+                Command::Trip { .. }
+                | Command::Hold { .. }
+                | Command::Stance { .. }
+                | Command::Guard
+                | Command::Focus
+                | Command::Shove { .. }
+                | Command::Disarm { .. }
+                | Command::Grapple { .. }
+                | Command::Escape
+                | Command::Reload
+                | Command::Dash { .. }
+                | Command::Tumble { .. }
+                | Command::Wrestle { .. }
+                | Command::CoupDeGrace { .. }
+                | Command::FirstAid { .. } => {
+                    return Err("osr-segments has no such action".into());
+                }
+                Command::Delay => {
+                    if own.fast_only || !own.major {
+                        return Err("delay is announced instead of acting".into());
+                    }
+                    n = Budget::default();
+                }
+                Command::EndTurn => n = Budget::default(),
+            }
+        }
+        Ok((n, kind))
     }
+    /// What a combatant may do when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
-        fresh_budget(b, i)
+        let step = round(b).step;
+        let mut budget = Budget { fresh: true, ..Budget::default() };
+        *budget.own_mut::<MajorAction>() = MajorAction {
+            major: !round(b).acted[i] || step == OsrStep::MultiRest,
+            fast_only: step == OsrStep::FastActions,
+            declaring: step == OsrStep::Declare,
+            attacks_only: matches!(step, OsrStep::MultiFirst | OsrStep::MultiRest),
+        };
+        budget
     }
     fn declarations(&self) -> bool {
         true

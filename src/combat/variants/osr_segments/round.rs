@@ -190,16 +190,3 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
         }
     }
 }
-
-/// What a combatant may do when its opportunity opens.
-pub(super) fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    let step = round(b).step;
-    let mut budget = Budget { fresh: true, ..Budget::default() };
-    *budget.own_mut::<MajorAction>() = MajorAction {
-        major: !round(b).acted[i] || step == OsrStep::MultiRest,
-        fast_only: step == OsrStep::FastActions,
-        declaring: step == OsrStep::Declare,
-        attacks_only: matches!(step, OsrStep::MultiFirst | OsrStep::MultiRest),
-    };
-    budget
-}
