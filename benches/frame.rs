@@ -25,7 +25,7 @@ fn game_app(v: RulesVariant) -> App {
     let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/great-melee.ron"), &cat).unwrap();
     let mut battle = OwnedBattle::new(&level, &cat, v, 7, BattleOptions::default());
     let actor = battle.actor().expect("someone acts first");
-    let side = battle.fighters[actor].side.clone();
+    let side = battle.fighters.side[actor].0.clone();
     battle.refresh();
     let (w, h) = (battle.field.terrain.width(), battle.field.terrain.height());
     let mut app = App::new();

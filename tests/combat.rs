@@ -50,7 +50,7 @@ fn group_turn(b: &OwnedBattle) -> bool {
 fn until(b: &mut OwnedBattle, id: &str, ready: impl Fn(&OwnedBattle) -> bool) {
     for _ in 0..500 {
         let a = b.actor().expect("battle on");
-        if b.fighters[a].id == id && ready(b) {
+        if b.fighters.combatant[a].id == id && ready(b) {
             return;
         }
         b.execute(Command::EndTurn).unwrap();

@@ -234,7 +234,7 @@ fn raw_command() -> impl Strategy<Value = RawCommand> {
 }
 
 fn command(b: &OwnedBattle, raw: &RawCommand) -> Command {
-    let names: Vec<String> = b.fighters.iter().map(|f| f.id.clone()).chain(["nobody".to_string()]).collect();
+    let names: Vec<String> = b.fighters.iter().map(|f| f.id().to_string()).chain(["nobody".to_string()]).collect();
     let target = names[raw.unit % names.len()].clone();
     let to = GridPos::new(raw.x, raw.y);
     let spell = if raw.flag { "magic_missile" } else { "cure_light_wounds" }.to_string();

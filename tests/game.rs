@@ -77,7 +77,7 @@ fn tap_inside_one_update(app: &mut App, input: impl Buttonlike) {
 
 /// A square beside the fighter that it may move to now.
 fn square_to_move_to(app: &App, fighter: usize) -> GridPos {
-    let here = battle_of(app).fighters[fighter].pos;
+    let here = battle_of(app).fighters.position[fighter].0;
     [GridPos::new(here.x + 1, here.y), GridPos::new(here.x - 1, here.y), GridPos::new(here.x, here.y + 1)]
         .into_iter()
         .find(|&p| battle_of(app).clone().validate(&Command::Move { to: p }).is_ok())
@@ -111,7 +111,7 @@ fn casters(rules: RulesVariant) -> OwnedBattle {
 fn acting(mut b: OwnedBattle, id: &str) -> OwnedBattle {
     for _ in 0..40 {
         let a = b.actor().unwrap();
-        if b.fighters[a].id == id && !b.clock.budget.own::<osr_segments::MajorAction>().declaring {
+        if b.fighters.combatant[a].id == id && !b.clock.budget.own::<osr_segments::MajorAction>().declaring {
             return b;
         }
         b.execute(Command::EndTurn).unwrap();

@@ -45,30 +45,33 @@ impl Ai for Greedy {
         if b.rules().continuing(&b.clock.budget) {
             return Command::EndTurn;
         }
-        if b.fighters[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
+        if b.fighters.conditions[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
             return Command::Stand;
         }
-        if b.fighters[actor].weapon.reload && !b.fighters[actor].loaded && b.validate(&Command::Reload).is_ok() {
+        if b.fighters.wielded[actor].def.reload
+            && !b.fighters.wielded[actor].loaded
+            && b.validate(&Command::Reload).is_ok()
+        {
             return Command::Reload;
         }
         // Where the grapple is a contest each turn: with the upper hand, wrestle and strike;
         // held, wrestle to break free.
-        if b.fighters[actor].has(crate::rules::Condition::Grappled) {
+        if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled) {
             let follow_up =
-                if b.fighters[actor].holds_grapple { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
+                if b.fighters.grapple[actor].holds { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
             let wrestle = Command::Wrestle { follow_up };
             if b.validate(&wrestle).is_ok() {
                 return wrestle;
             }
         }
-        if b.fighters[actor].has(crate::rules::Condition::Grappled)
+        if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled)
             && b.clock.budget.fresh
             && b.validate(&Command::Escape).is_ok()
         {
             return Command::Escape;
         }
         let foes: Vec<usize> = (0..b.fighters.len())
-            .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())
+            .filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0 && b.fighters.conditions[t].in_fight())
             .collect();
         if foes.is_empty() {
             return Command::EndTurn;
@@ -80,9 +83,9 @@ impl Ai for Greedy {
         }
         // 1. Attack the weakest foe it can reach now.
         let mut targets: Vec<usize> = foes.clone();
-        targets.sort_by_key(|&t| (b.fighters[t].hp, t));
+        targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
         for &t in &targets {
-            let id = b.fighters[t].id.clone();
+            let id = b.fighters.combatant[t].id.clone();
             let full = Command::FullAttack { target: id.clone() };
             if b.variant.numbers().ai.full_attack && b.validate(&full).is_ok() {
                 return full;
@@ -99,18 +102,18 @@ impl Ai for Greedy {
         b.refresh();
         let in_reach = {
             let view = b.view();
-            targets.iter().any(|&t| view.threat.threatens(actor, b.fighters[t].footprint()))
+            targets.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
         };
         if in_reach {
             return Command::EndTurn;
         }
         // 2. A charge when the foe is too far for a move and an attack.
-        if !b.fighters[actor].weapon.is_ranged()
+        if !b.fighters.wielded[actor].def.is_ranged()
             && b.variant.numbers().ai.charge_from_afar
             && !can_reach_with_a_move(b, actor)
         {
             for &t in &nearest_first(b, actor, &foes) {
-                let c = Command::Charge { target: b.fighters[t].id.clone() };
+                let c = Command::Charge { target: b.fighters.combatant[t].id.clone() };
                 if b.validate(&c).is_ok() {
                     return c;
                 }
@@ -118,7 +121,7 @@ impl Ai for Greedy {
         }
         // 3. Move towards the nearest foe, to a square from which it can attack if any
         // (no search when no move is left).
-        let here = b.fighters[actor].pos;
+        let here = b.fighters.position[actor].0;
         if b.affordable(&Command::Move { to: here }).is_ok()
             && let Some(to) = best_approach(b, actor, &foes)
         {
@@ -136,14 +139,14 @@ impl Ai for Greedy {
 /// weakest foe it reaches. Cast defensively where that is possible and a foe threatens
 /// it; in osr-segments only the spell declared.
 fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
-    let known = b.fighters[actor].def.spellcasting.as_ref()?.spells.clone();
-    if b.fighters[actor].spells_left == 0 {
+    let known = b.fighters.stats[actor].def.spellcasting.as_ref()?.spells.clone();
+    if b.fighters.spells[actor].left == 0 {
         return None;
     }
     b.refresh();
     let threatened = {
         let view = b.view();
-        view.threat.threateners_of(b.fighters[actor].footprint()) & view.roster.foes_of(actor) != 0
+        view.threat.threateners_of(b.fighters.at(actor).footprint()) & view.roster.foes_of(actor) != 0
     };
     let defensive = threatened && b.rules().defensive_casting();
     for id in known {
@@ -156,23 +159,23 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
         let mut targets: Vec<usize> = if sp.on_friends() {
             (0..b.fighters.len())
                 .filter(|&t| {
-                    let f = &b.fighters[t];
-                    f.side == b.fighters[actor].side
+                    let f = b.fighters.at(t);
+                    f.side().0 == b.fighters.side[actor].0
                         && f.alive()
-                        && (f.hp * 2 <= f.max_hp || f.has(crate::rules::Condition::Dying))
+                        && (f.health().hp * 2 <= f.health().max || f.has(crate::rules::Condition::Dying))
                 })
                 .collect()
         } else {
             (0..b.fighters.len())
-                .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())
+                .filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0 && b.fighters.conditions[t].in_fight())
                 .collect()
         };
-        targets.sort_by_key(|&t| (b.fighters[t].hp, t));
+        targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
         for t in targets {
-            let cast = Command::Cast { spell: id.clone(), target: b.fighters[t].id.clone(), defensive };
+            let cast = Command::Cast { spell: id.clone(), target: b.fighters.combatant[t].id.clone(), defensive };
             // While declaring, whether it could be cast at all; otherwise whether it can now.
             let castable = if b.rules().declaring(&b.clock.budget) {
-                super::magic::check(b, actor, &id, &b.fighters[t].id).is_ok()
+                super::magic::check(b, actor, &id, &b.fighters.combatant[t].id).is_ok()
             } else {
                 b.validate(&cast).is_ok()
             };
@@ -192,16 +195,16 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
     if let Some(Command::Cast { spell, .. }) = spell_to_cast(b, actor) {
         return Intent::Cast { spell };
     }
-    if b.fighters[actor].weapon.is_ranged() {
+    if b.fighters.wielded[actor].def.is_ranged() {
         return Intent::Fight;
     }
     let foes: Vec<usize> = (0..b.fighters.len())
-        .filter(|&t| b.fighters[t].side != b.fighters[actor].side && b.fighters[t].in_fight())
+        .filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0 && b.fighters.conditions[t].in_fight())
         .collect();
     b.refresh();
     let in_reach = {
         let view = b.view();
-        foes.iter().any(|&t| view.threat.threatens(actor, b.fighters[t].footprint()))
+        foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
     };
     if in_reach || can_reach_with_a_move(b, actor) {
         return Intent::Fight;
@@ -209,7 +212,7 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
     nearest_first(b, actor, &foes)
         .into_iter()
         .find(|&t| b.charge_possible(actor, t))
-        .map_or(Intent::Fight, |t| Intent::Charge { target: b.fighters[t].id.clone() })
+        .map_or(Intent::Fight, |t| Intent::Charge { target: b.fighters.combatant[t].id.clone() })
 }
 
 /// ap-phases: first aid for a dying friend beside it, else a coup de grace on a helpless
@@ -222,17 +225,17 @@ fn coup_de_grace_or_first_aid(b: &mut Battle, actor: usize, foes: &[usize]) -> O
     b.refresh();
     let busy = {
         let view = b.view();
-        let me = b.fighters[actor].footprint();
+        let me = b.fighters.at(actor).footprint();
         view.threat.threateners_of(me) & view.roster.foes_of(actor) != 0
-            || foes.iter().any(|&t| view.threat.threatens(actor, b.fighters[t].footprint()))
+            || foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
     };
     if busy {
         return None;
     }
-    let side = b.fighters[actor].side.clone();
+    let side = b.fighters.side[actor].0.clone();
     let down = |friend: bool| -> Vec<String> {
-        let f = b.fighters.iter().filter(|f| (f.side == side) == friend && f.alive() && !f.in_fight());
-        f.filter(|f| !friend || f.has(crate::rules::Condition::Dying)).map(|f| f.id.clone()).collect()
+        let f = b.fighters.iter().filter(|f| (f.side().0 == side) == friend && f.alive() && !f.in_fight());
+        f.filter(|f| !friend || f.has(crate::rules::Condition::Dying)).map(|f| f.id().to_string()).collect()
     };
     let aid = down(true).into_iter().map(|target| Command::FirstAid { target });
     let coup = down(false).into_iter().map(|target| Command::CoupDeGrace { target });
@@ -241,9 +244,9 @@ fn coup_de_grace_or_first_aid(b: &mut Battle, actor: usize, foes: &[usize]) -> O
 
 fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {
     let metric = b.variant.range_metric();
-    let here = b.fighters[actor].footprint();
+    let here = b.fighters.at(actor).footprint();
     let mut v = foes.to_vec();
-    v.sort_by_key(|&t| (metric.footprint_ft(here, b.fighters[t].footprint()), t));
+    v.sort_by_key(|&t| (metric.footprint_ft(here, b.fighters.at(t).footprint()), t));
     v
 }
 
@@ -252,14 +255,14 @@ fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
     let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
-    let side = b.fighters[actor].size.side();
-    let Some(band) = b.reach_band(&b.fighters[actor]) else {
+    let side = b.fighters.body[actor].size.side();
+    let Some(band) = b.reach_band(b.fighters.at(actor)) else {
         return false;
     };
     range.destinations(&view).iter().any(|&(p, _, _)| {
         let fp = crate::grid::Footprint::new(p, side);
         b.fighters.iter().any(|f| {
-            f.side != b.fighters[actor].side
+            f.side().0 != b.fighters.side[actor].0
                 && f.in_fight()
                 && f.footprint().cells().any(|c| band.covers(b.variant, fp, c))
         })
@@ -274,8 +277,8 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
     let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
-    let me = &b.fighters[actor];
-    let side = me.size.side();
+    let me = b.fighters.at(actor);
+    let side = me.size().side();
     let metric = b.variant.range_metric();
     let here = me.footprint();
     let can_attack_from = |p: GridPos| attack_position(b, &view, actor, foes, Footprint::new(p, side));
@@ -315,13 +318,13 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
             return Some(*p);
         }
     }
-    let now = foes.iter().map(|&t| metric.footprint_ft(here, b.fighters[t].footprint())).min().unwrap_or(0);
+    let now = foes.iter().map(|&t| metric.footprint_ft(here, b.fighters.at(t).footprint())).min().unwrap_or(0);
     reachable
         .into_iter()
         .map(|(p, cost, _)| {
             let fp = Footprint::new(p, side);
             let dist =
-                foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters[t].footprint())).min().unwrap_or(u32::MAX);
+                foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters.at(t).footprint())).min().unwrap_or(u32::MAX);
             ((dist, cost), p)
         })
         .filter(|((dist, _), _)| *dist < now)
@@ -331,12 +334,12 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
 
 /// Whether the actor, standing on `fp`, could attack one of `foes` with its weapon.
 fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
-    let me = &b.fighters[actor];
+    let me = b.fighters.at(actor);
     let metric = b.variant.range_metric();
-    if me.weapon.is_ranged() {
-        let max = me.weapon.range_increment_ft * 10;
+    if me.wielded().def.is_ranged() {
+        let max = me.wielded().def.range_increment_ft * 10;
         foes.iter().any(|&t| {
-            let tf = b.fighters[t].footprint();
+            let tf = b.fighters.at(t).footprint();
             let d = metric.footprint_ft(fp, tf);
             d > 5 && d <= max && {
                 if matches!(b.variant.grid().cover, crate::variants::CoverRule::NoTargetingPastWalls { .. }) {
@@ -353,7 +356,7 @@ fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[us
     } else {
         let Some(band) = b.reach_band(me) else { return false };
         foes.iter().any(|&t| {
-            let tf = b.fighters[t].footprint();
+            let tf = b.fighters.at(t).footprint();
             tf.cells().any(|c| band.covers(b.variant, fp, c) && rules::cover::has_line_of_effect(view.field, fp, c))
         })
     }

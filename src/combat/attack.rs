@@ -57,19 +57,19 @@ pub fn profile(
 ) -> AttackProfile {
     let variant = b.variant;
     let die = b.rules().attack_die();
-    let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
+    let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
     if a == t {
         return AttackProfile::refuse("a creature cannot attack itself".into(), die);
     }
     if !fa.can_act() {
-        return AttackProfile::refuse(format!("{} cannot act", fa.id), die);
+        return AttackProfile::refuse(format!("{} cannot act", fa.id()), die);
     }
     if !ft.alive() {
-        return AttackProfile::refuse(format!("{} is dead", ft.id), die);
+        return AttackProfile::refuse(format!("{} is dead", ft.id()), die);
     }
     let metric = variant.range_metric();
     let dist = metric.footprint_ft(fa.footprint(), ft.footprint());
-    let melee = !fa.weapon.is_ranged();
+    let melee = !fa.wielded().def.is_ranged();
     if melee {
         // Locked in a grapple, the two can still strike each other.
         // The untrained threaten nothing (d20-classic) yet still strike what they reach.
@@ -77,22 +77,22 @@ pub fn profile(
             && !fa.has(Condition::Grappled)
             && b.reach_band(fa)
                 .is_some_and(|band| ft.footprint().cells().any(|c| band.covers(variant, fa.footprint(), c)));
-        let threatens = view.threat.threatens(a, ft.footprint()) || fa.grappling == Some(t) || reaches_untrained;
+        let threatens = view.threat.threatens(a, ft.footprint()) || fa.grapple().with == Some(t) || reaches_untrained;
         if !threatens {
             let band = b.reach_band(fa);
             let reason = match band {
-                None => format!("{} threatens nothing with {}", fa.id, fa.weapon.name),
+                None => format!("{} threatens nothing with {}", fa.id(), fa.wielded().def.name),
                 Some(b) if b.inner_ft.is_some_and(|i| dist <= i) => {
-                    format!("{} cannot strike an adjacent foe with a reach weapon", fa.weapon.name)
+                    format!("{} cannot strike an adjacent foe with a reach weapon", fa.wielded().def.name)
                 }
-                Some(_) => format!("{} is {dist} ft away, out of reach", ft.id),
+                Some(_) => format!("{} is {dist} ft away, out of reach", ft.id()),
             };
             return AttackProfile::refuse(reason, die);
         }
     } else {
-        let inc = fa.weapon.range_increment_ft.max(5);
+        let inc = fa.wielded().def.range_increment_ft.max(5);
         if dist > inc * 10 {
-            return AttackProfile::refuse(format!("{} is {dist} ft away, beyond 10 range increments", ft.id), die);
+            return AttackProfile::refuse(format!("{} is {dist} ft away, beyond 10 range increments", ft.id()), die);
         }
     }
     let rules = b.rules();
@@ -106,7 +106,7 @@ pub fn profile(
         } else {
             format!("{:?} cover, and creatures with cover cannot be targeted", cover.cover).to_lowercase()
         };
-        return AttackProfile::refuse(format!("{} has {why}", ft.id), die);
+        return AttackProfile::refuse(format!("{} has {why}", ft.id()), die);
     }
 
     let flanking = melee && rules::flanking(view, a, t).flanking;
@@ -133,14 +133,14 @@ pub fn profile(
 /// (four-actions: flanking makes it Surprised).
 pub(crate) fn d20_family_terms(s: &Situation, m: &mut Terms, flanking_surprises: bool) -> (i32, String) {
     let (b, a, t, melee, flanking) = (s.b, s.a, s.t, s.melee, s.flanking);
-    let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
-    m.push("base attack bonus", fa.def.base_attack);
+    let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
+    m.push("base attack bonus", fa.stats().def.base_attack);
     if melee {
-        m.push("Strength", fa.str_mod());
+        m.push("Strength", fa.stats().str_mod());
     } else {
-        m.push("Dexterity", fa.dex_mod());
+        m.push("Dexterity", fa.stats().dex_mod());
     }
-    m.push("size", fa.size.size_modifier());
+    m.push("size", fa.size().size_modifier());
     let nums = b.variant.numbers();
     if nums.untrained_penalty != 0 && !fa.trained() {
         m.push("untrained", nums.untrained_penalty);
@@ -158,7 +158,8 @@ pub(crate) fn d20_family_terms(s: &Situation, m: &mut Terms, flanking_surprises:
     if flanking && nums.flanking != 0 {
         m.push("flanking", nums.flanking);
     }
-    let charged_this_round = nums.charge_attack_lasts_round && melee && fa.charged == Some((t, b.clock.round));
+    let charged_this_round =
+        nums.charge_attack_lasts_round && melee && fa.reactions().charged == Some((t, b.clock.round));
     if (s.ctx.charge || charged_this_round) && nums.charge_attack != 0 {
         m.push("charge", nums.charge_attack);
     }
@@ -172,19 +173,19 @@ pub(crate) fn d20_family_terms(s: &Situation, m: &mut Terms, flanking_surprises:
     }
     // The grappled are flat-footed against all but their grappler (d20-classic) and
     // Restrained, losing their ability modifier to AC (four-actions).
-    let grappled_by_other = ft.has(Condition::Grappled) && ft.grappling != Some(a);
+    let grappled_by_other = ft.has(Condition::Grappled) && ft.grapple().with != Some(a);
     let loses_dex = ft.has(Condition::FlatFooted)
         || ft.has(Condition::Surprised)
         || grappled_by_other
         || (flanking_surprises && flanking)
         || ft.has(Condition::Stunned);
-    if loses_dex && ft.dex_mod() > 0 {
+    if loses_dex && ft.stats().dex_mod() > 0 {
         let why = if flanking_surprises {
             if flanking { "flanking: target surprised" } else { "target surprised" }
         } else {
             "target flat-footed"
         };
-        m.push(why, ft.dex_mod());
+        m.push(why, ft.stats().dex_mod());
     }
     if s.cover_bonus > 0 {
         m.push("cover", -s.cover_bonus);

@@ -12,8 +12,8 @@ use crate::rules::Condition;
 
 /// Rolls initiative and readies the clock; the engine then opens the first window.
 pub fn start(b: &mut Battle) {
-    let some_aware = b.fighters.iter().any(|f| f.aware);
-    let some_unaware = b.fighters.iter().any(|f| !f.aware);
+    let some_aware = b.fighters.iter().any(|f| f.awareness().aware);
+    let some_unaware = b.fighters.iter().any(|f| !f.awareness().aware);
     let rules = b.rules();
     b.clock.surprise_pending = some_aware && some_unaware && rules.surprise_round();
     rules.start(b);
@@ -28,9 +28,9 @@ pub(crate) fn fixed_initiative(b: &mut Battle, score: impl Fn(&Battle, usize) ->
     for i in 0..b.fighters.len() {
         let total = score(b, i);
         let tie = b.dice.roll(1000) as i64;
-        b.fighters[i].initiative = total as i64 * 10_000 + tie;
-        b.fighters[i].initiative_shown = total;
-        let id = b.fighters[i].id.clone();
+        b.fighters.initiative[i].order = total as i64 * 10_000 + tie;
+        b.fighters.initiative[i].shown = total;
+        let id = b.fighters.combatant[i].id.clone();
         b.emit(CombatEvent::Initiative { unit: id, roll: None, total, note: note.into() });
     }
     sort_order(b);
@@ -40,14 +40,14 @@ pub(crate) fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
     let n = b.fighters.len();
     for i in 0..n {
         let roll = b.dice.roll(20) as i32;
-        let modifier = b.fighters[i].dex_mod();
-        let bonus = if b.fighters[i].aware { bonus_for_aware } else { 0 };
+        let modifier = b.fighters.stats[i].dex_mod();
+        let bonus = if b.fighters.awareness[i].aware { bonus_for_aware } else { 0 };
         let total = roll + modifier + bonus;
         // Ties: the higher initiative modifier first, then the dice.
         let tie = b.dice.roll(1000) as i64;
-        b.fighters[i].initiative = (total as i64 * 100 + (modifier as i64 + 50)) * 10_000 + tie;
-        b.fighters[i].initiative_shown = total;
-        let id = b.fighters[i].id.clone();
+        b.fighters.initiative[i].order = (total as i64 * 100 + (modifier as i64 + 50)) * 10_000 + tie;
+        b.fighters.initiative[i].shown = total;
+        let id = b.fighters.combatant[i].id.clone();
         let note = if bonus > 0 {
             format!("(d20 {roll} {modifier:+} Dex +{bonus} surprise round)")
         } else {
@@ -60,7 +60,7 @@ pub(crate) fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
 
 pub(crate) fn sort_order(b: &mut Battle) {
     let mut order: Vec<usize> = (0..b.fighters.len()).collect();
-    order.sort_by(|&x, &y| b.fighters[y].initiative.cmp(&b.fighters[x].initiative).then(x.cmp(&y)));
+    order.sort_by(|&x, &y| b.fighters.initiative[y].order.cmp(&b.fighters.initiative[x].order).then(x.cmp(&y)));
     b.clock.order = order;
 }
 
@@ -87,9 +87,9 @@ pub(crate) fn next_round(b: &mut Battle) {
 }
 
 pub(crate) fn round_reset(b: &mut Battle) {
-    b.fighters.each_mut(|f| {
-        f.reactions_round = 0;
-        f.free_attacked_by.clear();
+    b.fighters.reactions.each_mut(|r| {
+        r.this_round = 0;
+        r.free_attacked_by.clear();
     });
     if b.clock.round > b.options.round_cap {
         b.finish(None, "round cap reached");
@@ -100,8 +100,8 @@ pub(crate) fn post_turn_recovery(b: &mut Battle) {
     let r = b.clock.round;
     b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "post-turn recovery".into() });
     for i in 0..b.fighters.len() {
-        if b.fighters[i].in_fight() && b.fighters[i].remove(Condition::Stunned) {
-            let id = b.fighters[i].id.clone();
+        if b.fighters.conditions[i].in_fight() && b.fighters.conditions[i].remove(Condition::Stunned) {
+            let id = b.fighters.combatant[i].id.clone();
             b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Stunned });
         }
     }
@@ -140,17 +140,17 @@ pub fn tick(b: &mut Battle, windows: &mut u32) -> Tick {
         return Tick::OpenWindow;
     }
     let i = b.clock.queue.remove(0);
-    if !b.fighters[i].alive() {
+    if !b.fighters.conditions[i].alive() {
         return Tick::Again;
     }
     // A dying fighter's turn is its death save (turn-based variants) or bleeding.
-    if !b.fighters[i].in_fight() {
-        if b.rules().dying_acts_now(b) && b.fighters[i].has(Condition::Dying) {
+    if !b.fighters.conditions[i].in_fight() {
+        if b.rules().dying_acts_now(b) && b.fighters.conditions[i].has(Condition::Dying) {
             super::resolve::dying_turn(b, i);
         }
         return Tick::Again;
     }
-    if !b.fighters[i].can_act() {
+    if !b.fighters.conditions[i].can_act() {
         return Tick::Again;
     }
     b.clock.actor = Some(i);
@@ -163,16 +163,15 @@ pub fn tick(b: &mut Battle, windows: &mut u32) -> Tick {
 /// variant gives back at the start of a turn.
 pub(crate) fn start_turn(b: &mut Battle, i: usize) {
     let rules = b.rules();
-    let id = b.fighters[i].id.clone();
+    let id = b.fighters.combatant[i].id.clone();
     b.emit(CombatEvent::TurnStarted { unit: id.clone() });
-    let f = &mut b.fighters[i];
-    f.start_turn();
-    f.has_acted = true;
-    let lose = rules.turn_starts(f);
+    b.fighters.bonuses[i].clear();
+    b.fighters.awareness[i].has_acted = true;
+    let lose = rules.turn_starts(&mut b.fighters.reactions[i]);
     // A held action not taken by the start of the holder's next turn is lost.
-    f.held = None;
+    b.fighters.reactions[i].held = None;
     if let Some(c) = lose
-        && b.fighters[i].remove(c)
+        && b.fighters.conditions[i].remove(c)
     {
         b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
         b.invalidate();

@@ -6,12 +6,12 @@
 //! variant, built on first use. Setting a battle up (`Battle::new`) lives here too: its
 //! first window of time opens through the clock schedule.
 
+use super::battle::Fighter;
 use super::battle::{
     Battle, BattleOptions, BattleStats, Derived, EventLog, Fighters, Held, OwnedBattle, store, swap_with_world,
 };
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
-use super::fighter::Fighter;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     ClockSchedule, ClockStep, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
@@ -58,14 +58,14 @@ impl OwnedBattle {
     ) -> OwnedBattle {
         let mut fighters: Vec<Fighter> =
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
-        fighters.sort_by(|a, b| a.id.cmp(&b.id));
+        fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
         let own = with_engine(variant, |engine| engine.own_state(fighters.len()));
         let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
         let mut battle = Battle {
             level_name: Held::Resting(level.def.name.clone()),
             field: Held::Resting(Battlefield { terrain: level.terrain.clone(), variant }),
             variant,
-            fighters: Fighters::Resting(fighters),
+            fighters: Fighters::resting(fighters),
             dice: Held::Resting(Dice::seeded(seed)),
             options: Held::Resting(options),
             clock: Held::Resting(Clock::default()),
@@ -370,7 +370,7 @@ mod tests {
     fn look_at_the_world(
         turn: Res<Turn>,
         seats: Res<crate::combat::battle::Seats>,
-        fighters: Query<&Fighter>,
+        fighters: Query<&crate::rules::Combatant>,
         clock: Res<Clock>,
         mut seen: ResMut<Seen>,
     ) {
@@ -405,10 +405,11 @@ mod tests {
             let mut battle = duel(units, variant, BattleOptions::default());
             *engine.world.resource_mut::<Seen>() = Seen::default();
             let actor = battle.actor().expect("the battle is on");
-            let target = battle.fighters.iter().find(|f| f.side != battle.fighters[actor].side).unwrap().id.clone();
+            let target =
+                battle.fighters.iter().find(|f| f.side().0 != battle.fighters.side[actor].0).unwrap().id().to_string();
             engine.execute(&mut battle, Command::Attack { target }).expect("an attack in reach");
             let seen = engine.world.resource::<Seen>();
-            let ids: Vec<String> = battle.fighters.iter().map(|f| f.id.clone()).collect();
+            let ids: Vec<String> = battle.fighters.iter().map(|f| f.id().to_string()).collect();
             assert_eq!(seen.ids, ids, "one entity a combatant, seated in id order");
             assert_eq!(seen.entities, ids.len(), "no entity left over from a bigger battle");
             assert_eq!(seen.actor, Some(actor), "the clock in play was this battle's");
@@ -460,7 +461,7 @@ mod tests {
         engine.execute(&mut battle, Command::Stance { stance: crate::combat::command::Stance::Defensive }).ok();
         let events = battle.events.len();
         let actor = battle.actor().expect("the battle is on");
-        let target = battle.fighters[1 - actor].id.clone();
+        let target = battle.fighters.combatant[1 - actor].id.clone();
         let attack = Command::Attack { target };
         let panicked =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.execute(&mut battle, attack))).is_err();

@@ -31,25 +31,25 @@ impl Battle<'_, '_> {
         for f in self.fighters.iter().filter(|f| f.alive()) {
             for cell in f.footprint().cells() {
                 if !terrain.in_bounds(cell) {
-                    return Err(format!("{} stands off the map at {cell}", f.id));
+                    return Err(format!("{} stands off the map at {cell}", f.id()));
                 }
                 if terrain.get(cell) == Terrain::Wall {
-                    return Err(format!("{} stands on a wall at {cell}", f.id));
+                    return Err(format!("{} stands on a wall at {cell}", f.id()));
                 }
-                if let Some(other) = taken.insert((cell.x, cell.y), &f.id) {
-                    return Err(format!("{} and {other} share {cell}", f.id));
+                if let Some(other) = taken.insert((cell.x, cell.y), f.id()) {
+                    return Err(format!("{} and {other} share {cell}", f.id()));
                 }
             }
         }
         for f in &self.fighters {
-            if f.max_hp <= 0 || f.hp > f.max_hp {
-                return Err(format!("{} has {} of {} hit points", f.id, f.hp, f.max_hp));
+            if f.health().max <= 0 || f.health().hp > f.health().max {
+                return Err(format!("{} has {} of {} hit points", f.id(), f.health().hp, f.health().max));
             }
         }
         if let Some(i) = self.clock.actor {
-            let f = &self.fighters[i];
+            let f = self.fighters.at(i);
             if !f.alive() {
-                return Err(format!("{}, dead, is acting", f.id));
+                return Err(format!("{}, dead, is acting", f.id()));
             }
         }
         self.rules().check_invariants(self)?;
@@ -62,7 +62,7 @@ impl Battle<'_, '_> {
         }
         for (i, f) in self.fighters.iter().enumerate().filter(|(_, f)| !f.alive()) {
             if !view.threat.squares_of(i).is_empty() {
-                return Err(format!("{}, dead, threatens squares", f.id));
+                return Err(format!("{}, dead, threatens squares", f.id()));
             }
         }
         let now = ClockMark::of(self);

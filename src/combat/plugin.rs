@@ -111,7 +111,7 @@ fn advance_clock(
     while !res.battle.is_over() {
         // Only a command may mark the battle changed: read first, borrow mutably after.
         let Some(actor) = res.battle.actor() else { break };
-        let side = res.battle.fighters[actor].side.clone();
+        let side = res.battle.fighters.side[actor].0.clone();
         if res.human_sides.contains(&side) {
             if skip.0 {
                 skip.0 = false;

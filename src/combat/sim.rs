@@ -285,8 +285,8 @@ impl OwnedBattle {
             let Some(acting) = self.actor().and_then(|a| self.fighters.get(a)) else {
                 return Err("the battle ended before the log did".into());
             };
-            if acting.id != *unit {
-                return Err(format!("the log has {unit} acting, the battle has {}", acting.id));
+            if acting.id() != *unit {
+                return Err(format!("the log has {unit} acting, the battle has {}", acting.id()));
             }
             if self.execute(cmd.clone()).is_err() {
                 let _ = self.execute(Command::EndTurn);
@@ -321,7 +321,7 @@ impl OwnedBattle {
         let mut guard = 0u32;
         while !self.is_over() {
             let Some((actor, f)) = self.actor().and_then(|a| Some((a, self.fighters.get(a)?))) else { break };
-            let (id, side) = (f.id.clone(), f.side.clone());
+            let (id, side) = (f.id().to_string(), f.side().0.clone());
             let brain =
                 brains.entry(side.clone()).or_insert_with(|| ais(&side).unwrap_or_else(|| Box::new(super::ai::Greedy)));
             let cmd = brain.decide(self, actor);

@@ -30,16 +30,16 @@ pub struct ActionSlot {
 /// possible or carrying the reason it is not.
 pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
     let Some(actor) = b.actor() else { return vec![] };
-    let side = b.fighters[actor].side.clone();
-    let units = |keep: &dyn Fn(&crate::combat::Fighter) -> bool| -> Vec<String> {
-        b.fighters.iter().filter(|f| keep(f)).map(|f| f.id.clone()).collect()
+    let side = b.fighters.side[actor].0.clone();
+    let units = |keep: &dyn Fn(crate::combat::FighterRef) -> bool| -> Vec<String> {
+        b.fighters.iter().filter(|&f| keep(f)).map(|f| f.id().to_string()).collect()
     };
-    let foes = units(&|f| f.side != side && f.in_fight());
+    let foes = units(&|f| f.side().0 != side && f.in_fight());
     // A coup de grace is for the foes already down.
-    let down_foes = units(&|f| f.side != side && f.alive() && !f.in_fight());
-    let friends = units(&|f| f.side == side && f.alive());
-    let here = b.fighters[actor].pos;
-    let known = b.fighters[actor].def.spellcasting.as_ref().map(|m| m.spells.clone()).unwrap_or_default();
+    let down_foes = units(&|f| f.side().0 != side && f.alive() && !f.in_fight());
+    let friends = units(&|f| f.side().0 == side && f.alive());
+    let here = b.fighters.position[actor].0;
+    let known = b.fighters.stats[actor].def.spellcasting.as_ref().map(|m| m.spells.clone()).unwrap_or_default();
     let v = b.variant;
     let static_labels = |list: Vec<(&'static str, SlotAction)>| list.into_iter().map(|(l, a)| (l.to_string(), a));
     static_labels(variants::own_actions(v))
@@ -72,7 +72,7 @@ pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
                 (SlotAction::Now(cmd), Ok(())) => b
                     .provocations(cmd)
                     .into_iter()
-                    .map(|p| format!("{} ({})", b.fighters[p.by].id, p.trigger))
+                    .map(|p| format!("{} ({})", b.fighters.combatant[p.by].id, p.trigger))
                     .collect(),
                 _ => vec![],
             };
@@ -92,15 +92,18 @@ pub fn command_for_click(b: &mut OwnedBattle, tool: Tool, cell: GridPos) -> Resu
 /// a preview need not ask twice.
 pub fn plan_for_click(b: &mut OwnedBattle, tool: Tool, cell: GridPos) -> Result<Plan, String> {
     let actor = b.actor().ok_or("nobody is acting")?;
-    let side = b.fighters[actor].side.clone();
+    let side = b.fighters.side[actor].0.clone();
     if tool.aims_at_friend() {
         // First aid or a healing spell: on the friend (or, for a spell, the caster) clicked.
-        let friend = b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side == side);
-        let target = friend.map(|f| f.id.clone()).ok_or("click an ally")?;
+        let friend = b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side().0 == side);
+        let target = friend.map(|f| f.id().to_string()).ok_or("click an ally")?;
         return b.validate(&tool.command(cell, &target)).map_err(|e| e.to_string());
     }
-    let foe =
-        b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side != side).map(|f| f.id.clone());
+    let foe = b
+        .fighters
+        .iter()
+        .find(|f| f.alive() && f.footprint().contains(cell) && f.side().0 != side)
+        .map(|f| f.id().to_string());
     let candidates: Vec<Command> = match (&foe, tool.aims_at_foe()) {
         (Some(foe), true) => vec![tool.command(cell, foe)],
         (Some(foe), false) => {

@@ -76,7 +76,7 @@ impl Plugin for ControlPlugin {
 /// The fighter acting now, if a person plays its side.
 pub fn human_actor(res: &BattleRes) -> Option<usize> {
     let b = &res.battle;
-    b.actor().filter(|&i| !b.is_over() && res.human_sides.contains(&b.fighters[i].side))
+    b.actor().filter(|&i| !b.is_over() && res.human_sides.contains(&b.fighters.side[i].0))
 }
 
 /// When one of the player's units begins to act, select it with the default tool and note
@@ -132,7 +132,7 @@ fn read_input(
     if input.pressed(GameAction::CycleUnit) {
         let b = &res.battle;
         let mine: Vec<usize> = (0..b.fighters.len())
-            .filter(|&i| b.fighters[i].in_fight() && res.human_sides.contains(&b.fighters[i].side))
+            .filter(|&i| b.fighters.conditions[i].in_fight() && res.human_sides.contains(&b.fighters.side[i].0))
             .collect();
         if !mine.is_empty() {
             let next = sel.unit.and_then(|u| mine.iter().position(|&m| m == u)).map_or(0, |k| (k + 1) % mine.len());
@@ -144,12 +144,12 @@ fn read_input(
         && let Some(cell) = pointer.cell
     {
         let b = &res.battle;
-        let clicked =
-            (0..b.fighters.len()).find(|&i| b.fighters[i].alive() && b.fighters[i].footprint().contains(cell));
+        let clicked = (0..b.fighters.len())
+            .find(|&i| b.fighters.conditions[i].alive() && b.fighters.at(i).footprint().contains(cell));
         // "Yours": on the acting unit's side on your turn, else on any side you play.
         let own = clicked.filter(|&i| match actor {
-            Some(a) => b.fighters[i].side == b.fighters[a].side,
-            None => res.human_sides.contains(&b.fighters[i].side),
+            Some(a) => b.fighters.side[i].0 == b.fighters.side[a].0,
+            None => res.human_sides.contains(&b.fighters.side[i].0),
         });
         match (actor, own) {
             // Clicking one of your own units selects it to look at.

@@ -117,9 +117,9 @@ pub fn start_skirmish(world: &mut World) {
 pub fn spawn_combatants(world: &mut World, battle: &Battle) {
     for f in &battle.fighters {
         world.spawn((
-            Combatant { id: f.id.clone() },
-            rules::Side(f.side.clone()),
-            rules::Body { size: f.size },
+            Combatant { id: f.id().to_string() },
+            rules::Side(f.side().0.clone()),
+            rules::Body { size: f.size() },
             DespawnOnExit(Screen::Skirmish),
         ));
     }

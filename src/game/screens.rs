@@ -257,7 +257,7 @@ fn pause_menu(
 /// Per side: damage dealt and foes dropped, from the events.
 pub fn damage_by_side(res: &BattleRes) -> Vec<(String, i64, u32)> {
     let b = &res.battle;
-    let side_of = |id: &str| b.index_of(id).map(|i| b.fighters[i].side.clone()).unwrap_or_default();
+    let side_of = |id: &str| b.index_of(id).map(|i| b.fighters.side[i].0.clone()).unwrap_or_default();
     let mut out: Vec<(String, i64, u32)> = b.sides_all().into_iter().map(|s| (s, 0, 0)).collect();
     for e in b.events.iter() {
         if let CombatEvent::Damage { attacker, total, hp_after, .. } = e {

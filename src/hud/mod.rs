@@ -155,7 +155,7 @@ fn hud(
         let mine = human_actor(&res);
         ui.horizontal_wrapped(|ui| match mine {
             Some(i) => {
-                ui.strong(format!("{} - {}:", b.fighters[i].id, budget_line(b)));
+                ui.strong(format!("{} - {}:", b.fighters.combatant[i].id, budget_line(b)));
                 for (k, slot) in bar.0.iter().enumerate() {
                     // End turn (always last) shows its own key; the others their slot's.
                     let end_turn = matches!(slot.action, SlotAction::Now(crate::combat::Command::EndTurn));
@@ -189,7 +189,7 @@ fn hud(
                 ui.label("The battle is over.");
             }
             None => {
-                let who = b.actor().map_or("-".into(), |a| b.fighters[a].id.clone());
+                let who = b.actor().map_or("-".into(), |a| b.fighters.combatant[a].id.clone());
                 ui.label(format!("The AI is playing {who}... ({} to skip)", hint(GameAction::SkipAi)));
             }
         });
@@ -230,8 +230,9 @@ fn hud(
         egui::CollapsingHeader::new("Initiative").default_open(true).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 for (i, note) in initiative_rows(b) {
-                    let f = &b.fighters[i];
-                    let mut text = egui::RichText::new(format!("{} {note}", f.id)).color(colour32(colours.of(&f.side)));
+                    let f = b.fighters.at(i);
+                    let mut text =
+                        egui::RichText::new(format!("{} {note}", f.id())).color(colour32(colours.of(&f.side().0)));
                     if b.actor() == Some(i) {
                         text = text.strong().underline();
                     }
@@ -241,27 +242,27 @@ fn hud(
             });
         });
         if let Some(i) = sel.unit.filter(|&i| i < b.fighters.len()) {
-            let f = &b.fighters[i];
+            let f = b.fighters.at(i);
             ui.separator();
-            ui.strong(format!("{} ({}, {})", f.id, f.creature, f.side));
-            let conds: Vec<&str> = f.conditions.iter().map(|&c| crate::view::condition_badge(c)).collect();
+            ui.strong(format!("{} ({}, {})", f.id(), f.stats().creature, f.side().0));
+            let conds: Vec<&str> = f.conditions().0.iter().map(|&c| crate::view::condition_badge(c)).collect();
             ui.label(format!(
                 "HP {}/{}  speed {} ft  {}  reach {} ft  {}",
-                f.hp,
-                f.max_hp,
-                f.def.speed_ft,
-                f.weapon.name,
-                crate::rules::ReachBand::of(f.natural_reach_ft, &f.weapon).map_or(0, |r| r.max_ft),
+                f.health().hp,
+                f.health().max,
+                f.stats().def.speed_ft,
+                f.wielded().def.name,
+                crate::rules::ReachBand::of(f.reach().natural_ft, &f.wielded().def).map_or(0, |r| r.max_ft),
                 conds.join(", ")
             ));
-            if let Some(magic) = &f.def.spellcasting {
+            if let Some(magic) = &f.stats().def.spellcasting {
                 let names: Vec<&str> = magic
                     .spells
                     .iter()
                     .filter_map(|s| crate::combat::magic::spell(s).map(|sp| sp.name.as_str()))
                     .collect();
                 let unit = crate::control::vocabulary::spells_unit(b.variant);
-                ui.label(format!("{unit} left: {} of {} ({})", f.spells_left, magic.slots, names.join(", ")));
+                ui.label(format!("{unit} left: {} of {} ({})", f.spells().left, magic.slots, names.join(", ")));
             }
             if human_actor(&res) == Some(i) {
                 ui.label(format!("Tool: {} ({} puts it down)", sel.tool.describe(), hint(GameAction::Cancel)));
@@ -289,7 +290,7 @@ fn hud(
                 egui::Color32::from_rgb(255, 110, 90),
                 format!(
                     "{} has total cover: every line from every corner meets a wall ({} lines)",
-                    b.fighters[*t].id,
+                    b.fighters.combatant[*t].id,
                     c.lines.len()
                 ),
             );
@@ -297,7 +298,12 @@ fn hud(
         if let Some(a) = &preview.attack {
             ui.separator();
             let p = &a.profile;
-            ui.strong(format!("{} {} -> {}", a.command.name(), b.fighters[a.attacker].id, b.fighters[a.target].id));
+            ui.strong(format!(
+                "{} {} -> {}",
+                a.command.name(),
+                b.fighters.combatant[a.attacker].id,
+                b.fighters.combatant[a.target].id
+            ));
             egui::Grid::new("mods").striped(true).show(ui, |ui| {
                 ui.label(p.die.name());
                 ui.label("");
@@ -326,17 +332,24 @@ fn hud(
                 if a.flanking_partners.is_empty() {
                     String::new()
                 } else {
-                    let names: Vec<&str> = a.flanking_partners.iter().map(|&p| b.fighters[p].id.as_str()).collect();
+                    let names: Vec<&str> =
+                        a.flanking_partners.iter().map(|&p| b.fighters.combatant[p].id.as_str()).collect();
                     format!(", flanked with {}", names.join(", "))
                 }
             ));
         } else if let Some(h) = preview.hovered_unit {
             ui.separator();
-            let f = &b.fighters[h];
-            ui.label(format!("{}: HP {}/{}, threatens {} squares", f.id, f.hp, f.max_hp, preview.hovered_threat.len()));
+            let f = b.fighters.at(h);
+            ui.label(format!(
+                "{}: HP {}/{}, threatens {} squares",
+                f.id(),
+                f.health().hp,
+                f.health().max,
+                preview.hovered_threat.len()
+            ));
             // The badge under a crowded token may be in codes; here it is in words.
-            if !f.conditions.is_empty() {
-                let words: Vec<&str> = f.conditions.iter().map(|&c| crate::view::condition_badge(c)).collect();
+            if !f.conditions().0.is_empty() {
+                let words: Vec<&str> = f.conditions().0.iter().map(|&c| crate::view::condition_badge(c)).collect();
                 ui.label(format!("conditions: {}", words.join(", ")));
             }
         }

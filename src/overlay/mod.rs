@@ -92,8 +92,9 @@ pub fn compute_preview(
 ) -> Preview {
     let mut out = Preview::default();
     b.refresh();
-    let hovered = hover
-        .and_then(|c| (0..b.fighters.len()).find(|&i| b.fighters[i].alive() && b.fighters[i].footprint().contains(c)));
+    let hovered = hover.and_then(|c| {
+        (0..b.fighters.len()).find(|&i| b.fighters.conditions[i].alive() && b.fighters.at(i).footprint().contains(c))
+    });
     {
         let view = b.view();
         if let Some(i) = hovered {
@@ -103,7 +104,7 @@ pub fn compute_preview(
         if layers.enemy_threat {
             // The player's foes; when only watching, everyone.
             let foes: rules::UnitMask = (0..b.fighters.len())
-                .filter(|&i| !humans.contains(&b.fighters[i].side) && b.fighters[i].in_fight())
+                .filter(|&i| !humans.contains(&b.fighters.side[i].0) && b.fighters.conditions[i].in_fight())
                 .fold(0, |m, i| m | rules::roster::bit(i));
             for y in 0..b.field.terrain.height() {
                 for x in 0..b.field.terrain.width() {
@@ -116,7 +117,7 @@ pub fn compute_preview(
             }
         }
     }
-    let actor = b.actor().filter(|&i| !b.is_over() && humans.contains(&b.fighters[i].side));
+    let actor = b.actor().filter(|&i| !b.is_over() && humans.contains(&b.fighters.side[i].0));
     let Some(actor) = actor.filter(|&a| sel.unit == Some(a)) else { return out };
     let aims_at_units = sel.tool.aims_at_foe() || sel.tool.aims_at_friend();
     if layers.range && aims_at_units {
@@ -124,30 +125,34 @@ pub fn compute_preview(
         // trip's, a bow's, a spell's…); with a healing spell, the friends it reaches.
         let friendly = sel.tool.aims_at_friend();
         let units: Vec<usize> = (0..b.fighters.len())
-            .filter(|&t| b.fighters[t].alive() && (b.fighters[t].side == b.fighters[actor].side) == friendly)
+            .filter(|&t| {
+                b.fighters.conditions[t].alive() && (b.fighters.side[t].0 == b.fighters.side[actor].0) == friendly
+            })
             .collect();
         for t in units {
-            let cmd = sel.tool.command(b.fighters[t].pos, &b.fighters[t].id.clone());
+            let cmd = sel.tool.command(b.fighters.position[t].0, &b.fighters.combatant[t].id.clone());
             if b.validate(&cmd).is_ok() {
-                out.range.extend(b.fighters[t].footprint().cells().map(|c| (c, false)));
+                out.range.extend(b.fighters.at(t).footprint().cells().map(|c| (c, false)));
             }
         }
     }
     if layers.range && !aims_at_units {
         let mode = if sel.tool == Tool::Step { MoveMode::Step } else { MoveMode::Move };
-        let probe = sel.tool.command(b.fighters[actor].pos, "");
+        let probe = sel.tool.command(b.fighters.position[actor].0, "");
         if b.affordable(&probe).is_ok() {
             let view = b.view();
             let mut allowance = rules::allowance_ft(&view, actor, mode);
-            let speed = b.fighters[actor].def.speed_ft;
+            let speed = b.fighters.stats[actor].def.speed_ft;
             match sel.tool {
                 Tool::Dash => allowance = speed * 3 / 2,
                 Tool::Tumble => allowance = speed / 2,
-                _ if mode == MoveMode::Move && b.fighters[actor].has(crate::rules::Condition::Prone) => allowance /= 2,
+                _ if mode == MoveMode::Move && b.fighters.conditions[actor].has(crate::rules::Condition::Prone) => {
+                    allowance /= 2
+                }
                 _ => {}
             }
             let range = rules::movement_range(&view, actor, mode, allowance);
-            let here = b.fighters[actor].pos;
+            let here = b.fighters.position[actor].0;
             out.range = range
                 .destinations(&view)
                 .into_iter()
@@ -157,10 +162,10 @@ pub fn compute_preview(
         }
     }
     let Some(cell) = hover else { return out };
-    if b.fighters[actor].footprint().contains(cell) {
+    if b.fighters.at(actor).footprint().contains(cell) {
         return out;
     }
-    out.actor_at = Some(b.fighters[actor].pos);
+    out.actor_at = Some(b.fighters.position[actor].0);
     match plan_for_click(b, sel.tool, cell) {
         Ok(plan) => {
             let cmd = plan.command.clone();
@@ -171,14 +176,14 @@ pub fn compute_preview(
                 .provocations(&cmd)
                 .into_iter()
                 .filter(|p| !on_path.contains(&p.by))
-                .map(|p| (b.fighters[p.by].id.clone(), p.trigger))
+                .map(|p| (b.fighters.combatant[p.by].id.clone(), p.trigger))
                 .collect();
             if let Some(path) = &plan.path {
                 out.path = Some(PathPreview {
                     command: cmd.clone(),
                     squares: path.squares.clone(),
                     cost_ft: path.cost_ft,
-                    provokes: path.provokes.iter().map(|p| (p.from, b.fighters[p.by].id.clone())).collect(),
+                    provokes: path.provokes.iter().map(|p| (p.from, b.fighters.combatant[p.by].id.clone())).collect(),
                 });
             }
             if let Some(profile) = plan.attack
@@ -198,7 +203,7 @@ pub fn compute_preview(
         Err(why) => {
             out.refusal = Some(why);
             // A foe out of reach of any line: show the blocked lines that say so.
-            if let Some(t) = hovered.filter(|&t| b.fighters[t].side != b.fighters[actor].side)
+            if let Some(t) = hovered.filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0)
                 && (sel.tool.aims_at_foe() || sel.tool == Tool::Move)
             {
                 b.refresh();
@@ -403,8 +408,8 @@ fn draw_lines(
     if let Some(path) = &preview.path
         && let Some(actor) = human_actor(&res)
     {
-        let side = res.battle.fighters[actor].size.side();
-        let mut at = layout.footprint_centre(res.battle.fighters[actor].footprint());
+        let side = res.battle.fighters.body[actor].size.side();
+        let mut at = layout.footprint_centre(res.battle.fighters.at(actor).footprint());
         for &p in &path.squares {
             let next = layout.footprint_centre(Footprint::new(p, side));
             gizmos.line_2d(at, next, Color::srgb(0.4, 1.0, 1.0));
@@ -421,10 +426,10 @@ fn draw_lines(
     }
     let Some(attack) = &preview.attack else { return };
     let b = &res.battle;
-    let target = layout.footprint_centre(b.fighters[attack.target].footprint());
-    let me = layout.footprint_centre(b.fighters[attack.attacker].footprint());
+    let target = layout.footprint_centre(b.fighters.at(attack.target).footprint());
+    let me = layout.footprint_centre(b.fighters.at(attack.attacker).footprint());
     for &partner in &attack.flanking_partners {
-        let p = layout.footprint_centre(b.fighters[partner].footprint());
+        let p = layout.footprint_centre(b.fighters.at(partner).footprint());
         let purple = Color::srgb(0.85, 0.4, 1.0);
         gizmos.line_2d(me, target, purple);
         gizmos.line_2d(target, p, purple);

@@ -140,9 +140,9 @@ pub fn attack_json(
     if a == t {
         return Err(QueryError::Invalid(format!("a unit cannot be both attacker and target (\"{attacker}\")")));
     }
-    battle.fighters.each_mut(|f| {
-        f.conditions.remove(&Condition::Surprised);
-        f.conditions.remove(&Condition::FlatFooted);
+    battle.fighters.conditions.each_mut(|c| {
+        c.remove(Condition::Surprised);
+        c.remove(Condition::FlatFooted);
     });
     battle.invalidate();
     battle.refresh();
@@ -162,7 +162,7 @@ pub fn attack_json(
 }
 
 fn battle_units(b: &crate::combat::Battle) -> String {
-    b.fighters.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", ")
+    b.fighters.iter().map(|f| f.id()).collect::<Vec<_>>().join(", ")
 }
 
 /// Answers a question about the battle in `view`.

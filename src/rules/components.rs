@@ -1,12 +1,15 @@
-//! Combatant components, spawned from a level's units, and the system that keeps the
-//! [`Roster`] snapshot in step with them.
+//! The components every combatant has, in a battle's world and in a headless world of a
+//! level's units: who it is, its side, where it stands and how big it is, its reach, the
+//! weapon in hand, its health and dying state, its awareness and its conditions. Here too
+//! the system that keeps a headless world's [`Roster`] in step with them.
 
 use super::roster::{ReachBand, Roster, UnitView};
 use crate::grid::{Footprint, GridPos, Size};
-use crate::level::{Catalogue, CreatureDef, UnitDef, WeaponDef};
+use crate::level::{Catalogue, CreatureDef, UnitDef, WeaponDef, ability_mod};
 use crate::variants::RulesVariant;
 use bevy::prelude::*;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// A creature in the fight, named by its level id.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
@@ -34,40 +37,86 @@ pub struct Reach {
     pub natural_ft: u32,
 }
 
-/// Land speed in feet.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Speed {
-    pub ft: u32,
-}
-
-/// The weapon in hand.
+/// The weapon in hand (its catalogue entry shared with every copy of the battle).
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct Wielded {
     pub id: String,
-    pub def: WeaponDef,
-    /// Its wielder is trained with it.
-    pub trained: bool,
+    pub def: Arc<WeaponDef>,
+    /// A crossbow is loaded (weapons that need no reloading are always ready).
+    pub loaded: bool,
 }
 
-/// Hit points.
+/// Hit points, and how it is faring once they are gone.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Health {
     pub hp: i32,
     pub max: i32,
     pub nonlethal: i32,
+    /// Consecutive failed death saves (d20-classic).
+    pub death_fails: u32,
+    /// Damage of the blow that dropped it (d20-classic "Brutality" death saves).
+    pub dropping_damage: i32,
 }
 
-/// Whether the combatant knew a fight was coming.
+impl Health {
+    /// Full health at `hp`.
+    pub fn full(hp: i32) -> Health {
+        Health { hp, max: hp, nonlethal: 0, death_fails: 0, dropping_damage: 0 }
+    }
+}
+
+/// Whether the combatant knew a fight was coming, and whether it has acted yet
+/// (four-actions: Surprised until then; d20-classic: flat-footed).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Awareness {
     pub aware: bool,
+    pub has_acted: bool,
 }
 
-/// The catalogue entry a combatant was made from.
+/// The catalogue entry a combatant was made from (shared with every copy of the battle).
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct Stats {
     pub creature: String,
-    pub def: CreatureDef,
+    pub def: Arc<CreatureDef>,
+}
+
+impl Stats {
+    pub fn str_mod(&self) -> i32 {
+        ability_mod(self.def.abilities.str)
+    }
+    pub fn dex_mod(&self) -> i32 {
+        ability_mod(self.def.abilities.dex)
+    }
+    pub fn con_mod(&self) -> i32 {
+        ability_mod(self.def.abilities.con)
+    }
+    /// Trained with `weapon`.
+    pub fn trained_with(&self, weapon: &WeaponDef) -> bool {
+        self.def.is_trained_with(weapon)
+    }
+    pub fn has_trait(&self, t: &str) -> bool {
+        self.def.has_trait(t)
+    }
+    /// Whether it knows this spell.
+    pub fn knows(&self, spell: &str) -> bool {
+        self.def.spellcasting.as_ref().is_some_and(|m| m.spells.iter().any(|s| s == spell))
+    }
+    /// Caster level (0 for non-casters).
+    pub fn caster_level(&self) -> i32 {
+        self.def.spellcasting.as_ref().map_or(0, |m| m.caster_level as i32)
+    }
+    /// The modifier of its casting ability (0 for non-casters).
+    pub fn casting_mod(&self) -> i32 {
+        self.def.spellcasting.as_ref().map_or(0, |m| ability_mod(self.def.abilities.casting(m.ability)))
+    }
+    /// A Fortitude save bonus derived from the entry (good save: 2 + HD/2, plus Con).
+    pub fn fortitude(&self) -> i32 {
+        2 + self.def.hit_dice as i32 / 2 + self.con_mod()
+    }
+    /// Reflex save bonus (poor save: HD/3, plus Dex).
+    pub fn reflex(&self) -> i32 {
+        self.def.hit_dice as i32 / 3 + self.dex_mod()
+    }
 }
 
 /// Conditions the sources name that the game can express.
@@ -98,6 +147,25 @@ impl Conditions {
     pub fn able(&self) -> bool {
         able(&self.0)
     }
+    /// Gains `c`; false if it already had it.
+    pub fn add(&mut self, c: Condition) -> bool {
+        self.0.insert(c)
+    }
+    /// Loses `c`; false if it did not have it.
+    pub fn remove(&mut self, c: Condition) -> bool {
+        self.0.remove(&c)
+    }
+    /// Still fighting: conscious and alive.
+    pub fn in_fight(&self) -> bool {
+        !self.has(Condition::Dead) && !self.has(Condition::Unconscious)
+    }
+    pub fn alive(&self) -> bool {
+        !self.has(Condition::Dead)
+    }
+    /// Can take actions now.
+    pub fn can_act(&self) -> bool {
+        self.in_fight() && !self.has(Condition::Stunned)
+    }
 }
 
 /// Able to act and attack at all: not unconscious, stunned, dying, stabilized or dead.
@@ -115,7 +183,6 @@ pub struct CombatantBundle {
     pub position: Position,
     pub body: Body,
     pub reach: Reach,
-    pub speed: Speed,
     pub wielded: Wielded,
     pub health: Health,
     pub awareness: Awareness,
@@ -138,12 +205,11 @@ impl CombatantBundle {
             position: Position(unit.pos()),
             body: Body { size },
             reach: Reach { natural_ft: def.natural_reach_ft(size) },
-            speed: Speed { ft: def.speed_ft },
-            wielded: Wielded { id: weapon_id, trained: def.is_trained_with(&weapon), def: weapon },
-            health: Health { hp, max: hp, nonlethal: 0 },
-            awareness: Awareness { aware: unit.is_aware() },
+            wielded: Wielded { id: weapon_id, def: Arc::new(weapon), loaded: true },
+            health: Health::full(hp),
+            awareness: Awareness { aware: unit.is_aware(), has_acted: false },
             conditions: Conditions::default(),
-            stats: Stats { creature: unit.creature.clone(), def: def.clone() },
+            stats: Stats { creature: unit.creature.clone(), def: Arc::new(def.clone()) },
         })
     }
 
@@ -155,7 +221,7 @@ impl CombatantBundle {
             &self.position,
             &self.body,
             &self.reach,
-            &self.speed,
+            &self.stats,
             &self.wielded,
             &self.conditions,
         )
@@ -169,14 +235,14 @@ pub fn unit_view(
     pos: &Position,
     body: &Body,
     reach: &Reach,
-    speed: &Speed,
+    stats: &Stats,
     wielded: &Wielded,
     conditions: &Conditions,
 ) -> UnitView {
     let footprint = Footprint::new(pos.0, body.size.side());
-    let mut view = UnitView::new(&c.id, footprint, speed.ft, reach.natural_ft, &wielded.def, &conditions.0);
-    view.threat =
-        view.threat.and(ReachBand::threatened(variant, reach.natural_ft, body.size, &wielded.def, wielded.trained));
+    let mut view = UnitView::new(&c.id, footprint, stats.def.speed_ft, reach.natural_ft, &wielded.def, &conditions.0);
+    let trained = stats.trained_with(&wielded.def);
+    view.threat = view.threat.and(ReachBand::threatened(variant, reach.natural_ft, body.size, &wielded.def, trained));
     view
 }
 
@@ -200,7 +266,7 @@ type RosterQuery<'w, 's> = Query<
         &'static Position,
         &'static Body,
         &'static Reach,
-        &'static Speed,
+        &'static Stats,
         &'static Wielded,
         &'static Conditions,
     ),
@@ -211,7 +277,7 @@ type RosterChanged = Or<(
     Changed<Position>,
     Changed<Body>,
     Changed<Reach>,
-    Changed<Speed>,
+    Changed<Stats>,
     Changed<Wielded>,
     Changed<Conditions>,
 )>;
@@ -230,8 +296,8 @@ pub(super) fn rebuild_roster(
     }
     let units = all
         .iter()
-        .map(|(c, side, pos, body, reach, speed, wielded, cond)| {
-            (unit_view(field.variant, c, pos, body, reach, speed, wielded, cond), side.0.clone())
+        .map(|(c, side, pos, body, reach, stats, wielded, cond)| {
+            (unit_view(field.variant, c, pos, body, reach, stats, wielded, cond), side.0.clone())
         })
         .collect();
     roster.set_if_neq(Roster::new(units));

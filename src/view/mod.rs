@@ -9,7 +9,7 @@ pub mod floating;
 pub mod layout;
 pub mod screenshot;
 
-use crate::combat::Fighter;
+use crate::combat::FighterRef;
 use crate::combat::plugin::BattleRes;
 use crate::control::vocabulary::VariantBadge;
 use crate::game::Screen;
@@ -239,7 +239,7 @@ fn spawn_tokens(
     let disc = disc.get_or_insert_with(|| images.add(art::token_disc(128))).clone();
     for (unit, c, side) in &new_units {
         let Some(f) = fighter_of(&res, c) else { continue };
-        let size = layout.tile * f.size.side() as f32 * 0.86;
+        let size = layout.tile * f.size().side() as f32 * 0.86;
         let bar_w = size * 0.8;
         let at = layout.footprint_centre(f.footprint());
         commands.spawn((
@@ -296,13 +296,17 @@ fn spawn_tokens(
 }
 
 /// The fighter a token's unit stands for, as the battle has it.
-fn fighter<'a>(res: &'a BattleRes, units: &Query<&Combatant>, unit: Entity) -> Option<&'a Fighter> {
+fn fighter<'a>(
+    res: &'a BattleRes,
+    units: &Query<&Combatant>,
+    unit: Entity,
+) -> Option<FighterRef<'a, 'static, 'static>> {
     fighter_of(res, units.get(unit).ok()?)
 }
 
 /// The fighter a combatant names, as the battle has it.
-fn fighter_of<'a>(res: &'a BattleRes, c: &Combatant) -> Option<&'a Fighter> {
-    res.battle.index_of(&c.id).map(|i| &res.battle.fighters[i])
+fn fighter_of<'a>(res: &'a BattleRes, c: &Combatant) -> Option<FighterRef<'a, 'static, 'static>> {
+    res.battle.index_of(&c.id).map(|i| res.battle.fighters.at(i))
 }
 
 /// Sets each token's goal when the battle moves on (and places new tokens at once).
@@ -354,7 +358,7 @@ fn update_hp_bars(
     }
     for (bar, mut sprite, mut transform) in &mut bars {
         if let Some(f) = fighter(&res, &units, bar.unit) {
-            let frac = (f.hp.max(0) as f32 / f.max_hp.max(1) as f32).clamp(0.0, 1.0);
+            let frac = (f.health().hp.max(0) as f32 / f.health().max.max(1) as f32).clamp(0.0, 1.0);
             sprite.custom_size = Some(Vec2::new(bar.width * frac, 4.0));
             transform.translation.x = -bar.width * (1.0 - frac) / 2.0;
             sprite.color = if frac > 0.5 {
@@ -469,9 +473,10 @@ fn show_token_state(
         if let Ok((c, _, variant)) = units.get(badge.unit)
             && let Some(f) = fighter_of(&res, c)
         {
-            let conditions: Vec<Condition> = f.conditions.iter().copied().filter(|&c| c != Condition::Dead).collect();
+            let conditions: Vec<Condition> =
+                f.conditions().0.iter().copied().filter(|&c| c != Condition::Dead).collect();
             let note = variant.map_or("", |v| v.0.as_str());
-            let (words, size) = badge_text(&conditions, note, f.size.side(), tile);
+            let (words, size) = badge_text(&conditions, note, f.size().side(), tile);
             text.0 = words;
             font.font_size = FontSize::Px(size);
         }
@@ -488,7 +493,7 @@ fn mark_selected(
 ) {
     let (Some(res), Some(layout)) = (res, layout) else { return };
     let Ok((mut rt, mut sprite, mut vis)) = ring.single_mut() else { return };
-    let actor = res.battle.actor().map(|i| res.battle.fighters[i].id.as_str());
+    let actor = res.battle.actor().map(|i| res.battle.fighters.combatant[i].id.as_str());
     let found = tokens.iter().find_map(|(tok, t)| {
         let (c, body) = units.get(tok.unit).ok()?;
         (Some(c.id.as_str()) == actor).then_some((t.translation, body.size.side()))

@@ -41,7 +41,7 @@ fn a_held_attack_strikes_a_foe_entering_reach_and_then_rules_out_attacks_of_oppo
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack")), 1);
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { .. })), 0, "the immediate action is spent");
     // The holder's place in the order is now just after the goblin's.
-    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters[i].id.clone()).collect();
+    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.clone()).collect();
     assert_eq!(order, vec!["gob".to_string(), "hero".to_string()]);
 }
 
@@ -59,7 +59,7 @@ fn a_trip_knocks_prone_and_in_d20_classic_provokes_first() {
         let provoked = count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
         assert_eq!(provoked, 1, "seed {seed}: the defender gets an attack of opportunity");
         let gob = b.index_of("gob").unwrap();
-        if b.fighters[gob].has(Condition::Prone) {
+        if b.fighters.conditions[gob].has(Condition::Prone) {
             tripped += 1;
             b.refresh();
             let ogre = b.index_of("ogre").unwrap();
@@ -79,9 +79,9 @@ fn standing_up_in_a_threatened_square_provokes() {
     );
     until(&mut b, "hero", |_| true);
     let hero = b.index_of("hero").unwrap();
-    b.fighters[hero].add(Condition::Prone);
+    b.fighters.conditions[hero].add(Condition::Prone);
     b.execute(Command::Stand).unwrap();
-    assert!(!b.fighters[hero].has(Condition::Prone));
+    assert!(!b.fighters.conditions[hero].has(Condition::Prone));
     assert_eq!(
         count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "stands up")),
         1
@@ -136,7 +136,7 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
         b.execute(Command::Shove { target: "gob".into() }).unwrap();
         assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob")), 1);
         let gob = b.index_of("gob").unwrap();
-        let pos = b.fighters[gob].pos;
+        let pos = b.fighters.position[gob].0;
         if pos != (4, 3).into() {
             pushed += 1;
             assert_eq!(pos.y, 3, "straight back");
@@ -150,7 +150,7 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
         until(&mut b, "hero", |_| true);
         b.execute(Command::Disarm { target: "gob".into() }).unwrap();
         let gob = b.index_of("gob").unwrap();
-        if b.fighters[gob].weapon_id == "unarmed" {
+        if b.fighters.wielded[gob].id == "unarmed" {
             disarmed += 1;
             b.refresh();
             assert!(b.view().threat.squares_of(gob).is_empty(), "unarmed, it threatens nothing");
@@ -247,12 +247,12 @@ fn a_grapple_holds_both_in_place_until_one_breaks_free() {
             until(&mut b, "ogre", |_| true);
             b.execute(Command::Grapple { target: "gob".into() }).unwrap();
             let gob = b.index_of("gob").unwrap();
-            if !b.fighters[gob].has(Condition::Grappled) {
+            if !b.fighters.conditions[gob].has(Condition::Grappled) {
                 continue;
             }
             held += 1;
             let ogre = b.index_of("ogre").unwrap();
-            assert!(b.fighters[ogre].has(Condition::Grappled), "{v}: both are grappled");
+            assert!(b.fighters.conditions[ogre].has(Condition::Grappled), "{v}: both are grappled");
             until(&mut b, "gob", |_| true);
             let e = b.validate(&Command::Move { to: (6, 6).into() }).unwrap_err();
             assert!(e.reason.contains("grappled"), "{e}");
@@ -266,8 +266,8 @@ fn a_grapple_holds_both_in_place_until_one_breaks_free() {
                 _ => assert!(strike.is_ok(), "{v}: but may strike the grappler"),
             }
             b.execute(Command::Escape).unwrap();
-            let freed = !b.fighters[gob].has(Condition::Grappled);
-            assert_eq!(freed, !b.fighters[ogre].has(Condition::Grappled), "{v}: a grapple ends for both");
+            let freed = !b.fighters.conditions[gob].has(Condition::Grappled);
+            assert_eq!(freed, !b.fighters.conditions[ogre].has(Condition::Grappled), "{v}: a grapple ends for both");
         }
     }
     assert!(held > 5, "an ogre grapples goblins often: {held}");
@@ -297,7 +297,7 @@ fn a_crossbow_must_be_reloaded_between_shots() {
     );
     until(&mut b, "xbow", |b| b.clock.phase == 2);
     let x = b.index_of("xbow").unwrap();
-    b.fighters[x].loaded = false; // fired last round
+    b.fighters.wielded[x].loaded = false; // fired last round
     b.execute(Command::Reload).unwrap();
     assert!(
         b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "reloads"))
@@ -326,9 +326,9 @@ fn ap_total_defense_takes_two_consecutive_ap_and_gives_plus_4_or_plus_2_after_at
     until(&mut b, "hero", |b| b.clock.phase == 2);
     b.execute(Command::Defend).unwrap();
     let hero = b.index_of("hero").unwrap();
-    assert!(b.fighters[hero].defense.is_empty(), "declared, not complete");
+    assert!(b.fighters.bonuses[hero].defense.is_empty(), "declared, not complete");
     until(&mut b, "gob", |b| b.clock.phase == 4); // the hero's phase-3 opportunity completed it
-    assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 4)]);
+    assert_eq!(b.fighters.bonuses[hero].defense, vec![("total defense".to_string(), 4)]);
     assert_eq!(ap_phases::points(&b).ap[hero], 1);
     // After an attack action earlier in the round, only +2.
     let mut b = battle(
@@ -342,7 +342,7 @@ fn ap_total_defense_takes_two_consecutive_ap_and_gives_plus_4_or_plus_2_after_at
     b.execute(Command::Defend).unwrap();
     until(&mut b, "gob", |b| b.clock.phase == 7);
     let hero = b.index_of("hero").unwrap();
-    assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 2)]);
+    assert_eq!(b.fighters.bonuses[hero].defense, vec![("total defense".to_string(), 2)]);
 }
 
 #[test]
@@ -356,14 +356,14 @@ fn a_delayed_d20_fighter_acts_last_from_then_on() {
         RulesVariant::D20Classic,
         6,
     );
-    let first = b.fighters[b.actor().unwrap()].id.clone();
+    let first = b.fighters.combatant[b.actor().unwrap()].id.clone();
     b.execute(Command::Delay).unwrap();
-    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters[i].id.clone()).collect();
+    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.clone()).collect();
     assert_eq!(order.last(), Some(&first));
     // It still gets its turn this round, after the others.
     let mut seen = vec![];
     while b.clock.round == 1 {
-        seen.push(b.fighters[b.actor().unwrap()].id.clone());
+        seen.push(b.fighters.combatant[b.actor().unwrap()].id.clone());
         b.execute(Command::EndTurn).unwrap();
     }
     assert_eq!(seen.last(), Some(&first), "{seen:?}");
@@ -388,7 +388,7 @@ fn massive_damage_calls_for_a_fortitude_save_against_10_plus_the_attackers_hit_d
                 let gob = b.index_of("gob").unwrap();
                 if !success {
                     assert!(
-                        b.fighters[gob].hp <= 0 && b.fighters[gob].death_fails >= 1,
+                        b.fighters.health[gob].hp <= 0 && b.fighters.health[gob].death_fails >= 1,
                         "dropped, first death save failed"
                     );
                 }

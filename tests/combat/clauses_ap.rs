@@ -20,7 +20,7 @@ fn play_phase(b: &mut OwnedBattle, phase: u32, mut act: impl FnMut(&mut OwnedBat
     let round = b.clock.round;
     while (b.clock.round, b.clock.phase) == (round, phase) {
         let a = b.actor().expect("battle on");
-        let id = b.fighters[a].id.clone();
+        let id = b.fighters.combatant[a].id.clone();
         act(b, &id);
         if b.actor() == Some(a) && (b.clock.round, b.clock.phase) == (round, phase) {
             b.execute(Command::EndTurn).unwrap();
@@ -115,7 +115,7 @@ fn ap_a_move_out_of_reach_provokes_and_a_step_does_not() {
         until(&mut b, "hero", |b| b.clock.phase == 2);
         b.execute(cmd.clone()).unwrap();
         let hero = b.index_of("hero").unwrap();
-        assert_ne!(b.fighters[hero].pos, GridPos::new(3, 3), "{cmd:?} moved");
+        assert_ne!(b.fighters.position[hero].0, GridPos::new(3, 3), "{cmd:?} moved");
         assert_eq!(aoo_by(&b, "gob").len(), usize::from(provokes), "{cmd:?}");
     }
 }
@@ -147,7 +147,7 @@ fn ap_a_charge_ends_in_a_melee_attack_at_plus_2() {
     until(&mut b, "hero", |b| b.clock.phase == 3);
     b.execute(Command::EndTurn).unwrap(); // the charge's second AP
     let hero = b.index_of("hero").unwrap();
-    assert_eq!(b.fighters[hero].pos, GridPos::new(5, 3), "the closest space from which it can attack");
+    assert_eq!(b.fighters.position[hero].0, GridPos::new(5, 3), "the closest space from which it can attack");
     let a = attacks_of(&b, "hero");
     assert_eq!(a.len(), 1);
     assert_eq!(a[0].0, "charges");
@@ -301,14 +301,14 @@ fn ap_trip_bull_rush_and_disarm_succeed_against_cmd() {
                 .expect("a combat maneuver check");
             assert_eq!((total, target_number), (roll + 4, 12), "{what}");
             assert_eq!(hit, roll + 4 >= 12);
-            let g = &b.fighters[b.index_of("gob").unwrap()];
+            let g = b.fighters.at(b.index_of("gob").unwrap());
             match what {
                 "trip" => assert_eq!(g.has(Condition::Prone), hit, "{what} roll {roll}"),
                 "bull rush" => {
                     let pushed = if hit { 1 + (roll + 4 - 12) / 5 } else { 0 };
-                    assert_eq!(g.pos, GridPos::new(4 + pushed, 3), "{what} roll {roll}");
+                    assert_eq!(g.pos(), GridPos::new(4 + pushed, 3), "{what} roll {roll}");
                 }
-                _ => assert_eq!(g.weapon_id == "unarmed", hit, "{what} roll {roll}"),
+                _ => assert_eq!(g.wielded().id == "unarmed", hit, "{what} roll {roll}"),
             }
             if hit {
                 won += 1;
@@ -367,10 +367,10 @@ fn ap_a_trip_or_disarm_failed_by_10_turns_on_the_goblin() {
                 _ => None,
             });
             let Some(roll) = roll else { continue };
-            let g = &b.fighters[b.index_of("gob").unwrap()];
+            let g = b.fighters.at(b.index_of("gob").unwrap());
             let turned = match what {
                 "trip" => g.has(Condition::Prone),
-                _ => g.weapon_id == "unarmed",
+                _ => g.wielded().id == "unarmed",
             };
             assert_eq!(turned, roll <= 5, "{what} roll {roll}");
             if roll <= 5 {

@@ -24,7 +24,7 @@ fn d20_a_standard_action_buys_a_second_move_but_a_move_buys_no_standard_action()
     b.execute(Command::Move { to: (1, 4).into() }).unwrap();
     assert!(b.validate(&Command::Move { to: (1, 7).into() }).is_ok(), "the standard action given up for a move");
     b.execute(Command::Move { to: (1, 7).into() }).unwrap();
-    assert_eq!(b.fighters[hero].pos, GridPos::new(1, 7));
+    assert_eq!(b.fighters.position[hero].0, GridPos::new(1, 7));
     assert_ne!(b.actor(), Some(hero), "two moves spend the turn");
 
     let mut b = d20(units(), 1);
@@ -72,7 +72,7 @@ fn plain_hit(weapon: &str, str_score: i32) -> (Vec<i32>, i32, Vec<(String, i32)>
             seed,
         );
         let hero = b.index_of("hero").unwrap();
-        std::sync::Arc::make_mut(&mut b.fighters[hero].def).abilities.str = str_score;
+        std::sync::Arc::make_mut(&mut b.fighters.stats[hero].def).abilities.str = str_score;
         until(&mut b, "hero", |_| true);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let hit = b.events.iter().find_map(|e| match e {
@@ -171,7 +171,7 @@ fn d20_a_melee_touch_attack_ignores_armor_shield_and_natural_armor() {
     for (foe, ac, touch) in [("goblin", 16, 13), ("ogre", 17, 8)] {
         let mut b =
             d20(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("foe", "red", (4, 3), foe, None)], 3);
-        until(&mut b, "hero", |b| b.fighters[b.index_of("foe").unwrap()].has_acted);
+        until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("foe").unwrap()].has_acted);
         let (h, f) = (b.index_of("hero").unwrap(), b.index_of("foe").unwrap());
         b.refresh();
         let plain = attack::profile(&b, &b.view(), h, f, &AttackKind::Primary, &Default::default());

@@ -37,7 +37,7 @@ fn four_actions_a_dash_provokes_and_quick_actions_never_do() {
             b.execute(c.clone()).unwrap();
         }
         let hero = b.index_of("hero").unwrap();
-        assert!(b.fighters[hero].pos.x < 3, "{cmds:?} left the goblin's reach");
+        assert!(b.fighters.position[hero].0.x < 3, "{cmds:?} left the goblin's reach");
         assert_eq!(reactions_by(&b, "gob"), usize::from(provokes), "{cmds:?}");
     }
 }
@@ -78,7 +78,7 @@ fn four_actions_disarm_trip_and_push_against_reflex_and_a_failure_provokes() {
         for seed in 0..40 {
             let mut b = hero_and_goblin(seed);
             // After the goblin's first turn: no longer Surprised (which would cost it its Dex).
-            until(&mut b, "hero", |b| b.fighters[b.index_of("gob").unwrap()].has_acted);
+            until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("gob").unwrap()].has_acted);
             b.execute(cmd.clone()).unwrap();
             let (roll, bonus, athletics) = b
                 .events
@@ -95,11 +95,11 @@ fn four_actions_disarm_trip_and_push_against_reflex_and_a_failure_provokes() {
             assert_eq!(bonus, 2, "Reflex +2");
             assert!((1 + 3..=20 + 3).contains(&athletics), "d20 + 3: {athletics}");
             let success = athletics >= roll + bonus;
-            let g = &b.fighters[b.index_of("gob").unwrap()];
+            let g = b.fighters.at(b.index_of("gob").unwrap());
             let done = match what {
-                "disarm" => g.weapon_id == "unarmed",
+                "disarm" => g.wielded().id == "unarmed",
                 "trip" => g.has(Condition::Prone),
-                _ => g.pos == GridPos::new(5, 3),
+                _ => g.pos() == GridPos::new(5, 3),
             };
             assert_eq!(done, success, "{what}, seed {seed}");
             assert_eq!(reactions_by(&b, "gob"), usize::from(!success), "{what}, seed {seed}");
@@ -119,15 +119,15 @@ fn four_actions_disarm_trip_and_push_against_reflex_and_a_failure_provokes() {
 fn four_actions_a_successful_push_moves_the_pusher_too() {
     for seed in 0..40 {
         let mut b = hero_and_goblin(seed);
-        until(&mut b, "hero", |b| b.fighters[b.index_of("gob").unwrap()].has_acted);
+        until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("gob").unwrap()].has_acted);
         b.execute(Command::Shove { target: "gob".into() }).unwrap();
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        if b.fighters[g].pos != GridPos::new(4, 3) {
-            assert_eq!(b.fighters[g].pos, GridPos::new(5, 3), "seed {seed}: pushed 5 ft");
-            assert_eq!(b.fighters[h].pos, GridPos::new(4, 3), "seed {seed}: the pusher follows 5 ft");
+        if b.fighters.position[g].0 != GridPos::new(4, 3) {
+            assert_eq!(b.fighters.position[g].0, GridPos::new(5, 3), "seed {seed}: pushed 5 ft");
+            assert_eq!(b.fighters.position[h].0, GridPos::new(4, 3), "seed {seed}: the pusher follows 5 ft");
             return;
         }
-        assert_eq!(b.fighters[h].pos, GridPos::new(3, 3), "seed {seed}: a failed push moves nobody");
+        assert_eq!(b.fighters.position[h].0, GridPos::new(3, 3), "seed {seed}: a failed push moves nobody");
     }
     panic!("no push succeeded");
 }
@@ -207,7 +207,7 @@ fn four_actions_a_charge_is_plus_2_to_attack_and_damage_and_minus_2_ac() {
         until(&mut b, "hero", |_| true);
         b.execute(Command::Charge { target: "sp1".into() }).unwrap();
         let hero = b.index_of("hero").unwrap();
-        assert!(b.fighters[hero].defense.contains(&("charging".into(), -2)));
+        assert!(b.fighters.bonuses[hero].defense.contains(&("charging".into(), -2)));
         assert_eq!(reactions_by(&b, "sp1"), 0, "the charged foe does not react");
         assert_eq!(reactions_by(&b, "sp2"), 1, "the control: another foe does");
         let s: Vec<&CombatEvent> = b
@@ -297,7 +297,7 @@ fn four_actions_prone_is_minus_4_ac_in_melee_and_plus_4_against_ranged() {
         p.modifiers.iter().find(|m| m.source == "target prone").map(|m| m.value)
     };
     assert_eq!((prone_mod(&mut b, h), prone_mod(&mut b, a)), (None, None));
-    b.fighters[g].add(Condition::Prone);
+    b.fighters.conditions[g].add(Condition::Prone);
     b.invalidate();
     assert_eq!((prone_mod(&mut b, h), prone_mod(&mut b, a)), (Some(4), Some(-4)));
 }
@@ -341,13 +341,13 @@ fn held_goblin(held: bool) -> OwnedBattle {
     );
     until(&mut b, "gob", |_| true);
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    b.fighters[g].conditions.remove(&Condition::Surprised);
+    b.fighters.conditions[g].0.remove(&Condition::Surprised);
     if held {
-        b.fighters[g].add(Condition::Grappled);
-        b.fighters[g].grappling = Some(h);
-        b.fighters[h].add(Condition::Grappled);
-        b.fighters[h].grappling = Some(g);
-        b.fighters[h].holds_grapple = true;
+        b.fighters.conditions[g].add(Condition::Grappled);
+        b.fighters.grapple[g].with = Some(h);
+        b.fighters.conditions[h].add(Condition::Grappled);
+        b.fighters.grapple[h].with = Some(g);
+        b.fighters.grapple[h].holds = true;
         b.invalidate();
     }
     b
@@ -358,7 +358,7 @@ fn hero_before_the_goblins_first_turn() -> OwnedBattle {
     for seed in 0..40 {
         let mut b = hero_and_goblin(seed);
         until(&mut b, "hero", |_| true);
-        if !b.fighters[b.index_of("gob").unwrap()].has_acted {
+        if !b.fighters.awareness[b.index_of("gob").unwrap()].has_acted {
             return b;
         }
     }
@@ -377,7 +377,7 @@ fn four_actions_the_surprised_lose_their_dex_to_ac() {
         p.modifiers.iter().find(|m| m.source == "target surprised").map(|m| m.value)
     };
     assert_eq!(surprised(&mut b), Some(2));
-    until(&mut b, "hero", |b| b.fighters[b.index_of("gob").unwrap()].has_acted);
+    until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("gob").unwrap()].has_acted);
     assert_eq!(surprised(&mut b), None);
 }
 

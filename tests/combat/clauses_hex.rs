@@ -19,7 +19,7 @@ fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) 
     let mut actors = vec![];
     while (b.clock.round, b.clock.phase) == phase {
         let a = b.actor().expect("battle on");
-        let id = b.fighters[a].id.clone();
+        let id = b.fighters.combatant[a].id.clone();
         actors.push(id.clone());
         act(b, &id);
         if b.actor() == Some(a) && (b.clock.round, b.clock.phase) == phase {
@@ -30,7 +30,7 @@ fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) 
 }
 
 fn ids(b: &OwnedBattle, order: &[usize]) -> Vec<String> {
-    order.iter().map(|&i| b.fighters[i].id.clone()).collect()
+    order.iter().map(|&i| b.fighters.combatant[i].id.clone()).collect()
 }
 
 fn opportunities_by(b: &OwnedBattle, by_id: &str) -> Vec<String> {
@@ -64,16 +64,16 @@ fn hex_an_unconscious_fighter_keeps_its_initiative_score() {
     let order = ids(&b, &b.clock.order);
     assert_eq!(order, ["wolf", "hero", "ogre"], "CV 5, 4, 3");
     let hero = b.index_of("hero").unwrap();
-    let score = b.fighters[hero].initiative;
-    b.fighters[hero].add(Condition::Unconscious);
+    let score = b.fighters.initiative[hero].order;
+    b.fighters.conditions[hero].add(Condition::Unconscious);
     b.invalidate();
     for _ in 0..5 {
         let acted = play_phase(&mut b, |_, _| {});
         assert_eq!(acted, ["wolf", "ogre"], "the unconscious do not act");
     }
-    assert_eq!(b.fighters[hero].initiative, score);
+    assert_eq!(b.fighters.initiative[hero].order, score);
     assert_eq!(ids(&b, &b.clock.order), order);
-    b.fighters[hero].remove(Condition::Unconscious);
+    b.fighters.conditions[hero].remove(Condition::Unconscious);
     b.invalidate();
     assert_eq!(play_phase(&mut b, |_, _| {}), ["wolf", "hero", "ogre"], "awake, in its old place");
 }
@@ -247,7 +247,8 @@ fn held_attacks(b: &OwnedBattle) -> usize {
 #[test]
 fn hex_a_readied_action_puts_the_reader_just_ahead_of_its_trigger() {
     let mut b = readied_hero(6);
-    let place = |b: &OwnedBattle, id: &str| b.clock.order.iter().position(|&i| b.fighters[i].id == id).unwrap();
+    let place =
+        |b: &OwnedBattle, id: &str| b.clock.order.iter().position(|&i| b.fighters.combatant[i].id == id).unwrap();
     assert!(place(&b, "hero") > place(&b, "gob"), "the control: CV order");
     play_phase(&mut b, |b, id| {
         if id == "gob" {

@@ -10,7 +10,7 @@ use osr_segments::{OsrStep, osr_is_high};
 /// Every combatant declares "fight" except those `special` names, who declare its intent.
 fn declare(b: &mut OwnedBattle, special: &[(&str, Intent)]) {
     while major(b).declaring {
-        let me = b.fighters[b.actor().unwrap()].id.clone();
+        let me = b.fighters.combatant[b.actor().unwrap()].id.clone();
         let intent = special.iter().find(|(id, _)| *id == me).map_or(Intent::Fight, |(_, i)| i.clone());
         b.execute(Command::Declare { intent }).unwrap();
     }
@@ -57,7 +57,7 @@ fn osr_a_delay_announced_in_high_waits_for_low_with_the_delayed_condition() {
             continue;
         }
         b.execute(Command::Delay).unwrap();
-        assert!(b.fighters[hero].has(Condition::Delayed));
+        assert!(b.fighters.conditions[hero].has(Condition::Delayed));
         assert!(!osr_is_high(&b, hero), "the delayed always have LOW initiative");
         // Nothing more in HIGH: the next time the hero acts, the LOW step is on, its major
         // action intact.
@@ -68,7 +68,7 @@ fn osr_a_delay_announced_in_high_waits_for_low_with_the_delayed_condition() {
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         // "for the rest of the round": the next round's declarations find it gone.
         until(&mut b, "hero", |b| b.clock.round == 2);
-        assert!(!b.fighters[hero].has(Condition::Delayed));
+        assert!(!b.fighters.conditions[hero].has(Condition::Delayed));
     }
 }
 
@@ -114,7 +114,7 @@ fn osr_a_natural_20_always_hits_and_a_natural_1_always_misses() {
             );
             until(&mut b, "gob", group_turn);
             let hero = b.index_of("hero").unwrap();
-            b.fighters[hero].defense = vec![("test".into(), ac_change)];
+            b.fighters.bonuses[hero].defense = vec![("test".into(), ac_change)];
             b.execute(Command::Attack { target: "hero".into() }).unwrap();
             let Some((rolls, total, target_number, hit)) = b.events.iter().find_map(|e| match e {
                 CombatEvent::Attack { attacker, rolls, total, target_number, hit, .. } if attacker == "gob" => {
@@ -197,7 +197,7 @@ fn osr_an_attack_bonus_in_offense_counts() {
     );
     until(&mut b, "gob", group_turn);
     let (g, h) = (b.index_of("gob").unwrap(), b.index_of("hero").unwrap());
-    b.fighters[g].offense = vec![("test".into(), 30)];
+    b.fighters.bonuses[g].offense = vec![("test".into(), 30)];
     b.refresh();
     let p = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
     assert_eq!(p.target_number, 17);
@@ -253,7 +253,7 @@ fn osr_one_free_attack_per_opponent_per_round() {
     assert_eq!(free_attacks_by(&b, "gob"), ["hero"]);
     // Back in, and out again, in later segments of the same round.
     for to in [(3, 2), (1, 2)] {
-        b.fighters[gob].reactions_used = 0;
+        b.fighters.reactions[gob].used = 0;
         b.clock.budget.own_mut::<osr_segments::MajorAction>().major = true;
         osr_segments::round_mut(&mut b).acted[hero] = false;
         assert_eq!(b.actor(), Some(hero));
@@ -262,7 +262,7 @@ fn osr_one_free_attack_per_opponent_per_round() {
     assert_eq!(free_attacks_by(&b, "gob"), ["hero"], "once per opponent per round");
     until(&mut b, "pal", group_turn);
     assert_eq!(b.clock.round, 1);
-    b.fighters[gob].reactions_used = 0;
+    b.fighters.reactions[gob].used = 0;
     b.execute(Command::Move { to: (6, 5).into() }).unwrap();
     assert_eq!(free_attacks_by(&b, "gob"), ["hero", "pal"], "the control: another opponent");
 }

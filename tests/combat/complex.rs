@@ -9,11 +9,11 @@ use fivefoot::combat::variants::ap_phases;
 /// Makes `id` helpless: down and unconscious (`dying`: below 0 hit points and dying).
 fn knock_out(b: &mut OwnedBattle, id: &str, dying: bool) {
     let i = b.index_of(id).unwrap();
-    b.fighters[i].add(Condition::Unconscious);
-    b.fighters[i].add(Condition::Prone);
+    b.fighters.conditions[i].add(Condition::Unconscious);
+    b.fighters.conditions[i].add(Condition::Prone);
     if dying {
-        b.fighters[i].hp = -1;
-        b.fighters[i].add(Condition::Dying);
+        b.fighters.health[i].hp = -1;
+        b.fighters.conditions[i].add(Condition::Dying);
     }
     // No AP and no opportunity left this round, as if it had dropped before it opened.
     ap_phases::points_mut(b).ap[i] = 0;
@@ -68,7 +68,7 @@ fn a_coup_de_grace_hits_automatically_for_a_confirmed_critical_then_fortitude_dc
         let (dc, success) = save.expect("the champion survives the damage and saves");
         assert_eq!(dc, 10 + damage.1, "seed {seed}");
         let c = b.index_of("champ").unwrap();
-        assert_eq!(b.fighters[c].has(Condition::Dead), !success, "seed {seed}");
+        assert_eq!(b.fighters.conditions[c].has(Condition::Dead), !success, "seed {seed}");
         if success { lived += 1 } else { died += 1 }
     }
     assert!(died > 0 && lived > 0, "died {died}, lived {lived}");
@@ -112,8 +112,8 @@ fn first_aid_stabilises_a_dying_ally_on_a_dc_15_heal_check_and_not_on_a_failure(
         assert_eq!(dc, 15);
         assert_eq!(success, total >= 15);
         let p = b.index_of("pal").unwrap();
-        assert_eq!(b.fighters[p].has(Condition::Stabilized), success, "seed {seed}");
-        assert_eq!(b.fighters[p].has(Condition::Dying), !success, "seed {seed}");
+        assert_eq!(b.fighters.conditions[p].has(Condition::Stabilized), success, "seed {seed}");
+        assert_eq!(b.fighters.conditions[p].has(Condition::Dying), !success, "seed {seed}");
         if success { saved += 1 } else { failed += 1 }
     }
     assert!(saved > 0 && failed > 0, "saved {saved}, failed {failed}");
@@ -223,7 +223,7 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
     assert_eq!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
     // With a goblin still fighting beside it, it fights that one instead.
     let f = b.index_of("far").unwrap();
-    b.fighters[f].pos = (3, 4).into();
+    b.fighters.position[f].0 = (3, 4).into();
     b.invalidate();
     assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
     // A dying friend beside it comes first: first aid.
@@ -259,9 +259,9 @@ fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_
             );
             let down = b.index_of("down").unwrap();
             // Dropped before the battle: at −1 hit points, dying.
-            b.fighters[down].hp = -1;
+            b.fighters.health[down].hp = -1;
             for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-                b.fighters[down].add(c);
+                b.fighters.conditions[down].add(c);
             }
             let dying_turns = |b: &OwnedBattle| {
                 count(b, |e| match e {
@@ -273,7 +273,7 @@ fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_
             // Every round that begins with it dying (and alive) holds one dying turn.
             for _ in 0..4 {
                 let round = b.clock.round;
-                let dying = b.fighters[down].has(Condition::Dying) && b.fighters[down].alive();
+                let dying = b.fighters.conditions[down].has(Condition::Dying) && b.fighters.conditions[down].alive();
                 let before = dying_turns(&b);
                 while b.clock.round == round {
                     b.execute(Command::EndTurn).unwrap();
@@ -303,7 +303,7 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
         fivefoot::control::vocabulary::budget_line(&b)
     );
     b.execute(Command::EndTurn).unwrap();
-    assert_eq!(b.fighters[hero].defense, vec![("total defense".to_string(), 4)]);
+    assert_eq!(b.fighters.bonuses[hero].defense, vec![("total defense".to_string(), 4)]);
     // Any other action abandons it: "it may be wise to abandon an advanced action".
     let mut b = battle(units(), RulesVariant::ApPhases, 3);
     until(&mut b, "hero", |b| b.clock.phase == 2);
@@ -317,7 +317,7 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     assert_eq!((ap_phases::points(&b), &b.clock.budget, b.events.len()), (&points, &budget, events));
     b.execute(Command::Move { to: (3, 0).into() }).unwrap();
     assert!(ap_phases::points(&b).advanced[hero].is_none());
-    assert!(b.fighters[hero].defense.is_empty(), "no total defense");
+    assert!(b.fighters.bonuses[hero].defense.is_empty(), "no total defense");
     assert!(
         b.events
             .iter()
@@ -356,7 +356,7 @@ fn a_hex_phases_ai_too_far_to_strike_stops_within_one_move_and_strikes_next_phas
             done.push(c.clone());
             b.execute(c).unwrap();
         }
-        let p = b.fighters[wolf].pos;
+        let p = b.fighters.position[wolf].0;
         turns.push((phase, done, (p.x, p.y)));
     }
     // Wolf: speed 50 ft, a move action half of it: 5 hexes. From (12, 1) the hex beside the
@@ -402,11 +402,11 @@ fn a_mover_dropped_in_an_allys_square_ends_on_the_last_square_it_could_stop_in()
             if b.execute(Command::Move { to: GridPos::new(4, 1) }).is_err() {
                 continue;
             }
-            let f = &b.fighters[hero];
-            assert_ne!(f.pos, GridPos::new(1, 1), "{v} seed {seed}: left on the ally's square");
-            if !f.in_fight() && f.pos != GridPos::new(4, 1) {
+            let f = b.fighters.at(hero);
+            assert_ne!(f.pos(), GridPos::new(1, 1), "{v} seed {seed}: left on the ally's square");
+            if !f.in_fight() && f.pos() != GridPos::new(4, 1) {
                 // Dropped on the way: back where it could have stopped, its start.
-                assert_eq!(f.pos, GridPos::new(0, 1), "{v} seed {seed}");
+                assert_eq!(f.pos(), GridPos::new(0, 1), "{v} seed {seed}");
                 dropped_there += 1;
             }
         }

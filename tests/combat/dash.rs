@@ -27,7 +27,7 @@ fn a_four_actions_dash_runs_double_speed_in_a_straight_line_only() {
     assert_eq!(path.cost_ft, 60);
     assert_eq!(path.squares, (1..=12).map(|x| GridPos::new(x, 1)).collect::<Vec<_>>());
     b.execute(Command::Dash { to: (12, 1).into() }).unwrap();
-    assert_eq!(b.fighters[b.index_of("hero").unwrap()].pos, GridPos::new(12, 1));
+    assert_eq!(b.fighters.position[b.index_of("hero").unwrap()].0, GridPos::new(12, 1));
     // 13 squares (65 ft) is beyond double speed.
     let b = runner(&open);
     assert!(b.clone().validate(&Command::Dash { to: (13, 1).into() }).is_err(), "65 ft");

@@ -68,7 +68,10 @@ fn a_replayed_log_reproduces_the_final_state() {
         replay.replay(&commands).unwrap();
         assert_eq!(events_json(&played), events_json(&replay), "{v}");
         let state = |b: &OwnedBattle| {
-            b.fighters.iter().map(|f| (f.id.clone(), f.pos, f.hp, f.conditions.clone())).collect::<Vec<_>>()
+            b.fighters
+                .iter()
+                .map(|f| (f.id().to_string(), f.pos(), f.health().hp, f.conditions().0.clone()))
+                .collect::<Vec<_>>()
         };
         assert_eq!(state(&played), state(&replay), "{v}");
     }

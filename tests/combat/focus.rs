@@ -35,15 +35,15 @@ fn a_four_actions_caster_presents_its_focus_against_13_plus_twice_the_spell_orde
         assert_eq!((bonus, dc), (4, 15));
         assert_eq!(success, roll + 4 >= 15, "d20 {roll}");
         let mage = b.index_of("mage").unwrap();
-        let sq = b.fighters[mage].def.spellcasting.as_ref().unwrap().slots;
+        let sq = b.fighters.stats[mage].def.spellcasting.as_ref().unwrap().slots;
         if success {
             presented += 1;
-            assert_eq!(b.fighters[mage].spells_left, sq - 1, "the spell's Spell Order in SQ is spent");
+            assert_eq!(b.fighters.spells[mage].left, sq - 1, "the spell's Spell Order in SQ is spent");
             assert!(spoiled(&b, "mage").is_empty());
         } else {
             failed += 1;
             assert_eq!(spoiled(&b, "mage"), vec!["no spellcasting focus presented".to_string()]);
-            assert_eq!(b.fighters[mage].spells_left, sq, "no SQ channelled");
+            assert_eq!(b.fighters.spells[mage].left, sq, "no SQ channelled");
             assert_eq!(damage_to(&b, "gob"), 0, "no missile");
         }
     }

@@ -16,10 +16,10 @@ fn hero_holds_the_goblin(seed: u64) -> OwnedBattle {
     );
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     for (x, y) in [(h, g), (g, h)] {
-        b.fighters[x].add(Condition::Grappled);
-        b.fighters[x].grappling = Some(y);
+        b.fighters.conditions[x].add(Condition::Grappled);
+        b.fighters.grapple[x].with = Some(y);
     }
-    b.fighters[h].holds_grapple = true;
+    b.fighters.grapple[h].holds = true;
     b.invalidate();
     until(&mut b, "hero", |_| true);
     b
@@ -52,19 +52,25 @@ fn the_winner_of_a_grapple_contest_keeps_hold_and_makes_a_primary_attack() {
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         let attacks: Vec<_> = attack_events(&b)[..].iter().filter(|(a, _)| a == "hero").cloned().collect();
         if hero != gob {
-            assert_eq!(b.fighters[g].reactions_used, 1, "seed {seed}: the goblin contests with its reaction");
+            assert_eq!(b.fighters.reactions[g].used, 1, "seed {seed}: the goblin contests with its reaction");
         }
         if hero > gob {
             won += 1;
             assert_eq!(attacks.len(), 1, "seed {seed}: the follow-up attack");
             assert!(!attacks[0].1.iter().any(|(s, _)| s.contains("secondary") || s.contains("tertiary")));
-            assert!(b.fighters[g].has(Condition::Grappled) || !b.fighters[g].in_fight(), "seed {seed}: still held");
-            assert!(b.fighters[h].holds_grapple);
+            assert!(
+                b.fighters.conditions[g].has(Condition::Grappled) || !b.fighters.conditions[g].in_fight(),
+                "seed {seed}: still held"
+            );
+            assert!(b.fighters.grapple[h].holds);
         } else if hero < gob {
             lost += 1;
             assert!(attacks.is_empty(), "seed {seed}: no follow-up for the loser");
             // The held goblin won: it chooses to break free.
-            assert!(!b.fighters[g].has(Condition::Grappled) && !b.fighters[h].has(Condition::Grappled));
+            assert!(
+                !b.fighters.conditions[g].has(Condition::Grappled)
+                    && !b.fighters.conditions[h].has(Condition::Grappled)
+            );
         }
     }
     assert!(won > 3 && lost > 3, "won {won}, lost {lost}");
@@ -84,10 +90,10 @@ fn a_held_creature_that_wins_the_contest_ends_the_grapple_and_one_that_loses_sta
         let g = b.index_of("gob").unwrap();
         if gob > hero {
             free += 1;
-            assert!(!b.fighters[g].has(Condition::Grappled), "seed {seed}");
+            assert!(!b.fighters.conditions[g].has(Condition::Grappled), "seed {seed}");
         } else {
             held += 1;
-            assert!(b.fighters[g].has(Condition::Grappled), "seed {seed}: the grapple is maintained");
+            assert!(b.fighters.conditions[g].has(Condition::Grappled), "seed {seed}: the grapple is maintained");
         }
     }
     assert!(free > 3 && held > 3, "free {free}, held {held}");
@@ -106,7 +112,7 @@ fn a_tied_grapple_contest_maintains_the_grapple_and_ends_the_turn() {
         }
         ties += 1;
         let h = b.index_of("hero").unwrap();
-        assert!(b.fighters[h].has(Condition::Grappled), "seed {seed}: maintained");
+        assert!(b.fighters.conditions[h].has(Condition::Grappled), "seed {seed}: maintained");
         assert!(attack_events(&b).iter().all(|(a, _)| a != "hero"), "seed {seed}: no follow-up");
         assert_ne!(b.actor(), Some(h), "seed {seed}: the hero can act no further (its quick action is lost)");
     }
@@ -119,12 +125,12 @@ fn a_grappler_that_wins_may_trip_or_push_instead_and_a_foe_without_a_reaction_st
     for seed in 0..30 {
         let mut b = hero_holds_the_goblin(seed);
         let g = b.index_of("gob").unwrap();
-        b.fighters[g].reactions_used = 1; // spent already this round
+        b.fighters.reactions[g].used = 1; // spent already this round
         let from = b.events.len();
         b.execute(Command::Wrestle { follow_up: GrappleFollowUp::Trip }).unwrap();
         let (hero, gob, how) = contest(&b, from);
         assert!(how.contains("no reaction left"), "{how}");
-        assert_eq!(b.fighters[g].has(Condition::Prone), hero > gob, "seed {seed}");
+        assert_eq!(b.fighters.conditions[g].has(Condition::Prone), hero > gob, "seed {seed}");
         tripped += usize::from(hero > gob);
 
         let mut b = hero_holds_the_goblin(seed);
@@ -134,8 +140,12 @@ fn a_grappler_that_wins_may_trip_or_push_instead_and_a_foe_without_a_reaction_st
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         if hero > gob {
             pushed += 1;
-            assert_eq!((b.fighters[h].pos, b.fighters[g].pos), ((4, 3).into(), (5, 3).into()), "seed {seed}");
-            assert!(b.fighters[g].has(Condition::Grappled), "the pair moved together, still locked");
+            assert_eq!(
+                (b.fighters.position[h].0, b.fighters.position[g].0),
+                ((4, 3).into(), (5, 3).into()),
+                "seed {seed}"
+            );
+            assert!(b.fighters.conditions[g].has(Condition::Grappled), "the pair moved together, still locked");
         }
     }
     assert!(tripped > 3 && pushed > 3, "tripped {tripped}, pushed {pushed}");

@@ -27,7 +27,7 @@ fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) 
     let phase = (b.clock.round, b.clock.phase);
     while (b.clock.round, b.clock.phase) == phase {
         let a = b.actor().expect("battle on");
-        let id = b.fighters[a].id.clone();
+        let id = b.fighters.combatant[a].id.clone();
         act(b, &id);
         if b.actor() == Some(a) {
             b.execute(Command::EndTurn).unwrap();
@@ -96,7 +96,7 @@ fn hex_a_1_hex_step_out_of_a_threatened_hex_provokes_nothing() {
             b.execute(Command::Step { to: GridPos::new(2, 3) }).unwrap();
         }
     });
-    assert_eq!(b.fighters[b.index_of("h1").unwrap()].pos, GridPos::new(2, 3));
+    assert_eq!(b.fighters.position[b.index_of("h1").unwrap()].0, GridPos::new(2, 3));
     assert!(opportunities(&b).is_empty());
 }
 
@@ -127,7 +127,7 @@ fn hex_the_surprise_phase_allows_one_action_at_minus_3_dcv_and_a_normal_phase_at
     assert!(!aware.modifiers.iter().any(|m| m.source.contains("unaware")));
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
     b.execute(to(3, 3)).unwrap();
-    assert_eq!(b.fighters[h].pos, GridPos::new(3, 3));
+    assert_eq!(b.fighters.position[h].0, GridPos::new(3, 3));
     // Nothing is left: the turn has passed on, or a second move is refused.
     if b.actor() == Some(h) {
         let e = b.validate(&to(2, 3)).unwrap_err();
@@ -141,12 +141,12 @@ fn hex_the_surprise_phase_allows_one_action_at_minus_3_dcv_and_a_normal_phase_at
 fn hex_post_turn_recovery_comes_after_phase_4() {
     let mut b = two_fighters_and_a_goblin();
     let g = b.index_of("gob").unwrap();
-    b.fighters[g].add(Condition::Stunned);
+    b.fighters.conditions[g].add(Condition::Stunned);
     for phase in 1..=4 {
         assert_eq!((b.clock.round, b.clock.phase), (1, phase));
-        assert!(b.fighters[g].has(Condition::Stunned), "phase {phase}");
+        assert!(b.fighters.conditions[g].has(Condition::Stunned), "phase {phase}");
         play_phase(&mut b, |_, _| {});
     }
     assert_eq!((b.clock.round, b.clock.phase), (2, 1));
-    assert!(!b.fighters[g].has(Condition::Stunned), "recovered in the post-turn");
+    assert!(!b.fighters.conditions[g].has(Condition::Stunned), "recovered in the post-turn");
 }

@@ -45,7 +45,7 @@ fn hex_abort_before_acting_dodges_and_gives_up_this_phase() {
     // The ogre gave up its action in phase 1: once the wolf is done, phase 2 begins with the wolf.
     aborting.execute(Command::EndTurn).unwrap();
     assert_eq!(aborting.clock.phase, 2);
-    assert_eq!(aborting.fighters[aborting.actor().unwrap()].id, "wolf");
+    assert_eq!(aborting.fighters.combatant[aborting.actor().unwrap()].id, "wolf");
     let ogre_turns_in_phase_1 = aborting.events[before..]
         .iter()
         .take_while(|e| !matches!(e, CombatEvent::PhaseStarted { .. }))
@@ -63,22 +63,22 @@ fn hex_abort_before_acting_dodges_and_gives_up_this_phase() {
     );
     assert_eq!(dodge_modifiers(&aborting, "wolf")[1..], [-3]);
     aborting.execute(Command::EndTurn).unwrap(); // the wolf ends; the ogre acts
-    assert_eq!(aborting.fighters[aborting.actor().unwrap()].id, "ogre");
+    assert_eq!(aborting.fighters.combatant[aborting.actor().unwrap()].id, "ogre");
 }
 
 #[test]
 fn hex_abort_after_acting_gives_up_the_next_phase() {
     let mut b = hex_wolf_and_ogre(Some(false), Some(true));
     b.execute(Command::EndTurn).unwrap(); // the wolf has acted in phase 1
-    assert_eq!(b.fighters[b.actor().unwrap()].id, "ogre");
+    assert_eq!(b.fighters.combatant[b.actor().unwrap()].id, "ogre");
     b.execute(Command::Attack { target: "wolf".into() }).unwrap();
     assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Action { unit, detail, .. } if unit == "wolf" && detail.contains("phase 2 of turn 1"))));
-    if b.actor().is_some_and(|a| b.fighters[a].id == "ogre") {
+    if b.actor().is_some_and(|a| b.fighters.combatant[a].id == "ogre") {
         b.execute(Command::EndTurn).unwrap();
     }
     // Phase 2: the wolf has no action, so the ogre acts first.
     assert_eq!(b.clock.phase, 2);
-    assert_eq!(b.fighters[b.actor().unwrap()].id, "ogre");
+    assert_eq!(b.fighters.combatant[b.actor().unwrap()].id, "ogre");
     assert!(
         b.events.iter().any(
             |e| matches!(e, CombatEvent::Action { unit, action, .. } if unit == "wolf" && action == "has no action")
@@ -137,7 +137,7 @@ fn osr_a_charge_must_be_declared_and_a_declared_delay_acts_low_without_the_condi
     }
     let a = b.actor().unwrap();
     assert!(!major(&b).fast_only, "nobody declared a fast action");
-    let who = b.fighters[a].id.clone();
+    let who = b.fighters.combatant[a].id.clone();
     let foe = if who == "hero" { "gob" } else { "hero" };
     let err = b.validate(&Command::Charge { target: foe.into() }).unwrap_err();
     assert!(err.reason.contains("must be declared"), "{}", err.reason);
@@ -149,16 +149,16 @@ fn osr_a_charge_must_be_declared_and_a_declared_delay_acts_low_without_the_condi
         5,
     );
     while major(&b).declaring {
-        let me = b.fighters[b.actor().unwrap()].id.clone();
+        let me = b.fighters.combatant[b.actor().unwrap()].id.clone();
         let intent = if me == "hero" { Intent::Charge { target: "gob".into() } } else { Intent::Delay };
         b.execute(Command::Declare { intent }).unwrap();
     }
     assert!(major(&b).fast_only);
-    assert_eq!(b.fighters[b.actor().unwrap()].id, "hero");
+    assert_eq!(b.fighters.combatant[b.actor().unwrap()].id, "hero");
     b.execute(Command::Charge { target: "gob".into() }).unwrap();
     assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
     // The goblin declared a delay: it acts with the LOW group, and is not "delayed".
     let gob = b.index_of("gob").unwrap();
     assert!(!osr_segments::osr_is_high(&b, gob));
-    assert!(!b.fighters[gob].has(Condition::Delayed));
+    assert!(!b.fighters.conditions[gob].has(Condition::Delayed));
 }

@@ -18,7 +18,7 @@ fn hero_moves_past_a_casting_mage(to: (i32, i32), seed: u64) -> OwnedBattle {
     );
     for _ in 0..50 {
         let a = b.actor().expect("battle on");
-        let id = b.fighters[a].id.clone();
+        let id = b.fighters.combatant[a].id.clone();
         let c = major(&b);
         let cmd = if c.declaring && id == "mage" {
             Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }
@@ -60,7 +60,7 @@ fn goblin_walks_up(seed: u64, hero_declares: Intent) -> Option<OwnedBattle> {
     );
     for _ in 0..20 {
         let a = b.actor().expect("battle on");
-        let id = b.fighters[a].id.clone();
+        let id = b.fighters.combatant[a].id.clone();
         let c = major(&b);
         if c.declaring {
             let intent = if id == "hero" { hero_declares.clone() } else { Intent::Fight };
@@ -98,7 +98,7 @@ fn an_osr_fighter_with_its_major_action_left_strikes_a_foe_coming_into_reach() {
         let round = b.clock.round;
         while b.clock.round == round && b.actor().is_some() {
             let a = b.actor().unwrap();
-            assert!(b.fighters[a].id != "hero" || major(&b).declaring, "seed {seed}: the hero acts again");
+            assert!(b.fighters.combatant[a].id != "hero" || major(&b).declaring, "seed {seed}: the hero acts again");
             b.execute(Command::EndTurn).unwrap();
         }
         // Positive control: declared to delay (another major action), no immediate attack.
@@ -123,10 +123,10 @@ fn the_budget_line_offers_the_positioning_move_left_after_the_major_action() {
     let line = |b: &OwnedBattle| fivefoot::control::vocabulary::budget_line(b);
     assert!(line(&b).contains("major action") && !line(&b).contains("positioning"), "{}", line(&b));
     b.execute(Command::Move { to: (3, 1).into() }).unwrap();
-    assert_eq!(b.fighters[b.actor().unwrap()].id, "hero", "the positioning move keeps its opportunity open");
+    assert_eq!(b.fighters.combatant[b.actor().unwrap()].id, "hero", "the positioning move keeps its opportunity open");
     assert_eq!(line(&b), "a positioning move (10 ft)");
     b.execute(Command::Step { to: (4, 1).into() }).unwrap();
     // The step spent what was left: time moved on to the next fighter.
-    let hero_acts = b.actor().is_some_and(|a| b.fighters[a].id == "hero");
+    let hero_acts = b.actor().is_some_and(|a| b.fighters.combatant[a].id == "hero");
     assert!(!hero_acts, "nothing left after the positioning move: {}", line(&b));
 }

@@ -160,7 +160,7 @@ fn leaving_two_threatening_foes_stops_the_walk_for_each_attack_of_opportunity() 
     let last_aoo =
         b.events[before..].iter().rposition(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).expect("aoo");
     assert!(moved > last_aoo);
-    assert_eq!(b.fighters[b.index_of("hero").unwrap()].pos, GridPos::new(4, 6));
+    assert_eq!(b.fighters.position[b.index_of("hero").unwrap()].0, GridPos::new(4, 6));
     // Positive control: a move provoking nothing runs once.
     until(&mut b, "hero", |_| true);
     engine.execute(&mut b, Command::Move { to: GridPos::new(4, 7) }).expect("a legal move");
@@ -248,7 +248,7 @@ fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
         let mut engine = Engine::new(RulesVariant::OsrSegments);
         for _ in 0..20 {
             let a = b.actor().expect("battle on");
-            let id = b.fighters[a].id.clone();
+            let id = b.fighters.combatant[a].id.clone();
             let budget = major(&b);
             if budget.declaring {
                 b.execute(Command::Declare { intent: Intent::Fight }).unwrap();

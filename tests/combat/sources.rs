@@ -176,11 +176,11 @@ fn nonlethal_damage_knocks_out_without_touching_hit_points() {
             2,
         );
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        b.fighters[g].hp = 4; // a hit of 1d3 + 3 is at least 4
+        b.fighters.health[g].hp = 4; // a hit of 1d3 + 3 is at least 4
         // Unarmed, the fighter threatens nothing; locked in a grapple the two strike each other.
         for (x, y) in [(h, g), (g, h)] {
-            b.fighters[x].add(Condition::Grappled);
-            b.fighters[x].grappling = Some(y);
+            b.fighters.conditions[x].add(Condition::Grappled);
+            b.fighters.grapple[x].with = Some(y);
         }
         for _ in 0..30 {
             if b.events.iter().any(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero")) {
@@ -195,13 +195,13 @@ fn nonlethal_damage_knocks_out_without_touching_hit_points() {
         let (flag, total) = dmg.unwrap_or_else(|| panic!("{weapon}: never hit"));
         assert_eq!(flag, nonlethal, "{weapon}");
         if nonlethal {
-            assert_eq!(b.fighters[g].hp, 4, "hit points untouched");
-            assert_eq!(b.fighters[g].nonlethal, total);
-            assert!(b.fighters[g].has(Condition::Unconscious), "NLD {total} >= HP 4");
-            assert!(!b.fighters[g].has(Condition::Dying));
+            assert_eq!(b.fighters.health[g].hp, 4, "hit points untouched");
+            assert_eq!(b.fighters.health[g].nonlethal, total);
+            assert!(b.fighters.conditions[g].has(Condition::Unconscious), "NLD {total} >= HP 4");
+            assert!(!b.fighters.conditions[g].has(Condition::Dying));
         } else {
-            assert_eq!(b.fighters[g].hp, 4 - total, "the control: a longsword takes hit points");
-            assert_eq!(b.fighters[g].nonlethal, 0);
+            assert_eq!(b.fighters.health[g].hp, 4 - total, "the control: a longsword takes hit points");
+            assert_eq!(b.fighters.health[g].nonlethal, 0);
         }
     }
 }
@@ -230,7 +230,7 @@ fn reckless_fighting_adds_2_damage_and_defensive_fighting_2_ac() {
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         let before = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
         assert!(!before.modifiers.iter().any(|m| m.source == "fighting defensively"), "control");
-        b.fighters[h].defense.clear();
+        b.fighters.bonuses[h].defense.clear();
         b.execute(Command::EndTurn).unwrap();
         until(&mut b, "hero", |_| true);
         b.execute(Command::Stance { stance: Stance::Defensive }).unwrap();
@@ -260,9 +260,9 @@ fn the_grappled_are_flat_footed_against_all_but_each_other() {
         1,
     );
     let (h, a, g) = (b.index_of("hero").unwrap(), b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-    b.fighters.each_mut(|f| {
-        f.conditions.remove(&Condition::FlatFooted);
-        f.conditions.remove(&Condition::Surprised);
+    b.fighters.conditions.each_mut(|c| {
+        c.remove(Condition::FlatFooted);
+        c.remove(Condition::Surprised);
     });
     b.refresh();
     let flat = |b: &OwnedBattle, by: usize| {
@@ -273,10 +273,10 @@ fn the_grappled_are_flat_footed_against_all_but_each_other() {
             .map(|m| m.value)
     };
     assert_eq!(flat(&b, a), None, "control: a free goblin keeps its Dexterity");
-    b.fighters[g].add(Condition::Grappled);
-    b.fighters[g].grappling = Some(h);
-    b.fighters[h].add(Condition::Grappled);
-    b.fighters[h].grappling = Some(g);
+    b.fighters.conditions[g].add(Condition::Grappled);
+    b.fighters.grapple[g].with = Some(h);
+    b.fighters.conditions[h].add(Condition::Grappled);
+    b.fighters.grapple[h].with = Some(g);
     b.refresh();
     assert_eq!(flat(&b, a), Some(2), "Dex 15: +2 lost against the archer");
     assert_eq!(flat(&b, h), None, "not against its grappler");
@@ -349,9 +349,9 @@ fn a_natural_20_always_hits_and_a_natural_1_always_misses() {
                     seed,
                 );
                 let h = b.index_of("hero").unwrap();
-                b.fighters[h].offense.push(("test".into(), bonus));
+                b.fighters.bonuses[h].offense.push(("test".into(), bonus));
                 until(&mut b, "hero", |b| !major(b).declaring && (v != RulesVariant::OsrSegments || major(b).major));
-                b.fighters[h].offense = vec![("test".into(), bonus)];
+                b.fighters.bonuses[h].offense = vec![("test".into(), bonus)];
                 let _ = b.execute(Command::Attack { target: "gob".into() });
                 for e in b.events.iter() {
                     if let CombatEvent::Attack { attacker, rolls, hit, .. } = e

@@ -47,7 +47,7 @@ fn d20_casting_in_a_threatened_square_provokes_unless_cast_defensively() {
     b.execute(cast("magic_missile", "brute", false)).unwrap();
     assert_eq!(provoked_by_casting(&b), 1, "the threatening brute strikes first");
     let mage = b.index_of("mage").unwrap();
-    assert_eq!(b.fighters[mage].spells_left, 2, "a slot is spent");
+    assert_eq!(b.fighters.spells[mage].left, 2, "a slot is spent");
     assert!(!b.clock.budget.standard, "casting takes the standard action");
 
     let mut b = battle(units(), RulesVariant::D20Classic, 5);
@@ -118,9 +118,9 @@ fn cure_light_wounds_brings_a_dying_friend_back() {
     );
     until(&mut b, "priest", |_| true);
     let hurt = b.index_of("hurt").unwrap();
-    b.fighters[hurt].hp = -2;
+    b.fighters.health[hurt].hp = -2;
     for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-        b.fighters[hurt].add(c);
+        b.fighters.conditions[hurt].add(c);
     }
     b.execute(cast("cure_light_wounds", "hurt", false)).unwrap();
     let healed = b.events.iter().find_map(|e| match e {
@@ -130,8 +130,9 @@ fn cure_light_wounds_brings_a_dying_friend_back() {
     let (total, hp_after) = healed.expect("a heal event");
     assert!((2..=9).contains(&total), "1d8 + caster level 1: {total}");
     assert_eq!(hp_after, total, "d20-classic: the dying are at 0 hit points, healing counts from 0");
-    assert!(!b.fighters[hurt].has(Condition::Dying) && !b.fighters[hurt].has(Condition::Unconscious));
-    assert!(b.fighters[hurt].has(Condition::Prone), "still on the ground");
+    let now = &b.fighters.conditions[hurt];
+    assert!(!now.has(Condition::Dying) && !now.has(Condition::Unconscious));
+    assert!(now.has(Condition::Prone), "still on the ground");
 }
 
 /// Seeds of a d20-classic duel where the red mage identifies and counters blue's spell.
@@ -160,24 +161,24 @@ fn d20_counterspell_is_an_immediate_action_that_rules_out_attacks_of_opportunity
         assert_eq!(damage_to(&b, "red_guard"), 0, "seed {seed}: countered, the missile never flies");
         assert_eq!(spoiled(&b, "blue_mage"), vec!["countered".to_string()]);
         let (blue, red) = (b.index_of("blue_mage").unwrap(), b.index_of("red_mage").unwrap());
-        assert_eq!((b.fighters[blue].spells_left, b.fighters[red].spells_left), (2, 2), "both spend a slot");
+        assert_eq!((b.fighters.spells[blue].left, b.fighters.spells[red].left), (2, 2), "both spend a slot");
         assert_eq!(d20_classic::immediate(&b, red), Some(Immediate::Counterspell));
         // "you cannot use any other type of immediate action until the start of your next
         // turn": the blue mage walks away from the red mage without drawing an attack.
-        let red_pos = b.fighters[red].pos;
+        let red_pos = b.fighters.position[red].0;
         // Nor a held action: coming into its reach does not set off its held attack.
         let held_attacks = |immediate: Option<Immediate>| {
             let mut held = b.clone();
-            held.fighters[red].held = Some(None);
+            held.fighters.reactions[red].held = Some(None);
             d20_classic::spend_immediate(&mut held, red, immediate);
-            held.fighters[blue].pos = (red_pos.x - 4, red_pos.y).into();
+            held.fighters.position[blue].0 = (red_pos.x - 4, red_pos.y).into();
             held.invalidate();
             held.execute(Command::Move { to: (red_pos.x - 1, red_pos.y).into() }).unwrap();
             count(&held, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"))
         };
         assert_eq!(held_attacks(Some(Immediate::Counterspell)), 0, "seed {seed}");
         assert_eq!(held_attacks(None), 1, "seed {seed}: had it not countered, the held attack would strike");
-        b.fighters[blue].pos = (red_pos.x - 1, red_pos.y).into();
+        b.fighters.position[blue].0 = (red_pos.x - 1, red_pos.y).into();
         b.invalidate();
         b.execute(Command::Move { to: (red_pos.x - 4, red_pos.y).into() }).unwrap();
         assert_eq!(
@@ -258,14 +259,14 @@ fn four_actions_spends_spell_quantity_and_a_hurting_reaction_interrupts_the_spel
         );
         until(&mut b, "mage", |b| b.clock.round >= 2);
         let mage = b.index_of("mage").unwrap();
-        let hp = b.fighters[mage].hp;
+        let hp = b.fighters.health[mage].hp;
         b.execute(cast("magic_missile", "brute", false)).unwrap();
         if spoiled(&b, "mage") == ["no spellcasting focus presented"] {
             continue; // the focus check failed: no casting to interrupt (tests/combat/focus.rs)
         }
-        assert_eq!(b.fighters[mage].spells_left, 2, "SQ 3 less the Spell Order 1");
+        assert_eq!(b.fighters.spells[mage].left, 2, "SQ 3 less the Spell Order 1");
         assert_eq!(provoked_by_casting(&b), 1, "casting provokes a reaction");
-        if b.fighters[mage].hp < hp {
+        if b.fighters.health[mage].hp < hp {
             interrupted += 1;
             assert_eq!(damage_to(&b, "brute"), 0, "seed {seed}: interrupted");
             assert!(spoiled(&b, "mage")[0].contains("interrupted"));
@@ -310,8 +311,8 @@ fn four_actions_counterspell_needs_the_school_a_reaction_and_a_caster_level_chec
         tried += 1;
         assert_eq!(dc, 10 + 1 + 3, "Spell DC: 10 + Spell Order + the caster's Intelligence");
         let red = b.index_of("red_mage").unwrap();
-        assert_eq!(b.fighters[red].reactions_used, 1, "the counter is its reaction");
-        assert_eq!(b.fighters[red].spells_left, 2, "and costs it the Spell Order in SQ");
+        assert_eq!(b.fighters.reactions[red].used, 1, "the counter is its reaction");
+        assert_eq!(b.fighters.spells[red].left, 2, "and costs it the Spell Order in SQ");
         assert_eq!(damage_to(&b, "red_priest") == 0, success, "seed {seed}");
     }
     assert!(tried >= 5, "{tried}");
@@ -343,7 +344,7 @@ fn osr_spells_are_declared_and_go_off_by_segment_unless_the_caster_is_hurt_first
     while announced < 2 {
         let a = b.actor().unwrap();
         let turn = group_turn(&b);
-        match b.fighters[a].id.as_str() {
+        match b.fighters.combatant[a].id.as_str() {
             "mage" if turn => b.execute(cast("magic_missile", "priest", false)).unwrap(),
             "priest" if turn => b.execute(cast("cure_light_wounds", "hurt", false)).unwrap(),
             _ => b.execute(Command::EndTurn).unwrap(),
@@ -359,7 +360,7 @@ fn osr_spells_are_declared_and_go_off_by_segment_unless_the_caster_is_hurt_first
     assert_eq!(spoiled(&b, "priest"), vec!["concentration broken (hurt)".to_string()]);
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::Healed { .. })), 0);
     let priest = b.index_of("priest").unwrap();
-    assert_eq!(b.fighters[priest].spells_left, 2, "lost as if cast");
+    assert_eq!(b.fighters.spells[priest].left, 2, "lost as if cast");
     let step = b
         .events
         .iter()
@@ -394,7 +395,7 @@ fn osr_a_declared_spell_is_lost_when_the_caster_is_hurt_before_announcing_it() {
     let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
     fivefoot::combat::resolve::wound(&mut b, gob, mage, 2);
     assert_eq!(spoiled(&b, "mage"), vec!["concentration broken (hurt)".to_string()]);
-    assert_eq!(b.fighters[mage].spells_left, 2, "lost as if cast");
+    assert_eq!(b.fighters.spells[mage].left, 2, "lost as if cast");
     let mut turns = 0;
     while b.clock.round == 1 {
         let a = b.actor().unwrap();
@@ -430,7 +431,7 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
         checked += 1;
         if held {
             // Dropped before the second AP: the casting is lost, not finished rounds later.
-            let hp = b.fighters[mage].hp;
+            let hp = b.fighters.health[mage].hp;
             fivefoot::combat::resolve::wound(&mut b, gob, mage, hp + 1);
             assert!(points(&b).advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
             assert!(spoiled(&b, "mage").iter().any(|r| r == "it dropped"), "seed {seed}");
@@ -453,9 +454,9 @@ fn healing_too_little_to_wake_the_dying_still_stabilises_and_d20_heals_from_0() 
         );
         until(&mut b, "priest", |b| v != RulesVariant::ApPhases || b.clock.phase >= 2);
         let hurt = b.index_of("hurt").unwrap();
-        b.fighters[hurt].hp = -9;
+        b.fighters.health[hurt].hp = -9;
         for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-            b.fighters[hurt].add(c);
+            b.fighters.conditions[hurt].add(c);
         }
         b.execute(cast("cure_light_wounds", "hurt", false)).unwrap();
         // ap-phases: the spell goes off with its second AP, in the next phase.
@@ -465,12 +466,12 @@ fn healing_too_little_to_wake_the_dying_still_stabilises_and_d20_heals_from_0() 
             }
             b.execute(Command::EndTurn).unwrap();
         }
-        let f = &b.fighters[hurt];
+        let (f, hp) = (b.fighters.at(hurt), b.fighters.health[hurt].hp);
         assert!(!f.has(Condition::Dying), "{v}");
         if v == RulesVariant::D20Classic {
-            assert!(f.hp > 0 && !f.has(Condition::Unconscious), "d20-classic: healed from 0, awake ({})", f.hp);
+            assert!(hp > 0 && !f.has(Condition::Unconscious), "d20-classic: healed from 0, awake ({hp})");
         } else {
-            assert!(f.hp <= 0 && f.has(Condition::Stabilized), "ap-phases: still down but stable ({})", f.hp);
+            assert!(hp <= 0 && f.has(Condition::Stabilized), "ap-phases: still down but stable ({hp})");
         }
     }
 }
@@ -503,7 +504,7 @@ fn osr_mage_duel(seed: u64) -> OwnedBattle {
         && !b.events.iter().any(|e| matches!(e, CombatEvent::PhaseStarted { name, .. } if name == "spells by segment"))
     {
         let a = b.actor().unwrap();
-        let foe = if b.fighters[a].id == "blue_mage" { "red_mage" } else { "blue_mage" };
+        let foe = if b.fighters.combatant[a].id == "blue_mage" { "red_mage" } else { "blue_mage" };
         let cmd = if major(&b).declaring {
             spell()
         } else if turn(&b) {
@@ -554,8 +555,8 @@ fn osr_a_caster_making_a_free_attack_loses_its_spell() {
         let turn = major_action_left;
         while b.clock.round == 1 {
             let a = b.actor().unwrap();
-            let mage_casting = b.fighters[b.index_of("mage").unwrap()].casting.is_some();
-            let cmd = match b.fighters[a].id.as_str() {
+            let mage_casting = b.fighters.spells[b.index_of("mage").unwrap()].casting.is_some();
+            let cmd = match b.fighters.combatant[a].id.as_str() {
                 "mage" if major(&b).declaring => {
                     Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }
                 }
@@ -587,7 +588,7 @@ fn a_grappled_caster_has_no_hand_free_in_d20_classic_and_four_actions() {
         );
         until(&mut b, "mage", |b| !major(b).declaring);
         let mage = b.index_of("mage").unwrap();
-        b.fighters[mage].add(Condition::Grappled);
+        b.fighters.conditions[mage].add(Condition::Grappled);
         let no_hands = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);
         match b.validate(&cast("magic_missile", "gob", false)) {
             Err(e) if e.reason.contains("grappled") => assert!(no_hands, "{v}: {e}"),

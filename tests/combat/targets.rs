@@ -31,8 +31,8 @@ fn field(v: RulesVariant) -> OwnedBattle {
         1,
     );
     let d = b.index_of("dead").unwrap();
-    b.fighters[d].hp = -20;
-    b.fighters[d].add(Condition::Dead);
+    b.fighters.health[d].hp = -20;
+    b.fighters.conditions[d].add(Condition::Dead);
     b.invalidate();
     until(&mut b, "hero", |b| {
         let c = major(b);
@@ -104,7 +104,7 @@ fn an_osr_charge_is_declared_only_at_a_foe_in_the_fight() {
         1,
     );
     let d = b.index_of("dead").unwrap();
-    b.fighters[d].add(Condition::Dead);
+    b.fighters.conditions[d].add(Condition::Dead);
     until(&mut b, "hero", |b| major(b).declaring);
     let declare = |t: &str| Command::Declare { intent: Intent::Charge { target: t.into() } };
     assert!(b.validate(&declare("near")).is_ok(), "the control");

@@ -9,9 +9,9 @@ use fivefoot::grid::GridPos;
 
 /// The squares `id` threatens now (its turn's conditions cleared, so only the rule counts).
 fn threatened(b: &mut OwnedBattle, id: &str) -> Vec<GridPos> {
-    b.fighters.each_mut(|f| {
-        f.conditions.remove(&Condition::FlatFooted);
-        f.conditions.remove(&Condition::Surprised);
+    b.fighters.conditions.each_mut(|c| {
+        c.remove(Condition::FlatFooted);
+        c.remove(Condition::Surprised);
     });
     b.invalidate();
     b.refresh();
@@ -90,7 +90,7 @@ fn a_small_reach_weapon_wielder_loses_the_corners_of_its_reach_in_d20_classic() 
     assert!(small.contains(&edge) && !small.contains(&corner));
     // Nor can it strike a foe standing on a corner.
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    b.fighters[g].pos = corner;
+    b.fighters.position[g].0 = corner;
     b.invalidate();
     b.refresh();
     assert!(!attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default()).legal);
@@ -100,7 +100,7 @@ fn a_small_reach_weapon_wielder_loses_the_corners_of_its_reach_in_d20_classic() 
     let medium = threatened(&mut b, "hero");
     assert_eq!(medium.len(), 16);
     assert!(medium.contains(&corner));
-    b.fighters[g].pos = corner;
+    b.fighters.position[g].0 = corner;
     b.invalidate();
     b.refresh();
     assert!(attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default()).legal);
@@ -126,8 +126,8 @@ fn a_shot_into_a_grapple_goes_to_the_other_grappler_half_the_time_in_d20_classic
         if grappled {
             let (g, a) = (b.index_of("gob").unwrap(), b.index_of("ally").unwrap());
             for (i, other) in [(g, a), (a, g)] {
-                b.fighters[i].add(Condition::Grappled);
-                b.fighters[i].grappling = Some(other);
+                b.fighters.conditions[i].add(Condition::Grappled);
+                b.fighters.grapple[i].with = Some(other);
             }
             b.invalidate();
         }

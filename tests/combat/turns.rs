@@ -53,7 +53,7 @@ fn d20_initiative_is_a_d20_plus_dex_and_a_tie_goes_to_the_higher_modifier() {
                 assert_eq!(*total, roll.unwrap() + dex_mod(unit), "{v} seed {seed}");
             }
             let key = |i: usize| {
-                let id = &b.fighters[i].id;
+                let id = &b.fighters.combatant[i].id;
                 (ini.iter().find(|(u, ..)| u == id).unwrap().2, dex_mod(id))
             };
             for w in b.clock.order.windows(2) {
@@ -105,7 +105,7 @@ fn ap_initiative_is_the_dexterity_score_highest_first() {
         };
         assert_eq!(*total, dex, "{unit}");
     }
-    let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters[i].id.as_str()).collect();
+    let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.as_str()).collect();
     assert_eq!(order, ["archer", "gob", "fighter"]);
 }
 
@@ -113,10 +113,10 @@ fn dying_fighter(v: RulesVariant, saves: DeathSaves, seed: u64) -> (OwnedBattle,
     let mut b = three(v, seed);
     b.options.death_saves = saves;
     let f = b.index_of("fighter").unwrap();
-    b.fighters[f].hp = -3;
-    b.fighters[f].dropping_damage = 7;
-    b.fighters[f].add(Condition::Unconscious);
-    b.fighters[f].add(Condition::Dying);
+    b.fighters.health[f].hp = -3;
+    b.fighters.health[f].dropping_damage = 7;
+    b.fighters.conditions[f].add(Condition::Unconscious);
+    b.fighters.conditions[f].add(Condition::Dying);
     (b, f)
 }
 
@@ -157,8 +157,8 @@ fn d20_death_saves_use_each_modes_formula() {
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!(dc, want, "{saves:?}");
         assert_eq!(ok, roll + bonus >= dc);
-        assert_eq!(b.fighters[f].has(Condition::Stabilized), ok, "on success, the character stabilizes");
-        assert_eq!(b.fighters[f].death_fails, u32::from(!ok), "on failure, 1 failed death-save");
+        assert_eq!(b.fighters.conditions[f].has(Condition::Stabilized), ok, "on success, the character stabilizes");
+        assert_eq!(b.fighters.health[f].death_fails, u32::from(!ok), "on failure, 1 failed death-save");
     }
 }
 
@@ -173,7 +173,7 @@ fn four_actions_dying_saves_against_10_plus_negative_hp_and_bleeds_on_failure() 
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!(dc, 13);
         assert_eq!(ok, roll + bonus >= 13);
-        assert_eq!(b.fighters[f].hp, if ok { -3 } else { -4 });
+        assert_eq!(b.fighters.health[f].hp, if ok { -3 } else { -4 });
         seen_fail |= !ok;
         seen_pass |= ok;
     }

@@ -96,13 +96,13 @@ fn everyone_is_surprised_until_its_first_turn_and_flanking_makes_the_foe_surpris
         RulesVariant::FourActions,
         5,
     );
-    assert!(b.fighters.iter().filter(|f| !f.has_acted).all(|f| f.has(Condition::Surprised)));
+    assert!(b.fighters.iter().filter(|f| !f.awareness().has_acted).all(|f| f.has(Condition::Surprised)));
     // Once everyone has acted, only flanking makes the goblin Surprised against a and b.
     let gob = b.index_of("gob").unwrap();
     for _ in 0..3 {
         b.execute(Command::EndTurn).unwrap();
     }
-    assert!(!b.fighters[gob].has(Condition::Surprised));
+    assert!(!b.fighters.conditions[gob].has(Condition::Surprised));
     b.refresh();
     let a = b.index_of("a").unwrap();
     let p = attack::profile(&b, &b.view(), a, gob, &AttackKind::Primary, &Default::default());
@@ -152,8 +152,8 @@ fn a_charge_needs_10_ft_of_straight_line_and_leaves_the_charger_at_minus_2_ac() 
     until(&mut b, "hero", |_| true);
     let hero = b.index_of("hero").unwrap();
     b.execute(Command::Charge { target: "gob".into() }).unwrap();
-    assert_eq!(b.fighters[hero].pos, (5, 3).into());
-    assert!(b.fighters[hero].defense.contains(&("charging".into(), -2)));
+    assert_eq!(b.fighters.position[hero].0, (5, 3).into());
+    assert!(b.fighters.bonuses[hero].defense.contains(&("charging".into(), -2)));
     let charged = b.events.iter().any(|e| matches!(e, CombatEvent::Attack { kind, .. } if kind == "charges"));
     assert!(charged);
 }
@@ -191,11 +191,11 @@ fn dying_ends_in_stabilising_or_three_failed_death_saves_in_a_row() {
         // "In death, all are equal" (d% 51+, 61+, 71+) lets both ends come up in 40 seeds.
         b.options.death_saves = fivefoot::level::DeathSaves::AllAreEqual;
         let hero = b.index_of("hero").unwrap();
-        b.fighters[hero].hp = -2;
-        b.fighters[hero].add(Condition::Unconscious);
-        b.fighters[hero].add(Condition::Dying);
+        b.fighters.health[hero].hp = -2;
+        b.fighters.conditions[hero].add(Condition::Unconscious);
+        b.fighters.conditions[hero].add(Condition::Dying);
         for _ in 0..10 {
-            if !b.fighters[hero].has(Condition::Dying) {
+            if !b.fighters.conditions[hero].has(Condition::Dying) {
                 break;
             }
             fivefoot::combat::resolve::dying_turn(&mut b, hero);
@@ -208,14 +208,14 @@ fn dying_ends_in_stabilising_or_three_failed_death_saves_in_a_row() {
         // A success stabilises at once, so the log is some failures (fewer than three) and
         // one success, or exactly three failures and death.
         let fails = saves.iter().take_while(|s| !**s).count();
-        if b.fighters[hero].has(Condition::Dead) {
+        if b.fighters.conditions[hero].has(Condition::Dead) {
             assert_eq!(saves, [false, false, false], "seed {seed}");
-            assert_eq!(b.fighters[hero].death_fails, 3);
+            assert_eq!(b.fighters.health[hero].death_fails, 3);
             deaths += 1;
         } else {
-            assert!(b.fighters[hero].has(Condition::Stabilized), "seed {seed}");
+            assert!(b.fighters.conditions[hero].has(Condition::Stabilized), "seed {seed}");
             assert!(fails < 3 && saves.len() == fails + 1, "seed {seed}: {saves:?}");
-            assert!(!b.fighters[hero].has(Condition::Dying));
+            assert!(!b.fighters.conditions[hero].has(Condition::Dying));
             stable += 1;
         }
     }
@@ -286,7 +286,7 @@ fn the_surprised_cannot_make_free_attacks() {
             vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)];
         units[1].aware = Some(aware);
         let mut b = battle(units, RulesVariant::OsrSegments, 9);
-        assert_eq!(b.fighters[b.index_of("gob").unwrap()].has(Condition::Surprised), !aware);
+        assert_eq!(b.fighters.conditions[b.index_of("gob").unwrap()].has(Condition::Surprised), !aware);
         until(&mut b, "hero", major_action_left);
         b.execute(Command::Move { to: (1, 3).into() }).unwrap();
         let free = b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
@@ -320,9 +320,9 @@ fn hex_initiative_is_combat_value_with_ties_broken_once() {
         RulesVariant::HexPhases,
         1,
     );
-    let first = b.fighters[b.clock.order[0]].id.clone();
+    let first = b.fighters.combatant[b.clock.order[0]].id.clone();
     assert_ne!(first, "ogre", "the ogre (Dex 8, CV 3) acts after the wolves (CV 5)");
-    assert_eq!(b.fighters[b.clock.order[2]].id, "ogre");
+    assert_eq!(b.fighters.combatant[b.clock.order[2]].id, "ogre");
     let again = battle(
         vec![
             unit("w1", "blue", (1, 3), "wolf", None),
@@ -345,13 +345,17 @@ fn a_hex_phase_allows_attack_and_move_or_two_moves() {
     until(&mut b, "w1", |b| b.clock.phase == 1);
     b.execute(Command::Move { to: (4, 3).into() }).unwrap();
     b.execute(Command::Move { to: (7, 3).into() }).unwrap();
-    assert_ne!(b.actor().map(|a| b.fighters[a].id.clone()), Some("w1".to_string()), "two moves end the phase");
+    assert_ne!(
+        b.actor().map(|a| b.fighters.combatant[a].id.clone()),
+        Some("w1".to_string()),
+        "two moves end the phase"
+    );
     // Phase 2, beside the foe: an attack action, then a move action.
     until(&mut b, "w1", |b| b.clock.phase == 2);
     let w1 = b.index_of("w1").unwrap();
     b.execute(Command::Attack { target: "w2".into() }).unwrap();
     assert_eq!(b.actor(), Some(w1), "a move action is left after the attack");
     b.execute(Command::Move { to: (5, 3).into() }).unwrap();
-    assert_eq!(b.fighters[w1].pos, (5, 3).into());
+    assert_eq!(b.fighters.position[w1].0, (5, 3).into());
     assert_ne!(b.actor(), Some(w1), "attack and move end the phase");
 }

@@ -4,7 +4,7 @@ use super::*;
 
 pub(super) fn hero_acting(mut b: OwnedBattle) -> OwnedBattle {
     for _ in 0..6 {
-        if b.fighters[b.actor().unwrap()].id == "hero" {
+        if b.fighters.combatant[b.actor().unwrap()].id == "hero" {
             return b;
         }
         b.execute(Command::EndTurn).unwrap();
@@ -53,8 +53,8 @@ fn the_action_bar_offers_the_grapple_contest_and_says_why_not() {
     assert!(!bar.iter().any(|s| s.label == "Coup de grace" || s.label == "First aid"), "ap-phases' own");
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     for (x, y) in [(h, g), (g, h)] {
-        b.fighters[x].add(Condition::Grappled);
-        b.fighters[x].grappling = Some(y);
+        b.fighters.conditions[x].add(Condition::Grappled);
+        b.fighters.grapple[x].with = Some(y);
     }
     b.invalidate();
     let bar = action_bar(&mut b);
@@ -86,9 +86,9 @@ fn the_action_bar_offers_a_coup_de_grace_for_a_helpless_foe_and_first_aid_for_a_
     assert!(state(&bar, "First aid").unwrap_err().contains("not dying"));
     for id in ["gob", "pal"] {
         let i = b.index_of(id).unwrap();
-        b.fighters[i].hp = -1;
+        b.fighters.health[i].hp = -1;
         for c in [Condition::Unconscious, Condition::Prone, Condition::Dying] {
-            b.fighters[i].add(c);
+            b.fighters.conditions[i].add(c);
         }
     }
     b.invalidate();

@@ -26,7 +26,7 @@ fn after_acting_one_press_of_space_ends_the_turn() {
     let to = square_to_move_to(&app, first);
     app.world_mut().resource_mut::<Pointer>().cell = Some(to);
     tap(&mut app, MouseButton::Left);
-    assert_eq!(battle_of(&app).fighters[first].pos, to, "the unit moved");
+    assert_eq!(battle_of(&app).fighters.position[first].0, to, "the unit moved");
     tap(&mut app, KeyCode::Space);
     assert_ne!(battle_of(&app).actor(), Some(first), "one press ended the turn");
 }
@@ -54,7 +54,7 @@ fn a_press_and_release_inside_one_update_still_counts() {
     app.world_mut().resource_mut::<Pointer>().cell = Some(to);
     tap_inside_one_update(&mut app, MouseButton::Left);
     app.update();
-    assert_eq!(battle_of(&app).fighters[actor].pos, to, "the quick click moved the unit");
+    assert_eq!(battle_of(&app).fighters.position[actor].0, to, "the quick click moved the unit");
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn a_click_on_a_square_moves_the_acting_unit_there() {
     // Let the hero act: end turns until it is up.
     for _ in 0..6 {
         let b = battle_of(&app);
-        if b.fighters[b.actor().unwrap()].id == "hero" {
+        if b.fighters.combatant[b.actor().unwrap()].id == "hero" {
             break;
         }
         end_turn(&mut app);
@@ -75,7 +75,7 @@ fn a_click_on_a_square_moves_the_acting_unit_there() {
     app.world_mut().resource_mut::<Pointer>().cell = Some(GridPos::new(2, 0));
     tap(&mut app, MouseButton::Left);
     let b = battle_of(&app);
-    assert_eq!(b.fighters[hero].pos, GridPos::new(2, 0));
+    assert_eq!(b.fighters.position[hero].0, GridPos::new(2, 0));
     assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Moved { unit, .. } if unit == "hero")));
 }
 
@@ -84,7 +84,7 @@ fn number_keys_pick_action_bar_tools_and_a_click_on_a_foe_attacks() {
     let mut app = controls_app(duel(RulesVariant::FourActions));
     for _ in 0..6 {
         let b = battle_of(&app);
-        if b.fighters[b.actor().unwrap()].id == "hero" {
+        if b.fighters.combatant[b.actor().unwrap()].id == "hero" {
             break;
         }
         end_turn(&mut app);
@@ -104,7 +104,7 @@ fn number_keys_pick_action_bar_tools_and_a_click_on_a_foe_attacks() {
         ),
         "clicking the goblin attacked it: {:?}, {} acting",
         app.world().resource::<fivefoot::control::plugin::Feedback>(),
-        b.fighters[b.actor().unwrap()].id
+        b.fighters.combatant[b.actor().unwrap()].id
     );
 }
 

@@ -27,28 +27,28 @@ fn the_attack_breakdown_matches_the_query_oracle() {
     for v in RulesVariant::ALL {
         let mut b = OwnedBattle::new(&l, &catalogue, v, 3, BattleOptions::default());
         // As the query does: a fight under way, nobody surprised or flat-footed.
-        b.fighters.each_mut(|f| {
-            f.conditions.remove(&Condition::Surprised);
-            f.conditions.remove(&Condition::FlatFooted);
+        b.fighters.conditions.each_mut(|c| {
+            c.remove(Condition::Surprised);
+            c.remove(Condition::FlatFooted);
         });
         let hero = b.index_of("hero").unwrap();
         let brute = b.index_of("brute").unwrap();
         // Put the hero next to the ogre, and wait until it may attack.
-        b.fighters[hero].pos = GridPos::new(4, 1);
+        b.fighters.position[hero].0 = GridPos::new(4, 1);
         b.invalidate();
         for _ in 0..60 {
             if b.actor() == Some(hero) && b.validate(&Command::Attack { target: "brute".into() }).is_ok() {
                 break;
             }
             b.execute(Command::EndTurn).unwrap();
-            b.fighters.each_mut(|f| {
-                f.conditions.remove(&Condition::Surprised);
-                f.conditions.remove(&Condition::FlatFooted);
+            b.fighters.conditions.each_mut(|c| {
+                c.remove(Condition::Surprised);
+                c.remove(Condition::FlatFooted);
             });
             b.invalidate();
         }
         let sel = Selection { unit: Some(hero), tool: Tool::Attack };
-        let cell = b.fighters[brute].pos;
+        let cell = b.fighters.position[brute].0;
         let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(cell), Layers::default());
         let a = p.attack.unwrap_or_else(|| panic!("{v}: no attack preview ({:?})", p.refusal));
 
@@ -91,7 +91,7 @@ fn the_enemy_threat_layer_counts_threateners() {
     assert_eq!(at(4, 3), 1);
     assert_eq!(at(0, 0), 0);
     // Hovering a unit shows its own threatened squares: a longspear's donut of 16.
-    let pike = b.fighters[b.index_of("pike").unwrap()].pos;
+    let pike = b.fighters.position[b.index_of("pike").unwrap()].0;
     let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(pike), Layers::default());
     assert_eq!(p.hovered_threat.len(), 16);
 }
@@ -108,8 +108,9 @@ fn with_a_foe_tool_in_hand_the_range_layer_marks_the_foes_it_reaches() {
     let sel = Selection { unit: b.index_of("hero"), tool: Tool::Charge };
     let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
     for (c, _) in &p.range {
-        let foe = b.fighters.iter().find(|f| f.side == "red" && f.footprint().contains(*c)).expect("a foe's square");
-        assert!(b.validate(&Command::Charge { target: foe.id.clone() }).is_ok());
+        let foe =
+            b.fighters.iter().find(|f| f.side().0 == "red" && f.footprint().contains(*c)).expect("a foe's square");
+        assert!(b.validate(&Command::Charge { target: foe.id().to_string() }).is_ok());
     }
 }
 
@@ -160,7 +161,7 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
             // Standing up from prone, on the action bar.
             let mut b = acting(fresh.clone(), "shooter");
             let s = b.index_of("shooter").unwrap();
-            b.fighters[s].add(Condition::Prone);
+            b.fighters.conditions[s].add(Condition::Prone);
             let bar = action_bar(&mut b);
             let stand = bar.iter().find(|slot| slot.label == "Stand up").expect("a Stand up slot");
             if stand.state.is_ok() {

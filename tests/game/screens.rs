@@ -158,7 +158,7 @@ fn a_caster_finds_its_spells_on_the_action_bar_and_casts_with_a_click() {
     assert_eq!(reached, vec![GridPos::new(1, 3), GridPos::new(2, 3)], "itself and the friend beside it");
     // osr-segments: a spell is declared first.
     let mut b = casters(RulesVariant::OsrSegments);
-    while b.fighters[b.actor().unwrap()].id != "mage" {
+    while b.fighters.combatant[b.actor().unwrap()].id != "mage" {
         b.execute(Command::EndTurn).unwrap();
     }
     let bar = action_bar(&mut b);

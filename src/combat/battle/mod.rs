@@ -10,16 +10,17 @@
 //! shrinks during a battle (the fallen stay, off the board). A square off the map reads as
 //! wall (`TerrainMap::get`), so a position from a person is never an index out of range.
 
+mod fighters;
 mod slots;
 pub(crate) mod store;
 
+pub use fighters::{Column, Fighter, FighterRef, Fighters, FightersIter};
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Counterspells, Criticals, Maneuver, Situation, Terms, VariantRules};
 pub(crate) use store::swap_with_world;
-pub use store::{BattleRead, Derived, EventLog, Fighters, Held, InPlay, InPlayRead, OwnedBattle, Seats};
+pub use store::{BattleRead, Derived, EventLog, Held, InPlay, InPlayRead, OwnedBattle, Seats};
 
 use super::event::CombatEvent;
-use super::fighter::Fighter;
 use super::own::OwnData;
 use super::time::Clock;
 use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, UnitView};
@@ -122,7 +123,7 @@ impl Battle<'_, '_> {
     pub fn check(&mut self, i: usize, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
         let roll = self.dice.roll(20) as i32;
         let success = roll + bonus >= dc;
-        let unit = self.fighters[i].id.clone();
+        let unit = self.fighters.combatant[i].id.clone();
         self.emit(CombatEvent::Save { unit, kind: kind.into(), roll, bonus, dc, success });
         success
     }
@@ -163,7 +164,7 @@ impl Battle<'_, '_> {
         let (mut low, mut high) = (0, self.fighters.len());
         while low < high {
             let mid = (low + high) / 2;
-            match self.fighters[mid].id.as_str().cmp(id) {
+            match self.fighters.combatant[mid].id.as_str().cmp(id) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
                 std::cmp::Ordering::Equal => return Some(mid),
@@ -202,10 +203,16 @@ impl Battle<'_, '_> {
                 if !f.alive() {
                     footprint.origin = crate::grid::GridPos::new(-1000, -1000);
                 }
-                let mut view =
-                    UnitView::new(&f.id, footprint, f.def.speed_ft, f.natural_reach_ft, &f.weapon, &f.conditions);
+                let mut view = UnitView::new(
+                    f.id(),
+                    footprint,
+                    f.stats().def.speed_ft,
+                    f.reach().natural_ft,
+                    &f.wielded().def,
+                    &f.conditions().0,
+                );
                 view.threat = view.threat.and(self.threat_band(f));
-                (view, f.side.clone())
+                (view, f.side().0.clone())
             })
             .collect();
         Roster::new(units)
@@ -213,13 +220,13 @@ impl Battle<'_, '_> {
 
     /// The squares `f`'s weapon reaches under this variant, whether or not it threatens
     /// them.
-    pub fn reach_band(&self, f: &Fighter) -> Option<crate::rules::ReachBand> {
-        crate::rules::ReachBand::under(self.variant, f.natural_reach_ft, f.size, &f.weapon)
+    pub fn reach_band(&self, f: FighterRef<'_, '_, '_>) -> Option<crate::rules::ReachBand> {
+        crate::rules::ReachBand::under(self.variant, f.reach().natural_ft, f.size(), &f.wielded().def)
     }
 
     /// What `f` threatens under this variant.
-    pub fn threat_band(&self, f: &Fighter) -> Option<crate::rules::ReachBand> {
-        crate::rules::ReachBand::threatened(self.variant, f.natural_reach_ft, f.size, &f.weapon, f.trained())
+    pub fn threat_band(&self, f: FighterRef<'_, '_, '_>) -> Option<crate::rules::ReachBand> {
+        crate::rules::ReachBand::threatened(self.variant, f.reach().natural_ft, f.size(), &f.wielded().def, f.trained())
     }
 
     /// Forget derived state after positions or conditions change.
@@ -229,7 +236,8 @@ impl Battle<'_, '_> {
 
     /// Sides still with a fighter in the fight, sorted.
     pub fn sides_in_fight(&self) -> Vec<String> {
-        let mut sides: Vec<String> = self.fighters.iter().filter(|f| f.in_fight()).map(|f| f.side.clone()).collect();
+        let mut sides: Vec<String> =
+            self.fighters.iter().filter(|f| f.in_fight()).map(|f| f.side().0.clone()).collect();
         sides.sort();
         sides.dedup();
         sides
@@ -237,7 +245,7 @@ impl Battle<'_, '_> {
 
     /// Every side in the battle, sorted.
     pub fn sides_all(&self) -> Vec<String> {
-        let mut sides: Vec<String> = self.fighters.iter().map(|f| f.side.clone()).collect();
+        let mut sides: Vec<String> = self.fighters.iter().map(|f| f.side().0.clone()).collect();
         sides.sort();
         sides.dedup();
         sides

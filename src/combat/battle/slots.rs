@@ -5,8 +5,9 @@
 //! source changes.
 
 use super::Battle;
+use super::FighterRef;
 use crate::combat::command::Command;
-use crate::combat::fighter::{Fighter, Modifier};
+use crate::combat::fighter::{Modifier, Reactions};
 use crate::combat::odds::AttackDie;
 use crate::combat::time::Budget;
 use crate::level::SpellDef;
@@ -33,7 +34,7 @@ pub(crate) trait VariantRules: Sync {
     }
     /// Who acts in the surprise round, in order: the aware, in initiative order.
     fn surprise_queue(&self, b: &Battle) -> Vec<usize> {
-        b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect()
+        b.clock.order.iter().copied().filter(|&i| b.fighters.awareness[i].aware).collect()
     }
     /// Between the surprise round and round 1.
     fn after_surprise_round(&self, _b: &mut Battle) {}
@@ -45,7 +46,7 @@ pub(crate) trait VariantRules: Sync {
     /// `clock::start_turn`).
     fn opportunity_opens(&self, b: &mut Battle, i: usize);
     /// At the start of a fighter's turn: what it regains, and the condition it loses.
-    fn turn_starts(&self, _f: &mut Fighter) -> Option<crate::rules::Condition> {
+    fn turn_starts(&self, _reactions: &mut Reactions) -> Option<crate::rules::Condition> {
         None
     }
     /// Its combatants declare intentions at the start of the round.
@@ -107,11 +108,11 @@ pub(crate) trait VariantRules: Sync {
     /// After a walk over `passed` (osr-segments: allies passed break concentration).
     fn after_walk(&self, _b: &mut Battle, _mover: usize, _passed: &[crate::grid::GridPos]) {}
     /// A fighter just dropped is dying (rather than merely unconscious).
-    fn dying_when_dropped(&self, _f: &Fighter) -> bool {
+    fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
         false
     }
     /// Past the point of death.
-    fn dead(&self, f: &Fighter) -> bool;
+    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool;
     /// Alive, not stable, and dying again (hit points below 0 where that means dying).
     fn dying_below_zero(&self) -> bool {
         false
@@ -136,8 +137,8 @@ pub(crate) trait VariantRules: Sync {
         None
     }
     /// The hit points healing counts up from.
-    fn healed_from(&self, f: &Fighter) -> i32 {
-        f.hp
+    fn healed_from(&self, f: FighterRef<'_, '_, '_>) -> i32 {
+        f.health().hp
     }
     /// A caster's concentration breaks (`why`, in the log's words), where spells take
     /// concentration.
@@ -187,11 +188,15 @@ pub(crate) trait VariantRules: Sync {
     fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String);
     /// A crossbow may be fired now: it must be loaded.
     fn crossbow_ready(&self, b: &Battle, actor: usize) -> Result<(), String> {
-        let f = &b.fighters[actor];
-        if f.loaded { Ok(()) } else { Err(format!("the {} is not loaded", f.weapon.name.to_lowercase())) }
+        let f = b.fighters.at(actor);
+        if f.wielded().loaded {
+            Ok(())
+        } else {
+            Err(format!("the {} is not loaded", f.wielded().def.name.to_lowercase()))
+        }
     }
     /// Attacks in a full attack: one.
-    fn full_attacks(&self, _f: &Fighter) -> u32 {
+    fn full_attacks(&self, _f: FighterRef<'_, '_, '_>) -> u32 {
         1
     }
     /// Half of maximum hit points or more in one hit calls for a Fortitude save.
@@ -212,8 +217,8 @@ pub(crate) trait VariantRules: Sync {
         Ok(())
     }
     /// The Strength a melee (or thrown) hit adds to damage: its name in the log and value.
-    fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
-        Some(("Strength", f.str_mod()))
+    fn damage_strength(&self, f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
+        Some(("Strength", f.stats().str_mod()))
     }
 }
 
@@ -285,23 +290,23 @@ impl Terms {
     }
 
     /// The attacker's own bonuses (stances, focus…), by name.
-    pub(crate) fn offense(&mut self, f: &Fighter) {
-        for (name, v) in &f.offense {
+    pub(crate) fn offense(&mut self, f: FighterRef<'_, '_, '_>) {
+        for (name, v) in &f.bonuses().offense {
             self.push(name, *v);
         }
     }
 
     /// The target's defences (total defense, dodge…), by name, as penalties.
-    pub(crate) fn defense(&mut self, f: &Fighter) {
-        for (name, v) in &f.defense {
+    pub(crate) fn defense(&mut self, f: FighterRef<'_, '_, '_>) {
+        for (name, v) in &f.bonuses().defense {
             self.push(name, -*v);
         }
     }
 
     /// −2 for each full range increment past the first.
-    pub(crate) fn range(&mut self, s: &Situation, f: &Fighter) {
-        if !s.melee && s.dist > f.weapon.range_increment_ft {
-            let increments = (s.dist - 1) / f.weapon.range_increment_ft.max(1);
+    pub(crate) fn range(&mut self, s: &Situation, f: FighterRef<'_, '_, '_>) {
+        if !s.melee && s.dist > f.wielded().def.range_increment_ft {
+            let increments = (s.dist - 1) / f.wielded().def.range_increment_ft.max(1);
             self.push("range", -2 * increments as i32);
         }
     }

@@ -1,15 +1,15 @@
 //! Where a battle's state lives. While the rules resolve a command it lives in the
-//! engine's `World`: each combatant is an entity with its `Fighter` component, seated in id
-//! order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
+//! engine's `World`: each combatant is an entity with its components (`fighters`), seated
+//! in id order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
 //! variant's own state and the derived roster, occupancy and threat map are resources. The
 //! rule systems reach it through the [`InPlay`] system parameter. Between commands it rests
 //! as one plain value (an [`OwnedBattle`]) that the window, the sim, the AI and the tests
 //! hold, copy and read; the engine moves it into its world for a command and back out
 //! (`swap_with_world`), so the state is in one place at any time and never mirrored.
 
+use super::fighters::{Fighters, InPlayFighters, SeenFighters};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules};
 use crate::combat::event::CombatEvent;
-use crate::combat::fighter::Fighter;
 use crate::combat::own::Own;
 use crate::combat::time::Clock;
 use crate::level::WeaponDef;
@@ -17,7 +17,7 @@ use crate::rules::{Battlefield, Dice, Occupancy, Roster, ThreatMap};
 use crate::variants::RulesVariant;
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
-use std::ops::{Deref, DerefMut, Index, IndexMut};
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 /// A battle resting between commands, owning its state.
@@ -83,137 +83,6 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Held<'_, T> {
 #[derive(Resource, Default)]
 pub struct Seats(pub Vec<Entity>);
 
-/// The combatants, indexed in id order: a list while the battle rests, the world's
-/// `Fighter` components (through their seats) while it is in play.
-pub enum Fighters<'w, 's> {
-    Resting(Vec<Fighter>),
-    InPlay {
-        seats: Res<'w, Seats>,
-        all: Query<'w, 's, &'static mut Fighter>,
-    },
-    /// Lent for reading only, to a check (`InPlayRead`).
-    Seen {
-        seats: Res<'w, Seats>,
-        all: Query<'w, 's, &'static Fighter>,
-    },
-}
-
-impl<'w, 's> Fighters<'w, 's> {
-    pub fn len(&self) -> usize {
-        match self {
-            Fighters::Resting(all) => all.len(),
-            Fighters::InPlay { seats, .. } | Fighters::Seen { seats, .. } => seats.0.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn get(&self, i: usize) -> Option<&Fighter> {
-        (i < self.len()).then(|| &self[i])
-    }
-
-    /// The combatants in id order.
-    pub fn iter(&self) -> FightersIter<'_, 'w, 's> {
-        FightersIter { fighters: self, next: self.indices() }
-    }
-
-    /// Does `work` to every combatant, in id order.
-    pub fn each_mut(&mut self, mut work: impl FnMut(&mut Fighter)) {
-        for i in self.indices() {
-            work(&mut self[i]);
-        }
-    }
-
-    /// The fighter in seat `i` of the world (kept out of line, so that indexing a resting
-    /// battle inlines to a slice index).
-    #[inline(never)]
-    fn seated(&self, i: usize) -> &Fighter {
-        match self {
-            Fighters::Resting(all) => &all[i],
-            Fighters::InPlay { seats, all } => all.get(seats.0[i]).expect("every seat holds its fighter"),
-            Fighters::Seen { seats, all } => all.get(seats.0[i]).expect("every seat holds its fighter"),
-        }
-    }
-
-    #[inline(never)]
-    fn seated_mut(&mut self, i: usize) -> &mut Fighter {
-        match self {
-            Fighters::Resting(all) => &mut all[i],
-            Fighters::InPlay { seats, all } => {
-                all.get_mut(seats.0[i]).expect("every seat holds its fighter").into_inner()
-            }
-            Fighters::Seen { .. } => unreachable!("a battle lent for reading is only ever seen as `&Battle`"),
-        }
-    }
-
-    /// Every combatant's index, in id order.
-    pub fn indices(&self) -> std::ops::Range<usize> {
-        0..self.len()
-    }
-}
-
-/// The combatants in id order.
-pub struct FightersIter<'a, 'w, 's> {
-    fighters: &'a Fighters<'w, 's>,
-    next: std::ops::Range<usize>,
-}
-
-impl<'a> Iterator for FightersIter<'a, '_, '_> {
-    type Item = &'a Fighter;
-    fn next(&mut self) -> Option<&'a Fighter> {
-        self.next.next().map(|i| &self.fighters[i])
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.next.size_hint()
-    }
-}
-
-impl<'a, 'w, 's> IntoIterator for &'a Fighters<'w, 's> {
-    type Item = &'a Fighter;
-    type IntoIter = FightersIter<'a, 'w, 's>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl Index<usize> for Fighters<'_, '_> {
-    type Output = Fighter;
-    #[inline]
-    fn index(&self, i: usize) -> &Fighter {
-        match self {
-            Fighters::Resting(all) => &all[i],
-            _ => self.seated(i),
-        }
-    }
-}
-
-impl IndexMut<usize> for Fighters<'_, '_> {
-    #[inline]
-    fn index_mut(&mut self, i: usize) -> &mut Fighter {
-        match self {
-            Fighters::Resting(all) => &mut all[i],
-            _ => self.seated_mut(i),
-        }
-    }
-}
-
-impl Clone for Fighters<'static, 'static> {
-    fn clone(&self) -> Self {
-        match self {
-            Fighters::Resting(all) => Fighters::Resting(all.clone()),
-            _ => Fighters::Resting(self.iter().cloned().collect()),
-        }
-    }
-}
-
-impl std::fmt::Debug for Fighters<'_, '_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
 /// Everything that has happened, in order.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct EventLog(pub Vec<CombatEvent>);
@@ -259,8 +128,7 @@ impl DerefMut for EventLog {
 /// The battle in play, as the rule systems take it from the engine's world.
 #[derive(SystemParam)]
 pub struct InPlay<'w, 's> {
-    seats: Res<'w, Seats>,
-    all: Query<'w, 's, &'static mut Fighter>,
+    fighters: InPlayFighters<'w, 's>,
     field: ResMut<'w, Battlefield>,
     dice: ResMut<'w, Dice>,
     clock: ResMut<'w, Clock>,
@@ -270,8 +138,8 @@ pub struct InPlay<'w, 's> {
     record: ResMut<'w, Record>,
 }
 
-/// A `Battle` of a system parameter's parts, each lent as `Held::$lent` (and the fighters as
-/// `Fighters::$lent`); `$($borrow)*` is `mut` for the rules' `InPlay` and nothing for the
+/// A `Battle` of a system parameter's parts, each lent as `Held::$lent` (and the fighters'
+/// columns as `Column::$lent`); `$($borrow)*` is `mut` for the rules' `InPlay` and nothing for the
 /// checks' `InPlayRead`.
 macro_rules! lent_battle {
     ($param:ident, $lent:ident, $($borrow:tt)*) => {{
@@ -280,7 +148,7 @@ macro_rules! lent_battle {
             level_name: Held::$lent(&$($borrow)* record.level_name),
             field: Held::$lent($param.field.into_inner()),
             variant: record.variant,
-            fighters: Fighters::$lent { seats: $param.seats, all: $param.all },
+            fighters: $param.fighters.lend(),
             dice: Held::$lent($param.dice.into_inner()),
             options: Held::$lent(&$($borrow)* record.options),
             clock: Held::$lent($param.clock.into_inner()),
@@ -307,8 +175,7 @@ impl<'w, 's> InPlay<'w, 's> {
 /// the clock's look at what is left of a budget.
 #[derive(SystemParam)]
 pub struct InPlayRead<'w, 's> {
-    seats: Res<'w, Seats>,
-    all: Query<'w, 's, &'static Fighter>,
+    fighters: SeenFighters<'w, 's>,
     field: Res<'w, Battlefield>,
     dice: Res<'w, Dice>,
     clock: Res<'w, Clock>,
@@ -367,16 +234,13 @@ pub(crate) fn gate(battle: &OwnedBattle, world: &mut World) -> Gate {
 /// the world's spare; each fighter with the component of its seat (seats are made or
 /// dropped to match the battle first).
 pub(crate) fn swap_with_world(battle: &mut OwnedBattle, world: &mut World, gate: &mut Gate) {
-    let Fighters::Resting(fighters) = &mut battle.fighters else { unreachable!("an owned battle rests") };
-    if world.resource::<Seats>().0.len() != fighters.len() {
-        seat(fighters, world);
+    if world.resource::<Seats>().0.len() != battle.fighters.len() {
+        seat(&battle.fighters, world);
     }
     let mut record = world.resource_mut::<Record>();
     (record.variant, record.rules_of) = (battle.variant, battle.rules_of);
     let mut live = gate.get_mut(world).expect("the world holds a battle's parts (made by `gate`)").battle();
-    for (i, fighter) in fighters.iter_mut().enumerate() {
-        std::mem::swap(fighter, &mut live.fighters[i]);
-    }
+    battle.fighters.swap_with(&mut live.fighters);
     swap_part(&mut battle.level_name, &mut live.level_name);
     swap_part(&mut battle.field, &mut live.field);
     swap_part(&mut battle.dice, &mut live.dice);
@@ -396,14 +260,14 @@ fn swap_part<T>(part: &mut Held<'static, T>, spare: &mut Held<'_, T>) {
 }
 
 /// As many seats as `fighters`, each holding a fighter (a spare, for a newly made seat).
-fn seat(fighters: &[Fighter], world: &mut World) {
+fn seat(fighters: &Fighters, world: &mut World) {
     let mut seats = std::mem::take(&mut world.resource_mut::<Seats>().0);
     while seats.len() > fighters.len() {
         let entity = seats.pop().expect("more seats than fighters");
         world.despawn(entity);
     }
-    for fighter in &fighters[seats.len()..] {
-        seats.push(world.spawn(fighter.clone()).id());
+    for i in seats.len()..fighters.len() {
+        seats.push(world.spawn(fighters.fighter(i)).id());
     }
     world.resource_mut::<Seats>().0 = seats;
 }

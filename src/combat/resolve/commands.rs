@@ -50,8 +50,8 @@ pub(crate) fn escape_by_opposed_check(b: &mut Battle, actor: usize, _plan: &Plan
 /// Holding an attack for when a foe comes into reach.
 pub(crate) fn hold_attack(b: &mut Battle, actor: usize, plan: &Plan) {
     let Command::Hold { target } = &plan.command else { return };
-    b.fighters[actor].held = Some(target.clone());
-    let id = b.fighters[actor].id.clone();
+    b.fighters.reactions[actor].held = Some(target.clone());
+    let id = b.fighters.combatant[actor].id.clone();
     let on = target.clone().unwrap_or_else(|| "the first foe".into());
     b.emit(CombatEvent::Action {
         unit: id,
@@ -62,10 +62,10 @@ pub(crate) fn hold_attack(b: &mut Battle, actor: usize, plan: &Plan) {
 
 /// Fighting defensively or recklessly, guarding, focusing.
 pub(crate) fn take_stance(b: &mut Battle, actor: usize, plan: &Plan) {
-    let id = b.fighters[actor].id.clone();
+    let id = b.fighters.combatant[actor].id.clone();
     match &plan.command {
         Command::Stance { stance } => {
-            let f = &mut b.fighters[actor];
+            let f = &mut b.fighters.bonuses[actor];
             let detail = match stance {
                 super::super::command::Stance::Defensive => {
                     let (attack, ac) = b.variant.numbers().fighting_defensively;
@@ -76,7 +76,7 @@ pub(crate) fn take_stance(b: &mut Battle, actor: usize, plan: &Plan) {
                 super::super::command::Stance::Reckless => {
                     let (ac, damage) = b.variant.numbers().reckless;
                     f.defense.push(("reckless".into(), ac));
-                    f.damage_bonus.push(("reckless".into(), damage));
+                    f.damage.push(("reckless".into(), damage));
                     format!("{ac:+} AC, {damage:+} damage")
                 }
             };
@@ -84,12 +84,12 @@ pub(crate) fn take_stance(b: &mut Battle, actor: usize, plan: &Plan) {
             b.emit(CombatEvent::Action { unit: id, action: format!("fights {how}"), detail });
         }
         Command::Guard => {
-            b.fighters[actor].defense.push(("guard".into(), 2));
+            b.fighters.bonuses[actor].defense.push(("guard".into(), 2));
             b.emit(CombatEvent::Action { unit: id, action: "guard".into(), detail: "+2 AC for 1 round".into() });
         }
         Command::Focus => {
-            b.fighters[actor].offense.push(("focus".into(), 1));
-            b.fighters[actor].damage_bonus.push(("focus".into(), 1));
+            b.fighters.bonuses[actor].offense.push(("focus".into(), 1));
+            b.fighters.bonuses[actor].damage.push(("focus".into(), 1));
             b.emit(CombatEvent::Action {
                 unit: id,
                 action: "focus".into(),

@@ -15,20 +15,20 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         }
         if let crate::combat::command::Intent::Charge { target } = intent {
             let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
-            if !b.fighters[t].in_fight() || b.fighters[t].side == b.fighters[actor].side {
+            if !b.fighters.conditions[t].in_fight() || b.fighters.side[t].0 == b.fighters.side[actor].0 {
                 return Err(format!("{target} is not a foe in the fight"));
             }
-            if b.fighters[actor].weapon.is_ranged() {
+            if b.fighters.wielded[actor].def.is_ranged() {
                 return Err("a charge ends in a melee attack".into());
             }
         }
         if let crate::combat::command::Intent::Cast { spell } = intent {
-            let f = &b.fighters[actor];
+            let f = b.fighters.at(actor);
             let sp = magic::spell(spell).ok_or_else(|| format!("no spell \"{spell}\""))?;
-            if !f.knows(spell) {
-                return Err(format!("{} does not know {}", f.id, sp.name));
+            if !f.stats().knows(spell) {
+                return Err(format!("{} does not know {}", f.id(), sp.name));
             }
-            if f.spells_left == 0 {
+            if f.spells().left == 0 {
                 return Err("no spells left".into());
             }
         }
@@ -53,10 +53,10 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
             | Command::Dash { .. }
             | Command::Tumble { .. }
     );
-    if moving && b.fighters[actor].has(Condition::Grappled) {
+    if moving && b.fighters.conditions[actor].has(Condition::Grappled) {
         return Err("grappled: it cannot move until it breaks free".into());
     }
-    if matches!(cmd, Command::Reload) && (!b.fighters[actor].weapon.reload || b.fighters[actor].loaded) {
+    if matches!(cmd, Command::Reload) && (!b.fighters.wielded[actor].def.reload || b.fighters.wielded[actor].loaded) {
         return Err("nothing to reload".into());
     }
     if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !rules.grapples() {

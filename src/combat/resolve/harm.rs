@@ -19,14 +19,14 @@ pub(crate) fn apply_damage(
     rolls: Vec<i32>,
     modifiers: Vec<Modifier>,
 ) {
-    let before = b.fighters[t].hp;
+    let before = b.fighters.health[t].hp;
     if nonlethal {
-        b.fighters[t].nonlethal += amount;
+        b.fighters.health[t].nonlethal += amount;
     } else {
-        b.fighters[t].hp -= amount;
+        b.fighters.health[t].hp -= amount;
     }
-    let hp_after = b.fighters[t].hp;
-    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let hp_after = b.fighters.health[t].hp;
+    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
     b.emit(CombatEvent::Damage {
         attacker: aid,
         target: tid.clone(),
@@ -40,28 +40,32 @@ pub(crate) fn apply_damage(
     b.rules().hurt_while_casting(b, t, amount);
     // Massive damage: half of maximum HP or more in one hit.
     let mut auto_fail = false;
-    if b.rules().massive_damage() && !nonlethal && amount * 2 >= b.fighters[t].max_hp && before > 0 && hp_after > 0 {
-        let dc = 10 + b.fighters[a].def.hit_dice as i32;
-        let bonus = b.fighters[t].fortitude();
+    if b.rules().massive_damage() && !nonlethal && amount * 2 >= b.fighters.health[t].max && before > 0 && hp_after > 0
+    {
+        let dc = 10 + b.fighters.stats[a].def.hit_dice as i32;
+        let bonus = b.fighters.stats[t].fortitude();
         if !b.check(t, "Fortitude (massive damage)", bonus, dc) {
-            b.fighters[t].hp = 0;
+            b.fighters.health[t].hp = 0;
             auto_fail = true;
         }
     }
-    if b.fighters[t].nonlethal >= b.fighters[t].hp && b.fighters[t].hp > 0 && gain(b, t, Condition::Unconscious) {
+    if b.fighters.health[t].nonlethal >= b.fighters.health[t].hp
+        && b.fighters.health[t].hp > 0
+        && gain(b, t, Condition::Unconscious)
+    {
         return;
     }
-    if b.fighters[t].hp <= 0 && before > 0 || auto_fail {
-        b.fighters[t].dropping_damage = amount;
+    if b.fighters.health[t].hp <= 0 && before > 0 || auto_fail {
+        b.fighters.health[t].dropping_damage = amount;
         drop_fighter(b, t, auto_fail);
-    } else if b.fighters[t].hp <= 0 {
+    } else if b.fighters.health[t].hp <= 0 {
         check_death(b, t);
     }
 }
 
 pub(crate) fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
-    if b.fighters[i].add(c) {
-        let id = b.fighters[i].id.clone();
+    if b.fighters.conditions[i].add(c) {
+        let id = b.fighters.combatant[i].id.clone();
         b.emit(CombatEvent::ConditionGained { unit: id, condition: c });
         b.invalidate();
         true
@@ -71,8 +75,8 @@ pub(crate) fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
 }
 
 pub(crate) fn lose(b: &mut Battle, i: usize, c: Condition) {
-    if b.fighters[i].remove(c) {
-        let id = b.fighters[i].id.clone();
+    if b.fighters.conditions[i].remove(c) {
+        let id = b.fighters.combatant[i].id.clone();
         b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
         b.invalidate();
     }
@@ -80,10 +84,10 @@ pub(crate) fn lose(b: &mut Battle, i: usize, c: Condition) {
 
 /// Ends a grapple for both.
 pub(crate) fn release(b: &mut Battle, i: usize) {
-    b.fighters[i].holds_grapple = false;
-    if let Some(other) = b.fighters[i].grappling.take() {
-        b.fighters[other].grappling = None;
-        b.fighters[other].holds_grapple = false;
+    b.fighters.grapple[i].holds = false;
+    if let Some(other) = b.fighters.grapple[i].with.take() {
+        b.fighters.grapple[other].with = None;
+        b.fighters.grapple[other].holds = false;
         lose(b, other, Condition::Grappled);
     }
     lose(b, i, Condition::Grappled);
@@ -91,18 +95,18 @@ pub(crate) fn release(b: &mut Battle, i: usize) {
 
 /// Breaking free by opposed grapple checks (d20 + base attack + Strength + size).
 pub(crate) fn opposed_escape(b: &mut Battle, i: usize) {
-    let Some(other) = b.fighters[i].grappling else {
+    let Some(other) = b.fighters.grapple[i].with else {
         release(b, i);
         return;
     };
     let bonus = |b: &Battle, x: usize| {
-        let f = &b.fighters[x];
-        f.def.base_attack + f.str_mod() - 4 * f.size.size_modifier().clamp(-2, 2)
+        let f = b.fighters.at(x);
+        f.stats().def.base_attack + f.stats().str_mod() - 4 * f.size().size_modifier().clamp(-2, 2)
     };
     let (ri, ro) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
     let (bi, bo) = (bonus(b, i), bonus(b, other));
     let success = (ri + bi, bi) > (ro + bo, bo);
-    let (id, oid) = (b.fighters[i].id.clone(), b.fighters[other].id.clone());
+    let (id, oid) = (b.fighters.combatant[i].id.clone(), b.fighters.combatant[other].id.clone());
     b.emit(CombatEvent::Save {
         unit: id,
         kind: format!("escape vs {oid}'s grapple {}", ro + bo),
@@ -122,10 +126,10 @@ pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     b.rules().dropped(b, t);
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
-    if b.rules().dying_when_dropped(&b.fighters[t]) {
+    if b.rules().dying_when_dropped(b.fighters.at(t)) {
         gain(b, t, Condition::Dying);
     }
-    b.fighters[t].death_fails = u32::from(first_save_failed);
+    b.fighters.health[t].death_fails = u32::from(first_save_failed);
     check_death(b, t);
 }
 
@@ -138,11 +142,11 @@ pub(crate) fn kill(b: &mut Battle, t: usize) {
 }
 
 pub(crate) fn check_death(b: &mut Battle, t: usize) {
-    let f = &b.fighters[t];
+    let f = b.fighters.at(t);
     let rules = b.rules();
     if rules.dead(f) {
         kill(b, t);
-    } else if rules.dying_below_zero() && f.hp < 0 && !f.has(Condition::Stabilized) {
+    } else if rules.dying_below_zero() && f.health().hp < 0 && !f.has(Condition::Stabilized) {
         gain(b, t, Condition::Dying);
     }
 }

@@ -27,12 +27,12 @@ pub(crate) fn cost(b: &Battle, spell: &SpellDef) -> u32 {
 /// Whether `caster` may cast `spell_id` on `target` now (its budget aside): the spell and
 /// its target resolved, or why not.
 pub fn check(b: &Battle, caster: usize, spell_id: &str, target: &str) -> Result<(usize, &'static SpellDef), String> {
-    let f = &b.fighters[caster];
+    let f = b.fighters.at(caster);
     let sp = spell(spell_id).ok_or_else(|| format!("no spell \"{spell_id}\""))?;
-    if !f.knows(&sp.id) {
-        return Err(format!("{} does not know {}", f.id, sp.name));
+    if !f.stats().knows(&sp.id) {
+        return Err(format!("{} does not know {}", f.id(), sp.name));
     }
-    if f.spells_left < cost(b, sp) {
+    if f.spells().left < cost(b, sp) {
         return Err(format!("no spells left ({} spent)", sp.name));
     }
     if f.has(Condition::Grappled) && b.rules().grapples() {
@@ -46,27 +46,27 @@ pub fn check(b: &Battle, caster: usize, spell_id: &str, target: &str) -> Result<
 /// Whether a spell from `caster` reaches `t` where they stand: a friend (or itself) for a
 /// healing spell, a foe otherwise; touch within natural reach; range; line of effect.
 pub fn reaches(b: &Battle, caster: usize, t: usize, sp: &SpellDef) -> Result<(), String> {
-    let (f, ft) = (&b.fighters[caster], &b.fighters[t]);
-    let friend = f.side == ft.side;
+    let (f, ft) = (b.fighters.at(caster), b.fighters.at(t));
+    let friend = f.side().0 == ft.side().0;
     if sp.on_friends() {
         if !friend || !ft.alive() {
             return Err(format!("{} is cast on a living friend", sp.name));
         }
     } else if friend || !ft.in_fight() {
-        return Err(format!("{} is not a foe in the fight", ft.id));
+        return Err(format!("{} is not a foe in the fight", ft.id()));
     }
     if t == caster {
         return Ok(());
     }
     let metric = b.variant.range_metric();
     let distance = metric.footprint_ft(f.footprint(), ft.footprint());
-    let range = sp.range_ft.unwrap_or(f.natural_reach_ft);
+    let range = sp.range_ft.unwrap_or(f.reach().natural_ft);
     if distance > range {
         let what = if sp.range_ft.is_some() { format!("range {range} ft") } else { "touch".into() };
-        return Err(format!("{} is {distance} ft away ({what})", ft.id));
+        return Err(format!("{} is {distance} ft away ({what})", ft.id()));
     }
     if sp.range_ft.is_some() && !line_of_effect(b, caster, t) {
-        return Err(format!("no line of effect to {}", ft.id));
+        return Err(format!("no line of effect to {}", ft.id()));
     }
     Ok(())
 }
@@ -75,7 +75,7 @@ pub fn reaches(b: &Battle, caster: usize, t: usize, sp: &SpellDef) -> Result<(),
 /// (osr-segments: cover over 50% breaks it). Creatures in between do not block it.
 fn line_of_effect(b: &Battle, a: usize, t: usize) -> bool {
     let view = b.view();
-    let (fa, ft) = (b.fighters[a].footprint(), b.fighters[t].footprint());
+    let (fa, ft) = (b.fighters.at(a).footprint(), b.fighters.at(t).footprint());
     let cover = cover_at(view.field, view.occupancy, (a, fa), (t, ft), AttackReach::Adjacent, false);
     cover.can_target && !cover.breaks_line_of_effect
 }
@@ -92,9 +92,10 @@ pub(crate) fn cast_now(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize
 
 /// The spell is spent and the casting announced.
 pub(crate) fn begin(b: &mut Battle, c: usize, sp: &SpellDef, t: usize, verb: &str) {
-    b.fighters[c].spells_left -= cost(b, sp);
+    b.fighters.spells[c].left -= cost(b, sp);
     b.stats.spells_cast += 1;
-    let (id, tid, left) = (b.fighters[c].id.clone(), b.fighters[t].id.clone(), b.fighters[c].spells_left);
+    let (id, tid, left) =
+        (b.fighters.combatant[c].id.clone(), b.fighters.combatant[t].id.clone(), b.fighters.spells[c].left);
     b.emit(CombatEvent::Action {
         unit: id,
         action: format!("{verb} {}", sp.name),
@@ -104,13 +105,13 @@ pub(crate) fn begin(b: &mut Battle, c: usize, sp: &SpellDef, t: usize, verb: &st
 
 /// The spell fizzles: it is spent all the same.
 pub(crate) fn lost(b: &mut Battle, c: usize, sp: &SpellDef, reason: String) {
-    let id = b.fighters[c].id.clone();
+    let id = b.fighters.combatant[c].id.clone();
     b.emit(CombatEvent::Spoiled { unit: id, action: sp.name.to_lowercase(), reason });
 }
 
 /// d20 + caster level + casting ability against `dc`, as a logged check.
 pub(crate) fn concentration(b: &mut Battle, c: usize, dc: i32, why: &str) -> bool {
-    let bonus = b.fighters[c].caster_level() + b.fighters[c].casting_mod();
+    let bonus = b.fighters.stats[c].caster_level() + b.fighters.stats[c].casting_mod();
     b.check(c, format!("concentration ({why})"), bonus, dc)
 }
 
@@ -123,13 +124,13 @@ pub(crate) fn survives_provoking(b: &mut Battle, c: usize, sp: &SpellDef, defens
 /// Provokes every threatening foe for casting: how much it hurt the caster, or `None`
 /// when it dropped (the spell is then lost).
 pub(crate) fn provoked_by_casting(b: &mut Battle, c: usize, sp: &SpellDef) -> Option<i32> {
-    let before = b.fighters[c].hp;
+    let before = b.fighters.health[c].hp;
     provoke_threateners(b, c, "casts a spell");
-    if !b.fighters[c].in_fight() {
+    if !b.fighters.conditions[c].in_fight() {
         lost(b, c, sp, "the caster dropped".into());
         return None;
     }
-    Some(before - b.fighters[c].hp)
+    Some(before - b.fighters.health[c].hp)
 }
 
 /// Foes countering the spell as it is cast, as the variant has it: each able foe in id
@@ -141,17 +142,17 @@ fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
     b.refresh();
     let foes: Vec<usize> = roster::indices(b.view().roster.foes_of(c)).collect();
     for r in foes {
-        let f = &b.fighters[r];
-        let able = f.can_act() && f.spells_left >= cost(b, sp) && rule.able(b, r, sp);
+        let f = b.fighters.at(r);
+        let able = f.can_act() && f.spells().left >= cost(b, sp) && rule.able(b, r, sp);
         if !able || reaches_as_counter(b, r, c, sp).is_err() {
             continue;
         }
-        let bonus = f.caster_level() + f.casting_mod();
-        let (rid, cid) = (b.fighters[r].id.clone(), b.fighters[c].id.clone());
+        let bonus = f.stats().caster_level() + f.stats().casting_mod();
+        let (rid, cid) = (b.fighters.combatant[r].id.clone(), b.fighters.combatant[c].id.clone());
         if !b.check(r, format!("{} (identify {cid}'s {})", rule.skill(), sp.name), bonus, dc) {
             continue;
         }
-        b.fighters[r].spells_left -= cost(b, sp);
+        b.fighters.spells[r].left -= cost(b, sp);
         let success = rule.counter(b, r, dc);
         b.stats.counterspells += 1;
         b.emit(CombatEvent::Action {
@@ -174,9 +175,9 @@ fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
 /// A counterspeller reaches the caster within the spell's range (it knows the same spell,
 /// or one of its school) and with line of effect.
 fn reaches_as_counter(b: &Battle, r: usize, c: usize, sp: &SpellDef) -> Result<(), String> {
-    let (fr, fc) = (&b.fighters[r], &b.fighters[c]);
+    let (fr, fc) = (b.fighters.at(r), b.fighters.at(c));
     let distance = b.variant.range_metric().footprint_ft(fr.footprint(), fc.footprint());
-    if distance > sp.range_ft.unwrap_or(fr.natural_reach_ft).max(fr.natural_reach_ft) {
+    if distance > sp.range_ft.unwrap_or(fr.reach().natural_ft).max(fr.reach().natural_ft) {
         return Err("out of range".into());
     }
     if line_of_effect(b, r, c) { Ok(()) } else { Err("no line of effect".into()) }
@@ -184,7 +185,7 @@ fn reaches_as_counter(b: &Battle, r: usize, c: usize, sp: &SpellDef) -> Result<(
 
 /// The spell's effect on its target.
 pub(crate) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
-    let level = b.fighters[c].caster_level();
+    let level = b.fighters.stats[c].caster_level();
     match &sp.effect {
         SpellEffect::Missiles { dice, bonus, max } => {
             let missiles = (level as u32).div_ceil(2).clamp(1, *max);
@@ -200,11 +201,11 @@ pub(crate) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
             let rolls: Vec<i32> = b.dice.roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect();
             let bonus = level.min(*max_bonus);
             let total = rolls.iter().sum::<i32>() + bonus;
-            let from = b.rules().healed_from(&b.fighters[t]);
-            let ft = &mut b.fighters[t];
-            ft.hp = (from + total).min(ft.max_hp);
+            let from = b.rules().healed_from(b.fighters.at(t));
+            let ft = &mut b.fighters.health[t];
+            ft.hp = (from + total).min(ft.max);
             let hp_after = ft.hp;
-            let (by, unit) = (b.fighters[c].id.clone(), b.fighters[t].id.clone());
+            let (by, unit) = (b.fighters.combatant[c].id.clone(), b.fighters.combatant[t].id.clone());
             b.emit(CombatEvent::Healed {
                 unit,
                 by,
@@ -218,11 +219,11 @@ pub(crate) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
                 for cond in [Condition::Dying, Condition::Stabilized] {
                     lose(b, t, cond);
                 }
-                if b.fighters[t].nonlethal < hp_after {
+                if b.fighters.health[t].nonlethal < hp_after {
                     lose(b, t, Condition::Unconscious);
                 }
-                b.fighters[t].death_fails = 0;
-            } else if b.fighters[t].has(Condition::Dying) {
+                b.fighters.health[t].death_fails = 0;
+            } else if b.fighters.conditions[t].has(Condition::Dying) {
                 // Not enough to wake it, but any healing stabilises the dying.
                 lose(b, t, Condition::Dying);
                 gain(b, t, Condition::Stabilized);

@@ -55,5 +55,5 @@ pub struct Plan {
 }
 
 fn err(b: &Battle, actor: usize, cmd: &Command, reason: impl Into<String>) -> RuleError {
-    RuleError { unit: b.fighters[actor].id.clone(), action: cmd.name().into(), reason: reason.into() }
+    RuleError { unit: b.fighters.combatant[actor].id.clone(), action: cmd.name().into(), reason: reason.into() }
 }

@@ -63,7 +63,7 @@ impl Walk {
             path: path.clone(),
             kind: kind.into(),
             immune_from,
-            start: b.fighters[mover].pos,
+            start: b.fighters.position[mover].0,
             then: Then::Nothing,
             next_provocation: 0,
             heading_for: None,
@@ -81,7 +81,7 @@ impl Walk {
 
     /// Whether the walk may go on: its mover still in the fight and the battle not over.
     pub fn survives(&self, b: &Battle) -> bool {
-        b.fighters[self.mover].in_fight() && !b.is_over()
+        b.fighters.conditions[self.mover].in_fight() && !b.is_over()
     }
 
     /// Walks on to the next square whose leaving provokes or whose entering draws a held
@@ -104,13 +104,13 @@ impl Walk {
                 self.heading_for = Some(p);
                 self.next_provocation += 1;
             }
-            let at = b.fighters[mover].pos;
+            let at = b.fighters.position[mover].0;
             let arrived = self.heading_for.is_some_and(|p| p.from == at);
             if !arrived && let Some(&next) = self.path.squares.get(self.next_square) {
                 // One square on.
                 self.next_square += 1;
                 self.done.push(next);
-                b.fighters[mover].pos = next;
+                b.fighters.position[mover].0 = next;
                 b.invalidate();
                 self.step_from = Some(at);
                 let by = held_strikers(b, mover);
@@ -137,12 +137,12 @@ impl Walk {
         b.rules().after_walk(b, mover, &self.done);
         while !self.done.is_empty() && shares_a_square(b, mover) {
             self.done.pop();
-            b.fighters[mover].pos = self.done.last().copied().unwrap_or(self.start);
+            b.fighters.position[mover].0 = self.done.last().copied().unwrap_or(self.start);
         }
         b.invalidate();
         let cost =
             if self.done.len() == self.path.squares.len() { self.path.cost_ft } else { 5 * self.done.len() as u32 };
-        let id = b.fighters[mover].id.clone();
+        let id = b.fighters.combatant[mover].id.clone();
         b.emit(CombatEvent::Moved { unit: id, path: self.done, cost_ft: cost, kind: self.kind });
         match self.then {
             Then::Nothing => {}
@@ -153,7 +153,7 @@ impl Walk {
 
 /// Whether any other creature still on the board stands on one of `i`'s squares.
 pub(super) fn shares_a_square(b: &Battle, i: usize) -> bool {
-    let me = b.fighters[i].footprint();
+    let me = b.fighters.at(i).footprint();
     b.fighters.iter().enumerate().any(|(j, f)| j != i && f.alive() && f.footprint().overlaps(&me))
 }
 
@@ -161,10 +161,13 @@ pub(super) fn shares_a_square(b: &Battle, i: usize) -> bool {
 fn held_strikers(b: &mut Battle, mover: usize) -> Vec<usize> {
     let holders: Vec<usize> = (0..b.fighters.len())
         .filter(|&h| {
-            let f = &b.fighters[h];
-            f.side != b.fighters[mover].side
+            let f = b.fighters.at(h);
+            f.side().0 != b.fighters.side[mover].0
                 && f.can_act()
-                && f.held.as_ref().is_some_and(|t| t.as_ref().is_none_or(|t| *t == b.fighters[mover].id))
+                && f.reactions()
+                    .held
+                    .as_ref()
+                    .is_some_and(|t| t.as_ref().is_none_or(|t| *t == b.fighters.combatant[mover].id))
         })
         .collect();
     if holders.is_empty() {
@@ -173,17 +176,17 @@ fn held_strikers(b: &mut Battle, mover: usize) -> Vec<usize> {
     b.refresh();
     holders
         .into_iter()
-        .filter(|&h| b.view().threat.threatens(h, b.fighters[mover].footprint()) && b.rules().may_take_held(b, h))
+        .filter(|&h| b.view().threat.threatens(h, b.fighters.at(mover).footprint()) && b.rules().may_take_held(b, h))
         .collect()
 }
 
 /// `h`'s held attack on `mover`, which came into its reach (none once `mover` is down).
 pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
-    if !b.fighters[mover].in_fight() {
+    if !b.fighters.conditions[mover].in_fight() {
         return;
     }
-    b.fighters[h].held = None;
-    let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
+    b.fighters.reactions[h].held = None;
+    let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
     b.rules().held_action_taken(b, h, mover);
     roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
@@ -191,9 +194,9 @@ pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
 }
 
 pub(crate) fn set_initiative(b: &mut Battle, i: usize, key: i64) {
-    b.fighters[i].initiative = key;
+    b.fighters.initiative[i].order = key;
     let mut order = b.clock.order.clone();
-    order.sort_by(|&x, &y| b.fighters[y].initiative.cmp(&b.fighters[x].initiative).then(x.cmp(&y)));
+    order.sort_by(|&x, &y| b.fighters.initiative[y].order.cmp(&b.fighters.initiative[x].order).then(x.cmp(&y)));
     b.clock.order = order;
 }
 
@@ -201,12 +204,12 @@ pub(crate) fn set_initiative(b: &mut Battle, i: usize, key: i64) {
 /// from which the charger threatens `t`.
 pub(crate) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
     let view = b.view();
-    let fa = &b.fighters[a];
-    let side = fa.size.side();
+    let fa = b.fighters.at(a);
+    let side = fa.size().side();
     let band = b.reach_band(fa).ok_or("its weapon threatens nothing")?;
-    let tf = b.fighters[t].footprint();
-    let max_ft = fa.def.speed_ft * 2;
-    let start = fa.pos;
+    let tf = b.fighters.at(t).footprint();
+    let max_ft = fa.stats().def.speed_ft * 2;
+    let start = fa.pos();
     let metric = b.variant.move_metric();
     let mut best: Option<((u32, i32), GridPos, Vec<GridPos>)> = None;
     let centre = |p: GridPos| (2 * p.x + side, 2 * p.y + side);
@@ -233,7 +236,7 @@ pub(crate) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, St
         }
     }
     let ((cost, _), _, squares) =
-        best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters[t].id))?;
+        best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters.combatant[t].id))?;
     let provokes = rules::movement::provocations_along(&view, a, &squares);
     Ok(PathPlan { squares, cost_ft: cost, provokes })
 }
@@ -242,7 +245,7 @@ pub(crate) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, St
 /// else in the way.
 fn clear_line(b: &Battle, a: usize, line: &[GridPos]) -> bool {
     let view = b.view();
-    let side = b.fighters[a].size.side();
+    let side = b.fighters.body[a].size.side();
     line.iter().all(|&p| {
         Footprint::new(p, side).cells().all(|c| {
             let terrain = b.field.terrain.get(c);
@@ -254,7 +257,7 @@ fn clear_line(b: &Battle, a: usize, line: &[GridPos]) -> bool {
 /// A straight run of `a` to `to` costing at most `max_ft`, or `None` if the line is not
 /// clear or too long.
 pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Option<PathPlan> {
-    let start = b.fighters[a].pos;
+    let start = b.fighters.position[a].0;
     let cost = b.variant.move_metric().cell_ft(start, to);
     let squares = crate::grid::straight_line(start, to);
     if squares.is_empty() || cost > max_ft || !clear_line(b, a, &squares) {
@@ -272,23 +275,23 @@ pub(crate) fn charge_walk(b: &Battle, a: usize, t: usize, path: &PathPlan) -> Wa
 
 /// The attack at the end of a charge, if the charger is still in the fight.
 fn charge_attack(b: &mut Battle, a: usize, t: usize) {
-    if !b.fighters[a].in_fight() {
+    if !b.fighters.conditions[a].in_fight() {
         return;
     }
     let nums = b.variant.numbers();
-    let two_handed = b.fighters[a].weapon.hands == Hands::Two;
-    let f = &mut b.fighters[a];
+    let two_handed = b.fighters.wielded[a].def.hands == Hands::Two;
+    let f = &mut b.fighters.bonuses[a];
     let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };
     if damage != 0 {
-        f.damage_bonus.push(("charge".into(), damage));
+        f.damage.push(("charge".into(), damage));
     }
     if nums.charge_defense != 0 {
         f.defense.push(("charging".into(), nums.charge_defense));
     }
-    b.fighters[a].charged = Some((t, b.clock.round));
+    b.fighters.reactions[a].charged = Some((t, b.clock.round));
     let ctx = AttackContext { charge: true };
     let full = nums.charge_full_attack;
     attack_routine(b, a, t, AttackKind::Primary, full, &ctx);
     // The damage bonus lasts for the charge's attacks only.
-    b.fighters[a].damage_bonus.retain(|(n, _)| n != "charge");
+    b.fighters.bonuses[a].damage.retain(|(n, _)| n != "charge");
 }

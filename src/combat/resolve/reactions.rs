@@ -5,8 +5,8 @@ use super::*;
 
 /// Whether `reactor` may react to `mover` now, under the variant's budget of reactions.
 pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
-    let f = &b.fighters[reactor];
-    if !f.can_act() || f.weapon.is_ranged() {
+    let f = b.fighters.at(reactor);
+    if !f.can_act() || f.wielded().def.is_ranged() {
         return false;
     }
     let allowance = reaction_allowance(b, reactor);
@@ -19,7 +19,7 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
         return;
     }
     b.refresh();
-    let at = b.fighters[mover].pos;
+    let at = b.fighters.position[mover].0;
     let profile = attack::profile(b, &b.view(), reactor, mover, &AttackKind::Opportunity, &AttackContext::default());
     if !profile.legal {
         return;
@@ -27,14 +27,14 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     if b.foresee(reactor, trigger) {
         return;
     }
-    let (by, target) = (b.fighters[reactor].id.clone(), b.fighters[mover].id.clone());
+    let (by, target) = (b.fighters.combatant[reactor].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
     // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".
     b.rules().break_concentration(b, reactor, "made a free attack");
     b.stats.attacks_of_opportunity += 1;
-    let f = &mut b.fighters[reactor];
-    f.reactions_used += 1;
-    f.reactions_round += 1;
+    let f = &mut b.fighters.reactions[reactor];
+    f.used += 1;
+    f.this_round += 1;
     f.free_attacked_by.insert(target);
     b.rules().opportunity_taken(b, reactor);
     roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
@@ -43,7 +43,7 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
 /// Foes threatening a ranged attacker get their attacks of opportunity first, where the
 /// variant says firing provokes.
 pub(super) fn ranged_provokes(b: &mut Battle, a: usize) {
-    if b.fighters[a].weapon.is_ranged() && provokes(b, crate::variants::Provoking::Firing) {
+    if b.fighters.wielded[a].def.is_ranged() && provokes(b, crate::variants::Provoking::Firing) {
         provoke_threateners(b, a, "fires in melee");
     }
 }
@@ -54,11 +54,11 @@ pub(crate) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
     b.refresh();
     let view = b.view();
     let threateners: Vec<usize> =
-        rules::roster::indices(view.threat.threateners_of(b.fighters[a].footprint()) & view.roster.foes_of(a))
+        rules::roster::indices(view.threat.threateners_of(b.fighters.at(a).footprint()) & view.roster.foes_of(a))
             .collect();
     for r in threateners {
         opportunity(b, r, a, trigger);
-        if !b.fighters[a].in_fight() {
+        if !b.fighters.conditions[a].in_fight() {
             return;
         }
     }
@@ -66,6 +66,10 @@ pub(crate) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
 
 /// How many reactions (attacks of opportunity) a fighter has per window.
 pub fn reaction_allowance(b: &Battle, i: usize) -> u32 {
-    let f = &b.fighters[i];
-    if f.has_trait("combat_reflexes") { 1 + crate::level::ability_mod(f.def.abilities.dex).max(0) as u32 } else { 1 }
+    let f = b.fighters.at(i);
+    if f.stats().has_trait("combat_reflexes") {
+        1 + crate::level::ability_mod(f.stats().def.abilities.dex).max(0) as u32
+    } else {
+        1
+    }
 }

@@ -7,21 +7,21 @@ use super::*;
 /// One attack action (or a full attack) against `t`.
 pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
     ranged_provokes(b, a);
-    if !b.fighters[a].in_fight() {
+    if !b.fighters.conditions[a].in_fight() {
         return;
     }
-    if b.fighters[a].weapon.reload && b.variant.numbers().one_shot_then_reload {
+    if b.fighters.wielded[a].def.reload && b.variant.numbers().one_shot_then_reload {
         // One bolt: a full attack with a crossbow is a single shot, then it needs loading.
-        b.fighters[a].loaded = false;
+        b.fighters.wielded[a].loaded = false;
         roll_attack(b, a, t, kind, ctx);
         return;
     }
     if let AttackKind::NthAction(_) = kind {
         b.rules().attack_action_taken(b, a);
     }
-    let count = if full { b.rules().full_attacks(&b.fighters[a]) } else { 1 };
+    let count = if full { b.rules().full_attacks(b.fighters.at(a)) } else { 1 };
     for n in 0..count {
-        if !b.fighters[t].in_fight() || !b.fighters[a].in_fight() {
+        if !b.fighters.conditions[t].in_fight() || !b.fighters.conditions[a].in_fight() {
             break;
         }
         let k = if n == 0 { kind.clone() } else { AttackKind::Iterative(n) };
@@ -50,7 +50,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
     };
     let natural: i32 = rolls.iter().sum();
     let hit = p.die.hits(natural, bonus, p.target_number);
-    let weapon = b.fighters[a].weapon.clone();
+    let weapon = b.fighters.wielded[a].def.clone();
     let criticals = b.rules().criticals();
     let threat = hit
         && matches!(p.die, crate::combat::AttackDie::D20 { .. })
@@ -65,7 +65,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
         _ => "attacks",
     };
     b.stats.attacks += 1;
-    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
     b.emit(CombatEvent::Attack {
         attacker: aid.clone(),
         target: tid.clone(),
@@ -110,29 +110,34 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
 /// target").
 fn grapple_target(b: &mut Battle, a: usize, t: usize) -> usize {
     let percent = b.variant.numbers().grapple_miss_percent as i32;
-    let Some(other) = b.fighters[t].grappling else { return t };
-    if percent == 0 || !b.fighters[a].weapon.is_ranged() || other == a || !b.fighters[other].in_fight() {
+    let Some(other) = b.fighters.grapple[t].with else { return t };
+    if percent == 0 || !b.fighters.wielded[a].def.is_ranged() || other == a || !b.fighters.conditions[other].in_fight()
+    {
         return t;
     }
     let roll = b.dice.roll(100) as i32;
     let strays = roll <= percent;
-    let (unit, target, other_id) = (b.fighters[a].id.clone(), b.fighters[t].id.clone(), b.fighters[other].id.clone());
+    let (unit, target, other_id) = (
+        b.fighters.combatant[a].id.clone(),
+        b.fighters.combatant[t].id.clone(),
+        b.fighters.combatant[other].id.clone(),
+    );
     b.emit(CombatEvent::MissChance { unit, target, other: other_id, roll, percent, strays });
     if strays { other } else { t }
 }
 
 /// Rolls and applies weapon damage; the damage dealt.
 pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
-    let fa = &b.fighters[a];
+    let fa = b.fighters.at(a);
     let dice = fa.damage_dice();
-    let weapon = fa.weapon.clone();
+    let weapon = fa.wielded().def.clone();
     let mut flat: Vec<Modifier> = Vec::new();
     let str_applies = melee || weapon.kind == WeaponKind::Melee;
     let rules = b.rules();
     if let Some((name, s)) = rules.damage_strength(fa).filter(|&(_, s)| str_applies && s != 0) {
         flat.push(Modifier::new(name, s));
     }
-    for (name, v) in &fa.damage_bonus {
+    for (name, v) in &fa.bonuses().damage {
         flat.push(Modifier::new(name.clone(), *v));
     }
     let untrained = b.variant.numbers().untrained_penalty;
@@ -178,12 +183,12 @@ impl Battle<'_, '_> {
         from: GridPos,
         ctx: &AttackContext,
     ) -> attack::AttackProfile {
-        let here = self.fighters[a].pos;
-        self.fighters[a].pos = from;
+        let here = self.fighters.position[a].0;
+        self.fighters.position[a].0 = from;
         self.invalidate();
         self.refresh();
         let p = attack::profile(self, &self.view(), a, t, &AttackKind::Primary, ctx);
-        self.fighters[a].pos = here;
+        self.fighters.position[a].0 = here;
         // The derived state back as it was, for whoever reads the view next.
         self.invalidate();
         self.refresh();

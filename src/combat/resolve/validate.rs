@@ -20,7 +20,7 @@ impl Battle<'_, '_> {
     /// a corpse), or why not.
     pub(super) fn foe(&self, actor: usize, target: &str) -> Result<usize, String> {
         let t = self.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
-        if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
+        if !self.fighters.conditions[t].alive() || self.fighters.side[t].0 == self.fighters.side[actor].0 {
             return Err(format!("{target} is not a foe in the fight"));
         }
         Ok(t)
@@ -34,7 +34,7 @@ impl Battle<'_, '_> {
         // A charge's attack as it will be rolled, from the square where the charge ends.
         if let (Command::Charge { target }, Some(path)) = (cmd, &plan.path) {
             let (actor, t) = (self.actor().expect("checked"), self.index_of(target).expect("checked"));
-            let end = path.squares.last().copied().unwrap_or(self.fighters[actor].pos);
+            let end = path.squares.last().copied().unwrap_or(self.fighters.position[actor].0);
             plan.attack = Some(self.attack_from(actor, t, end, &AttackContext { charge: true }));
         }
         Ok(plan)
@@ -56,7 +56,7 @@ impl Battle<'_, '_> {
             Command::Move { to } | Command::Step { to } => {
                 let mode = if matches!(cmd, Command::Step { .. }) { MoveMode::Step } else { MoveMode::Move };
                 let mut allowance = rules::allowance_ft(&view, actor, mode);
-                if self.fighters[actor].has(Condition::Prone) && mode == MoveMode::Move {
+                if self.fighters.conditions[actor].has(Condition::Prone) && mode == MoveMode::Move {
                     allowance /= 2;
                 }
                 let range = rules::movement_range(&view, actor, mode, allowance);
@@ -68,10 +68,10 @@ impl Battle<'_, '_> {
             }
             Command::Attack { target } | Command::FullAttack { target } => {
                 let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
-                if !self.fighters[t].alive() || self.fighters[t].side == self.fighters[actor].side {
+                if !self.fighters.conditions[t].alive() || self.fighters.side[t].0 == self.fighters.side[actor].0 {
                     return Err(err(self, actor, cmd, format!("{target} is not a foe in the fight")));
                 }
-                if self.fighters[actor].weapon.reload {
+                if self.fighters.wielded[actor].def.reload {
                     self.rules().crossbow_ready(self, actor).map_err(|r| err(self, actor, cmd, r))?;
                 }
                 let p = attack::profile(self, &view, actor, t, &kind, &AttackContext::default());
@@ -82,7 +82,7 @@ impl Battle<'_, '_> {
             }
             Command::Charge { target } => {
                 let t = self.foe(actor, target).map_err(|r| err(self, actor, cmd, r))?;
-                if self.fighters[actor].weapon.is_ranged() {
+                if self.fighters.wielded[actor].def.is_ranged() {
                     return Err(err(self, actor, cmd, "a charge ends in a melee attack"));
                 }
                 if self.rules().charge_completes_later() {
@@ -96,7 +96,7 @@ impl Battle<'_, '_> {
             }
             Command::Reload => {}
             Command::Escape => {
-                if !self.fighters[actor].has(Condition::Grappled) {
+                if !self.fighters.conditions[actor].has(Condition::Grappled) {
                     return Err(err(self, actor, cmd, "not grappled"));
                 }
             }
@@ -112,27 +112,27 @@ impl Battle<'_, '_> {
             | Command::Disarm { target }
             | Command::Grapple { target } => {
                 let t = self.foe(actor, target).map_err(|r| err(self, actor, cmd, r))?;
-                if self.fighters[actor].weapon.is_ranged() {
+                if self.fighters.wielded[actor].def.is_ranged() {
                     return Err(err(self, actor, cmd, "a trip needs a melee weapon"));
                 }
-                if !view.threat.threatens(actor, self.fighters[t].footprint()) {
+                if !view.threat.threatens(actor, self.fighters.at(t).footprint()) {
                     return Err(err(self, actor, cmd, format!("{target} is not within reach")));
                 }
-                if matches!(cmd, Command::Trip { .. }) && self.fighters[t].has(Condition::Prone) {
+                if matches!(cmd, Command::Trip { .. }) && self.fighters.conditions[t].has(Condition::Prone) {
                     return Err(err(self, actor, cmd, format!("{target} is already prone")));
                 }
                 if matches!(cmd, Command::Disarm { .. })
-                    && self.fighters[t].weapon.kind != WeaponKind::Melee
-                    && !self.fighters[t].weapon.is_ranged()
+                    && self.fighters.wielded[t].def.kind != WeaponKind::Melee
+                    && !self.fighters.wielded[t].def.is_ranged()
                 {
                     return Err(err(self, actor, cmd, format!("{target} holds no weapon to drop")));
                 }
-                if self.fighters[t].size as i32 > self.fighters[actor].size as i32 + 1 {
+                if self.fighters.body[t].size as i32 > self.fighters.body[actor].size as i32 + 1 {
                     return Err(err(self, actor, cmd, format!("{target} is too big to trip")));
                 }
             }
             Command::Stand => {
-                if !self.fighters[actor].has(Condition::Prone) {
+                if !self.fighters.conditions[actor].has(Condition::Prone) {
                     return Err(err(self, actor, cmd, "not prone"));
                 }
             }
@@ -140,7 +140,7 @@ impl Battle<'_, '_> {
                 if let Some(t) = target {
                     self.foe(actor, t).map_err(|r| err(self, actor, cmd, r))?;
                 }
-                if self.fighters[actor].weapon.is_ranged() {
+                if self.fighters.wielded[actor].def.is_ranged() {
                     return Err(err(self, actor, cmd, "held attacks here are melee attacks"));
                 }
             }

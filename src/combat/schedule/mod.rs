@@ -411,7 +411,7 @@ where
             let Some((actor, plan)) = turn.accepted() else { return };
             let b = &battle;
             let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
-                || !b.fighters[actor].can_act()
+                || !b.fighters.conditions[actor].can_act()
                 || spent(&b.clock.budget);
             if over {
                 time.start();

@@ -45,9 +45,9 @@ impl VariantRules for D20Classic {
         // Source 002 says only "equal to or greater than AC hits": no automatic results.
         AttackDie::D20 { naturals: false }
     }
-    fn full_attacks(&self, f: &Fighter) -> u32 {
+    fn full_attacks(&self, f: FighterRef<'_, '_, '_>) -> u32 {
         // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
-        (1 + (f.def.base_attack - 1).max(0) / 5).clamp(1, 4) as u32
+        (1 + (f.stats().def.base_attack - 1).max(0) / 5).clamp(1, 4) as u32
     }
     fn massive_damage(&self) -> bool {
         true
@@ -60,7 +60,7 @@ impl VariantRules for D20Classic {
     fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
         spend_immediate(b, h, Some(Immediate::HeldAction));
         // Its new place in the order is just after the trigger.
-        let key = b.fighters[trigger].initiative;
+        let key = b.fighters.initiative[trigger].order;
         resolve::set_initiative(b, h, key - 1);
     }
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
@@ -72,21 +72,21 @@ impl VariantRules for D20Classic {
     fn counterspells(&self) -> Option<&'static dyn Counterspells> {
         Some(&Counter)
     }
-    fn healed_from(&self, f: &Fighter) -> i32 {
+    fn healed_from(&self, f: FighterRef<'_, '_, '_>) -> i32 {
         // The dying are "at 0 HP" whatever the blow: healing counts from 0.
-        f.hp.max(0)
+        f.health().hp.max(0)
     }
     fn start(&self, b: &mut Battle) {
         clock::roll_d20_initiative(b, 0);
         // The unaware start flat-footed.
         for i in 0..b.fighters.len() {
-            if !b.fighters[i].aware {
-                b.fighters[i].add(Condition::FlatFooted);
+            if !b.fighters.awareness[i].aware {
+                b.fighters.conditions[i].add(Condition::FlatFooted);
             }
         }
     }
-    fn turn_starts(&self, f: &mut Fighter) -> Option<Condition> {
-        f.reactions_used = 0;
+    fn turn_starts(&self, reactions: &mut Reactions) -> Option<Condition> {
+        reactions.used = 0;
         Some(Condition::FlatFooted)
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
@@ -185,30 +185,30 @@ impl VariantRules for D20Classic {
     }
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         // After a held action, no attacks of opportunity until its next turn.
-        b.fighters[reactor].reactions_used < allowance
+        b.fighters.reactions[reactor].used < allowance
             && !matches!(immediate(b, reactor), Some(Immediate::HeldAction | Immediate::Counterspell))
     }
-    fn dying_when_dropped(&self, _f: &Fighter) -> bool {
+    fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
         true
     }
-    fn dead(&self, f: &Fighter) -> bool {
-        f.death_fails >= 3
+    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
+        f.health().death_fails >= 3
     }
     fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters[i].id.clone();
-        let f = &b.fighters[i];
+        let id = b.fighters.combatant[i].id.clone();
+        let f = b.fighters.at(i);
         let (roll, bonus, dc, kind) = match b.options.death_saves {
             DeathSaves::AllAreEqual => {
                 let roll = b.dice.roll(100) as i32;
-                (roll, 0, 51 + 10 * f.death_fails as i32, "death save (d%)")
+                (roll, 0, 51 + 10 * f.health().death_fails as i32, "death save (d%)")
             }
             DeathSaves::StatsMatter => {
-                let dc = 10 + f.def.hit_dice as i32 - f.con_mod();
-                (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude)")
+                let dc = 10 + f.stats().def.hit_dice as i32 - f.stats().con_mod();
+                (b.dice.roll(20) as i32, f.stats().fortitude(), dc, "death save (Fortitude)")
             }
             DeathSaves::Brutality => {
-                let dc = 10 + f.dropping_damage;
-                (b.dice.roll(20) as i32, f.fortitude(), dc, "death save (Fortitude, brutality)")
+                let dc = 10 + f.health().dropping_damage;
+                (b.dice.roll(20) as i32, f.stats().fortitude(), dc, "death save (Fortitude, brutality)")
             }
         };
         let success = roll + bonus >= dc;
@@ -217,14 +217,14 @@ impl VariantRules for D20Classic {
             lose(b, i, Condition::Dying);
             gain(b, i, Condition::Stabilized);
         } else {
-            b.fighters[i].death_fails += 1;
+            b.fighters.health[i].death_fails += 1;
             check_death(b, i);
         }
     }
     fn criticals(&self) -> Criticals {
         Criticals::Confirmed
     }
-    fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
+    fn damage_strength(&self, f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
         Some(super::strength_with_two_hands(f))
     }
 }
@@ -240,8 +240,8 @@ impl Counterspells for Counter {
         15 + sp.level as i32
     }
     fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
-        let f = &b.fighters[r];
-        f.has_trait("counterspell") && f.knows(&sp.id) && immediate(b, r).is_none()
+        let f = b.fighters.at(r);
+        f.stats().has_trait("counterspell") && f.stats().knows(&sp.id) && immediate(b, r).is_none()
     }
     fn skill(&self) -> &'static str {
         "Spellcraft"
@@ -257,16 +257,16 @@ impl Counterspells for Counter {
 /// hurt) or grapple checks, ties to the higher bonus.
 pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
     let what = kind.name();
-    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
-    let hp_before = b.fighters[a].hp;
+    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
+    let hp_before = b.fighters.health[a].hp;
     opportunity(b, t, a, &format!("tries a {what}"));
-    if !b.fighters[a].in_fight() {
+    if !b.fighters.conditions[a].in_fight() {
         return None;
     }
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
-    let f = &b.fighters[t];
-    let touch = p.target_number - f.def.armor - f.def.shield - f.def.natural_armor;
+    let f = b.fighters.at(t);
+    let touch = p.target_number - f.stats().def.armor - f.stats().def.shield - f.stats().def.natural_armor;
     let roll = b.dice.roll(20) as i32;
     let hit = roll + p.bonus() >= touch;
     b.emit(CombatEvent::Attack {
@@ -284,15 +284,15 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
     if !hit {
         return None;
     }
-    let size = |i: usize| -4 * b.fighters[i].size.size_modifier().clamp(-2, 2);
-    let grapple_bonus = |i: usize| b.fighters[i].def.base_attack + b.fighters[i].str_mod() + size(i);
+    let size = |i: usize| -4 * b.fighters.body[i].size.size_modifier().clamp(-2, 2);
+    let grapple_bonus = |i: usize| b.fighters.stats[i].def.base_attack + b.fighters.stats[i].str_mod() + size(i);
     let (ba, bt) = if kind == Maneuver::Grapple {
-        (grapple_bonus(a) + if b.fighters[a].hp < hp_before { -4 } else { 0 }, grapple_bonus(t))
+        (grapple_bonus(a) + if b.fighters.health[a].hp < hp_before { -4 } else { 0 }, grapple_bonus(t))
     } else if kind != Maneuver::Disarm {
-        (b.fighters[a].str_mod() + size(a), b.fighters[t].str_mod() + size(t))
+        (b.fighters.stats[a].str_mod() + size(a), b.fighters.stats[t].str_mod() + size(t))
     } else {
-        let hurt = if b.fighters[a].hp < hp_before { -4 } else { 0 };
-        (b.fighters[a].dex_mod() + hurt, b.fighters[t].dex_mod())
+        let hurt = if b.fighters.health[a].hp < hp_before { -4 } else { 0 };
+        (b.fighters.stats[a].dex_mod() + hurt, b.fighters.stats[t].dex_mod())
     };
     let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
     let check = match kind {

@@ -40,15 +40,15 @@ fn take_quick(budget: &Budget, n: &mut Budget, what: &str) -> Result<(), String>
 
 /// A creature's Athletics bonus: Strength modifier + half its base attack bonus.
 fn athletics(b: &Battle, i: usize) -> i32 {
-    let f = &b.fighters[i];
-    f.str_mod() + f.def.base_attack / 2
+    let f = b.fighters.at(i);
+    f.stats().str_mod() + f.stats().def.base_attack / 2
 }
 
 /// "A dash … allowing the creature to move double its speed, but it must be in a straight
 /// line, or at one-and-a-half speed without the restriction on direction": the straight run
 /// to `to`, when one-and-a-half speed does not get there.
 pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::rules::PathPlan> {
-    straight_run(b, a, to, b.fighters[a].def.speed_ft * 2)
+    straight_run(b, a, to, b.fighters.stats[a].def.speed_ft * 2)
 }
 
 /// "A caster must also present a Spellcasting Focus through which the caster channels their
@@ -60,12 +60,12 @@ pub(crate) fn present_focus(b: &mut Battle, c: usize, sp: &crate::level::SpellDe
     if b.is_foreseeing() {
         return true; // what the casting would provoke, should the focus be presented
     }
-    let bonus = b.fighters[c].caster_level() + b.fighters[c].casting_mod();
+    let bonus = b.fighters.stats[c].caster_level() + b.fighters.stats[c].casting_mod();
     let dc = 13 + 2 * sp.level as i32;
     if b.check(c, format!("Magical Aptitude (spellcasting focus, {})", sp.name), bonus, dc) {
         return true;
     }
-    let unit = b.fighters[c].id.clone();
+    let unit = b.fighters.combatant[c].id.clone();
     b.emit(CombatEvent::Spoiled {
         unit,
         action: sp.name.to_lowercase(),
@@ -78,15 +78,15 @@ pub(crate) fn present_focus(b: &mut Battle, c: usize, sp: &crate::level::SpellDe
 /// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
 /// first.
 pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
-    let Some(t) = b.fighters[a].grappling.filter(|_| b.fighters[a].has(Condition::Grappled)) else {
+    let Some(t) = b.fighters.grapple[a].with.filter(|_| b.fighters.conditions[a].has(Condition::Grappled)) else {
         return Err("not in a grapple".into());
     };
-    let (f, foe) = (&b.fighters[a], &b.fighters[t]);
+    let (f, foe) = (b.fighters.at(a), b.fighters.at(t));
     match follow_up {
-        GrappleFollowUp::Trip if foe.has(Condition::Prone) => Err(format!("{} is already prone", foe.id)),
-        GrappleFollowUp::Push if push_squares(b, a, t).is_none() => Err(format!("no room to push {}", foe.id)),
-        GrappleFollowUp::Attack if f.weapon.reload && !f.loaded => {
-            Err(format!("the {} is not loaded", f.weapon.name.to_lowercase()))
+        GrappleFollowUp::Trip if foe.has(Condition::Prone) => Err(format!("{} is already prone", foe.id())),
+        GrappleFollowUp::Push if push_squares(b, a, t).is_none() => Err(format!("no room to push {}", foe.id())),
+        GrappleFollowUp::Attack if f.wielded().def.reload && !f.wielded().loaded => {
+            Err(format!("the {} is not loaded", f.wielded().def.name.to_lowercase()))
         }
         GrappleFollowUp::Attack => {
             let p = crate::combat::attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
@@ -99,7 +99,7 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
 /// Where a push inside a grapple takes the pair: the foe 5 ft straight away from the
 /// pusher, the pusher after it, both keeping hold. `None` when either has no room.
 fn push_squares(b: &Battle, a: usize, t: usize) -> Option<(GridPos, GridPos)> {
-    let (fa, ft) = (b.fighters[a].footprint(), b.fighters[t].footprint());
+    let (fa, ft) = (b.fighters.at(a).footprint(), b.fighters.at(t).footprint());
     let dx = (2 * ft.origin.x + ft.side - 2 * fa.origin.x - fa.side).signum();
     let dy = (2 * ft.origin.y + ft.side - 2 * fa.origin.y - fa.side).signum();
     let (to_t, to_a) = (ft.origin.offset(dx, dy), fa.origin.offset(dx, dy));
@@ -117,18 +117,18 @@ fn push_squares(b: &Battle, a: usize, t: usize) -> Option<(GridPos, GridPos)> {
 /// upper hand and otherwise breaks free. A tie maintains the grapple and `a` can act no
 /// further this turn.
 pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
-    let Some(t) = b.fighters[a].grappling else {
+    let Some(t) = b.fighters.grapple[a].with else {
         release(b, a);
         return;
     };
-    let reacts = b.fighters[t].reactions_used < resolve::reaction_allowance(b, t);
+    let reacts = b.fighters.reactions[t].used < resolve::reaction_allowance(b, t);
     if reacts {
-        b.fighters[t].reactions_used += 1;
-        b.fighters[t].reactions_round += 1;
+        b.fighters.reactions[t].used += 1;
+        b.fighters.reactions[t].this_round += 1;
     }
     let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
     let (ba, bt) = (athletics(b, a), athletics(b, t));
-    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
     let (total_a, total_t) = (ra + ba, rt + bt);
     b.emit(CombatEvent::Save {
         unit: aid.clone(),
@@ -159,7 +159,7 @@ pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
             });
         }
         std::cmp::Ordering::Less => {
-            let keeps = b.fighters[t].holds_grapple;
+            let keeps = b.fighters.grapple[t].holds;
             let action = if keeps { GrappleFollowUp::Maintain } else { GrappleFollowUp::End };
             b.emit(CombatEvent::Action {
                 unit: tid,
@@ -180,8 +180,8 @@ pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
                 release(b, a);
                 return;
             }
-            b.fighters[a].holds_grapple = true;
-            b.fighters[t].holds_grapple = false;
+            b.fighters.grapple[a].holds = true;
+            b.fighters.grapple[t].holds = false;
             match follow_up {
                 GrappleFollowUp::Trip => {
                     gain(b, t, Condition::Prone);
@@ -207,8 +207,8 @@ fn push(b: &mut Battle, a: usize, t: usize, aid: &str, tid: &str) {
         });
         return;
     };
-    b.fighters[t].pos = to_t;
-    b.fighters[a].pos = to_a;
+    b.fighters.position[t].0 = to_t;
+    b.fighters.position[a].0 = to_a;
     b.invalidate();
     b.emit(CombatEvent::Moved { unit: tid.into(), path: vec![to_t], cost_ft: 5, kind: "pushed back".into() });
     b.emit(CombatEvent::Moved { unit: aid.into(), path: vec![to_a], cost_ft: 5, kind: "follow".into() });
@@ -264,8 +264,8 @@ impl VariantRules for FourActions {
     fn start(&self, b: &mut Battle) {
         // Everyone is Surprised until its first turn. A surprise round (aware fighters
         // only) comes before initiative; its participants get +4 on the roll.
-        b.fighters.each_mut(|f| {
-            f.add(Condition::Surprised);
+        b.fighters.conditions.each_mut(|c| {
+            c.add(Condition::Surprised);
         });
         if !b.clock.surprise_pending {
             clock::roll_d20_initiative(b, 0);
@@ -273,13 +273,13 @@ impl VariantRules for FourActions {
     }
     fn surprise_queue(&self, b: &Battle) -> Vec<usize> {
         // The ambushers act "in no particular order" (here: by id) before initiative.
-        (0..b.fighters.len()).filter(|&i| b.fighters[i].aware).collect()
+        (0..b.fighters.len()).filter(|&i| b.fighters.awareness[i].aware).collect()
     }
     fn after_surprise_round(&self, b: &mut Battle) {
         clock::roll_d20_initiative(b, 4);
     }
-    fn turn_starts(&self, f: &mut Fighter) -> Option<Condition> {
-        f.reactions_used = 0;
+    fn turn_starts(&self, reactions: &mut Reactions) -> Option<Condition> {
+        reactions.used = 0;
         Some(Condition::Surprised)
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
@@ -304,7 +304,7 @@ impl VariantRules for FourActions {
             Command::Attack { .. } | Command::FullAttack { .. } => {
                 // "To attack with a weapon the creature must be able to move, and thus cannot be
                 // Restrained": in a grapple, blows come with winning the contest.
-                if b.fighters[actor].has(Condition::Grappled) {
+                if b.fighters.conditions[actor].has(Condition::Grappled) {
                     return Err("restrained in a grapple: win the grapple contest to strike".into());
                 }
                 if budget.standard {
@@ -363,7 +363,7 @@ impl VariantRules for FourActions {
     }
     /// What a combatant may do when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget {
-        let restrained = b.fighters[i].has(Condition::Grappled);
+        let restrained = b.fighters.conditions[i].has(Condition::Grappled);
         let mut budget = Budget { standard: true, move_action: !restrained, fresh: true, ..Budget::default() };
         budget.own_mut::<QuickAction>().left = true;
         budget
@@ -372,26 +372,26 @@ impl VariantRules for FourActions {
         true
     }
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
-        b.fighters[reactor].reactions_used < allowance
+        b.fighters.reactions[reactor].used < allowance
     }
-    fn dying_when_dropped(&self, f: &Fighter) -> bool {
-        f.hp < 0
+    fn dying_when_dropped(&self, f: FighterRef<'_, '_, '_>) -> bool {
+        f.health().hp < 0
     }
-    fn dead(&self, f: &Fighter) -> bool {
-        f.hp <= -f.def.abilities.con
+    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
+        f.health().hp <= -f.stats().def.abilities.con
     }
     fn dying_below_zero(&self) -> bool {
         true
     }
     fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters[i].id.clone();
-        let f = &b.fighters[i];
-        let dc = 10 + f.hp.abs();
-        let (roll, bonus) = (b.dice.roll(20) as i32, f.fortitude());
+        let id = b.fighters.combatant[i].id.clone();
+        let f = b.fighters.at(i);
+        let dc = 10 + f.health().hp.abs();
+        let (roll, bonus) = (b.dice.roll(20) as i32, f.stats().fortitude());
         let success = roll + bonus >= dc;
         b.emit(CombatEvent::Save { unit: id, kind: "Fortitude (dying)".into(), roll, bonus, dc, success });
         if !success {
-            b.fighters[i].hp -= 1;
+            b.fighters.health[i].hp -= 1;
             check_death(b, i);
         }
     }
@@ -408,12 +408,13 @@ struct Counter;
 
 impl Counterspells for Counter {
     fn dc(&self, b: &Battle, c: usize, sp: &SpellDef) -> i32 {
-        10 + sp.level as i32 + b.fighters[c].casting_mod()
+        10 + sp.level as i32 + b.fighters.stats[c].casting_mod()
     }
     fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
-        let f = &b.fighters[r];
-        f.reactions_used < resolve::reaction_allowance(b, r)
-            && f.def
+        let f = b.fighters.at(r);
+        f.reactions().used < resolve::reaction_allowance(b, r)
+            && f.stats()
+                .def
                 .spellcasting
                 .iter()
                 .flat_map(|m| &m.spells)
@@ -423,9 +424,9 @@ impl Counterspells for Counter {
         "Magical Aptitude"
     }
     fn counter(&self, b: &mut Battle, r: usize, dc: i32) -> bool {
-        b.fighters[r].reactions_used += 1;
-        b.fighters[r].reactions_round += 1;
-        let bonus = b.fighters[r].caster_level();
+        b.fighters.reactions[r].used += 1;
+        b.fighters.reactions[r].this_round += 1;
+        let bonus = b.fighters.stats[r].caster_level();
         b.check(r, "caster level (counterspell)", bonus, dc)
     }
 }
@@ -433,13 +434,13 @@ impl Counterspells for Counter {
 /// A maneuver: an Athletics check against the target's Reflex save; failure provokes.
 pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
     let what = kind.name();
-    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
     let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-    let ba = b.fighters[a].str_mod() + b.fighters[a].def.base_attack / 2;
+    let ba = b.fighters.stats[a].str_mod() + b.fighters.stats[a].def.base_attack / 2;
     // "Surprised" and "Restrained": "subtract the Ability Modifier(s) from AC, Reflex".
-    let ft = &b.fighters[t];
+    let ft = b.fighters.at(t);
     let loses_dex = ft.has(Condition::Surprised) || ft.has(Condition::Grappled);
-    let bt = ft.reflex() - if loses_dex { ft.dex_mod().max(0) } else { 0 };
+    let bt = ft.stats().reflex() - if loses_dex { ft.stats().dex_mod().max(0) } else { 0 };
     let won = ra + ba >= rt + bt;
     b.emit(CombatEvent::Save {
         unit: tid.clone(),
@@ -462,7 +463,7 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
 fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) -> Result<PathPlan, String> {
     let view = b.view();
     let dash = matches!(cmd, Command::Dash { .. });
-    let speed = b.fighters[actor].def.speed_ft;
+    let speed = b.fighters.stats[actor].def.speed_ft;
     let allowance = if dash { speed * 3 / 2 / 5 * 5 } else { speed / 2 / 5 * 5 };
     let range = crate::rules::movement_range(&view, actor, crate::rules::MoveMode::Move, allowance);
     let path = match range.plan_to(&view, to) {
@@ -474,7 +475,7 @@ fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) ->
     if path.squares.is_empty() {
         return Err("already there".into());
     }
-    let side = b.fighters[actor].size.side();
+    let side = b.fighters.body[actor].size.side();
     if dash
         && path.squares.iter().any(|&p| Footprint::new(p, side).cells().any(|c| b.field.terrain.get(c).costs_double()))
     {
@@ -488,9 +489,9 @@ fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) ->
 fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) -> Walk {
     let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
     let dc = 5 + 5 * foes.len() as i32;
-    let (roll, bonus) = (b.dice.roll(20) as i32, b.fighters[actor].dex_mod());
+    let (roll, bonus) = (b.dice.roll(20) as i32, b.fighters.stats[actor].dex_mod());
     let success = roll + bonus >= dc;
-    let id = b.fighters[actor].id.clone();
+    let id = b.fighters.combatant[actor].id.clone();
     b.emit(CombatEvent::Save { unit: id, kind: "Agility (tumble)".into(), roll, bonus, dc, success });
     if success {
         path.provokes.clear();

@@ -37,9 +37,9 @@ pub fn aborts_mut<'b>(b: &'b mut Battle) -> &'b mut Aborts {
 /// its action in this phase if its initiative has not come, else its next phase's; it
 /// may not abort again until its next action. Whether it does is its standing order.
 fn abort_to_dodge(b: &mut Battle, t: usize) {
-    let f = &b.fighters[t];
-    let wants = aborts(b).order[t].unwrap_or(f.hp * 2 <= f.max_hp);
-    let dodging = f.defense.iter().any(|(n, _)| n == "dodge");
+    let f = b.fighters.at(t);
+    let wants = aborts(b).order[t].unwrap_or(f.health().hp * 2 <= f.health().max);
+    let dodging = f.bonuses().defense.iter().any(|(n, _)| n == "dodge");
     if !wants
         || dodging
         || aborts(b).locked[t]
@@ -59,8 +59,8 @@ fn abort_to_dodge(b: &mut Battle, t: usize) {
         format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
     };
     aborts_mut(b).locked[t] = true;
-    b.fighters[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
-    let id = b.fighters[t].id.clone();
+    b.fighters.bonuses[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
+    let id = b.fighters.combatant[t].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
 }
 
@@ -68,7 +68,7 @@ fn abort_to_dodge(b: &mut Battle, t: usize) {
 fn give_abort_order(b: &mut Battle, actor: usize, plan: &Plan) {
     let Command::AbortOrder { on } = plan.command else { return };
     aborts_mut(b).order[actor] = Some(on);
-    let id = b.fighters[actor].id.clone();
+    let id = b.fighters.combatant[actor].id.clone();
     let detail = if on { "will abort to a dodge when attacked, giving up its next action" } else { "will not abort" };
     b.emit(CombatEvent::Action { unit: id, action: "abort order".into(), detail: detail.into() });
 }
@@ -83,18 +83,18 @@ pub(crate) fn next_phase_of_turn(b: &mut Battle) {
         b.clock.phase = 0;
         b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
         for i in 0..n {
-            if !b.fighters[i].aware {
-                b.fighters[i].add(Condition::Surprised);
+            if !b.fighters.awareness[i].aware {
+                b.fighters.conditions[i].add(Condition::Surprised);
             }
         }
-        b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters[i].aware).collect();
+        b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters.awareness[i].aware).collect();
         return;
     }
     if b.clock.surprise {
         b.clock.surprise = false;
         for i in 0..n {
-            if b.fighters[i].remove(Condition::Surprised) {
-                let id = b.fighters[i].id.clone();
+            if b.fighters.conditions[i].remove(Condition::Surprised) {
+                let id = b.fighters.combatant[i].id.clone();
                 b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Surprised });
             }
         }
@@ -114,8 +114,8 @@ pub(crate) fn next_phase_of_turn(b: &mut Battle) {
     }
     let (r, p) = (b.clock.round, b.clock.phase);
     b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
-    b.fighters.each_mut(|f| {
-        f.reactions_used = 0;
+    b.fighters.reactions.each_mut(|f| {
+        f.used = 0;
         // "Moving out of more than one hex threatened by the same opponent in the same Phase
         // doesn't count as more than one opportunity."
         f.free_attacked_by.clear();
@@ -126,7 +126,7 @@ pub(crate) fn next_phase_of_turn(b: &mut Battle) {
         if aborts(b).skip[i].is_some_and(|s| s <= (r, p)) {
             aborts_mut(b).skip[i] = None;
             queue.retain(|&q| q != i);
-            let id = b.fighters[i].id.clone();
+            let id = b.fighters.combatant[i].id.clone();
             b.emit(CombatEvent::Action {
                 unit: id,
                 action: "has no action".into(),
@@ -164,9 +164,9 @@ impl VariantRules for HexPhases {
     }
     fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
         // 3d6 + OCV against 10 + DCV.
-        let (b, ft) = (s.b, &s.b.fighters[s.t]);
+        let (b, ft) = (s.b, s.b.fighters.at(s.t));
         m.push("OCV", ocv(b, s.a));
-        m.offense(&b.fighters[s.a]);
+        m.offense(b.fighters.at(s.a));
         if ft.has(Condition::Surprised) {
             m.push("target unaware (-3 DCV)", 3);
         }
@@ -181,7 +181,7 @@ impl VariantRules for HexPhases {
         // Its new place in the order is just before the trigger. "If you take your readied
         // action in the next Phase, before your regular turn comes up, … you do not get your
         // regular action that Phase."
-        let key = b.fighters[trigger].initiative;
+        let key = b.fighters.initiative[trigger].order;
         resolve::set_initiative(b, h, key + 1);
         b.clock.queue.retain(|&i| i != h);
     }
@@ -289,27 +289,27 @@ impl VariantRules for HexPhases {
     }
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool {
         // None after a dodge; one per foe a phase however often it is left.
-        let f = &b.fighters[reactor];
-        f.reactions_used < allowance
-            && !f.defense.iter().any(|(n, _)| n == "dodge")
-            && !f.free_attacked_by.contains(&b.fighters[mover].id)
+        let f = b.fighters.at(reactor);
+        f.reactions().used < allowance
+            && !f.bonuses().defense.iter().any(|(n, _)| n == "dodge")
+            && !f.reactions().free_attacked_by.contains(&b.fighters.combatant[mover].id)
     }
-    fn dead(&self, f: &Fighter) -> bool {
-        f.hp <= -10
+    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
+        f.health().hp <= -10
     }
-    fn damage_strength(&self, _f: &Fighter) -> Option<(&'static str, i32)> {
+    fn damage_strength(&self, _f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
         None // damage is the weapon's dice alone
     }
 }
 
 /// OCV: combat value + half the base attack bonus (rounded down).
 pub fn ocv(b: &Battle, i: usize) -> i32 {
-    hex_cv(b, i) + b.fighters[i].def.base_attack.div_euclid(2)
+    hex_cv(b, i) + b.fighters.stats[i].def.base_attack.div_euclid(2)
 }
 
 /// DCV: combat value + shield bonus.
 pub fn dcv(b: &Battle, i: usize) -> i32 {
-    hex_cv(b, i) + b.fighters[i].def.shield
+    hex_cv(b, i) + b.fighters.stats[i].def.shield
 }
 
 /// hex-phases in the rules schedule: delaying holds the phase's action until after the
@@ -341,6 +341,6 @@ fn phase_actions_spent(budget: &Budget) -> bool {
 
 /// Combat value: round(DEX / 3).
 pub fn hex_cv(b: &Battle, i: usize) -> i32 {
-    let dex = b.fighters[i].def.abilities.dex;
+    let dex = b.fighters.stats[i].def.abilities.dex;
     (dex as f64 / 3.0).round() as i32
 }

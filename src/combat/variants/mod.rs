@@ -17,13 +17,14 @@ pub mod osr_segments;
 /// What every variant module works with.
 mod prelude {
     pub(super) use super::VariantRules;
-    pub(super) use crate::combat::Fighter;
+    pub(super) use crate::combat::FighterRef;
     pub(super) use crate::combat::attack::{Situation, Terms};
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::{Budget, post_turn_recovery, round_reset};
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Modifier;
+    pub(super) use crate::combat::fighter::Reactions;
     pub(super) use crate::combat::fighter::{Casting, Immediate};
     pub(super) use crate::combat::magic::{
         self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
@@ -45,9 +46,9 @@ mod prelude {
     pub(super) use bevy::ecs::schedule::IntoScheduleConfigs;
 }
 
+use crate::combat::FighterRef;
 use crate::combat::battle::Battle;
 pub(crate) use crate::combat::battle::{Criticals, VariantRules};
-use crate::combat::fighter::Fighter;
 use crate::combat::magic;
 use crate::level::SpellDef;
 use crate::variants::RulesVariant;
@@ -55,11 +56,11 @@ pub use crate::variants::{Provoking, VariantNumbers};
 
 /// The d20 family's damage Strength (d20-classic, ap-phases): "add 1.5× your Strength
 /// modifier (round down)" with a weapon in two hands, the modifier otherwise.
-pub(crate) fn strength_with_two_hands(f: &Fighter) -> (&'static str, i32) {
-    if f.weapon.hands == crate::level::Hands::Two {
-        ("Strength x1.5", (f.str_mod() as f64 * 1.5).floor() as i32)
+pub(crate) fn strength_with_two_hands(f: FighterRef<'_, '_, '_>) -> (&'static str, i32) {
+    if f.wielded().def.hands == crate::level::Hands::Two {
+        ("Strength x1.5", (f.stats().str_mod() as f64 * 1.5).floor() as i32)
     } else {
-        ("Strength", f.str_mod())
+        ("Strength", f.stats().str_mod())
     }
 }
 

@@ -66,5 +66,5 @@ pub fn badge(b: &Battle, i: usize) -> String {
 /// Its line in the initiative panel: AP pips and the Dexterity that orders each phase.
 pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
     let ap = points(b).ap.get(i).copied().unwrap_or(0) as usize;
-    format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), b.fighters[i].initiative_shown)
+    format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), b.fighters.initiative[i].shown)
 }

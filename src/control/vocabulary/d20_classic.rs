@@ -45,12 +45,12 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
 
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
-    let f = &b.fighters[i];
+    let f = b.fighters.at(i);
     match immediate(b, i) {
         Some(Immediate::AttackOfOpportunity) => "immediate: AoO used".into(),
         Some(Immediate::HeldAction) => "immediate: held action used".into(),
         Some(Immediate::Counterspell) => "immediate: counterspell used".into(),
-        None if f.death_fails > 0 => format!("death saves failed: {}", f.death_fails),
+        None if f.health().death_fails > 0 => format!("death saves failed: {}", f.health().death_fails),
         None => String::new(),
     }
 }

@@ -47,6 +47,6 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
 
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
-    let f = &b.fighters[i];
-    if f.reactions_used == 0 { "reaction ready".into() } else { "reaction used".into() }
+    let f = b.fighters.at(i);
+    if f.reactions().used == 0 { "reaction ready".into() } else { "reaction used".into() }
 }

@@ -39,13 +39,13 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
 
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
-    let f = &b.fighters[i];
+    let f = b.fighters.at(i);
     let aborts = aborts(b);
     if aborts.skip.get(i).is_some_and(Option::is_some) {
         "aborted: no next action".into()
     } else if aborts.locked.get(i).copied().unwrap_or(false) {
         "aborted".into()
-    } else if aborts.order.get(i).copied().flatten().unwrap_or(f.hp * 2 <= f.max_hp) {
+    } else if aborts.order.get(i).copied().flatten().unwrap_or(f.health().hp * 2 <= f.health().max) {
         "will abort".into()
     } else {
         String::new()

@@ -188,7 +188,7 @@ pub fn clock_line(b: &Battle) -> String {
         let result = winner.as_ref().map_or("a draw".to_string(), |side| format!("{side} wins"));
         return format!("{} | the battle is over: {result}", round_label(b));
     }
-    let who = b.actor().map_or("nobody".to_string(), |a| b.fighters[a].id.clone());
+    let who = b.actor().map_or("nobody".to_string(), |a| b.fighters.combatant[a].id.clone());
     match b.variant {
         RulesVariant::ApPhases => ap_phases::clock_line(b, &who),
         RulesVariant::FourActions => four_actions::clock_line(b, &who),
@@ -209,12 +209,12 @@ pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
     };
     order
         .into_iter()
-        .filter(|&i| b.fighters[i].alive())
+        .filter(|&i| b.fighters.conditions[i].alive())
         .map(|i| {
             let note = match b.variant {
                 RulesVariant::ApPhases => ap_phases::initiative_note(b, i),
                 RulesVariant::OsrSegments => osr_segments::initiative_note(b, i),
-                _ => format!("init {}", b.fighters[i].initiative_shown),
+                _ => format!("init {}", b.fighters.initiative[i].shown),
             };
             (i, note)
         })
@@ -243,7 +243,7 @@ fn round_label(b: &Battle) -> String {
 
 /// The clock of the turn-based variants: the round, who acts, the initiative order.
 fn initiative_clock_line(b: &Battle, who: &str) -> String {
-    let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters[i].id.as_str()).collect();
+    let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.as_str()).collect();
     format!("{} | {who} acts | initiative: {}", round_label(b), order.join(" > "))
 }
 
@@ -305,7 +305,8 @@ fn add_badges(app: &mut App, v: RulesVariant, badge: fn(&Battle, usize) -> Strin
             }
             for (e, c, current) in &mut q {
                 let Some(i) = res.battle.index_of(&c.id) else { continue };
-                let text = if res.battle.fighters[i].in_fight() { badge(&res.battle, i) } else { String::new() };
+                let text =
+                    if res.battle.fighters.conditions[i].in_fight() { badge(&res.battle, i) } else { String::new() };
                 match current {
                     Some(mut b) => {
                         b.set_if_neq(VariantBadge(text));

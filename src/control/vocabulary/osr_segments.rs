@@ -32,7 +32,7 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
     let bud = b.clock.budget.own::<MajorAction>();
     let mut parts = vec![];
-    let caster = b.fighters[actor].spells_left > 0;
+    let caster = b.fighters.spells[actor].left > 0;
     say(&mut parts, bud.declaring && !caster, "declare: fight, charge or delay");
     say(&mut parts, bud.declaring && caster, "declare: fight, charge, delay or a spell");
     say(&mut parts, bud.major && !bud.declaring, "major action");
@@ -45,7 +45,7 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
 
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
-    let f = &b.fighters[i];
+    let f = b.fighters.at(i);
     let group = if round(b).high.is_empty() {
         ""
     } else if osr_is_high(b, i) {
@@ -57,7 +57,7 @@ pub fn badge(b: &Battle, i: usize) -> String {
         Some(Intent::Charge { target }) => format!(" charge {target}"),
         Some(Intent::Delay) => " delay".into(),
         Some(Intent::Cast { spell }) => format!(" cast {spell}"),
-        _ => f.casting.as_ref().map_or(String::new(), |c| format!(" casting {} on {}", c.spell, c.target)),
+        _ => f.spells().casting.as_ref().map_or(String::new(), |c| format!(" casting {} on {}", c.spell, c.target)),
     };
     format!("{group}{declared}").trim().to_string()
 }

@@ -39,38 +39,38 @@ pub(super) fn complex_trigger(action: &AdvancedKind) -> Option<&'static str> {
 /// Whether `a` may deliver a coup de grace to `t` (`coup`) or give it first aid, as the
 /// board stands. Call [`Battle::refresh`] first.
 pub(super) fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Result<(), String> {
-    let (fa, ft) = (&b.fighters[a], &b.fighters[t]);
+    let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
     if !ft.alive() {
-        return Err(format!("{} is dead", ft.id));
+        return Err(format!("{} is dead", ft.id()));
     }
     let apart = b.variant.range_metric().footprint_ft(fa.footprint(), ft.footprint());
     if coup {
-        if ft.side == fa.side {
-            return Err(format!("{} is not a foe", ft.id));
+        if ft.side().0 == fa.side().0 {
+            return Err(format!("{} is not a foe", ft.id()));
         }
         // Helpless here: unconscious, which covers the dying and the stabilised.
         if !ft.has(Condition::Unconscious) {
-            return Err(format!("{} is not helpless", ft.id));
+            return Err(format!("{} is not helpless", ft.id()));
         }
-        if fa.weapon.is_ranged() {
+        if fa.wielded().def.is_ranged() {
             if apart > 5 {
-                return Err(format!("with a ranged weapon, {} must be adjacent", ft.id));
+                return Err(format!("with a ranged weapon, {} must be adjacent", ft.id()));
             }
-            if fa.weapon.reload && !fa.loaded {
-                return Err(format!("the {} is not loaded", fa.weapon.name.to_lowercase()));
+            if fa.wielded().def.reload && !fa.wielded().loaded {
+                return Err(format!("the {} is not loaded", fa.wielded().def.name.to_lowercase()));
             }
         } else if !b.view().threat.threatens(a, ft.footprint()) {
-            return Err(format!("{} is not within reach", ft.id));
+            return Err(format!("{} is not within reach", ft.id()));
         }
     } else {
-        if a == t || ft.side != fa.side {
-            return Err(format!("{} is not an ally", ft.id));
+        if a == t || ft.side().0 != fa.side().0 {
+            return Err(format!("{} is not an ally", ft.id()));
         }
         if !ft.has(Condition::Dying) {
-            return Err(format!("{} is not dying", ft.id));
+            return Err(format!("{} is not dying", ft.id()));
         }
         if apart > 5 {
-            return Err(format!("{} is not adjacent", ft.id));
+            return Err(format!("{} is not adjacent", ft.id()));
         }
     }
     Ok(())
@@ -88,8 +88,8 @@ pub(crate) fn check_complex(b: &Battle, a: usize, cmd: &Command, target: &str) -
 pub(crate) fn begin_complex(b: &mut Battle, a: usize, cmd: &Command) {
     let Some((action, name, trigger, needed)) = complex_action(cmd) else { return };
     provoke_threateners(b, a, trigger);
-    let id = b.fighters[a].id.clone();
-    if !b.fighters[a].in_fight() {
+    let id = b.fighters.combatant[a].id.clone();
+    if !b.fighters.conditions[a].in_fight() {
         b.emit(CombatEvent::Spoiled { unit: id, action: name.into(), reason: "struck down first".into() });
         return;
     }
@@ -106,10 +106,10 @@ pub(crate) fn begin_complex(b: &mut Battle, a: usize, cmd: &Command) {
 pub(crate) fn provoke_complex(b: &mut Battle, a: usize, action: &AdvancedKind) -> bool {
     let Some(trigger) = complex_trigger(action) else { return true };
     provoke_threateners(b, a, trigger);
-    if b.fighters[a].in_fight() {
+    if b.fighters.conditions[a].in_fight() {
         return true;
     }
-    let id = b.fighters[a].id.clone();
+    let id = b.fighters.combatant[a].id.clone();
     b.emit(CombatEvent::Spoiled { unit: id, action: trigger.into(), reason: "struck down first".into() });
     false
 }
@@ -117,7 +117,7 @@ pub(crate) fn provoke_complex(b: &mut Battle, a: usize, action: &AdvancedKind) -
 /// The coup de grace, its 3 AP spent: an automatic hit and a confirmed critical; a foe
 /// that survives the damage makes a Fortitude save (DC 10 + the damage dealt) or dies.
 pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
-    let id = b.fighters[a].id.clone();
+    let id = b.fighters.combatant[a].id.clone();
     let Some(t) = b.index_of(target) else { return };
     b.refresh();
     if let Err(reason) = complex_target(b, a, t, true) {
@@ -132,16 +132,16 @@ pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
     b.stats.attacks += 1;
     b.stats.hits += 1;
     b.stats.criticals += 1;
-    let f = &mut b.fighters[a];
-    if f.weapon.reload {
+    let f = &mut b.fighters.wielded[a];
+    if f.def.reload {
         f.loaded = false;
     }
-    let melee = !f.weapon.is_ranged();
+    let melee = !f.def.is_ranged();
     let dealt = deal_damage(b, a, t, true, melee);
-    if !b.fighters[t].alive() {
+    if !b.fighters.conditions[t].alive() {
         return;
     }
-    let bonus = b.fighters[t].fortitude();
+    let bonus = b.fighters.stats[t].fortitude();
     if !b.check(t, "Fortitude (coup de grace)", bonus, 10 + dealt) {
         kill(b, t);
     }
@@ -150,14 +150,14 @@ pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
 /// First aid, its 2 AP spent: a Heal check (d20 + Wisdom) against DC 15 stabilises a
 /// dying ally.
 pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
-    let id = b.fighters[a].id.clone();
+    let id = b.fighters.combatant[a].id.clone();
     let Some(t) = b.index_of(target) else { return };
     b.refresh();
     if let Err(reason) = complex_target(b, a, t, false) {
         b.emit(CombatEvent::Spoiled { unit: id, action: "first aid".into(), reason });
         return;
     }
-    let bonus = ability_mod(b.fighters[a].def.abilities.wis);
+    let bonus = ability_mod(b.fighters.stats[a].def.abilities.wis);
     if b.check(a, format!("Heal (Wisdom), first aid on {target}"), bonus, FIRST_AID_DC) {
         lose(b, t, Condition::Dying);
         gain(b, t, Condition::Stabilized);
@@ -173,7 +173,7 @@ pub(crate) fn begin_advanced(b: &mut Battle, c: usize, sp: &'static SpellDef, t:
     if !survives_provoking(b, c, sp, defensive) {
         return;
     }
-    let target = b.fighters[t].id.clone();
+    let target = b.fighters.combatant[t].id.clone();
     points_mut(b).advanced[c] =
         Some(Advanced { action: AdvancedKind::Cast { spell: sp.id.clone(), target, defensive }, spent: 1, needed: 2 });
 }
@@ -202,7 +202,7 @@ pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
         return;
     };
     let Some(sp) = magic::spell(id) else { return };
-    if !b.fighters[c].in_fight() || b.fighters[c].hp <= 0 {
+    if !b.fighters.conditions[c].in_fight() || b.fighters.health[c].hp <= 0 {
         return; // dropping loses it anyway
     }
     let dc = 10 + damage + sp.level as i32;
@@ -229,10 +229,10 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
         points_mut(b).advanced[i] = Some(adv);
         return None;
     }
-    let id = b.fighters[i].id.clone();
+    let id = b.fighters.combatant[i].id.clone();
     match adv.action {
         AdvancedKind::Charge { target } => {
-            let Some(t) = b.index_of(&target).filter(|&t| b.fighters[t].in_fight()) else {
+            let Some(t) = b.index_of(&target).filter(|&t| b.fighters.conditions[t].in_fight()) else {
                 b.emit(CombatEvent::Spoiled {
                     unit: id,
                     action: "charge".into(),
@@ -243,7 +243,7 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
             b.refresh();
             match resolve::charge_path(b, i, t) {
                 Ok(path) => {
-                    b.fighters[i].offense.retain(|(n, _)| n != "charge");
+                    b.fighters.bonuses[i].offense.retain(|(n, _)| n != "charge");
                     // An attack action (nothing in the charge itself counts them).
                     points_mut(b).attack_actions[i] += 1;
                     return Some(resolve::charge_walk(b, i, t, &path));
@@ -254,7 +254,7 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
         AdvancedKind::Cast { spell, target, defensive } => complete_advanced(b, i, &spell, &target, defensive),
         AdvancedKind::TotalDefense => {
             let bonus = if points(b).attack_actions[i] > 0 { 2 } else { 4 };
-            b.fighters[i].defense.push(("total defense".into(), bonus));
+            b.fighters.bonuses[i].defense.push(("total defense".into(), bonus));
             b.emit(CombatEvent::Action {
                 unit: id,
                 action: "total defense".into(),

@@ -8,13 +8,13 @@ use super::{points, points_mut};
 /// round) against the target's CMD.
 pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
     let what = kind.name();
-    let (aid, tid) = (b.fighters[a].id.clone(), b.fighters[t].id.clone());
+    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
     let shove = kind == Maneuver::Shove;
-    let f = &b.fighters[a];
-    let size = |i: usize| -b.fighters[i].size.size_modifier().clamp(-2, 2);
-    let cmb = f.def.base_attack + f.str_mod() + size(a) - 5 * points(b).attack_actions[a] as i32;
-    let g = &b.fighters[t];
-    let cmd = 10 + g.def.base_attack + g.str_mod() + g.dex_mod() + size(t);
+    let f = b.fighters.at(a);
+    let size = |i: usize| -b.fighters.body[i].size.size_modifier().clamp(-2, 2);
+    let cmb = f.stats().def.base_attack + f.stats().str_mod() + size(a) - 5 * points(b).attack_actions[a] as i32;
+    let g = b.fighters.at(t);
+    let cmd = 10 + g.stats().def.base_attack + g.stats().str_mod() + g.stats().dex_mod() + size(t);
     points_mut(b).attack_actions[a] += 1;
     let roll = b.dice.roll(20) as i32;
     b.emit(CombatEvent::Attack {
@@ -40,11 +40,11 @@ pub(super) fn backfire(b: &mut Battle, a: usize, kind: Maneuver) {
         Maneuver::Trip => {
             gain(b, a, Condition::Prone);
         }
-        Maneuver::Disarm if b.fighters[a].weapon_id != "unarmed" => {
-            b.fighters[a].weapon = std::sync::Arc::clone(&b.unarmed);
-            b.fighters[a].weapon_id = "unarmed".into();
+        Maneuver::Disarm if b.fighters.wielded[a].id != "unarmed" => {
+            b.fighters.wielded[a].def = std::sync::Arc::clone(&b.unarmed);
+            b.fighters.wielded[a].id = "unarmed".into();
             b.invalidate();
-            let unit = b.fighters[a].id.clone();
+            let unit = b.fighters.combatant[a].id.clone();
             b.emit(CombatEvent::Action {
                 unit,
                 action: "is disarmed".into(),

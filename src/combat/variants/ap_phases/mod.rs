@@ -111,16 +111,14 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
         let r = b.clock.round;
         b.emit(CombatEvent::RoundStarted { round: r });
         // Effects lasting "until the start of your next round of actions" end.
-        b.fighters.each_mut(|f| {
-            f.start_turn();
-            f.held = None;
-        });
+        b.fighters.bonuses.each_mut(|bonuses| bonuses.clear());
+        b.fighters.reactions.each_mut(|r| r.held = None);
         for i in 0..n {
-            let f = &b.fighters[i];
+            let f = b.fighters.at(i);
             points_mut(b).ap[i] = if !f.can_act() {
                 0
             } else if b.clock.surprise {
-                if f.aware { 2 } else { 0 }
+                if f.awareness().aware { 2 } else { 0 }
             } else {
                 ACTION_POINTS
             };
@@ -131,12 +129,10 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
     }
     let (r, p) = (b.clock.round, b.clock.phase);
     b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
-    b.fighters.each_mut(|f| {
-        f.reactions_used = 0;
-    });
+    b.fighters.reactions.each_mut(|r| r.used = 0);
     // The declaration phase takes only thought-speed actions; nobody acts in it here.
     // The dying (no AP) roll to stabilise in the first phase that has actions.
-    let dying = |i: usize| b.fighters[i].has(Condition::Dying) && b.fighters[i].alive();
+    let dying = |i: usize| b.fighters.conditions[i].has(Condition::Dying) && b.fighters.conditions[i].alive();
     b.clock.queue = if p == 1 {
         vec![]
     } else {
@@ -156,7 +152,9 @@ impl VariantRules for ApPhases {
     }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
         match points(b).ap.iter().enumerate().find(|(_, ap)| **ap > ACTION_POINTS) {
-            Some((i, ap)) => Err(format!("{} has {ap} action points, more than {ACTION_POINTS}", b.fighters[i].id)),
+            Some((i, ap)) => {
+                Err(format!("{} has {ap} action points, more than {ACTION_POINTS}", b.fighters.combatant[i].id))
+            }
             None => Ok(()),
         }
     }
@@ -174,7 +172,7 @@ impl VariantRules for ApPhases {
     fn dropped(&self, b: &mut Battle, t: usize) {
         // An advanced action in progress is lost ("or the action is lost").
         if let Some(adv) = points_mut(b).advanced.get_mut(t).and_then(Option::take) {
-            let unit = b.fighters[t].id.clone();
+            let unit = b.fighters.combatant[t].id.clone();
             let action = advanced_name(&adv.action);
             b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
         }
@@ -195,7 +193,7 @@ impl VariantRules for ApPhases {
     }
     fn start(&self, b: &mut Battle) {
         // Initiative is the Dexterity score; ties broken by the seeded dice.
-        clock::fixed_initiative(b, |b, i| b.fighters[i].def.abilities.dex, "(Dexterity score)");
+        clock::fixed_initiative(b, |b, i| b.fighters.stats[i].def.abilities.dex, "(Dexterity score)");
     }
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing
@@ -255,14 +253,14 @@ impl VariantRules for ApPhases {
         ) {
             // "Total Defense … Until the start of your next round of actions, you can't take
             // actions with the attack subtype."
-            if b.fighters[actor].defense.iter().any(|(name, _)| name == "total defense") {
+            if b.fighters.bonuses[actor].defense.iter().any(|(name, _)| name == "total defense") {
                 return Err("in total defense: no attack actions until its next round of actions".into());
             }
             let earliest = ap_earliest_attack_phase(b, actor);
             if phase < earliest {
                 return Err(format!(
                     "attacks with a {} begin in the {} phase (phase {earliest}); this is phase {phase}",
-                    b.fighters[actor].weapon.name,
+                    b.fighters.wielded[actor].def.name,
                     AP_PHASES[earliest as usize - 1]
                 ));
             }
@@ -283,57 +281,57 @@ impl VariantRules for ApPhases {
     }
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         // "only one free action or reaction … during any action phase"
-        let f = &b.fighters[reactor];
-        f.reactions_used < 1 && f.reactions_round < allowance
+        let f = b.fighters.at(reactor);
+        f.reactions().used < 1 && f.reactions().this_round < allowance
     }
-    fn dying_when_dropped(&self, f: &Fighter) -> bool {
-        f.hp < 0
+    fn dying_when_dropped(&self, f: FighterRef<'_, '_, '_>) -> bool {
+        f.health().hp < 0
     }
-    fn dead(&self, f: &Fighter) -> bool {
-        f.hp <= -f.def.abilities.con
+    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
+        f.health().hp <= -f.stats().def.abilities.con
     }
     fn dying_below_zero(&self) -> bool {
         true
     }
     fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters[i].id.clone();
-        let f = &b.fighters[i];
-        let (roll, bonus) = (b.dice.roll(20) as i32, f.con_mod() + f.hp);
+        let id = b.fighters.combatant[i].id.clone();
+        let f = b.fighters.at(i);
+        let (roll, bonus) = (b.dice.roll(20) as i32, f.stats().con_mod() + f.health().hp);
         let success = roll + bonus >= 10;
         b.emit(CombatEvent::Save { unit: id, kind: "Constitution (stabilise)".into(), roll, bonus, dc: 10, success });
         if success {
             lose(b, i, Condition::Dying);
             gain(b, i, Condition::Stabilized);
         } else {
-            b.fighters[i].hp -= 1;
+            b.fighters.health[i].hp -= 1;
             check_death(b, i);
         }
     }
     fn criticals(&self) -> Criticals {
         Criticals::Confirmed
     }
-    fn damage_strength(&self, f: &Fighter) -> Option<(&'static str, i32)> {
+    fn damage_strength(&self, f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
         Some(super::strength_with_two_hands(f))
     }
 }
 
 /// The earliest phase (1–7) a fighter's attack with its wielded weapon may begin.
 pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
-    let f = &b.fighters[i];
+    let f = b.fighters.at(i);
     // Readied missiles fly in phase 2; thrown weapons from phase 3.
-    if matches!(f.weapon.kind, WeaponKind::Ranged) {
+    if matches!(f.wielded().def.kind, WeaponKind::Ranged) {
         return 2;
     }
     // Base action speed from movement: fast at 30, a step better at 45+ (thrown phase,
     // Medium or smaller only), a step worse at 20 or less.
-    let base = if f.def.speed_ft >= 45 && f.size <= crate::grid::Size::Medium {
+    let base = if f.stats().def.speed_ft >= 45 && f.size() <= crate::grid::Size::Medium {
         3
-    } else if f.def.speed_ft <= 20 {
+    } else if f.stats().def.speed_ft <= 20 {
         5
     } else {
         4
     };
-    let weapon = match f.weapon.speed {
+    let weapon = match f.wielded().def.speed {
         WeaponSpeed::Fast => 4,
         WeaponSpeed::Average => 5,
         WeaponSpeed::Slow => 6,

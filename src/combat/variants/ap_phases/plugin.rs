@@ -49,7 +49,7 @@ fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves
     }
     if plan.command != Command::EndTurn {
         if let Some(adv) = points_mut(b).advanced[actor].take() {
-            let unit = b.fighters[actor].id.clone();
+            let unit = b.fighters.combatant[actor].id.clone();
             let action = advanced_name(&adv.action);
             b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
         }
@@ -64,16 +64,16 @@ fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves
 fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
     let Some(t) = target_of(b, plan) else { return };
     points_mut(b).ap[actor] -= 1;
-    let target = b.fighters[t].id.clone();
+    let target = b.fighters.combatant[t].id.clone();
     points_mut(b).advanced[actor] =
         Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
-    let id = b.fighters[actor].id.clone();
+    let id = b.fighters.combatant[actor].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "charge".into(), detail: format!("declared at {target} (2 AP)") });
 }
 
 /// Total defense is an advanced action of 2 AP.
 fn begin_total_defense(b: &mut Battle, actor: usize, _plan: &Plan) {
-    let id = b.fighters[actor].id.clone();
+    let id = b.fighters.combatant[actor].id.clone();
     points_mut(b).ap[actor] = points(b).ap[actor].saturating_sub(1);
     points_mut(b).advanced[actor] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
     b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });

@@ -14,20 +14,20 @@ pub use round::{MajorAction, OsrRound, OsrStep, osr_is_high, osr_multi_attacker,
 /// jostling, so any concentration (i.e. spell casting) will be broken": every ally whose
 /// squares `mover` passed through, and the mover itself, lose the spell they are casting.
 pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
-    let side = b.fighters[mover].size.side();
+    let side = b.fighters.body[mover].size.side();
     let jostled: Vec<usize> = (0..b.fighters.len())
-        .filter(|&i| i != mover && b.fighters[i].alive() && b.fighters[i].side == b.fighters[mover].side)
+        .filter(|&i| i != mover && b.fighters.conditions[i].alive() && b.fighters.side[i].0 == b.fighters.side[mover].0)
         .filter(|&i| {
-            let theirs = b.fighters[i].footprint();
+            let theirs = b.fighters.at(i).footprint();
             passed.iter().any(|&p| crate::grid::Footprint::new(p, side).cells().any(|c| theirs.contains(c)))
         })
         .collect();
-    let who = b.fighters[mover].id.clone();
+    let who = b.fighters.combatant[mover].id.clone();
     for &i in &jostled {
         break_concentration(b, i, &format!("jostled by {who} passing"));
     }
     if let Some(&first) = jostled.first() {
-        let by = b.fighters[first].id.clone();
+        let by = b.fighters.combatant[first].id.clone();
         break_concentration(b, mover, &format!("jostled passing {by}"));
     }
 }
@@ -38,19 +38,19 @@ pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPo
 /// and is not surprised strikes `mover` as it comes into its reach (from `from`), before the
 /// move goes on; the strike is its major action for the round.
 pub(crate) fn immediate_attackers(b: &mut Battle, mover: usize, from: crate::grid::GridPos) -> Vec<usize> {
-    if !b.fighters[mover].in_fight() {
+    if !b.fighters.conditions[mover].in_fight() {
         return vec![];
     }
-    let before = crate::grid::Footprint::new(from, b.fighters[mover].size.side());
+    let before = crate::grid::Footprint::new(from, b.fighters.body[mover].size.side());
     let strikers: Vec<usize> = (0..b.fighters.len())
         .filter(|&h| {
-            let f = &b.fighters[h];
-            f.side != b.fighters[mover].side
+            let f = b.fighters.at(h);
+            f.side().0 != b.fighters.side[mover].0
                 && f.can_act()
-                && !f.weapon.is_ranged()
+                && !f.wielded().def.is_ranged()
                 && !f.has(Condition::Surprised)
                 && matches!(round(b).declared.get(h), None | Some(None | Some(Intent::Fight)))
-                && f.casting.is_none()
+                && f.spells().casting.is_none()
                 && !round(b).acted.get(h).copied().unwrap_or(true)
         })
         .collect();
@@ -59,13 +59,13 @@ pub(crate) fn immediate_attackers(b: &mut Battle, mover: usize, from: crate::gri
     }
     b.refresh();
     let view = b.view();
-    let here = b.fighters[mover].footprint();
+    let here = b.fighters.at(mover).footprint();
     strikers.into_iter().filter(|&h| view.threat.threatens(h, here) && !view.threat.threatens(h, before)).collect()
 }
 
 /// `h`'s immediate attack on `mover`, which came into its reach: its major action.
 pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
-    if !b.fighters[mover].in_fight() {
+    if !b.fighters.conditions[mover].in_fight() {
         return;
     }
     b.refresh();
@@ -77,7 +77,7 @@ pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
     round.acted[h] = true;
     round.declared[h] = None;
     b.clock.queue.retain(|&i| i != h); // its group turn, if still to come, is spent
-    let (hid, mid) = (b.fighters[h].id.clone(), b.fighters[mover].id.clone());
+    let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::Action {
         unit: hid,
         action: "immediate attack".into(),
@@ -93,20 +93,20 @@ pub(crate) struct OsrSegments;
 impl VariantRules for OsrSegments {
     fn refuses_attack(&self, b: &Battle, view: &RulesView, a: usize, melee: bool) -> Option<String> {
         // A weapon needing more than 4 ft of space needs an open adjacent square.
-        let w = &b.fighters[a].weapon;
+        let w = &b.fighters.wielded[a].def;
         (melee && w.space_ft > 4 && !has_open_neighbour(b, view, a))
             .then(|| format!("{} needs {} ft of space and no adjacent square is open", w.name, w.space_ft))
     }
     fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
         // Descending AC: AC = 20 − ascending AC; AAC0 = 20 − base attack bonus; hit if d20 +
         // modifiers ≥ AAC0 − AC.
-        let (fa, ft) = (&s.b.fighters[s.a], &s.b.fighters[s.t]);
+        let (fa, ft) = (s.b.fighters.at(s.a), s.b.fighters.at(s.t));
         let desc_ac = 20 - ft.armor_class();
-        let aac0 = 20 - fa.def.base_attack;
+        let aac0 = 20 - fa.stats().def.base_attack;
         if s.melee {
-            m.push("Strength", fa.str_mod());
+            m.push("Strength", fa.stats().str_mod());
         } else {
-            m.push("Dexterity", fa.dex_mod());
+            m.push("Dexterity", fa.stats().dex_mod());
         }
         if s.ctx.charge {
             m.push("charge", s.b.variant.numbers().charge_attack);
@@ -134,8 +134,8 @@ impl VariantRules for OsrSegments {
     }
     fn start(&self, b: &mut Battle) {
         for i in 0..b.fighters.len() {
-            if !b.fighters[i].aware {
-                b.fighters[i].add(Condition::Surprised);
+            if !b.fighters.awareness[i].aware {
+                b.fighters.conditions[i].add(Condition::Surprised);
             }
         }
         // The step before a round's declarations.
@@ -181,7 +181,7 @@ impl VariantRules for OsrSegments {
                 Command::Charge { target } => {
                     match round(b).declared.get(actor).cloned().flatten().as_ref() {
                         Some(crate::combat::command::Intent::Charge { target: declared }) => {
-                            let still = b.index_of(declared).is_some_and(|t| b.fighters[t].in_fight());
+                            let still = b.index_of(declared).is_some_and(|t| b.fighters.conditions[t].in_fight());
                             if still && declared != target {
                                 return Err(format!("the charge was declared at {declared}"));
                             }
@@ -274,8 +274,10 @@ impl VariantRules for OsrSegments {
     }
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, _allowance: u32) -> bool {
         // One free attack a segment, one per opponent a round, none while surprised.
-        let f = &b.fighters[reactor];
-        !f.has(Condition::Surprised) && f.reactions_used < 1 && !f.free_attacked_by.contains(&b.fighters[mover].id)
+        let f = b.fighters.at(reactor);
+        !f.has(Condition::Surprised)
+            && f.reactions().used < 1
+            && !f.reactions().free_attacked_by.contains(&b.fighters.combatant[mover].id)
     }
     fn step_reactors(&self, b: &mut Battle, mover: usize, from: crate::grid::GridPos) -> Vec<usize> {
         immediate_attackers(b, mover, from)
@@ -286,15 +288,15 @@ impl VariantRules for OsrSegments {
     fn after_walk(&self, b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
         jostle(b, mover, passed);
     }
-    fn dying_when_dropped(&self, _f: &Fighter) -> bool {
+    fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
         true
     }
-    fn dead(&self, f: &Fighter) -> bool {
-        f.hp <= -10
+    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
+        f.health().hp <= -10
     }
     fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters[i].id.clone();
-        b.fighters[i].hp -= 1;
+        let id = b.fighters.combatant[i].id.clone();
+        b.fighters.health[i].hp -= 1;
         b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
         check_death(b, i);
     }
@@ -304,8 +306,8 @@ impl VariantRules for OsrSegments {
 /// off in the spells step. (The declaration is now the casting.)
 pub(crate) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize) {
     begin(b, c, sp, t, "begins casting");
-    let target = b.fighters[t].id.clone();
-    b.fighters[c].casting = Some(Casting { spell: sp.id.clone(), target });
+    let target = b.fighters.combatant[t].id.clone();
+    b.fighters.spells[c].casting = Some(Casting { spell: sp.id.clone(), target });
     round_mut(b).declared[c] = None;
 }
 
@@ -314,14 +316,14 @@ pub(crate) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize
 /// yet announced is lost too, as if cast, and with it the round's major action.
 pub(crate) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
     let reason = format!("concentration broken ({why})");
-    if let Some(casting) = b.fighters[c].casting.take()
+    if let Some(casting) = b.fighters.spells[c].casting.take()
         && let Some(sp) = spell(&casting.spell)
     {
         lost(b, c, sp, reason);
     } else if let Some(Intent::Cast { spell: id }) = round(b).declared.get(c).cloned().flatten()
         && let Some(sp) = spell(&id)
     {
-        b.fighters[c].spells_left = b.fighters[c].spells_left.saturating_sub(cost(b, sp));
+        b.fighters.spells[c].left = b.fighters.spells[c].left.saturating_sub(cost(b, sp));
         let round = round_mut(b);
         round.declared[c] = None;
         round.acted[c] = true;
@@ -337,7 +339,7 @@ pub(crate) fn spells_step(b: &mut Battle, casters: &[usize]) {
     let mut timed: Vec<((u32, bool), usize)> = casters
         .iter()
         .filter_map(|&i| {
-            let sp = spell(&b.fighters[i].casting.as_ref()?.spell)?;
+            let sp = spell(&b.fighters.spells[i].casting.as_ref()?.spell)?;
             Some(((sp.segments, !osr_is_high(b, i)), i))
         })
         .collect();
@@ -345,11 +347,13 @@ pub(crate) fn spells_step(b: &mut Battle, casters: &[usize]) {
     for batch in timed.chunk_by(|x, y| x.0 == y.0) {
         // Those still casting when their segment comes (an earlier batch may have broken
         // some) release their spells together.
-        let going_off: Vec<(usize, Casting)> =
-            batch.iter().filter_map(|&(_, c)| b.fighters[c].casting.take().map(|casting| (c, casting))).collect();
+        let going_off: Vec<(usize, Casting)> = batch
+            .iter()
+            .filter_map(|&(_, c)| b.fighters.spells[c].casting.take().map(|casting| (c, casting)))
+            .collect();
         for (c, casting) in going_off {
             let Some(sp) = spell(&casting.spell) else { continue };
-            let id = b.fighters[c].id.clone();
+            let id = b.fighters.combatant[c].id.clone();
             let segment = sp.segments;
             b.emit(CombatEvent::Action {
                 unit: id,
@@ -368,7 +372,7 @@ pub(crate) fn spells_step(b: &mut Battle, casters: &[usize]) {
 
 /// Whether an adjacent square is open (on the map, passable, empty).
 fn has_open_neighbour(b: &Battle, view: &RulesView, a: usize) -> bool {
-    let fp = b.fighters[a].footprint();
+    let fp = b.fighters.at(a).footprint();
     let shape = b.variant.shape();
     fp.cells().any(|c| {
         crate::grid::neighbour_offsets(shape, c).iter().any(|&(dx, dy)| {
@@ -414,7 +418,7 @@ impl Plugin for OsrSegmentsPlugin {
 /// Delaying: a HIGH fighter in the HIGH group acts with the LOW group; otherwise it loses
 /// its major action.
 fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
-    let id = b.fighters[actor].id.clone();
+    let id = b.fighters.combatant[actor].id.clone();
     let was_high = osr_is_high(b, actor);
     gain(b, actor, Condition::Delayed);
     let detail = if was_high && round(b).step == OsrStep::High {
@@ -430,7 +434,7 @@ fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
 fn declare_intent(b: &mut Battle, actor: usize, plan: &Plan) {
     let Command::Declare { intent } = &plan.command else { return };
     round_mut(b).declared[actor] = Some(intent.clone());
-    let id = b.fighters[actor].id.clone();
+    let id = b.fighters.combatant[actor].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "declares".into(), detail: intent.describe() });
 }
 

@@ -62,24 +62,24 @@ pub fn round_mut<'b>(b: &'b mut Battle) -> &'b mut OsrRound {
 /// The multi-attack ability (two attack routines a round) for fighters of
 /// base attack +7 or more, as fighters of 7th level gain extra attacks in the OSR tables.
 pub fn osr_multi_attacker(b: &Battle, i: usize) -> bool {
-    b.fighters[i].def.base_attack >= 7 && !b.fighters[i].weapon.is_ranged()
+    b.fighters.stats[i].def.base_attack >= 7 && !b.fighters.wielded[i].def.is_ranged()
 }
 
 pub(super) fn osr_can_act(b: &Battle, i: usize) -> bool {
-    b.fighters[i].can_act() && !b.fighters[i].has(Condition::Surprised)
+    b.fighters.conditions[i].can_act() && !b.fighters.conditions[i].has(Condition::Surprised)
 }
 
 /// Whether a fighter acts in the HIGH group this round (the delayed always act LOW).
 pub fn osr_is_high(b: &Battle, i: usize) -> bool {
-    let f = &b.fighters[i];
+    let f = b.fighters.at(i);
     !f.has(Condition::Delayed)
         && round(b).declared.get(i) != Some(&Some(Intent::Delay))
-        && round(b).high.iter().any(|(s, h)| *h && *s == f.side)
+        && round(b).high.iter().any(|(s, h)| *h && *s == f.side().0)
 }
 
 /// Within a group, quicker weapons first (speed factor), ties by id order.
 pub(super) fn osr_sorted(b: &Battle, mut v: Vec<usize>) -> Vec<usize> {
-    v.sort_by_key(|&i| (b.fighters[i].weapon.speed_factor, i));
+    v.sort_by_key(|&i| (b.fighters.wielded[i].def.speed_factor, i));
     v
 }
 
@@ -96,17 +96,15 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
         OsrStep::Spells => OsrStep::Declare,
     };
     round_mut(b).step = next;
-    b.fighters.each_mut(|f| {
-        f.reactions_used = 0; // one free attack per segment
-    });
+    b.fighters.reactions.each_mut(|r| r.used = 0); // one free attack per segment
     match next {
         OsrStep::Declare => {
             // A new round: surprise ends after the first, groups are rolled anew.
             if b.clock.round >= 1 {
                 for i in 0..n {
                     for c in [Condition::Surprised, Condition::Delayed] {
-                        if b.fighters[i].remove(c) {
-                            let id = b.fighters[i].id.clone();
+                        if b.fighters.conditions[i].remove(c) {
+                            let id = b.fighters.combatant[i].id.clone();
                             b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
                         }
                     }
@@ -120,9 +118,7 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
             round.acted = vec![false; n];
             round.attacked = vec![false; n];
             round.declared = vec![None; n];
-            b.fighters.each_mut(|f| {
-                f.start_turn();
-            });
+            b.fighters.bonuses.each_mut(|bonuses| bonuses.clear());
             b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
             b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
         }
@@ -141,7 +137,7 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
             // Declared chargers act; the dying bleed (their turn, once a round, comes here).
             let chargers = (0..n)
                 .filter(|&i| {
-                    let f = &b.fighters[i];
+                    let f = b.fighters.at(i);
                     (osr_can_act(b, i) && matches!(round(b).declared[i], Some(Intent::Charge { .. })))
                         || (f.has(Condition::Dying) && f.alive())
                 })
@@ -168,7 +164,7 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
             b.clock.queue = osr_sorted(b, members);
         }
         OsrStep::Spells => {
-            let order: Vec<usize> = (0..n).filter(|&i| b.fighters[i].casting.is_some()).collect();
+            let order: Vec<usize> = (0..n).filter(|&i| b.fighters.spells[i].casting.is_some()).collect();
             if !order.is_empty() {
                 let r = b.clock.round;
                 b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "spells by segment".into() });

@@ -1,0 +1,353 @@
+//! The combatants of a battle, one column per component, in id order (a fighter's index is
+//! its seat). While the battle rests each column is a list; while it is in play each is the
+//! world's query of that component, reached through the seats. The rules index a column
+//! (`b.fighters.health[t].hp -= 3`) to read or change one component of one fighter, and
+//! take a [`FighterRef`] to ask about a whole fighter. Here too: how a level's unit
+//! becomes a [`Fighter`].
+
+use super::store::Seats;
+use crate::combat::fighter::{Bonuses, Grapple, Initiative, Reactions, Spells};
+use crate::grid::{Footprint, GridPos, Size};
+use crate::level::{Catalogue, DiceExpr, UnitDef};
+use crate::rules::{Awareness, Body, Combatant, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded};
+use bevy::ecs::component::Mutable;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use std::ops::{Index, IndexMut};
+use std::sync::Arc;
+
+/// One component of every combatant, in id order.
+pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
+    Resting(Vec<C>),
+    InPlay {
+        seats: &'w [Entity],
+        all: Query<'w, 's, &'static mut C>,
+    },
+    /// Lent for reading only, to a check (`InPlayRead`).
+    Seen {
+        seats: &'w [Entity],
+        all: Query<'w, 's, &'static C>,
+    },
+}
+
+impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
+    /// The component in seat `i` of the world (kept out of line, so that indexing a
+    /// resting battle inlines to a slice index).
+    #[inline(never)]
+    fn seated(&self, i: usize) -> &C {
+        match self {
+            Column::Resting(all) => &all[i],
+            Column::InPlay { seats, all } => all.get(seats[i]).expect("every seat holds a fighter"),
+            Column::Seen { seats, all } => all.get(seats[i]).expect("every seat holds a fighter"),
+        }
+    }
+
+    #[inline(never)]
+    fn seated_mut(&mut self, i: usize) -> &mut C {
+        match self {
+            Column::Resting(all) => &mut all[i],
+            Column::InPlay { seats, all } => all.get_mut(seats[i]).expect("every seat holds a fighter").into_inner(),
+            Column::Seen { .. } => unreachable!("a battle lent for reading is only ever seen as `&Battle`"),
+        }
+    }
+
+    /// Does `work` to every combatant's component, in id order.
+    pub fn each_mut(&mut self, mut work: impl FnMut(&mut C)) {
+        for i in 0..self.len() {
+            work(&mut self[i]);
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Column::Resting(all) => all.len(),
+            Column::InPlay { seats, .. } | Column::Seen { seats, .. } => seats.len(),
+        }
+    }
+
+    /// Swaps every component of this resting column with the same seat's in `live`.
+    fn swap_with(&mut self, live: &mut Column<'_, '_, C>) {
+        let Column::Resting(all) = self else { unreachable!("an owned battle rests") };
+        for (i, component) in all.iter_mut().enumerate() {
+            std::mem::swap(component, &mut live[i]);
+        }
+    }
+}
+
+impl<C: Component<Mutability = Mutable>> Index<usize> for Column<'_, '_, C> {
+    type Output = C;
+    #[inline]
+    fn index(&self, i: usize) -> &C {
+        match self {
+            Column::Resting(all) => &all[i],
+            _ => self.seated(i),
+        }
+    }
+}
+
+impl<C: Component<Mutability = Mutable>> IndexMut<usize> for Column<'_, '_, C> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut C {
+        match self {
+            Column::Resting(all) => &mut all[i],
+            _ => self.seated_mut(i),
+        }
+    }
+}
+
+impl<C: Component<Mutability = Mutable> + Clone> Clone for Column<'static, 'static, C> {
+    fn clone(&self) -> Self {
+        match self {
+            Column::Resting(all) => Column::Resting(all.clone()),
+            _ => Column::Resting((0..self.len()).map(|i| self[i].clone()).collect()),
+        }
+    }
+}
+
+/// A whole fighter, to ask about: its index and a way to each of its components.
+#[derive(Clone, Copy)]
+pub struct FighterRef<'a, 'w, 's> {
+    all: &'a Fighters<'w, 's>,
+    /// Its index (its seat).
+    pub i: usize,
+}
+
+/// The combatants' components, one column each, and what is made of the same list: a
+/// whole fighter as a bundle, the world's queries that lend the columns, and the getters
+/// of a [`FighterRef`].
+macro_rules! fighter_columns {
+    ($($column:ident: $component:ty,)*) => {
+        /// The combatants, in id order, one column per component.
+        pub struct Fighters<'w, 's> {
+            $(pub $column: Column<'w, 's, $component>,)*
+        }
+
+        /// One combatant, whole: what a level's unit becomes and what a new seat holds.
+        #[derive(Bundle, Clone, Debug)]
+        pub struct Fighter {
+            $(pub $column: $component,)*
+        }
+
+        impl Fighters<'static, 'static> {
+            /// The fighters of a resting battle (already in id order).
+            pub fn resting(fighters: Vec<Fighter>) -> Self {
+                let mut columns = Fighters { $($column: Column::Resting(Vec::with_capacity(fighters.len())),)* };
+                for fighter in fighters {
+                    $(if let Column::Resting(all) = &mut columns.$column { all.push(fighter.$column); })*
+                }
+                columns
+            }
+
+            /// Swaps every fighter of this resting battle with the one in its seat in `live`.
+            pub(super) fn swap_with(&mut self, live: &mut Fighters<'_, '_>) {
+                $(self.$column.swap_with(&mut live.$column);)*
+            }
+        }
+
+        impl Fighters<'_, '_> {
+            /// A copy of fighter `i`, whole.
+            pub fn fighter(&self, i: usize) -> Fighter {
+                Fighter { $($column: self.$column[i].clone(),)* }
+            }
+        }
+
+        impl Clone for Fighters<'static, 'static> {
+            fn clone(&self) -> Self {
+                Fighters { $($column: self.$column.clone(),)* }
+            }
+        }
+
+        impl<'a> FighterRef<'a, '_, '_> {
+            $(pub fn $column(&self) -> &'a $component {
+                &self.all.$column[self.i]
+            })*
+        }
+
+        impl std::fmt::Debug for FighterRef<'_, '_, '_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct("Fighter")$(.field(stringify!($column), self.$column()))*.finish()
+            }
+        }
+
+        /// The combatants in play, as the rules take them from the world.
+        #[derive(SystemParam)]
+        pub struct InPlayFighters<'w, 's> {
+            seats: Res<'w, Seats>,
+            $($column: Query<'w, 's, &'static mut $component>,)*
+        }
+
+        impl<'w, 's> InPlayFighters<'w, 's> {
+            pub(super) fn lend(self) -> Fighters<'w, 's> {
+                let seats = &self.seats.into_inner().0[..];
+                Fighters { $($column: Column::InPlay { seats, all: self.$column },)* }
+            }
+        }
+
+        /// The combatants in play, lent for reading only.
+        #[derive(SystemParam)]
+        pub struct SeenFighters<'w, 's> {
+            seats: Res<'w, Seats>,
+            $($column: Query<'w, 's, &'static $component>,)*
+        }
+
+        impl<'w, 's> SeenFighters<'w, 's> {
+            pub(super) fn lend(self) -> Fighters<'w, 's> {
+                let seats = &self.seats.into_inner().0[..];
+                Fighters { $($column: Column::Seen { seats, all: self.$column },)* }
+            }
+        }
+    };
+}
+
+fighter_columns! {
+    combatant: Combatant,
+    side: Side,
+    position: Position,
+    body: Body,
+    reach: Reach,
+    stats: Stats,
+    wielded: Wielded,
+    health: Health,
+    awareness: Awareness,
+    conditions: Conditions,
+    bonuses: Bonuses,
+    reactions: Reactions,
+    grapple: Grapple,
+    spells: Spells,
+    initiative: Initiative,
+}
+
+impl<'w, 's> Fighters<'w, 's> {
+    pub fn len(&self) -> usize {
+        self.combatant.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Fighter `i`, whole (it must exist).
+    pub fn at(&self, i: usize) -> FighterRef<'_, 'w, 's> {
+        assert!(i < self.len(), "fighter {i} of {}", self.len());
+        FighterRef { all: self, i }
+    }
+
+    /// Fighter `i`, if there is one.
+    pub fn get(&self, i: usize) -> Option<FighterRef<'_, 'w, 's>> {
+        (i < self.len()).then_some(FighterRef { all: self, i })
+    }
+
+    /// The combatants in id order.
+    pub fn iter(&self) -> FightersIter<'_, 'w, 's> {
+        FightersIter { all: self, next: self.indices() }
+    }
+
+    /// Every combatant's index, in id order.
+    pub fn indices(&self) -> std::ops::Range<usize> {
+        0..self.len()
+    }
+}
+
+/// The combatants in id order.
+#[derive(Clone)]
+pub struct FightersIter<'a, 'w, 's> {
+    all: &'a Fighters<'w, 's>,
+    next: std::ops::Range<usize>,
+}
+
+impl<'a, 'w, 's> Iterator for FightersIter<'a, 'w, 's> {
+    type Item = FighterRef<'a, 'w, 's>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next.next().map(|i| FighterRef { all: self.all, i })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.next.size_hint()
+    }
+}
+
+impl ExactSizeIterator for FightersIter<'_, '_, '_> {}
+
+impl<'a, 'w, 's> IntoIterator for &'a Fighters<'w, 's> {
+    type Item = FighterRef<'a, 'w, 's>;
+    type IntoIter = FightersIter<'a, 'w, 's>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for Fighters<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Fighter {
+    /// A fighter from a level's unit (the level was validated).
+    pub fn from_unit(unit: &UnitDef, catalogue: &Catalogue) -> Option<Fighter> {
+        let def = catalogue.creature(&unit.creature)?.clone();
+        let spells_left = def.spellcasting.as_ref().map_or(0, |m| m.slots);
+        let weapon_id = unit.weapon.clone().unwrap_or_else(|| def.weapon.clone());
+        let weapon = catalogue.weapon(&weapon_id)?.clone();
+        let size = unit.size.unwrap_or(def.size);
+        let hp = unit.hp.unwrap_or(def.hp);
+        Some(Fighter {
+            combatant: Combatant { id: unit.id.clone() },
+            side: Side(unit.side.clone()),
+            position: Position(unit.pos()),
+            body: Body { size },
+            reach: Reach { natural_ft: def.natural_reach_ft(size) },
+            stats: Stats { creature: unit.creature.clone(), def: Arc::new(def) },
+            wielded: Wielded { id: weapon_id, def: Arc::new(weapon), loaded: true },
+            health: Health::full(hp),
+            awareness: Awareness { aware: unit.is_aware(), has_acted: false },
+            conditions: Conditions::default(),
+            bonuses: Bonuses::default(),
+            reactions: Reactions::default(),
+            grapple: Grapple::default(),
+            spells: Spells { left: spells_left, casting: None },
+            initiative: Initiative::default(),
+        })
+    }
+}
+
+/// Questions asked of a whole fighter, whatever components they take.
+impl<'a> FighterRef<'a, '_, '_> {
+    pub fn id(&self) -> &'a str {
+        &self.combatant().id
+    }
+    pub fn pos(&self) -> GridPos {
+        self.position().0
+    }
+    pub fn size(&self) -> Size {
+        self.body().size
+    }
+    pub fn footprint(&self) -> Footprint {
+        Footprint::new(self.pos(), self.size().side())
+    }
+    pub fn has(&self, c: Condition) -> bool {
+        self.conditions().has(c)
+    }
+    /// Still fighting: conscious and alive.
+    pub fn in_fight(&self) -> bool {
+        self.conditions().in_fight()
+    }
+    pub fn alive(&self) -> bool {
+        self.conditions().alive()
+    }
+    /// Can take actions now.
+    pub fn can_act(&self) -> bool {
+        self.conditions().can_act()
+    }
+    /// Trained with the weapon in hand.
+    pub fn trained(&self) -> bool {
+        self.stats().trained_with(&self.wielded().def)
+    }
+    /// Weapon damage dice for its size.
+    pub fn damage_dice(&self) -> DiceExpr {
+        self.wielded().def.damage.scaled_for(self.size())
+    }
+    /// d20 armor class before situational modifiers.
+    pub fn armor_class(&self) -> i32 {
+        self.stats().def.armor_class(self.size())
+    }
+}
