@@ -59,7 +59,10 @@ impl OwnedBattle {
         let mut fighters: Vec<Fighter> =
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
         fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
-        let own = with_engine(variant, |engine| engine.own_state(fighters.len()));
+        let (own, economy) = with_engine(variant, |engine| engine.own_state());
+        for fighter in &mut fighters {
+            fighter.economy = economy.clone();
+        }
         let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
         let mut battle = Battle {
             level_name: Held::Resting(level.def.name.clone()),
@@ -195,10 +198,11 @@ impl Engine {
         }
     }
 
-    /// What the variant keeps of its own in a battle of `fighters` combatants, as it
-    /// starts (its plugin registered it).
-    pub fn own_state(&self, fighters: usize) -> super::own::Own {
-        self.world.resource::<OwnState>().fresh(fighters)
+    /// What the variant keeps of its own in a battle, and in each combatant's economy, as
+    /// a battle starts them (its plugin registered them).
+    pub fn own_state(&self) -> (super::own::Own, super::fighter::Economy) {
+        let own = self.world.resource::<OwnState>();
+        (own.fresh(), own.fresh_economy())
     }
 
     /// How many times the schedule ran for the last command: one, and one more for each
@@ -224,11 +228,7 @@ impl Engine {
                 .map(|system| slots.iter().find(|s| s.systems.contains(system)).map_or("", |s| s.name.as_str()).into())
                 .collect();
         }
-        let (battle, budget) = self.world.resource::<OwnState>().names();
-        let own = [(battle, "battle"), (budget, "budget")]
-            .into_iter()
-            .filter_map(|(name, of)| name.map(|name| format!("{name} ({of})")))
-            .collect();
+        let own = self.world.resource::<OwnState>().names();
         ScheduleListing { variant: self.variant.id().into(), sets, own }
     }
 

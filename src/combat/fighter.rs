@@ -1,7 +1,8 @@
 //! The components only a battle's combatants have (beyond those of `rules::components`):
-//! bonuses lasting until its next turn, reactions and held attacks, grapples, spells and
-//! initiative; and the modifiers they carry.
+//! bonuses lasting until its next turn, reactions and held attacks, grapples, spells,
+//! initiative and its part of its variant's action economy; and the modifiers they carry.
 
+use super::own::Own;
 use bevy::prelude::Component;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -68,6 +69,13 @@ pub struct Initiative {
     /// The initiative roll or score shown to players.
     pub shown: i32,
 }
+
+/// Its part of its variant's action economy, of a type the variant's plugin defines and
+/// registers (`schedule::own_economy`): ap-phases' action points and advanced action,
+/// d20-classic's immediate action, osr-segments' declared intent and major action,
+/// hex-phases' abort. Empty under a variant that keeps none.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct Economy(pub Own);
 
 /// A spell being cast (osr-segments: announced in the caster's group turn).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -329,7 +329,7 @@ fn ap_total_defense_takes_two_consecutive_ap_and_gives_plus_4_or_plus_2_after_at
     assert!(b.fighters.bonuses[hero].defense.is_empty(), "declared, not complete");
     until(&mut b, "gob", |b| b.clock.phase == 4); // the hero's phase-3 opportunity completed it
     assert_eq!(b.fighters.bonuses[hero].defense, vec![("total defense".to_string(), 4)]);
-    assert_eq!(ap_phases::points(&b).ap[hero], 1);
+    assert_eq!(ap_phases::points(&b, hero).ap, 1);
     // After an attack action earlier in the round, only +2.
     let mut b = battle(
         vec![unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")), unit("gob", "red", (4, 3), "goblin", None)],

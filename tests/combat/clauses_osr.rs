@@ -255,7 +255,7 @@ fn osr_one_free_attack_per_opponent_per_round() {
     for to in [(3, 2), (1, 2)] {
         b.fighters.reactions[gob].used = 0;
         b.clock.budget.own_mut::<osr_segments::MajorAction>().major = true;
-        osr_segments::round_mut(&mut b).acted[hero] = false;
+        osr_segments::declaration_mut(&mut b, hero).acted = false;
         assert_eq!(b.actor(), Some(hero));
         b.execute(Command::Move { to: to.into() }).unwrap();
     }

@@ -16,7 +16,7 @@ fn knock_out(b: &mut OwnedBattle, id: &str, dying: bool) {
         b.fighters.conditions[i].add(Condition::Dying);
     }
     // No AP and no opportunity left this round, as if it had dropped before it opened.
-    ap_phases::points_mut(b).ap[i] = 0;
+    ap_phases::points_mut(b, i).ap = 0;
     b.clock.queue.retain(|&q| q != i);
     b.invalidate();
 }
@@ -135,7 +135,7 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
     knock_out(&mut b, "pal", true);
     let h = b.index_of("hero").unwrap();
     b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
-    assert_eq!(ap_phases::points(&b).ap[h], 2, "the first AP goes in when declared");
+    assert_eq!(ap_phases::points(&b, h).ap, 2, "the first AP goes in when declared");
     // The second AP goes in on the hero's next opportunity, by ending the turn (anything
     // else would abandon it).
     while b.clock.phase < 4 {
@@ -148,7 +148,7 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
         }
         b.execute(Command::EndTurn).unwrap();
     }
-    assert_eq!(ap_phases::points(&b).ap[h], 1, "2 AP, in phases 2 and 3");
+    assert_eq!(ap_phases::points(&b, h).ap, 1, "2 AP, in phases 2 and 3");
     let mut phase = 0;
     let mut provoked_in = vec![];
     for e in b.events.iter() {
@@ -202,7 +202,7 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
         }
     }
     assert_eq!(when, (2, 2), "phases 6 and 7, then the first a fighter acts in round 2");
-    assert_eq!(ap_phases::points(&b).ap[h], 2, "round 2's first AP finished it");
+    assert_eq!(ap_phases::points(&b, h).ap, 2, "round 2's first AP finished it");
 }
 
 #[test]
@@ -309,21 +309,21 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     until(&mut b, "hero", |b| b.clock.phase == 2);
     b.execute(Command::Defend).unwrap();
     until(&mut b, "hero", |b| b.clock.budget.own::<ap_phases::PhaseAction>().continuing);
-    let ap = ap_phases::points(&b).ap[hero];
+    let ap = ap_phases::points(&b, hero).ap;
     // Foreseeing the move (the path preview's warning) plays it on a copy: the advanced
     // action, the action points and the budget here stay as they were.
-    let (points, budget, events) = (ap_phases::points(&b).clone(), b.clock.budget.clone(), b.events.len());
+    let (points, budget, events) = (ap_phases::points(&b, hero).clone(), b.clock.budget.clone(), b.events.len());
     b.provocations(&Command::Move { to: (3, 0).into() });
-    assert_eq!((ap_phases::points(&b), &b.clock.budget, b.events.len()), (&points, &budget, events));
+    assert_eq!((ap_phases::points(&b, hero), &b.clock.budget, b.events.len()), (&points, &budget, events));
     b.execute(Command::Move { to: (3, 0).into() }).unwrap();
-    assert!(ap_phases::points(&b).advanced[hero].is_none());
+    assert!(ap_phases::points(&b, hero).advanced.is_none());
     assert!(b.fighters.bonuses[hero].defense.is_empty(), "no total defense");
     assert!(
         b.events
             .iter()
             .any(|e| matches!(e, CombatEvent::Spoiled { unit, reason, .. } if unit == "hero" && reason == "abandoned"))
     );
-    assert_eq!(ap_phases::points(&b).ap[hero], ap - 1, "the move took this phase's AP instead");
+    assert_eq!(ap_phases::points(&b, hero).ap, ap - 1, "the move took this phase's AP instead");
 }
 
 /// hex-phases: "an attack action and a move action, or two move actions" a phase. A wolf

@@ -11,8 +11,8 @@ fn hex_wolf_and_ogre(ogre_aborts: Option<bool>, wolf_aborts: Option<bool>) -> Ow
         4,
     );
     let (w, o) = (b.index_of("wolf").unwrap(), b.index_of("ogre").unwrap());
-    fivefoot::combat::variants::hex_phases::aborts_mut(&mut b).order[o] = ogre_aborts;
-    fivefoot::combat::variants::hex_phases::aborts_mut(&mut b).order[w] = wolf_aborts;
+    fivefoot::combat::variants::hex_phases::abort_mut(&mut b, o).order = ogre_aborts;
+    fivefoot::combat::variants::hex_phases::abort_mut(&mut b, w).order = wolf_aborts;
     assert_eq!(b.actor(), Some(w), "the wolf acts first");
     b
 }
@@ -90,7 +90,7 @@ fn hex_abort_after_acting_gives_up_the_next_phase() {
 fn the_abort_order_is_a_free_action_of_hex_phases_only() {
     let mut b = hex_wolf_and_ogre(None, None);
     b.execute(Command::AbortOrder { on: true }).unwrap();
-    assert_eq!(fivefoot::combat::variants::hex_phases::aborts(&b).order[b.index_of("wolf").unwrap()], Some(true));
+    assert_eq!(fivefoot::combat::variants::hex_phases::abort(&b, b.index_of("wolf").unwrap()).order, Some(true));
     assert!(b.clock.budget.fresh, "nothing was spent");
     assert!(b.validate(&Command::AbortOrder { on: true }).unwrap_err().reason.contains("already on"));
     let mut d = battle(

@@ -60,23 +60,33 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
 }
 
 /// Each variant's plugin registers what it keeps of its own; a battle starts with it, and
-/// only the variant that registered it finds it there.
+/// only the variant that registered it finds it there. A combatant's part of the economy
+/// is its `Economy` component: one a combatant, each its own.
 #[test]
 fn each_plugin_registers_its_own_state() {
     let own = |v: RulesVariant| Engine::new(v).listing().own;
-    assert_eq!(own(RulesVariant::ApPhases), ["ActionPoints (battle)", "PhaseAction (budget)"]);
+    assert_eq!(own(RulesVariant::ApPhases), ["ActionPoints (each combatant)", "PhaseAction (budget)"]);
     assert_eq!(own(RulesVariant::FourActions), ["QuickAction (budget)"]);
-    assert_eq!(own(RulesVariant::D20Classic), ["ImmediateActions (battle)", "SwiftAction (budget)"]);
-    assert_eq!(own(RulesVariant::OsrSegments), ["OsrRound (battle)", "MajorAction (budget)"]);
-    assert_eq!(own(RulesVariant::HexPhases), ["Aborts (battle)", "PhaseActions (budget)"]);
-    assert!(Engine::new(RulesVariant::ApPhases).listing().to_text().contains("own state: ActionPoints (battle)"));
+    assert_eq!(own(RulesVariant::D20Classic), ["ImmediateAction (each combatant)", "SwiftAction (budget)"]);
+    assert_eq!(
+        own(RulesVariant::OsrSegments),
+        ["OsrRound (battle)", "Declaration (each combatant)", "MajorAction (budget)"]
+    );
+    assert_eq!(own(RulesVariant::HexPhases), ["Abort (each combatant)", "PhaseActions (budget)"]);
+    assert!(
+        Engine::new(RulesVariant::ApPhases).listing().to_text().contains("own state: ActionPoints (each combatant)")
+    );
     let units =
         || vec![unit("hero", "blue", (1, 1), "human_fighter", None), unit("gob", "red", (3, 1), "goblin", None)];
-    let ap = battle(units(), RulesVariant::ApPhases, 1);
-    assert_eq!(ap.own::<ap_phases::ActionPoints>().map(|p| p.ap.len()), Some(2), "one entry a fighter");
-    assert!(ap.own::<osr_segments::OsrRound>().is_none(), "another variant's state is not there");
+    let mut ap = battle(units(), RulesVariant::ApPhases, 1);
+    let (hero, gob) = (ap.index_of("hero").unwrap(), ap.index_of("gob").unwrap());
+    assert!((0..2).all(|i| ap.economy::<ap_phases::ActionPoints>(i).is_some()), "every combatant has its part");
+    assert!(ap.economy::<osr_segments::Declaration>(hero).is_none(), "another variant's part is not there");
+    ap_phases::points_mut(&mut ap, hero).ap = 0;
+    assert_ne!(ap_phases::points(&ap, gob).ap, 0, "each combatant's part is its own");
     let four = battle(units(), RulesVariant::FourActions, 1);
-    assert!(four.own::<ap_phases::ActionPoints>().is_none(), "four-actions keeps no state of the battle");
+    assert!(four.economy::<ap_phases::ActionPoints>(hero).is_none(), "four-actions keeps no part a combatant");
+    assert!(four.own::<osr_segments::OsrRound>().is_none(), "nor any state of the battle");
 }
 
 #[test]

@@ -230,16 +230,16 @@ fn ap_casting_is_complex_two_consecutive_ap_provoking_in_each_phase() {
         until(&mut b, "mage", |b| b.clock.phase == 2 && b.clock.round >= 2);
         let mage = b.index_of("mage").unwrap();
         b.execute(cast("magic_missile", "champ", false)).unwrap();
-        assert_eq!(points(&b).ap[mage], 2, "1 AP now");
+        assert_eq!(points(&b, mage).ap, 2, "1 AP now");
         assert_eq!(provoked_by_casting(&b), 1, "provokes as the first AP is spent");
         assert_eq!(damage_to(&b, "champ"), 0, "not cast yet");
         if !spoiled(&b, "mage").is_empty() {
             // Hurt, and concentration (DC 10 + damage + 1) failed: the spell is lost.
-            assert!(points(&b).advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
+            assert!(points(&b, mage).advanced.is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
             continue;
         }
         until(&mut b, "champ", |b| b.clock.phase == 4);
-        assert_eq!(points(&b).ap[mage], 1, "seed {seed}: the second AP went on it in the next phase");
+        assert_eq!(points(&b, mage).ap, 1, "seed {seed}: the second AP went on it in the next phase");
         assert_eq!(provoked_by_casting(&b), 2, "and provoked again (the champion has Combat Reflexes)");
         let went_off = damage_to(&b, "champ") > 0;
         assert_eq!(went_off, spoiled(&b, "mage").is_empty(), "the spell goes off unless it was lost");
@@ -419,7 +419,7 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
         until(&mut b, "mage", |b| b.clock.phase == 2 && b.clock.round >= 2);
         b.execute(cast("magic_missile", "gob", false)).unwrap();
         let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
-        assert!(points(&b).advanced[mage].is_some(), "1 AP of 2 spent");
+        assert!(points(&b, mage).advanced.is_some(), "1 AP of 2 spent");
         fivefoot::combat::resolve::wound(&mut b, gob, mage, 3);
         let check = b.events.iter().rev().find_map(|e| match e {
             CombatEvent::Save { kind, dc, success, .. } if kind.starts_with("concentration") => Some((*dc, *success)),
@@ -427,13 +427,13 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
         });
         let (dc, held) = check.expect("a concentration check");
         assert_eq!(dc, 10 + 3 + 1, "10 + damage + spell level");
-        assert_eq!(points(&b).advanced[mage].is_some(), held, "seed {seed}");
+        assert_eq!(points(&b, mage).advanced.is_some(), held, "seed {seed}");
         checked += 1;
         if held {
             // Dropped before the second AP: the casting is lost, not finished rounds later.
             let hp = b.fighters.health[mage].hp;
             fivefoot::combat::resolve::wound(&mut b, gob, mage, hp + 1);
-            assert!(points(&b).advanced[mage].is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
+            assert!(points(&b, mage).advanced.is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
             assert!(spoiled(&b, "mage").iter().any(|r| r == "it dropped"), "seed {seed}");
         }
     }

@@ -51,7 +51,7 @@ fn the_second_attack_action_in_a_round_is_at_minus_5_and_the_third_at_minus_10()
     assert!(!hero[0].iter().any(|(s, _)| s == "earlier attack actions"));
     assert!(has_mod(&hero[1], "earlier attack actions", -5));
     assert!(has_mod(&hero[2], "earlier attack actions", -10));
-    assert_eq!(ap_phases::points(&b).ap[b.index_of("hero").unwrap()], 0, "three actions spent all 3 AP");
+    assert_eq!(ap_phases::points(&b, b.index_of("hero").unwrap()).ap, 0, "three actions spent all 3 AP");
 }
 
 #[test]
@@ -61,8 +61,8 @@ fn only_aware_creatures_act_in_the_surprise_round_with_2_ap() {
     units[1].aware = Some(false);
     let b = battle(units, RulesVariant::ApPhases, 1);
     assert!(b.clock.surprise);
-    assert_eq!(ap_phases::points(&b).ap[b.index_of("hero").unwrap()], 2);
-    assert_eq!(ap_phases::points(&b).ap[b.index_of("gob").unwrap()], 0);
+    assert_eq!(ap_phases::points(&b, b.index_of("hero").unwrap()).ap, 2);
+    assert_eq!(ap_phases::points(&b, b.index_of("gob").unwrap()).ap, 0);
 }
 
 // ---------------------------------------------------------------- four-actions (001)

@@ -6,7 +6,7 @@
 //! becomes a [`Fighter`].
 
 use super::store::Seats;
-use crate::combat::fighter::{Bonuses, Grapple, Initiative, Reactions, Spells};
+use crate::combat::fighter::{Bonuses, Economy, Grapple, Initiative, Reactions, Spells};
 use crate::grid::{Footprint, GridPos, Size};
 use crate::level::{Catalogue, DiceExpr, UnitDef};
 use crate::rules::{Awareness, Body, Combatant, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded};
@@ -215,6 +215,7 @@ fighter_columns! {
     grapple: Grapple,
     spells: Spells,
     initiative: Initiative,
+    economy: Economy,
 }
 
 impl<'w, 's> Fighters<'w, 's> {
@@ -306,6 +307,7 @@ impl Fighter {
             grapple: Grapple::default(),
             spells: Spells { left: spells_left, casting: None },
             initiative: Initiative::default(),
+            economy: Economy::default(),
         })
     }
 }

@@ -143,6 +143,16 @@ impl Battle<'_, '_> {
         self.own.get_mut()
     }
 
+    /// Fighter `i`'s part of the variant's action economy, if it keeps one of type `T`.
+    pub fn economy<T: OwnData>(&self, i: usize) -> Option<&T> {
+        self.fighters.economy[i].0.get()
+    }
+
+    /// Fighter `i`'s part of the variant's action economy, as its module keeps it.
+    pub(crate) fn economy_mut<T: OwnData + Default>(&mut self, i: usize) -> &mut T {
+        self.fighters.economy[i].0.get_mut()
+    }
+
     /// This battle is a copy resolving a command only to foresee what it provokes.
     pub(crate) fn is_foreseeing(&self) -> bool {
         self.foreseen.is_some()

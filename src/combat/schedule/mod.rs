@@ -18,6 +18,7 @@ use super::Battle;
 pub use super::battle::{InPlay, InPlayRead};
 use super::clock::Budget;
 use super::command::{Command, RuleError};
+use super::fighter::Economy;
 use super::own::{Own, OwnData};
 use super::resolve::Plan;
 use bevy::app::App;
@@ -328,25 +329,34 @@ impl Plugin for RulesSchedulePlugin {
 }
 
 /// What a variant keeps of its own (`combat::own`), as its plugin registered it: the
-/// battle's part, with how a battle of so many fighters starts it, and the budget's part.
+/// battle's part, each combatant's part of the action economy (an `Economy` component),
+/// and the budget's part; the first two with how a battle starts them.
 #[derive(Resource, Default)]
 pub struct OwnState {
-    battle: Option<(&'static str, FreshOwnState)>,
+    battle: Option<(&'static str, fn() -> Own)>,
+    each: Option<(&'static str, fn() -> Own)>,
     budget: Option<&'static str>,
 }
 
-type FreshOwnState = Box<dyn Fn(usize) -> Own + Send + Sync>;
-
 impl OwnState {
-    /// The battle's part as a battle of `fighters` combatants starts it (nothing, if the
-    /// variant keeps none).
-    pub fn fresh(&self, fighters: usize) -> Own {
-        self.battle.as_ref().map_or_else(Own::default, |(_, fresh)| fresh(fighters))
+    /// The battle's part as a battle starts it (nothing, if the variant keeps none).
+    pub fn fresh(&self) -> Own {
+        self.battle.map_or_else(Own::default, |(_, fresh)| fresh())
     }
 
-    /// The names of its types: the battle's part, the budget's part.
-    pub fn names(&self) -> (Option<&'static str>, Option<&'static str>) {
-        (self.battle.as_ref().map(|(name, _)| *name), self.budget)
+    /// A combatant's part of the economy as a battle starts it (nothing, if the variant
+    /// keeps none).
+    pub fn fresh_economy(&self) -> Economy {
+        Economy(self.each.map_or_else(Own::default, |(_, fresh)| fresh()))
+    }
+
+    /// The names of its types, each with what holds it.
+    pub fn names(&self) -> Vec<String> {
+        [(self.battle.map(|(name, _)| name), "battle"), (self.each.map(|(name, _)| name), "each combatant")]
+            .into_iter()
+            .chain([(self.budget, "budget")])
+            .filter_map(|(name, of)| name.map(|name| format!("{name} ({of})")))
+            .collect()
     }
 }
 
@@ -356,11 +366,16 @@ fn type_name_of<T>() -> &'static str {
     full.rsplit("::").next().unwrap_or(full)
 }
 
-/// A variant's plugin registers the state it keeps of its own in a battle, and how a
-/// battle of so many fighters starts it.
-pub fn own_state<T: OwnData>(app: &mut App, fresh: fn(usize) -> T) {
-    let fresh: FreshOwnState = Box::new(move |fighters| Own::new(fresh(fighters)));
-    app.world_mut().resource_mut::<OwnState>().battle = Some((type_name_of::<T>(), fresh));
+/// A variant's plugin registers the state it keeps of its own in a battle (a battle starts
+/// with its default).
+pub fn own_state<T: OwnData + Default>(app: &mut App) {
+    app.world_mut().resource_mut::<OwnState>().battle = Some((type_name_of::<T>(), || Own::new(T::default())));
+}
+
+/// A variant's plugin registers each combatant's part of its action economy, held by the
+/// combatant's `Economy` component (a battle starts each with the default).
+pub fn own_economy<T: OwnData + Default>(app: &mut App) {
+    app.world_mut().resource_mut::<OwnState>().each = Some((type_name_of::<T>(), || Own::new(T::default())));
 }
 
 /// A variant's plugin registers its own part of a budget (set by its `fresh_budget` or

@@ -13,18 +13,18 @@ pub struct SwiftAction {
     pub left: bool,
 }
 
-/// d20-classic's own state: what each combatant's immediate action (one a round, until
-/// its next turn) went on, by fighter index.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ImmediateActions(pub Vec<Option<Immediate>>);
+/// d20-classic's part of a combatant's economy: what its immediate action (one a round,
+/// until its next turn) went on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImmediateAction(pub Option<Immediate>);
 
 /// What `i`'s immediate action went on since its last turn.
 pub fn immediate(b: &Battle, i: usize) -> Option<Immediate> {
-    b.own::<ImmediateActions>().and_then(|a| a.0.get(i).copied().flatten())
+    b.economy::<ImmediateAction>(i).and_then(|a| a.0)
 }
 
 pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
-    b.own_mut::<ImmediateActions>().0[i] = on;
+    b.economy_mut::<ImmediateAction>(i).0 = on;
 }
 
 /// This variant's rules, as the engine calls them.
@@ -318,7 +318,7 @@ pub struct D20ClassicPlugin;
 
 impl Plugin for D20ClassicPlugin {
     fn build(&self, app: &mut App) {
-        own_state(app, |fighters| ImmediateActions(vec![None; fighters]));
+        own_economy::<ImmediateAction>(app);
         own_budget::<SwiftAction>(app);
         app.add_systems(
             RulesSchedule,

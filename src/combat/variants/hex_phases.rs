@@ -12,25 +12,25 @@ pub struct PhaseActions {
     pub moves_used: u8,
 }
 
-/// hex-phases' own state, by fighter index: the standing order to abort to a dodge when
+/// hex-phases' part of a combatant's economy: its standing order to abort to a dodge when
 /// attacked (`None`: when down to half its hit points or less), whether it has aborted
 /// and may not again until its next action, and the (turn, phase) whose action an abort
 /// gave up.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Aborts {
-    pub order: Vec<Option<bool>>,
-    pub locked: Vec<bool>,
-    pub skip: Vec<Option<(u32, u32)>>,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Abort {
+    pub order: Option<bool>,
+    pub locked: bool,
+    pub skip: Option<(u32, u32)>,
 }
 
-/// The aborts as they stand (empty in a battle of another variant).
-pub fn aborts<'b>(b: &'b Battle) -> &'b Aborts {
-    static NONE: Aborts = Aborts { order: vec![], locked: vec![], skip: vec![] };
-    b.own::<Aborts>().unwrap_or(&NONE)
+/// Fighter `i`'s abort as it stands (none in a battle of another variant).
+pub fn abort<'b>(b: &'b Battle, i: usize) -> &'b Abort {
+    static NONE: Abort = Abort { order: None, locked: false, skip: None };
+    b.economy::<Abort>(i).unwrap_or(&NONE)
 }
 
-pub fn aborts_mut<'b>(b: &'b mut Battle) -> &'b mut Aborts {
-    b.own_mut::<Aborts>()
+pub fn abort_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut Abort {
+    b.economy_mut::<Abort>(i)
 }
 
 /// A fighter about to be attacked may abort to a dodge (+3 DCV), giving up
@@ -38,11 +38,11 @@ pub fn aborts_mut<'b>(b: &'b mut Battle) -> &'b mut Aborts {
 /// may not abort again until its next action. Whether it does is its standing order.
 fn abort_to_dodge(b: &mut Battle, t: usize) {
     let f = b.fighters.at(t);
-    let wants = aborts(b).order[t].unwrap_or(f.health().hp * 2 <= f.health().max);
+    let wants = abort(b, t).order.unwrap_or(f.health().hp * 2 <= f.health().max);
     let dodging = f.bonuses().defense.iter().any(|(n, _)| n == "dodge");
     if !wants
         || dodging
-        || aborts(b).locked[t]
+        || abort(b, t).locked
         || !f.can_act()
         || f.has(Condition::Surprised)
         || b.clock.actor == Some(t)
@@ -55,10 +55,10 @@ fn abort_to_dodge(b: &mut Battle, t: usize) {
     } else {
         let (turn, phase) = (b.clock.round, b.clock.phase);
         let next = if phase >= 4 { (turn + 1, 1) } else { (turn, phase + 1) };
-        aborts_mut(b).skip[t] = Some(next);
+        abort_mut(b, t).skip = Some(next);
         format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
     };
-    aborts_mut(b).locked[t] = true;
+    abort_mut(b, t).locked = true;
     b.fighters.bonuses[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
     let id = b.fighters.combatant[t].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
@@ -67,7 +67,7 @@ fn abort_to_dodge(b: &mut Battle, t: usize) {
 /// The standing order: whether to abort to a dodge when attacked.
 fn give_abort_order(b: &mut Battle, actor: usize, plan: &Plan) {
     let Command::AbortOrder { on } = plan.command else { return };
-    aborts_mut(b).order[actor] = Some(on);
+    abort_mut(b, actor).order = Some(on);
     let id = b.fighters.combatant[actor].id.clone();
     let detail = if on { "will abort to a dodge when attacked, giving up its next action" } else { "will not abort" };
     b.emit(CombatEvent::Action { unit: id, action: "abort order".into(), detail: detail.into() });
@@ -123,8 +123,8 @@ pub(crate) fn next_phase_of_turn(b: &mut Battle) {
     // An abort in the phase before gave this phase's action up.
     let mut queue = b.clock.order.clone();
     for i in 0..n {
-        if aborts(b).skip[i].is_some_and(|s| s <= (r, p)) {
-            aborts_mut(b).skip[i] = None;
+        if abort(b, i).skip.is_some_and(|s| s <= (r, p)) {
+            abort_mut(b, i).skip = None;
             queue.retain(|&q| q != i);
             let id = b.fighters.combatant[i].id.clone();
             b.emit(CombatEvent::Action {
@@ -144,7 +144,7 @@ impl VariantRules for HexPhases {
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
         // It acts: it may abort again.
-        aborts_mut(b).locked[i] = false;
+        abort_mut(b, i).locked = false;
     }
     fn before_attacked(&self, b: &mut Battle, t: usize) {
         abort_to_dodge(b, t);
@@ -200,7 +200,7 @@ impl VariantRules for HexPhases {
         let kind = AttackKind::Primary;
         if let Command::AbortOrder { on } = cmd {
             // A free action: nothing spent.
-            return if aborts(b).order[actor] == Some(*on) {
+            return if abort(b, actor).order == Some(*on) {
                 Err(format!("the order is already {}", if *on { "on" } else { "off" }))
             } else {
                 Ok((budget.clone(), kind))
@@ -319,7 +319,7 @@ pub struct HexPhasesPlugin;
 
 impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
-        own_state(app, |n| Aborts { order: vec![None; n], locked: vec![false; n], skip: vec![None; n] });
+        own_economy::<Abort>(app);
         own_budget::<PhaseActions>(app);
         app.add_systems(
             RulesSchedule,

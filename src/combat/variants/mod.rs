@@ -34,8 +34,8 @@ mod prelude {
     pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, act, own_budget, own_state, pass_turn_when,
-        replace_slot, window,
+        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, act, own_budget, own_economy, own_state,
+        pass_turn_when, replace_slot, window,
     };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;

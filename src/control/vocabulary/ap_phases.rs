@@ -38,10 +38,10 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 }
 
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let mut parts = vec![format!("{} AP", points(b).ap.get(actor).copied().unwrap_or(0))];
+    let mut parts = vec![format!("{} AP", points(b, actor).ap)];
     say(&mut parts, b.clock.budget.own::<PhaseAction>().left, "an action this phase");
     if b.clock.budget.own::<PhaseAction>().continuing
-        && let Some(Some(adv)) = points(b).advanced.get(actor)
+        && let Some(adv) = &points(b, actor).advanced
     {
         parts.push(format!(
             "{} under way (end the turn to go on with it; any other action abandons it)",
@@ -53,9 +53,9 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
 
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
-    let ap = points(b).ap.get(i).copied().unwrap_or(0) as usize;
+    let ap = points(b, i).ap as usize;
     let pips = format!("AP {}{}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)));
-    match points(b).advanced.get(i).and_then(|a| a.as_ref()) {
+    match &points(b, i).advanced {
         Some(adv) => {
             format!("{pips} {} {}/{} AP", advanced_name(&adv.action), adv.spent, adv.needed)
         }
@@ -65,6 +65,6 @@ pub fn badge(b: &Battle, i: usize) -> String {
 
 /// Its line in the initiative panel: AP pips and the Dexterity that orders each phase.
 pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
-    let ap = points(b).ap.get(i).copied().unwrap_or(0) as usize;
+    let ap = points(b, i).ap as usize;
     format!("{}{}  Dex {}", "*".repeat(ap), "-".repeat(3usize.saturating_sub(ap)), b.fighters.initiative[i].shown)
 }

@@ -1,7 +1,7 @@
 //! hex-phases in the player's words: its action bar, its clock and budget, its badges.
 
 use super::prelude::*;
-use crate::combat::variants::hex_phases::aborts;
+use crate::combat::variants::hex_phases::abort;
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -40,12 +40,12 @@ pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
 /// The line under a token.
 pub fn badge(b: &Battle, i: usize) -> String {
     let f = b.fighters.at(i);
-    let aborts = aborts(b);
-    if aborts.skip.get(i).is_some_and(Option::is_some) {
+    let abort = abort(b, i);
+    if abort.skip.is_some() {
         "aborted: no next action".into()
-    } else if aborts.locked.get(i).copied().unwrap_or(false) {
+    } else if abort.locked {
         "aborted".into()
-    } else if aborts.order.get(i).copied().flatten().unwrap_or(f.health().hp * 2 <= f.health().max) {
+    } else if abort.order.unwrap_or(f.health().hp * 2 <= f.health().max) {
         "will abort".into()
     } else {
         String::new()

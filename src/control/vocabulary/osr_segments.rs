@@ -2,7 +2,7 @@
 //! and budget, its badges.
 
 use super::prelude::*;
-use crate::combat::variants::osr_segments::{MajorAction, OsrStep, osr_is_high, round};
+use crate::combat::variants::osr_segments::{MajorAction, OsrStep, declaration, osr_is_high, round};
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -53,7 +53,7 @@ pub fn badge(b: &Battle, i: usize) -> String {
     } else {
         "LOW"
     };
-    let declared = match round(b).declared.get(i).and_then(Option::as_ref) {
+    let declared = match declaration(b, i).intent.as_ref() {
         Some(Intent::Charge { target }) => format!(" charge {target}"),
         Some(Intent::Delay) => " delay".into(),
         Some(Intent::Cast { spell }) => format!(" cast {spell}"),
@@ -90,7 +90,7 @@ pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
         } else {
             "declared"
         }
-    } else if round(b).acted.get(i).copied().unwrap_or(false) {
+    } else if declaration(b, i).acted {
         "acted"
     } else {
         ""

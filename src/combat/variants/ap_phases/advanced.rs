@@ -97,7 +97,7 @@ pub(crate) fn begin_complex(b: &mut Battle, a: usize, cmd: &Command) {
         AdvancedKind::CoupDeGrace { target } | AdvancedKind::FirstAid { target } => target.clone(),
         _ => String::new(),
     };
-    points_mut(b).advanced[a] = Some(Advanced { action, spent: 1, needed });
+    points_mut(b, a).advanced = Some(Advanced { action, spent: 1, needed });
     b.emit(CombatEvent::Action { unit: id, action: name.into(), detail: format!("begun on {target} ({needed} AP)") });
 }
 
@@ -174,7 +174,7 @@ pub(crate) fn begin_advanced(b: &mut Battle, c: usize, sp: &'static SpellDef, t:
         return;
     }
     let target = b.fighters.combatant[t].id.clone();
-    points_mut(b).advanced[c] =
+    points_mut(b, c).advanced =
         Some(Advanced { action: AdvancedKind::Cast { spell: sp.id.clone(), target, defensive }, spent: 1, needed: 2 });
 }
 
@@ -198,7 +198,7 @@ pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target
 
 /// A caster hurt between a spell's two AP: concentration against 10 + damage + spell level.
 pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
-    let Some(Some(Advanced { action: AdvancedKind::Cast { spell: id, .. }, .. })) = points(b).advanced.get(c) else {
+    let Some(Advanced { action: AdvancedKind::Cast { spell: id, .. }, .. }) = &points(b, c).advanced else {
         return;
     };
     let Some(sp) = magic::spell(id) else { return };
@@ -207,7 +207,7 @@ pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
     }
     let dc = 10 + damage + sp.level as i32;
     if !magic::concentration(b, c, dc, &format!("hurt for {damage} while casting")) {
-        points_mut(b).advanced[c] = None;
+        points_mut(b, c).advanced = None;
         magic::lost(b, c, sp, "concentration broken by the wound".into());
     }
 }
@@ -215,18 +215,18 @@ pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
 /// ap-phases: an advanced action spends its next AP (consecutively) and completes. A
 /// complex one provokes first, in every phase AP are spent on it.
 pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
-    let mut adv = points_mut(b).advanced[i].take()?;
-    if points(b).ap[i] == 0 {
-        points_mut(b).advanced[i] = Some(adv);
+    let mut adv = points_mut(b, i).advanced.take()?;
+    if points(b, i).ap == 0 {
+        points_mut(b, i).advanced = Some(adv);
         return None;
     }
     if !provoke_complex(b, i, &adv.action) {
         return None;
     }
-    points_mut(b).ap[i] -= 1;
+    points_mut(b, i).ap -= 1;
     adv.spent += 1;
     if adv.spent < adv.needed {
-        points_mut(b).advanced[i] = Some(adv);
+        points_mut(b, i).advanced = Some(adv);
         return None;
     }
     let id = b.fighters.combatant[i].id.clone();
@@ -245,7 +245,7 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
                 Ok(path) => {
                     b.fighters.bonuses[i].offense.retain(|(n, _)| n != "charge");
                     // An attack action (nothing in the charge itself counts them).
-                    points_mut(b).attack_actions[i] += 1;
+                    points_mut(b, i).attack_actions += 1;
                     return Some(resolve::charge_walk(b, i, t, &path));
                 }
                 Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
@@ -253,7 +253,7 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
         }
         AdvancedKind::Cast { spell, target, defensive } => complete_advanced(b, i, &spell, &target, defensive),
         AdvancedKind::TotalDefense => {
-            let bonus = if points(b).attack_actions[i] > 0 { 2 } else { 4 };
+            let bonus = if points(b, i).attack_actions > 0 { 2 } else { 4 };
             b.fighters.bonuses[i].defense.push(("total defense".into(), bonus));
             b.emit(CombatEvent::Action {
                 unit: id,

@@ -12,10 +12,10 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
     let shove = kind == Maneuver::Shove;
     let f = b.fighters.at(a);
     let size = |i: usize| -b.fighters.body[i].size.size_modifier().clamp(-2, 2);
-    let cmb = f.stats().def.base_attack + f.stats().str_mod() + size(a) - 5 * points(b).attack_actions[a] as i32;
+    let cmb = f.stats().def.base_attack + f.stats().str_mod() + size(a) - 5 * points(b, a).attack_actions as i32;
     let g = b.fighters.at(t);
     let cmd = 10 + g.stats().def.base_attack + g.stats().str_mod() + g.stats().dex_mod() + size(t);
-    points_mut(b).attack_actions[a] += 1;
+    points_mut(b, a).attack_actions += 1;
     let roll = b.dice.roll(20) as i32;
     b.emit(CombatEvent::Attack {
         attacker: aid.clone(),

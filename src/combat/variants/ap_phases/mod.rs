@@ -54,13 +54,13 @@ pub enum AdvancedKind {
 /// Names of the action phases.
 pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fast", "average", "slow", "very slow"];
 
-/// ap-phases' own state of a round, by fighter index: action points left, attack actions
+/// ap-phases' part of a combatant's economy in a round: action points left, attack actions
 /// taken, and the advanced action under way.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ActionPoints {
-    pub ap: Vec<u8>,
-    pub attack_actions: Vec<u8>,
-    pub advanced: Vec<Option<Advanced>>,
+    pub ap: u8,
+    pub attack_actions: u8,
+    pub advanced: Option<Advanced>,
 }
 
 /// ap-phases' own part of a budget.
@@ -73,14 +73,15 @@ pub struct PhaseAction {
     pub continuing: bool,
 }
 
-/// The round's action points as they stand (empty in a battle of another variant).
-pub fn points<'b>(b: &'b Battle) -> &'b ActionPoints {
-    static NONE: ActionPoints = ActionPoints { ap: vec![], attack_actions: vec![], advanced: vec![] };
-    b.own::<ActionPoints>().unwrap_or(&NONE)
+/// Fighter `i`'s action points in the round as they stand (none in a battle of another
+/// variant).
+pub fn points<'b>(b: &'b Battle, i: usize) -> &'b ActionPoints {
+    static NONE: ActionPoints = ActionPoints { ap: 0, attack_actions: 0, advanced: None };
+    b.economy::<ActionPoints>(i).unwrap_or(&NONE)
 }
 
-pub fn points_mut<'b>(b: &'b mut Battle) -> &'b mut ActionPoints {
-    b.own_mut::<ActionPoints>()
+pub fn points_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut ActionPoints {
+    b.economy_mut::<ActionPoints>(i)
 }
 
 /// An advanced action in progress, in words.
@@ -115,14 +116,14 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
         b.fighters.reactions.each_mut(|r| r.held = None);
         for i in 0..n {
             let f = b.fighters.at(i);
-            points_mut(b).ap[i] = if !f.can_act() {
+            points_mut(b, i).ap = if !f.can_act() {
                 0
             } else if b.clock.surprise {
                 if f.awareness().aware { 2 } else { 0 }
             } else {
                 ACTION_POINTS
             };
-            points_mut(b).attack_actions[i] = 0;
+            points_mut(b, i).attack_actions = 0;
         }
     } else {
         b.clock.phase += 1;
@@ -136,7 +137,7 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
     b.clock.queue = if p == 1 {
         vec![]
     } else {
-        b.clock.order.iter().copied().filter(|&i| points(b).ap[i] > 0 || (p == 2 && dying(i))).collect()
+        b.clock.order.iter().copied().filter(|&i| points(b, i).ap > 0 || (p == 2 && dying(i))).collect()
     };
 }
 
@@ -151,7 +152,7 @@ impl VariantRules for ApPhases {
         crate::combat::attack::d20_family_terms(s, m, false)
     }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
-        match points(b).ap.iter().enumerate().find(|(_, ap)| **ap > ACTION_POINTS) {
+        match b.fighters.indices().map(|i| (i, points(b, i).ap)).find(|(_, ap)| *ap > ACTION_POINTS) {
             Some((i, ap)) => {
                 Err(format!("{} has {ap} action points, more than {ACTION_POINTS}", b.fighters.combatant[i].id))
             }
@@ -171,7 +172,7 @@ impl VariantRules for ApPhases {
     }
     fn dropped(&self, b: &mut Battle, t: usize) {
         // An advanced action in progress is lost ("or the action is lost").
-        if let Some(adv) = points_mut(b).advanced.get_mut(t).and_then(Option::take) {
+        if let Some(adv) = points_mut(b, t).advanced.take() {
             let unit = b.fighters.combatant[t].id.clone();
             let action = advanced_name(&adv.action);
             b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
@@ -199,7 +200,7 @@ impl VariantRules for ApPhases {
         budget.own::<PhaseAction>().continuing
     }
     fn attack_action_taken(&self, b: &mut Battle, a: usize) {
-        points_mut(b).attack_actions[a] += 1;
+        points_mut(b, a).attack_actions += 1;
     }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         // The first phase that has actions.
@@ -208,7 +209,7 @@ impl VariantRules for ApPhases {
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         // An advanced action under way goes on (ending the turn) unless the fighter
         // abandons it for another action.
-        if points(b).advanced[i].is_some() {
+        if points(b, i).advanced.is_some() {
             b.clock.budget.own_mut::<PhaseAction>().continuing = true;
         }
     }
@@ -219,7 +220,7 @@ impl VariantRules for ApPhases {
         n.fresh = false;
         n.own_mut::<PhaseAction>().continuing = false;
         let kind = AttackKind::Primary;
-        let ap = points(b).ap[actor];
+        let ap = points(b, actor).ap;
         let phase = b.clock.phase;
         match cmd {
             Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
@@ -265,7 +266,7 @@ impl VariantRules for ApPhases {
                 ));
             }
             n.own_mut::<PhaseAction>().left = false;
-            return Ok((n, AttackKind::NthAction(points(b).attack_actions[actor] as u32 + 1)));
+            return Ok((n, AttackKind::NthAction(points(b, actor).attack_actions as u32 + 1)));
         }
         n.own_mut::<PhaseAction>().left = false;
         Ok((n, kind))

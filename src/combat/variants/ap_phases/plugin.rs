@@ -15,7 +15,7 @@ pub struct ApPhasesPlugin;
 
 impl Plugin for ApPhasesPlugin {
     fn build(&self, app: &mut App) {
-        own_state(app, |n| ActionPoints { ap: vec![0; n], attack_actions: vec![0; n], advanced: vec![None; n] });
+        own_economy::<ActionPoints>(app);
         own_budget::<PhaseAction>(app);
         for slot in [Slot::Charge, Slot::Defend, Slot::Cast] {
             replace_slot(app, slot);
@@ -48,7 +48,7 @@ fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves
         return;
     }
     if plan.command != Command::EndTurn {
-        if let Some(adv) = points_mut(b).advanced[actor].take() {
+        if let Some(adv) = points_mut(b, actor).advanced.take() {
             let unit = b.fighters.combatant[actor].id.clone();
             let action = advanced_name(&adv.action);
             b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
@@ -63,9 +63,9 @@ fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
 fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
     let Some(t) = target_of(b, plan) else { return };
-    points_mut(b).ap[actor] -= 1;
+    points_mut(b, actor).ap -= 1;
     let target = b.fighters.combatant[t].id.clone();
-    points_mut(b).advanced[actor] =
+    points_mut(b, actor).advanced =
         Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
     let id = b.fighters.combatant[actor].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "charge".into(), detail: format!("declared at {target} (2 AP)") });
@@ -74,8 +74,8 @@ fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
 /// Total defense is an advanced action of 2 AP.
 fn begin_total_defense(b: &mut Battle, actor: usize, _plan: &Plan) {
     let id = b.fighters.combatant[actor].id.clone();
-    points_mut(b).ap[actor] = points(b).ap[actor].saturating_sub(1);
-    points_mut(b).advanced[actor] = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
+    points_mut(b, actor).ap = points(b, actor).ap.saturating_sub(1);
+    points_mut(b, actor).advanced = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
     b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });
 }
 
@@ -86,7 +86,7 @@ fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
 
 /// "Once you ready an action, you forfeit all other actions this round."
 fn forfeit_other_actions(b: &mut Battle, actor: usize, _plan: &Plan) {
-    points_mut(b).ap[actor] = 1;
+    points_mut(b, actor).ap = 1;
 }
 
 /// "Cast a Standard-Action Spell (Complex; 2 AP)": begun now.
@@ -109,7 +109,7 @@ fn spend_action_point(b: &mut Battle, actor: usize, plan: &Plan) {
             | Command::Declare { .. }
     );
     if !spent_already {
-        points_mut(b).ap[actor] = points(b).ap[actor].saturating_sub(1);
+        points_mut(b, actor).ap = points(b, actor).ap.saturating_sub(1);
     }
 }
 

@@ -8,7 +8,10 @@ use crate::combat::resolve::attack_routine;
 mod round;
 
 use round::next_step_of_round;
-pub use round::{MajorAction, OsrRound, OsrStep, osr_is_high, osr_multi_attacker, round, round_mut};
+pub use round::{
+    Declaration, MajorAction, OsrRound, OsrStep, declaration, declaration_mut, osr_is_high, osr_multi_attacker, round,
+    round_mut,
+};
 
 /// "Allied creatures can move past each other using the same space. This does cause some
 /// jostling, so any concentration (i.e. spell casting) will be broken": every ally whose
@@ -49,9 +52,9 @@ pub(crate) fn immediate_attackers(b: &mut Battle, mover: usize, from: crate::gri
                 && f.can_act()
                 && !f.wielded().def.is_ranged()
                 && !f.has(Condition::Surprised)
-                && matches!(round(b).declared.get(h), None | Some(None | Some(Intent::Fight)))
+                && matches!(declaration(b, h).intent, None | Some(Intent::Fight))
                 && f.spells().casting.is_none()
-                && !round(b).acted.get(h).copied().unwrap_or(true)
+                && !declaration(b, h).acted
         })
         .collect();
     if strikers.is_empty() {
@@ -73,9 +76,9 @@ pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
     if !profile.legal || b.foresee(h, "comes into reach (immediate attack)") {
         return;
     }
-    let round = round_mut(b);
-    round.acted[h] = true;
-    round.declared[h] = None;
+    let mine = declaration_mut(b, h);
+    mine.acted = true;
+    mine.intent = None;
     b.clock.queue.retain(|&i| i != h); // its group turn, if still to come, is spent
     let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::Action {
@@ -152,7 +155,7 @@ impl VariantRules for OsrSegments {
         budget.own::<MajorAction>().declaring
     }
     fn declared<'b>(&self, b: &'b Battle, i: usize) -> Option<&'b Intent> {
-        round(b).declared.get(i).and_then(Option::as_ref)
+        declaration(b, i).intent.as_ref()
     }
     fn window_step(&self, b: &Battle) -> u8 {
         round(b).step as u8
@@ -179,7 +182,7 @@ impl VariantRules for OsrSegments {
             match cmd {
                 Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
                 Command::Charge { target } => {
-                    match round(b).declared.get(actor).cloned().flatten().as_ref() {
+                    match declaration(b, actor).intent.clone().as_ref() {
                         Some(crate::combat::command::Intent::Charge { target: declared }) => {
                             let still = b.index_of(declared).is_some_and(|t| b.fighters.conditions[t].in_fight());
                             if still && declared != target {
@@ -195,8 +198,7 @@ impl VariantRules for OsrSegments {
                 }
                 // An incantation: declared at the start of the round, its target announced now.
                 Command::Cast { spell, .. } => {
-                    if !matches!(round(b).declared.get(actor).cloned().flatten(), Some(Intent::Cast { spell: s }) if s == *spell)
-                    {
+                    if !matches!(declaration(b, actor).intent.clone(), Some(Intent::Cast { spell: s }) if s == *spell) {
                         return Err(format!("{spell} was not declared at the start of the round"));
                     }
                     if own.fast_only {
@@ -262,7 +264,7 @@ impl VariantRules for OsrSegments {
         let step = round(b).step;
         let mut budget = Budget { fresh: true, ..Budget::default() };
         *budget.own_mut::<MajorAction>() = MajorAction {
-            major: !round(b).acted[i] || step == OsrStep::MultiRest,
+            major: !declaration(b, i).acted || step == OsrStep::MultiRest,
             fast_only: step == OsrStep::FastActions,
             declaring: step == OsrStep::Declare,
             attacks_only: matches!(step, OsrStep::MultiFirst | OsrStep::MultiRest),
@@ -308,7 +310,7 @@ pub(crate) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize
     begin(b, c, sp, t, "begins casting");
     let target = b.fighters.combatant[t].id.clone();
     b.fighters.spells[c].casting = Some(Casting { spell: sp.id.clone(), target });
-    round_mut(b).declared[c] = None;
+    declaration_mut(b, c).intent = None;
 }
 
 /// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
@@ -320,13 +322,13 @@ pub(crate) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
         && let Some(sp) = spell(&casting.spell)
     {
         lost(b, c, sp, reason);
-    } else if let Some(Intent::Cast { spell: id }) = round(b).declared.get(c).cloned().flatten()
+    } else if let Some(Intent::Cast { spell: id }) = declaration(b, c).intent.clone()
         && let Some(sp) = spell(&id)
     {
         b.fighters.spells[c].left = b.fighters.spells[c].left.saturating_sub(cost(b, sp));
-        let round = round_mut(b);
-        round.declared[c] = None;
-        round.acted[c] = true;
+        let mine = declaration_mut(b, c);
+        mine.intent = None;
+        mine.acted = true;
         lost(b, c, sp, reason);
     }
 }
@@ -390,13 +392,8 @@ pub struct OsrSegmentsPlugin;
 
 impl Plugin for OsrSegmentsPlugin {
     fn build(&self, app: &mut App) {
-        own_state(app, |n| OsrRound {
-            step: OsrStep::Declare,
-            high: vec![],
-            acted: vec![false; n],
-            attacked: vec![false; n],
-            declared: vec![None; n],
-        });
+        own_state::<OsrRound>(app);
+        own_economy::<Declaration>(app);
         own_budget::<MajorAction>(app);
         for slot in [Slot::Defend, Slot::Cast] {
             replace_slot(app, slot);
@@ -424,7 +421,7 @@ fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
     let detail = if was_high && round(b).step == OsrStep::High {
         "acts with the LOW group"
     } else {
-        round_mut(b).acted[actor] = true;
+        declaration_mut(b, actor).acted = true;
         "loses its major action"
     };
     b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
@@ -433,7 +430,7 @@ fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
 /// A declaration for the round: fight, charge, delay or a spell.
 fn declare_intent(b: &mut Battle, actor: usize, plan: &Plan) {
     let Command::Declare { intent } = &plan.command else { return };
-    round_mut(b).declared[actor] = Some(intent.clone());
+    declaration_mut(b, actor).intent = Some(intent.clone());
     let id = b.fighters.combatant[actor].id.clone();
     b.emit(CombatEvent::Action { unit: id, action: "declares".into(), detail: intent.describe() });
 }
@@ -452,10 +449,10 @@ fn take_major_action(b: &mut Battle, actor: usize, plan: &Plan) {
         cmd,
         Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
     ) {
-        let round = round_mut(b);
-        round.acted[actor] = true;
+        let mine = declaration_mut(b, actor);
+        mine.acted = true;
         if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
-            round.attacked[actor] = true;
+            mine.attacked = true;
         }
     }
 }

@@ -22,17 +22,21 @@ pub enum OsrStep {
     Spells,
 }
 
-/// osr-segments' own state of a round: its step, each side's group, and by fighter index
-/// what each has declared and whether it has taken its major action (and attacked with
-/// it).
+/// osr-segments' own state of a round: its step and each side's group.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OsrRound {
     pub step: OsrStep,
     /// Each side's group initiative (true = HIGH).
     pub high: Vec<(String, bool)>,
-    pub acted: Vec<bool>,
-    pub attacked: Vec<bool>,
-    pub declared: Vec<Option<Intent>>,
+}
+
+/// osr-segments' part of a combatant's economy in a round: what it declared, and whether
+/// it has taken its major action (and attacked with it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Declaration {
+    pub intent: Option<Intent>,
+    pub acted: bool,
+    pub attacked: bool,
 }
 
 /// osr-segments' own part of a budget: the round's major action, and what the step
@@ -50,13 +54,22 @@ pub struct MajorAction {
 
 /// The round as it stands (empty in a battle of another variant).
 pub fn round<'b>(b: &'b Battle) -> &'b OsrRound {
-    static NONE: OsrRound =
-        OsrRound { step: OsrStep::Declare, high: vec![], acted: vec![], attacked: vec![], declared: vec![] };
+    static NONE: OsrRound = OsrRound { step: OsrStep::Declare, high: vec![] };
     b.own::<OsrRound>().unwrap_or(&NONE)
 }
 
 pub fn round_mut<'b>(b: &'b mut Battle) -> &'b mut OsrRound {
     b.own_mut::<OsrRound>()
+}
+
+/// Fighter `i`'s declaration this round (none in a battle of another variant).
+pub fn declaration<'b>(b: &'b Battle, i: usize) -> &'b Declaration {
+    static NONE: Declaration = Declaration { intent: None, acted: false, attacked: false };
+    b.economy::<Declaration>(i).unwrap_or(&NONE)
+}
+
+pub fn declaration_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut Declaration {
+    b.economy_mut::<Declaration>(i)
 }
 
 /// The multi-attack ability (two attack routines a round) for fighters of
@@ -73,7 +86,7 @@ pub(super) fn osr_can_act(b: &Battle, i: usize) -> bool {
 pub fn osr_is_high(b: &Battle, i: usize) -> bool {
     let f = b.fighters.at(i);
     !f.has(Condition::Delayed)
-        && round(b).declared.get(i) != Some(&Some(Intent::Delay))
+        && declaration(b, i).intent != Some(Intent::Delay)
         && round(b).high.iter().any(|(s, h)| *h && *s == f.side().0)
 }
 
@@ -114,10 +127,7 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
             round_reset(b);
             let r = b.clock.round;
             b.emit(CombatEvent::RoundStarted { round: r });
-            let round = round_mut(b);
-            round.acted = vec![false; n];
-            round.attacked = vec![false; n];
-            round.declared = vec![None; n];
+            b.fighters.economy.each_mut(|economy| *economy.0.get_mut::<Declaration>() = Declaration::default());
             b.fighters.bonuses.each_mut(|bonuses| bonuses.clear());
             b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
             b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
@@ -138,7 +148,7 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
             let chargers = (0..n)
                 .filter(|&i| {
                     let f = b.fighters.at(i);
-                    (osr_can_act(b, i) && matches!(round(b).declared[i], Some(Intent::Charge { .. })))
+                    (osr_can_act(b, i) && matches!(declaration(b, i).intent, Some(Intent::Charge { .. })))
                         || (f.has(Condition::Dying) && f.alive())
                 })
                 .collect();
@@ -153,7 +163,7 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
                     osr_can_act(b, i)
                         && osr_multi_attacker(b, i)
                         && in_melee(i)
-                        && if first { !round(b).acted[i] } else { round(b).attacked[i] }
+                        && if first { !declaration(b, i).acted } else { declaration(b, i).attacked }
                 })
                 .collect();
             if !members.is_empty() {
@@ -180,8 +190,9 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
                 phase: if high { 2 } else { 3 },
                 name: if high { "HIGH group".into() } else { "LOW group".into() },
             });
-            let members =
-                (0..n).filter(|&i| osr_can_act(b, i) && !round(b).acted[i] && osr_is_high(b, i) == high).collect();
+            let members = (0..n)
+                .filter(|&i| osr_can_act(b, i) && !declaration(b, i).acted && osr_is_high(b, i) == high)
+                .collect();
             b.clock.queue = osr_sorted(b, members);
         }
     }
