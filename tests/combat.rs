@@ -30,7 +30,7 @@ fn battle_on(rows: &[&str], units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> 
 
 /// osr-segments: the acting fighter's major action and what the round's step allows.
 fn major(b: &OwnedBattle) -> fivefoot::combat::variants::osr_segments::MajorAction {
-    b.clock.budget.own()
+    b.budget().own()
 }
 
 /// osr-segments: the acting fighter may take its major action (not declaring, not in the

@@ -111,7 +111,7 @@ fn casters(rules: RulesVariant) -> OwnedBattle {
 fn acting(mut b: OwnedBattle, id: &str) -> OwnedBattle {
     for _ in 0..40 {
         let a = b.actor().unwrap();
-        if b.fighters.combatant[a].id == id && !b.clock.budget.own::<osr_segments::MajorAction>().declaring {
+        if b.fighters.combatant[a].id == id && !b.budget().own::<osr_segments::MajorAction>().declaring {
             return b;
         }
         b.execute(Command::EndTurn).unwrap();

@@ -38,11 +38,11 @@ pub struct Greedy;
 
 impl Ai for Greedy {
     fn decide(&mut self, b: &mut Battle, actor: usize) -> Command {
-        if b.rules().declaring(&b.clock.budget) {
+        if b.rules().declaring(b.budget()) {
             return Command::Declare { intent: declaration(b, actor) };
         }
         // ap-phases: an advanced action under way goes on.
-        if b.rules().continuing(&b.clock.budget) {
+        if b.rules().continuing(b.budget()) {
             return Command::EndTurn;
         }
         if b.fighters.conditions[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
@@ -65,7 +65,7 @@ impl Ai for Greedy {
             }
         }
         if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled)
-            && b.clock.budget.fresh
+            && b.budget().fresh
             && b.validate(&Command::Escape).is_ok()
         {
             return Command::Escape;
@@ -174,7 +174,7 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
         for t in targets {
             let cast = Command::Cast { spell: id.clone(), target: b.fighters.combatant[t].id.clone(), defensive };
             // While declaring, whether it could be cast at all; otherwise whether it can now.
-            let castable = if b.rules().declaring(&b.clock.budget) {
+            let castable = if b.rules().declaring(b.budget()) {
                 super::magic::check(b, actor, &id, &b.fighters.combatant[t].id).is_ok()
             } else {
                 b.validate(&cast).is_ok()
@@ -287,7 +287,7 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
     // and a move action, or two move actions"). Ending it beside the foe, or a hex or two
     // short, only hands the foe the first blow; within one move of an attack position the
     // phase is better ended there, so the next phase is move + attack.
-    let last_move = b.variant.numbers().ai.second_move_may_wait && b.rules().moves_taken(&b.clock.budget) >= 1;
+    let last_move = b.variant.numbers().ai.second_move_may_wait && b.rules().moves_taken(b.budget()) >= 1;
     let striking = reachable.iter().any(|(p, _, _)| can_attack_from(*p));
     if last_move && striking {
         return None;

@@ -154,7 +154,7 @@ pub fn tick(b: &mut Battle, windows: &mut u32) -> Tick {
         return Tick::Again;
     }
     b.clock.actor = Some(i);
-    b.clock.budget = fresh_budget(b, i);
+    b.fighters.economy[i].budget = fresh_budget(b, i);
     b.rules().opportunity_opens(b, i);
     Tick::Settled
 }

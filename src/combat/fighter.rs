@@ -3,6 +3,7 @@
 //! initiative and its part of its variant's action economy; and the modifiers they carry.
 
 use super::own::Own;
+use super::time::Budget;
 use bevy::prelude::Component;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -70,12 +71,17 @@ pub struct Initiative {
     pub shown: i32,
 }
 
-/// Its part of its variant's action economy, of a type the variant's plugin defines and
-/// registers (`schedule::own_economy`): ap-phases' action points and advanced action,
-/// d20-classic's immediate action, osr-segments' declared intent and major action,
-/// hex-phases' abort. Empty under a variant that keeps none.
+/// Its action economy: the budget left in its opportunity (the actions the variants share
+/// and the variant's own part of a budget: a quick or swift action, a phase's action…; set
+/// fresh when its opportunity opens), and what its variant keeps of it from one
+/// opportunity to the next, of a type the variant's plugin defines and registers
+/// (`schedule::own_economy`): ap-phases' action points and advanced action, d20-classic's
+/// immediate action, osr-segments' declaration, hex-phases' abort.
 #[derive(Component, Clone, Debug, Default, PartialEq)]
-pub struct Economy(pub Own);
+pub struct Economy {
+    pub budget: Budget,
+    pub kept: Own,
+}
 
 /// A spell being cast (osr-segments: announced in the caster's group turn).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -35,6 +35,9 @@ impl<T: Any + Clone + Debug + PartialEq + Send + Sync> OwnData for T {
 pub struct Own(Option<Box<dyn OwnData>>);
 
 impl Own {
+    /// Nothing kept.
+    pub const NONE: Own = Own(None);
+
     pub fn new<T: OwnData>(value: T) -> Own {
         Own(Some(Box::new(value)))
     }

@@ -1,7 +1,7 @@
-//! Where a battle is in time, as data: the round and phase, whose opportunity it is and
-//! the budget left in it, the initiative order and the queue. What a variant keeps of its
-//! own (action points, the segment step, group initiative) is its own state (`own`). The
-//! clock's moves are in `clock`.
+//! Where a battle is in time, as data: the round and phase, whose opportunity it is, the
+//! initiative order and the queue; and what a budget is (the one left in an opportunity is
+//! the acting fighter's, in its `Economy`). What a variant keeps of its own (the segment
+//! step, group initiative) is its own state (`own`). The clock's moves are in `clock`.
 
 use super::own::{Own, OwnData};
 
@@ -43,7 +43,6 @@ pub struct Clock {
     /// A surprise round (phase) is still to come.
     pub surprise_pending: bool,
     pub actor: Option<usize>,
-    pub budget: Budget,
     /// Fighters still to act in this turn/phase/step, next first.
     pub queue: Vec<usize>,
     /// The initiative order, first to act first.

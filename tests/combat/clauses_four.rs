@@ -244,7 +244,7 @@ fn four_actions_the_side_step_is_5_ft_never_into_difficult_terrain() {
     assert!(b.validate(&Command::Step { to: (6, 2).into() }).is_err(), "10 ft");
     assert!(b.validate(&Command::Step { to: (3, 2).into() }).is_err(), "difficult terrain");
     b.execute(Command::Step { to: (5, 2).into() }).unwrap();
-    let bud = &b.clock.budget;
+    let bud = b.budget();
     assert!(!four_actions::quick_left(bud) && bud.standard && bud.move_action, "{bud:?}");
 }
 

@@ -254,7 +254,7 @@ fn osr_one_free_attack_per_opponent_per_round() {
     // Back in, and out again, in later segments of the same round.
     for to in [(3, 2), (1, 2)] {
         b.fighters.reactions[gob].used = 0;
-        b.clock.budget.own_mut::<osr_segments::MajorAction>().major = true;
+        b.fighters.economy[hero].budget.own_mut::<osr_segments::MajorAction>().major = true;
         osr_segments::declaration_mut(&mut b, hero).acted = false;
         assert_eq!(b.actor(), Some(hero));
         b.execute(Command::Move { to: to.into() }).unwrap();

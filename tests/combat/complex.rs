@@ -141,7 +141,7 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
     while b.clock.phase < 4 {
         if b.actor() == Some(h) {
             assert!(
-                b.clock.budget.own::<ap_phases::PhaseAction>().continuing,
+                b.budget().own::<ap_phases::PhaseAction>().continuing,
                 "phase {}: the first aid is under way",
                 b.clock.phase
             );
@@ -182,10 +182,7 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
     let delivered = |b: &OwnedBattle| action_events(b, "hero", "coup de grace").len() == 2;
     while !delivered(&b) {
         if b.actor() == Some(h) {
-            assert!(
-                b.clock.budget.own::<ap_phases::PhaseAction>().continuing,
-                "the hero's AP go into the coup de grace"
-            );
+            assert!(b.budget().own::<ap_phases::PhaseAction>().continuing, "the hero's AP go into the coup de grace");
         }
         b.execute(Command::EndTurn).unwrap();
     }
@@ -296,7 +293,7 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     until(&mut b, "hero", |b| b.clock.phase == 2);
     b.execute(Command::Defend).unwrap();
     let hero = b.index_of("hero").unwrap();
-    until(&mut b, "hero", |b| b.clock.budget.own::<ap_phases::PhaseAction>().continuing);
+    until(&mut b, "hero", |b| b.budget().own::<ap_phases::PhaseAction>().continuing);
     assert!(
         fivefoot::control::vocabulary::budget_line(&b).contains("under way"),
         "{}",
@@ -308,13 +305,13 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     let mut b = battle(units(), RulesVariant::ApPhases, 3);
     until(&mut b, "hero", |b| b.clock.phase == 2);
     b.execute(Command::Defend).unwrap();
-    until(&mut b, "hero", |b| b.clock.budget.own::<ap_phases::PhaseAction>().continuing);
+    until(&mut b, "hero", |b| b.budget().own::<ap_phases::PhaseAction>().continuing);
     let ap = ap_phases::points(&b, hero).ap;
     // Foreseeing the move (the path preview's warning) plays it on a copy: the advanced
     // action, the action points and the budget here stay as they were.
-    let (points, budget, events) = (ap_phases::points(&b, hero).clone(), b.clock.budget.clone(), b.events.len());
+    let (points, budget, events) = (ap_phases::points(&b, hero).clone(), b.budget().clone(), b.events.len());
     b.provocations(&Command::Move { to: (3, 0).into() });
-    assert_eq!((ap_phases::points(&b, hero), &b.clock.budget, b.events.len()), (&points, &budget, events));
+    assert_eq!((ap_phases::points(&b, hero), b.budget(), b.events.len()), (&points, &budget, events));
     b.execute(Command::Move { to: (3, 0).into() }).unwrap();
     assert!(ap_phases::points(&b, hero).advanced.is_none());
     assert!(b.fighters.bonuses[hero].defense.is_empty(), "no total defense");
@@ -397,7 +394,7 @@ fn a_mover_dropped_in_an_allys_square_ends_on_the_last_square_it_could_stop_in()
                 v,
                 seed,
             );
-            until(&mut b, "hero", |b| b.clock.budget.fresh);
+            until(&mut b, "hero", |b| b.budget().fresh);
             let hero = b.index_of("hero").unwrap();
             if b.execute(Command::Move { to: GridPos::new(4, 1) }).is_err() {
                 continue;

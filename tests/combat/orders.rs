@@ -91,7 +91,7 @@ fn the_abort_order_is_a_free_action_of_hex_phases_only() {
     let mut b = hex_wolf_and_ogre(None, None);
     b.execute(Command::AbortOrder { on: true }).unwrap();
     assert_eq!(fivefoot::combat::variants::hex_phases::abort(&b, b.index_of("wolf").unwrap()).order, Some(true));
-    assert!(b.clock.budget.fresh, "nothing was spent");
+    assert!(b.budget().fresh, "nothing was spent");
     assert!(b.validate(&Command::AbortOrder { on: true }).unwrap_err().reason.contains("already on"));
     let mut d = battle(
         vec![unit("a", "blue", (2, 3), "wolf", None), unit("b", "red", (3, 3), "wolf", None)],

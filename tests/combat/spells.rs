@@ -48,7 +48,7 @@ fn d20_casting_in_a_threatened_square_provokes_unless_cast_defensively() {
     assert_eq!(provoked_by_casting(&b), 1, "the threatening brute strikes first");
     let mage = b.index_of("mage").unwrap();
     assert_eq!(b.fighters.spells[mage].left, 2, "a slot is spent");
-    assert!(!b.clock.budget.standard, "casting takes the standard action");
+    assert!(!b.budget().standard, "casting takes the standard action");
 
     let mut b = battle(units(), RulesVariant::D20Classic, 5);
     until(&mut b, "mage", |b| b.clock.round >= 2);
@@ -376,7 +376,7 @@ fn hex_casting_takes_the_attack_action() {
         RulesVariant::HexPhases,
         1,
     );
-    until(&mut b, "mage", |b| b.clock.budget.fresh && !b.clock.budget.single_action);
+    until(&mut b, "mage", |b| b.budget().fresh && !b.budget().single_action);
     b.execute(cast("magic_missile", "gob", false)).unwrap();
     let e = b.validate(&Command::Attack { target: "gob".into() }).unwrap_err();
     assert!(e.reason.contains("attack action"), "{e}");

@@ -21,8 +21,8 @@ pub(crate) use store::swap_with_world;
 pub use store::{BattleRead, Derived, EventLog, Held, InPlay, InPlayRead, OwnedBattle, Seats};
 
 use super::event::CombatEvent;
-use super::own::OwnData;
-use super::time::Clock;
+use super::own::{Own, OwnData};
+use super::time::{Budget, Clock};
 use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, UnitView};
 use crate::variants::RulesVariant;
 use serde::Serialize;
@@ -143,14 +143,36 @@ impl Battle<'_, '_> {
         self.own.get_mut()
     }
 
+    /// What the fighter acting now may still do in its opportunity (nothing, while nobody
+    /// acts).
+    pub fn budget(&self) -> &Budget {
+        static SPENT: Budget = Budget {
+            standard: false,
+            move_action: false,
+            fresh: false,
+            moved: false,
+            stepped: false,
+            single_action: false,
+            own: Own::NONE,
+        };
+        self.clock.actor.map_or(&SPENT, |i| &self.fighters.economy[i].budget)
+    }
+
+    /// The acting fighter's budget. Only the actor's budget is ever spent, so asking while
+    /// nobody acts is a slip in the rules' code: it panics.
+    pub(crate) fn budget_mut(&mut self) -> &mut Budget {
+        let actor = self.clock.actor.expect("a budget is spent only while a fighter acts");
+        &mut self.fighters.economy[actor].budget
+    }
+
     /// Fighter `i`'s part of the variant's action economy, if it keeps one of type `T`.
     pub fn economy<T: OwnData>(&self, i: usize) -> Option<&T> {
-        self.fighters.economy[i].0.get()
+        self.fighters.economy[i].kept.get()
     }
 
     /// Fighter `i`'s part of the variant's action economy, as its module keeps it.
     pub(crate) fn economy_mut<T: OwnData + Default>(&mut self, i: usize) -> &mut T {
-        self.fighters.economy[i].0.get_mut()
+        self.fighters.economy[i].kept.get_mut()
     }
 
     /// This battle is a copy resolving a command only to foresee what it provokes.

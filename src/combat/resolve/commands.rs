@@ -7,7 +7,7 @@ use crate::level::SpellDef;
 
 /// The command spends what its plan says.
 pub(crate) fn spend_budget(b: &mut Battle, _actor: usize, plan: &Plan) {
-    b.clock.budget = plan.budget_after.clone();
+    *b.budget_mut() = plan.budget_after.clone();
 }
 
 /// An attack, a full attack, or reloading a crossbow.

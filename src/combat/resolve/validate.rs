@@ -13,7 +13,7 @@ impl Battle<'_, '_> {
     /// destination (the action bar's question). `Err` says why not.
     pub fn affordable(&self, cmd: &Command) -> Result<(), String> {
         let actor = self.actor().ok_or("nobody is acting")?;
-        spend(self, actor, &self.clock.budget, cmd).map(|_| ())
+        spend(self, actor, self.budget(), cmd).map(|_| ())
     }
 
     /// The index of `target` if it is a foe of `actor` still in the fight (not an ally, not
@@ -49,7 +49,7 @@ impl Battle<'_, '_> {
             action: cmd.name().into(),
             reason: "nobody is acting (the battle is over)".into(),
         })?;
-        let (budget_after, kind) = spend(self, actor, &self.clock.budget, cmd).map_err(|r| err(self, actor, cmd, r))?;
+        let (budget_after, kind) = spend(self, actor, self.budget(), cmd).map_err(|r| err(self, actor, cmd, r))?;
         let view = self.view();
         let mut plan = Plan { command: cmd.clone(), budget_after, path: None, attack: None, kind: kind.clone() };
         match cmd {

@@ -347,7 +347,7 @@ impl OwnState {
     /// A combatant's part of the economy as a battle starts it (nothing, if the variant
     /// keeps none).
     pub fn fresh_economy(&self) -> Economy {
-        Economy(self.each.map_or_else(Own::default, |(_, fresh)| fresh()))
+        Economy { budget: Default::default(), kept: self.each.map_or_else(Own::default, |(_, fresh)| fresh()) }
     }
 
     /// The names of its types, each with what holds it.
@@ -427,7 +427,7 @@ where
             let b = &battle;
             let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
                 || !b.fighters.conditions[actor].can_act()
-                || spent(&b.clock.budget);
+                || spent(b.budget());
             if over {
                 time.start();
             }

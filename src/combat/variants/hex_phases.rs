@@ -153,7 +153,7 @@ impl VariantRules for HexPhases {
         budget.own::<PhaseActions>().moves_used as u32
     }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
-        let moves = b.clock.budget.own::<PhaseActions>().moves_used;
+        let moves = b.budget().own::<PhaseActions>().moves_used;
         if moves > 2 {
             return Err(format!("{moves} move actions in one phase"));
         }

@@ -33,7 +33,7 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 }
 
 pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
-    let bud = &b.clock.budget;
+    let bud = b.budget();
     let mut parts = vec![];
     say(&mut parts, bud.fresh, "full-round");
     say(&mut parts, bud.standard, "standard");

@@ -28,7 +28,7 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 }
 
 pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
-    let bud = &b.clock.budget;
+    let bud = b.budget();
     let mut parts = vec![];
     say(&mut parts, bud.fresh, "full-phase");
     let used = bud.own::<crate::combat::variants::hex_phases::PhaseActions>();

@@ -257,7 +257,7 @@ pub fn budget_line(b: &Battle) -> String {
         RulesVariant::OsrSegments => osr_segments::budget_words(b, actor),
         RulesVariant::HexPhases => hex_phases::budget_words(b, actor),
     };
-    if b.clock.budget.single_action {
+    if b.budget().single_action {
         parts.push("surprise: one action".into());
     }
     if parts.is_empty() { "nothing left".into() } else { parts.join(", ") }

@@ -210,7 +210,7 @@ impl VariantRules for ApPhases {
         // An advanced action under way goes on (ending the turn) unless the fighter
         // abandons it for another action.
         if points(b, i).advanced.is_some() {
-            b.clock.budget.own_mut::<PhaseAction>().continuing = true;
+            b.fighters.economy[i].budget.own_mut::<PhaseAction>().continuing = true;
         }
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
