@@ -363,14 +363,18 @@ mod tests {
         ids: Vec<String>,
         entities: usize,
         actor: Option<usize>,
+        hp: Vec<i32>,
+        standard_left: Option<bool>,
     }
 
-    /// A rule system that looks at the combatants as entities and at the clock as a
-    /// resource, once the resolve stage is over.
+    /// A rule system that looks at the combatants as entities, each component on its own,
+    /// and at the clock as a resource, once the resolve stage is over.
     fn look_at_the_world(
         turn: Res<Turn>,
         seats: Res<crate::combat::battle::Seats>,
         fighters: Query<&crate::rules::Combatant>,
+        health: Query<&crate::rules::Health>,
+        economy: Query<&crate::combat::fighter::Economy>,
         clock: Res<Clock>,
         mut seen: ResMut<Seen>,
     ) {
@@ -378,6 +382,8 @@ mod tests {
             seen.ids = seats.0.iter().map(|&e| fighters.get(e).expect("a seated fighter").id.clone()).collect();
             seen.entities = fighters.iter().count();
             seen.actor = clock.actor;
+            seen.hp = seats.0.iter().map(|&e| health.get(e).expect("a seated fighter").hp).collect();
+            seen.standard_left = clock.actor.map(|i| economy.get(seats.0[i]).expect("its economy").budget.standard);
         }
     }
 
@@ -413,6 +419,10 @@ mod tests {
             assert_eq!(seen.ids, ids, "one entity a combatant, seated in id order");
             assert_eq!(seen.entities, ids.len(), "no entity left over from a bigger battle");
             assert_eq!(seen.actor, Some(actor), "the clock in play was this battle's");
+            let hp: Vec<i32> = battle.fighters.indices().map(|i| battle.fighters.health[i].hp).collect();
+            assert_eq!(seen.hp, hp, "each fighter's Health component was the battle's, the blow already struck");
+            assert_eq!(seen.standard_left, Some(false), "the attack spent the actor's standard action, on its entity");
+            assert!(!battle.budget().standard);
             // Between commands the world keeps only a spare: nothing the battle did is left
             // there.
             assert!(engine.world.resource::<crate::combat::battle::EventLog>().0.is_empty());
