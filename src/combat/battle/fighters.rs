@@ -65,11 +65,16 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
         }
     }
 
-    /// Swaps every component of this resting column with the same seat's in `live`.
+    /// Swaps every component of this resting column with the same seat's in `live` (one
+    /// pass over the seats).
     fn swap_with(&mut self, live: &mut Column<'_, '_, C>) {
-        let Column::Resting(all) = self else { unreachable!("an owned battle rests") };
-        for (i, component) in all.iter_mut().enumerate() {
-            std::mem::swap(component, &mut live[i]);
+        let (Column::Resting(resting), Column::InPlay { seats, all }) = (self, live) else {
+            unreachable!("an owned battle rests and the world's is in play")
+        };
+        let mut seated = all.iter_many_mut(seats.iter());
+        for component in resting {
+            let mut in_seat = seated.fetch_next().expect("every seat holds a fighter");
+            std::mem::swap(component, in_seat.bypass_change_detection());
         }
     }
 }
