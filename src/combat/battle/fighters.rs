@@ -9,12 +9,13 @@ use super::store::Seats;
 use crate::combat::fighter::{Bonuses, Economy, Grapple, Initiative, Reactions, Spells};
 use crate::grid::{Footprint, GridPos, Size};
 use crate::level::{Catalogue, DiceExpr, UnitDef};
-use crate::rules::{Awareness, Body, Combatant, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded};
+use crate::rules::{
+    Awareness, Body, Combatant, CombatantBundle, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded,
+};
 use bevy::ecs::component::Mutable;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::ops::{Index, IndexMut};
-use std::sync::Arc;
 
 /// One component of every combatant, in id order.
 pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
@@ -288,29 +289,27 @@ impl std::fmt::Debug for Fighters<'_, '_> {
 }
 
 impl Fighter {
-    /// A fighter from a level's unit (the level was validated).
+    /// A fighter from a level's unit (the level was validated): the components every
+    /// combatant has, as a headless world of the level would spawn them, and a battle's own.
     pub fn from_unit(unit: &UnitDef, catalogue: &Catalogue) -> Option<Fighter> {
-        let def = catalogue.creature(&unit.creature)?.clone();
-        let spells_left = def.spellcasting.as_ref().map_or(0, |m| m.slots);
-        let weapon_id = unit.weapon.clone().unwrap_or_else(|| def.weapon.clone());
-        let weapon = catalogue.weapon(&weapon_id)?.clone();
-        let size = unit.size.unwrap_or(def.size);
-        let hp = unit.hp.unwrap_or(def.hp);
+        let CombatantBundle { combatant, side, position, body, reach, wielded, health, awareness, conditions, stats } =
+            CombatantBundle::from_level(unit, catalogue)?;
+        let spells = Spells { left: stats.def.spellcasting.as_ref().map_or(0, |m| m.slots), casting: None };
         Some(Fighter {
-            combatant: Combatant { id: unit.id.clone() },
-            side: Side(unit.side.clone()),
-            position: Position(unit.pos()),
-            body: Body { size },
-            reach: Reach { natural_ft: def.natural_reach_ft(size) },
-            stats: Stats { creature: unit.creature.clone(), def: Arc::new(def) },
-            wielded: Wielded { id: weapon_id, def: Arc::new(weapon), loaded: true },
-            health: Health::full(hp),
-            awareness: Awareness { aware: unit.is_aware(), has_acted: false },
-            conditions: Conditions::default(),
+            combatant,
+            side,
+            position,
+            body,
+            reach,
+            stats,
+            wielded,
+            health,
+            awareness,
+            conditions,
             bonuses: Bonuses::default(),
             reactions: Reactions::default(),
             grapple: Grapple::default(),
-            spells: Spells { left: spells_left, casting: None },
+            spells,
             initiative: Initiative::default(),
             economy: Economy::default(),
         })
