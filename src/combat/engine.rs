@@ -59,7 +59,7 @@ impl OwnedBattle {
         let mut fighters: Vec<Fighter> =
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
         fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
-        let (own, economy) = with_engine(variant, |engine| engine.own_state());
+        let (own, economy) = with_engine(variant, |engine| engine.starting_state());
         for fighter in &mut fighters {
             fighter.economy = economy.clone();
         }
@@ -200,7 +200,7 @@ impl Engine {
 
     /// What the variant keeps of its own in a battle, and in each combatant's economy, as
     /// a battle starts them (its plugin registered them).
-    pub fn own_state(&self) -> (super::own::Own, super::fighter::Economy) {
+    pub fn starting_state(&self) -> (super::own::Own, super::fighter::Economy) {
         let own = self.world.resource::<OwnState>();
         (own.fresh(), own.fresh_economy())
     }
@@ -423,8 +423,8 @@ mod tests {
             assert_eq!(seen.hp, hp, "each fighter's Health component was the battle's, the blow already struck");
             assert_eq!(seen.standard_left, Some(false), "the attack spent the actor's standard action, on its entity");
             assert!(!battle.budget().standard);
-            // Between commands the world keeps only a spare: nothing the battle did is left
-            // there.
+            // Between commands the world keeps only a spare: none of what the battle did is
+            // left there.
             assert!(engine.world.resource::<crate::combat::battle::EventLog>().0.is_empty());
             assert!(!battle.events.is_empty());
         }

@@ -90,7 +90,8 @@ pub struct Casting {
     pub target: String,
 }
 
-/// What an immediate action is spent on (d20-classic keeps which, by its own state).
+/// What an immediate action is spent on (d20-classic keeps which, in each combatant's
+/// `Economy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Immediate {
     AttackOfOpportunity,

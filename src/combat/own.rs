@@ -1,6 +1,7 @@
-//! What a variant keeps of its own: state that only its source has (action points,
-//! declarations, the segment step, a bonus action…), held by the shared state as a value
-//! of a type the variant's module defines. The shared rules carry it unseen, copy it with
+//! What a variant keeps of its own: state that only its source has, held by the shared
+//! state as a value of a type the variant's module defines: of the battle (the segment
+//! step), of each combatant's economy (`Economy::kept`: action points, a declaration) or of
+//! a budget (`Budget::own`: a quick or swift action). The shared rules carry it unseen, copy it with
 //! the battle and compare it; only the variant that put it there reads it, by its type.
 
 use std::any::Any;

@@ -67,11 +67,13 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     }
 
     /// Swaps every component of this resting column with the same seat's in `live` (one
-    /// pass over the seats).
+    /// pass over the seats). Change ticks are left alone: the engine's world has no system
+    /// that looks for changed components (the rules mark what they change as `stale`).
     fn swap_with(&mut self, live: &mut Column<'_, '_, C>) {
         let (Column::Resting(resting), Column::InPlay { seats, all }) = (self, live) else {
             unreachable!("an owned battle rests and the world's is in play")
         };
+        assert_eq!(resting.len(), seats.len(), "a column for every seat");
         let mut seated = all.iter_many_mut(seats.iter());
         for component in resting {
             let mut in_seat = seated.fetch_next().expect("every seat holds a fighter");

@@ -81,8 +81,8 @@ pub struct Battle<'w, 's> {
     pub stats: Held<'w, BattleStats>,
     /// `None` while the battle is on; then `Some(winner)`, `Some(None)` for a draw.
     pub winner: Held<'w, Option<Option<String>>>,
-    /// What the variant keeps of its own (action points, declarations, the round's
-    /// steps…), of a type its module defines.
+    /// What the variant keeps of its own of the battle (osr-segments' step and groups), of
+    /// a type its module defines.
     pub(crate) own: Held<'w, super::own::Own>,
     /// What a disarmed fighter fights with.
     pub unarmed: Held<'w, std::sync::Arc<crate::level::WeaponDef>>,
@@ -156,13 +156,6 @@ impl Battle<'_, '_> {
             own: Own::NONE,
         };
         self.clock.actor.map_or(&SPENT, |i| &self.fighters.economy[i].budget)
-    }
-
-    /// The acting fighter's budget. Only the actor's budget is ever spent, so asking while
-    /// nobody acts is a slip in the rules' code: it panics.
-    pub(crate) fn budget_mut(&mut self) -> &mut Budget {
-        let actor = self.clock.actor.expect("a budget is spent only while a fighter acts");
-        &mut self.fighters.economy[actor].budget
     }
 
     /// Fighter `i`'s part of the variant's action economy, if it keeps one of type `T`.

@@ -6,8 +6,8 @@ use super::*;
 use crate::level::SpellDef;
 
 /// The command spends what its plan says.
-pub(crate) fn spend_budget(b: &mut Battle, _actor: usize, plan: &Plan) {
-    *b.budget_mut() = plan.budget_after.clone();
+pub(crate) fn spend_budget(b: &mut Battle, actor: usize, plan: &Plan) {
+    b.fighters.economy[actor].budget = plan.budget_after.clone();
 }
 
 /// An attack, a full attack, or reloading a crossbow.

@@ -427,7 +427,7 @@ where
             let b = &battle;
             let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
                 || !b.fighters.conditions[actor].can_act()
-                || spent(b.budget());
+                || spent(&b.fighters.economy[actor].budget);
             if over {
                 time.start();
             }

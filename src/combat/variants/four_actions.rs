@@ -151,7 +151,7 @@ pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
         std::cmp::Ordering::Equal => {
             // "Ties result in the Grapple being maintained, and neither creature can act
             // further."
-            *b.budget_mut() = Budget::default();
+            b.fighters.economy[a].budget = Budget::default();
             b.emit(CombatEvent::Action {
                 unit: aid,
                 action: "the grapple holds".into(),

@@ -38,9 +38,10 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 }
 
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
+    let budget = &b.fighters.economy[actor].budget;
     let mut parts = vec![format!("{} AP", points(b, actor).ap)];
-    say(&mut parts, b.budget().own::<PhaseAction>().left, "an action this phase");
-    if b.budget().own::<PhaseAction>().continuing
+    say(&mut parts, budget.own::<PhaseAction>().left, "an action this phase");
+    if budget.own::<PhaseAction>().continuing
         && let Some(adv) = &points(b, actor).advanced
     {
         parts.push(format!(

@@ -27,8 +27,8 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     format!("Turn {} | phase {}{surprise} | {who} acts", c.round, phases.join(" "))
 }
 
-pub(super) fn budget_words(b: &Battle, _actor: usize) -> Vec<String> {
-    let bud = b.budget();
+pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
+    let bud = &b.fighters.economy[actor].budget;
     let mut parts = vec![];
     say(&mut parts, bud.fresh, "full-phase");
     let used = bud.own::<crate::combat::variants::hex_phases::PhaseActions>();

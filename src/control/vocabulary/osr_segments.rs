@@ -30,7 +30,7 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
 }
 
 pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let bud = b.budget().own::<MajorAction>();
+    let bud = b.fighters.economy[actor].budget.own::<MajorAction>();
     let mut parts = vec![];
     let caster = b.fighters.spells[actor].left > 0;
     say(&mut parts, bud.declaring && !caster, "declare: fight, charge or delay");
@@ -39,7 +39,7 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
     say(&mut parts, bud.fast_only, "(fast actions only)");
     say(&mut parts, bud.attacks_only, "(attack routine only)");
     let after_acting = !bud.major && !bud.declaring && !bud.fast_only && !bud.attacks_only;
-    say(&mut parts, after_acting && !b.budget().stepped, "a positioning move (10 ft)");
+    say(&mut parts, after_acting && !b.fighters.economy[actor].budget.stepped, "a positioning move (10 ft)");
     parts
 }
 

@@ -44,7 +44,7 @@ fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves
     let mut battle = in_play.battle();
     let Some((actor, plan)) = turn.accepted() else { return };
     let b = &mut battle;
-    if !b.budget().own::<PhaseAction>().continuing {
+    if !b.fighters.economy[actor].budget.own::<PhaseAction>().continuing {
         return;
     }
     if plan.command != Command::EndTurn {

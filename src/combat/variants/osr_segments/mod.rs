@@ -182,8 +182,8 @@ impl VariantRules for OsrSegments {
             match cmd {
                 Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
                 Command::Charge { target } => {
-                    match declaration(b, actor).intent.clone().as_ref() {
-                        Some(crate::combat::command::Intent::Charge { target: declared }) => {
+                    match &declaration(b, actor).intent {
+                        Some(Intent::Charge { target: declared }) => {
                             let still = b.index_of(declared).is_some_and(|t| b.fighters.conditions[t].in_fight());
                             if still && declared != target {
                                 return Err(format!("the charge was declared at {declared}"));
@@ -198,7 +198,7 @@ impl VariantRules for OsrSegments {
                 }
                 // An incantation: declared at the start of the round, its target announced now.
                 Command::Cast { spell, .. } => {
-                    if !matches!(declaration(b, actor).intent.clone(), Some(Intent::Cast { spell: s }) if s == *spell) {
+                    if !matches!(&declaration(b, actor).intent, Some(Intent::Cast { spell: s }) if s == spell) {
                         return Err(format!("{spell} was not declared at the start of the round"));
                     }
                     if own.fast_only {

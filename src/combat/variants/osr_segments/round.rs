@@ -127,7 +127,9 @@ pub(super) fn next_step_of_round(b: &mut Battle) {
             round_reset(b);
             let r = b.clock.round;
             b.emit(CombatEvent::RoundStarted { round: r });
-            b.fighters.economy.each_mut(|economy| *economy.kept.get_mut::<Declaration>() = Declaration::default());
+            for i in 0..n {
+                *declaration_mut(b, i) = Declaration::default();
+            }
             b.fighters.bonuses.each_mut(|bonuses| bonuses.clear());
             b.emit(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
             b.clock.queue = osr_sorted(b, (0..n).filter(|&i| osr_can_act(b, i)).collect());
