@@ -71,7 +71,7 @@ impl Ai for Greedy {
             return Command::Escape;
         }
         let foes: Vec<usize> = (0..b.fighters.len())
-            .filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0 && b.fighters.conditions[t].in_fight())
+            .filter(|&t| b.fighters.side[t] != b.fighters.side[actor] && b.fighters.conditions[t].in_fight())
             .collect();
         if foes.is_empty() {
             return Command::EndTurn;
@@ -160,14 +160,14 @@ fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
             (0..b.fighters.len())
                 .filter(|&t| {
                     let f = b.fighters.at(t);
-                    f.side().0 == b.fighters.side[actor].0
+                    *f.side() == b.fighters.side[actor]
                         && f.alive()
                         && (f.health().hp * 2 <= f.health().max || f.has(crate::rules::Condition::Dying))
                 })
                 .collect()
         } else {
             (0..b.fighters.len())
-                .filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0 && b.fighters.conditions[t].in_fight())
+                .filter(|&t| b.fighters.side[t] != b.fighters.side[actor] && b.fighters.conditions[t].in_fight())
                 .collect()
         };
         targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
@@ -199,7 +199,7 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
         return Intent::Fight;
     }
     let foes: Vec<usize> = (0..b.fighters.len())
-        .filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0 && b.fighters.conditions[t].in_fight())
+        .filter(|&t| b.fighters.side[t] != b.fighters.side[actor] && b.fighters.conditions[t].in_fight())
         .collect();
     b.refresh();
     let in_reach = {
@@ -262,7 +262,7 @@ fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
     range.destinations(&view).iter().any(|&(p, _, _)| {
         let fp = crate::grid::Footprint::new(p, side);
         b.fighters.iter().any(|f| {
-            f.side().0 != b.fighters.side[actor].0
+            *f.side() != b.fighters.side[actor]
                 && f.in_fight()
                 && f.footprint().cells().any(|c| band.covers(b.variant, fp, c))
         })

@@ -56,13 +56,10 @@ impl OwnedBattle {
         seed: u64,
         options: BattleOptions,
     ) -> OwnedBattle {
-        let mut fighters: Vec<Fighter> =
-            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue)).collect();
-        fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
         let (own, economy) = with_engine(variant, |engine| engine.starting_state());
-        for fighter in &mut fighters {
-            fighter.economy = economy.clone();
-        }
+        let mut fighters: Vec<Fighter> =
+            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue, economy.clone())).collect();
+        fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
         let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
         let mut battle = Battle {
             level_name: Held::Resting(level.def.name.clone()),
@@ -412,7 +409,7 @@ mod tests {
             *engine.world.resource_mut::<Seen>() = Seen::default();
             let actor = battle.actor().expect("the battle is on");
             let target =
-                battle.fighters.iter().find(|f| f.side().0 != battle.fighters.side[actor].0).unwrap().id().to_string();
+                battle.fighters.iter().find(|f| *f.side() != battle.fighters.side[actor]).unwrap().id().to_string();
             engine.execute(&mut battle, Command::Attack { target }).expect("an attack in reach");
             let seen = engine.world.resource::<Seen>();
             let ids: Vec<String> = battle.fighters.iter().map(|f| f.id().to_string()).collect();

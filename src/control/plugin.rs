@@ -148,7 +148,7 @@ fn read_input(
             .find(|&i| b.fighters.conditions[i].alive() && b.fighters.at(i).footprint().contains(cell));
         // "Yours": on the acting unit's side on your turn, else on any side you play.
         let own = clicked.filter(|&i| match actor {
-            Some(a) => b.fighters.side[i].0 == b.fighters.side[a].0,
+            Some(a) => b.fighters.side[i] == b.fighters.side[a],
             None => res.human_sides.contains(&b.fighters.side[i].0),
         });
         match (actor, own) {

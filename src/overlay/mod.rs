@@ -125,9 +125,7 @@ pub fn compute_preview(
         // trip's, a bow's, a spell's…); with a healing spell, the friends it reaches.
         let friendly = sel.tool.aims_at_friend();
         let units: Vec<usize> = (0..b.fighters.len())
-            .filter(|&t| {
-                b.fighters.conditions[t].alive() && (b.fighters.side[t].0 == b.fighters.side[actor].0) == friendly
-            })
+            .filter(|&t| b.fighters.conditions[t].alive() && (b.fighters.side[t] == b.fighters.side[actor]) == friendly)
             .collect();
         for t in units {
             let cmd = sel.tool.command(b.fighters.position[t].0, &b.fighters.combatant[t].id.clone());
@@ -203,7 +201,7 @@ pub fn compute_preview(
         Err(why) => {
             out.refusal = Some(why);
             // A foe out of reach of any line: show the blocked lines that say so.
-            if let Some(t) = hovered.filter(|&t| b.fighters.side[t].0 != b.fighters.side[actor].0)
+            if let Some(t) = hovered.filter(|&t| b.fighters.side[t] != b.fighters.side[actor])
                 && (sel.tool.aims_at_foe() || sel.tool == Tool::Move)
             {
                 b.refresh();

@@ -237,8 +237,7 @@ impl<'w, 's> Fighters<'w, 's> {
 
     /// Fighter `i`, whole (it must exist).
     pub fn at(&self, i: usize) -> FighterRef<'_, 'w, 's> {
-        assert!(i < self.len(), "fighter {i} of {}", self.len());
-        FighterRef { all: self, i }
+        self.get(i).unwrap_or_else(|| panic!("fighter {i} of {}", self.len()))
     }
 
     /// Fighter `i`, if there is one.
@@ -292,8 +291,9 @@ impl std::fmt::Debug for Fighters<'_, '_> {
 
 impl Fighter {
     /// A fighter from a level's unit (the level was validated): the components every
-    /// combatant has, as a headless world of the level would spawn them, and a battle's own.
-    pub fn from_unit(unit: &UnitDef, catalogue: &Catalogue) -> Option<Fighter> {
+    /// combatant has, as a headless world of the level would spawn them, and a battle's own,
+    /// with `economy` as its variant starts a combatant's.
+    pub fn from_unit(unit: &UnitDef, catalogue: &Catalogue, economy: Economy) -> Option<Fighter> {
         let CombatantBundle { combatant, side, position, body, reach, wielded, health, awareness, conditions, stats } =
             CombatantBundle::from_level(unit, catalogue)?;
         let spells = Spells { left: stats.def.spellcasting.as_ref().map_or(0, |m| m.slots), casting: None };
@@ -313,7 +313,7 @@ impl Fighter {
             grapple: Grapple::default(),
             spells,
             initiative: Initiative::default(),
-            economy: Economy::default(),
+            economy,
         })
     }
 }

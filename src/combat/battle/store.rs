@@ -125,18 +125,39 @@ impl DerefMut for EventLog {
     }
 }
 
-/// The battle in play, as the rule systems take it from the engine's world.
-#[derive(SystemParam)]
-pub struct InPlay<'w, 's> {
-    fighters: InPlayFighters<'w, 's>,
-    field: ResMut<'w, Battlefield>,
-    dice: ResMut<'w, Dice>,
-    clock: ResMut<'w, Clock>,
-    events: ResMut<'w, EventLog>,
-    own: ResMut<'w, Own>,
-    derived: ResMut<'w, Derived>,
-    record: ResMut<'w, Record>,
+/// A system parameter of a battle's parts: its fighters through `$fighters` and each
+/// resource through `$res` (`ResMut` for the rules, `Res` for the checks).
+macro_rules! battle_param {
+    ($(#[$doc:meta])* $name:ident, $fighters:ident, $res:ident) => {
+        $(#[$doc])*
+        #[derive(SystemParam)]
+        pub struct $name<'w, 's> {
+            fighters: $fighters<'w, 's>,
+            field: $res<'w, Battlefield>,
+            dice: $res<'w, Dice>,
+            clock: $res<'w, Clock>,
+            events: $res<'w, EventLog>,
+            own: $res<'w, Own>,
+            derived: $res<'w, Derived>,
+            record: $res<'w, Record>,
+        }
+    };
 }
+
+battle_param!(
+    /// The battle in play, as the rule systems take it from the engine's world.
+    InPlay,
+    InPlayFighters,
+    ResMut
+);
+
+battle_param!(
+    /// The battle in play, lent for reading only: to the checks of the validate stage and
+    /// to the clock's look at what is left of a budget.
+    InPlayRead,
+    SeenFighters,
+    Res
+);
 
 /// A `Battle` of a system parameter's parts, each lent as `Held::$lent` (and the fighters'
 /// columns as `Column::$lent`); `$($borrow)*` is `mut` for the rules' `InPlay` and nothing for the
@@ -169,20 +190,6 @@ impl<'w, 's> InPlay<'w, 's> {
     pub fn battle(self) -> Battle<'w, 's> {
         lent_battle!(self, InPlay, mut)
     }
-}
-
-/// The battle in play, lent for reading only: to the checks of the validate stage and to
-/// the clock's look at what is left of a budget.
-#[derive(SystemParam)]
-pub struct InPlayRead<'w, 's> {
-    fighters: SeenFighters<'w, 's>,
-    field: Res<'w, Battlefield>,
-    dice: Res<'w, Dice>,
-    clock: Res<'w, Clock>,
-    events: Res<'w, EventLog>,
-    own: Res<'w, Own>,
-    derived: Res<'w, Derived>,
-    record: Res<'w, Record>,
 }
 
 /// A battle that may be read but not changed: it derefs to `&Battle` only.

@@ -15,7 +15,7 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         }
         if let crate::combat::command::Intent::Charge { target } = intent {
             let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
-            if !b.fighters.conditions[t].in_fight() || b.fighters.side[t].0 == b.fighters.side[actor].0 {
+            if !b.fighters.conditions[t].in_fight() || b.fighters.side[t] == b.fighters.side[actor] {
                 return Err(format!("{target} is not a foe in the fight"));
             }
             if b.fighters.wielded[actor].def.is_ranged() {
@@ -78,6 +78,7 @@ pub(crate) fn take_standard(budget: &Budget, n: &mut Budget) -> Result<(), Strin
     Ok(())
 }
 
+/// Spends the move action, or the standard action traded down for one.
 pub(crate) fn take_move(budget: &Budget, n: &mut Budget) -> Result<(), String> {
     if budget.move_action {
         n.move_action = false;

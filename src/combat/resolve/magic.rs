@@ -47,7 +47,7 @@ pub fn check(b: &Battle, caster: usize, spell_id: &str, target: &str) -> Result<
 /// healing spell, a foe otherwise; touch within natural reach; range; line of effect.
 pub fn reaches(b: &Battle, caster: usize, t: usize, sp: &SpellDef) -> Result<(), String> {
     let (f, ft) = (b.fighters.at(caster), b.fighters.at(t));
-    let friend = f.side().0 == ft.side().0;
+    let friend = f.side() == ft.side();
     if sp.on_friends() {
         if !friend || !ft.alive() {
             return Err(format!("{} is cast on a living friend", sp.name));

@@ -162,7 +162,7 @@ fn held_strikers(b: &mut Battle, mover: usize) -> Vec<usize> {
     let holders: Vec<usize> = (0..b.fighters.len())
         .filter(|&h| {
             let f = b.fighters.at(h);
-            f.side().0 != b.fighters.side[mover].0
+            *f.side() != b.fighters.side[mover]
                 && f.can_act()
                 && f.reactions()
                     .held

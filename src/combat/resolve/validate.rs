@@ -20,7 +20,7 @@ impl Battle<'_, '_> {
     /// a corpse), or why not.
     pub(super) fn foe(&self, actor: usize, target: &str) -> Result<usize, String> {
         let t = self.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
-        if !self.fighters.conditions[t].alive() || self.fighters.side[t].0 == self.fighters.side[actor].0 {
+        if !self.fighters.conditions[t].alive() || self.fighters.side[t] == self.fighters.side[actor] {
             return Err(format!("{target} is not a foe in the fight"));
         }
         Ok(t)
@@ -68,7 +68,7 @@ impl Battle<'_, '_> {
             }
             Command::Attack { target } | Command::FullAttack { target } => {
                 let t = self.index_of(target).ok_or_else(|| err(self, actor, cmd, format!("no unit \"{target}\"")))?;
-                if !self.fighters.conditions[t].alive() || self.fighters.side[t].0 == self.fighters.side[actor].0 {
+                if !self.fighters.conditions[t].alive() || self.fighters.side[t] == self.fighters.side[actor] {
                     return Err(err(self, actor, cmd, format!("{target} is not a foe in the fight")));
                 }
                 if self.fighters.wielded[actor].def.reload {

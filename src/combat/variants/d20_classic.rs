@@ -110,13 +110,7 @@ impl VariantRules for D20Classic {
                 if budget.single_action && !budget.fresh {
                     return Err("the surprise round allows a single action".into());
                 }
-                if budget.move_action {
-                    n.move_action = false;
-                } else if budget.standard {
-                    n.standard = false; // a standard action traded for a move
-                } else {
-                    return Err("no move or standard action left".into());
-                }
+                take_move(budget, &mut n)?; // a standard action may be traded for a move
                 n.moved = true;
             }
             Command::Step { .. } => {

@@ -291,13 +291,7 @@ impl VariantRules for FourActions {
         match cmd {
             Command::AbortOrder { .. } | Command::Declare { .. } => {} // settled above
             Command::Move { .. } => {
-                if budget.move_action {
-                    n.move_action = false;
-                } else if budget.standard {
-                    n.standard = false; // trade-down
-                } else {
-                    return Err("no move or standard action left".into());
-                }
+                take_move(budget, &mut n)?; // a standard action may be traded for a move
                 n.moved = true;
             }
             Command::Step { .. } => take_quick(budget, &mut n, "a side step")?,

@@ -45,7 +45,7 @@ pub(super) fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Resu
     }
     let apart = b.variant.range_metric().footprint_ft(fa.footprint(), ft.footprint());
     if coup {
-        if ft.side().0 == fa.side().0 {
+        if ft.side() == fa.side() {
             return Err(format!("{} is not a foe", ft.id()));
         }
         // Helpless here: unconscious, which covers the dying and the stabilised.
@@ -63,7 +63,7 @@ pub(super) fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Resu
             return Err(format!("{} is not within reach", ft.id()));
         }
     } else {
-        if a == t || ft.side().0 != fa.side().0 {
+        if a == t || ft.side() != fa.side() {
             return Err(format!("{} is not an ally", ft.id()));
         }
         if !ft.has(Condition::Dying) {

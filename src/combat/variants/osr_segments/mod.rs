@@ -19,7 +19,7 @@ pub use round::{
 pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
     let side = b.fighters.body[mover].size.side();
     let jostled: Vec<usize> = (0..b.fighters.len())
-        .filter(|&i| i != mover && b.fighters.conditions[i].alive() && b.fighters.side[i].0 == b.fighters.side[mover].0)
+        .filter(|&i| i != mover && b.fighters.conditions[i].alive() && b.fighters.side[i] == b.fighters.side[mover])
         .filter(|&i| {
             let theirs = b.fighters.at(i).footprint();
             passed.iter().any(|&p| crate::grid::Footprint::new(p, side).cells().any(|c| theirs.contains(c)))
@@ -48,7 +48,7 @@ pub(crate) fn immediate_attackers(b: &mut Battle, mover: usize, from: crate::gri
     let strikers: Vec<usize> = (0..b.fighters.len())
         .filter(|&h| {
             let f = b.fighters.at(h);
-            f.side().0 != b.fighters.side[mover].0
+            *f.side() != b.fighters.side[mover]
                 && f.can_act()
                 && !f.wielded().def.is_ranged()
                 && !f.has(Condition::Surprised)
