@@ -94,6 +94,9 @@ mod clauses_ap;
 #[path = "combat/clauses_four.rs"]
 mod clauses_four;
 
+#[path = "combat/push.rs"]
+mod push;
+
 #[path = "combat/clauses_d20.rs"]
 mod clauses_d20;
 

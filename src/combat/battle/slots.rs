@@ -155,10 +155,10 @@ pub(crate) trait VariantRules: Sync {
     }
     /// A maneuver was lost by `margin` (below 0).
     fn maneuver_lost(&self, _b: &mut Battle, _a: usize, _kind: Maneuver, _margin: i32) {}
-    /// How many squares a successful shove pushes: one, and one more for every 5 the check
-    /// won by.
-    fn shove_squares(&self, margin: i32) -> i32 {
-        1 + margin / 5
+    /// How far a successful shove pushes, in feet, for a pusher of speed `pusher_speed_ft`
+    /// whose check won by `margin`: 5 ft, and 5 more for every 5 the check won by.
+    fn shove_ft(&self, _pusher_speed_ft: u32, margin: i32) -> u32 {
+        5 * (1 + margin.max(0) as u32 / 5)
     }
     /// The pusher follows its target.
     fn pusher_follows(&self) -> bool {

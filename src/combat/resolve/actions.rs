@@ -54,13 +54,12 @@ pub(super) fn reload(b: &mut Battle, a: usize) {
 /// success does.
 pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
     let rules = b.rules();
-    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
+    let tid = b.fighters.combatant[t].id.clone();
     let Some(margin) = rules.maneuver_check(b, a, t, kind) else { return };
     if margin < 0 {
         rules.maneuver_lost(b, a, kind, margin);
         return;
     }
-    let shove = kind == Maneuver::Shove;
     if kind == Maneuver::Trip {
         gain(b, t, Condition::Prone);
     } else if kind == Maneuver::Grapple {
@@ -69,47 +68,49 @@ pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         b.fighters.grapple[a].with = Some(t);
         b.fighters.grapple[t].with = Some(a);
         b.fighters.grapple[a].holds = true;
-    } else if shove {
-        // 5 ft straight away from the attacker, and 5 more for every 5 the check won by.
-        let squares = rules.shove_squares(margin);
-        let (fa, ft) = (b.fighters.at(a).footprint(), b.fighters.at(t).footprint());
-        let dx = (2 * ft.origin.x + ft.side - 2 * fa.origin.x - fa.side).signum();
-        let dy = (2 * ft.origin.y + ft.side - 2 * fa.origin.y - fa.side).signum();
-        let mut moved = Vec::new();
-        for _ in 0..squares {
-            b.refresh();
-            let next = b.fighters.position[t].0.offset(dx, dy);
-            let fp = Footprint::new(next, ft.side);
-            let view = b.view();
-            let free =
-                fp.cells().all(|c| b.field.terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|u| u == t));
-            if !free {
-                break;
-            }
-            b.fighters.position[t].0 = next;
-            b.invalidate();
-            moved.push(next);
-        }
-        if !moved.is_empty() {
-            let cost = 5 * moved.len() as u32;
-            let squares = moved.len();
-            b.emit(CombatEvent::Moved { unit: tid, path: moved, cost_ft: cost, kind: "pushed back".into() });
-            if rules.pusher_follows() {
-                let path: Vec<GridPos> =
-                    (1..=squares as i32).map(|k| b.fighters.position[a].0.offset(dx * k, dy * k)).collect();
-                if let Some(&end) = path.last() {
-                    b.fighters.position[a].0 = end;
-                    b.invalidate();
-                    b.emit(CombatEvent::Moved { unit: aid, path, cost_ft: cost, kind: "follows the push".into() });
-                }
-            }
-        }
+    } else if kind == Maneuver::Shove {
+        shove(b, rules, a, t, margin);
     } else {
         b.fighters.wielded[t].def = std::sync::Arc::clone(&b.unarmed);
         b.fighters.wielded[t].id = "unarmed".into();
         b.invalidate();
         b.emit(CombatEvent::Action { unit: tid, action: "is disarmed".into(), detail: "its weapon drops".into() });
     }
+}
+
+/// A successful shove: the target goes straight away from the pusher as far as the
+/// variant's distance takes it, stopped short by whatever is in its way (a wall, a
+/// creature, a wall's corner, the map's edge). A pusher that follows (four-actions) goes
+/// after it along its own straight line, no further than the target went and stopped short
+/// the same way, so it never ends on the target's square or anyone else's.
+fn shove(b: &mut Battle, rules: &'static dyn crate::combat::battle::VariantRules, a: usize, t: usize, margin: i32) {
+    let (fa, ft) = (b.fighters.at(a).footprint(), b.fighters.at(t).footprint());
+    let dx = (2 * ft.origin.x + ft.side - 2 * fa.origin.x - fa.side).signum();
+    let dy = (2 * ft.origin.y + ft.side - 2 * fa.origin.y - fa.side).signum();
+    let budget = rules.shove_ft(b.fighters.stats[a].def.speed_ft, margin);
+    b.refresh();
+    let pushed = crate::rules::forced_line(&b.view(), t, (dx, dy), budget, usize::MAX);
+    let Some(&end) = pushed.squares.last() else { return };
+    let squares = pushed.squares.len();
+    b.fighters.position[t].0 = end;
+    b.invalidate();
+    let tid = b.fighters.combatant[t].id.clone();
+    b.emit(CombatEvent::Moved { unit: tid, path: pushed.squares, cost_ft: pushed.feet, kind: "pushed back".into() });
+    if !rules.pusher_follows() {
+        return;
+    }
+    b.refresh();
+    let follow = crate::rules::forced_line(&b.view(), a, (dx, dy), budget, squares);
+    let Some(&end) = follow.squares.last() else { return };
+    b.fighters.position[a].0 = end;
+    b.invalidate();
+    let aid = b.fighters.combatant[a].id.clone();
+    b.emit(CombatEvent::Moved {
+        unit: aid,
+        path: follow.squares,
+        cost_ft: follow.feet,
+        kind: "follows the push".into(),
+    });
 }
 
 impl Maneuver {

@@ -235,9 +235,10 @@ impl VariantRules for FourActions {
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
     }
-    fn shove_squares(&self, _margin: i32) -> i32 {
-        // "moves both the pusher and the target up to half speed": 5 ft here.
-        1
+    fn shove_ft(&self, pusher_speed_ft: u32, _margin: i32) -> u32 {
+        // "a success moves both the pusher and the target up to half speed": half the
+        // pusher's speed, in whole squares.
+        pusher_speed_ft / 2 / 5 * 5
     }
     fn pusher_follows(&self) -> bool {
         // "a success moves both the pusher and the target".
@@ -448,7 +449,7 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
         opportunity(b, t, a, &format!("fails a {what}"));
         return None;
     }
-    // "moves both the pusher and the target up to half speed": 5 ft here.
+    // "moves both the pusher and the target up to half speed": how far is `shove_ft`.
     Some(0)
 }
 
