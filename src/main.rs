@@ -197,12 +197,14 @@ enum Command {
         /// The PNG file.
         path: PathBuf,
     },
-    /// Print the rules schedule as Bevy built it: each stage in run order with its systems.
+    /// Print the rules schedule as Bevy built it: each stage in run order with its systems,
+    /// each with the components and resources Bevy says it reads and writes.
     Schedule {
         /// Rule variant.
         #[arg(long, default_value = "d20-classic")]
         rules: RulesVariant,
-        /// One JSON object: {"variant", "sets": [{"name", "systems"}]}.
+        /// One JSON object: {"variant", "house_rules", "sets": [{"name", "systems": [{"name",
+        /// "reads", "writes"}]}]}.
         #[arg(long)]
         json: bool,
     },
@@ -419,7 +421,14 @@ fn sim(args: SimArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let sides: Vec<&str> = level.def.units.iter().map(|u| u.side.as_str()).collect();
+    let mut sides: Vec<&str> = level.def.units.iter().map(|u| u.side.as_str()).collect();
+    sides.sort_unstable();
+    sides.dedup();
+    if sides.len() < 2 {
+        // A battle of one side (or none) is decided before it starts: nothing to simulate.
+        eprintln!("fivefoot sim: {}: {}", args.level.display(), fivefoot::editor::check::TWO_SIDES);
+        return ExitCode::from(2);
+    }
     if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(&s.as_str())) {
         eprintln!("fivefoot sim: --ai names side \"{side}\", which has no units in {}", args.level.display());
         return ExitCode::from(2);

@@ -359,6 +359,23 @@ fn bad_input_to_every_subcommand_exits_2_never_101() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A level with units on one side (or none) has no battle to simulate: `sim` refuses it as
+/// `play` does, naming the file; the two-sided original is the control.
+#[test]
+fn sim_refuses_a_level_with_fewer_than_two_sides() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-one-side-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(CORRIDOR).unwrap();
+    let one_side = dir.join("one-side.ron");
+    std::fs::write(&one_side, text.replace("side: \"red\"", "side: \"blue\"")).unwrap();
+    let (code, out, err) = fivefoot(&["sim", one_side.to_str().unwrap(), "--battles", "1"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("one-side.ron") && err.contains("at least two sides"), "{err}");
+    let (control, _, err) = fivefoot(&["sim", CORRIDOR, "--battles", "1"]);
+    assert_eq!(control, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_reader_that_goes_away_ends_the_sim_quietly() {
     // `fivefoot sim … | head -1`: the pipe closes after the first line.
@@ -393,10 +410,17 @@ fn schedule_prints_the_built_stages_as_json_and_refuses_an_unknown_variant() {
     assert!(sets.len() >= 6);
     assert_eq!(sets[0]["name"], "intake");
     assert!(sets.iter().all(|s| !s["systems"].as_array().expect("systems").is_empty()));
-    assert!(out.contains("hex_phases::next_phase_of_turn"), "{out}");
+    assert_eq!(v["house_rules"], serde_json::json!([]));
+    let system = sets
+        .iter()
+        .flat_map(|s| s["systems"].as_array().unwrap())
+        .find(|s| s["name"] == "hex_phases::next_phase_of_turn");
+    let system = system.expect("the phase clock is listed");
+    assert!(system["reads"].is_array() && system["writes"].is_array(), "{system}");
     let (text_code, text, _) = fivefoot(&["schedule", "--rules", "ap-phases"]);
     assert_eq!(text_code, 0);
     assert!(text.contains("3. resolve") && text.contains("ap_phases::declare_charge"), "{text}");
+    assert!(text.contains("         writes "), "each system's access, indented: {text}");
     let (bad, _, err) = fivefoot(&["schedule", "--rules", "gurps"]);
     assert_eq!(bad, 2);
     assert!(err.contains("gurps"), "{err}");

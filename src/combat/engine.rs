@@ -12,6 +12,7 @@ use super::battle::{
 };
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
+use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, systems_outside};
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     ClockSchedule, ClockStep, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
@@ -25,7 +26,6 @@ use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
 use bevy::ecs::schedule::{InternedSystemSet, Schedule, Schedules};
 use bevy::prelude::*;
-use serde::Serialize;
 use std::cell::RefCell;
 
 impl OwnedBattle {
@@ -109,15 +109,21 @@ impl Engine {
         Engine::build(variant, |_| {})
     }
 
-    /// The engine of `variant`, with `more` added to its app after the variant's plugin.
-    fn build(variant: RulesVariant, more: impl FnOnce(&mut App)) -> Engine {
+    /// The app of `variant`'s rules: the common rules plugin, the variant's plugin, then
+    /// `more`; its schedules not built.
+    fn app(variant: RulesVariant, more: impl FnOnce(&mut App)) -> App {
         let mut app = App::empty();
         app.add_plugins(RulesSchedulePlugin);
         super::variants::add_plugin(&mut app, variant);
         more(&mut app);
         app.finish();
         app.cleanup();
-        let mut world = std::mem::take(app.world_mut());
+        app
+    }
+
+    /// The engine of `variant`, with `more` added to its app after the variant's plugin.
+    fn build(variant: RulesVariant, more: impl FnOnce(&mut App)) -> Engine {
+        let mut world = std::mem::take(Engine::app(variant, more).world_mut());
         let mut schedule = world
             .resource_mut::<Schedules>()
             .remove(RulesSchedule)
@@ -210,15 +216,27 @@ impl Engine {
     }
 
     /// The schedule as Bevy built it: each stage in run order with its systems in run
-    /// order, named from the built schedule (with, in the resolve stage, each one's slot).
+    /// order, named from the built schedule (with, in the resolve stage, each one's slot),
+    /// and each system's access as Bevy computes it, from a copy of the same plugins
+    /// listed before it is built.
     pub fn listing(&self) -> ScheduleListing {
+        let mut copy = Engine::app(self.variant, |_| {});
+        let world = copy.world_mut();
+        let mut schedules = world.remove_resource::<Schedules>().expect("the rules plugin adds its schedules");
+        // Keys are per schedule: the rules' and the clock's are looked up apart.
+        let access: Access = access_by_key(schedules.get_mut(RulesSchedule).expect("the rules schedule"), world);
+        let clock_access = access_by_key(schedules.get_mut(ClockSchedule).expect("the clock schedule"), world);
         let clock = self.world.resource::<Schedules>().get(ClockSchedule).expect("the clock schedule");
-        let mut sets: Vec<StageListing> =
-            RulesStage::ALL.iter().map(|stage| list_set(&self.schedule, stage.intern(), stage.name())).collect();
-        sets.extend(ClockStep::ALL.iter().map(|step| list_set(clock, step.intern(), step.name())));
+        let mut sets: Vec<StageListing> = RulesStage::ALL
+            .iter()
+            .map(|stage| list_set(&self.schedule, stage.intern(), stage.name(), &access))
+            .collect();
+        sets.extend(ClockStep::ALL.iter().map(|step| list_set(clock, step.intern(), step.name(), &clock_access)));
         if let Some(resolve) = sets.iter_mut().find(|s| s.name == RulesStage::Resolve.name()) {
-            let slots: Vec<StageListing> =
-                Slot::ORDER.iter().map(|slot| list_set(&self.schedule, slot.intern(), &format!("{slot:?}"))).collect();
+            let slots: Vec<StageListing> = Slot::ORDER
+                .iter()
+                .map(|slot| list_set(&self.schedule, slot.intern(), &format!("{slot:?}"), &access))
+                .collect();
             resolve.places = resolve
                 .systems
                 .iter()
@@ -226,7 +244,7 @@ impl Engine {
                 .collect();
         }
         let own = self.world.resource::<OwnState>().names();
-        ScheduleListing { variant: self.variant.id().into(), sets, own }
+        ScheduleListing { variant: self.variant.id().into(), house_rules: vec![], sets, own }
     }
 
     /// Systems of the rules and clock schedules that sit in none of their stages or steps
@@ -238,86 +256,6 @@ impl Engine {
         let mut out = systems_outside(&self.schedule, &stages);
         out.extend(systems_outside(clock, &steps));
         out
-    }
-}
-
-/// The systems of `set` in `schedule`, in run order.
-fn list_set(schedule: &Schedule, set: InternedSystemSet, name: &str) -> StageListing {
-    let members = schedule.graph().systems_in_set(set).ok();
-    let systems = schedule
-        .systems()
-        .expect("initialised in Engine::new")
-        .filter(|(key, _)| members.is_some_and(|m| m.contains(key)))
-        .map(|(_, system)| short_name(&system.name().to_string()))
-        .collect();
-    StageListing { name: name.into(), systems, places: vec![] }
-}
-
-/// The systems of an initialised `schedule` in none of `sets`.
-pub fn systems_outside(schedule: &Schedule, sets: &[InternedSystemSet]) -> Vec<String> {
-    let Ok(systems) = schedule.systems() else { return vec![] };
-    systems
-        .filter(|(key, _)| !sets.iter().any(|set| schedule.graph().systems_in_set(*set).is_ok_and(|m| m.contains(key))))
-        .map(|(_, system)| short_name(&system.name().to_string()))
-        .collect()
-}
-
-/// The schedule of one variant, stage by stage.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ScheduleListing {
-    pub variant: String,
-    pub sets: Vec<StageListing>,
-    /// What the variant keeps of its own, as its plugin registered it: `ActionPoints
-    /// (battle)`, `PhaseAction (budget)`.
-    #[serde(skip)]
-    pub own: Vec<String>,
-}
-
-impl ScheduleListing {
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("a listing is plain strings")
-    }
-
-    /// One stage a line, its systems indented under it.
-    pub fn to_text(&self) -> String {
-        let mut out = format!("rules schedule of {}\n", self.variant);
-        if !self.own.is_empty() {
-            out.push_str(&format!("own state: {}\n", self.own.join(", ")));
-        }
-        for (n, set) in self.sets.iter().enumerate() {
-            out.push_str(&format!("{}. {}\n", n + 1, set.name));
-            for (i, system) in set.systems.iter().enumerate() {
-                match set.places.get(i) {
-                    Some(slot) => out.push_str(&format!("     {slot:<13} {system}\n")),
-                    None => out.push_str(&format!("     {system}\n")),
-                }
-            }
-        }
-        out.pop();
-        out
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct StageListing {
-    pub name: String,
-    pub systems: Vec<String>,
-    /// In the resolve stage, each system's slot (same order as `systems`).
-    #[serde(skip)]
-    pub places: Vec<String>,
-}
-
-/// A system's name as its module and function, without the crate's path:
-/// `resolve::take_stance`, `ap_phases::declare_charge`, `call_next` (the schedule's own).
-fn short_name(full: &str) -> String {
-    let name = full.strip_prefix("fivefoot::combat::").unwrap_or(full);
-    let name = name.strip_prefix("variants::").unwrap_or(name);
-    let name = name.strip_prefix("schedule::systems::").unwrap_or(name);
-    let name = name.strip_prefix("schedule::clock::").unwrap_or(name);
-    let parts: Vec<&str> = name.split("::").collect();
-    match parts.as_slice() {
-        [first, .., last] if parts.len() > 2 => format!("{first}::{last}"),
-        _ => name.to_string(),
     }
 }
 

@@ -16,6 +16,7 @@ pub mod event;
 pub mod fighter;
 pub mod foresight;
 pub mod invariants;
+pub mod listing;
 pub mod odds;
 pub mod own;
 pub mod plugin;

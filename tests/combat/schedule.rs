@@ -29,7 +29,12 @@ fn on_an_engine(b: &mut OwnedBattle, cmd: Command) -> (Engine, usize) {
 }
 
 fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
-    Engine::new(v).listing().sets.into_iter().map(|s| (s.name, s.systems)).collect()
+    Engine::new(v)
+        .listing()
+        .sets
+        .into_iter()
+        .map(|s| (s.name, s.systems.into_iter().map(|system| system.name).collect()))
+        .collect()
 }
 
 #[test]
@@ -97,8 +102,9 @@ fn every_system_sits_in_a_stage_and_each_resolve_system_in_its_slot() {
         let listing = engine.listing();
         let resolve = listing.sets.iter().find(|s| s.name == "resolve").unwrap();
         assert_eq!(resolve.places.len(), resolve.systems.len());
-        let slot_of =
-            |system: &str| resolve.systems.iter().position(|s| s == system).map(|i| resolve.places[i].clone()).unwrap();
+        let slot_of = |system: &str| {
+            resolve.systems.iter().position(|s| s.name == system).map(|i| resolve.places[i].clone()).unwrap()
+        };
         assert_eq!(slot_of("start_walking"), "Movement");
         assert_eq!(slot_of("walk_next_leg"), "", "between the slots, not in one");
     }
@@ -111,7 +117,7 @@ fn every_system_sits_in_a_stage_and_each_resolve_system_in_its_slot() {
     let mut schedule = world.resource_mut::<Schedules>().remove(RulesSchedule).expect("the rules schedule");
     schedule.initialize(world).expect("it builds");
     let stages: Vec<_> = RulesStage::ALL.iter().map(|s| s.intern()).collect();
-    assert_eq!(fivefoot::combat::engine::systems_outside(&schedule, &stages).len(), 1);
+    assert_eq!(fivefoot::combat::listing::systems_outside(&schedule, &stages).len(), 1);
 }
 
 #[test]
@@ -316,4 +322,41 @@ fn the_checks_read_the_battle_in_play_and_write_nothing() {
     // Positive control: the rules' own view writes.
     let mut rule = IntoSystem::into_system(|_: InPlay| {});
     assert!(rule.initialize(&mut world).combined_access().has_any_write());
+}
+
+fn reads_health_writes_dice(
+    _: bevy::prelude::Query<&fivefoot::rules::Health>,
+    _: bevy::prelude::ResMut<fivefoot::rules::Dice>,
+) {
+}
+fn takes_the_world(_: &mut bevy::prelude::World) {}
+
+/// The listing's access is Bevy's own: a system's parameters come out as the types they
+/// name (a query's component read, a resource written), an exclusive system as the whole
+/// `World`, and every listed rule system of every variant has access Bevy computed.
+#[test]
+fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
+    use bevy::ecs::schedule::Schedule;
+    use fivefoot::combat::listing::access_by_key;
+    let mut world = bevy::prelude::World::new();
+    let mut schedule = Schedule::new(RulesSchedule);
+    schedule.add_systems((reads_health_writes_dice, takes_the_world).chain());
+    let access = access_by_key(&mut schedule, &mut world);
+    let by_name = |name: &str| access.values().find(|s| s.name.ends_with(name)).cloned().unwrap();
+    let narrow = by_name("reads_health_writes_dice");
+    assert_eq!((narrow.reads, narrow.writes), (vec!["Health".to_string()], vec!["Dice".to_string()]));
+    let whole = by_name("takes_the_world");
+    assert_eq!(whole.writes, ["World"]);
+    for v in RulesVariant::ALL {
+        for set in Engine::new(v).listing().sets {
+            for system in set.systems {
+                assert!(!system.reads.contains(&"?".into()), "{v:?}: {} has no access listed", system.name);
+                assert!(
+                    !(system.reads.is_empty() && system.writes.is_empty()),
+                    "{v:?}: {} accesses nothing",
+                    system.name
+                );
+            }
+        }
+    }
 }
