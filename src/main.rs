@@ -557,13 +557,22 @@ fn level_check(files: &[PathBuf]) -> ExitCode {
     for file in files {
         match fivefoot::level::Level::load(file, &catalogue) {
             Ok(level) => {
-                if fivefoot::game::summarise(&level).sides.len() < 2 {
+                let playable = fivefoot::game::summarise(&level).sides.len() >= 2;
+                if !playable {
                     println!("{}: {}", file.display(), fivefoot::editor::check::TWO_SIDES);
                     problems += 1;
                 }
                 // Warnings leave the level valid: printed, not counted.
-                for w in fivefoot::level::warnings(&level, &catalogue) {
+                let warnings = fivefoot::level::warnings(&level, &catalogue);
+                for w in &warnings {
                     println!("{}: warning: {}", file.display(), w.message);
+                }
+                // A valid file says so, so that a silent success is not taken for nothing done.
+                match warnings.len() {
+                    _ if !playable => {}
+                    0 => println!("{}: ok", file.display()),
+                    1 => println!("{}: ok, 1 warning", file.display()),
+                    n => println!("{}: ok, {n} warnings", file.display()),
                 }
             }
             Err(e) => {

@@ -51,13 +51,13 @@ fn symmetry_mirrors_painting_and_placing() {
     d.apply(&Edit::SetSymmetry(Symmetry::Point), cat()).unwrap();
     d.apply(&Edit::place("g", "goblin", "red", (0, 1)), cat()).unwrap();
     let placed: Vec<(&str, (i32, i32))> = d.level().units.iter().map(|u| (u.id.as_str(), u.at)).collect();
-    assert_eq!(placed, [("g", (0, 1)), ("g_mirror", (5, 2))]);
+    assert_eq!(placed, [("g", (0, 1)), ("g_blue", (5, 2))]);
     // A Large ogre's 2x2 footprint mirrors as a whole: its copy stands flush with the far edge.
     let mut d = doc(8, 4);
     d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
     d.apply(&Edit::place("o", "ogre", "red", (0, 1)), cat()).unwrap();
     let placed: Vec<(&str, (i32, i32))> = d.level().units.iter().map(|u| (u.id.as_str(), u.at)).collect();
-    assert_eq!(placed, [("o", (0, 1)), ("o_mirror", (6, 1))]);
+    assert_eq!(placed, [("o", (0, 1)), ("o_blue", (6, 1))]);
 }
 
 /// On a hex map a fill spreads to a hex's six neighbours, and painting mirrors onto the
@@ -394,6 +394,9 @@ mod file;
 
 #[path = "editor/revision.rs"]
 mod revision;
+
+#[path = "editor/symmetry.rs"]
+mod symmetry;
 
 /// The editor's Simulate panel runs the balance check on a worker thread and, once done,
 /// holds the same reports as the check run directly.

@@ -1,10 +1,12 @@
 //! The edit vocabulary and the document it changes: every change to a level being edited
 //! is an `Edit` applied to a `Document`, which keeps an unlimited undo history (each step
-//! the level as it was before it) and mirrors painting and placing under its symmetry.
+//! the level as it was before it) and mirrors painting under its symmetry (the unit edits,
+//! mirrored too, are `units`').
 //! Tools, scripts (`fivefoot edit --apply`) and tests all speak this one vocabulary. Every
 //! state of the level carries a revision number, so the editor's caches and its
 //! unsaved-changes mark ask "which revision?" instead of comparing whole levels.
 
+use super::units;
 use crate::grid::{Footprint, GridPos, Shape, Terrain};
 use crate::level::{Catalogue, DeathSaves, GenerateSpec, LevelDef, MapDef, SideDef, UnitDef};
 use crate::variants::RulesVariant;
@@ -415,29 +417,8 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
             }
             store(level, &g);
         }
-        Edit::PlaceUnit { id, creature, side, at, weapon } => {
-            let across = catalogue.creature(creature).map_or(1, |c| c.size.side());
-            let in_mirror = |e: String| format!("its mirror image under {} symmetry: {e}", symmetry.label());
-            let image = symmetry.mirror_footprint(*at, across, w, h, shape);
-            for (k, spot) in mirrored(*at, across, symmetry, (w, h, shape)).iter().enumerate() {
-                let id = unique_id(level, if k == 0 { id.clone() } else { format!("{id}_mirror") });
-                let unit =
-                    UnitDef { weapon: weapon.clone(), ..UnitDef::new(id, side.clone(), *spot, creature.clone()) };
-                check_unit(level, &g, &unit, catalogue, None).map_err(|e| if k == 0 { e } else { in_mirror(e) })?;
-                level.units.push(unit);
-            }
-            image.ok_or_else(|| in_mirror("it falls off the map".into()))?;
-        }
-        Edit::MoveUnit { id, to } => {
-            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
-            let mut moved = level.units[i].clone();
-            moved.at = *to;
-            check_unit(level, &g, &moved, catalogue, Some(i))?;
-            level.units[i] = moved;
-        }
-        Edit::RemoveUnit { id } => {
-            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
-            level.units.remove(i);
+        Edit::PlaceUnit { .. } | Edit::MoveUnit { .. } | Edit::RemoveUnit { .. } | Edit::ChangeUnit { .. } => {
+            units::apply(level, &units::Board { grid: &g, w, h, shape, symmetry }, edit, catalogue)?;
         }
         Edit::RenameUnit { id, to } => {
             let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
@@ -477,18 +458,6 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
                 (None, true) => {}
                 (None, false) => level.sides.push(side.clone()),
             }
-        }
-        Edit::ChangeUnit { id, creature, side, weapon } => {
-            let i = level.units.iter().position(|u| &u.id == id).ok_or_else(|| format!("no unit \"{id}\""))?;
-            if side.trim().is_empty() {
-                return Err(format!("{id} needs a side"));
-            }
-            let mut changed = level.units[i].clone();
-            changed.creature = creature.clone();
-            changed.side = side.clone();
-            changed.weapon = weapon.clone();
-            check_unit(level, &g, &changed, catalogue, Some(i))?;
-            level.units[i] = changed;
         }
         Edit::Resize { width, height, anchor } => {
             check_size(*width, *height)?;
@@ -554,47 +523,4 @@ pub fn unit_on(level: &LevelDef, catalogue: &Catalogue, (x, y): (i32, i32)) -> O
         .iter()
         .find(|u| Footprint::new(u.pos(), size_of(u, catalogue).side()).contains(GridPos::new(x, y)))
         .map(|u| u.id.clone())
-}
-
-/// `id`, or `id_2`, `id_3`… if a unit already has it.
-fn unique_id(level: &LevelDef, id: String) -> String {
-    let taken = |s: &str| level.units.iter().any(|u| u.id == s);
-    if !taken(&id) {
-        return id;
-    }
-    (2..).map(|n| format!("{id}_{n}")).find(|s| !taken(s)).unwrap_or(id)
-}
-
-/// Whether `unit` can stand where it is: a known creature and weapon, inside the map, off
-/// walls, clear of every other unit (`except` itself when moving).
-fn check_unit(
-    level: &LevelDef,
-    g: &[Vec<Terrain>],
-    unit: &UnitDef,
-    catalogue: &Catalogue,
-    except: Option<usize>,
-) -> Result<(), String> {
-    if catalogue.creature(&unit.creature).is_none() {
-        return Err(format!("unknown creature \"{}\"", unit.creature));
-    }
-    if let Some(w) = &unit.weapon
-        && catalogue.weapon(w).is_none()
-    {
-        return Err(format!("unknown weapon \"{w}\""));
-    }
-    let fp = Footprint::new(unit.pos(), size_of(unit, catalogue).side());
-    for c in fp.cells() {
-        match g.get(c.y.max(-1) as usize).and_then(|row| row.get(c.x.max(-1) as usize)) {
-            _ if c.x < 0 || c.y < 0 => return Err(format!("{} is outside the map", unit.id)),
-            None => return Err(format!("{} is outside the map at {c}", unit.id)),
-            Some(Terrain::Wall) => return Err(format!("{} would stand on a wall at {c}", unit.id)),
-            Some(_) => {}
-        }
-    }
-    for (j, other) in level.units.iter().enumerate() {
-        if Some(j) != except && Footprint::new(other.pos(), size_of(other, catalogue).side()).overlaps(&fp) {
-            return Err(format!("{} would overlap unit \"{}\"", unit.id, other.id));
-        }
-    }
-    Ok(())
 }

@@ -1,5 +1,5 @@
 //! The level editor. Headless: the edit vocabulary and the document with its undo history
-//! (`edit`), the command line that applies a RON list of edits (`cli`), the live list of a
+//! (`edit`), the unit edits with their mirror partners under symmetry (`units`), the command line that applies a RON list of edits (`cli`), the live list of a
 //! level's problems (`check`), the recovery file of unsaved edits (`recovery`), the file
 //! watched for changes on disk (`watch`), and the
 //! balance check by simulation (`balance`). In the window: the editor screen's state, keys
@@ -25,6 +25,7 @@ pub mod recovery;
 pub mod session;
 pub mod simulate;
 pub mod tools;
+pub mod units;
 pub mod watch;
 
 pub use edit::{Anchor, Area, Document, Edit, Symmetry};

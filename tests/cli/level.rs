@@ -3,6 +3,29 @@
 
 use super::*;
 
+/// Under left-right symmetry a placed blue unit's mirror image is red, so the saved level
+/// has two sides and checks clean.
+#[test]
+fn edit_apply_under_symmetry_mirrors_a_unit_onto_the_other_side() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-cli-mirror-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (edits, out) = (dir.join("edits.ron"), dir.join("out.ron"));
+    let script =
+        r#"[SetSymmetry(LeftRight), PlaceUnit(id: "b_fighter", creature: "human_fighter", side: "blue", at: (3, 5))]"#;
+    std::fs::write(&edits, script).unwrap();
+    let (code, _, err) =
+        fivefoot(&["edit", "--new", "22x12", "--apply", edits.to_str().unwrap(), "--save", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let level = std::fs::read_to_string(&out).unwrap();
+    let mirror = r#"id: "r_fighter",
+            side: "red",
+            at: (18, 5),"#;
+    assert!(level.contains(mirror), "{level}");
+    let (code, said, err) = fivefoot(&["level", "check", out.to_str().unwrap()]);
+    assert_eq!((code, said.trim()), (0, format!("{}: ok", out.display()).as_str()), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `fivefoot edit --new WxH --apply EDITS --save OUT` applies the issue's example
 /// vocabulary headless; a malformed file or an edit that cannot apply is an error naming
 /// its place, and nothing is saved.
@@ -64,8 +87,8 @@ fn edit_applies_a_ron_list_of_edits_headless_and_saves_only_when_all_apply() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `fivefoot level check`: every shipped level passes (exit 0); a broken one is one line
-/// `FILE:LINE:COLUMN: message` and exit 1, never a panic.
+/// `fivefoot level check`: every shipped level passes (exit 0) and says `FILE: ok`; a broken
+/// one is one line `FILE:LINE:COLUMN: message` and exit 1, never a panic.
 #[test]
 fn level_check_passes_the_shipped_levels_and_names_a_problem_by_line_and_column() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
@@ -76,14 +99,16 @@ fn level_check_passes_the_shipped_levels_and_names_a_problem_by_line_and_column(
     args.extend(shipped.iter().map(String::as_str));
     let (code, out, err) = fivefoot(&args);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.is_empty(), "{out}");
+    let oks: Vec<String> = shipped.iter().map(|f| format!("{f}: ok")).collect();
+    assert_eq!(out.lines().collect::<Vec<_>>(), oks, "one ok a file");
     let dir = std::env::temp_dir().join(format!("fivefoot-cli-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.ron");
     std::fs::write(&bad, std::fs::read_to_string(CORRIDOR).unwrap().replace("\"spearman\"", "\"spearmen\"")).unwrap();
     let (code, out, _) = fivefoot(&["level", "check", bad.to_str().unwrap(), &shipped[0]]);
     assert_eq!(code, 1);
-    assert_eq!(out.lines().count(), 1, "{out}");
+    assert_eq!(out.lines().count(), 2, "the bad file's line, then the good one's ok: {out}");
+    assert_eq!(out.lines().nth(1), Some(oks[0].as_str()));
     let line = out.lines().next().unwrap();
     let at = format!("{}:", bad.display());
     assert!(line.starts_with(&at) && line.contains("spearmen"), "{line}");
@@ -215,8 +240,9 @@ fn level_check_prints_warnings_but_passes_the_level() {
     assert_eq!(code, 0, "{out}{err}");
     let at = format!("{}: warning: ", file.display());
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2, "{out}");
-    assert!(lines.iter().all(|l| l.starts_with(&at)), "{out}");
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[..2].iter().all(|l| l.starts_with(&at)), "{out}");
     assert!(lines[0].contains("side \"blue\"") && lines[1].contains("side \"red\""), "{out}");
+    assert_eq!(lines[2], format!("{}: ok, 2 warnings", file.display()));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,0 +1,91 @@
+//! Units under symmetry: a placed unit's mirror image joins the other side with an id that
+//! names it, and the pair moves, changes and leaves together, one undo step each time.
+
+use super::*;
+
+fn units(d: &Document) -> Vec<(&str, &str, (i32, i32), &str)> {
+    d.level().units.iter().map(|u| (u.id.as_str(), u.side.as_str(), u.at, u.creature.as_str())).collect()
+}
+
+fn mirrored_doc() -> Document {
+    let mut d = doc(22, 12);
+    d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
+    d.apply(&Edit::place("b_fighter", "human_fighter", "blue", (3, 5)), cat()).unwrap();
+    d
+}
+
+/// The case: under left-right symmetry a blue fighter at (3, 5) on a 22-wide map
+/// gets a red `r_fighter` at (18, 5), and the level has two sides, so it checks clean.
+#[test]
+fn a_mirrored_unit_joins_the_other_side_with_a_matching_id() {
+    let d = mirrored_doc();
+    assert_eq!(
+        units(&d),
+        [("b_fighter", "blue", (3, 5), "human_fighter"), ("r_fighter", "red", (18, 5), "human_fighter")]
+    );
+    let problems = fivefoot::editor::check::problems(d.level(), cat());
+    assert!(!problems.iter().any(|p| p.message == fivefoot::editor::check::TWO_SIDES), "{problems:?}");
+    // An id without a side's initial takes the side as a suffix; a level that already has
+    // a second side sends the image there.
+    let mut d = doc(10, 4);
+    d.apply(&Edit::place("boss", "ogre", "orcs", (8, 0)), cat()).unwrap();
+    d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
+    d.apply(&Edit::place("hero", "human_fighter", "blue", (1, 2)), cat()).unwrap();
+    assert_eq!(
+        units(&d)[1..],
+        [("hero", "blue", (1, 2), "human_fighter"), ("hero_orcs", "orcs", (8, 2), "human_fighter")]
+    );
+    // A unit on the axis is its own image: one unit.
+    let mut d = doc(5, 3);
+    d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
+    d.apply(&Edit::place("mid", "goblin", "red", (2, 1)), cat()).unwrap();
+    assert_eq!(units(&d), [("mid", "red", (2, 1), "goblin")]);
+}
+
+/// Moving a unit moves its mirror image to the image of its new square; removing it
+/// removes both; each is one undo step that gives both back.
+#[test]
+fn a_mirrored_pair_moves_and_leaves_together_in_one_undo_step() {
+    let mut d = mirrored_doc();
+    let depth = d.undo_depth();
+    d.apply(&Edit::MoveUnit { id: "r_fighter".into(), to: (15, 2) }, cat()).unwrap();
+    assert_eq!(
+        units(&d),
+        [("b_fighter", "blue", (6, 2), "human_fighter"), ("r_fighter", "red", (15, 2), "human_fighter")]
+    );
+    assert_eq!(d.undo_depth(), depth + 1, "one undo step");
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert_eq!(units(&d), units(&mirrored_doc()), "undo puts both back");
+    d.apply(&Edit::RemoveUnit { id: "b_fighter".into() }, cat()).unwrap();
+    assert!(units(&d).is_empty(), "both gone: {:?}", units(&d));
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert_eq!(units(&d), units(&mirrored_doc()));
+    // A move whose image would land on a wall is refused whole.
+    paint(&mut d, Terrain::Wall, Area::Cells(vec![(3, 9)]));
+    let before = units(&d).len();
+    assert!(
+        d.apply(&Edit::MoveUnit { id: "b_fighter".into(), to: (3, 9) }, cat()).is_err(),
+        "a wall there, and its image"
+    );
+    assert_eq!(units(&d).len(), before);
+    // Without symmetry a unit moves alone (the control).
+    d.apply(&Edit::SetSymmetry(Symmetry::None), cat()).unwrap();
+    d.apply(&Edit::MoveUnit { id: "b_fighter".into(), to: (4, 5) }, cat()).unwrap();
+    assert_eq!(units(&d)[1].2, (18, 5), "the other stays");
+}
+
+/// Changing a unit's creature or weapon changes its image's, keeping the image's side, and
+/// a bigger footprint's image stands flush where that footprint mirrors.
+#[test]
+fn changing_a_mirrored_unit_changes_its_image_too() {
+    let mut d = mirrored_doc();
+    let change = Edit::ChangeUnit {
+        id: "b_fighter".into(),
+        creature: "ogre".into(),
+        side: "blue".into(),
+        weapon: Some("longspear".into()),
+    };
+    d.apply(&change, cat()).unwrap();
+    assert_eq!(units(&d), [("b_fighter", "blue", (3, 5), "ogre"), ("r_fighter", "red", (17, 5), "ogre")]);
+    assert_eq!(d.level().units[1].weapon.as_deref(), Some("longspear"));
+}
