@@ -270,7 +270,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Level { action: LevelAction::Check { files } }) => level_check(&files),
+        Some(Command::Level { action: LevelAction::Check { files } }) => fivefoot::editor::cli::level_check(&files),
         Some(Command::Level { action: LevelAction::Generate(args) }) => {
             report("fivefoot level generate", fivefoot::level::generate::cli::run_generate(&args))
         }
@@ -549,47 +549,6 @@ fn level_balance(file: &std::path::Path, rules: Option<RulesVariant>, battles: u
             ExitCode::FAILURE
         }
     }
-}
-
-fn level_check(files: &[PathBuf]) -> ExitCode {
-    let catalogue = fivefoot::level::Catalogue::builtin();
-    let mut problems = 0;
-    for file in files {
-        match fivefoot::level::Level::load(file, &catalogue) {
-            Ok(level) => {
-                let playable = fivefoot::game::summarise(&level).sides.len() >= 2;
-                if !playable {
-                    println!("{}: {}", file.display(), fivefoot::editor::check::TWO_SIDES);
-                    problems += 1;
-                }
-                // Warnings leave the level valid: printed, not counted.
-                let warnings = fivefoot::level::warnings(&level, &catalogue);
-                for w in &warnings {
-                    println!("{}: warning: {}", file.display(), w.message);
-                }
-                // A valid file says so, so that a silent success is not taken for nothing done.
-                match warnings.len() {
-                    _ if !playable => {}
-                    0 => println!("{}: ok", file.display()),
-                    1 => println!("{}: ok, 1 warning", file.display()),
-                    n => println!("{}: ok, {n} warnings", file.display()),
-                }
-            }
-            Err(e) => {
-                // The loader's first problem, placed by line and column; then every other one
-                // the editor's check finds, naming its unit.
-                println!("{e}");
-                problems += 1;
-                if let Ok(def) = fivefoot::editor::cli::read_level(file) {
-                    for p in fivefoot::editor::check::problems(&def, &catalogue).iter().skip(1) {
-                        println!("{}: {}", file.display(), p.message);
-                        problems += 1;
-                    }
-                }
-            }
-        }
-    }
-    if problems == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 /// A command whose reader goes away (`fivefoot sim … | head -1`) ends quietly, as any Unix

@@ -202,18 +202,18 @@ proptest! {
         for e in &edits {
             let _ = d.apply(e, cat());
         }
-        let end = (d.level().clone(), d.symmetry);
+        let end = (d.level().clone(), d.symmetry());
         let mut undone = 0;
         while d.can_undo() {
             d.apply(&Edit::Undo, cat()).unwrap();
             undone += 1;
         }
         prop_assert_eq!(&d.level(), &original.level());
-        prop_assert_eq!(d.symmetry, original.symmetry);
+        prop_assert_eq!(d.symmetry(), original.symmetry());
         for _ in 0..undone {
             d.apply(&Edit::Redo, cat()).unwrap();
         }
-        prop_assert_eq!((d.level().clone(), d.symmetry), end);
+        prop_assert_eq!((d.level().clone(), d.symmetry()), end);
     }
 }
 

@@ -174,6 +174,7 @@ mod tests {
             units: vec![unit("gob", "blue", (1, 3), "goblin"), unit("ogre", "red", (6, 3), "ogre")],
             death_saves: None,
             sides: vec![],
+            symmetry: Default::default(),
         };
         Level::from_def(def, &Catalogue::builtin()).unwrap()
     }

@@ -252,7 +252,7 @@ fn draw_cursor(
     };
     // Painting and placing mirror under the symmetry: so does the preview.
     if !matches!(gesture.kind, Some(GestureKind::MoveUnit(_) | GestureKind::Select)) {
-        let (w, h, s) = (layout.width, layout.height, doc.doc.symmetry);
+        let (w, h, s) = (layout.width, layout.height, doc.doc.symmetry());
         let shape = shape_of(doc.doc.level());
         want = want.into_iter().flat_map(|c| super::edit::mirrored(c, 1, s, (w, h, shape))).collect();
         want.sort_unstable();

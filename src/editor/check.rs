@@ -111,6 +111,7 @@ mod tests {
             units: vec![unit("a", "blue", (1, 0)), unit("b", "red", (3, 1))],
             death_saves: None,
             sides: vec![],
+            symmetry: Default::default(),
         };
         assert!(problems(&def, Catalogue::builtin_ref()).is_empty());
         def.units.push(unit("w", "red", (0, 0)));

@@ -1,7 +1,8 @@
 //! `fivefoot edit`, headless: `fivefoot edit LEVEL --apply EDITS.ron --save OUT.ron` (or
 //! `--new WxH [--hex]` instead of LEVEL) applies a RON list of the same edits the tools
 //! issue. A malformed edit file or an edit that cannot apply is an error naming the edit's
-//! place in the list, and nothing is saved; the level is saved atomically.
+//! place in the list, and nothing is saved; the level is saved atomically. Also `fivefoot
+//! level check FILE…`.
 
 use super::{Document, Edit};
 use crate::level::{Catalogue, LevelDef, ron_options, save_atomic};
@@ -55,4 +56,47 @@ pub fn apply_and_save(
     save_atomic(doc.level(), out).map_err(|e| e.to_string())?;
     let (w, h) = (doc.level().map.rows.first().map_or(0, |r| r.chars().count()), doc.level().map.rows.len());
     Ok(format!("applied {} edits; wrote {} ({w}x{h}, {} units)", edits.len(), out.display(), doc.level().units.len()))
+}
+
+/// `fivefoot level check FILE…`: each file as the loader reads it, its problems by line and
+/// column (exit 1 if any), its warnings, and `FILE: ok` for a valid one.
+pub fn level_check(files: &[std::path::PathBuf]) -> std::process::ExitCode {
+    let catalogue = crate::level::Catalogue::builtin();
+    let mut problems = 0;
+    for file in files {
+        match crate::level::Level::load(file, &catalogue) {
+            Ok(level) => {
+                let playable = crate::game::summarise(&level).sides.len() >= 2;
+                if !playable {
+                    println!("{}: {}", file.display(), crate::editor::check::TWO_SIDES);
+                    problems += 1;
+                }
+                // Warnings leave the level valid: printed, not counted.
+                let warnings = crate::level::warnings(&level, &catalogue);
+                for w in &warnings {
+                    println!("{}: warning: {}", file.display(), w.message);
+                }
+                // A valid file says so, so that a silent success is not taken for nothing done.
+                match warnings.len() {
+                    _ if !playable => {}
+                    0 => println!("{}: ok", file.display()),
+                    1 => println!("{}: ok, 1 warning", file.display()),
+                    n => println!("{}: ok, {n} warnings", file.display()),
+                }
+            }
+            Err(e) => {
+                // The loader's first problem, placed by line and column; then every other one
+                // the editor's check finds, naming its unit.
+                println!("{e}");
+                problems += 1;
+                if let Ok(def) = crate::editor::cli::read_level(file) {
+                    for p in crate::editor::check::problems(&def, &catalogue).iter().skip(1) {
+                        println!("{}: {}", file.display(), p.message);
+                        problems += 1;
+                    }
+                }
+            }
+        }
+    }
+    if problems == 0 { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE }
 }

@@ -136,7 +136,6 @@ pub struct Document {
     /// The level as it stands; changed only through [`Document::apply`] (and undo, redo),
     /// so that every change takes a new [`Document::revision`].
     level: LevelDef,
-    pub symmetry: Symmetry,
     /// Names this state of `level` (see [`Document::revision`]).
     revision: u64,
     undo: Vec<Step>,
@@ -146,16 +145,15 @@ pub struct Document {
     group: Option<bool>,
 }
 
-/// One step of the history: the level, the symmetry and the level's revision.
-type Step = (LevelDef, Symmetry, u64);
+/// One step of the history: the level (its symmetry with it) and the level's revision.
+type Step = (LevelDef, u64);
 
-/// Documents are equal when their levels, symmetries and histories are: revision numbers
-/// only name states, they are not part of them.
+/// Documents are equal when their levels and histories are: revision numbers only name
+/// states, they are not part of them.
 impl PartialEq for Document {
     fn eq(&self, other: &Document) -> bool {
-        let same_steps =
-            |a: &[Step], b: &[Step]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (&x.0, x.1) == (&y.0, y.1));
-        (&self.level, self.symmetry, self.group) == (&other.level, other.symmetry, other.group)
+        let same_steps = |a: &[Step], b: &[Step]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0);
+        (&self.level, self.group) == (&other.level, other.group)
             && same_steps(&self.undo, &other.undo)
             && same_steps(&self.redo, &other.redo)
     }
@@ -169,12 +167,16 @@ fn new_revision() -> u64 {
 
 impl Document {
     pub fn new(level: LevelDef) -> Document {
-        Document { level, symmetry: Symmetry::None, revision: new_revision(), undo: vec![], redo: vec![], group: None }
+        Document { level, revision: new_revision(), undo: vec![], redo: vec![], group: None }
+    }
+
+    /// The symmetry painting and placing follow: the level's own.
+    pub fn symmetry(&self) -> Symmetry {
+        self.level.symmetry
     }
 
     /// Names the level as it stands: it changes with every change to the level (an edit,
-    /// an undo, a redo, a generated map) and with nothing else (the symmetry is not part of
-    /// the level). Numbers are never reused, in any document, except that undo and redo
+    /// an undo, a redo, a generated map, a new symmetry) and with nothing else. Numbers are never reused, in any document, except that undo and redo
     /// give a level back its own: equal revisions mean equal levels, so a cache may keep
     /// its work while the revision stays what it was.
     pub fn revision(&self) -> u64 {
@@ -204,6 +206,7 @@ impl Document {
             units: vec![],
             death_saves: None,
             sides: vec![],
+            symmetry: Symmetry::None,
         };
         Ok(Document::new(level))
     }
@@ -247,27 +250,23 @@ impl Document {
             }
             _ => {}
         }
-        let before = (self.level.clone(), self.symmetry, self.revision);
+        let before = (self.level.clone(), self.revision);
         let mut next = self.level.clone();
         match edit {
-            Edit::SetSymmetry(s) => self.symmetry = *s,
+            Edit::SetSymmetry(s) => next.symmetry = *s,
             Edit::SetName(name) => next.name = name.clone(),
             Edit::SetRules(v) => next.rules = *v,
             Edit::SetDeathSaves(d) => next.death_saves = *d,
             Edit::Generate(spec) => {
                 next = super::generate::generated(&self.level, spec, catalogue)?;
-                self.symmetry = spec.symmetry;
             }
-            _ => apply_to(&mut next, self.symmetry, edit, catalogue)?,
+            _ => apply_to(&mut next, self.symmetry(), edit, catalogue)?,
         }
-        let level_changed = next != self.level;
-        if !level_changed && before.1 == self.symmetry {
+        if next == self.level {
             return Ok(()); // nothing changed: no empty undo step
         }
-        if level_changed {
-            self.level = next;
-            self.revision = new_revision();
-        }
+        self.level = next;
+        self.revision = new_revision();
         // Inside a gesture only its first change pushes a step: the state before it.
         if self.group != Some(true) {
             self.undo.push(before);
@@ -293,14 +292,10 @@ impl Document {
         Ok(())
     }
 
-    /// Puts a step of the history in place, level, symmetry and revision together, and
-    /// returns the state it replaced.
-    fn take_step(&mut self, (level, symmetry, revision): Step) -> Step {
-        (
-            std::mem::replace(&mut self.level, level),
-            std::mem::replace(&mut self.symmetry, symmetry),
-            std::mem::replace(&mut self.revision, revision),
-        )
+    /// Puts a step of the history in place, level and revision together, and returns the
+    /// state it replaced.
+    fn take_step(&mut self, (level, revision): Step) -> Step {
+        (std::mem::replace(&mut self.level, level), std::mem::replace(&mut self.revision, revision))
     }
 }
 

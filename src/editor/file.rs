@@ -48,7 +48,6 @@ impl EditorDoc {
     pub fn open(&mut self, path: PathBuf) -> Result<(), String> {
         let level = super::cli::read_level(&path)?;
         let mut fresh = EditorDoc::new(Document::new(level), Some(path.clone()));
-        fresh.doc.symmetry = self.doc.symmetry;
         fresh.save_as = self.save_as.clone();
         if fresh.status.is_none() {
             fresh.status = Some(format!("opened {}", path.display()));

@@ -158,12 +158,12 @@ mod tests {
         doc.apply(&Edit::Generate(spec.clone()), cat).unwrap();
         assert_ne!(doc.level(), before.level(), "the control: the level was replaced");
         assert_eq!(doc.level().units.len(), 8);
-        assert_eq!(doc.symmetry, Symmetry::Point, "the document paints on under the generator's symmetry");
+        assert_eq!(doc.symmetry(), Symmetry::Point, "the document paints on under the generator's symmetry");
         assert_eq!(doc.level().rules, RulesVariant::FourActions, "a square map keeps the level's rules");
         assert_eq!(doc.undo_depth(), before.undo_depth() + 1, "one undo step");
         let after = doc.level().clone();
         doc.apply(&Edit::Undo, cat).unwrap();
-        assert_eq!((&doc.level(), doc.symmetry), (&before.level(), before.symmetry), "undone exactly");
+        assert_eq!((&doc.level(), doc.symmetry()), (&before.level(), before.symmetry()), "undone exactly");
         doc.apply(&Edit::Redo, cat).unwrap();
         assert_eq!(doc.level(), &after);
         // A hex map takes hex-phases.

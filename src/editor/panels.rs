@@ -203,7 +203,7 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: 
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Symmetry");
-        let now = doc.doc.symmetry;
+        let now = doc.doc.symmetry();
         egui::ComboBox::from_id_salt("symmetry").selected_text(now.label()).show_ui(ui, |ui| {
             for s in [Symmetry::None, Symmetry::LeftRight, Symmetry::TopBottom, Symmetry::Point] {
                 if ui.selectable_label(now == s, s.label()).clicked() && s != now {

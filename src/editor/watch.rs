@@ -38,9 +38,7 @@ impl EditorDoc {
 
     /// Takes the version on disk, dropping unsaved edits (the undo history starts again).
     pub fn load_from_disk(&mut self, level: crate::level::LevelDef) {
-        let symmetry = self.doc.symmetry;
         self.doc = Document::new(level);
-        self.doc.symmetry = symmetry;
         self.mark_saved();
         self.disk_changed = None;
     }

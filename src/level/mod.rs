@@ -7,6 +7,7 @@ mod error;
 pub mod generate;
 mod locate;
 mod reach;
+mod symmetric;
 
 pub use catalogue::*;
 pub use error::LevelError;
@@ -49,6 +50,10 @@ pub struct LevelDef {
     /// How sides are shown and who plays them by default, where the level says so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<SideDef>,
+    /// The symmetry the level is built to (the editor paints and places under it, and `level
+    /// check` warns where it does not hold); none by default.
+    #[serde(default, skip_serializing_if = "generate::Symmetry::is_none")]
+    pub symmetry: generate::Symmetry,
 }
 
 /// A side's colour and whether a person plays it by default.

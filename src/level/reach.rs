@@ -27,8 +27,8 @@ pub struct Warning {
 const NONE: u32 = u32::MAX;
 
 /// Every warning about `level`: units with no way out (in the level's order), then sides
-/// that cannot reach another (in name order). Only with at least two sides does reaching
-/// mean anything.
+/// that cannot reach another (in name order; only with at least two sides does reaching
+/// mean anything), then a symmetry it names that does not hold.
 pub fn warnings(level: &Level, catalogue: &Catalogue) -> Vec<Warning> {
     let t = &level.terrain;
     let shape = level.def.rules.shape();
@@ -113,6 +113,7 @@ pub fn warnings(level: &Level, catalogue: &Catalogue) -> Vec<Warning> {
             });
         }
     }
+    out.extend(super::symmetric::symmetry_warning(level, catalogue));
     out
 }
 

@@ -20,9 +20,18 @@ fn edit_apply_under_symmetry_mirrors_a_unit_onto_the_other_side() {
     let mirror = r#"id: "r_fighter",
             side: "red",
             at: (18, 5),"#;
-    assert!(level.contains(mirror), "{level}");
+    assert!(level.contains(mirror) && level.contains("symmetry: LeftRight"), "{level}");
     let (code, said, err) = fivefoot(&["level", "check", out.to_str().unwrap()]);
     assert_eq!((code, said.trim()), (0, format!("{}: ok", out.display()).as_str()), "{err}");
+    // Broken by hand: a wall on one side only. Still valid, with a warning naming it.
+    let broken = level.replacen("\"......................\"", "\"#.....................\"", 1);
+    std::fs::write(&out, broken).unwrap();
+    let (code, said, _) = fivefoot(&["level", "check", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains("warning: the level's left-right symmetry does not hold: terrain at (0, 0) and (21, 0) differ"),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -32,6 +32,7 @@ pub fn level<R: AsRef<str>>(rows: &[R], units: Vec<UnitDef>, rules: RulesVariant
         units,
         death_saves: None,
         sides: vec![],
+        symmetry: Default::default(),
     };
     Level::from_def(def, &Catalogue::builtin()).expect("the test level is valid")
 }

@@ -89,3 +89,32 @@ fn changing_a_mirrored_unit_changes_its_image_too() {
     assert_eq!(units(&d), [("b_fighter", "blue", (3, 5), "ogre"), ("r_fighter", "red", (17, 5), "ogre")]);
     assert_eq!(d.level().units[1].weapon.as_deref(), Some("longspear"));
 }
+
+/// The symmetry is saved with the level, and the problems (and `level check`) warn where it
+/// does not hold, naming the first places that break it: a unit placed before the symmetry
+/// was chosen, and terrain a resize shifted off the axis. A level that holds has no such
+/// warning (the control).
+#[test]
+fn a_level_that_breaks_its_symmetry_is_warned_about_by_name() {
+    let symmetry_warnings = |d: &Document| -> Vec<String> {
+        let problems = fivefoot::editor::check::problems(d.level(), cat());
+        problems.into_iter().filter(|p| p.message.contains("symmetry")).map(|p| p.message).collect()
+    };
+    let d = mirrored_doc();
+    assert_eq!(d.level().symmetry, Symmetry::LeftRight, "kept in the level, so saved with it");
+    assert_eq!(symmetry_warnings(&d), Vec::<String>::new());
+    let mut d = doc(10, 4);
+    d.apply(&Edit::place("lone", "goblin", "red", (1, 1)), cat()).unwrap();
+    d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
+    assert_eq!(
+        symmetry_warnings(&d),
+        ["the level's left-right symmetry does not hold: unit \"lone\" has no goblin at its image (8, 1)"]
+    );
+    d.apply(&Edit::RemoveUnit { id: "lone".into() }, cat()).unwrap();
+    paint(&mut d, Terrain::Wall, Area::Cells(vec![(0, 0)]));
+    d.apply(&Edit::Resize { width: 11, height: 4, anchor: Anchor::TopLeft }, cat()).unwrap();
+    let warned = symmetry_warnings(&d);
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    let shifted = "terrain at (0, 0) and (10, 0) differ; terrain at (1, 0) and (9, 0) differ";
+    assert!(warned[0].ends_with(shifted), "the wall and its old image, both off the axis now: {warned:?}");
+}

@@ -59,5 +59,6 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
         units: placed,
         death_saves: None,
         sides: vec![],
+        symmetry: Default::default(),
     }
 }

@@ -71,6 +71,11 @@ pub enum Symmetry {
 impl Symmetry {
     pub const ALL: [Symmetry; 4] = [Symmetry::None, Symmetry::LeftRight, Symmetry::TopBottom, Symmetry::Point];
 
+    /// No symmetry (for serde's `skip_serializing_if`).
+    pub fn is_none(&self) -> bool {
+        *self == Symmetry::None
+    }
+
     pub const fn label(self) -> &'static str {
         match self {
             Symmetry::None => "none",
@@ -202,6 +207,7 @@ pub fn generate_with(spec: &GenerateSpec, catalogue: &Catalogue) -> Result<Level
         units,
         death_saves: None,
         sides: vec![],
+        symmetry: spec.symmetry,
     };
     Level::from_def(def.clone(), catalogue).map_err(|e| GenerateError::Invalid(e.to_string()))?;
     Ok(def)
