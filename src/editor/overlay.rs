@@ -9,6 +9,7 @@
 //! only when what they show might have, and what depends on the subject alone is kept
 //! while it stays the subject (`layers::SubjectWork`).
 
+use super::edit::Symmetry;
 use super::session::{EditorDoc, Problems};
 use super::tools::EditorTools;
 use crate::combat::{Battle, BattleOptions, OwnedBattle};
@@ -56,7 +57,8 @@ impl Plugin for EditorOverlayPlugin {
         // Lines need the gizmos (a window); the headless benches go without.
         app.add_systems(
             Update,
-            draw_lines.after(update_overlay).run_if(in_editor().and_then(resource_exists::<GizmoConfigStore>)),
+            (draw_lines.after(update_overlay), draw_symmetry)
+                .run_if(in_editor().and_then(resource_exists::<GizmoConfigStore>)),
         );
         app.add_systems(OnExit(Screen::Editor), |mut shown: ResMut<Shown>| *shown = Shown::default());
     }
@@ -190,6 +192,28 @@ fn draw_lines(mut gizmos: Gizmos, shown: Res<Shown>, layout: Res<BoardLayout>) {
             let next = layout.footprint_centre(Footprint::new(q, side));
             gizmos.line_2d(at, next, Color::srgb(0.4, 1.0, 1.0));
             at = next;
+        }
+    }
+}
+
+/// The symmetry painting and placing follow, while one is on: its axis (left-right,
+/// top-bottom) or its centre (point), halfway between a corner cell and its image.
+fn draw_symmetry(mut gizmos: Gizmos, doc: Res<EditorDoc>, layout: Res<BoardLayout>) {
+    let symmetry = doc.doc.symmetry();
+    let (w, h) = (layout.width, layout.height);
+    let Some(image) = symmetry.mirror((0, 0), w, h, layout.shape) else { return };
+    let corner = layout.world(GridPos::new(0, 0));
+    let mid = (corner + layout.world(GridPos::new(image.0, image.1))) / 2.0;
+    let half = layout.extent() / 2.0 + Vec2::splat(layout.tile / 2.0);
+    let colour = Color::srgba(1.0, 0.3, 0.9, 0.8);
+    match symmetry {
+        Symmetry::None => {}
+        Symmetry::LeftRight => gizmos.line_2d(Vec2::new(mid.x, -half.y), Vec2::new(mid.x, half.y), colour),
+        Symmetry::TopBottom => gizmos.line_2d(Vec2::new(-half.x, mid.y), Vec2::new(half.x, mid.y), colour),
+        Symmetry::Point => {
+            gizmos.circle_2d(mid, layout.tile * 0.6, colour);
+            gizmos.line_2d(mid - Vec2::X * layout.tile, mid + Vec2::X * layout.tile, colour);
+            gizmos.line_2d(mid - Vec2::Y * layout.tile, mid + Vec2::Y * layout.tile, colour);
         }
     }
 }
