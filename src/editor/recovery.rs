@@ -1,7 +1,8 @@
 //! Work is not lost to a crash: while a level has unsaved edits, the editor writes it every
-//! 30 s to a recovery file beside it (`.NAME.ron.recovery`, which the menu does not list),
-//! removed when the level is saved. Opening the level again offers the recovered edits back
-//! (restore or discard).
+//! 30 s to a recovery file beside it (`.NAME.ron.recovery`, which the menu does not list;
+//! a new level's is `levels/.new-level.ron.recovery`), removed when the level is saved,
+//! under whatever name. Opening the level again, or starting a new one, offers the
+//! recovered edits back (restore or discard).
 
 use super::session::EditorDoc;
 use super::{Document, cli};
@@ -22,9 +23,12 @@ impl EditorDoc {
     }
 
     /// Writes the level as it stands to the recovery file.
-    pub fn autosave(&self) -> Result<PathBuf, String> {
+    pub fn autosave(&mut self) -> Result<PathBuf, String> {
         let file = self.recovery_path();
         save_atomic(self.doc.level(), &file).map_err(|e| e.to_string())?;
+        if let Some(old) = self.kept_at.replace(file.clone()).filter(|old| *old != file) {
+            let _ = std::fs::remove_file(old); // the level is now to be saved elsewhere
+        }
         Ok(file)
     }
 
@@ -51,13 +55,17 @@ impl EditorDoc {
     /// Throws the recovered edits away, file and all.
     pub fn discard_recovered(&mut self) {
         self.recovered = None;
-        let _ = std::fs::remove_file(self.recovery_path());
+        self.clear_recovery();
         self.status = None;
     }
 
-    /// Removes the recovery file (the level was saved).
-    pub fn clear_recovery(&self) {
+    /// Removes the recovery file (the level was saved): the one for where it is saved now
+    /// and the one last written, if that was elsewhere.
+    pub fn clear_recovery(&mut self) {
         let _ = std::fs::remove_file(self.recovery_path());
+        if let Some(old) = self.kept_at.take() {
+            let _ = std::fs::remove_file(old);
+        }
     }
 }
 

@@ -31,6 +31,9 @@ pub struct EditorDoc {
     pub status: Option<String>,
     /// Unsaved edits found in a recovery file, offered back (`recovery`).
     pub recovered: Option<LevelDef>,
+    /// The recovery file last written, wherever the level was to be saved then (the name
+    /// typed for a new level may change before it is saved).
+    pub(super) kept_at: Option<PathBuf>,
     /// What the file held when last read or written (`watch`).
     pub on_disk: Option<LevelDef>,
     /// A newer version of the file, changed on disk under unsaved edits, waiting for the
@@ -50,11 +53,11 @@ impl EditorDoc {
             save_as: "levels/new-level.ron".into(),
             status: None,
             recovered: None,
+            kept_at: None,
             disk_changed: None,
         };
-        if ed.path.is_some() {
-            ed.look_for_recovery();
-        }
+        // A file's own recovery file, or a new level's (`levels/.new-level.ron.recovery`).
+        ed.look_for_recovery();
         ed
     }
 

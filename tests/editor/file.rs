@@ -46,7 +46,7 @@ fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_
     assert!(menu.shown && menu.path == first.display().to_string(), "{menu:?}");
     // An unsaved edit, kept in the recovery file beside the first file; then save as.
     app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("Second".into()));
-    let old_recovery = ed(&app).autosave().unwrap();
+    let old_recovery = app.world_mut().resource_mut::<EditorDoc>().autosave().unwrap();
     let second = dir.join("sub/second.ron");
     act(&mut app, EditorAction::SaveAs(second.clone()));
     assert_eq!(ed(&app).path.as_ref(), Some(&second), "the level lives at the new path");
@@ -65,7 +65,7 @@ fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_
     assert_eq!(ed(&app).doc.level().name, "Changed on disk");
     // Open over unsaved edits: asked, nothing opened until the edits are let go.
     app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("Mine".into()));
-    let discarded = ed(&app).autosave().unwrap();
+    let discarded = app.world_mut().resource_mut::<EditorDoc>().autosave().unwrap();
     assert!(discarded.exists(), "the unsaved edit is kept for a crash");
     act(&mut app, EditorAction::Open(first.clone()));
     assert_eq!(ed(&app).doc.level().name, "Mine");
@@ -82,4 +82,35 @@ fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_
     assert_eq!(ed(&app).path.as_ref(), Some(&second));
     assert!(ed(&app).status.as_deref().is_some_and(|s| s.contains("not opened")), "{:?}", ed(&app).status);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A new level's unsaved edits go to `.new-level.ron.recovery` beside the name it would
+/// be saved under. Saved under another name typed since, that recovery file goes too; and
+/// one left by an earlier session is offered when a new level starts (the control: a
+/// saved level leaves nothing to offer).
+#[test]
+fn a_new_level_s_recovery_file_is_removed_by_its_save_and_offered_to_the_next_new_level() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-new-recovery-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fresh = || {
+        let mut ed = EditorDoc::new(doc(5, 3), None);
+        ed.save_as = dir.join("new-level.ron").to_string_lossy().into_owned();
+        ed.look_for_recovery();
+        ed
+    };
+    let mut ed = fresh();
+    assert!(ed.recovered.is_none());
+    ed.apply(&Edit::SetName("Draft".into()));
+    let kept = ed.autosave().unwrap();
+    assert_eq!(kept, dir.join(".new-level.ron.recovery"));
+    // The next new level finds the draft and offers it back.
+    let offered = fresh();
+    assert_eq!(offered.recovered.as_ref().map(|l| l.name.as_str()), Some("Draft"));
+    // Named otherwise, then saved: the draft's recovery file goes with the save.
+    ed.save_as = dir.join("mine.ron").to_string_lossy().into_owned();
+    ed.save().unwrap();
+    assert!(!kept.exists(), "the new level's recovery file is gone once it is saved");
+    assert!(!dir.join(".mine.ron.recovery").exists());
+    assert!(fresh().recovered.is_none(), "nothing left to offer");
+    std::fs::remove_dir_all(dir).unwrap();
 }
