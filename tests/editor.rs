@@ -413,7 +413,7 @@ fn the_simulate_panel_runs_the_balance_check_off_the_main_thread() {
     {
         let mut run = app.world_mut().resource_mut::<BalanceRun>();
         run.battles = 20;
-        run.start(level.clone(), vec![RulesVariant::D20Classic], 4);
+        run.start(level.clone(), 7, vec![RulesVariant::D20Classic], 4);
         assert!(run.progress().is_some(), "under way");
     }
     for _ in 0..600 {
@@ -425,10 +425,26 @@ fn the_simulate_panel_runs_the_balance_check_off_the_main_thread() {
     }
     let run = app.world().resource::<BalanceRun>();
     assert!(run.progress().is_none(), "done");
-    let (name, reports) = run.result.clone().expect("an answer within 6 s");
-    assert_eq!(name, "Twin bridges");
+    let answer = run.result.clone().expect("an answer within 6 s");
+    assert_eq!(answer.name, "Twin bridges");
+    assert!(!answer.out_of_date(7) && answer.out_of_date(8), "for the revision it ran on");
+    let reports = answer.reports;
     let spec = BalanceSpec { battles: 20, variants: vec![RulesVariant::D20Classic], seed: 4, threads: 1 };
     assert_eq!(reports.unwrap(), check_balance(&level, cat(), &spec, &mut |_| {}).unwrap());
+}
+
+/// Balance figures are for the level as simulated: an edit makes them out of date, and
+/// undoing back to that level makes them current again.
+#[test]
+fn balance_results_go_out_of_date_with_an_edit_and_back_with_its_undo() {
+    use fivefoot::editor::simulate::BalanceAnswer;
+    let mut d = doc(6, 4);
+    let answer = BalanceAnswer { name: "x".into(), revision: d.revision(), reports: Ok(vec![]) };
+    assert!(!answer.out_of_date(d.revision()));
+    paint(&mut d, Terrain::Wall, Area::Cells(vec![(1, 1)]));
+    assert!(answer.out_of_date(d.revision()), "the level changed since");
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert!(!answer.out_of_date(d.revision()), "undone back to the simulated level");
 }
 
 /// "Loading a level and saving it unchanged gives the same file": the hand-written levels

@@ -1,6 +1,8 @@
 //! The editor's "Simulate" panel: the balance check (`balance`) of the level as it stands,
 //! run on worker threads while the editor stays responsive, with a progress bar and, when
-//! done, each side's win rate and 95 % interval per variant.
+//! done, each side's win rate and 95 % interval per variant. Results are for one revision
+//! of the level: after an edit they are shown greyed as out of date, and undoing back to
+//! the simulated level makes them current again.
 
 use super::balance::{BalanceReport, BalanceSpec, check_balance};
 use super::session::{EditorDoc, Problems};
@@ -20,8 +22,25 @@ pub struct BalanceRun {
     /// Every variant, or only the play-test's.
     pub every_variant: bool,
     running: Option<Running>,
-    /// The last answer, and the level's name it was for.
-    pub result: Option<(String, Result<Vec<BalanceReport>, String>)>,
+    /// The last answer.
+    pub result: Option<BalanceAnswer>,
+}
+
+/// A balance check's answer and the level it was for.
+#[derive(Clone, Debug)]
+pub struct BalanceAnswer {
+    /// The level's name.
+    pub name: String,
+    /// The level's revision (`Document::revision`).
+    pub revision: u64,
+    pub reports: Result<Vec<BalanceReport>, String>,
+}
+
+impl BalanceAnswer {
+    /// The level has changed since it was simulated (and not been undone back).
+    pub fn out_of_date(&self, revision: u64) -> bool {
+        self.revision != revision
+    }
 }
 
 struct Running {
@@ -29,6 +48,7 @@ struct Running {
     done: Arc<AtomicU32>,
     total: u32,
     name: String,
+    revision: u64,
 }
 
 impl Default for BalanceRun {
@@ -38,8 +58,8 @@ impl Default for BalanceRun {
 }
 
 impl BalanceRun {
-    /// Starts the check of `level` under `variants` on worker threads.
-    pub fn start(&mut self, level: Level, variants: Vec<RulesVariant>, seed: u64) {
+    /// Starts the check of `level` (at `revision`) under `variants` on worker threads.
+    pub fn start(&mut self, level: Level, revision: u64, variants: Vec<RulesVariant>, seed: u64) {
         let done = Arc::new(AtomicU32::new(0));
         let total = self.battles * variants.len() as u32;
         let spec =
@@ -50,7 +70,7 @@ impl BalanceRun {
             check_balance(&level, Catalogue::builtin_ref(), &spec, &mut |k| counter.store(k, Ordering::Relaxed))
                 .map_err(|e| e.to_string())
         });
-        self.running = Some(Running { task, done, total, name });
+        self.running = Some(Running { task, done, total, name, revision });
     }
 
     /// Battles done and in all, while a check runs.
@@ -62,10 +82,10 @@ impl BalanceRun {
 /// Takes the answer once the worker has it.
 pub fn poll_balance(mut run: ResMut<BalanceRun>) {
     let Some(r) = run.running.as_mut() else { return };
-    if let Some(answer) = check_ready(&mut r.task) {
-        let name = r.name.clone();
+    if let Some(reports) = check_ready(&mut r.task) {
+        let (name, revision) = (r.name.clone(), r.revision);
         run.running = None;
-        run.result = Some((name, answer));
+        run.result = Some(BalanceAnswer { name, revision, reports });
     }
 }
 
@@ -99,15 +119,29 @@ pub fn simulate_panel(
                     } else {
                         vec![rules.unwrap_or(level.def.rules)]
                     };
-                    run.start(level, variants, seed);
+                    run.start(level, doc.doc.revision(), variants, seed);
                 }
-                Err(e) => run.result = Some((doc.doc.level().name.clone(), Err(e.to_string()))),
+                Err(e) => {
+                    let (name, revision) = (doc.doc.level().name.clone(), doc.doc.revision());
+                    run.result = Some(BalanceAnswer { name, revision, reports: Err(e.to_string()) });
+                }
             }
         }
     }
-    match &run.result {
-        Some((name, Ok(reports))) => {
-            ui.label(format!("{name}, colours swapped for the second half:"));
+    let Some(answer) = &run.result else { return };
+    let stale = answer.out_of_date(doc.doc.revision());
+    if stale {
+        ui.colored_label(egui::Color32::from_rgb(240, 190, 90), "the level changed since: run again");
+    }
+    // Out-of-date figures stay readable, greyed.
+    ui.add_enabled_ui(!stale, |ui| answer_lines(ui, answer));
+}
+
+/// The answer's lines: each variant's win rates with their intervals, draws and rounds.
+fn answer_lines(ui: &mut egui::Ui, answer: &BalanceAnswer) {
+    match &answer.reports {
+        Ok(reports) => {
+            ui.label(format!("{}, colours swapped for the second half:", answer.name));
             for r in reports {
                 let sides: Vec<String> = r
                     .sides
@@ -119,9 +153,8 @@ pub fn simulate_panel(
                 ui.weak(format!("  draws {}, mean rounds {:.1}", r.draws, r.mean_rounds));
             }
         }
-        Some((_, Err(e))) => {
+        Err(e) => {
             ui.colored_label(egui::Color32::from_rgb(255, 120, 110), e);
         }
-        None => {}
     }
 }
