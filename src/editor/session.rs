@@ -278,15 +278,8 @@ pub fn keep_unsaved(old: &EditorDoc) -> String {
 /// Ctrl+Z undo, Ctrl+Y or Ctrl+Shift+Z redo, Ctrl+S save, Ctrl+Shift+S or Ctrl+O the File
 /// window (save as, open), Delete removes the selected unit, F5 play-tests, Ctrl+C / Ctrl+X
 /// / Ctrl+V copy, cut and paste, R and F turn and mirror the clip. Not while a text field has
-/// the keyboard.
-fn editor_keys(
-    presses: Res<Presses>,
-    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    mut actions: MessageWriter<EditorAction>,
-) {
-    if egui.is_some_and(|e| e.wants_keyboard_input()) {
-        return;
-    }
+/// the keyboard (no key counts as a press then: `input::TextFocus`).
+fn editor_keys(presses: Res<Presses>, mut actions: MessageWriter<EditorAction>) {
     let bound = [
         (GameAction::Undo, EditorAction::Undo),
         (GameAction::Redo, EditorAction::Redo),

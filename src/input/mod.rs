@@ -6,7 +6,7 @@
 
 mod presses;
 
-pub use presses::{CountPresses, Presses};
+pub use presses::{CountPresses, Presses, TextFocus, board_key_held};
 
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;

@@ -2,7 +2,8 @@
 //! counted from the raw keyboard and mouse messages. leafwing's `just_pressed` looks at
 //! what is held when the frame begins, so a key pressed and released inside one frame (a
 //! quick tap at 15 fps) would vanish; here it counts once, and two taps count twice.
-//! Held keys that auto-repeat do not count again.
+//! Held keys that auto-repeat do not count again. While a text field has the keyboard
+//! (`TextFocus`), no key counts at all: what is typed goes to the field, not the board.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use super::{ActiveBindings, GameAction, Input, PlayerInput};
@@ -41,9 +42,35 @@ impl Presses {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CountPresses;
 
+/// A text field (a level's name, a path, a seed) has the keyboard, as egui said at the end
+/// of the last frame: no key binding fires, held or pressed.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextFocus(pub bool);
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Presses>()
-        .add_systems(PreUpdate, count_presses.in_set(CountPresses).after(InputManagerSystem::ManualControl));
+    app.init_resource::<Presses>().init_resource::<TextFocus>().add_systems(
+        PreUpdate,
+        (note_text_focus, count_presses).chain().in_set(CountPresses).after(InputManagerSystem::ManualControl),
+    );
+}
+
+/// Copies egui's answer to "does a text field have the keyboard?" (no egui, no change: a
+/// headless app sets `TextFocus` itself).
+fn note_text_focus(egui: Option<Res<bevy_egui::input::EguiWantsInput>>, mut focus: ResMut<TextFocus>) {
+    if let Some(egui) = egui {
+        focus.set_if_neq(TextFocus(egui.wants_keyboard_input()));
+    }
+}
+
+/// Whether a key binding of the board is held now: never while a text field has the
+/// keyboard, nor while Ctrl, Alt or Super is held (Ctrl+S saves; it does not also pan down).
+pub fn board_key_held(
+    state: &ActionState<GameAction>,
+    action: &GameAction,
+    typing: TextFocus,
+    modifiers: bool,
+) -> bool {
+    !typing.0 && !modifiers && state.pressed(action)
 }
 
 /// For each action, the larger of the raw presses bound to it and leafwing's view (which
@@ -55,6 +82,7 @@ fn count_presses(
     mut buttons: MessageReader<MouseButtonInput>,
     input: Query<&ActionState<GameAction>, With<PlayerInput>>,
     mut presses: ResMut<Presses>,
+    typing: Res<TextFocus>,
 ) {
     let mut raw: BTreeMap<GameAction, u32> = BTreeMap::new();
     let mut count = |pressed: Input| {
@@ -71,7 +99,7 @@ fn count_presses(
     };
     let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
     let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
-    for k in keys.read().filter(|k| k.state == ButtonState::Pressed && !k.repeat) {
+    for k in keys.read().filter(|k| k.state == ButtonState::Pressed && !k.repeat && !typing.0) {
         count(match (ctrl, shift) {
             (false, _) => Input::Key(k.key_code),
             (true, false) => Input::Ctrl(k.key_code),
@@ -81,7 +109,11 @@ fn count_presses(
     for b in buttons.read().filter(|b| b.state == ButtonState::Pressed) {
         count(Input::Mouse(b.button));
     }
-    if let Ok(state) = input.single() {
+    // leafwing's view covers keys too: not while typing (the wheel waits for the field to
+    // let go of the keyboard).
+    if let Ok(state) = input.single()
+        && !typing.0
+    {
         for &action in super::ALL_ACTIONS {
             if state.just_pressed(&action) {
                 let n = raw.entry(action).or_default();

@@ -63,20 +63,23 @@ fn move_camera(
     res: Option<Res<crate::combat::plugin::BattleRes>>,
     layout: Res<BoardLayout>,
     time: Res<Time>,
-    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    typing: Res<crate::input::TextFocus>,
+    keys: Res<ButtonInput<KeyCode>>,
 ) {
     let (Ok(input), Ok((mut projection, mut transform))) = (input.single(), camera.single_mut()) else { return };
     let Projection::Orthographic(o) = &mut *projection else { return };
     let mut pan = Vec2::ZERO;
-    // Keys typed into a text field (a level's name, a seed) do not pan.
-    let typing = egui.is_some_and(|e| e.wants_keyboard_input());
+    // Keys typed into a text field (a level's name, a seed) do not pan, nor a key held in a
+    // chord (Ctrl+S saves; it does not also pan down).
+    use KeyCode::*;
+    let modifiers = keys.any_pressed([ControlLeft, ControlRight, AltLeft, AltRight, SuperLeft, SuperRight]);
     for (action, dir) in [
         (GameAction::PanUp, Vec2::Y),
         (GameAction::PanDown, -Vec2::Y),
         (GameAction::PanLeft, -Vec2::X),
         (GameAction::PanRight, Vec2::X),
     ] {
-        if input.pressed(&action) && !typing {
+        if crate::input::board_key_held(input, &action, *typing, modifiers) {
             pan += dir;
         }
     }
@@ -152,4 +155,22 @@ pub fn track_pointer(
         layout.cell_at(world)
     })();
     pointer.set_if_neq(Pointer { cell, over_ui });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::input::{GameAction, TextFocus, board_key_held};
+    use leafwing_input_manager::prelude::ActionState;
+
+    /// A held pan key pans, but not while a text field has the keyboard or a modifier is
+    /// held (Ctrl+S saves; it does not also pan down).
+    #[test]
+    fn a_pan_key_pans_unless_typed_or_part_of_a_chord() {
+        let mut state = ActionState::<GameAction>::default();
+        state.press(&GameAction::PanDown);
+        assert!(board_key_held(&state, &GameAction::PanDown, TextFocus(false), false));
+        assert!(!board_key_held(&state, &GameAction::PanDown, TextFocus(true), false), "typing");
+        assert!(!board_key_held(&state, &GameAction::PanDown, TextFocus(false), true), "Ctrl+S");
+        assert!(!board_key_held(&state, &GameAction::PanUp, TextFocus(false), false), "not held");
+    }
 }

@@ -324,3 +324,29 @@ fn the_editor_s_keys_are_bindings_a_designer_can_change() {
     tap(&mut app, KeyCode::F5);
     assert_eq!(screen(&app), Screen::Editor, "F5 is no longer play-test");
 }
+
+/// While a text field has the keyboard, no key binding fires: Ctrl+Z typed there undoes
+/// nothing and `-` does not zoom. The control: the same keys with the field let go undo
+/// and count as a zoom.
+#[test]
+fn keys_typed_into_a_text_field_drive_nothing_on_the_board() {
+    use fivefoot::input::{GameAction, Presses, TextFocus};
+    let mut app = editor_app(doc(6, 3), None);
+    app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("typed".into()));
+    let zoomed = |app: &mut App| {
+        KeyCode::Minus.press(app.world_mut());
+        app.update();
+        let counted = app.world().resource::<Presses>().pressed(GameAction::ZoomOut);
+        KeyCode::Minus.release(app.world_mut());
+        app.update();
+        counted
+    };
+    app.insert_resource(TextFocus(true));
+    ctrl(&mut app, KeyCode::KeyZ);
+    assert_eq!(doc_of(&app).level().name, "typed", "Ctrl+Z went to the field");
+    assert!(!zoomed(&mut app), "`-` went to the field");
+    app.insert_resource(TextFocus(false));
+    ctrl(&mut app, KeyCode::KeyZ);
+    assert_eq!(doc_of(&app).level().name, "New level", "undone once the field lets go");
+    assert!(zoomed(&mut app));
+}
