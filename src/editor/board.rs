@@ -19,7 +19,7 @@ use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::prelude::{TilePos, TileTextureIndex};
 
 /// Room the editor's panels take round the board, in logical pixels: left, right, top.
-pub const EDITOR_PANELS: [f32; 3] = [290.0, 320.0, 40.0];
+pub const EDITOR_PANELS: [f32; 4] = [290.0, 320.0, 40.0, 26.0];
 
 /// What the board shows now, to redraw only what changed.
 #[derive(Resource, Default)]
@@ -308,7 +308,7 @@ fn place_camera(
     let Some(layout) = layout.filter(|l| !l.is_added()) else { return };
     let Ok((mut projection, mut transform)) = camera.single_mut() else { return };
     let Projection::Orthographic(o) = &mut *projection else { return };
-    let [l, r, t] = EDITOR_PANELS;
+    let [l, r, t, b] = EDITOR_PANELS;
     if cam.pending {
         cam.pending = false;
         if let Some((at, scale)) = cam.saved.take() {
@@ -317,16 +317,16 @@ fn place_camera(
         } else {
             let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |w| w.size());
             let extent = layout.extent() + Vec2::new(layout.tile, layout.tile_height());
-            let usable = Vec2::new(window.x - l - r, window.y - t).max(Vec2::splat(100.0));
+            let usable = Vec2::new(window.x - l - r, window.y - t - b).max(Vec2::splat(100.0));
             o.scale = (extent.x / usable.x).max(extent.y / usable.y).max(0.25);
-            let shift = Vec2::new((r - l) / 2.0, t / 2.0) * o.scale;
+            let shift = Vec2::new((r - l) / 2.0, (t - b) / 2.0) * o.scale;
             transform.translation.x = shift.x;
             transform.translation.y = shift.y;
         }
     }
     if let Some((x, y)) = cam.centre_on.take() {
         let c = layout.world(GridPos::new(x, y));
-        let shift = Vec2::new((r - l) / 2.0, t / 2.0) * o.scale;
+        let shift = Vec2::new((r - l) / 2.0, (t - b) / 2.0) * o.scale;
         transform.translation.x = c.x + shift.x;
         transform.translation.y = c.y + shift.y;
     }

@@ -82,7 +82,7 @@ fn panels(
         "editor".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
-    let [left, right, top] = EDITOR_PANELS;
+    let [left, right, top, bottom] = EDITOR_PANELS;
     if doc.recovered.is_some() {
         egui::Window::new("Unsaved edits found")
             .collapsible(false)
@@ -110,10 +110,14 @@ fn panels(
             ui.toggle_value(&mut layers.reach, "Reach")
                 .on_hover_text("the squares the unit under the pointer threatens");
             super::layers::layer_toggles(ui, &mut layers);
-            if let Some(s) = &doc.status {
-                ui.separator();
-                ui.colored_label(egui::Color32::from_rgb(255, 200, 120), s);
-            }
+        });
+    });
+    // The last word (saved, refused…) has a line of its own, so it is never cut off.
+    egui::Panel::bottom("editor-status").exact_size(bottom).show(&mut root, |ui| {
+        ui.horizontal_centered(|ui| match &doc.status {
+            Some(s) => ui
+                .add(egui::Label::new(egui::RichText::new(s).color(egui::Color32::from_rgb(255, 200, 120))).truncate()),
+            None => ui.weak("ready"),
         });
     });
     egui::Panel::left("editor-tools").exact_size(left - 14.0).show(&mut root, |ui| {
@@ -138,31 +142,40 @@ fn panels(
 }
 
 fn top_bar(ui: &mut egui::Ui, doc: &mut Doc, actions: &mut MessageWriter<EditorAction>) {
+    // Short labels, their keys on hover, so the bar fits 1280 px with the rules layers.
     ui.strong("Level editor");
-    let file = doc.path.as_ref().map_or("(not saved yet)".to_string(), |p| p.display().to_string());
-    ui.label(format!("{file}{}", if doc.dirty() { " *" } else { "" }));
+    let star = if doc.dirty() { " *" } else { "" };
+    match doc.path.as_ref() {
+        Some(p) => {
+            let name = p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
+            ui.label(format!("{name}{star}")).on_hover_text(p.display().to_string());
+        }
+        None => {
+            ui.label(format!("(not saved yet){star}"));
+        }
+    }
     ui.separator();
-    if ui.add_enabled(doc.doc.can_undo(), egui::Button::new("Undo (Ctrl+Z)")).clicked() {
+    if ui.add_enabled(doc.doc.can_undo(), egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
         actions.write(EditorAction::Undo);
     }
-    if ui.add_enabled(doc.doc.can_redo(), egui::Button::new("Redo (Ctrl+Y)")).clicked() {
+    if ui.add_enabled(doc.doc.can_redo(), egui::Button::new("Redo")).on_hover_text("Ctrl+Y").clicked() {
         actions.write(EditorAction::Redo);
     }
-    if ui.button("Save (Ctrl+S)").clicked() {
+    if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
         actions.write(EditorAction::Save);
     }
-    if ui.button("File... (Ctrl+Shift+S)").on_hover_text("save as another file, or open one").clicked() {
-        actions.write(EditorAction::ShowFile);
-    }
     if doc.path.is_none() {
-        ui.label("as");
         let mut typed = doc.save_as.clone();
-        if ui.add(egui::TextEdit::singleline(&mut typed).desired_width(150.0)).changed() {
+        let field = egui::TextEdit::singleline(&mut typed).desired_width(130.0);
+        if ui.add(field).on_hover_text("the file Save writes").changed() {
             doc.save_as = typed;
         }
     }
+    if ui.button("File…").on_hover_text("save as another file, or open one (Ctrl+Shift+S, Ctrl+O)").clicked() {
+        actions.write(EditorAction::ShowFile);
+    }
     super::generate::open_button(ui);
-    if ui.button("Play-test (F5)").clicked() {
+    if ui.button("Play-test").on_hover_text("F5").clicked() {
         actions.write(EditorAction::PlayTest);
     }
     if ui.button("Menu").clicked() {

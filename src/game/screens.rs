@@ -209,6 +209,9 @@ fn pause_menu(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    // The controls scroll within what the window leaves after the title, the buttons and the
+    // bindings file's line, so the whole window fits any height.
+    let controls_room = (ctx.viewport_rect().height() - 300.0).max(80.0);
     centred("Paused").show(ctx, |ui| {
         if ui.button("Resume (Esc)").clicked() {
             paused.0 = false;
@@ -228,30 +231,33 @@ fn pause_menu(
         if let Some(b) = bindings {
             ui.separator();
             ui.label("Controls");
-            egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                for (action, inputs) in &b.0.bindings {
-                    if action.slot().is_some_and(|s| s > 0) {
-                        continue;
-                    }
-                    let keys = |inputs: &[crate::input::Input]| {
-                        inputs.iter().map(|i| i.label()).collect::<Vec<_>>().join(", ")
-                    };
-                    if action.slot().is_some() {
-                        // The twenty slots as one row: the first and last slots' keys.
-                        let last = crate::input::SLOTS.last().map_or(String::new(), |&s| keys(b.0.of(s)));
-                        ui.label("action bar slots");
-                        ui.label(format!("{} .. {last}", keys(inputs)));
-                    } else {
-                        ui.label(action.describe());
-                        ui.label(keys(inputs));
-                    }
-                    ui.end_row();
-                }
-            });
+            egui::ScrollArea::vertical().max_height(controls_room).show(ui, |ui| controls(ui, &b));
             ui.label(format!("Bindings file: {}", crate::input::user_bindings_path().display()));
         }
     });
     Ok(())
+}
+
+/// Every bound action and its keys, a row each (the action bar's slots as one row).
+fn controls(ui: &mut egui::Ui, b: &ActiveBindings) {
+    egui::Grid::new("keys").striped(true).show(ui, |ui| {
+        for (action, inputs) in &b.0.bindings {
+            if action.slot().is_some_and(|s| s > 0) {
+                continue;
+            }
+            let keys = |inputs: &[crate::input::Input]| inputs.iter().map(|i| i.label()).collect::<Vec<_>>().join(", ");
+            if action.slot().is_some() {
+                // The twenty slots as one row: the first and last slots' keys.
+                let last = crate::input::SLOTS.last().map_or(String::new(), |&s| keys(b.0.of(s)));
+                ui.label("action bar slots");
+                ui.label(format!("{} .. {last}", keys(inputs)));
+            } else {
+                ui.label(action.describe());
+                ui.label(keys(inputs));
+            }
+            ui.end_row();
+        }
+    });
 }
 
 /// Per side: damage dealt and foes dropped, from the events.
