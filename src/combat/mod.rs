@@ -3,7 +3,8 @@
 //! one Bevy schedule of rule systems (`schedule`, built per variant by `engine`). Pure and
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
 //! using only those below it: `command`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
-//! `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`; `engine`;
+//! `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`; `listing`;
+//! `engine`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
 
 pub mod ai;
