@@ -228,7 +228,8 @@ impl CombatantBundle {
     }
 }
 
-/// The rules' view of one combatant's components.
+/// The rules' view of one combatant's components: where it stands (the dead leave the
+/// board) and what it threatens under `variant`.
 pub fn unit_view(
     variant: RulesVariant,
     c: &Combatant,
@@ -239,7 +240,10 @@ pub fn unit_view(
     wielded: &Wielded,
     conditions: &Conditions,
 ) -> UnitView {
-    let footprint = Footprint::new(pos.0, body.size.side());
+    let mut footprint = Footprint::new(pos.0, body.size.side());
+    if !conditions.alive() {
+        footprint.origin = crate::grid::GridPos::new(-1000, -1000);
+    }
     let mut view = UnitView::new(&c.id, footprint, stats.def.speed_ft, reach.natural_ft, &wielded.def, &conditions.0);
     let trained = stats.trained_with(&wielded.def);
     view.threat = view.threat.and(ReachBand::threatened(variant, reach.natural_ft, body.size, &wielded.def, trained));
@@ -257,7 +261,8 @@ pub fn roster_of_level(units: &[UnitDef], catalogue: &Catalogue, variant: RulesV
     )
 }
 
-type RosterQuery<'w, 's> = Query<
+/// A combatant's components that the grid rules read (`unit_view`), with its side.
+pub type RosterQuery<'w, 's> = Query<
     'w,
     's,
     (

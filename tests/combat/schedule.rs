@@ -348,7 +348,17 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
     let whole = by_name("takes_the_world");
     assert_eq!(whole.writes, ["World"]);
     for v in RulesVariant::ALL {
-        for set in Engine::new(v).listing().sets {
+        let listing = Engine::new(v).listing();
+        // The derive stage reads each combatant's own components through a query of its
+        // own and writes only the derived maps.
+        let derive = listing.sets.iter().find(|s| s.name == "derive").unwrap();
+        let maps = derive.systems.iter().find(|s| s.name.ends_with("derive_maps")).unwrap();
+        assert_eq!(maps.writes, ["Derived"], "{v:?}");
+        for component in ["Body", "Combatant", "Conditions", "Position", "Reach", "Side", "Stats", "Wielded"] {
+            assert!(maps.reads.iter().any(|r| r == component), "{v:?}: derive_maps reads {component}");
+        }
+        assert!(!maps.reads.iter().any(|r| r == "Health" || r == "Economy"), "{v:?}: only what the maps need");
+        for set in listing.sets {
             for system in set.systems {
                 assert!(!system.reads.contains(&"?".into()), "{v:?}: {} has no access listed", system.name);
                 assert!(

@@ -23,7 +23,7 @@ pub use store::{BattleRead, Derived, EventLog, Held, InPlay, InPlayRead, OwnedBa
 use super::event::CombatEvent;
 use super::own::{Own, OwnData};
 use super::time::{Budget, Clock};
-use crate::rules::{Battlefield, Dice, Occupancy, Roster, RulesView, UnitView};
+use crate::rules::{Battlefield, Dice, Roster, RulesView};
 use crate::variants::RulesVariant;
 use serde::Serialize;
 
@@ -203,11 +203,7 @@ impl Battle<'_, '_> {
     pub fn refresh(&mut self) {
         if self.derived.stale {
             let roster = self.roster();
-            let derived = &mut *self.derived;
-            derived.occupancy = Occupancy::build(&self.field.terrain, &roster);
-            derived.threat.rebuild(&self.field, &roster);
-            derived.roster = roster;
-            derived.stale = false;
+            self.derived.rebuild(&self.field, roster);
         }
     }
 
@@ -224,19 +220,16 @@ impl Battle<'_, '_> {
             .fighters
             .iter()
             .map(|f| {
-                let mut footprint = f.footprint();
-                if !f.alive() {
-                    footprint.origin = crate::grid::GridPos::new(-1000, -1000);
-                }
-                let mut view = UnitView::new(
-                    f.id(),
-                    footprint,
-                    f.stats().def.speed_ft,
-                    f.reach().natural_ft,
-                    &f.wielded().def,
-                    &f.conditions().0,
+                let view = crate::rules::unit_view(
+                    self.variant,
+                    f.combatant(),
+                    f.position(),
+                    f.body(),
+                    f.reach(),
+                    f.stats(),
+                    f.wielded(),
+                    f.conditions(),
                 );
-                view.threat = view.threat.and(self.threat_band(f));
                 (view, f.side().0.clone())
             })
             .collect();

@@ -96,6 +96,16 @@ pub struct Derived {
     pub stale: bool,
 }
 
+impl Derived {
+    /// Takes `roster` up, with the occupancy and threat map that follow from it.
+    pub fn rebuild(&mut self, field: &Battlefield, roster: Roster) {
+        self.occupancy = Occupancy::build(&field.terrain, &roster);
+        self.threat.rebuild(field, &roster);
+        self.roster = roster;
+        self.stale = false;
+    }
+}
+
 /// The rest of a battle in play: what it is fought under (its variant and the variant's
 /// rules, copied in with each battle and never changed by a command; its level, options and
 /// unarmed strike) and its record so far (counters, outcome, and while a command is only

@@ -3,15 +3,17 @@
 //! derived state, and the clock.
 
 use super::{InPlay, InPlayRead, Moves, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act};
-use crate::combat::battle::Derived;
+use crate::combat::battle::{Derived, Seats};
 use crate::combat::resolve::{self, Walk};
+use crate::rules::components::RosterQuery;
+use crate::rules::{Battlefield, Roster, unit_view};
 use bevy::prelude::*;
 
 pub(super) fn add_common(app: &mut App) {
     app.add_systems(
         RulesSchedule,
         (
-            (take_command, bring_view_up_to_date.run_if(derived_is_stale)).chain().in_set(RulesStage::Intake),
+            (take_command, derive_maps.run_if(derived_is_stale)).chain().in_set(RulesStage::Intake),
             check_command.run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_))).in_set(RulesStage::Validate),
             act(resolve::spend_budget).in_set(Slot::Spend),
             start_walking.in_set(Slot::Movement),
@@ -33,7 +35,7 @@ pub(super) fn add_common(app: &mut App) {
             act(resolve::take_stance).in_set(Slot::Stance),
             act(resolve::cast_at_once).in_set(Slot::Cast),
             end_if_decided.in_set(RulesStage::Victory),
-            refresh_derived.run_if(derived_is_stale).in_set(RulesStage::Derive),
+            derive_maps.run_if(derived_is_stale).in_set(RulesStage::Derive),
         ),
     );
 }
@@ -52,10 +54,17 @@ fn take_command(mut turn: ResMut<Turn>) {
     *turn = Turn::Taken(command);
 }
 
-/// Occupancy and threat as they stand, for the checks.
-fn bring_view_up_to_date(in_play: InPlay) {
-    let mut battle = in_play.battle();
-    battle.refresh();
+/// The roster, occupancy and threat map as the combatants stand, from each one's own
+/// components (`rules::unit_view`), in seat (id) order: before the checks, and after a
+/// command has moved anything.
+fn derive_maps(seats: Res<Seats>, combatants: RosterQuery, field: Res<Battlefield>, mut derived: ResMut<Derived>) {
+    let units = combatants
+        .iter_many(&seats.0)
+        .map(|(c, side, pos, body, reach, stats, wielded, conditions)| {
+            (unit_view(field.variant, c, pos, body, reach, stats, wielded, conditions), side.0.clone())
+        })
+        .collect();
+    derived.rebuild(&field, Roster::new(units));
 }
 
 /// Whether the command is legal now, what it costs and where it goes: reads only.
@@ -134,10 +143,4 @@ fn end_if_decided(in_play: InPlay, mut turn: ResMut<Turn>) {
     if battle.check_victory() {
         *turn = Turn::Decided;
     }
-}
-
-/// Occupancy and the threat map follow what the command moved.
-fn refresh_derived(in_play: InPlay) {
-    let mut battle = in_play.battle();
-    battle.refresh();
 }
