@@ -59,6 +59,11 @@ impl RulesVariant {
         }
     }
 
+    /// The id and the one-line summary of its rules file, for a dropdown's entries.
+    pub fn entry(self) -> String {
+        format!("{}: {}", self.id(), self.numbers().summary)
+    }
+
     /// The variant played on hexes (the default variant of a new hex map).
     pub fn on_hexes() -> RulesVariant {
         RulesVariant::ALL.into_iter().find(|v| v.shape() == Shape::Hex).unwrap_or_default()

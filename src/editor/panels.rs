@@ -486,7 +486,7 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state:
         ui.label("Rules");
         egui::ComboBox::from_id_salt("level-rules").selected_text(rules.id()).show_ui(ui, |ui| {
             for v in RulesVariant::ALL {
-                if ui.selectable_label(rules == v, v.id()).clicked() && v != rules {
+                if ui.selectable_label(rules == v, v.entry()).clicked() && v != rules {
                     doc.apply(&Edit::SetRules(v));
                 }
             }
@@ -555,7 +555,7 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state:
                 tools.playtest_rules = None;
             }
             for v in RulesVariant::ALL {
-                if ui.selectable_label(tools.playtest_rules == Some(v), v.id()).clicked() {
+                if ui.selectable_label(tools.playtest_rules == Some(v), v.entry()).clicked() {
                     tools.playtest_rules = Some(v);
                 }
             }

@@ -103,7 +103,7 @@ fn menu_screen(
             let current = choice.rules.unwrap_or(level.rules);
             egui::ComboBox::from_id_salt("rules").selected_text(current.id()).show_ui(ui, |ui| {
                 for v in RulesVariant::ALL {
-                    let label = if v == level.rules { format!("{} (the level's)", v.id()) } else { v.id().to_string() };
+                    let label = if v == level.rules { format!("{} (the level's)", v.entry()) } else { v.entry() };
                     if ui.selectable_label(current == v, label).clicked() {
                         choice.rules = if v == level.rules { None } else { Some(v) };
                     }

@@ -313,8 +313,11 @@ fn hud(
                     ui.label(format!("{:+}", m.value));
                     ui.end_row();
                 }
-                ui.strong("needs");
-                ui.strong(format!("{} ({})", p.target_number - p.bonus(), p.against));
+                // The roll the die must show, then what it is measured against: "roll 14+
+                // (AC 18)", "roll 9+ (10 + DCV = 13)".
+                ui.strong("roll");
+                let against = if p.against.contains(' ') { format!("{} =", p.against) } else { p.against.clone() };
+                ui.strong(format!("{}+ ({against} {})", p.target_number - p.bonus(), p.target_number));
                 ui.end_row();
                 ui.strong("hit chance");
                 ui.strong(format!("{:.1}%", p.hit_chance * 100.0));

@@ -103,6 +103,8 @@ pub enum Provoking {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VariantNumbers {
+    /// One line on what sets the variant apart (its action economy and dice), for menus.
+    pub summary: String,
     /// What the shared rules core reads: geometry, reach, flanking, cover, movement.
     pub grid: GridRules,
     /// What the tactical AI should know of this variant's options.
