@@ -191,11 +191,18 @@ impl Plugin for EditorPlugin {
             .init_resource::<crate::control::plugin::Pointer>()
             .add_message::<EditorAction>()
             .add_systems(OnEnter(Screen::Editor), enter_editor)
-            .add_systems(OnExit(Screen::Editor), |doc: Option<ResMut<EditorDoc>>| {
-                if let Some(mut d) = doc {
-                    d.doc.end_group();
-                }
-            })
+            .add_systems(
+                OnExit(Screen::Editor),
+                |doc: Option<ResMut<EditorDoc>>, edited: Option<ResMut<crate::game::EditedLevels>>| {
+                    if let Some(mut d) = doc {
+                        d.doc.end_group();
+                        // The menu selects it, and lists it even if it lives outside levels/.
+                        if let (Some(path), Some(mut edited)) = (d.path.clone(), edited) {
+                            edited.note(path);
+                        }
+                    }
+                },
+            )
             .add_systems(
                 Update,
                 (

@@ -44,6 +44,37 @@ pub struct GameSetup {
     pub seed: u64,
 }
 
+/// The levels edited this run: the last one, which the menu selects when the editor hands
+/// back to it, and every file edited, so the menu lists those saved outside `levels/` too.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct EditedLevels {
+    pub last: Option<PathBuf>,
+    pub all: Vec<PathBuf>,
+}
+
+impl EditedLevels {
+    /// Notes `path` as the level just edited.
+    pub fn note(&mut self, path: PathBuf) {
+        if !self.all.contains(&path) {
+            self.all.push(path.clone());
+        }
+        self.last = Some(path);
+    }
+}
+
+/// The menu's list of levels: those in `levels/`, then the files edited this run that are
+/// not among them.
+pub fn menu_level_files(edited: &EditedLevels) -> Vec<PathBuf> {
+    let mut files = level_files();
+    let listed = |f: &PathBuf, files: &[PathBuf]| files.iter().any(|g| screens::same_file(f, g));
+    for f in &edited.all {
+        if !listed(f, &files) {
+            files.push(f.clone());
+        }
+    }
+    files
+}
+
 /// The game is paused (the clock stands still, the pause menu is up).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Paused(pub bool);
@@ -62,6 +93,7 @@ impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Paused>()
             .init_resource::<MenuNotice>()
+            .init_resource::<EditedLevels>()
             .init_resource::<HumanSides>()
             .configure_sets(Update, RulesSet::Clock.run_if(|p: Res<Paused>| !p.0))
             .add_systems(OnEnter(Screen::Loading), |mut next: ResMut<NextState<Screen>>| next.set(Screen::Skirmish))

@@ -2,7 +2,7 @@
 //! with the result and a summary. In a play-test from the editor, Esc and the end screen
 //! lead back to the editor instead.
 
-use super::{GameSetup, HumanSides, LevelEntry, MenuNotice, Paused, PlayTest, Screen, level_files, scan_levels};
+use super::{EditedLevels, GameSetup, HumanSides, LevelEntry, MenuNotice, Paused, PlayTest, Screen, scan_levels};
 use crate::combat::CombatEvent;
 use crate::combat::plugin::BattleRes;
 use crate::input::{ActiveBindings, GameAction, Presses};
@@ -15,6 +15,7 @@ pub struct ScreensPlugin;
 impl Plugin for ScreensPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<MenuChoice>()
+            .add_systems(OnEnter(Screen::Menu), select_the_level_just_edited)
             .add_systems(
                 EguiPrimaryContextPass,
                 (
@@ -36,6 +37,17 @@ struct MenuChoice {
     side: Option<usize>,
     /// The seed as typed: a number is used as it is, any other text is hashed.
     seed_text: String,
+    /// The level to select when the list is next read (the one just edited).
+    want: Option<std::path::PathBuf>,
+}
+
+/// Back from the editor: the list is read again (the level may be new, or renamed) and
+/// the level just edited is selected.
+fn select_the_level_just_edited(mut edited: ResMut<EditedLevels>, mut choice: ResMut<MenuChoice>) {
+    if let Some(path) = edited.last.take() {
+        choice.levels = None;
+        choice.want = Some(path);
+    }
 }
 
 fn centred(title: &str) -> egui::Window<'_> {
@@ -45,6 +57,7 @@ fn centred(title: &str) -> egui::Window<'_> {
 fn menu_screen(
     mut contexts: EguiContexts,
     mut choice: ResMut<MenuChoice>,
+    edited: Res<EditedLevels>,
     mut notice: ResMut<MenuNotice>,
     setup: Option<Res<GameSetup>>,
     mut commands: Commands,
@@ -54,9 +67,10 @@ fn menu_screen(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     if choice.levels.is_none() {
-        let entries = scan_levels(&level_files());
-        // Start on the level last played (or the default skirmish).
-        let want = setup.as_ref().map_or_else(crate::play::default_level, |s| s.level.clone());
+        let entries = scan_levels(&super::menu_level_files(&edited));
+        // Start on the level just edited, else the one last played (or the default skirmish).
+        let last_played = || setup.as_ref().map_or_else(crate::play::default_level, |s| s.level.clone());
+        let want = choice.want.take().unwrap_or_else(last_played);
         choice.selected = entries.iter().position(|e| same_file(&e.path, &want)).unwrap_or(0);
         choice.seed_text = setup.as_ref().map_or(1, |s| s.seed).to_string();
         choice.side = entries.get(choice.selected).and_then(|e| e.summary.as_ref().ok()).map(|s| s.person);
@@ -165,7 +179,7 @@ fn menu_screen(
     Ok(())
 }
 
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,

@@ -350,3 +350,25 @@ fn keys_typed_into_a_text_field_drive_nothing_on_the_board() {
     assert_eq!(doc_of(&app).level().name, "New level", "undone once the field lets go");
     assert!(zoomed(&mut app));
 }
+
+/// Back from the editor, the menu reads its list again with the level just edited in it,
+/// even one saved outside `levels/`, and selects it (the one-shot `last` is taken by the
+/// menu as it opens).
+#[test]
+fn the_menu_lists_and_selects_the_level_just_edited() {
+    use fivefoot::game::{EditedLevels, menu_level_files};
+    let dir = std::env::temp_dir().join(format!("fivefoot-edited-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("elsewhere.ron");
+    fivefoot::level::save_atomic(doc(5, 3).level(), &file).unwrap();
+    let mut app = editor_app(doc(5, 3), Some(file.clone()));
+    assert!(!menu_level_files(app.world().resource::<EditedLevels>()).contains(&file), "not listed before");
+    app.world_mut().write_message(EditorAction::Menu);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Menu);
+    let edited = app.world().resource::<EditedLevels>();
+    assert_eq!(edited.last, None, "taken by the menu to select it");
+    assert_eq!(menu_level_files(edited).last(), Some(&file), "listed after the levels/ files");
+    std::fs::remove_dir_all(dir).unwrap();
+}
