@@ -20,6 +20,16 @@ fn rows(d: &Document) -> Vec<&str> {
     d.level().map.rows.iter().map(String::as_str).collect()
 }
 
+/// A blank `w` × `h` level saved as `name` in a fresh temporary folder named for `tag`:
+/// the folder (to remove) and the file.
+fn saved_blank(tag: &str, name: &str, (w, h): (i32, i32)) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("fivefoot-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    fivefoot::level::save_atomic(doc(w, h).level(), &file).unwrap();
+    (dir, file)
+}
+
 fn paint(d: &mut Document, terrain: Terrain, area: Area) {
     d.apply(&Edit::Paint { terrain, area }, cat()).unwrap();
 }

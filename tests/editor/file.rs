@@ -27,10 +27,7 @@ fn ed(app: &App) -> &EditorDoc {
 
 #[test]
 fn save_as_moves_the_level_its_recovery_file_and_the_watcher_and_open_asks_over_unsaved_edits() {
-    let dir = std::env::temp_dir().join(format!("fivefoot-save-as-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let first = dir.join("first.ron");
-    fivefoot::level::save_atomic(doc(5, 3).level(), &first).unwrap();
+    let (dir, first) = saved_blank("save-as", "first.ron", (5, 3));
     let open = |p: &std::path::Path| Document::new(fivefoot::editor::cli::read_level(p).unwrap());
     let mut app = editor_app(EditorDoc::new(open(&first), Some(first.clone())));
     // Ctrl+Shift+S brings up the File window, its path field holding the level's file.

@@ -62,10 +62,7 @@ fn every_change_to_the_level_takes_a_new_revision_and_undo_gives_the_old_one_bac
 
 #[test]
 fn unsaved_changes_follow_edits_undo_redo_and_save() {
-    let dir = std::env::temp_dir().join(format!("fivefoot-revision-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("level.ron");
-    fivefoot::level::save_atomic(doc(6, 4).level(), &file).unwrap();
+    let (dir, file) = saved_blank("revision", "level.ron", (6, 4));
     let mut ed = EditorDoc::new(doc(6, 4), Some(file.clone()));
     assert!(!ed.dirty(), "as opened");
     assert!(ed.apply(&Edit::Paint { terrain: Terrain::Wall, area: Area::Cells(vec![(2, 2)]) }));

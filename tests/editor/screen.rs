@@ -206,10 +206,7 @@ fn the_menu_opens_a_level_in_the_editor_keeps_unsaved_work_and_refuses_a_broken_
 
 #[test]
 fn unsaved_edits_kept_in_a_recovery_file_are_offered_back_and_a_save_removes_it() {
-    let dir = std::env::temp_dir().join(format!("fivefoot-recovery-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("ford.ron");
-    fivefoot::level::save_atomic(doc(5, 3).level(), &file).unwrap();
+    let (dir, file) = saved_blank("recovery", "ford.ron", (5, 3));
     let open = || EditorDoc::new(Document::new(fivefoot::editor::cli::read_level(&file).unwrap()), Some(file.clone()));
     let mut ed = open();
     assert!(ed.recovered.is_none());
@@ -357,10 +354,7 @@ fn keys_typed_into_a_text_field_drive_nothing_on_the_board() {
 #[test]
 fn the_menu_lists_and_selects_the_level_just_edited() {
     use fivefoot::game::{EditedLevels, menu_level_files};
-    let dir = std::env::temp_dir().join(format!("fivefoot-edited-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("elsewhere.ron");
-    fivefoot::level::save_atomic(doc(5, 3).level(), &file).unwrap();
+    let (dir, file) = saved_blank("edited", "elsewhere.ron", (5, 3));
     let mut app = editor_app(doc(5, 3), Some(file.clone()));
     assert!(!menu_level_files(app.world().resource::<EditedLevels>()).contains(&file), "not listed before");
     app.world_mut().write_message(EditorAction::Menu);
