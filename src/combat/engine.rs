@@ -1,102 +1,33 @@
 //! The engine: a `World` with the rules schedule of one variant built in it (the common
-//! [`RulesSchedulePlugin`] and the variant's own plugin). A battle's state is moved into that
-//! world for the length of a command (its fighters become entities, the rest resources:
-//! `battle::store`), so everything that resolves a command (the window, the sim,
-//! the AI's foresight, the tests) runs this one schedule. Each thread keeps one engine per
-//! variant, built on first use. Setting a battle up (`Battle::new`) lives here too: its
-//! first window of time opens through the clock schedule.
+//! [`RulesSchedulePlugin`] and the variant's own plugin), home to one battle at a time
+//! (`world::BattleWorld`), so everything that resolves a command (the window, the sim, the
+//! AI's foresight, the tests) runs this one schedule; and the listing of that schedule.
 
-use super::battle::Fighter;
-use super::battle::{
-    Battle, BattleOptions, BattleStats, Derived, EventLog, Fighters, Held, OwnedBattle, store, swap_with_world,
-};
+use super::battle::store::Gate;
+use super::battle::Battle;
 use super::command::{Command, RuleError};
-use super::event::CombatEvent;
 use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, systems_outside};
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     ClockSchedule, ClockStep, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
     Slot, TimeMoves, Turn, Walking, unsettled,
 };
-use super::time::Clock;
-use crate::level::{Catalogue, Level};
-use crate::rules::{Battlefield, Dice};
 use crate::variants::RulesVariant;
 use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
 use bevy::ecs::schedule::{InternedSystemSet, Schedule, Schedules};
+use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
-use std::cell::RefCell;
-
-impl OwnedBattle {
-    /// Sets up a battle on a validated level.
-    pub fn new(
-        level: &Level,
-        catalogue: &Catalogue,
-        variant: RulesVariant,
-        seed: u64,
-        mut options: BattleOptions,
-    ) -> OwnedBattle {
-        // A level may choose its own d20-classic death saves.
-        if let Some(mode) = level.def.death_saves {
-            options.death_saves = mode;
-        }
-        let mut battle = Battle::new_paused(level, catalogue, variant, seed, options);
-        super::clock::start(&mut battle);
-        with_engine(variant, |engine| engine.begin(&mut battle));
-        battle
-    }
-
-    /// A battle set up but not started: no initiative rolled, nobody acting. For
-    /// questions about the standing position.
-    pub fn new_paused(
-        level: &Level,
-        catalogue: &Catalogue,
-        variant: RulesVariant,
-        seed: u64,
-        options: BattleOptions,
-    ) -> OwnedBattle {
-        let (own, economy) = with_engine(variant, |engine| engine.starting_state());
-        let mut fighters: Vec<Fighter> =
-            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue, economy.clone())).collect();
-        fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
-        let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
-        let mut battle = Battle {
-            level_name: Held::Resting(level.def.name.clone()),
-            field: Held::Resting(Battlefield { terrain: level.terrain.clone(), variant }),
-            variant,
-            fighters: Fighters::resting(fighters),
-            dice: Held::Resting(Dice::seeded(seed)),
-            options: Held::Resting(options),
-            clock: Held::Resting(Clock::default()),
-            events: Held::Resting(EventLog::default()),
-            stats: Held::Resting(BattleStats::default()),
-            winner: Held::Resting(None),
-            own: Held::Resting(own),
-            unarmed: Held::Resting(std::sync::Arc::new(unarmed)),
-            derived: Held::Resting(Derived { stale: true, ..Derived::default() }),
-            foreseen: Held::Resting(None),
-            rules_of: super::variants::rules,
-        };
-        battle.emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
-        battle
-    }
-
-    /// Checks and resolves a command for the fighter acting now, through the rules
-    /// schedule on this thread's engine for the battle's variant.
-    pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
-        execute(self, cmd)
-    }
-}
 
 /// A `World` with the rules schedule of one variant built in it.
 pub struct Engine {
     world: World,
     schedule: Schedule,
     variant: RulesVariant,
-    /// The way into the world's battle, made with the world's spare when the first battle
-    /// comes in.
-    gate: Option<store::Gate>,
+    /// The way into the world's battle, made when the first battle comes in.
+    gate: Option<Gate>,
+    /// Only the variant's own systems: fit to serve another battle of the variant.
+    plain: bool,
 }
 
 /// The last change-tick check the world made: the rules schedule, held outside the
@@ -106,7 +37,31 @@ struct TickCheck(Option<CheckChangeTicks>);
 
 impl Engine {
     pub fn new(variant: RulesVariant) -> Engine {
-        Engine::build(variant, |_| {})
+        Engine { plain: true, ..Engine::build(variant, |_| {}) }
+    }
+
+    /// Built with the variant's own systems only (not `build`'s extras).
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    pub fn variant(&self) -> RulesVariant {
+        self.variant
+    }
+
+    /// The world of the battle it holds.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    pub(crate) fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The battle in the world, lent.
+    pub fn lend(&mut self) -> Battle<'_, '_> {
+        let gate = self.gate.get_or_insert_with(|| SystemState::new(&mut self.world));
+        gate.get_mut(&mut self.world).expect("the world holds a battle (`store::furnish`)").battle()
     }
 
     /// The app of `variant`'s rules: the common rules plugin, the variant's plugin, then
@@ -142,44 +97,21 @@ impl Engine {
         assert!(windows == 1 && spent == 1, "{} must add one window system and one clock system", variant.id());
         world.init_resource::<TickCheck>();
         world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
-        Engine { world, schedule, variant, gate: None }
+        Engine { world, schedule, variant, gate: None, plain: false }
     }
 
-    /// Opens `battle`'s first window of time and moves time to the first fighter to act.
-    pub fn begin(&mut self, battle: &mut OwnedBattle) {
-        self.with_battle(battle, |engine| {
-            engine.world.resource_mut::<TimeMoves>().begin();
-            run_the_clock(&mut engine.world);
-        })
+    /// Opens the battle's first window of time and moves time to the first fighter to act.
+    pub fn begin(&mut self) {
+        self.world.resource_mut::<TimeMoves>().begin();
+        run_the_clock(&mut self.world);
     }
 
-    /// Runs `work` with `battle` swapped into the world. Should a rule system panic,
-    /// `battle` is handed back as far as the work had come and the panic goes on; the
-    /// engine is built afresh, since a schedule cut short is not fit to run again (its
-    /// executor would skip the systems it had reached, and a clock schedule taken out to
-    /// run would be missing). An engine built with extra systems (`build`) loses them.
-    fn with_battle<T>(&mut self, battle: &mut OwnedBattle, work: impl FnOnce(&mut Engine) -> T) -> T {
-        let gate = match &mut self.gate {
-            Some(gate) => gate,
-            gate => gate.insert(store::gate(battle, &mut self.world)),
-        };
-        swap_with_world(battle, &mut self.world, gate);
-        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(self)));
-        let gate = self.gate.as_mut().expect("made before the battle went in");
-        swap_with_world(battle, &mut self.world, gate);
-        ran.unwrap_or_else(|panic| {
-            *self = Engine::new(self.variant);
-            std::panic::resume_unwind(panic)
-        })
+    /// Checks and resolves `cmd` for the fighter acting now in the world's battle.
+    pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
+        self.run_command(cmd)
     }
 
-    /// Checks and resolves `cmd` for the fighter acting now in `battle`.
-    pub fn execute(&mut self, battle: &mut OwnedBattle, cmd: Command) -> Result<(), RuleError> {
-        debug_assert_eq!(battle.variant, self.variant, "a battle runs on its own variant's engine");
-        self.with_battle(battle, |engine| engine.run_command(cmd))
-    }
-
-    /// Runs the schedule for `cmd` on the battle swapped in, as many passes as it takes.
+    /// Runs the schedule for `cmd`, as many passes as it takes.
     fn run_command(&mut self, cmd: Command) -> Result<(), RuleError> {
         *self.world.resource_mut::<Turn>() = Turn::Ordered(cmd);
         // One pass carries the command out; each further pass makes the next reaction on
@@ -259,31 +191,15 @@ impl Engine {
     }
 }
 
-thread_local! {
-    /// This thread's engines, one per variant, built on first use.
-    static ENGINES: RefCell<Vec<Option<Engine>>> = RefCell::new(RulesVariant::ALL.iter().map(|_| None).collect());
-}
-
-/// Runs `work` on this thread's engine for `variant`. Work started while another is under
-/// way (which the rules never do) gets an engine of its own.
-fn with_engine<T>(variant: RulesVariant, work: impl FnOnce(&mut Engine) -> T) -> T {
-    let slot = RulesVariant::ALL.iter().position(|v| *v == variant).expect("every variant is in ALL");
-    let taken = ENGINES.with(|e| e.borrow_mut()[slot].take());
-    let mut engine = taken.unwrap_or_else(|| Engine::new(variant));
-    let result = work(&mut engine);
-    ENGINES.with(|e| e.borrow_mut()[slot] = Some(engine));
-    result
-}
-
-/// Resolves `cmd` in `battle` on this thread's engine for its variant.
-pub(crate) fn execute(battle: &mut OwnedBattle, cmd: Command) -> Result<(), RuleError> {
-    with_engine(battle.variant, |engine| engine.execute(battle, cmd))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::combat::schedule::{Slot, Turn};
+    use crate::combat::battle::EventLog;
+    use crate::combat::event::CombatEvent;
+    use crate::combat::time::Clock;
+    use crate::combat::world::BattleWorld;
+    use crate::combat::{BattleOptions, Command};
+    use crate::level::{Catalogue, Level};
 
     /// A rule system that panics on an attack, after the attack slot's own system ran.
     fn broken_rule(turn: Res<Turn>) {
@@ -322,11 +238,13 @@ mod tests {
         }
     }
 
-    fn duel(units: &str, variant: RulesVariant, options: BattleOptions) -> Battle<'static, 'static> {
+    fn duel_level(units: &str) -> Level {
         let text = format!(r#"(name: "duel", rules: "d20-classic", map: (rows: ["....", "...."]), units: [{units}])"#);
-        let catalogue = Catalogue::builtin();
-        let level = Level::parse(&text, std::path::Path::new("duel.ron"), &catalogue).expect("the duel parses");
-        Battle::new(&level, &catalogue, variant, 1, options)
+        Level::parse(&text, std::path::Path::new("duel.ron"), &Catalogue::builtin()).expect("the duel parses")
+    }
+
+    fn duel_on(engine: Engine, units: &str, options: BattleOptions) -> BattleWorld {
+        BattleWorld::new_on(engine, &duel_level(units), &Catalogue::builtin(), 1, options)
     }
 
     const TWO: &str = r#"(id: "a", side: "blue", at: (1, 0), creature: "human_fighter"),
@@ -336,91 +254,85 @@ mod tests {
         (id: "y", side: "red", at: (1, 1), creature: "goblin"),"#;
 
     #[test]
-    fn while_a_command_is_resolved_the_combatants_are_entities_and_the_clock_a_resource() {
+    fn the_combatants_are_entities_of_the_battles_world_and_the_clock_a_resource() {
         let variant = RulesVariant::D20Classic;
         let mut engine = Engine::build(variant, |app| {
             app.init_resource::<Seen>();
             app.add_systems(RulesSchedule, look_at_the_world.after(RulesStage::Resolve).before(RulesStage::Reactions));
         });
         for units in [THREE, TWO, THREE] {
-            let mut battle = duel(units, variant, BattleOptions::default());
-            *engine.world.resource_mut::<Seen>() = Seen::default();
+            let mut battle = duel_on(engine, units, BattleOptions::default());
             let actor = battle.actor().expect("the battle is on");
-            let target =
-                battle.fighters.iter().find(|f| *f.side() != battle.fighters.side[actor]).unwrap().id().to_string();
-            engine.execute(&mut battle, Command::Attack { target }).expect("an attack in reach");
-            let seen = engine.world.resource::<Seen>();
-            let ids: Vec<String> = battle.fighters.iter().map(|f| f.id().to_string()).collect();
+            let target = {
+                let read = battle.read();
+                read.fighters.iter().find(|f| *f.side() != read.fighters.side[actor]).unwrap().id().to_string()
+            };
+            battle.execute(Command::Attack { target }).expect("an attack in reach");
+            let seen = battle.world().resource::<Seen>();
+            let read = battle.read();
+            let ids: Vec<String> = read.fighters.iter().map(|f| f.id().to_string()).collect();
             assert_eq!(seen.ids, ids, "one entity a combatant, seated in id order");
             assert_eq!(seen.entities, ids.len(), "no entity left over from a bigger battle");
             assert_eq!(seen.actor, Some(actor), "the clock in play was this battle's");
-            let hp: Vec<i32> = battle.fighters.indices().map(|i| battle.fighters.health[i].hp).collect();
+            let hp: Vec<i32> = read.fighters.indices().map(|i| read.fighters.health[i].hp).collect();
             assert_eq!(seen.hp, hp, "each fighter's Health component was the battle's, the blow already struck");
             assert_eq!(seen.standard_left, Some(false), "the attack spent the actor's standard action, on its entity");
-            assert!(!battle.budget().standard);
-            // Between commands the world keeps only a spare: none of what the battle did is
-            // left there.
-            assert!(engine.world.resource::<crate::combat::battle::EventLog>().0.is_empty());
-            assert!(!battle.events.is_empty());
+            assert!(!read.budget().standard);
+            assert_eq!(battle.world().resource::<EventLog>().0, battle.events(), "the log is the world's resource");
+            drop(read);
+            engine = battle.into_engine();
+            engine.world_mut().resource_mut::<Seen>().entities = 0;
         }
     }
 
     #[test]
-    fn an_engine_serves_battles_of_any_size_in_turn_as_a_fresh_one_would() {
+    fn a_world_serves_battles_of_any_size_in_turn_as_a_fresh_one_would() {
         let variant = RulesVariant::FourActions;
         let mut shared = Engine::new(variant);
-        // A cap of one round: the battle's own options, not the world's spare, end it once
-        // everyone has ended a turn.
+        // A cap of one round: the battle's own options end it once everyone has ended a turn.
         let options = BattleOptions { round_cap: 1, ..BattleOptions::default() };
         for units in [TWO, THREE, TWO] {
-            let (mut on_shared, mut on_fresh) =
-                (duel(units, variant, options.clone()), duel(units, variant, options.clone()));
-            let mut fresh = Engine::new(variant);
-            let before = on_shared.events.len();
+            let mut on_shared = duel_on(shared, units, options.clone());
+            let mut on_fresh = duel_on(Engine::new(variant), units, options.clone());
+            let before = on_shared.events().len();
             while !on_shared.is_over() {
-                let a = shared.execute(&mut on_shared, Command::EndTurn);
-                let b = fresh.execute(&mut on_fresh, Command::EndTurn);
+                let a = on_shared.execute(Command::EndTurn);
+                let b = on_fresh.execute(Command::EndTurn);
                 assert_eq!(a, b);
-                assert!(on_shared.events.len() < before + 100, "the round cap ends the battle");
+                assert!(on_shared.events().len() < before + 100, "the round cap ends the battle");
             }
             assert!(on_fresh.is_over());
-            assert_eq!(on_shared.events, on_fresh.events);
-            assert_eq!(on_shared.clock.round, 2, "every turn of round 1 was taken");
+            assert_eq!(on_shared.events(), on_fresh.events());
+            assert_eq!(on_shared.clock().round, 2, "every turn of round 1 was taken");
+            shared = on_shared.into_engine();
         }
     }
 
     #[test]
-    fn a_panicking_rule_hands_the_battle_back() {
-        let text = r#"(name: "duel", rules: "d20-classic", map: (rows: ["....", "...."]), units: [
-            (id: "a", side: "blue", at: (1, 0), creature: "human_fighter"),
-            (id: "b", side: "red", at: (2, 0), creature: "human_fighter"),
-        ])"#;
-        let catalogue = Catalogue::builtin();
-        let level = Level::parse(text, std::path::Path::new("duel.ron"), &catalogue).expect("the duel parses");
+    fn a_panicking_rule_leaves_the_battle_as_far_as_it_came() {
         let variant = RulesVariant::D20Classic;
-        let mut battle = Battle::new(&level, &catalogue, variant, 1, BattleOptions::default());
-        let mut engine = Engine::build(variant, |app| {
+        let engine = Engine::build(variant, |app| {
             app.add_systems(RulesSchedule, broken_rule.after(Slot::Attack).in_set(RulesStage::Resolve));
         });
+        let mut battle = duel_on(engine, TWO, BattleOptions::default());
         // A command that is not an attack goes through.
-        engine.execute(&mut battle, Command::Stance { stance: crate::combat::command::Stance::Defensive }).ok();
-        let events = battle.events.len();
+        battle.execute(Command::Stance { stance: crate::combat::command::Stance::Defensive }).ok();
+        let events = battle.events().len();
         let actor = battle.actor().expect("the battle is on");
-        let target = battle.fighters.combatant[1 - actor].id.clone();
+        let target = battle.read().fighters.combatant[1 - actor].id.clone();
         let attack = Command::Attack { target };
         let panicked =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.execute(&mut battle, attack))).is_err();
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| battle.execute(attack))).is_err();
         assert!(panicked, "the broken rule panics");
-        // The caller holds its own battle as far as the attack had come (the engine's spare
-        // would not have the attack's events), and the engine takes the next command: the
-        // turn passes to the other fighter.
+        // The battle is as far as the attack had come, and its world takes the next
+        // command: the turn passes to the other fighter.
         assert!(
-            battle.events[events..].iter().any(|e| matches!(e, CombatEvent::Attack { .. })),
+            battle.events()[events..].iter().any(|e| matches!(e, CombatEvent::Attack { .. })),
             "the attack was rolled"
         );
-        let before = battle.events.len();
-        assert!(engine.execute(&mut battle, Command::EndTurn).is_ok());
+        let before = battle.events().len();
+        assert!(battle.execute(Command::EndTurn).is_ok());
         assert_eq!(battle.actor(), Some(1 - actor), "the turn passed");
-        assert!(battle.events[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. })));
+        assert!(battle.events()[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. })));
     }
 }

@@ -4,7 +4,7 @@
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
 //! using only those below it: `command`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
 //! `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`; `listing`;
-//! `engine`;
+//! `engine`; `world`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
 
 pub mod ai;
@@ -26,10 +26,11 @@ pub mod schedule;
 pub mod sim;
 pub mod time;
 pub mod variants;
+pub mod world;
 
 pub use ai::{Ai, AiKind, Greedy, Scripted};
 pub use attack::AttackProfile;
-pub use battle::{AttackKind, Battle, BattleOptions, BattleStats, DeathSaves, OwnedBattle};
+pub use battle::{AttackKind, Battle, BattleOptions, BattleStats, DeathSaves};
 pub use battle::{Fighter, FighterRef, Fighters};
 pub use command::{Command, RuleError};
 pub use event::CombatEvent;
@@ -37,3 +38,4 @@ pub use fighter::Modifier;
 pub use odds::AttackDie;
 pub use resolve::magic;
 pub use time::{Budget, Clock};
+pub use world::{BattleWorld, Snapshot};

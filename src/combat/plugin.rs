@@ -1,9 +1,10 @@
 //! The combat engine in the window: the battle as a resource and one system that advances
 //! the combat clock (one command per update, from the side's AI or the player's queue),
-//! each command resolved through the rules schedule (`combat::engine`). The view reads the
-//! battle itself; the combatant entities only name its fighters.
+//! each command resolved through the rules schedule in the battle's own world
+//! (`combat::world`). The view reads the battle there; its token entities only name its
+//! fighters.
 
-use super::OwnedBattle;
+use super::BattleWorld;
 use super::ai::{Ai, Greedy};
 use super::command::Command;
 use super::event::CombatEvent;
@@ -15,7 +16,7 @@ use std::collections::{BTreeMap, VecDeque};
 /// The battle being fought.
 #[derive(Resource)]
 pub struct BattleRes {
-    pub battle: OwnedBattle,
+    pub battle: BattleWorld,
     /// Events not yet read by the view/HUD.
     pub cursor: usize,
     ais: BTreeMap<String, Box<dyn Ai + Send + Sync>>,
@@ -33,7 +34,7 @@ struct Thinking {
 }
 
 impl BattleRes {
-    pub fn new(battle: OwnedBattle, human_sides: Vec<String>) -> Self {
+    pub fn new(battle: BattleWorld, human_sides: Vec<String>) -> Self {
         BattleRes { battle, cursor: 0, ais: BTreeMap::new(), human_sides, thinking: None }
     }
 
@@ -111,7 +112,7 @@ fn advance_clock(
     while !res.battle.is_over() {
         // Only a command may mark the battle changed: read first, borrow mutably after.
         let Some(actor) = res.battle.actor() else { break };
-        let side = res.battle.fighters.side[actor].0.clone();
+        let side = res.battle.read().fighters.side[actor].0.clone();
         if res.human_sides.contains(&side) {
             if skip.0 {
                 skip.0 = false;
@@ -128,8 +129,9 @@ fn advance_clock(
         if !player.0.is_empty() {
             player.0.clear(); // orders given out of turn lapse
         }
-        // The AI thinks on another thread, on a copy of the battle (without its event log),
-        // so a slow decision never holds a frame; the answer is played when it is ready.
+        // The AI thinks on another thread, on the battle's snapshot (without its event log)
+        // restored in a scratch world there, so a slow decision never holds a frame; the
+        // answer is played when it is ready.
         if res.thinking.is_some() {
             let r = res.bypass_change_detection();
             let Some((side, brain, cmd, ms)) = r.thinking.as_mut().and_then(|p| check_ready(&mut p.task)) else {
@@ -140,7 +142,7 @@ fn advance_clock(
             thinking.last_ms = ms;
             thinking.max_ms = thinking.max_ms.max(ms);
             // A stale answer (the battle moved on meanwhile) is dropped and asked again.
-            if pending.actor == actor && pending.events == r.battle.events.len() && res.battle.execute(cmd).is_err() {
+            if pending.actor == actor && pending.events == r.battle.events().len() && res.battle.execute(cmd).is_err() {
                 let _ = res.battle.execute(Command::EndTurn);
             }
             if played {
@@ -155,24 +157,24 @@ fn advance_clock(
         }
         let r = res.bypass_change_detection();
         let brain = r.ais.remove(&side).unwrap_or_else(|| Box::new(Greedy));
-        let events = std::mem::take(&mut r.battle.events);
-        let mut copy = r.battle.clone();
-        r.battle.events = events;
+        let snapshot = r.battle.snapshot_quiet();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let mut brain = brain;
             let started = std::time::Instant::now();
-            let cmd = brain.decide(&mut copy, actor);
+            let mut copy = BattleWorld::scratch(snapshot.variant());
+            copy.restore(&snapshot);
+            let cmd = brain.decide(&mut copy.lend(), actor);
             (side, brain, cmd, started.elapsed().as_secs_f64() * 1000.0)
         });
-        r.thinking = Some(Thinking { actor, events: r.battle.events.len(), task });
+        r.thinking = Some(Thinking { actor, events: r.battle.events().len(), task });
         break;
     }
     if res.battle.is_over() && skip.0 {
         skip.0 = false;
     }
-    let (from, to) = (res.cursor, res.battle.events.len());
+    let (from, to) = (res.cursor, res.battle.events().len());
     if from < to {
-        for e in &res.battle.events[from..to] {
+        for e in &res.battle.events()[from..to] {
             out.write(CombatEventMsg(e.clone()));
         }
         res.bypass_change_detection().cursor = to;

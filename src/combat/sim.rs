@@ -6,7 +6,7 @@
 use super::ai::{Ai, AiKind};
 use super::command::Command;
 use super::event::CombatEvent;
-use super::{Battle, BattleOptions, BattleStats, OwnedBattle};
+use super::{Battle, BattleOptions, BattleStats, BattleWorld};
 use crate::level::{Catalogue, Level};
 use crate::variants::RulesVariant;
 use serde::{Deserialize, Serialize};
@@ -78,8 +78,8 @@ pub fn run_battle(
     seed: u64,
     ais: &BTreeMap<String, AiKind>,
     options: &BattleOptions,
-) -> (OwnedBattle, Vec<(String, Command)>) {
-    let mut battle = Battle::new(level, catalogue, rules, seed, options.clone());
+) -> (BattleWorld, Vec<(String, Command)>) {
+    let mut battle = BattleWorld::new(level, catalogue, rules, seed, options.clone());
     let commands = battle.run(&mut |side| Some(ais.get(side).copied().unwrap_or_default().make()));
     (battle, commands)
 }
@@ -109,15 +109,15 @@ fn play_one(
     };
     let log = with_log.then(|| {
         let mut out = Vec::new();
-        write_log(&mut out, &battle, &commands, level, index).expect("writing to memory cannot fail");
+        write_log(&mut out, &battle.read(), &commands, level, index).expect("writing to memory cannot fail");
         out
     });
     Ok(Outcome {
         commands: commands.len() as u64,
-        winner: (*battle.winner).clone().flatten().unwrap_or_else(|| "draw".into()),
-        rounds: battle.clock.round,
-        stats: BattleStats::clone(&battle.stats),
-        deaths: battle.fighters.iter().filter(|f| !f.alive()).count() as u32,
+        winner: battle.winner().flatten().unwrap_or_else(|| "draw".into()),
+        rounds: battle.clock().round,
+        stats: BattleStats::clone(battle.stats()),
+        deaths: battle.read().fighters.iter().filter(|f| !f.alive()).count() as u32,
         log,
     })
 }
@@ -129,16 +129,16 @@ fn checked_battle(
     catalogue: &Catalogue,
     spec: &SimSpec,
     seed: u64,
-) -> Result<(OwnedBattle, Vec<(String, Command)>), String> {
-    let mut battle = Battle::new(level, catalogue, spec.rules, seed, spec.options.clone());
+) -> Result<(BattleWorld, Vec<(String, Command)>), String> {
+    let mut battle = BattleWorld::new(level, catalogue, spec.rules, seed, spec.options.clone());
     let ais = &spec.ais;
     let commands = battle
         .run_checked(&mut |side| Some(ais.get(side).copied().unwrap_or_default().make()), true)
         .map_err(|(_, e)| e)?;
-    let mut again = Battle::new(level, catalogue, spec.rules, seed, spec.options.clone());
+    let mut again = BattleWorld::new(level, catalogue, spec.rules, seed, spec.options.clone());
     again.replay(&commands).map_err(|e| format!("replaying its commands: {e}"))?;
-    if again.events != battle.events {
-        let at = again.events.iter().zip(battle.events.iter()).position(|(a, b)| a != b).unwrap_or(0);
+    if again.events() != battle.events() {
+        let at = again.events().iter().zip(battle.events().iter()).position(|(a, b)| a != b).unwrap_or(0);
         return Err(format!("its commands replay to other events, from event {at}"));
     }
     Ok((battle, commands))
@@ -277,16 +277,16 @@ fn write_log(
     Ok(())
 }
 
-impl OwnedBattle {
+impl BattleWorld {
     /// Replays recorded commands from the start of a battle set up with the same level,
     /// rules and seed. Fails if a command names a unit that is not the one acting.
     pub fn replay(&mut self, commands: &[(String, Command)]) -> Result<(), String> {
         for (unit, cmd) in commands {
-            let Some(acting) = self.actor().and_then(|a| self.fighters.get(a)) else {
+            let Some(acting) = self.actor().map(|a| self.read().fighters.combatant[a].id.clone()) else {
                 return Err("the battle ended before the log did".into());
             };
-            if acting.id() != *unit {
-                return Err(format!("the log has {unit} acting, the battle has {}", acting.id()));
+            if acting != *unit {
+                return Err(format!("the log has {unit} acting, the battle has {acting}"));
             }
             if self.execute(cmd.clone()).is_err() {
                 let _ = self.execute(Command::EndTurn);
@@ -296,7 +296,7 @@ impl OwnedBattle {
     }
 }
 
-impl OwnedBattle {
+impl BattleWorld {
     /// Plays the battle to its end with one AI per side (`ais` answers `None` for a side:
     /// the greedy AI plays it).
     pub fn run(&mut self, ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>) -> Vec<(String, Command)> {
@@ -314,23 +314,26 @@ impl OwnedBattle {
     ) -> Result<Vec<(String, Command)>, (Vec<(String, Command)>, String)> {
         let mut mark = None;
         if check {
-            mark = Some(self.check_invariants(None).map_err(|e| (vec![], format!("at the start: {e}")))?);
+            mark = Some(self.lend().check_invariants(None).map_err(|e| (vec![], format!("at the start: {e}")))?);
         }
         let mut brains: std::collections::BTreeMap<String, Box<dyn Ai>> = std::collections::BTreeMap::new();
         let mut log = Vec::new();
         let mut guard = 0u32;
         while !self.is_over() {
-            let Some((actor, f)) = self.actor().and_then(|a| Some((a, self.fighters.get(a)?))) else { break };
-            let (id, side) = (f.id().to_string(), f.side().0.clone());
+            let Some(actor) = self.actor() else { break };
+            let (id, side) = {
+                let read = self.read();
+                (read.fighters.combatant[actor].id.clone(), read.fighters.side[actor].0.clone())
+            };
             let brain =
                 brains.entry(side.clone()).or_insert_with(|| ais(&side).unwrap_or_else(|| Box::new(super::ai::Greedy)));
-            let cmd = brain.decide(self, actor);
+            let cmd = brain.decide(&mut self.lend(), actor);
             log.push((id, cmd.clone()));
             if self.execute(cmd.clone()).is_err() {
                 let _ = self.execute(Command::EndTurn);
             }
             if check {
-                match self.check_invariants(mark) {
+                match self.lend().check_invariants(mark) {
                     Ok(now) => mark = Some(now),
                     Err(e) => {
                         let what = format!("after {} {cmd:?}: {e}", log.last().map_or("", |(id, _)| id.as_str()));
@@ -340,7 +343,7 @@ impl OwnedBattle {
             }
             guard += 1;
             if guard > 200_000 {
-                self.finish(None, "the engine made no progress");
+                self.lend().finish(None, "the engine made no progress");
                 break;
             }
         }

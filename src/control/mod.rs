@@ -11,7 +11,7 @@ pub use vocabulary::{SlotAction, Tool};
 use vocabulary as variants;
 
 use crate::combat::resolve::Plan;
-use crate::combat::{Command, OwnedBattle};
+use crate::combat::{Command, BattleWorld};
 use crate::grid::GridPos;
 
 /// One button of the action bar.
@@ -28,8 +28,9 @@ pub struct ActionSlot {
 
 /// The action bar for whoever acts now: every action the variant offers, each either
 /// possible or carrying the reason it is not.
-pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
-    let Some(actor) = b.actor() else { return vec![] };
+pub fn action_bar(battle: &BattleWorld) -> Vec<ActionSlot> {
+    let Some(actor) = battle.actor() else { return vec![] };
+    let b = battle.read();
     let side = b.fighters.side[actor].0.clone();
     let units = |keep: &dyn Fn(crate::combat::FighterRef) -> bool| -> Vec<String> {
         b.fighters.iter().filter(|&f| keep(f)).map(|f| f.id().to_string()).collect()
@@ -47,7 +48,7 @@ pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
         .chain(static_labels(variants::shared_actions(v)))
         .map(|(label, action)| {
             let state = match &action {
-                SlotAction::Now(cmd) => b.validate(cmd).map(|_| ()).map_err(|e| e.reason),
+                SlotAction::Now(cmd) => battle.validate(cmd).map(|_| ()).map_err(|e| e.reason),
                 SlotAction::Aim(tool) if tool.aims_at_foe() || tool.aims_at_friend() => {
                     let (units, none) = match tool {
                         _ if tool.aims_at_friend() => (&friends, "no ally in the battle"),
@@ -58,7 +59,7 @@ pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
                     b.affordable(&probe).and_then(|()| {
                         let mut last = none.to_string();
                         for unit in units {
-                            match b.validate(&tool.command(here, unit)) {
+                            match battle.validate(&tool.command(here, unit)) {
                                 Ok(_) => return Ok(()),
                                 Err(e) => last = e.reason,
                             }
@@ -69,7 +70,7 @@ pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
                 SlotAction::Aim(tool) => b.affordable(&tool.command(here, "")),
             };
             let provokes = match (&action, &state) {
-                (SlotAction::Now(cmd), Ok(())) => b
+                (SlotAction::Now(cmd), Ok(())) => battle
                     .provocations(cmd)
                     .into_iter()
                     .map(|p| format!("{} ({})", b.fighters.combatant[p.by].id, p.trigger))
@@ -84,20 +85,21 @@ pub fn action_bar(b: &mut OwnedBattle) -> Vec<ActionSlot> {
 /// The command a click on `cell` gives the acting fighter with `tool` in hand. A click on
 /// a foe with a movement tool attacks it (a full attack where the variant has one and it
 /// is legal); a click on the ground with a foe tool moves there.
-pub fn command_for_click(b: &mut OwnedBattle, tool: Tool, cell: GridPos) -> Result<Command, String> {
+pub fn command_for_click(b: &BattleWorld, tool: Tool, cell: GridPos) -> Result<Command, String> {
     plan_for_click(b, tool, cell).map(|plan| plan.command)
 }
 
 /// [`command_for_click`] with the rules' plan for it (path, provocations, attack roll), so
 /// a preview need not ask twice.
-pub fn plan_for_click(b: &mut OwnedBattle, tool: Tool, cell: GridPos) -> Result<Plan, String> {
+pub fn plan_for_click(battle: &BattleWorld, tool: Tool, cell: GridPos) -> Result<Plan, String> {
+    let b = battle.read();
     let actor = b.actor().ok_or("nobody is acting")?;
     let side = b.fighters.side[actor].0.clone();
     if tool.aims_at_friend() {
         // First aid or a healing spell: on the friend (or, for a spell, the caster) clicked.
         let friend = b.fighters.iter().find(|f| f.alive() && f.footprint().contains(cell) && f.side().0 == side);
         let target = friend.map(|f| f.id().to_string()).ok_or("click an ally")?;
-        return b.validate(&tool.command(cell, &target)).map_err(|e| e.to_string());
+        return battle.validate(&tool.command(cell, &target)).map_err(|e| e.to_string());
     }
     let foe = b
         .fighters
@@ -119,7 +121,7 @@ pub fn plan_for_click(b: &mut OwnedBattle, tool: Tool, cell: GridPos) -> Result<
     };
     let mut reason = String::new();
     for cmd in candidates {
-        match b.validate(&cmd) {
+        match battle.validate(&cmd) {
             Ok(plan) => return Ok(plan),
             Err(e) => {
                 if reason.is_empty() {

@@ -75,7 +75,7 @@ impl Plugin for ControlPlugin {
 
 /// The fighter acting now, if a person plays its side.
 pub fn human_actor(res: &BattleRes) -> Option<usize> {
-    let b = &res.battle;
+    let b = res.battle.read();
     b.actor().filter(|&i| !b.is_over() && res.human_sides.contains(&b.fighters.side[i].0))
 }
 
@@ -90,7 +90,7 @@ fn follow_turns(res: Res<BattleRes>, mut sel: ResMut<Selection>, mut watch: ResM
         if let Some(i) = now {
             sel.set_if_neq(Selection { unit: Some(i), tool: Tool::Move });
         }
-        *watch = TurnWatch { actor: now, events_at_start: res.battle.events.len(), confirm_end: false };
+        *watch = TurnWatch { actor: now, events_at_start: res.battle.events().len(), confirm_end: false };
     }
 }
 
@@ -98,7 +98,7 @@ fn read_input(
     input: Res<Presses>,
     pointer: Res<Pointer>,
     mut watch: ResMut<TurnWatch>,
-    mut res: ResMut<BattleRes>,
+    res: Res<BattleRes>,
     mut sel: ResMut<Selection>,
     mut queue: ResMut<PlayerCommands>,
     mut feedback: ResMut<Feedback>,
@@ -118,7 +118,7 @@ fn read_input(
     }
     if input.pressed(GameAction::EndTurn) && actor.is_some() {
         // The key is easy to hit by accident (or twice): an unused opportunity asks once.
-        let acted = res.battle.events.len() > watch.events_at_start;
+        let acted = res.battle.events().len() > watch.events_at_start;
         if acted || watch.confirm_end {
             queue.0.push_back(Command::EndTurn);
             feedback.0 = None;
@@ -130,7 +130,7 @@ fn read_input(
         }
     }
     if input.pressed(GameAction::CycleUnit) {
-        let b = &res.battle;
+        let b = res.battle.read();
         let mine: Vec<usize> = (0..b.fighters.len())
             .filter(|&i| b.fighters.conditions[i].in_fight() && res.human_sides.contains(&b.fighters.side[i].0))
             .collect();
@@ -143,7 +143,7 @@ fn read_input(
         && !pointer.over_ui
         && let Some(cell) = pointer.cell
     {
-        let b = &res.battle;
+        let b = res.battle.read();
         let clicked = (0..b.fighters.len())
             .find(|&i| b.fighters.conditions[i].alive() && b.fighters.at(i).footprint().contains(cell));
         // "Yours": on the acting unit's side on your turn, else on any side you play.
@@ -159,7 +159,7 @@ fn read_input(
             }
             (Some(_), _) => {
                 // Asking the rules does not change the battle.
-                match command_for_click(&mut res.bypass_change_detection().battle, sel.tool, cell) {
+                match command_for_click(&res.battle, sel.tool, cell) {
                     Ok(cmd) => {
                         queue.0.push_back(cmd);
                         sel.tool = Tool::Move;
@@ -202,13 +202,13 @@ fn press_slots(
 }
 
 /// Recomputes the action bar whenever the battle moves on.
-fn refresh_action_bar(mut res: ResMut<BattleRes>, mut bar: ResMut<ActionBar>, mut last_events: Local<usize>) {
-    let n = res.battle.events.len();
+fn refresh_action_bar(res: Res<BattleRes>, mut bar: ResMut<ActionBar>, mut last_events: Local<usize>) {
+    let n = res.battle.events().len();
     if n == *last_events && !bar.0.is_empty() {
         return;
     }
     *last_events = n;
     let slots =
-        if human_actor(&res).is_some() { action_bar(&mut res.bypass_change_detection().battle) } else { vec![] };
+        if human_actor(&res).is_some() { action_bar(&res.battle) } else { vec![] };
     bar.set_if_neq(ActionBar(slots));
 }

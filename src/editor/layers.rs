@@ -18,7 +18,7 @@
 //! and where leaving provokes), is kept in a `SubjectWork` between calls on one battle, so
 //! moving the pointer over empty squares with a unit selected does not work it out again.
 
-use crate::combat::{Command, OwnedBattle};
+use crate::combat::{Command, BattleWorld};
 use crate::control::plugin::Selection;
 use crate::grid::{Footprint, GridPos};
 use crate::overlay::{Layers, PathPreview, Preview, compute_preview};
@@ -108,7 +108,7 @@ impl SubjectWork {
 /// The rules layers of a level set up as a battle, with the pointer on `hover` and the
 /// unit `selected` (by id) selected.
 pub fn editor_preview(
-    battle: &mut OwnedBattle,
+    battle: &BattleWorld,
     layers: EditorLayers,
     hover: Option<GridPos>,
     selected: Option<&str>,
@@ -119,7 +119,7 @@ pub fn editor_preview(
 /// [`editor_preview`], reusing (and keeping in `work`) what depends on the subject alone.
 /// `work` must have been used with this battle only.
 pub fn editor_preview_kept(
-    battle: &mut OwnedBattle,
+    battle: &BattleWorld,
     layers: EditorLayers,
     hover: Option<GridPos>,
     selected: Option<&str>,
@@ -138,8 +138,8 @@ pub fn editor_preview_kept(
     if work.subject != Some(subject) {
         *work = SubjectWork { subject: Some(subject), ..SubjectWork::default() };
     }
-    battle.refresh();
-    let view = battle.view();
+    let read = battle.read();
+    let view = read.view();
     let me = view.roster.get(subject);
     out.subject_side = me.footprint.side;
     // The hovered square, when the selected unit could stand there.

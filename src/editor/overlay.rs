@@ -12,7 +12,7 @@
 use super::edit::Symmetry;
 use super::session::{EditorDoc, Problems};
 use super::tools::EditorTools;
-use crate::combat::{Battle, BattleOptions, OwnedBattle};
+use crate::combat::{BattleOptions, BattleWorld};
 use crate::control::plugin::Pointer;
 use crate::game::Screen;
 use crate::grid::{Footprint, GridPos};
@@ -34,7 +34,7 @@ struct Shown {
     /// The level's revision and the variant `battle` was set up from (`None` there: it
     /// could not be).
     battle_for: Option<(u64, RulesVariant)>,
-    battle: Option<OwnedBattle>,
+    battle: Option<BattleWorld>,
     /// What the layers worked out about the subject, on `battle`.
     work: SubjectWork,
     preview: EditorPreview,
@@ -65,10 +65,10 @@ impl Plugin for EditorOverlayPlugin {
 }
 
 /// A battle set up from the level as it stands, for its rules layers.
-pub fn battle_of(level: &LevelDef, variant: RulesVariant) -> Option<OwnedBattle> {
+pub fn battle_of(level: &LevelDef, variant: RulesVariant) -> Option<BattleWorld> {
     let cat = Catalogue::builtin_ref();
     let level = Level::from_def(level.clone(), cat).ok()?;
-    Some(Battle::new_paused(&level, cat, variant, 1, BattleOptions::default()))
+    Some(BattleWorld::new_paused(&level, cat, variant, 1, BattleOptions::default()))
 }
 
 /// One translucent cell sprite per board square, made again when the board changes size.
@@ -183,7 +183,7 @@ fn draw_lines(mut gizmos: Gizmos, shown: Res<Shown>, layout: Res<BoardLayout>) {
         gizmos.line_2d(layout.footprint_centre(line.from), layout.footprint_centre(line.to), colour);
     }
     if let Some(path) = &p.play.path
-        && let Some(b) = shown.battle.as_ref()
+        && let Some(b) = shown.battle.as_ref().map(BattleWorld::read)
         && let Some(f) = p.subject.and_then(|s| b.fighters.get(s))
     {
         let side = f.footprint().side;

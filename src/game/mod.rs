@@ -6,7 +6,7 @@
 pub mod screens;
 
 use crate::combat::plugin::{BattleRes, Pace};
-use crate::combat::{Battle, BattleOptions};
+use crate::combat::{BattleOptions, BattleWorld};
 use crate::level::{Catalogue, Level};
 use crate::rules::{self, Combatant, RulesSet};
 use crate::variants::RulesVariant;
@@ -132,8 +132,8 @@ pub fn start_skirmish(world: &mut World) {
     let variant = setup.rules.unwrap_or(level.def.rules);
     let human: Vec<String> =
         setup.side.iter().filter(|s| level.def.units.iter().any(|u| &u.side == *s)).cloned().collect();
-    let battle = Battle::new(&level, &catalogue, variant, setup.seed, BattleOptions::default());
-    spawn_combatants(world, &battle);
+    let battle = BattleWorld::new(&level, &catalogue, variant, setup.seed, BattleOptions::default());
+    spawn_combatants(world, &battle.read());
     world.insert_resource(BattleRes::new(battle, human.clone()));
     world.insert_resource(HumanSides(human));
     world.insert_resource(LevelName(level.def.name.clone()));
@@ -146,7 +146,7 @@ pub fn start_skirmish(world: &mut World) {
 
 /// One entity per fighter, naming it for the view, the badges and the pointer: its state
 /// (place, hit points, conditions) is the battle's, read from `BattleRes`.
-pub fn spawn_combatants(world: &mut World, battle: &Battle) {
+pub fn spawn_combatants(world: &mut World, battle: &crate::combat::Battle) {
     for f in &battle.fighters {
         world.spawn((
             Combatant { id: f.id().to_string() },

@@ -276,7 +276,7 @@ fn controls(ui: &mut egui::Ui, b: &ActiveBindings) {
 
 /// Per side: damage dealt and foes dropped, from the events.
 pub fn damage_by_side(res: &BattleRes) -> Vec<(String, i64, u32)> {
-    let b = &res.battle;
+    let b = res.battle.read();
     let side_of = |id: &str| b.index_of(id).map(|i| b.fighters.side[i].0.clone()).unwrap_or_default();
     let mut out: Vec<(String, i64, u32)> = b.sides_all().into_iter().map(|s| (s, 0, 0)).collect();
     for e in b.events.iter() {
@@ -303,10 +303,10 @@ fn end_screen(
     mut next: ResMut<NextState<Screen>>,
 ) -> Result {
     let Some(res) = res else { return Ok(()) };
-    let Some(winner) = &*res.battle.winner else { return Ok(()) };
+    let Some(winner) = res.battle.winner() else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let b = &res.battle;
-    let headline = match winner {
+    let b = res.battle.read();
+    let headline = match &winner {
         Some(w) if humans.0.contains(w) => "Victory!".to_string(),
         Some(w) if !humans.0.is_empty() => format!("Defeat: {w} wins"),
         Some(w) => format!("{w} wins"),

@@ -97,7 +97,7 @@ fn hud(
 ) -> Result {
     let Some(res) = res else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let b = &res.battle;
+    let b = res.battle.read();
     let mut root = egui::Ui::new(
         ctx.clone(),
         "hud".into(),
@@ -155,7 +155,7 @@ fn hud(
         let mine = human_actor(&res);
         ui.horizontal_wrapped(|ui| match mine {
             Some(i) => {
-                ui.strong(format!("{} - {}:", b.fighters.combatant[i].id, budget_line(b)));
+                ui.strong(format!("{} - {}:", b.fighters.combatant[i].id, budget_line(&b)));
                 for (k, slot) in bar.0.iter().enumerate() {
                     // End turn (always last) shows its own key; the others their slot's.
                     let end_turn = matches!(slot.action, SlotAction::Now(crate::combat::Command::EndTurn));
@@ -223,13 +223,13 @@ fn hud(
     });
 
     egui::Panel::right("info").exact_size(crate::view::camera::PANELS[1] - 14.0).show(&mut root, |ui| {
-        ui.label(egui::RichText::new(clock_line(b)).color(egui::Color32::from_rgb(255, 225, 130)));
+        ui.label(egui::RichText::new(clock_line(&b)).color(egui::Color32::from_rgb(255, 225, 130)));
         if let Some(w) = &*b.winner {
             ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));
         }
         egui::CollapsingHeader::new("Initiative").default_open(true).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                for (i, note) in initiative_rows(b) {
+                for (i, note) in initiative_rows(&b) {
                     let f = b.fighters.at(i);
                     let mut text =
                         egui::RichText::new(format!("{} {note}", f.id())).color(colour32(colours.of(&f.side().0)));

@@ -7,7 +7,7 @@
 
 use crate::combat::attack::AttackProfile;
 use crate::combat::plugin::BattleRes;
-use crate::combat::{Command, OwnedBattle};
+use crate::combat::{Command, BattleWorld};
 use crate::control::plugin::{Pointer, Selection, human_actor};
 use crate::control::{Tool, plan_for_click};
 use crate::game::Screen;
@@ -82,16 +82,16 @@ pub struct Preview {
 }
 
 /// Works out the preview for a battle, the player's sides, the selection, the hovered
-/// square and the layers. Never changes the battle's course (only its derived state).
+/// square and the layers. Never changes the battle.
 pub fn compute_preview(
-    b: &mut OwnedBattle,
+    battle: &BattleWorld,
     humans: &[String],
     sel: &Selection,
     hover: Option<GridPos>,
     layers: Layers,
 ) -> Preview {
     let mut out = Preview::default();
-    b.refresh();
+    let b = battle.read();
     let hovered = hover.and_then(|c| {
         (0..b.fighters.len()).find(|&i| b.fighters.conditions[i].alive() && b.fighters.at(i).footprint().contains(c))
     });
@@ -129,7 +129,7 @@ pub fn compute_preview(
             .collect();
         for t in units {
             let cmd = sel.tool.command(b.fighters.position[t].0, &b.fighters.combatant[t].id.clone());
-            if b.validate(&cmd).is_ok() {
+            if battle.validate(&cmd).is_ok() {
                 out.range.extend(b.fighters.at(t).footprint().cells().map(|c| (c, false)));
             }
         }
@@ -164,13 +164,13 @@ pub fn compute_preview(
         return out;
     }
     out.actor_at = Some(b.fighters.position[actor].0);
-    match plan_for_click(b, sel.tool, cell) {
+    match plan_for_click(battle, sel.tool, cell) {
         Ok(plan) => {
             let cmd = plan.command.clone();
             // Every attack of opportunity the action draws, as the rules resolve it; those
             // along the path are marked where they happen.
             let on_path: Vec<usize> = plan.path.iter().flat_map(|p| p.provokes.iter().map(|x| x.by)).collect();
-            out.provokes = b
+            out.provokes = battle
                 .provocations(&cmd)
                 .into_iter()
                 .filter(|p| !on_path.contains(&p.by))
@@ -204,7 +204,6 @@ pub fn compute_preview(
             if let Some(t) = hovered.filter(|&t| b.fighters.side[t] != b.fighters.side[actor])
                 && (sel.tool.aims_at_foe() || sel.tool == Tool::Move)
             {
-                b.refresh();
                 let cover = rules::cover_between(&b.view(), actor, t, true);
                 if !cover.can_target && cover.cover == rules::CoverKind::Total {
                     out.total_cover = Some((t, cover));
@@ -244,7 +243,7 @@ pub fn toggle_layers(presses: Res<Presses>, mut layers: ResMut<Layers>) {
 }
 
 fn update_preview(
-    mut res: ResMut<BattleRes>,
+    res: Res<BattleRes>,
     sel: Res<Selection>,
     pointer: Res<Pointer>,
     layers: Res<Layers>,
@@ -255,7 +254,7 @@ fn update_preview(
     }
     let hover = if pointer.over_ui { None } else { pointer.cell };
     let humans = res.human_sides.clone();
-    let p = compute_preview(&mut res.bypass_change_detection().battle, &humans, &sel, hover, *layers);
+    let p = compute_preview(&res.battle, &humans, &sel, hover, *layers);
     preview.set_if_neq(p);
 }
 
@@ -376,7 +375,7 @@ fn label_preview(
         }
     }
     if let Some((t, _)) = &preview.total_cover
-        && let Some(fp) = res.battle.fighters.get(*t).map(|f| f.footprint())
+        && let Some(fp) = res.battle.read().fighters.get(*t).map(|f| f.footprint())
     {
         let above = layout.footprint_centre(fp) + Vec2::new(0.0, layout.tile * 0.6);
         label(above, "total cover".into(), Color::srgb(1.0, 0.35, 0.3));
@@ -406,8 +405,8 @@ fn draw_lines(
     if let Some(path) = &preview.path
         && let Some(actor) = human_actor(&res)
     {
-        let side = res.battle.fighters.body[actor].size.side();
-        let mut at = layout.footprint_centre(res.battle.fighters.at(actor).footprint());
+        let side = res.battle.read().fighters.body[actor].size.side();
+        let mut at = layout.footprint_centre(res.battle.read().fighters.at(actor).footprint());
         for &p in &path.squares {
             let next = layout.footprint_centre(Footprint::new(p, side));
             gizmos.line_2d(at, next, Color::srgb(0.4, 1.0, 1.0));
@@ -423,7 +422,7 @@ fn draw_lines(
         gizmos.line_2d(layout.grid_point(line.from), layout.grid_point(line.to), colour);
     }
     let Some(attack) = &preview.attack else { return };
-    let b = &res.battle;
+    let b = res.battle.read();
     let target = layout.footprint_centre(b.fighters.at(attack.target).footprint());
     let me = layout.footprint_centre(b.fighters.at(attack.attacker).footprint());
     for &partner in &attack.flanking_partners {

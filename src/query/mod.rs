@@ -99,10 +99,9 @@ pub fn run(level_path: &Path, variant: Option<RulesVariant>, question: &Question
         return attack_json(&level, &catalogue, variant, attacker, target);
     }
     // The engine the game and the sim play with, set up but not started.
-    let mut battle =
-        crate::combat::Battle::new_paused(&level, &catalogue, variant, 0, crate::combat::BattleOptions::default());
-    battle.refresh();
-    answer(&battle.view(), &level_path.display().to_string(), question)
+    let battle =
+        crate::combat::BattleWorld::new_paused(&level, &catalogue, variant, 0, crate::combat::BattleOptions::default());
+    answer(&battle.read().view(), &level_path.display().to_string(), question)
 }
 
 #[derive(Serialize)]
@@ -123,9 +122,10 @@ pub fn attack_json(
     attacker: &str,
     target: &str,
 ) -> Result<String, QueryError> {
-    use crate::combat::{AttackKind, Battle, BattleOptions, attack};
+    use crate::combat::{AttackKind, BattleOptions, BattleWorld, attack};
     use crate::rules::Condition;
-    let mut battle = Battle::new_paused(level, catalogue, variant, 0, BattleOptions::default());
+    let mut world = BattleWorld::new_paused(level, catalogue, variant, 0, BattleOptions::default());
+    let mut battle = world.lend();
     let known = || battle_units(&battle);
     let a = battle.index_of(attacker).ok_or_else(|| QueryError::UnknownUnit {
         level: level.source.display().to_string(),

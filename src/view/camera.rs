@@ -112,7 +112,7 @@ fn move_camera(
     }
     if presses.pressed(GameAction::CentreCamera)
         && let (Some(res), Some(unit)) = (res, selection.unit)
-        && let Some(f) = res.battle.fighters.get(unit)
+        && let Some(f) = res.battle.read().fighters.get(unit)
     {
         let c = layout.footprint_centre(f.footprint());
         let [l, r, t, b] = PANELS;

@@ -66,7 +66,7 @@ fn spawn_floating(
         // Several numbers on one unit in one frame stack upwards.
         let n = stacked.iter().filter(|(u, _)| u == unit).count() as f32;
         stacked.push((unit.to_string(), 0.0));
-        let start = layout.footprint_centre(res.battle.fighters.at(i).footprint())
+        let start = layout.footprint_centre(res.battle.read().fighters.at(i).footprint())
             + Vec2::new(0.0, layout.tile * 0.3 + 16.0 * n);
         commands.spawn((
             FloatingText { text: text.clone(), start, age: 0.0 },

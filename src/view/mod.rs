@@ -9,7 +9,7 @@ pub mod floating;
 pub mod layout;
 pub mod screenshot;
 
-use crate::combat::FighterRef;
+use crate::combat::{Battle, FighterRef};
 use crate::combat::plugin::BattleRes;
 use crate::control::vocabulary::VariantBadge;
 use crate::game::Screen;
@@ -96,7 +96,8 @@ pub fn terrain_index(t: Terrain) -> u32 {
 
 fn spawn_board(mut commands: Commands, res: Option<Res<BattleRes>>, mut images: ResMut<Assets<Image>>) {
     let Some(res) = res else { return };
-    let field = &res.battle.field;
+    let b = res.battle.read();
+    let field = &*b.field;
     let layout = spawn_tilemap(
         &mut commands,
         &mut images,
@@ -237,8 +238,9 @@ fn spawn_tokens(
         return;
     }
     let disc = disc.get_or_insert_with(|| images.add(art::token_disc(128))).clone();
+    let b = res.battle.read();
     for (unit, c, side) in &new_units {
-        let Some(f) = fighter_of(&res, c) else { continue };
+        let Some(f) = fighter_of(&b, c) else { continue };
         let size = layout.tile * f.size().side() as f32 * 0.86;
         let bar_w = size * 0.8;
         let at = layout.footprint_centre(f.footprint());
@@ -296,17 +298,13 @@ fn spawn_tokens(
 }
 
 /// The fighter a token's unit stands for, as the battle has it.
-fn fighter<'a>(
-    res: &'a BattleRes,
-    units: &Query<&Combatant>,
-    unit: Entity,
-) -> Option<FighterRef<'a, 'static, 'static>> {
-    fighter_of(res, units.get(unit).ok()?)
+fn fighter<'a, 'w>(b: &'a Battle<'w, 'w>, units: &Query<&Combatant>, unit: Entity) -> Option<FighterRef<'a, 'w, 'w>> {
+    fighter_of(b, units.get(unit).ok()?)
 }
 
 /// The fighter a combatant names, as the battle has it.
-fn fighter_of<'a>(res: &'a BattleRes, c: &Combatant) -> Option<FighterRef<'a, 'static, 'static>> {
-    res.battle.index_of(&c.id).map(|i| res.battle.fighters.at(i))
+fn fighter_of<'a, 'w>(b: &'a Battle<'w, 'w>, c: &Combatant) -> Option<FighterRef<'a, 'w, 'w>> {
+    b.index_of(&c.id).map(|i| b.fighters.at(i))
 }
 
 /// Sets each token's goal when the battle moves on (and places new tokens at once).
@@ -321,8 +319,9 @@ fn place_tokens(
     if !res.is_changed() && new_tokens.is_empty() {
         return; // nothing happened this frame
     }
+    let b = res.battle.read();
     for (token, mut goal) in &mut tokens {
-        if let Some(f) = fighter(&res, &units, token.unit) {
+        if let Some(f) = fighter(&b, &units, token.unit) {
             goal.set_if_neq(TokenGoal(layout.footprint_centre(f.footprint())));
         }
     }
@@ -356,8 +355,9 @@ fn update_hp_bars(
     if !res.is_changed() && added.is_empty() {
         return;
     }
+    let b = res.battle.read();
     for (bar, mut sprite, mut transform) in &mut bars {
-        if let Some(f) = fighter(&res, &units, bar.unit) {
+        if let Some(f) = fighter(&b, &units, bar.unit) {
             let frac = (f.health().hp.max(0) as f32 / f.health().max.max(1) as f32).clamp(0.0, 1.0);
             sprite.custom_size = Some(Vec2::new(bar.width * frac, 4.0));
             transform.translation.x = -bar.width * (1.0 - frac) / 2.0;
@@ -459,9 +459,10 @@ fn show_token_state(
     if !res.is_changed() && badges_changed.is_empty() && added.is_empty() {
         return;
     }
+    let b = res.battle.read();
     for (token, mut sprite, mut vis) in &mut tokens {
         if let Ok((c, side, _)) = units.get(token.unit)
-            && let Some(f) = fighter_of(&res, c)
+            && let Some(f) = fighter_of(&b, c)
         {
             *vis = if f.has(Condition::Dead) { Visibility::Hidden } else { Visibility::Inherited };
             sprite.color =
@@ -471,7 +472,7 @@ fn show_token_state(
     let tile = layout.map_or(layout::TILE, |l| l.tile);
     for (badge, mut text, mut font) in &mut badges {
         if let Ok((c, _, variant)) = units.get(badge.unit)
-            && let Some(f) = fighter_of(&res, c)
+            && let Some(f) = fighter_of(&b, c)
         {
             let conditions: Vec<Condition> =
                 f.conditions().0.iter().copied().filter(|&c| c != Condition::Dead).collect();
@@ -493,7 +494,8 @@ fn mark_selected(
 ) {
     let (Some(res), Some(layout)) = (res, layout) else { return };
     let Ok((mut rt, mut sprite, mut vis)) = ring.single_mut() else { return };
-    let actor = res.battle.actor().map(|i| res.battle.fighters.combatant[i].id.as_str());
+    let b = res.battle.read();
+    let actor = res.battle.actor().map(|i| b.fighters.combatant[i].id.as_str());
     let found = tokens.iter().find_map(|(tok, t)| {
         let (c, body) = units.get(tok.unit).ok()?;
         (Some(c.id.as_str()) == actor).then_some((t.translation, body.size.side()))

@@ -1,6 +1,6 @@
 //! The combatants of a battle, one column per component, in id order (a fighter's index is
-//! its seat). While the battle rests each column is a list; while it is in play each is the
-//! world's query of that component, reached through the seats. The rules index a column
+//! its seat): each column is the world's query of that component (or, to read from outside
+//! the schedule, the world itself), reached through the seats. The rules index a column
 //! (`b.fighters.health[t].hp -= 3`) to read or change one component of one fighter, and
 //! take a [`FighterRef`] to ask about a whole fighter. Here too: how a level's unit
 //! becomes a [`Fighter`].
@@ -19,7 +19,6 @@ use std::ops::{Index, IndexMut};
 
 /// One component of every combatant, in id order.
 pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
-    Resting(Vec<C>),
     InPlay {
         seats: &'w [Entity],
         all: Query<'w, 's, &'static mut C>,
@@ -29,26 +28,28 @@ pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
         seats: &'w [Entity],
         all: Query<'w, 's, &'static C>,
     },
+    /// Read from the world outside any system (`BattleWorld::read`).
+    Read { seats: &'w [Entity], world: &'w World },
 }
 
 impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
-    /// The component in seat `i` of the world (kept out of line, so that indexing a
-    /// resting battle inlines to a slice index).
-    #[inline(never)]
+    /// The component in seat `i` of the world.
+    #[inline]
     fn seated(&self, i: usize) -> &C {
         match self {
-            Column::Resting(all) => &all[i],
             Column::InPlay { seats, all } => all.get(seats[i]).expect("every seat holds a fighter"),
             Column::Seen { seats, all } => all.get(seats[i]).expect("every seat holds a fighter"),
+            Column::Read { seats, world } => world.get::<C>(seats[i]).expect("every seat holds a fighter"),
         }
     }
 
-    #[inline(never)]
+    #[inline]
     fn seated_mut(&mut self, i: usize) -> &mut C {
         match self {
-            Column::Resting(all) => &mut all[i],
             Column::InPlay { seats, all } => all.get_mut(seats[i]).expect("every seat holds a fighter").into_inner(),
-            Column::Seen { .. } => unreachable!("a battle lent for reading is only ever seen as `&Battle`"),
+            Column::Seen { .. } | Column::Read { .. } => {
+                unreachable!("a battle lent for reading is only ever seen as `&Battle`")
+            }
         }
     }
 
@@ -61,54 +62,24 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
 
     fn len(&self) -> usize {
         match self {
-            Column::Resting(all) => all.len(),
-            Column::InPlay { seats, .. } | Column::Seen { seats, .. } => seats.len(),
+            Column::InPlay { seats, .. } | Column::Seen { seats, .. } | Column::Read { seats, .. } => seats.len(),
         }
     }
 
-    /// Swaps every component of this resting column with the same seat's in `live` (one
-    /// pass over the seats). Change ticks are left alone: the engine's world has no system
-    /// that looks for changed components (the rules mark what they change as `stale`).
-    fn swap_with(&mut self, live: &mut Column<'_, '_, C>) {
-        let (Column::Resting(resting), Column::InPlay { seats, all }) = (self, live) else {
-            unreachable!("an owned battle rests and the world's is in play")
-        };
-        assert_eq!(resting.len(), seats.len(), "a column for every seat");
-        let mut seated = all.iter_many_mut(seats.iter());
-        for component in resting {
-            let mut in_seat = seated.fetch_next().expect("every seat holds a fighter");
-            std::mem::swap(component, in_seat.bypass_change_detection());
-        }
-    }
 }
 
 impl<C: Component<Mutability = Mutable>> Index<usize> for Column<'_, '_, C> {
     type Output = C;
     #[inline]
     fn index(&self, i: usize) -> &C {
-        match self {
-            Column::Resting(all) => &all[i],
-            _ => self.seated(i),
-        }
+        self.seated(i)
     }
 }
 
 impl<C: Component<Mutability = Mutable>> IndexMut<usize> for Column<'_, '_, C> {
     #[inline]
     fn index_mut(&mut self, i: usize) -> &mut C {
-        match self {
-            Column::Resting(all) => &mut all[i],
-            _ => self.seated_mut(i),
-        }
-    }
-}
-
-impl<C: Component<Mutability = Mutable> + Clone> Clone for Column<'static, 'static, C> {
-    fn clone(&self) -> Self {
-        match self {
-            Column::Resting(all) => Column::Resting(all.clone()),
-            _ => Column::Resting((0..self.len()).map(|i| self[i].clone()).collect()),
-        }
+        self.seated_mut(i)
     }
 }
 
@@ -136,19 +107,10 @@ macro_rules! fighter_columns {
             $(pub $column: $component,)*
         }
 
-        impl Fighters<'static, 'static> {
-            /// The fighters of a resting battle (already in id order).
-            pub fn resting(fighters: Vec<Fighter>) -> Self {
-                let mut columns = Fighters { $($column: Column::Resting(Vec::with_capacity(fighters.len())),)* };
-                for fighter in fighters {
-                    $(if let Column::Resting(all) = &mut columns.$column { all.push(fighter.$column); })*
-                }
-                columns
-            }
-
-            /// Swaps every fighter of this resting battle with the one in its seat in `live`.
-            pub(super) fn swap_with(&mut self, live: &mut Fighters<'_, '_>) {
-                $(self.$column.swap_with(&mut live.$column);)*
+        impl<'w> Fighters<'w, 'w> {
+            /// The fighters seated in `world`, to read from outside any system.
+            pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
+                Fighters { $($column: Column::Read { seats, world },)* }
             }
         }
 
@@ -156,12 +118,6 @@ macro_rules! fighter_columns {
             /// A copy of fighter `i`, whole.
             pub fn fighter(&self, i: usize) -> Fighter {
                 Fighter { $($column: self.$column[i].clone(),)* }
-            }
-        }
-
-        impl Clone for Fighters<'static, 'static> {
-            fn clone(&self) -> Self {
-                Fighters { $($column: self.$column.clone(),)* }
             }
         }
 

@@ -1,7 +1,7 @@
 //! A battle's state: its fighters (in id order, so a fighter's index is stable), the
 //! clock, the seeded dice, the event log, and the derived roster, occupancy and threat map;
-//! where it lives (in the engine's world while a command is resolved, one value between
-//! commands: `store`); and the slots a variant fills (`slots`). Pure and deterministic: the
+//! where it lives (its world's entities and resources: `store`), the lens through which
+//! the rules see it ([`Battle`]), and the slots a variant fills (`slots`). Pure and deterministic: the
 //! same seed and the same commands give the same events byte for byte.
 //!
 //! Why indexing here cannot panic on input: commands and logs name units by id, and
@@ -17,8 +17,7 @@ pub(crate) mod store;
 pub use fighters::{Column, Fighter, FighterRef, Fighters, FightersIter};
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Counterspells, Criticals, Maneuver, Situation, Terms, VariantRules};
-pub(crate) use store::swap_with_world;
-pub use store::{BattleRead, Derived, EventLog, Held, InPlay, InPlayRead, OwnedBattle, Seats};
+pub use store::{BattleRead, Derived, EventLog, Held, InPlay, InPlayRead, Seats};
 
 use super::event::CombatEvent;
 use super::own::{Own, OwnData};
@@ -64,9 +63,8 @@ pub struct BattleStats {
     pub counterspells: u32,
 }
 
-/// A battle in progress: resting between commands as an [`OwnedBattle`], or in play in the
-/// engine's world while the rules resolve a command (`store`). The rules see one type and
-/// the same fields either way.
+/// A battle in progress as the rules see it: its parts lent by its world (to a rule system,
+/// a check, or from outside the schedule by `BattleWorld::lend` and `BattleWorld::read`).
 #[derive(Debug)]
 pub struct Battle<'w, 's> {
     pub level_name: Held<'w, String>,
@@ -94,28 +92,6 @@ pub struct Battle<'w, 's> {
     /// The registry of the variants' rules (their slots), given when the battle is set up
     /// (`variants::rules`), so the shared rules never name the registry's module.
     pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
-}
-
-impl Clone for OwnedBattle {
-    fn clone(&self) -> Self {
-        Battle {
-            level_name: self.level_name.clone(),
-            field: self.field.clone(),
-            variant: self.variant,
-            fighters: self.fighters.clone(),
-            dice: self.dice.clone(),
-            options: self.options.clone(),
-            clock: self.clock.clone(),
-            events: self.events.clone(),
-            stats: self.stats.clone(),
-            winner: self.winner.clone(),
-            own: self.own.clone(),
-            unarmed: self.unarmed.clone(),
-            derived: self.derived.clone(),
-            foreseen: self.foreseen.clone(),
-            rules_of: self.rules_of,
-        }
-    }
 }
 
 impl Battle<'_, '_> {

@@ -1,13 +1,13 @@
-//! Where a battle's state lives. While the rules resolve a command it lives in the
-//! engine's `World`: each combatant is an entity with its components (`fighters`), seated
-//! in id order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
+//! Where a battle's state lives: in its `World` ([`crate::combat::BattleWorld`]), for the
+//! whole battle. Each combatant is an entity with its components (`fighters`), seated in id
+//! order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
 //! variant's own state and the derived roster, occupancy and threat map are resources. The
-//! rule systems reach it through the [`InPlay`] system parameter. Between commands it rests
-//! as one plain value (an [`OwnedBattle`]) that the window, the sim, the AI and the tests
-//! hold, copy and read; the engine moves it into its world for a command and back out
-//! (`swap_with_world`), so the state is in one place at any time and never mirrored.
+//! rule systems reach it through the [`InPlay`] system parameter and the checks through
+//! [`InPlayRead`]; from outside the schedule it is lent (`BattleWorld::lend`) or read
+//! (`BattleWorld::read`) from the world itself.
 
-use super::fighters::{Fighters, InPlayFighters, SeenFighters};
+
+use super::fighters::{Fighter, Fighters, InPlayFighters, SeenFighters};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules};
 use crate::combat::event::CombatEvent;
 use crate::combat::own::Own;
@@ -20,13 +20,8 @@ use bevy::prelude::*;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-/// A battle resting between commands, owning its state.
-pub type OwnedBattle = Battle<'static, 'static>;
-
-/// One part of a battle's state: owned while the battle rests, lent by the world while it
-/// is in play.
+/// One part of a battle's state, lent by its world: to change, or only to read.
 pub enum Held<'w, T> {
-    Resting(T),
     InPlay(&'w mut T),
     /// Lent for reading only, to a check (`InPlayRead`).
     Seen(&'w T),
@@ -37,7 +32,6 @@ impl<T> Deref for Held<'_, T> {
     #[inline]
     fn deref(&self) -> &T {
         match self {
-            Held::Resting(value) => value,
             Held::InPlay(value) => value,
             Held::Seen(value) => value,
         }
@@ -48,22 +42,9 @@ impl<T> DerefMut for Held<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
         match self {
-            Held::Resting(value) => value,
             Held::InPlay(value) => value,
             Held::Seen(_) => unreachable!("a battle lent for reading is only ever seen as `&Battle`"),
         }
-    }
-}
-
-impl<T: Clone> Clone for Held<'static, T> {
-    fn clone(&self) -> Self {
-        Held::Resting(T::clone(self))
-    }
-}
-
-impl<T: Default> Default for Held<'_, T> {
-    fn default() -> Self {
-        Held::Resting(T::default())
     }
 }
 
@@ -110,16 +91,38 @@ impl Derived {
 /// rules, copied in with each battle and never changed by a command; its level, options and
 /// unarmed strike) and its record so far (counters, outcome, and while a command is only
 /// foreseen, the attacks of opportunity it would draw).
-#[derive(Resource)]
+#[derive(Resource, Clone)]
 pub(crate) struct Record {
-    variant: RulesVariant,
-    rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
-    level_name: String,
-    options: BattleOptions,
-    unarmed: Arc<WeaponDef>,
-    stats: BattleStats,
-    winner: Option<Option<String>>,
-    foreseen: Option<Vec<Provoked>>,
+    pub(crate) variant: RulesVariant,
+    pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
+    pub(crate) level_name: String,
+    pub(crate) options: BattleOptions,
+    pub(crate) unarmed: Arc<WeaponDef>,
+    pub(crate) stats: BattleStats,
+    pub(crate) winner: Option<Option<String>>,
+    pub(crate) foreseen: Option<Vec<Provoked>>,
+}
+
+impl Record {
+    /// The record of a battle not yet begun.
+    pub(crate) fn new(
+        variant: RulesVariant,
+        rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
+        level_name: String,
+        options: BattleOptions,
+        unarmed: Arc<WeaponDef>,
+    ) -> Record {
+        Record {
+            variant,
+            rules_of,
+            level_name,
+            options,
+            unarmed,
+            stats: BattleStats::default(),
+            winner: None,
+            foreseen: None,
+        }
+    }
 }
 
 impl Deref for EventLog {
@@ -223,68 +226,59 @@ impl<'w, 's> InPlayRead<'w, 's> {
 /// looked up once).
 pub type Gate = SystemState<InPlay<'static, 'static>>;
 
-/// Makes the world ready to hold a battle like `battle` (a spare of the same shape, made on
-/// first use, so that nothing is allocated per command), and the gate into it.
-pub(crate) fn gate(battle: &OwnedBattle, world: &mut World) -> Gate {
-    world.insert_resource(Seats::default());
-    world.insert_resource((*battle.field).clone());
-    world.insert_resource((*battle.dice).clone());
+/// Puts a battle's resources into `world`, in place of any there (the combatants are seated
+/// apart, `seat`, in the seats already there).
+pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record: Record, own: Own) {
+    if !world.contains_resource::<Seats>() {
+        world.insert_resource(Seats::default());
+    }
+    world.insert_resource(field);
+    world.insert_resource(dice);
     world.insert_resource(Clock::default());
     world.insert_resource(EventLog::default());
-    world.insert_resource(Own::default());
-    world.insert_resource(Derived::default());
-    world.insert_resource(Record {
-        variant: battle.variant,
-        rules_of: battle.rules_of,
-        level_name: String::new(),
-        options: BattleOptions::default(),
-        unarmed: Arc::clone(&battle.unarmed),
-        stats: BattleStats::default(),
-        winner: None,
-        foreseen: None,
-    });
-    SystemState::new(world)
+    world.insert_resource(own);
+    world.insert_resource(Derived { stale: true, ..Derived::default() });
+    world.insert_resource(record);
 }
 
-/// Moves a resting battle's state into `world` and the world's into the battle: called
-/// once to put the battle in play and once more to take it back. Each part is swapped with
-/// the world's spare; each fighter with the component of its seat (seats are made or
-/// dropped to match the battle first).
-pub(crate) fn swap_with_world(battle: &mut OwnedBattle, world: &mut World, gate: &mut Gate) {
-    if world.resource::<Seats>().0.len() != battle.fighters.len() {
-        seat(&battle.fighters, world);
-    }
-    let mut record = world.resource_mut::<Record>();
-    (record.variant, record.rules_of) = (battle.variant, battle.rules_of);
-    let mut live = gate.get_mut(world).expect("the world holds a battle's parts (made by `gate`)").battle();
-    battle.fighters.swap_with(&mut live.fighters);
-    swap_part(&mut battle.level_name, &mut live.level_name);
-    swap_part(&mut battle.field, &mut live.field);
-    swap_part(&mut battle.dice, &mut live.dice);
-    swap_part(&mut battle.options, &mut live.options);
-    swap_part(&mut battle.clock, &mut live.clock);
-    swap_part(&mut battle.events, &mut live.events);
-    swap_part(&mut battle.stats, &mut live.stats);
-    swap_part(&mut battle.winner, &mut live.winner);
-    swap_part(&mut battle.own, &mut live.own);
-    swap_part(&mut battle.unarmed, &mut live.unarmed);
-    swap_part(&mut battle.derived, &mut live.derived);
-    swap_part(&mut battle.foreseen, &mut live.foreseen);
+/// The battle in `world`, to read: its components straight from their entities and its
+/// resources as they are (no system state needed, so a shared `&World` will do).
+pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
+    let record = world.resource::<Record>();
+    BattleRead(Battle {
+        level_name: Held::Seen(&record.level_name),
+        field: Held::Seen(world.resource::<Battlefield>()),
+        variant: record.variant,
+        fighters: Fighters::read(&world.resource::<Seats>().0, world),
+        dice: Held::Seen(world.resource::<Dice>()),
+        options: Held::Seen(&record.options),
+        clock: Held::Seen(world.resource::<Clock>()),
+        events: Held::Seen(world.resource::<EventLog>()),
+        stats: Held::Seen(&record.stats),
+        winner: Held::Seen(&record.winner),
+        own: Held::Seen(world.resource::<Own>()),
+        unarmed: Held::Seen(&record.unarmed),
+        derived: Held::Seen(world.resource::<Derived>()),
+        foreseen: Held::Seen(&record.foreseen),
+        rules_of: record.rules_of,
+    })
 }
 
-fn swap_part<T>(part: &mut Held<'static, T>, spare: &mut Held<'_, T>) {
-    std::mem::swap(&mut **part, &mut **spare);
-}
-
-/// As many seats as `fighters`, each holding a fighter (a spare, for a newly made seat).
-fn seat(fighters: &Fighters, world: &mut World) {
+/// Seats `fighters` in `world` in their order, reusing the entities of the seats there
+/// (their components overwritten) and spawning or despawning to match.
+pub(crate) fn seat(world: &mut World, fighters: Vec<Fighter>) {
     let mut seats = std::mem::take(&mut world.resource_mut::<Seats>().0);
     while seats.len() > fighters.len() {
         let entity = seats.pop().expect("more seats than fighters");
         world.despawn(entity);
     }
-    for i in seats.len()..fighters.len() {
-        seats.push(world.spawn(fighters.fighter(i)).id());
+    for (i, fighter) in fighters.into_iter().enumerate() {
+        match seats.get(i) {
+            Some(&entity) => {
+                world.entity_mut(entity).insert(fighter);
+            }
+            None => seats.push(world.spawn(fighter).id()),
+        }
     }
     world.resource_mut::<Seats>().0 = seats;
 }

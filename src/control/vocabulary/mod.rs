@@ -290,7 +290,7 @@ impl Plugin for BadgesPlugin {
 
 /// Run condition: the battle is under this variant.
 pub fn variant_is(v: RulesVariant) -> impl FnMut(Option<Res<BattleRes>>) -> bool + Clone {
-    move |res: Option<Res<BattleRes>>| res.is_some_and(|r| r.battle.variant == v)
+    move |res: Option<Res<BattleRes>>| res.is_some_and(|r| r.battle.variant() == v)
 }
 
 /// Adds the badge system of one variant, running in `RulesSet::Derive` while it is active.
@@ -306,7 +306,7 @@ fn add_badges(app: &mut App, v: RulesVariant, badge: fn(&Battle, usize) -> Strin
             for (e, c, current) in &mut q {
                 let Some(i) = res.battle.index_of(&c.id) else { continue };
                 let text =
-                    if res.battle.fighters.conditions[i].in_fight() { badge(&res.battle, i) } else { String::new() };
+                    if res.battle.read().fighters.conditions[i].in_fight() { badge(&res.battle.read(), i) } else { String::new() };
                 match current {
                     Some(mut b) => {
                         b.set_if_neq(VariantBadge(text));

@@ -1,0 +1,332 @@
+//! A battle's home: one `World` for the whole battle, built from the common rules plugin and
+//! its variant's plugin (`engine`), in which the combatants are entities and everything
+//! else of the battle is a resource (`battle::store`). Commands run the rules schedule on
+//! that world; the window, the sim, `query`, the AI and the tests hold a [`BattleWorld`]
+//! and read the battle from it. A [`Snapshot`] is the battle as plain data, for a playout
+//! or a foresight restored into a scratch world of the same variant; worlds are reused per
+//! thread (a finished battle's world serves the next battle of its variant on that thread),
+//! since building a schedule costs far more than a battle's setup.
+
+use super::battle::store::{self, Record};
+use super::battle::{Battle, BattleOptions, BattleRead, BattleStats, Derived, EventLog, Fighter, Seats};
+use super::command::{Command, RuleError};
+use super::engine::Engine;
+use super::event::CombatEvent;
+use super::own::Own;
+use super::resolve::Plan;
+use super::time::Clock;
+use crate::level::{Catalogue, Level};
+use crate::rules::{Battlefield, Dice};
+use crate::variants::RulesVariant;
+use bevy::prelude::*;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// One battle, living in its own world.
+pub struct BattleWorld {
+    /// Always there but while being dropped (its world goes back to the thread's pool).
+    engine: Option<Engine>,
+}
+
+/// A battle as plain data: its combatants in id order and its resources, with the derived
+/// maps as they were. Restored into any world of the same variant.
+#[derive(Clone)]
+pub struct Snapshot {
+    fighters: Vec<Fighter>,
+    field: Battlefield,
+    dice: Dice,
+    clock: Clock,
+    events: EventLog,
+    own: Own,
+    derived: Derived,
+    record: Record,
+}
+
+impl BattleWorld {
+    /// Sets up a battle on a validated level and opens its first window of time.
+    pub fn new(
+        level: &Level,
+        catalogue: &Catalogue,
+        variant: RulesVariant,
+        seed: u64,
+        options: BattleOptions,
+    ) -> BattleWorld {
+        BattleWorld::new_on(take_engine(variant), level, catalogue, seed, options)
+    }
+
+    /// [`BattleWorld::new`] in the world of `engine`.
+    pub(crate) fn new_on(
+        engine: Engine,
+        level: &Level,
+        catalogue: &Catalogue,
+        seed: u64,
+        mut options: BattleOptions,
+    ) -> BattleWorld {
+        // A level may choose its own d20-classic death saves.
+        if let Some(mode) = level.def.death_saves {
+            options.death_saves = mode;
+        }
+        let mut battle = BattleWorld::paused_on(engine, level, catalogue, seed, options);
+        super::clock::start(&mut battle.lend());
+        battle.engine_mut().begin();
+        battle.settle();
+        battle
+    }
+
+    /// A battle set up but not started: no initiative rolled, nobody acting. For
+    /// questions about the standing position.
+    pub fn new_paused(
+        level: &Level,
+        catalogue: &Catalogue,
+        variant: RulesVariant,
+        seed: u64,
+        options: BattleOptions,
+    ) -> BattleWorld {
+        BattleWorld::paused_on(take_engine(variant), level, catalogue, seed, options)
+    }
+
+    fn paused_on(mut engine: Engine, level: &Level, catalogue: &Catalogue, seed: u64, options: BattleOptions) -> Self {
+        let variant = engine.variant();
+        let (own, economy) = engine.starting_state();
+        let mut fighters: Vec<Fighter> =
+            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue, economy.clone())).collect();
+        fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
+        let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
+        let record =
+            Record::new(variant, super::variants::rules, level.def.name.clone(), options, Arc::new(unarmed));
+        let world = engine.world_mut();
+        store::furnish(world, Battlefield { terrain: level.terrain.clone(), variant }, Dice::seeded(seed), record, own);
+        store::seat(world, fighters);
+        let mut battle = BattleWorld { engine: Some(engine) };
+        battle.lend().emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
+        battle.settle();
+        battle
+    }
+
+    /// A world of `variant` from this thread's pool, holding whatever battle it last held:
+    /// for [`BattleWorld::restore`].
+    pub fn scratch(variant: RulesVariant) -> BattleWorld {
+        BattleWorld { engine: Some(take_engine(variant)) }
+    }
+
+    /// The engine whose world held this battle, for another.
+    #[cfg(test)]
+    pub(crate) fn into_engine(mut self) -> Engine {
+        self.engine.take().expect("a battle has its world until it is dropped")
+    }
+
+    fn engine(&self) -> &Engine {
+        self.engine.as_ref().expect("a battle has its world until it is dropped")
+    }
+
+    fn engine_mut(&mut self) -> &mut Engine {
+        self.engine.as_mut().expect("a battle has its world until it is dropped")
+    }
+
+    /// The world the battle lives in.
+    pub fn world(&self) -> &World {
+        self.engine().world()
+    }
+
+    /// The rules variant it is fought under.
+    pub fn variant(&self) -> RulesVariant {
+        self.engine().variant()
+    }
+
+    /// The battle, to read.
+    pub fn read(&self) -> BattleRead<'_, '_> {
+        store::read(self.world())
+    }
+
+    /// The battle, lent to the rules (or to a test setting a scene).
+    pub fn lend(&mut self) -> Battle<'_, '_> {
+        self.engine_mut().lend()
+    }
+
+    /// Checks and resolves `cmd` for the fighter acting now.
+    /// Should a rule system panic, the battle stays as far as the command had come, in a
+    /// world built afresh (a schedule cut short is not fit to run again: its executor would
+    /// skip the systems it had reached), and the panic goes on. A world built with extra
+    /// systems (`Engine::build`) loses them.
+    pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.engine_mut().execute(cmd)));
+        match ran {
+            Ok(done) => {
+                self.settle();
+                done
+            }
+            Err(panic) => {
+                let as_far_as_it_came = self.snapshot();
+                self.engine = Some(Engine::new(self.variant()));
+                self.restore(&as_far_as_it_came);
+                std::panic::resume_unwind(panic)
+            }
+        }
+    }
+
+    /// Brings the derived maps up to date, so that the battle can be read between commands.
+    fn settle(&mut self) {
+        if self.world().resource::<Derived>().stale {
+            self.lend().refresh();
+        }
+    }
+
+    /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
+    /// provoke.
+    /// A charge's attack is worked out from where the charge ends, on a fork of the battle
+    /// with the charger moved there.
+    pub fn validate(&self, cmd: &Command) -> Result<Plan, RuleError> {
+        match cmd {
+            Command::Charge { .. } => self.fork(true).lend().validate(cmd),
+            _ => self.read().check_command(cmd),
+        }
+    }
+
+    /// Everything that has happened, in order.
+    pub fn events(&self) -> &[CombatEvent] {
+        &self.world().resource::<EventLog>().0
+    }
+
+    /// The battle's clock.
+    pub fn clock(&self) -> &Clock {
+        self.world().resource::<Clock>()
+    }
+
+    /// The fighter whose opportunity it is, if the battle is on.
+    pub fn actor(&self) -> Option<usize> {
+        self.clock().actor
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.world().resource::<Record>().winner.is_some()
+    }
+
+    /// `None` while the battle is on; then `Some(winner)`, `Some(None)` for a draw.
+    pub fn winner(&self) -> Option<Option<String>> {
+        self.world().resource::<Record>().winner.clone()
+    }
+
+    /// Counters the sim reports.
+    pub fn stats(&self) -> &BattleStats {
+        &self.world().resource::<Record>().stats
+    }
+
+    /// How many combatants the battle has.
+    pub fn len(&self) -> usize {
+        self.world().resource::<Seats>().0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index of the combatant with this id.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.read().index_of(id)
+    }
+
+    /// How many times the schedule ran for the last command.
+    pub fn passes(&self) -> u32 {
+        self.engine().passes()
+    }
+
+    /// The battle as plain data, its event log included.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut snapshot = self.snapshot_quiet();
+        snapshot.events = self.world().resource::<EventLog>().clone();
+        snapshot
+    }
+
+    /// The battle as plain data without its event log (for a playout, which reads none of
+    /// it).
+    pub fn snapshot_quiet(&self) -> Snapshot {
+        let world = self.world();
+        let read = self.read();
+        Snapshot {
+            fighters: read.fighters.indices().map(|i| read.fighters.fighter(i)).collect(),
+            field: world.resource::<Battlefield>().clone(),
+            dice: world.resource::<Dice>().clone(),
+            clock: world.resource::<Clock>().clone(),
+            events: EventLog::default(),
+            own: world.resource::<Own>().clone(),
+            derived: world.resource::<Derived>().clone(),
+            record: world.resource::<Record>().clone(),
+        }
+    }
+
+    /// Puts the battle of `snapshot` in this world in place of the one there (of the same
+    /// variant), derived maps and all.
+    pub fn restore(&mut self, snapshot: &Snapshot) {
+        debug_assert_eq!(snapshot.record.variant, self.variant(), "a snapshot goes into a world of its variant");
+        let world = self.engine_mut().world_mut();
+        store::furnish(
+            world,
+            snapshot.field.clone(),
+            snapshot.dice.clone(),
+            snapshot.record.clone(),
+            snapshot.own.clone(),
+        );
+        store::seat(world, snapshot.fighters.clone());
+        *world.resource_mut::<Clock>() = snapshot.clock.clone();
+        *world.resource_mut::<EventLog>() = snapshot.events.clone();
+        *world.resource_mut::<Derived>() = snapshot.derived.clone();
+    }
+
+    /// A battle of its own in a world from this thread's pool, as this one stands (its
+    /// event log left out when `quiet`).
+    pub fn fork(&self, quiet: bool) -> BattleWorld {
+        let snapshot = if quiet { self.snapshot_quiet() } else { self.snapshot() };
+        let mut copy = BattleWorld::scratch(self.variant());
+        copy.restore(&snapshot);
+        copy
+    }
+}
+
+impl Snapshot {
+    /// The rules variant of the battle.
+    pub fn variant(&self) -> RulesVariant {
+        self.record.variant
+    }
+}
+
+impl Drop for BattleWorld {
+    fn drop(&mut self) {
+        if let Some(engine) = self.engine.take().filter(Engine::is_plain) {
+            give_back(engine);
+        }
+    }
+}
+
+impl std::fmt::Debug for BattleWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BattleWorld").field("variant", &self.variant()).field("events", &self.events().len()).finish()
+    }
+}
+
+/// Worlds kept per variant on one thread, at most this many.
+const POOLED: usize = 4;
+
+thread_local! {
+    /// This thread's spare worlds, per variant.
+    static POOL: RefCell<Vec<Vec<Engine>>> = RefCell::new(RulesVariant::ALL.iter().map(|_| Vec::new()).collect());
+}
+
+fn slot(variant: RulesVariant) -> usize {
+    RulesVariant::ALL.iter().position(|v| *v == variant).expect("every variant is in ALL")
+}
+
+/// A world of `variant`'s rules: a spare one of this thread's, or a new one.
+fn take_engine(variant: RulesVariant) -> Engine {
+    POOL.with(|pool| pool.borrow_mut()[slot(variant)].pop()).unwrap_or_else(|| Engine::new(variant))
+}
+
+/// Keeps `engine` for the next battle of its variant on this thread.
+fn give_back(engine: Engine) {
+    let _ = POOL.try_with(|pool| {
+        let mut pool = pool.borrow_mut();
+        let spares = &mut pool[slot(engine.variant())];
+        if spares.len() < POOLED {
+            spares.push(engine);
+        }
+    });
+}
