@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use criterion::{Criterion, criterion_group, criterion_main};
 use fivefoot::combat::plugin::{BattleRes, CombatPlugin};
-use fivefoot::combat::{BattleOptions, OwnedBattle};
+use fivefoot::combat::{BattleOptions, BattleWorld};
 use fivefoot::control::plugin::{ControlPlugin, Pointer, Selection};
 use fivefoot::grid::GridPos;
 use fivefoot::input::{Bindings, BindingsPlugin};
@@ -23,11 +23,11 @@ use fivefoot::view::layout::BoardLayout;
 fn game_app(v: RulesVariant) -> App {
     let cat = Catalogue::builtin();
     let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/great-melee.ron"), &cat).unwrap();
-    let mut battle = OwnedBattle::new(&level, &cat, v, 7, BattleOptions::default());
+    let mut battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
     let actor = battle.actor().expect("someone acts first");
-    let side = battle.fighters.side[actor].0.clone();
-    battle.refresh();
-    let (w, h) = (battle.field.terrain.width(), battle.field.terrain.height());
+    let side = battle.read().fighters.side[actor].0.clone();
+    battle.lend().refresh();
+    let (w, h) = (battle.read().field.terrain.width(), battle.read().field.terrain.height());
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin, AssetPlugin::default()))
         .init_asset::<Image>()

@@ -36,9 +36,9 @@ fn mentions(line: &str) -> usize {
 
 #[test]
 fn the_counter_sees_a_variant_named() {
-    assert_eq!(mentions("if b.variant == RulesVariant::HexPhases { 1 } else { 2 }"), 1);
+    assert_eq!(mentions("if b.variant() == RulesVariant::HexPhases { 1 } else { 2 }"), 1);
     assert_eq!(mentions("variants::four_actions::wrestle(b, i); RulesVariant::D20Classic"), 2);
-    assert_eq!(mentions("let v = b.variant; // RulesVariant::HexPhases"), 0);
+    assert_eq!(mentions("let v = b.variant(); // RulesVariant::HexPhases"), 0);
     let text = "fn a() { RulesVariant::ApPhases }\n#[cfg(test)]\nmod tests { RulesVariant::ApPhases }\n";
     assert_eq!(code_lines(text).map(|(_, l)| mentions(l)).sum::<usize>(), 1);
 }

@@ -2,7 +2,7 @@
 //! determinism (same seed, same events), replays and whole battles on every level.
 
 use fivefoot::combat::command::Intent;
-use fivefoot::combat::{AttackKind, BattleOptions, CombatEvent, Command, OwnedBattle, attack, sim};
+use fivefoot::combat::{AttackKind, BattleOptions, BattleWorld, CombatEvent, Command, sim};
 use fivefoot::grid::GridPos;
 use fivefoot::level::{Catalogue, Level, UnitDef};
 use fivefoot::rules::Condition;
@@ -20,37 +20,37 @@ fn level(units: Vec<UnitDef>) -> Level {
     common::level(&common::open_rows(10, 8), units, RulesVariant::D20Classic)
 }
 
-fn battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> OwnedBattle {
-    OwnedBattle::new(&level(units), &Catalogue::builtin(), v, seed, BattleOptions::default())
+fn battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> BattleWorld {
+    BattleWorld::new(&level(units), &Catalogue::builtin(), v, seed, BattleOptions::default())
 }
 
-fn battle_on(rows: &[&str], units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> OwnedBattle {
-    OwnedBattle::new(&common::level(rows, units, v), &Catalogue::builtin(), v, seed, BattleOptions::default())
+fn battle_on(rows: &[&str], units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> BattleWorld {
+    BattleWorld::new(&common::level(rows, units, v), &Catalogue::builtin(), v, seed, BattleOptions::default())
 }
 
 /// osr-segments: the acting fighter's major action and what the round's step allows.
-fn major(b: &OwnedBattle) -> fivefoot::combat::variants::osr_segments::MajorAction {
-    b.budget().own()
+fn major(b: &BattleWorld) -> fivefoot::combat::variants::osr_segments::MajorAction {
+    b.read().budget().own()
 }
 
 /// osr-segments: the acting fighter may take its major action (not declaring, not in the
 /// fast-action step).
-fn major_action_left(b: &OwnedBattle) -> bool {
+fn major_action_left(b: &BattleWorld) -> bool {
     let m = major(b);
     m.major && !m.fast_only && !m.declaring
 }
 
 /// osr-segments: the acting fighter may take its major action in a group step (HIGH or
 /// LOW), not the multi-attackers' steps.
-fn group_turn(b: &OwnedBattle) -> bool {
+fn group_turn(b: &BattleWorld) -> bool {
     major_action_left(b) && !major(b).attacks_only
 }
 
 /// Ends turns until `id` acts and `ready` holds.
-fn until(b: &mut OwnedBattle, id: &str, ready: impl Fn(&OwnedBattle) -> bool) {
+fn until(b: &mut BattleWorld, id: &str, ready: impl Fn(&BattleWorld) -> bool) {
     for _ in 0..500 {
         let a = b.actor().expect("battle on");
-        if b.fighters.combatant[a].id == id && ready(b) {
+        if b.read().fighters.combatant[a].id == id && ready(b) {
             return;
         }
         b.execute(Command::EndTurn).unwrap();
@@ -58,8 +58,8 @@ fn until(b: &mut OwnedBattle, id: &str, ready: impl Fn(&OwnedBattle) -> bool) {
     panic!("{id} never got its chance");
 }
 
-fn attack_events(b: &OwnedBattle) -> Vec<(String, Vec<(String, i32)>)> {
-    b.events
+fn attack_events(b: &BattleWorld) -> Vec<(String, Vec<(String, i32)>)> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::Attack { attacker, modifiers, .. } => {
@@ -110,12 +110,12 @@ fn has_mod(mods: &[(String, i32)], source: &str, value: i32) -> bool {
     mods.iter().any(|(s, v)| s == source && *v == value)
 }
 
-fn count<F: Fn(&CombatEvent) -> bool>(b: &OwnedBattle, f: F) -> usize {
-    b.events.iter().filter(|e| f(e)).count()
+fn count<F: Fn(&CombatEvent) -> bool>(b: &BattleWorld, f: F) -> usize {
+    b.events().iter().filter(|e| f(e)).count()
 }
 
-fn events_json(b: &OwnedBattle) -> String {
-    serde_json::to_string(&b.events.0).unwrap()
+fn events_json(b: &BattleWorld) -> String {
+    serde_json::to_string(b.events()).unwrap()
 }
 
 #[path = "combat/variants.rs"]

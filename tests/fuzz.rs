@@ -3,7 +3,7 @@
 //! deep nesting), the catalogue and bindings loaders, edit scripts (mutated, then undone to
 //! the level they started from), and the command executor (random
 //! commands, legal or not, from random reachable battle states under every variant, with
-//! every invariant of `OwnedBattle::check_invariants` checked after each).
+//! every invariant of `BattleWorld::check_invariants` checked after each).
 //! Every target must answer with a value or an error, never a panic; a level the loader
 //! accepts must also make a battle that plays.
 //!
@@ -13,7 +13,7 @@
 
 use fivefoot::combat::ai::{Ai, Greedy};
 use fivefoot::combat::command::{GrappleFollowUp, Intent, Stance};
-use fivefoot::combat::{BattleOptions, Command, OwnedBattle};
+use fivefoot::combat::{BattleOptions, BattleWorld, Command};
 use fivefoot::editor::{Document, Edit};
 use fivefoot::grid::GridPos;
 use fivefoot::input::Bindings;
@@ -138,10 +138,10 @@ fn apply(text: &str, m: &Mutation) -> String {
 fn play_a_little(level: &Level) {
     let cat = Catalogue::builtin_ref();
     for v in RulesVariant::ALL {
-        let mut b = OwnedBattle::new(level, cat, v, 1, BattleOptions::default());
+        let mut b = BattleWorld::new(level, cat, v, 1, BattleOptions::default());
         for _ in 0..12 {
             let Some(actor) = b.actor() else { break };
-            let cmd = Greedy.decide(&mut b, actor);
+            let cmd = Greedy.decide(&mut b.lend(), actor);
             if b.execute(cmd).is_err() {
                 let _ = b.execute(Command::EndTurn);
             }
@@ -233,8 +233,9 @@ fn raw_command() -> impl Strategy<Value = RawCommand> {
     })
 }
 
-fn command(b: &OwnedBattle, raw: &RawCommand) -> Command {
-    let names: Vec<String> = b.fighters.iter().map(|f| f.id().to_string()).chain(["nobody".to_string()]).collect();
+fn command(b: &BattleWorld, raw: &RawCommand) -> Command {
+    let names: Vec<String> =
+        b.read().fighters.iter().map(|f| f.id().to_string()).chain(["nobody".to_string()]).collect();
     let target = names[raw.unit % names.len()].clone();
     let to = GridPos::new(raw.x, raw.y);
     let spell = if raw.flag { "magic_missile" } else { "cure_light_wounds" }.to_string();
@@ -298,25 +299,25 @@ proptest! {
         let v = RulesVariant::ALL[variant];
         let cat = Catalogue::builtin_ref();
         let lvl = Level::parse(LEVELS[level], Path::new("fuzz.ron"), cat).unwrap();
-        let mut b = OwnedBattle::new(&lvl, cat, v, seed, BattleOptions::default());
+        let mut b = BattleWorld::new(&lvl, cat, v, seed, BattleOptions::default());
         // A random reachable state: the AI plays a while.
         for _ in 0..warm_up {
             let Some(actor) = b.actor() else { break };
-            let cmd = Greedy.decide(&mut b, actor);
+            let cmd = Greedy.decide(&mut b.lend(), actor);
             if b.execute(cmd).is_err() {
                 b.execute(Command::EndTurn).unwrap();
             }
         }
-        let mut mark = Some(b.check_invariants(None).unwrap());
+        let mut mark = Some(b.lend().check_invariants(None).unwrap());
         for raw in &raws {
             if b.actor().is_none() {
                 break;
             }
             let cmd = command(&b, raw);
-            let valid = b.clone().validate(&cmd).is_ok();
+            let valid = b.fork(false).validate(&cmd).is_ok();
             let done = b.execute(cmd.clone());
             prop_assert!(!valid || done.is_ok(), "{cmd:?} was valid but failed: {done:?}");
-            match b.check_invariants(mark) {
+            match b.lend().check_invariants(mark) {
                 Ok(now) => mark = Some(now),
                 Err(why) => prop_assert!(false, "after {:?}: {}", cmd, why),
             }

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin};
-use fivefoot::combat::{BattleOptions, CombatEvent, Command, OwnedBattle};
+use fivefoot::combat::{BattleOptions, BattleWorld, CombatEvent, Command};
 use fivefoot::control::plugin::{ControlPlugin, END_TURN_UNUSED, Feedback, Pointer, Selection};
 use fivefoot::control::{SlotAction, Tool, action_bar, command_for_click};
 use fivefoot::grid::{GridPos, Shape};
@@ -29,7 +29,7 @@ const OPEN: [&str; 7] =
     ["..........", "..........", "..........", "..........", "..........", "..........", ".........."];
 
 /// Hero (blue fighter) next to a goblin, a spearman further off.
-fn duel(rules: RulesVariant) -> OwnedBattle {
+fn duel(rules: RulesVariant) -> BattleWorld {
     let l = level(
         &OPEN,
         vec![
@@ -39,11 +39,11 @@ fn duel(rules: RulesVariant) -> OwnedBattle {
         ],
         rules,
     );
-    OwnedBattle::new(&l, &Catalogue::builtin(), rules, 7, BattleOptions::default())
+    BattleWorld::new(&l, &Catalogue::builtin(), rules, 7, BattleOptions::default())
 }
 
 /// An app with the player's controls and the combat engine, every side played by hand.
-fn controls_app(battle: OwnedBattle) -> App {
+fn controls_app(battle: BattleWorld) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin)).add_plugins((
         BindingsPlugin { bindings: Bindings::default() },
@@ -51,13 +51,13 @@ fn controls_app(battle: OwnedBattle) -> App {
         CombatPlugin,
         ControlPlugin,
     ));
-    let sides = battle.sides_all();
+    let sides = battle.read().sides_all();
     app.insert_resource(BattleRes::new(battle, sides));
     app.update();
     app
 }
 
-fn battle_of(app: &App) -> &OwnedBattle {
+fn battle_of(app: &App) -> &BattleWorld {
     &app.world().resource::<BattleRes>().battle
 }
 
@@ -77,24 +77,24 @@ fn tap_inside_one_update(app: &mut App, input: impl Buttonlike) {
 
 /// A square beside the fighter that it may move to now.
 fn square_to_move_to(app: &App, fighter: usize) -> GridPos {
-    let here = battle_of(app).fighters.position[fighter].0;
+    let here = battle_of(app).read().fighters.position[fighter].0;
     [GridPos::new(here.x + 1, here.y), GridPos::new(here.x - 1, here.y), GridPos::new(here.x, here.y + 1)]
         .into_iter()
-        .find(|&p| battle_of(app).clone().validate(&Command::Move { to: p }).is_ok())
+        .find(|&p| battle_of(app).validate(&Command::Move { to: p }).is_ok())
         .expect("a square to move to")
 }
 
 /// Ends the acting unit's turn with the key, confirming when it has not acted.
 fn end_turn(app: &mut App) {
-    let before = battle_of(app).events.len();
+    let before = battle_of(app).events().len();
     tap(app, KeyCode::Space);
-    if battle_of(app).events.len() == before {
+    if battle_of(app).events().len() == before {
         tap(app, KeyCode::Space);
     }
 }
 
 /// A war mage and an acolyte (blue) against a goblin.
-fn casters(rules: RulesVariant) -> OwnedBattle {
+fn casters(rules: RulesVariant) -> BattleWorld {
     let l = level(
         &OPEN,
         vec![
@@ -105,13 +105,13 @@ fn casters(rules: RulesVariant) -> OwnedBattle {
         ],
         rules,
     );
-    OwnedBattle::new(&l, &Catalogue::builtin(), rules, 3, BattleOptions::default())
+    BattleWorld::new(&l, &Catalogue::builtin(), rules, 3, BattleOptions::default())
 }
 
-fn acting(mut b: OwnedBattle, id: &str) -> OwnedBattle {
+fn acting(mut b: BattleWorld, id: &str) -> BattleWorld {
     for _ in 0..40 {
         let a = b.actor().unwrap();
-        if b.fighters.combatant[a].id == id && !b.budget().own::<osr_segments::MajorAction>().declaring {
+        if b.read().fighters.combatant[a].id == id && !b.read().budget().own::<osr_segments::MajorAction>().declaring {
             return b;
         }
         b.execute(Command::EndTurn).unwrap();

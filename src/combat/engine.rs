@@ -3,8 +3,8 @@
 //! (`world::BattleWorld`), so everything that resolves a command (the window, the sim, the
 //! AI's foresight, the tests) runs this one schedule; and the listing of that schedule.
 
-use super::battle::store::Gate;
 use super::battle::Battle;
+use super::battle::store::Gate;
 use super::command::{Command, RuleError};
 use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, systems_outside};
 use super::schedule::clock::run_the_clock;
@@ -321,8 +321,7 @@ mod tests {
         let actor = battle.actor().expect("the battle is on");
         let target = battle.read().fighters.combatant[1 - actor].id.clone();
         let attack = Command::Attack { target };
-        let panicked =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| battle.execute(attack))).is_err();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| battle.execute(attack))).is_err();
         assert!(panicked, "the broken rule panics");
         // The battle is as far as the attack had come, and its world takes the next
         // command: the turn passes to the other fighter.

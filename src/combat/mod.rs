@@ -38,4 +38,4 @@ pub use fighter::Modifier;
 pub use odds::AttackDie;
 pub use resolve::magic;
 pub use time::{Budget, Clock};
-pub use world::{BattleWorld, Snapshot};
+pub use world::{BattleWorld, Lent, Snapshot};

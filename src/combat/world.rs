@@ -92,13 +92,16 @@ impl BattleWorld {
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue, economy.clone())).collect();
         fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
         let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
-        let record =
-            Record::new(variant, super::variants::rules, level.def.name.clone(), options, Arc::new(unarmed));
+        let record = Record::new(variant, super::variants::rules, level.def.name.clone(), options, Arc::new(unarmed));
         let world = engine.world_mut();
         store::furnish(world, Battlefield { terrain: level.terrain.clone(), variant }, Dice::seeded(seed), record, own);
         store::seat(world, fighters);
         let mut battle = BattleWorld { engine: Some(engine) };
-        battle.lend().emit(CombatEvent::BattleStarted { level: level.def.name.clone(), rules: variant.id().into(), seed });
+        battle.lend().emit(CombatEvent::BattleStarted {
+            level: level.def.name.clone(),
+            rules: variant.id().into(),
+            seed,
+        });
         battle.settle();
         battle
     }
@@ -138,9 +141,10 @@ impl BattleWorld {
         store::read(self.world())
     }
 
-    /// The battle, lent to the rules (or to a test setting a scene).
-    pub fn lend(&mut self) -> Battle<'_, '_> {
-        self.engine_mut().lend()
+    /// The battle, lent to the rules (or to a test setting a scene); its derived maps are
+    /// brought up to date when it is given back, so it can be read at once.
+    pub fn lend(&mut self) -> Lent<'_> {
+        Lent(self.engine_mut().lend())
     }
 
     /// Checks and resolves `cmd` for the fighter acting now.
@@ -167,7 +171,7 @@ impl BattleWorld {
     /// Brings the derived maps up to date, so that the battle can be read between commands.
     fn settle(&mut self) {
         if self.world().resource::<Derived>().stale {
-            self.lend().refresh();
+            self.engine_mut().lend().refresh();
         }
     }
 
@@ -180,6 +184,18 @@ impl BattleWorld {
             Command::Charge { .. } => self.fork(true).lend().validate(cmd),
             _ => self.read().check_command(cmd),
         }
+    }
+
+    /// The attack `a` would make on `t` now, every modifier by name, without rolling.
+    pub fn attack_profile(
+        &self,
+        a: usize,
+        t: usize,
+        kind: &super::AttackKind,
+        ctx: &super::battle::AttackContext,
+    ) -> super::AttackProfile {
+        let read = self.read();
+        super::attack::profile(&read, &read.view(), a, t, kind, ctx)
     }
 
     /// Everything that has happened, in order.
@@ -279,6 +295,28 @@ impl BattleWorld {
         let mut copy = BattleWorld::scratch(self.variant());
         copy.restore(&snapshot);
         copy
+    }
+}
+
+/// A battle lent from its world ([`BattleWorld::lend`]).
+pub struct Lent<'a>(Battle<'a, 'a>);
+
+impl<'a> std::ops::Deref for Lent<'a> {
+    type Target = Battle<'a, 'a>;
+    fn deref(&self) -> &Battle<'a, 'a> {
+        &self.0
+    }
+}
+
+impl<'a> std::ops::DerefMut for Lent<'a> {
+    fn deref_mut(&mut self) -> &mut Battle<'a, 'a> {
+        &mut self.0
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        self.0.refresh();
     }
 }
 

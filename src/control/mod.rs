@@ -11,7 +11,7 @@ pub use vocabulary::{SlotAction, Tool};
 use vocabulary as variants;
 
 use crate::combat::resolve::Plan;
-use crate::combat::{Command, BattleWorld};
+use crate::combat::{BattleWorld, Command};
 use crate::grid::GridPos;
 
 /// One button of the action bar.

@@ -208,7 +208,6 @@ fn refresh_action_bar(res: Res<BattleRes>, mut bar: ResMut<ActionBar>, mut last_
         return;
     }
     *last_events = n;
-    let slots =
-        if human_actor(&res).is_some() { action_bar(&res.battle) } else { vec![] };
+    let slots = if human_actor(&res).is_some() { action_bar(&res.battle) } else { vec![] };
     bar.set_if_neq(ActionBar(slots));
 }

@@ -18,7 +18,7 @@
 //! and where leaving provokes), is kept in a `SubjectWork` between calls on one battle, so
 //! moving the pointer over empty squares with a unit selected does not work it out again.
 
-use crate::combat::{Command, BattleWorld};
+use crate::combat::{BattleWorld, Command};
 use crate::control::plugin::Selection;
 use crate::grid::{Footprint, GridPos};
 use crate::overlay::{Layers, PathPreview, Preview, compute_preview};

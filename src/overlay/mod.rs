@@ -7,7 +7,7 @@
 
 use crate::combat::attack::AttackProfile;
 use crate::combat::plugin::BattleRes;
-use crate::combat::{Command, BattleWorld};
+use crate::combat::{BattleWorld, Command};
 use crate::control::plugin::{Pointer, Selection, human_actor};
 use crate::control::{Tool, plan_for_click};
 use crate::game::Screen;

@@ -9,8 +9,8 @@ pub mod floating;
 pub mod layout;
 pub mod screenshot;
 
-use crate::combat::{Battle, FighterRef};
 use crate::combat::plugin::BattleRes;
+use crate::combat::{Battle, FighterRef};
 use crate::control::vocabulary::VariantBadge;
 use crate::game::Screen;
 use crate::grid::{Shape, Terrain};

@@ -41,7 +41,7 @@ fn a_held_attack_strikes_a_foe_entering_reach_and_then_rules_out_attacks_of_oppo
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack")), 1);
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { .. })), 0, "the immediate action is spent");
     // The holder's place in the order is now just after the goblin's.
-    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.clone()).collect();
+    let order: Vec<String> = b.clock().order.iter().map(|&i| b.read().fighters.combatant[i].id.clone()).collect();
     assert_eq!(order, vec!["gob".to_string(), "hero".to_string()]);
 }
 
@@ -59,11 +59,11 @@ fn a_trip_knocks_prone_and_in_d20_classic_provokes_first() {
         let provoked = count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
         assert_eq!(provoked, 1, "seed {seed}: the defender gets an attack of opportunity");
         let gob = b.index_of("gob").unwrap();
-        if b.fighters.conditions[gob].has(Condition::Prone) {
+        if b.read().fighters.conditions[gob].has(Condition::Prone) {
             tripped += 1;
-            b.refresh();
+            b.lend().refresh();
             let ogre = b.index_of("ogre").unwrap();
-            let p = attack::profile(&b, &b.view(), ogre, gob, &AttackKind::Primary, &Default::default());
+            let p = b.attack_profile(ogre, gob, &AttackKind::Primary, &Default::default());
             assert!(p.modifiers.iter().any(|m| m.source == "target prone" && m.value == 4));
         }
     }
@@ -79,9 +79,9 @@ fn standing_up_in_a_threatened_square_provokes() {
     );
     until(&mut b, "hero", |_| true);
     let hero = b.index_of("hero").unwrap();
-    b.fighters.conditions[hero].add(Condition::Prone);
+    b.lend().fighters.conditions[hero].add(Condition::Prone);
     b.execute(Command::Stand).unwrap();
-    assert!(!b.fighters.conditions[hero].has(Condition::Prone));
+    assert!(!b.read().fighters.conditions[hero].has(Condition::Prone));
     assert_eq!(
         count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "stands up")),
         1
@@ -97,13 +97,13 @@ fn reckless_fighting_costs_4_ac_and_defensive_fighting_4_on_attacks() {
     );
     until(&mut b, "hero", |_| true);
     b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Reckless }).unwrap();
-    b.refresh();
+    b.lend().refresh();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    let p = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+    let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "reckless" && m.value == 4), "{:?}", p.modifiers);
     b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Defensive }).unwrap();
-    b.refresh();
-    let p = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+    b.lend().refresh();
+    let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -4));
 }
 
@@ -114,8 +114,8 @@ fn a_level_chooses_its_death_saves() {
             .def;
     def.death_saves = Some(fivefoot::level::DeathSaves::Brutality);
     let lvl = Level::from_def(def, &Catalogue::builtin()).unwrap();
-    let b = OwnedBattle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 1, BattleOptions::default());
-    assert_eq!(b.options.death_saves, fivefoot::level::DeathSaves::Brutality);
+    let b = BattleWorld::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 1, BattleOptions::default());
+    assert_eq!(b.read().options.death_saves, fivefoot::level::DeathSaves::Brutality);
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ogre-bridge.ron")).unwrap();
     let text =
         text.replace("    rules: \"d20-classic\",", "    rules: \"d20-classic\",\n    death_saves: \"all-are-equal\",");
@@ -136,7 +136,7 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
         b.execute(Command::Shove { target: "gob".into() }).unwrap();
         assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob")), 1);
         let gob = b.index_of("gob").unwrap();
-        let pos = b.fighters.position[gob].0;
+        let pos = b.read().fighters.position[gob].0;
         if pos != (4, 3).into() {
             pushed += 1;
             assert_eq!(pos.y, 3, "straight back");
@@ -150,10 +150,10 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
         until(&mut b, "hero", |_| true);
         b.execute(Command::Disarm { target: "gob".into() }).unwrap();
         let gob = b.index_of("gob").unwrap();
-        if b.fighters.wielded[gob].id == "unarmed" {
+        if b.read().fighters.wielded[gob].id == "unarmed" {
             disarmed += 1;
-            b.refresh();
-            assert!(b.view().threat.squares_of(gob).is_empty(), "unarmed, it threatens nothing");
+            b.lend().refresh();
+            assert!(b.read().view().threat.squares_of(gob).is_empty(), "unarmed, it threatens nothing");
         }
     }
     assert!(pushed > 3 && disarmed > 3, "pushed {pushed}, disarmed {disarmed}");
@@ -188,7 +188,7 @@ fn a_successful_tumble_provokes_nothing_and_a_failed_one_provokes_every_foe_pass
         until(&mut b, "hero", |_| true);
         b.execute(Command::Tumble { to: (3, 1).into() }).unwrap();
         let ok = b
-            .events
+            .events()
             .iter()
             .any(|e| matches!(e, CombatEvent::Save { kind, success: true, .. } if kind == "Agility (tumble)"));
         let aoo = count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { .. }));
@@ -211,15 +211,15 @@ fn osr_multi_attackers_strike_before_the_groups_and_again_after_them() {
         2,
     );
     // Play round 1 with the greedy AI.
-    while b.clock.round == 1 && !b.is_over() {
+    while b.clock().round == 1 && !b.is_over() {
         let a = b.actor().unwrap();
-        let cmd = fivefoot::combat::Ai::decide(&mut fivefoot::combat::Greedy, &mut b, a);
+        let cmd = fivefoot::combat::Ai::decide(&mut fivefoot::combat::Greedy, &mut b.lend(), a);
         if b.execute(cmd).is_err() {
             b.execute(Command::EndTurn).unwrap();
         }
     }
     let phases: Vec<String> = b
-        .events
+        .events()
         .iter()
         .filter_map(
             |e| if let CombatEvent::PhaseStarted { round: 1, name, .. } = e { Some(name.clone()) } else { None },
@@ -247,17 +247,17 @@ fn a_grapple_holds_both_in_place_until_one_breaks_free() {
             until(&mut b, "ogre", |_| true);
             b.execute(Command::Grapple { target: "gob".into() }).unwrap();
             let gob = b.index_of("gob").unwrap();
-            if !b.fighters.conditions[gob].has(Condition::Grappled) {
+            if !b.read().fighters.conditions[gob].has(Condition::Grappled) {
                 continue;
             }
             held += 1;
             let ogre = b.index_of("ogre").unwrap();
-            assert!(b.fighters.conditions[ogre].has(Condition::Grappled), "{v}: both are grappled");
+            assert!(b.read().fighters.conditions[ogre].has(Condition::Grappled), "{v}: both are grappled");
             until(&mut b, "gob", |_| true);
             let e = b.validate(&Command::Move { to: (6, 6).into() }).unwrap_err();
             assert!(e.reason.contains("grappled"), "{e}");
-            b.refresh();
-            assert!(b.view().threat.squares_of(gob).is_empty(), "the grappled threaten nothing");
+            b.lend().refresh();
+            assert!(b.read().view().threat.squares_of(gob).is_empty(), "the grappled threaten nothing");
             // d20-classic: the defender "can attack normally with unarmed attacks, daggers";
             // four-actions: both are Restrained, "Unable to move or attack".
             let strike = b.validate(&Command::Attack { target: "ogre".into() });
@@ -266,8 +266,12 @@ fn a_grapple_holds_both_in_place_until_one_breaks_free() {
                 _ => assert!(strike.is_ok(), "{v}: but may strike the grappler"),
             }
             b.execute(Command::Escape).unwrap();
-            let freed = !b.fighters.conditions[gob].has(Condition::Grappled);
-            assert_eq!(freed, !b.fighters.conditions[ogre].has(Condition::Grappled), "{v}: a grapple ends for both");
+            let freed = !b.read().fighters.conditions[gob].has(Condition::Grappled);
+            assert_eq!(
+                freed,
+                !b.read().fighters.conditions[ogre].has(Condition::Grappled),
+                "{v}: a grapple ends for both"
+            );
         }
     }
     assert!(held > 5, "an ogre grapples goblins often: {held}");
@@ -295,12 +299,14 @@ fn a_crossbow_must_be_reloaded_between_shots() {
         RulesVariant::ApPhases,
         4,
     );
-    until(&mut b, "xbow", |b| b.clock.phase == 2);
+    until(&mut b, "xbow", |b| b.clock().phase == 2);
     let x = b.index_of("xbow").unwrap();
-    b.fighters.wielded[x].loaded = false; // fired last round
+    b.lend().fighters.wielded[x].loaded = false; // fired last round
     b.execute(Command::Reload).unwrap();
     assert!(
-        b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "reloads"))
+        b.events()
+            .iter()
+            .any(|e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "reloads"))
     );
 }
 
@@ -313,7 +319,7 @@ fn osr_crossbows_fire_only_with_the_low_group() {
     );
     until(&mut b, "xbow", major_action_left);
     let allowed = b.validate(&Command::Attack { target: "gob".into() });
-    assert_eq!(allowed.is_ok(), osr_segments::round(&b).step == osr_segments::OsrStep::Low, "{allowed:?}");
+    assert_eq!(allowed.is_ok(), osr_segments::round(&b.read()).step == osr_segments::OsrStep::Low, "{allowed:?}");
 }
 
 #[test]
@@ -323,26 +329,26 @@ fn ap_total_defense_takes_two_consecutive_ap_and_gives_plus_4_or_plus_2_after_at
         RulesVariant::ApPhases,
         3,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     b.execute(Command::Defend).unwrap();
     let hero = b.index_of("hero").unwrap();
-    assert!(b.fighters.bonuses[hero].defense.is_empty(), "declared, not complete");
-    until(&mut b, "gob", |b| b.clock.phase == 4); // the hero's phase-3 opportunity completed it
-    assert_eq!(b.fighters.bonuses[hero].defense, vec![("total defense".to_string(), 4)]);
-    assert_eq!(ap_phases::points(&b, hero).ap, 1);
+    assert!(b.read().fighters.bonuses[hero].defense.is_empty(), "declared, not complete");
+    until(&mut b, "gob", |b| b.clock().phase == 4); // the hero's phase-3 opportunity completed it
+    assert_eq!(b.read().fighters.bonuses[hero].defense, vec![("total defense".to_string(), 4)]);
+    assert_eq!(ap_phases::points(&b.read(), hero).ap, 1);
     // After an attack action earlier in the round, only +2.
     let mut b = battle(
         vec![unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")), unit("gob", "red", (4, 3), "goblin", None)],
         RulesVariant::ApPhases,
         3,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 4);
+    until(&mut b, "hero", |b| b.clock().phase == 4);
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
-    until(&mut b, "hero", |b| b.clock.phase == 5);
+    until(&mut b, "hero", |b| b.clock().phase == 5);
     b.execute(Command::Defend).unwrap();
-    until(&mut b, "gob", |b| b.clock.phase == 7);
+    until(&mut b, "gob", |b| b.clock().phase == 7);
     let hero = b.index_of("hero").unwrap();
-    assert_eq!(b.fighters.bonuses[hero].defense, vec![("total defense".to_string(), 2)]);
+    assert_eq!(b.read().fighters.bonuses[hero].defense, vec![("total defense".to_string(), 2)]);
 }
 
 #[test]
@@ -356,14 +362,14 @@ fn a_delayed_d20_fighter_acts_last_from_then_on() {
         RulesVariant::D20Classic,
         6,
     );
-    let first = b.fighters.combatant[b.actor().unwrap()].id.clone();
+    let first = b.read().fighters.combatant[b.actor().unwrap()].id.clone();
     b.execute(Command::Delay).unwrap();
-    let order: Vec<String> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.clone()).collect();
+    let order: Vec<String> = b.clock().order.iter().map(|&i| b.read().fighters.combatant[i].id.clone()).collect();
     assert_eq!(order.last(), Some(&first));
     // It still gets its turn this round, after the others.
     let mut seen = vec![];
-    while b.clock.round == 1 {
-        seen.push(b.fighters.combatant[b.actor().unwrap()].id.clone());
+    while b.clock().round == 1 {
+        seen.push(b.read().fighters.combatant[b.actor().unwrap()].id.clone());
         b.execute(Command::EndTurn).unwrap();
     }
     assert_eq!(seen.last(), Some(&first), "{seen:?}");
@@ -379,7 +385,7 @@ fn massive_damage_calls_for_a_fortitude_save_against_10_plus_the_attackers_hit_d
         let mut b = battle(units, RulesVariant::D20Classic, seed);
         until(&mut b, "champ", |_| true);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
-        for e in b.events.iter() {
+        for e in b.events().iter() {
             if let CombatEvent::Save { kind, dc, success, .. } = e
                 && kind.contains("massive damage")
             {
@@ -388,7 +394,7 @@ fn massive_damage_calls_for_a_fortitude_save_against_10_plus_the_attackers_hit_d
                 let gob = b.index_of("gob").unwrap();
                 if !success {
                     assert!(
-                        b.fighters.health[gob].hp <= 0 && b.fighters.health[gob].death_fails >= 1,
+                        b.read().fighters.health[gob].hp <= 0 && b.read().fighters.health[gob].death_fails >= 1,
                         "dropped, first death save failed"
                     );
                 }
@@ -405,8 +411,8 @@ fn the_combat_plugin_plays_the_battle_out_and_sends_every_event_to_the_view() {
     let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &Catalogue::builtin()).unwrap();
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, fivefoot::rules::RulesPlugin, CombatPlugin));
-    let battle = OwnedBattle::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 9, BattleOptions::default());
-    let mut alone = battle.clone();
+    let battle = BattleWorld::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 9, BattleOptions::default());
+    let mut alone = battle.fork(false);
     app.insert_resource(BattleRes::new(battle, vec![]));
     let mut cursor = app.world().resource::<Messages<CombatEventMsg>>().get_cursor();
     let mut seen = 0;
@@ -420,8 +426,8 @@ fn the_combat_plugin_plays_the_battle_out_and_sends_every_event_to_the_view() {
     }
     let played = &app.world().resource::<BattleRes>().battle;
     assert!(played.is_over(), "the AI plays the battle out");
-    assert_eq!(seen, played.events.len(), "every event reaches the view as a message");
+    assert_eq!(seen, played.events().len(), "every event reaches the view as a message");
     // The window's battle is the same battle the engine plays alone from the same start.
     alone.run(&mut |_| None);
-    assert_eq!(played.events, alone.events);
+    assert_eq!(played.events(), alone.events());
 }

@@ -7,29 +7,29 @@
 use super::*;
 use fivefoot::combat::command::Stance;
 
-fn ap(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
+fn ap(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::ApPhases, seed)
 }
 
 /// Plays `phase` of the current round: each fighter does what `act` says, then ends its
 /// turn.
-fn play_phase(b: &mut OwnedBattle, phase: u32, mut act: impl FnMut(&mut OwnedBattle, &str)) {
-    while b.clock.phase < phase {
+fn play_phase(b: &mut BattleWorld, phase: u32, mut act: impl FnMut(&mut BattleWorld, &str)) {
+    while b.clock().phase < phase {
         b.execute(Command::EndTurn).unwrap();
     }
-    let round = b.clock.round;
-    while (b.clock.round, b.clock.phase) == (round, phase) {
+    let round = b.clock().round;
+    while (b.clock().round, b.clock().phase) == (round, phase) {
         let a = b.actor().expect("battle on");
-        let id = b.fighters.combatant[a].id.clone();
+        let id = b.read().fighters.combatant[a].id.clone();
         act(b, &id);
-        if b.actor() == Some(a) && (b.clock.round, b.clock.phase) == (round, phase) {
+        if b.actor() == Some(a) && (b.clock().round, b.clock().phase) == (round, phase) {
             b.execute(Command::EndTurn).unwrap();
         }
     }
 }
 
-fn aoo_by(b: &OwnedBattle, by_id: &str) -> Vec<(String, String)> {
-    b.events
+fn aoo_by(b: &BattleWorld, by_id: &str) -> Vec<(String, String)> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::AttackOfOpportunity { by, target, trigger, .. } if by == by_id => {
@@ -49,9 +49,9 @@ fn ap_readied_missiles_fly_from_the_second_phase() {
         let weapon = if creature == "human_fighter" { Some("dagger") } else { None };
         let mut b =
             ap(vec![unit("hero", "blue", (1, 3), creature, weapon), unit("gob", "red", (2, 3), "goblin", None)], 1);
-        until(&mut b, "hero", |b| b.clock.phase == 2);
+        until(&mut b, "hero", |b| b.clock().phase == 2);
         assert_eq!(b.validate(&Command::Attack { target: "gob".into() }).is_ok(), first == 2, "{creature}");
-        until(&mut b, "hero", |b| b.clock.phase == first);
+        until(&mut b, "hero", |b| b.clock().phase == first);
         b.validate(&Command::Attack { target: "gob".into() }).unwrap();
     }
 }
@@ -93,7 +93,7 @@ fn ap_a_ranged_attack_provokes_and_a_melee_attack_does_not() {
     {
         let mut b =
             ap(vec![unit("hero", "blue", (3, 3), creature, weapon), unit("gob", "red", (4, 3), "goblin", None)], 3);
-        until(&mut b, "hero", |b| b.clock.phase == phase);
+        until(&mut b, "hero", |b| b.clock().phase == phase);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let aoo = aoo_by(&b, "gob");
         assert_eq!(!aoo.is_empty(), provokes, "{creature}: {aoo:?}");
@@ -112,17 +112,17 @@ fn ap_a_move_out_of_reach_provokes_and_a_step_does_not() {
             vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
             4,
         );
-        until(&mut b, "hero", |b| b.clock.phase == 2);
+        until(&mut b, "hero", |b| b.clock().phase == 2);
         b.execute(cmd.clone()).unwrap();
         let hero = b.index_of("hero").unwrap();
-        assert_ne!(b.fighters.position[hero].0, GridPos::new(3, 3), "{cmd:?} moved");
+        assert_ne!(b.read().fighters.position[hero].0, GridPos::new(3, 3), "{cmd:?} moved");
         assert_eq!(aoo_by(&b, "gob").len(), usize::from(provokes), "{cmd:?}");
     }
 }
 
 /// The attacks `who` made, as (kind, modifiers).
-fn attacks_of(b: &OwnedBattle, who: &str) -> Vec<(String, Vec<(String, i32)>)> {
-    b.events
+fn attacks_of(b: &BattleWorld, who: &str) -> Vec<(String, Vec<(String, i32)>)> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::Attack { attacker, kind, modifiers, .. } if attacker == who => {
@@ -142,17 +142,17 @@ fn ap_a_charge_ends_in_a_melee_attack_at_plus_2() {
         vec![unit("hero", "blue", (1, 3), "human_fighter", Some("dagger")), unit("gob", "red", (6, 3), "goblin", None)],
         5,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     b.execute(Command::Charge { target: "gob".into() }).unwrap();
-    until(&mut b, "hero", |b| b.clock.phase == 3);
+    until(&mut b, "hero", |b| b.clock().phase == 3);
     b.execute(Command::EndTurn).unwrap(); // the charge's second AP
     let hero = b.index_of("hero").unwrap();
-    assert_eq!(b.fighters.position[hero].0, GridPos::new(5, 3), "the closest space from which it can attack");
+    assert_eq!(b.read().fighters.position[hero].0, GridPos::new(5, 3), "the closest space from which it can attack");
     let a = attacks_of(&b, "hero");
     assert_eq!(a.len(), 1);
     assert_eq!(a[0].0, "charges");
     assert!(has_mod(&a[0].1, "charge", 2), "{:?}", a[0].1);
-    until(&mut b, "hero", |b| b.clock.round == 2 && b.clock.phase == 4);
+    until(&mut b, "hero", |b| b.clock().round == 2 && b.clock().phase == 4);
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
     let a = attacks_of(&b, "hero");
     assert!(!a[1].1.iter().any(|(s, _)| s == "charge"), "the control: {:?}", a[1].1);
@@ -167,12 +167,12 @@ fn ap_the_charge_bonus_lasts_the_round_against_the_designated_foe() {
         vec![unit("hero", "blue", (1, 3), "human_fighter", Some("dagger")), unit("gob", "red", (6, 3), "goblin", None)],
         5,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     b.execute(Command::Charge { target: "gob".into() }).unwrap();
-    until(&mut b, "hero", |b| b.clock.phase == 3);
+    until(&mut b, "hero", |b| b.clock().phase == 3);
     b.execute(Command::EndTurn).unwrap();
-    until(&mut b, "hero", |b| b.clock.phase == 4);
-    assert_eq!(b.clock.round, 1);
+    until(&mut b, "hero", |b| b.clock().phase == 4);
+    assert_eq!(b.clock().round, 1);
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
     let a = attacks_of(&b, "hero");
     assert!(has_mod(&a[1].1, "charge", 2), "{:?}", a[1].1);
@@ -192,18 +192,18 @@ fn ap_casting_defensively_is_a_dc_17_check_and_no_longer_provokes() {
                 vec![unit("mage", "blue", (3, 3), "war_mage", None), unit("gob", "red", (4, 3), "goblin", None)],
                 seed,
             );
-            until(&mut b, "mage", |b| b.clock.phase == 2);
+            until(&mut b, "mage", |b| b.clock().phase == 2);
             b.execute(Command::Cast { spell: "magic_missile".into(), target: "gob".into(), defensive }).unwrap();
-            until(&mut b, "mage", |b| b.clock.phase == 3);
+            until(&mut b, "mage", |b| b.clock().phase == 3);
             b.execute(Command::EndTurn).unwrap();
             let provoked = aoo_by(&b, "gob").len();
-            let check = b.events.iter().find_map(|e| match e {
+            let check = b.events().iter().find_map(|e| match e {
                 CombatEvent::Save { kind, roll, bonus, dc, success, .. } if kind.contains("casting defensively") => {
                     Some((*roll, *bonus, *dc, *success))
                 }
                 _ => None,
             });
-            let spoiled = b.events.iter().any(|e| matches!(e, CombatEvent::Spoiled { unit, .. } if unit == "mage"));
+            let spoiled = b.events().iter().any(|e| matches!(e, CombatEvent::Spoiled { unit, .. } if unit == "mage"));
             if !defensive {
                 assert_eq!(check, None);
                 assert!(provoked >= 1, "seed {seed}: complex: casting provokes");
@@ -240,24 +240,24 @@ fn ap_fighting_defensively_is_minus_4_to_attack_and_plus_2_ac() {
             ],
             6,
         );
-        until(&mut b, "hero", |b| b.clock.phase == 2);
+        until(&mut b, "hero", |b| b.clock().phase == 2);
         if defensive {
             b.execute(Command::Stance { stance: Stance::Defensive }).unwrap();
         }
-        until(&mut b, "hero", |b| b.clock.phase == 4);
+        until(&mut b, "hero", |b| b.clock().phase == 4);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let a = attacks_of(&b, "hero");
         assert_eq!(has_mod(&a[0].1, "fighting defensively", -4), defensive, "{:?}", a[0].1);
-        b.refresh();
+        b.lend().refresh();
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        let p = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+        let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         let ac = p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -2);
         assert_eq!(ac, defensive, "{:?}", p.modifiers);
         if defensive {
             // Until the start of its next round of actions.
-            until(&mut b, "hero", |b| b.clock.round == 2);
-            b.refresh();
-            let p = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+            until(&mut b, "hero", |b| b.clock().round == 2);
+            b.lend().refresh();
+            let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
             assert!(!p.modifiers.iter().any(|m| m.source == "fighting defensively"));
         }
     }
@@ -284,10 +284,10 @@ fn ap_trip_bull_rush_and_disarm_succeed_against_cmd() {
                 ],
                 seed,
             );
-            until(&mut b, "hero", |b| b.clock.phase == 4);
+            until(&mut b, "hero", |b| b.clock().phase == 4);
             b.execute(cmd.clone()).unwrap();
             let (roll, total, target_number, hit) = b
-                .events
+                .events()
                 .iter()
                 .find_map(|e| match e {
                     CombatEvent::Attack { attacker, kind, rolls, total, target_number, hit, .. }
@@ -301,7 +301,8 @@ fn ap_trip_bull_rush_and_disarm_succeed_against_cmd() {
                 .expect("a combat maneuver check");
             assert_eq!((total, target_number), (roll + 4, 12), "{what}");
             assert_eq!(hit, roll + 4 >= 12);
-            let g = b.fighters.at(b.index_of("gob").unwrap());
+            let read = b.read();
+            let g = read.fighters.at(b.index_of("gob").unwrap());
             match what {
                 "trip" => assert_eq!(g.has(Condition::Prone), hit, "{what} roll {roll}"),
                 "bull rush" => {
@@ -331,12 +332,13 @@ fn ap_a_readied_attack_not_taken_by_the_next_round_is_lost() {
             vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (6, 3), "goblin", None)],
             7,
         );
-        until(&mut b, "hero", |b| b.clock.phase == 2);
+        until(&mut b, "hero", |b| b.clock().phase == 2);
         b.execute(Command::Hold { target: Some("gob".into()) }).unwrap();
         let round = if next_round { 2 } else { 1 };
-        until(&mut b, "gob", |b| b.clock.round == round && b.clock.phase >= 3);
+        until(&mut b, "gob", |b| b.clock().round == round && b.clock().phase >= 3);
         b.execute(Command::Move { to: (4, 3).into() }).unwrap();
-        let held = b.events.iter().any(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"));
+        let held =
+            b.events().iter().any(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"));
         assert_eq!(held, !next_round, "goblin closes in round {round}");
     }
 }
@@ -357,9 +359,9 @@ fn ap_a_trip_or_disarm_failed_by_10_turns_on_the_goblin() {
                 vec![unit("gob", "red", (4, 3), "goblin", None), unit("hero", "blue", (3, 3), "human_fighter", None)],
                 seed,
             );
-            until(&mut b, "gob", |b| b.clock.phase == 4);
+            until(&mut b, "gob", |b| b.clock().phase == 4);
             b.execute(cmd.clone()).unwrap();
-            let roll = b.events.iter().find_map(|e| match e {
+            let roll = b.events().iter().find_map(|e| match e {
                 CombatEvent::Attack { attacker, rolls, total, target_number, .. } if attacker == "gob" => {
                     assert_eq!((*total - rolls[0], *target_number), (0, 15), "{what}");
                     Some(rolls[0])
@@ -367,7 +369,8 @@ fn ap_a_trip_or_disarm_failed_by_10_turns_on_the_goblin() {
                 _ => None,
             });
             let Some(roll) = roll else { continue };
-            let g = b.fighters.at(b.index_of("gob").unwrap());
+            let read = b.read();
+            let g = read.fighters.at(b.index_of("gob").unwrap());
             let turned = match what {
                 "trip" => g.has(Condition::Prone),
                 _ => g.wielded().id == "unarmed",

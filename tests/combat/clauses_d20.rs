@@ -6,7 +6,7 @@
 
 use super::*;
 
-fn d20(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
+fn d20(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::D20Classic, seed)
 }
 
@@ -24,7 +24,7 @@ fn d20_a_standard_action_buys_a_second_move_but_a_move_buys_no_standard_action()
     b.execute(Command::Move { to: (1, 4).into() }).unwrap();
     assert!(b.validate(&Command::Move { to: (1, 7).into() }).is_ok(), "the standard action given up for a move");
     b.execute(Command::Move { to: (1, 7).into() }).unwrap();
-    assert_eq!(b.fighters.position[hero].0, GridPos::new(1, 7));
+    assert_eq!(b.read().fighters.position[hero].0, GridPos::new(1, 7));
     assert_ne!(b.actor(), Some(hero), "two moves spend the turn");
 
     let mut b = d20(units(), 1);
@@ -56,7 +56,8 @@ fn d20_a_held_action_not_triggered_by_the_next_turn_is_lost() {
         }
         until(&mut b, "gob", |_| true);
         b.execute(Command::Move { to: (4, 3).into() }).unwrap();
-        let held = b.events.iter().any(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"));
+        let held =
+            b.events().iter().any(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"));
         assert_eq!(held, !after_next_turn);
     }
 }
@@ -72,17 +73,17 @@ fn plain_hit(weapon: &str, str_score: i32) -> (Vec<i32>, i32, Vec<(String, i32)>
             seed,
         );
         let hero = b.index_of("hero").unwrap();
-        std::sync::Arc::make_mut(&mut b.fighters.stats[hero].def).abilities.str = str_score;
+        std::sync::Arc::make_mut(&mut b.lend().fighters.stats[hero].def).abilities.str = str_score;
         until(&mut b, "hero", |_| true);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
-        let hit = b.events.iter().find_map(|e| match e {
+        let hit = b.events().iter().find_map(|e| match e {
             CombatEvent::Attack { attacker, hit, critical, .. } if attacker == "hero" => Some(*hit && !*critical),
             _ => None,
         });
         if hit != Some(true) {
             continue;
         }
-        let dmg = b.events.iter().find_map(|e| match e {
+        let dmg = b.events().iter().find_map(|e| match e {
             CombatEvent::Damage { attacker, rolls, total, modifiers, .. } if attacker == "hero" => {
                 Some((rolls.clone(), *total, modifiers.iter().map(|m| (m.source.clone(), m.value)).collect()))
             }
@@ -127,7 +128,7 @@ fn d20_a_charge_adds_2_damage_or_4_with_two_hands() {
             until(&mut b, "hero", |_| true);
             b.execute(Command::Charge { target: "gob".into() }).unwrap();
             // The source gives the charge no attack bonus.
-            for e in b.events.iter() {
+            for e in b.events().iter() {
                 if let CombatEvent::Attack { attacker, modifiers, .. } = e
                     && attacker == "hero"
                 {
@@ -135,7 +136,7 @@ fn d20_a_charge_adds_2_damage_or_4_with_two_hands() {
                 }
             }
             let Some(CombatEvent::Damage { rolls, total, modifiers, .. }) =
-                b.events.iter().find(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero"))
+                b.events().iter().find(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero"))
             else {
                 continue;
             };
@@ -145,10 +146,10 @@ fn d20_a_charge_adds_2_damage_or_4_with_two_hands() {
             assert!(modifiers.iter().any(|m| m.source == "charge" && m.value == bonus), "{weapon}: {modifiers:?}");
             assert_eq!(*total, rolls.iter().sum::<i32>() + strength + bonus, "{weapon}");
             // The control: its next turn's attack carries no charge bonus.
-            let seen = b.events.len();
+            let seen = b.events().len();
             until(&mut b, "hero", |_| true);
             b.execute(Command::Attack { target: "gob".into() }).unwrap();
-            for e in &b.events[seen..] {
+            for e in &b.events()[seen..] {
                 if let CombatEvent::Damage { attacker, modifiers, .. } = e
                     && attacker == "hero"
                 {
@@ -171,13 +172,13 @@ fn d20_a_melee_touch_attack_ignores_armor_shield_and_natural_armor() {
     for (foe, ac, touch) in [("goblin", 16, 13), ("ogre", 17, 8)] {
         let mut b =
             d20(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("foe", "red", (4, 3), foe, None)], 3);
-        until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("foe").unwrap()].has_acted);
+        until(&mut b, "hero", |b| b.read().fighters.awareness[b.index_of("foe").unwrap()].has_acted);
         let (h, f) = (b.index_of("hero").unwrap(), b.index_of("foe").unwrap());
-        b.refresh();
-        let plain = attack::profile(&b, &b.view(), h, f, &AttackKind::Primary, &Default::default());
+        b.lend().refresh();
+        let plain = b.attack_profile(h, f, &AttackKind::Primary, &Default::default());
         assert_eq!(plain.target_number, ac, "{foe}");
         b.execute(Command::Trip { target: "foe".into() }).unwrap();
-        let tn = b.events.iter().find_map(|e| match e {
+        let tn = b.events().iter().find_map(|e| match e {
             CombatEvent::Attack { attacker, kind, target_number, .. } if attacker == "hero" => {
                 assert_eq!(kind, "trip (touch attack) on");
                 Some(*target_number)

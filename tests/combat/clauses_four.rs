@@ -7,16 +7,16 @@
 use super::*;
 use fivefoot::combat::variants::four_actions;
 
-fn four(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
+fn four(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::FourActions, seed)
 }
 
-fn hero_and_goblin(seed: u64) -> OwnedBattle {
+fn hero_and_goblin(seed: u64) -> BattleWorld {
     four(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)], seed)
 }
 
-fn reactions_by(b: &OwnedBattle, by_id: &str) -> usize {
-    b.events.iter().filter(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == by_id)).count()
+fn reactions_by(b: &BattleWorld, by_id: &str) -> usize {
+    b.events().iter().filter(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == by_id)).count()
 }
 
 /// "Dashing will provoke Reactions from threatening creatures"; "Quick Actions never provoke
@@ -37,7 +37,7 @@ fn four_actions_a_dash_provokes_and_quick_actions_never_do() {
             b.execute(c.clone()).unwrap();
         }
         let hero = b.index_of("hero").unwrap();
-        assert!(b.fighters.position[hero].0.x < 3, "{cmds:?} left the goblin's reach");
+        assert!(b.read().fighters.position[hero].0.x < 3, "{cmds:?} left the goblin's reach");
         assert_eq!(reactions_by(&b, "gob"), usize::from(provokes), "{cmds:?}");
     }
 }
@@ -50,9 +50,9 @@ fn four_actions_defend_gives_plus_3_ac_for_a_round() {
     let mut b = hero_and_goblin(2);
     until(&mut b, "hero", |_| true);
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    let defend = |b: &mut OwnedBattle| {
-        b.refresh();
-        let p = attack::profile(b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+    let defend = |b: &mut BattleWorld| {
+        b.lend().refresh();
+        let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "defend").map(|m| m.value)
     };
     assert_eq!(defend(&mut b), None, "the control");
@@ -78,10 +78,10 @@ fn four_actions_disarm_trip_and_push_against_reflex_and_a_failure_provokes() {
         for seed in 0..40 {
             let mut b = hero_and_goblin(seed);
             // After the goblin's first turn: no longer Surprised (which would cost it its Dex).
-            until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("gob").unwrap()].has_acted);
+            until(&mut b, "hero", |b| b.read().fighters.awareness[b.index_of("gob").unwrap()].has_acted);
             b.execute(cmd.clone()).unwrap();
             let (roll, bonus, athletics) = b
-                .events
+                .events()
                 .iter()
                 .find_map(|e| match e {
                     CombatEvent::Save { unit, kind, roll, bonus, dc, .. }
@@ -95,7 +95,8 @@ fn four_actions_disarm_trip_and_push_against_reflex_and_a_failure_provokes() {
             assert_eq!(bonus, 2, "Reflex +2");
             assert!((1 + 3..=20 + 3).contains(&athletics), "d20 + 3: {athletics}");
             let success = athletics >= roll + bonus;
-            let g = b.fighters.at(b.index_of("gob").unwrap());
+            let read = b.read();
+            let g = read.fighters.at(b.index_of("gob").unwrap());
             let done = match what {
                 "disarm" => g.wielded().id == "unarmed",
                 "trip" => g.has(Condition::Prone),
@@ -135,7 +136,8 @@ fn four_actions_a_wait_not_taken_by_the_next_turn_is_lost() {
         }
         until(&mut b, "gob", |_| true);
         b.execute(Command::Move { to: (4, 3).into() }).unwrap();
-        let held = b.events.iter().any(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"));
+        let held =
+            b.events().iter().any(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"));
         assert_eq!(held, !after_next_turn);
     }
 }
@@ -157,7 +159,7 @@ fn four_actions_an_advance_provokes_once_per_movement() {
             b.execute(Command::Move { to: (*to).into() }).unwrap();
         }
         let left: usize = b
-            .events
+            .events()
             .iter()
             .filter_map(|e| match e {
                 CombatEvent::Moved { unit, path, .. } if unit == "hero" => Some(path),
@@ -189,11 +191,11 @@ fn four_actions_a_charge_is_plus_2_to_attack_and_damage_and_minus_2_ac() {
         until(&mut b, "hero", |_| true);
         b.execute(Command::Charge { target: "sp1".into() }).unwrap();
         let hero = b.index_of("hero").unwrap();
-        assert!(b.fighters.bonuses[hero].defense.contains(&("charging".into(), -2)));
+        assert!(b.read().fighters.bonuses[hero].defense.contains(&("charging".into(), -2)));
         assert_eq!(reactions_by(&b, "sp1"), 0, "the charged foe does not react");
         assert_eq!(reactions_by(&b, "sp2"), 1, "the control: another foe does");
         let s: Vec<&CombatEvent> = b
-            .events
+            .events()
             .iter()
             .filter(|e| matches!(e, CombatEvent::Attack { attacker, .. } | CombatEvent::Damage { attacker, .. } if attacker == "hero"))
             .collect();
@@ -226,7 +228,8 @@ fn four_actions_the_side_step_is_5_ft_never_into_difficult_terrain() {
     assert!(b.validate(&Command::Step { to: (6, 2).into() }).is_err(), "10 ft");
     assert!(b.validate(&Command::Step { to: (3, 2).into() }).is_err(), "difficult terrain");
     b.execute(Command::Step { to: (5, 2).into() }).unwrap();
-    let bud = b.budget();
+    let read = b.read();
+    let bud = read.budget();
     assert!(!four_actions::quick_left(bud) && bud.standard && bud.move_action, "{bud:?}");
 }
 
@@ -238,13 +241,13 @@ fn four_actions_focus_is_plus_1_to_attack_and_damage() {
         let mut b = hero_and_goblin(seed);
         until(&mut b, "hero", |_| true);
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        b.refresh();
-        let before = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+        b.lend().refresh();
+        let before = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
         assert!(!before.modifiers.iter().any(|m| m.source == "focus"));
         b.execute(Command::Focus).unwrap();
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let s: Vec<&CombatEvent> = b
-            .events
+            .events()
             .iter()
             .filter(|e| matches!(e, CombatEvent::Attack { attacker, .. } | CombatEvent::Damage { attacker, .. } if attacker == "hero"))
             .collect();
@@ -273,14 +276,14 @@ fn four_actions_prone_is_minus_4_ac_in_melee_and_plus_4_against_ranged() {
         6,
     );
     let (h, a, g) = (b.index_of("hero").unwrap(), b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-    let prone_mod = |b: &mut OwnedBattle, by: usize| {
-        b.refresh();
-        let p = attack::profile(b, &b.view(), by, g, &AttackKind::Primary, &Default::default());
+    let prone_mod = |b: &mut BattleWorld, by: usize| {
+        b.lend().refresh();
+        let p = b.attack_profile(by, g, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "target prone").map(|m| m.value)
     };
     assert_eq!((prone_mod(&mut b, h), prone_mod(&mut b, a)), (None, None));
-    b.fighters.conditions[g].add(Condition::Prone);
-    b.invalidate();
+    b.lend().fighters.conditions[g].add(Condition::Prone);
+    b.lend().invalidate();
     assert_eq!((prone_mod(&mut b, h), prone_mod(&mut b, a)), (Some(4), Some(-4)));
 }
 
@@ -292,8 +295,8 @@ fn four_actions_the_restrained_cannot_move_and_lose_their_dex_to_ac() {
     for held in [false, true] {
         let mut b = held_goblin(held);
         let (a, g) = (b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-        b.refresh();
-        let p = attack::profile(&b, &b.view(), a, g, &AttackKind::Primary, &Default::default());
+        b.lend().refresh();
+        let p = b.attack_profile(a, g, &AttackKind::Primary, &Default::default());
         let dex_lost = p.modifiers.iter().any(|m| m.source == "target surprised" && m.value == 2);
         assert_eq!(dex_lost, held, "{:?}", p.modifiers);
         assert_eq!(b.validate(&Command::Move { to: (6, 3).into() }).is_ok(), !held, "advance");
@@ -306,13 +309,13 @@ fn four_actions_the_restrained_cannot_move_and_lose_their_dex_to_ac() {
 #[test]
 fn four_actions_the_restrained_cannot_attack() {
     for held in [false, true] {
-        let mut b = held_goblin(held);
+        let b = held_goblin(held);
         assert_eq!(b.validate(&Command::Attack { target: "hero".into() }).is_ok(), !held, "attack");
     }
 }
 
 /// The goblin acting, beside the hero, the archer below it; `held`: seized by the hero.
-fn held_goblin(held: bool) -> OwnedBattle {
+fn held_goblin(held: bool) -> BattleWorld {
     let mut b = four(
         vec![
             unit("hero", "blue", (3, 3), "human_fighter", None),
@@ -323,24 +326,24 @@ fn held_goblin(held: bool) -> OwnedBattle {
     );
     until(&mut b, "gob", |_| true);
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    b.fighters.conditions[g].0.remove(&Condition::Surprised);
+    b.lend().fighters.conditions[g].0.remove(&Condition::Surprised);
     if held {
-        b.fighters.conditions[g].add(Condition::Grappled);
-        b.fighters.grapple[g].with = Some(h);
-        b.fighters.conditions[h].add(Condition::Grappled);
-        b.fighters.grapple[h].with = Some(g);
-        b.fighters.grapple[h].holds = true;
-        b.invalidate();
+        b.lend().fighters.conditions[g].add(Condition::Grappled);
+        b.lend().fighters.grapple[g].with = Some(h);
+        b.lend().fighters.conditions[h].add(Condition::Grappled);
+        b.lend().fighters.grapple[h].with = Some(g);
+        b.lend().fighters.grapple[h].holds = true;
+        b.lend().invalidate();
     }
     b
 }
 
 /// The hero acting while the goblin has not had its first turn (so the goblin is Surprised).
-fn hero_before_the_goblins_first_turn() -> OwnedBattle {
+fn hero_before_the_goblins_first_turn() -> BattleWorld {
     for seed in 0..40 {
         let mut b = hero_and_goblin(seed);
         until(&mut b, "hero", |_| true);
-        if !b.fighters.awareness[b.index_of("gob").unwrap()].has_acted {
+        if !b.read().fighters.awareness[b.index_of("gob").unwrap()].has_acted {
             return b;
         }
     }
@@ -353,13 +356,13 @@ fn hero_before_the_goblins_first_turn() -> OwnedBattle {
 fn four_actions_the_surprised_lose_their_dex_to_ac() {
     let mut b = hero_before_the_goblins_first_turn();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    let surprised = |b: &mut OwnedBattle| {
-        b.refresh();
-        let p = attack::profile(b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+    let surprised = |b: &mut BattleWorld| {
+        b.lend().refresh();
+        let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "target surprised").map(|m| m.value)
     };
     assert_eq!(surprised(&mut b), Some(2));
-    until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("gob").unwrap()].has_acted);
+    until(&mut b, "hero", |b| b.read().fighters.awareness[b.index_of("gob").unwrap()].has_acted);
     assert_eq!(surprised(&mut b), None);
 }
 
@@ -369,7 +372,7 @@ fn four_actions_the_surprised_lose_their_dex_to_ac() {
 fn four_actions_the_surprised_lose_their_dex_to_reflex() {
     let mut b = hero_before_the_goblins_first_turn();
     b.execute(Command::Trip { target: "gob".into() }).unwrap();
-    let bonus = b.events.iter().find_map(|e| match e {
+    let bonus = b.events().iter().find_map(|e| match e {
         CombatEvent::Save { unit, kind, bonus, .. } if unit == "gob" && kind.contains("Reflex") => Some(*bonus),
         _ => None,
     });

@@ -8,33 +8,33 @@
 
 use super::*;
 
-fn hex(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
+fn hex(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::HexPhases, seed)
 }
 
 /// Plays the current phase: each fighter does what `act` says for it, then ends its turn.
 /// Returns who acted, in order.
-fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) -> Vec<String> {
-    let phase = (b.clock.round, b.clock.phase);
+fn play_phase(b: &mut BattleWorld, mut act: impl FnMut(&mut BattleWorld, &str)) -> Vec<String> {
+    let phase = (b.clock().round, b.clock().phase);
     let mut actors = vec![];
-    while (b.clock.round, b.clock.phase) == phase {
+    while (b.clock().round, b.clock().phase) == phase {
         let a = b.actor().expect("battle on");
-        let id = b.fighters.combatant[a].id.clone();
+        let id = b.read().fighters.combatant[a].id.clone();
         actors.push(id.clone());
         act(b, &id);
-        if b.actor() == Some(a) && (b.clock.round, b.clock.phase) == phase {
+        if b.actor() == Some(a) && (b.clock().round, b.clock().phase) == phase {
             b.execute(Command::EndTurn).unwrap();
         }
     }
     actors
 }
 
-fn ids(b: &OwnedBattle, order: &[usize]) -> Vec<String> {
-    order.iter().map(|&i| b.fighters.combatant[i].id.clone()).collect()
+fn ids(b: &BattleWorld, order: &[usize]) -> Vec<String> {
+    order.iter().map(|&i| b.read().fighters.combatant[i].id.clone()).collect()
 }
 
-fn opportunities_by(b: &OwnedBattle, by_id: &str) -> Vec<String> {
-    b.events
+fn opportunities_by(b: &BattleWorld, by_id: &str) -> Vec<String> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::AttackOfOpportunity { by, target, .. } if by == by_id => Some(target.clone()),
@@ -61,20 +61,20 @@ fn hex_an_unconscious_fighter_keeps_its_initiative_score() {
         ],
         1,
     );
-    let order = ids(&b, &b.clock.order);
+    let order = ids(&b, &b.clock().order);
     assert_eq!(order, ["wolf", "hero", "ogre"], "CV 5, 4, 3");
     let hero = b.index_of("hero").unwrap();
-    let score = b.fighters.initiative[hero].order;
-    b.fighters.conditions[hero].add(Condition::Unconscious);
-    b.invalidate();
+    let score = b.read().fighters.initiative[hero].order;
+    b.lend().fighters.conditions[hero].add(Condition::Unconscious);
+    b.lend().invalidate();
     for _ in 0..5 {
         let acted = play_phase(&mut b, |_, _| {});
         assert_eq!(acted, ["wolf", "ogre"], "the unconscious do not act");
     }
-    assert_eq!(b.fighters.initiative[hero].order, score);
-    assert_eq!(ids(&b, &b.clock.order), order);
-    b.fighters.conditions[hero].remove(Condition::Unconscious);
-    b.invalidate();
+    assert_eq!(b.read().fighters.initiative[hero].order, score);
+    assert_eq!(ids(&b, &b.clock().order), order);
+    b.lend().fighters.conditions[hero].remove(Condition::Unconscious);
+    b.lend().invalidate();
     assert_eq!(play_phase(&mut b, |_, _| {}), ["wolf", "hero", "ogre"], "awake, in its old place");
 }
 
@@ -91,10 +91,10 @@ fn hex_unequal_ocv_and_dcv_set_the_roll_needed() {
             vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
             seed,
         );
-        b.refresh();
+        b.lend().refresh();
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         for (a, t, ocv, chance) in [(h, g, 4, 81.0 / 216.0), (g, h, 5, 108.0 / 216.0)] {
-            let p = attack::profile(&b, &b.view(), a, t, &AttackKind::Primary, &Default::default());
+            let p = b.attack_profile(a, t, &AttackKind::Primary, &Default::default());
             assert_eq!(p.target_number, 16);
             assert_eq!(p.bonus(), ocv);
             assert_eq!(p.hit_chance, chance);
@@ -103,7 +103,7 @@ fn hex_unequal_ocv_and_dcv_set_the_roll_needed() {
             let foe = if id == "hero" { "gob" } else { "hero" };
             b.execute(Command::Attack { target: foe.into() }).unwrap();
         });
-        for e in b.events.iter() {
+        for e in b.events().iter() {
             if let CombatEvent::Attack { attacker, rolls, total, target_number, hit, .. } = e {
                 let ocv = if attacker == "hero" { 4 } else { 5 };
                 assert_eq!(rolls.len(), 3);
@@ -123,7 +123,7 @@ fn hex_unequal_ocv_and_dcv_set_the_roll_needed() {
 
 /// The champion (Combat Reflexes: more than one attack of opportunity a phase) at (4,3);
 /// the hero at (3,3) and the pal at (5,3) beside it.
-fn champion_between_two() -> OwnedBattle {
+fn champion_between_two() -> BattleWorld {
     hex(
         vec![
             unit("hero", "blue", (3, 3), "human_fighter", None),
@@ -146,7 +146,7 @@ fn hex_leaving_several_hexes_of_one_foe_in_a_move_is_one_opportunity() {
         "pal" => b.execute(to(7, 3)).unwrap(),
         _ => {}
     });
-    let path = b.events.iter().find_map(|e| match e {
+    let path = b.events().iter().find_map(|e| match e {
         CombatEvent::Moved { unit, path, .. } if unit == "hero" => Some(path.clone()),
         _ => None,
     });
@@ -205,7 +205,7 @@ fn hex_a_delay_moves_the_delayer_to_where_it_acted() {
         ],
         5,
     );
-    assert_eq!(ids(&b, &b.clock.order), ["wolf", "hero", "ogre"]);
+    assert_eq!(ids(&b, &b.clock().order), ["wolf", "hero", "ogre"]);
     let mut delayed = false;
     let acted = play_phase(&mut b, |b, id| {
         if id == "wolf" && !delayed {
@@ -215,12 +215,12 @@ fn hex_a_delay_moves_the_delayer_to_where_it_acted() {
     });
     assert_eq!(acted, ["wolf", "hero", "ogre", "wolf"]);
     assert_eq!(play_phase(&mut b, |_, _| {}), ["hero", "ogre", "wolf"]);
-    assert_eq!(ids(&b, &b.clock.order), ["hero", "ogre", "wolf"]);
+    assert_eq!(ids(&b, &b.clock().order), ["hero", "ogre", "wolf"]);
 }
 
 /// A goblin at (7,3) closes on the hero at (3,3), who readied an attack for it in phase 1;
 /// the wolf (as quick as the goblin) stays away.
-fn readied_hero(seed: u64) -> OwnedBattle {
+fn readied_hero(seed: u64) -> BattleWorld {
     let mut b = hex(
         vec![
             unit("gob", "red", (7, 3), "goblin", None),
@@ -237,8 +237,8 @@ fn readied_hero(seed: u64) -> OwnedBattle {
     b
 }
 
-fn held_attacks(b: &OwnedBattle) -> usize {
-    b.events.iter().filter(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack")).count()
+fn held_attacks(b: &BattleWorld) -> usize {
+    b.events().iter().filter(|e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack")).count()
 }
 
 /// "Your Initiative score changes: for the rest of the encounter, your Initiative is when you
@@ -247,8 +247,9 @@ fn held_attacks(b: &OwnedBattle) -> usize {
 #[test]
 fn hex_a_readied_action_puts_the_reader_just_ahead_of_its_trigger() {
     let mut b = readied_hero(6);
-    let place =
-        |b: &OwnedBattle, id: &str| b.clock.order.iter().position(|&i| b.fighters.combatant[i].id == id).unwrap();
+    let place = |b: &BattleWorld, id: &str| {
+        b.clock().order.iter().position(|&i| b.read().fighters.combatant[i].id == id).unwrap()
+    };
     assert!(place(&b, "hero") > place(&b, "gob"), "the control: CV order");
     play_phase(&mut b, |b, id| {
         if id == "gob" {
@@ -256,7 +257,7 @@ fn hex_a_readied_action_puts_the_reader_just_ahead_of_its_trigger() {
         }
     });
     assert_eq!(held_attacks(&b), 1);
-    assert_eq!(place(&b, "hero") + 1, place(&b, "gob"), "{:?}", ids(&b, &b.clock.order));
+    assert_eq!(place(&b, "hero") + 1, place(&b, "gob"), "{:?}", ids(&b, &b.clock().order));
 }
 
 /// "If you take your readied action in the next Phase, before your regular turn comes up,

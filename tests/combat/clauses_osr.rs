@@ -8,9 +8,9 @@ use fivefoot::combat::variants::osr_segments;
 use osr_segments::{OsrStep, osr_is_high};
 
 /// Every combatant declares "fight" except those `special` names, who declare its intent.
-fn declare(b: &mut OwnedBattle, special: &[(&str, Intent)]) {
+fn declare(b: &mut BattleWorld, special: &[(&str, Intent)]) {
     while major(b).declaring {
-        let me = b.fighters.combatant[b.actor().unwrap()].id.clone();
+        let me = b.read().fighters.combatant[b.actor().unwrap()].id.clone();
         let intent = special.iter().find(|(id, _)| *id == me).map_or(Intent::Fight, |(_, i)| i.clone());
         b.execute(Command::Declare { intent }).unwrap();
     }
@@ -18,11 +18,11 @@ fn declare(b: &mut OwnedBattle, special: &[(&str, Intent)]) {
 
 /// The first seed from which `blue` rolls HIGH and `red` LOW (`blue_high`), or the
 /// reverse, with everyone declaring as `special` says.
-fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Intent)]) -> OwnedBattle {
+fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Intent)]) -> BattleWorld {
     for seed in 0..200 {
         let mut b = battle(units.to_vec(), RulesVariant::OsrSegments, seed);
         declare(&mut b, special);
-        let high = |side: &str| osr_segments::round(&b).high.iter().any(|(s, h)| s == side && *h);
+        let high = |side: &str| osr_segments::round(&b.read()).high.iter().any(|(s, h)| s == side && *h);
         if high("blue") == blue_high && high("red") != blue_high {
             return b;
         }
@@ -30,8 +30,8 @@ fn battle_with_groups(units: &[UnitDef], blue_high: bool, special: &[(&str, Inte
     panic!("no seed gave blue {}", if blue_high { "HIGH" } else { "LOW" });
 }
 
-fn free_attacks_by(b: &OwnedBattle, by_id: &str) -> Vec<String> {
-    b.events
+fn free_attacks_by(b: &BattleWorld, by_id: &str) -> Vec<String> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::AttackOfOpportunity { by, target, .. } if by == by_id => Some(target.clone()),
@@ -49,26 +49,26 @@ fn osr_a_delay_announced_in_high_waits_for_low_with_the_delayed_condition() {
     for delay in [false, true] {
         let mut b = battle_with_groups(&units, true, &[]);
         until(&mut b, "hero", group_turn);
-        assert_eq!(osr_segments::round(&b).step, OsrStep::High, "blue rolled HIGH");
+        assert_eq!(osr_segments::round(&b.read()).step, OsrStep::High, "blue rolled HIGH");
         let hero = b.index_of("hero").unwrap();
         if !delay {
             b.execute(Command::Attack { target: "gob".into() }).unwrap();
-            assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
+            assert!(b.events().iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
             continue;
         }
         b.execute(Command::Delay).unwrap();
-        assert!(b.fighters.conditions[hero].has(Condition::Delayed));
-        assert!(!osr_is_high(&b, hero), "the delayed always have LOW initiative");
+        assert!(b.read().fighters.conditions[hero].has(Condition::Delayed));
+        assert!(!osr_is_high(&b.read(), hero), "the delayed always have LOW initiative");
         // Nothing more in HIGH: the next time the hero acts, the LOW step is on, its major
         // action intact.
         until(&mut b, "hero", |_| true);
-        assert_eq!(osr_segments::round(&b).step, OsrStep::Low);
-        assert_eq!(b.clock.round, 1);
+        assert_eq!(osr_segments::round(&b.read()).step, OsrStep::Low);
+        assert_eq!(b.clock().round, 1);
         assert!(group_turn(&b), "the major action is kept for LOW");
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         // "for the rest of the round": the next round's declarations find it gone.
-        until(&mut b, "hero", |b| b.clock.round == 2);
-        assert!(!b.fighters.conditions[hero].has(Condition::Delayed));
+        until(&mut b, "hero", |b| b.clock().round == 2);
+        assert!(!b.read().fighters.conditions[hero].has(Condition::Delayed));
     }
 }
 
@@ -80,20 +80,20 @@ fn osr_a_delay_announced_in_low_loses_the_major_action() {
     for delay in [false, true] {
         let mut b = battle_with_groups(&units, false, &[]);
         until(&mut b, "hero", group_turn);
-        assert_eq!(osr_segments::round(&b).step, OsrStep::Low, "blue rolled LOW");
+        assert_eq!(osr_segments::round(&b.read()).step, OsrStep::Low, "blue rolled LOW");
         if !delay {
             assert!(b.validate(&Command::Attack { target: "gob".into() }).is_ok());
             continue;
         }
         b.execute(Command::Delay).unwrap();
-        assert!(b.events.iter().any(
+        assert!(b.events().iter().any(
             |e| matches!(e, CombatEvent::Action { unit, detail, .. } if unit == "hero" && detail.contains("loses its major action"))
         ));
         // The hero's next opportunity is the next round's declaration.
         until(&mut b, "hero", |_| true);
-        assert_eq!(b.clock.round, 2);
+        assert_eq!(b.clock().round, 2);
         assert!(major(&b).declaring);
-        assert!(!b.events.iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
+        assert!(!b.events().iter().any(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "hero")));
     }
 }
 
@@ -114,9 +114,9 @@ fn osr_a_natural_20_always_hits_and_a_natural_1_always_misses() {
             );
             until(&mut b, "gob", group_turn);
             let hero = b.index_of("hero").unwrap();
-            b.fighters.bonuses[hero].defense = vec![("test".into(), ac_change)];
+            b.lend().fighters.bonuses[hero].defense = vec![("test".into(), ac_change)];
             b.execute(Command::Attack { target: "hero".into() }).unwrap();
-            let Some((rolls, total, target_number, hit)) = b.events.iter().find_map(|e| match e {
+            let Some((rolls, total, target_number, hit)) = b.events().iter().find_map(|e| match e {
                 CombatEvent::Attack { attacker, rolls, total, target_number, hit, .. } if attacker == "gob" => {
                     Some((rolls.clone(), *total, *target_number, *hit))
                 }
@@ -154,7 +154,7 @@ fn osr_modifiers_add_to_the_d20_against_aac0_minus_ac() {
         until(&mut b, "hero", group_turn);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let (rolls, modifiers, total, target_number, hit) = b
-            .events
+            .events()
             .iter()
             .find_map(|e| match e {
                 CombatEvent::Attack { attacker, rolls, modifiers, total, target_number, hit, .. }
@@ -197,9 +197,9 @@ fn osr_an_attack_bonus_in_offense_counts() {
     );
     until(&mut b, "gob", group_turn);
     let (g, h) = (b.index_of("gob").unwrap(), b.index_of("hero").unwrap());
-    b.fighters.bonuses[g].offense = vec![("test".into(), 30)];
-    b.refresh();
-    let p = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+    b.lend().fighters.bonuses[g].offense = vec![("test".into(), 30)];
+    b.lend().refresh();
+    let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
     assert_eq!(p.target_number, 17);
     assert_eq!(p.bonus(), 30, "{:?}", p.modifiers);
 }
@@ -219,10 +219,10 @@ fn osr_one_free_attack_per_segment() {
         let special = if pal_delays { vec![("pal", Intent::Delay)] } else { vec![] };
         let mut b = battle_with_groups(&units, true, &special);
         until(&mut b, "hero", group_turn);
-        assert_eq!(osr_segments::round(&b).step, OsrStep::High);
+        assert_eq!(osr_segments::round(&b.read()).step, OsrStep::High);
         b.execute(Command::Move { to: (1, 3).into() }).unwrap();
         until(&mut b, "pal", group_turn);
-        assert_eq!(osr_segments::round(&b).step, if pal_delays { OsrStep::Low } else { OsrStep::High });
+        assert_eq!(osr_segments::round(&b.read()).step, if pal_delays { OsrStep::Low } else { OsrStep::High });
         b.execute(Command::Move { to: (7, 3).into() }).unwrap();
         let free = free_attacks_by(&b, "gob");
         if pal_delays {
@@ -253,16 +253,16 @@ fn osr_one_free_attack_per_opponent_per_round() {
     assert_eq!(free_attacks_by(&b, "gob"), ["hero"]);
     // Back in, and out again, in later segments of the same round.
     for to in [(3, 2), (1, 2)] {
-        b.fighters.reactions[gob].used = 0;
-        b.fighters.economy[hero].budget.own_mut::<osr_segments::MajorAction>().major = true;
-        osr_segments::declaration_mut(&mut b, hero).acted = false;
+        b.lend().fighters.reactions[gob].used = 0;
+        b.lend().fighters.economy[hero].budget.own_mut::<osr_segments::MajorAction>().major = true;
+        osr_segments::declaration_mut(&mut b.lend(), hero).acted = false;
         assert_eq!(b.actor(), Some(hero));
         b.execute(Command::Move { to: to.into() }).unwrap();
     }
     assert_eq!(free_attacks_by(&b, "gob"), ["hero"], "once per opponent per round");
     until(&mut b, "pal", group_turn);
-    assert_eq!(b.clock.round, 1);
-    b.fighters.reactions[gob].used = 0;
+    assert_eq!(b.clock().round, 1);
+    b.lend().fighters.reactions[gob].used = 0;
     b.execute(Command::Move { to: (6, 5).into() }).unwrap();
     assert_eq!(free_attacks_by(&b, "gob"), ["hero", "pal"], "the control: another opponent");
 }

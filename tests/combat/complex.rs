@@ -7,22 +7,22 @@ use fivefoot::combat::variants::ap_phases;
 // ---------------------------------------------------------------- ap-phases complex actions (000)
 
 /// Makes `id` helpless: down and unconscious (`dying`: below 0 hit points and dying).
-fn knock_out(b: &mut OwnedBattle, id: &str, dying: bool) {
+fn knock_out(b: &mut BattleWorld, id: &str, dying: bool) {
     let i = b.index_of(id).unwrap();
-    b.fighters.conditions[i].add(Condition::Unconscious);
-    b.fighters.conditions[i].add(Condition::Prone);
+    b.lend().fighters.conditions[i].add(Condition::Unconscious);
+    b.lend().fighters.conditions[i].add(Condition::Prone);
     if dying {
-        b.fighters.health[i].hp = -1;
-        b.fighters.conditions[i].add(Condition::Dying);
+        b.lend().fighters.health[i].hp = -1;
+        b.lend().fighters.conditions[i].add(Condition::Dying);
     }
     // No AP and no opportunity left this round, as if it had dropped before it opened.
-    ap_phases::points_mut(b, i).ap = 0;
-    b.clock.queue.retain(|&q| q != i);
-    b.invalidate();
+    ap_phases::points_mut(&mut b.lend(), i).ap = 0;
+    b.lend().clock.queue.retain(|&q| q != i);
+    b.lend().invalidate();
 }
 
-fn action_events<'a>(b: &'a OwnedBattle, unit_id: &str, name: &str) -> Vec<&'a str> {
-    b.events
+fn action_events<'a>(b: &'a BattleWorld, unit_id: &str, name: &str) -> Vec<&'a str> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::Action { unit, action, detail } if unit == unit_id && action == name => Some(detail.as_str()),
@@ -44,14 +44,14 @@ fn a_coup_de_grace_hits_automatically_for_a_confirmed_critical_then_fortitude_dc
             RulesVariant::ApPhases,
             seed,
         );
-        until(&mut b, "hero", |b| b.clock.phase == 2);
+        until(&mut b, "hero", |b| b.clock().phase == 2);
         knock_out(&mut b, "champ", false);
         b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
-        until(&mut b, "gob", |b| b.clock.phase == 5);
+        until(&mut b, "gob", |b| b.clock().phase == 5);
         assert_eq!(action_events(&b, "hero", "coup de grace").len(), 2, "seed {seed}: begun, then delivered");
         assert!(attack_events(&b).iter().all(|(a, _)| a != "hero"), "seed {seed}: no attack roll");
         let damage = b
-            .events
+            .events()
             .iter()
             .find_map(|e| match e {
                 CombatEvent::Damage { attacker, dice, total, .. } if attacker == "hero" => Some((dice.clone(), *total)),
@@ -59,7 +59,7 @@ fn a_coup_de_grace_hits_automatically_for_a_confirmed_critical_then_fortitude_dc
             })
             .expect("the blow lands");
         assert_eq!(damage.0, "1d4 x2 critical", "seed {seed}");
-        let save = b.events.iter().find_map(|e| match e {
+        let save = b.events().iter().find_map(|e| match e {
             CombatEvent::Save { unit, kind, dc, success, .. } if unit == "champ" && kind.contains("coup de grace") => {
                 Some((*dc, *success))
             }
@@ -68,7 +68,7 @@ fn a_coup_de_grace_hits_automatically_for_a_confirmed_critical_then_fortitude_dc
         let (dc, success) = save.expect("the champion survives the damage and saves");
         assert_eq!(dc, 10 + damage.1, "seed {seed}");
         let c = b.index_of("champ").unwrap();
-        assert_eq!(b.fighters.conditions[c].has(Condition::Dead), !success, "seed {seed}");
+        assert_eq!(b.read().fighters.conditions[c].has(Condition::Dead), !success, "seed {seed}");
         if success { lived += 1 } else { died += 1 }
     }
     assert!(died > 0 && lived > 0, "died {died}, lived {lived}");
@@ -78,7 +78,7 @@ fn a_coup_de_grace_hits_automatically_for_a_confirmed_critical_then_fortitude_dc
         RulesVariant::ApPhases,
         1,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     let e = b.validate(&Command::CoupDeGrace { target: "gob".into() }).unwrap_err();
     assert!(e.reason.contains("not helpless"), "{e}");
 }
@@ -96,11 +96,11 @@ fn first_aid_stabilises_a_dying_ally_on_a_dc_15_heal_check_and_not_on_a_failure(
             RulesVariant::ApPhases,
             seed,
         );
-        until(&mut b, "hero", |b| b.clock.phase == 2);
+        until(&mut b, "hero", |b| b.clock().phase == 2);
         knock_out(&mut b, "pal", true);
         b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
-        until(&mut b, "gob", |b| b.clock.phase == 4);
-        let heal = b.events.iter().find_map(|e| match e {
+        until(&mut b, "gob", |b| b.clock().phase == 4);
+        let heal = b.events().iter().find_map(|e| match e {
             CombatEvent::Save { unit, kind, roll, bonus, dc, success }
                 if unit == "hero" && kind.starts_with("Heal") =>
             {
@@ -112,8 +112,8 @@ fn first_aid_stabilises_a_dying_ally_on_a_dc_15_heal_check_and_not_on_a_failure(
         assert_eq!(dc, 15);
         assert_eq!(success, total >= 15);
         let p = b.index_of("pal").unwrap();
-        assert_eq!(b.fighters.conditions[p].has(Condition::Stabilized), success, "seed {seed}");
-        assert_eq!(b.fighters.conditions[p].has(Condition::Dying), !success, "seed {seed}");
+        assert_eq!(b.read().fighters.conditions[p].has(Condition::Stabilized), success, "seed {seed}");
+        assert_eq!(b.read().fighters.conditions[p].has(Condition::Dying), !success, "seed {seed}");
         if success { saved += 1 } else { failed += 1 }
     }
     assert!(saved > 0 && failed > 0, "saved {saved}, failed {failed}");
@@ -131,27 +131,27 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
         RulesVariant::ApPhases,
         5,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     knock_out(&mut b, "pal", true);
     let h = b.index_of("hero").unwrap();
     b.execute(Command::FirstAid { target: "pal".into() }).unwrap();
-    assert_eq!(ap_phases::points(&b, h).ap, 2, "the first AP goes in when declared");
+    assert_eq!(ap_phases::points(&b.read(), h).ap, 2, "the first AP goes in when declared");
     // The second AP goes in on the hero's next opportunity, by ending the turn (anything
     // else would abandon it).
-    while b.clock.phase < 4 {
+    while b.clock().phase < 4 {
         if b.actor() == Some(h) {
             assert!(
-                b.budget().own::<ap_phases::PhaseAction>().continuing,
+                b.read().budget().own::<ap_phases::PhaseAction>().continuing,
                 "phase {}: the first aid is under way",
-                b.clock.phase
+                b.clock().phase
             );
         }
         b.execute(Command::EndTurn).unwrap();
     }
-    assert_eq!(ap_phases::points(&b, h).ap, 1, "2 AP, in phases 2 and 3");
+    assert_eq!(ap_phases::points(&b.read(), h).ap, 1, "2 AP, in phases 2 and 3");
     let mut phase = 0;
     let mut provoked_in = vec![];
-    for e in b.events.iter() {
+    for e in b.events().iter() {
         match e {
             CombatEvent::PhaseStarted { phase: p, .. } => phase = *p,
             CombatEvent::AttackOfOpportunity { by, trigger, .. } if by == "champ" && trigger == "gives first aid" => {
@@ -161,7 +161,7 @@ fn complex_actions_provoke_in_every_phase_their_consecutive_ap_are_spent() {
         }
     }
     assert_eq!(provoked_in, vec![2, 3], "an attack of opportunity in each phase AP were spent");
-    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Save { kind, .. } if kind.starts_with("Heal"))));
+    assert!(b.events().iter().any(|e| matches!(e, CombatEvent::Save { kind, .. } if kind.starts_with("Heal"))));
 }
 
 #[test]
@@ -175,19 +175,22 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
         RulesVariant::ApPhases,
         2,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 6);
+    until(&mut b, "hero", |b| b.clock().phase == 6);
     knock_out(&mut b, "champ", false);
     let h = b.index_of("hero").unwrap();
     b.execute(Command::CoupDeGrace { target: "champ".into() }).unwrap();
-    let delivered = |b: &OwnedBattle| action_events(b, "hero", "coup de grace").len() == 2;
+    let delivered = |b: &BattleWorld| action_events(b, "hero", "coup de grace").len() == 2;
     while !delivered(&b) {
         if b.actor() == Some(h) {
-            assert!(b.budget().own::<ap_phases::PhaseAction>().continuing, "the hero's AP go into the coup de grace");
+            assert!(
+                b.read().budget().own::<ap_phases::PhaseAction>().continuing,
+                "the hero's AP go into the coup de grace"
+            );
         }
         b.execute(Command::EndTurn).unwrap();
     }
     let mut when = (0, 0);
-    for e in b.events.iter() {
+    for e in b.events().iter() {
         match e {
             CombatEvent::PhaseStarted { round, phase, .. } => when = (*round, *phase),
             CombatEvent::Action { unit, action, detail }
@@ -199,7 +202,7 @@ fn a_coup_de_grace_begun_late_in_the_round_finishes_with_the_first_ap_of_the_nex
         }
     }
     assert_eq!(when, (2, 2), "phases 6 and 7, then the first a fighter acts in round 2");
-    assert_eq!(ap_phases::points(&b, h).ap, 2, "round 2's first AP finished it");
+    assert_eq!(ap_phases::points(&b.read(), h).ap, 2, "round 2's first AP finished it");
 }
 
 #[test]
@@ -214,15 +217,15 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
         RulesVariant::ApPhases,
         1,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     knock_out(&mut b, "gob", true);
     let h = b.actor().unwrap();
-    assert_eq!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
+    assert_eq!(Greedy.decide(&mut b.lend(), h), Command::CoupDeGrace { target: "gob".into() });
     // With a goblin still fighting beside it, it fights that one instead.
     let f = b.index_of("far").unwrap();
-    b.fighters.position[f].0 = (3, 4).into();
-    b.invalidate();
-    assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
+    b.lend().fighters.position[f].0 = (3, 4).into();
+    b.lend().invalidate();
+    assert_ne!(Greedy.decide(&mut b.lend(), h), Command::CoupDeGrace { target: "gob".into() });
     // A dying friend beside it comes first: first aid.
     let mut b = battle(
         vec![
@@ -234,11 +237,11 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
         RulesVariant::ApPhases,
         1,
     );
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     knock_out(&mut b, "gob", true);
     knock_out(&mut b, "pal", true);
     let h = b.actor().unwrap();
-    assert_eq!(Greedy.decide(&mut b, h), Command::FirstAid { target: "pal".into() });
+    assert_eq!(Greedy.decide(&mut b.lend(), h), Command::FirstAid { target: "pal".into() });
 }
 
 #[test]
@@ -256,11 +259,11 @@ fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_
             );
             let down = b.index_of("down").unwrap();
             // Dropped before the battle: at −1 hit points, dying.
-            b.fighters.health[down].hp = -1;
+            b.lend().fighters.health[down].hp = -1;
             for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-                b.fighters.conditions[down].add(c);
+                b.lend().fighters.conditions[down].add(c);
             }
-            let dying_turns = |b: &OwnedBattle| {
+            let dying_turns = |b: &BattleWorld| {
                 count(b, |e| match e {
                     CombatEvent::Save { unit, kind, .. } => unit == "down" && !kind.contains("initiative"),
                     CombatEvent::Action { unit, action, .. } => unit == "down" && action == "bleeds",
@@ -269,10 +272,11 @@ fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_
             };
             // Every round that begins with it dying (and alive) holds one dying turn.
             for _ in 0..4 {
-                let round = b.clock.round;
-                let dying = b.fighters.conditions[down].has(Condition::Dying) && b.fighters.conditions[down].alive();
+                let round = b.clock().round;
+                let dying = b.read().fighters.conditions[down].has(Condition::Dying)
+                    && b.read().fighters.conditions[down].alive();
                 let before = dying_turns(&b);
-                while b.clock.round == round {
+                while b.clock().round == round {
                     b.execute(Command::EndTurn).unwrap();
                 }
                 if dying {
@@ -290,37 +294,38 @@ fn ap_an_advanced_action_goes_on_by_ending_the_turn_or_is_abandoned_for_another_
     };
     // Ending the turn goes on with it: total defense completes.
     let mut b = battle(units(), RulesVariant::ApPhases, 3);
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     b.execute(Command::Defend).unwrap();
     let hero = b.index_of("hero").unwrap();
-    until(&mut b, "hero", |b| b.budget().own::<ap_phases::PhaseAction>().continuing);
+    until(&mut b, "hero", |b| b.read().budget().own::<ap_phases::PhaseAction>().continuing);
     assert!(
-        fivefoot::control::vocabulary::budget_line(&b).contains("under way"),
+        fivefoot::control::vocabulary::budget_line(&b.read()).contains("under way"),
         "{}",
-        fivefoot::control::vocabulary::budget_line(&b)
+        fivefoot::control::vocabulary::budget_line(&b.read())
     );
     b.execute(Command::EndTurn).unwrap();
-    assert_eq!(b.fighters.bonuses[hero].defense, vec![("total defense".to_string(), 4)]);
+    assert_eq!(b.read().fighters.bonuses[hero].defense, vec![("total defense".to_string(), 4)]);
     // Any other action abandons it: "it may be wise to abandon an advanced action".
     let mut b = battle(units(), RulesVariant::ApPhases, 3);
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     b.execute(Command::Defend).unwrap();
-    until(&mut b, "hero", |b| b.budget().own::<ap_phases::PhaseAction>().continuing);
-    let ap = ap_phases::points(&b, hero).ap;
+    until(&mut b, "hero", |b| b.read().budget().own::<ap_phases::PhaseAction>().continuing);
+    let ap = ap_phases::points(&b.read(), hero).ap;
     // Foreseeing the move (the path preview's warning) plays it on a copy: the advanced
     // action, the action points and the budget here stay as they were.
-    let (points, budget, events) = (ap_phases::points(&b, hero).clone(), b.budget().clone(), b.events.len());
+    let (points, budget, events) =
+        (ap_phases::points(&b.read(), hero).clone(), b.read().budget().clone(), b.events().len());
     b.provocations(&Command::Move { to: (3, 0).into() });
-    assert_eq!((ap_phases::points(&b, hero), b.budget(), b.events.len()), (&points, &budget, events));
+    assert_eq!((ap_phases::points(&b.read(), hero), b.read().budget(), b.events().len()), (&points, &budget, events));
     b.execute(Command::Move { to: (3, 0).into() }).unwrap();
-    assert!(ap_phases::points(&b, hero).advanced.is_none());
-    assert!(b.fighters.bonuses[hero].defense.is_empty(), "no total defense");
+    assert!(ap_phases::points(&b.read(), hero).advanced.is_none());
+    assert!(b.read().fighters.bonuses[hero].defense.is_empty(), "no total defense");
     assert!(
-        b.events
+        b.events()
             .iter()
             .any(|e| matches!(e, CombatEvent::Spoiled { unit, reason, .. } if unit == "hero" && reason == "abandoned"))
     );
-    assert_eq!(ap_phases::points(&b, hero).ap, ap - 1, "the move took this phase's AP instead");
+    assert_eq!(ap_phases::points(&b.read(), hero).ap, ap - 1, "the move took this phase's AP instead");
 }
 
 /// hex-phases: "an attack action and a move action, or two move actions" a phase. A wolf
@@ -346,14 +351,14 @@ fn a_hex_phases_ai_too_far_to_strike_stops_within_one_move_and_strikes_next_phas
             b.execute(Command::EndTurn).unwrap(); // the veteran waits
             continue;
         }
-        let phase = b.clock.phase;
+        let phase = b.clock().phase;
         let mut done = vec![];
         while b.actor() == Some(wolf) {
-            let c = Greedy.decide(&mut b, wolf);
+            let c = Greedy.decide(&mut b.lend(), wolf);
             done.push(c.clone());
             b.execute(c).unwrap();
         }
-        let p = b.fighters.position[wolf].0;
+        let p = b.read().fighters.position[wolf].0;
         turns.push((phase, done, (p.x, p.y)));
     }
     // Wolf: speed 50 ft, a move action half of it: 5 hexes. From (12, 1) the hex beside the
@@ -394,12 +399,13 @@ fn a_mover_dropped_in_an_allys_square_ends_on_the_last_square_it_could_stop_in()
                 v,
                 seed,
             );
-            until(&mut b, "hero", |b| b.budget().fresh);
+            until(&mut b, "hero", |b| b.read().budget().fresh);
             let hero = b.index_of("hero").unwrap();
             if b.execute(Command::Move { to: GridPos::new(4, 1) }).is_err() {
                 continue;
             }
-            let f = b.fighters.at(hero);
+            let read = b.read();
+            let f = read.fighters.at(hero);
             assert_ne!(f.pos(), GridPos::new(1, 1), "{v} seed {seed}: left on the ally's square");
             if !f.in_fight() && f.pos() != GridPos::new(4, 1) {
                 // Dropped on the way: back where it could have stopped, its start.

@@ -62,13 +62,14 @@ fn a_replayed_log_reproduces_the_final_state() {
         let lvl = Level::load(path, &cat).unwrap();
         let (played, commands) = sim::run_battle(&lvl, &cat, v, 7, &BTreeMap::new(), &BattleOptions::default());
         if level == "mage-duel" {
-            assert!(played.stats.spells_cast > 0, "{v}: the mages cast");
+            assert!(played.stats().spells_cast > 0, "{v}: the mages cast");
         }
-        let mut replay = OwnedBattle::new(&lvl, &cat, v, 7, BattleOptions::default());
+        let mut replay = BattleWorld::new(&lvl, &cat, v, 7, BattleOptions::default());
         replay.replay(&commands).unwrap();
         assert_eq!(events_json(&played), events_json(&replay), "{v}");
-        let state = |b: &OwnedBattle| {
-            b.fighters
+        let state = |b: &BattleWorld| {
+            b.read()
+                .fighters
                 .iter()
                 .map(|f| (f.id().to_string(), f.pos(), f.health().hp, f.conditions().0.clone()))
                 .collect::<Vec<_>>()
@@ -87,7 +88,7 @@ fn every_shipped_level_runs_to_completion_under_every_variant() {
             for seed in 0..3 {
                 let (b, _) = sim::run_battle(&lvl, &cat, v, seed, &BTreeMap::new(), &BattleOptions::default());
                 assert!(b.is_over(), "{} under {v}, seed {seed}", path.display());
-                assert!(b.stats.attacks > 0, "{} under {v}, seed {seed}: nobody attacked", path.display());
+                assert!(b.stats().attacks > 0, "{} under {v}, seed {seed}: nobody attacked", path.display());
             }
         }
     }

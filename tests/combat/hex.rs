@@ -7,11 +7,11 @@
 use super::*;
 use fivefoot::grid::GridPos;
 
-fn hex(units: Vec<UnitDef>, seed: u64) -> OwnedBattle {
+fn hex(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::HexPhases, seed)
 }
 
-fn two_fighters_and_a_goblin() -> OwnedBattle {
+fn two_fighters_and_a_goblin() -> BattleWorld {
     hex(
         vec![
             unit("h1", "blue", (3, 3), "human_fighter", None),
@@ -23,11 +23,11 @@ fn two_fighters_and_a_goblin() -> OwnedBattle {
 }
 
 /// Plays the current phase: each fighter does what `act` says for it, then ends its turn.
-fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) {
-    let phase = (b.clock.round, b.clock.phase);
-    while (b.clock.round, b.clock.phase) == phase {
+fn play_phase(b: &mut BattleWorld, mut act: impl FnMut(&mut BattleWorld, &str)) {
+    let phase = (b.clock().round, b.clock().phase);
+    while (b.clock().round, b.clock().phase) == phase {
         let a = b.actor().expect("battle on");
-        let id = b.fighters.combatant[a].id.clone();
+        let id = b.read().fighters.combatant[a].id.clone();
         act(b, &id);
         if b.actor() == Some(a) {
             b.execute(Command::EndTurn).unwrap();
@@ -35,8 +35,8 @@ fn play_phase(b: &mut OwnedBattle, mut act: impl FnMut(&mut OwnedBattle, &str)) 
     }
 }
 
-fn opportunities(b: &OwnedBattle) -> Vec<String> {
-    b.events
+fn opportunities(b: &BattleWorld) -> Vec<String> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::AttackOfOpportunity { by, target, .. } if by == "gob" => Some(target.clone()),
@@ -96,7 +96,7 @@ fn hex_a_1_hex_step_out_of_a_threatened_hex_provokes_nothing() {
             b.execute(Command::Step { to: GridPos::new(2, 3) }).unwrap();
         }
     });
-    assert_eq!(b.fighters.position[b.index_of("h1").unwrap()].0, GridPos::new(2, 3));
+    assert_eq!(b.read().fighters.position[b.index_of("h1").unwrap()].0, GridPos::new(2, 3));
     assert!(opportunities(&b).is_empty());
 }
 
@@ -108,26 +108,26 @@ fn hex_the_surprise_phase_allows_one_action_at_minus_3_dcv_and_a_normal_phase_at
     let mut gob = unit("gob", "red", (5, 3), "goblin", None);
     gob.aware = Some(false);
     let mut b = hex(vec![unit("h1", "blue", (4, 3), "human_fighter", None), gob], 4);
-    assert_eq!(b.clock.phase, 0, "a surprise phase");
+    assert_eq!(b.clock().phase, 0, "a surprise phase");
     let (h, g) = (b.index_of("h1").unwrap(), b.index_of("gob").unwrap());
     assert_eq!(b.actor(), Some(h), "only the aware act in it");
-    b.refresh();
-    let unaware = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+    b.lend().refresh();
+    let unaware = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(unaware.modifiers.iter().any(|m| m.source == "target unaware (-3 DCV)" && m.value == 3));
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
-    if b.actor() == Some(h) && b.clock.phase == 0 {
+    if b.actor() == Some(h) && b.clock().phase == 0 {
         let e = b.validate(&to(3, 3)).unwrap_err();
         assert!(e.reason.contains("single action"), "{}", e.reason);
         b.execute(Command::EndTurn).unwrap();
     }
     // Phase 1: no longer unaware; attack, then move: attack and move; no second move.
-    until(&mut b, "h1", |b| b.clock.phase == 1);
-    b.refresh();
-    let aware = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+    until(&mut b, "h1", |b| b.clock().phase == 1);
+    b.lend().refresh();
+    let aware = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(!aware.modifiers.iter().any(|m| m.source.contains("unaware")));
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
     b.execute(to(3, 3)).unwrap();
-    assert_eq!(b.fighters.position[h].0, GridPos::new(3, 3));
+    assert_eq!(b.read().fighters.position[h].0, GridPos::new(3, 3));
     // Nothing is left: the turn has passed on, or a second move is refused.
     if b.actor() == Some(h) {
         let e = b.validate(&to(2, 3)).unwrap_err();
@@ -141,12 +141,12 @@ fn hex_the_surprise_phase_allows_one_action_at_minus_3_dcv_and_a_normal_phase_at
 fn hex_post_turn_recovery_comes_after_phase_4() {
     let mut b = two_fighters_and_a_goblin();
     let g = b.index_of("gob").unwrap();
-    b.fighters.conditions[g].add(Condition::Stunned);
+    b.lend().fighters.conditions[g].add(Condition::Stunned);
     for phase in 1..=4 {
-        assert_eq!((b.clock.round, b.clock.phase), (1, phase));
-        assert!(b.fighters.conditions[g].has(Condition::Stunned), "phase {phase}");
+        assert_eq!((b.clock().round, b.clock().phase), (1, phase));
+        assert!(b.read().fighters.conditions[g].has(Condition::Stunned), "phase {phase}");
         play_phase(&mut b, |_, _| {});
     }
-    assert_eq!((b.clock.round, b.clock.phase), (2, 1));
-    assert!(!b.fighters.conditions[g].has(Condition::Stunned), "recovered in the post-turn");
+    assert_eq!((b.clock().round, b.clock().phase), (2, 1));
+    assert!(!b.read().fighters.conditions[g].has(Condition::Stunned), "recovered in the post-turn");
 }

@@ -14,9 +14,10 @@ use std::collections::BTreeSet;
 const ROUND_CAP: u32 = 12;
 
 /// Checks the threat map against one computed from nothing but the roster and the field.
-fn check_threat(b: &mut OwnedBattle) -> Result<(), TestCaseError> {
-    b.refresh();
-    let view = b.view();
+fn check_threat(b: &mut BattleWorld) -> Result<(), TestCaseError> {
+    b.lend().refresh();
+    let read = b.read();
+    let view = read.view();
     for (i, u) in view.roster.units.iter().enumerate() {
         let own: BTreeSet<GridPos> = u.footprint.cells().collect();
         let got: BTreeSet<GridPos> = view.threat.squares_of(i).iter().copied().collect();
@@ -31,16 +32,16 @@ fn check_threat(b: &mut OwnedBattle) -> Result<(), TestCaseError> {
 }
 
 /// Plays a battle with the greedy AI on both sides, checking every command on the way.
-fn play(level: &Level, v: RulesVariant, seed: u64) -> Result<OwnedBattle, TestCaseError> {
+fn play(level: &Level, v: RulesVariant, seed: u64) -> Result<BattleWorld, TestCaseError> {
     let options = BattleOptions { round_cap: ROUND_CAP, ..BattleOptions::default() };
-    let mut b = OwnedBattle::new(level, &Catalogue::builtin(), v, seed, options);
+    let mut b = BattleWorld::new(level, &Catalogue::builtin(), v, seed, options);
     let mut ai = Greedy;
     let mut steps = 0;
     while !b.is_over() {
         let Some(actor) = b.actor() else { break };
         check_threat(&mut b)?;
-        let cmd = ai.decide(&mut b, actor);
-        let before = b.events.len();
+        let cmd = ai.decide(&mut b.lend(), actor);
+        let before = b.events().len();
         if b.validate(&cmd).is_ok() {
             let done = b.execute(cmd.clone());
             prop_assert!(done.is_ok(), "{v}: validated but refused: {cmd:?}: {done:?}");
@@ -49,7 +50,7 @@ fn play(level: &Level, v: RulesVariant, seed: u64) -> Result<OwnedBattle, TestCa
         }
         if matches!(cmd, Command::Move { .. }) {
             let mut by = BTreeSet::new();
-            for e in &b.events[before..] {
+            for e in &b.events()[before..] {
                 if let CombatEvent::AttackOfOpportunity { by: who, trigger, .. } = e
                     && (trigger == "moves out of a threatened square" || trigger == "leaves melee")
                 {
@@ -61,7 +62,7 @@ fn play(level: &Level, v: RulesVariant, seed: u64) -> Result<OwnedBattle, TestCa
         prop_assert!(steps < 20_000, "{v}: no end in sight");
     }
     prop_assert!(b.is_over(), "{v}: the battle stopped without ending");
-    prop_assert!(b.clock.round <= ROUND_CAP + 1, "{v}: round {} past the cap", b.clock.round);
+    prop_assert!(b.clock().round <= ROUND_CAP + 1, "{v}: round {} past the cap", b.clock().round);
     Ok(b)
 }
 
@@ -76,7 +77,7 @@ proptest! {
         def.rules = v;
         let level = Level::from_def(def, &Catalogue::builtin()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let first = play(&level, v, seed)?;
-        prop_assert!(first.events.iter().any(|e| matches!(e, CombatEvent::Attack { .. })), "{}: nobody fought", v);
+        prop_assert!(first.events().iter().any(|e| matches!(e, CombatEvent::Attack { .. })), "{}: nobody fought", v);
         let again = play(&level, v, seed)?;
         prop_assert_eq!(events_json(&first), events_json(&again), "{}: same seed, same log", v);
     }

@@ -10,11 +10,11 @@ use super::*;
 fn push_until_success(rows: &[&str], units: Vec<UnitDef>) -> ((GridPos, u32), (GridPos, u32)) {
     for seed in 0..80 {
         let mut b = battle_on(rows, units.clone(), RulesVariant::FourActions, seed);
-        until(&mut b, "hero", |b| b.fighters.awareness[b.index_of("gob").unwrap()].has_acted);
-        let before = b.events.len();
+        until(&mut b, "hero", |b| b.read().fighters.awareness[b.index_of("gob").unwrap()].has_acted);
+        let before = b.events().len();
         b.execute(Command::Shove { target: "gob".into() }).unwrap();
         let moved = |who: &str| {
-            b.events[before..].iter().find_map(|e| match e {
+            b.events()[before..].iter().find_map(|e| match e {
                 CombatEvent::Moved { unit, cost_ft, .. } if unit == who => Some(*cost_ft),
                 _ => None,
             })
@@ -23,17 +23,17 @@ fn push_until_success(rows: &[&str], units: Vec<UnitDef>) -> ((GridPos, u32), (G
         let followed_ft = moved("hero").unwrap_or(0);
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         assert_distinct_and_on_floor(&b);
-        return ((b.fighters.position[h].0, followed_ft), (b.fighters.position[g].0, pushed_ft));
+        return ((b.read().fighters.position[h].0, followed_ft), (b.read().fighters.position[g].0, pushed_ft));
     }
     panic!("no push succeeded in 80 seeds");
 }
 
 /// Nobody shares a square and nobody stands on a wall.
-fn assert_distinct_and_on_floor(b: &OwnedBattle) {
+fn assert_distinct_and_on_floor(b: &BattleWorld) {
     let mut seen: Vec<(GridPos, String)> = Vec::new();
-    for f in &b.fighters {
+    for f in &b.read().fighters {
         for c in f.footprint().cells() {
-            assert!(b.field.terrain.get(c).passable(), "{} stands on a wall at {c:?}", f.id());
+            assert!(b.read().field.terrain.get(c).passable(), "{} stands on a wall at {c:?}", f.id());
             if let Some((_, other)) = seen.iter().find(|(at, _)| *at == c) {
                 panic!("{} and {other} share {c:?}", f.id());
             }

@@ -11,21 +11,19 @@ use fivefoot::combat::variants::{ap_phases, osr_segments};
 
 /// What `name` calls the events from `before` on, in order (the events it names).
 fn named_after<'a>(
-    b: &'a OwnedBattle,
+    b: &'a BattleWorld,
     before: usize,
     name: impl Fn(&'a CombatEvent) -> Option<&'a str>,
 ) -> Vec<&'a str> {
-    b.events[before..].iter().filter_map(name).collect()
+    b.events()[before..].iter().filter_map(name).collect()
 }
 
-/// Resolves `cmd` on an engine of the battle's own, built for the test so its passes can be
-/// read: the engine, and where the command's events begin.
-fn on_an_engine(b: &mut OwnedBattle, cmd: Command) -> (Engine, usize) {
-    let mut engine = Engine::new(b.variant);
-    let before = b.events.len();
+/// Resolves `cmd`: how many passes of the schedule it took, and where its events begin.
+fn resolved(b: &mut BattleWorld, cmd: Command) -> (u32, usize) {
+    let before = b.events().len();
     let refused = format!("{cmd:?} is legal here");
-    engine.execute(b, cmd).expect(&refused);
-    (engine, before)
+    b.execute(cmd).expect(&refused);
+    (b.passes(), before)
 }
 
 fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
@@ -85,13 +83,13 @@ fn each_plugin_registers_its_own_state() {
         || vec![unit("hero", "blue", (1, 1), "human_fighter", None), unit("gob", "red", (3, 1), "goblin", None)];
     let mut ap = battle(units(), RulesVariant::ApPhases, 1);
     let (hero, gob) = (ap.index_of("hero").unwrap(), ap.index_of("gob").unwrap());
-    assert!((0..2).all(|i| ap.economy::<ap_phases::ActionPoints>(i).is_some()), "every combatant has its part");
-    assert!(ap.economy::<osr_segments::Declaration>(hero).is_none(), "another variant's part is not there");
-    ap_phases::points_mut(&mut ap, hero).ap = 0;
-    assert_ne!(ap_phases::points(&ap, gob).ap, 0, "each combatant's part is its own");
+    assert!((0..2).all(|i| ap.read().economy::<ap_phases::ActionPoints>(i).is_some()), "every combatant has its part");
+    assert!(ap.read().economy::<osr_segments::Declaration>(hero).is_none(), "another variant's part is not there");
+    ap_phases::points_mut(&mut ap.lend(), hero).ap = 0;
+    assert_ne!(ap_phases::points(&ap.read(), gob).ap, 0, "each combatant's part is its own");
     let four = battle(units(), RulesVariant::FourActions, 1);
-    assert!(four.economy::<ap_phases::ActionPoints>(hero).is_none(), "four-actions keeps no part a combatant");
-    assert!(four.own::<osr_segments::OsrRound>().is_none(), "nor any state of the battle");
+    assert!(four.read().economy::<ap_phases::ActionPoints>(hero).is_none(), "four-actions keeps no part a combatant");
+    assert!(four.read().own::<osr_segments::OsrRound>().is_none(), "nor any state of the battle");
 }
 
 #[test]
@@ -164,23 +162,23 @@ fn leaving_two_threatening_foes_stops_the_walk_for_each_attack_of_opportunity() 
     ];
     let mut b = battle(units, RulesVariant::D20Classic, 4);
     until(&mut b, "hero", |_| true);
-    let (mut engine, before) = on_an_engine(&mut b, Command::Move { to: GridPos::new(4, 6) });
+    let (passes, before) = resolved(&mut b, Command::Move { to: GridPos::new(4, 6) });
     let strikers = named_after(&b, before, |e| match e {
         CombatEvent::AttackOfOpportunity { by, .. } => Some(by.as_str()),
         _ => None,
     });
     assert_eq!(strikers, ["gob1", "gob2"]);
-    assert_eq!(engine.passes(), 3, "one pass for the command, one more after each attack");
+    assert_eq!(passes, 3, "one pass for the command, one more after each attack");
     // The walk's end comes after both attacks, and the hero stands where it was going.
-    let moved = b.events[before..].iter().position(|e| matches!(e, CombatEvent::Moved { .. })).expect("moved");
+    let moved = b.events()[before..].iter().position(|e| matches!(e, CombatEvent::Moved { .. })).expect("moved");
     let last_aoo =
-        b.events[before..].iter().rposition(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).expect("aoo");
+        b.events()[before..].iter().rposition(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).expect("aoo");
     assert!(moved > last_aoo);
-    assert_eq!(b.fighters.position[b.index_of("hero").unwrap()].0, GridPos::new(4, 6));
+    assert_eq!(b.read().fighters.position[b.index_of("hero").unwrap()].0, GridPos::new(4, 6));
     // Positive control: a move provoking nothing runs once.
     until(&mut b, "hero", |_| true);
-    engine.execute(&mut b, Command::Move { to: GridPos::new(4, 7) }).expect("a legal move");
-    assert_eq!(engine.passes(), 1);
+    b.execute(Command::Move { to: GridPos::new(4, 7) }).expect("a legal move");
+    assert_eq!(b.passes(), 1);
 }
 
 #[test]
@@ -192,7 +190,7 @@ fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
     ];
     let mut b = battle(units, RulesVariant::D20Classic, 2);
     until(&mut b, "hero", |_| true);
-    let (engine, before) = on_an_engine(&mut b, Command::Charge { target: "gob2".into() });
+    let (passes, before) = resolved(&mut b, Command::Charge { target: "gob2".into() });
     let kinds = named_after(&b, before, |e| match e {
         CombatEvent::AttackOfOpportunity { .. } => Some("aoo"),
         CombatEvent::Moved { .. } => Some("moved"),
@@ -200,7 +198,7 @@ fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
         _ => None,
     });
     assert_eq!(kinds, ["aoo", "moved", "charge attack"]);
-    assert_eq!(engine.passes(), 2);
+    assert_eq!(passes, 2);
 }
 
 /// ap-phases: a charge declared in phase 2 completes in phase 3 when its turn ends, and its
@@ -213,10 +211,10 @@ fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_
         unit("gob2", "b", (6, 3), "goblin", Some("short_sword")),
     ];
     let mut b = battle(units, RulesVariant::ApPhases, 5);
-    until(&mut b, "hero", |b| b.clock.phase == 2);
+    until(&mut b, "hero", |b| b.clock().phase == 2);
     b.execute(Command::Charge { target: "gob2".into() }).expect("a charge declared");
-    until(&mut b, "hero", |b| b.clock.phase == 3);
-    let (engine, before) = on_an_engine(&mut b, Command::EndTurn);
+    until(&mut b, "hero", |b| b.clock().phase == 3);
+    let (passes, before) = resolved(&mut b, Command::EndTurn);
     let kinds = named_after(&b, before, |e| match e {
         CombatEvent::AttackOfOpportunity { by, .. } if by == "gob1" => Some("aoo"),
         CombatEvent::Moved { unit, kind, .. } if unit == "hero" && kind == "charge" => Some("charge"),
@@ -224,7 +222,7 @@ fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_
         _ => None,
     });
     assert_eq!(kinds, ["aoo", "charge", "attack"]);
-    assert_eq!(engine.passes(), 2);
+    assert_eq!(passes, 2);
     assert_ne!(b.actor(), b.index_of("hero"), "time moved on once the charge was over");
 }
 
@@ -239,7 +237,7 @@ fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
     b.execute(Command::Hold { target: Some("gob".into()) }).unwrap();
     b.execute(Command::EndTurn).unwrap();
     until(&mut b, "gob", |_| true);
-    let (engine, before) = on_an_engine(&mut b, Command::Move { to: GridPos::new(1, 2) });
+    let (passes, before) = resolved(&mut b, Command::Move { to: GridPos::new(1, 2) });
     let kinds = named_after(&b, before, |e| match e {
         CombatEvent::Action { action, .. } if action == "held attack" => Some("held"),
         CombatEvent::Attack { attacker, .. } if attacker == "hero" => Some("attack"),
@@ -249,7 +247,7 @@ fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
     assert_eq!(kinds, ["held", "attack", "moved"]);
     // One pass for the command, one after the held attack, and one where leaving the
     // hero's reach provokes (no attack comes: its immediate action is spent).
-    assert_eq!(engine.passes(), 3);
+    assert_eq!(passes, 3);
 }
 
 /// osr-segments' immediate attack is the variant's reaction to a step: the walk stops on
@@ -261,25 +259,24 @@ fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
         let units =
             vec![unit("hero", "blue", (2, 3), "human_fighter", None), unit("gob", "red", (6, 3), "goblin", None)];
         let mut b = battle(units, RulesVariant::OsrSegments, seed);
-        let mut engine = Engine::new(RulesVariant::OsrSegments);
         for _ in 0..20 {
             let a = b.actor().expect("battle on");
-            let id = b.fighters.combatant[a].id.clone();
+            let id = b.read().fighters.combatant[a].id.clone();
             let budget = major(&b);
             if budget.declaring {
                 b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
             } else if id == "hero" {
                 break; // the hero's group went first
             } else if budget.major && !budget.fast_only {
-                let before = b.events.len();
-                engine.execute(&mut b, Command::Move { to: GridPos::new(3, 3) }).expect("a legal move");
+                let before = b.events().len();
+                b.execute(Command::Move { to: GridPos::new(3, 3) }).expect("a legal move");
                 let kinds = named_after(&b, before, |e| match e {
                     CombatEvent::Action { action, .. } if action == "immediate attack" => Some("immediate"),
                     CombatEvent::Moved { .. } => Some("moved"),
                     _ => None,
                 });
                 assert_eq!(kinds, ["immediate", "moved"], "seed {seed}");
-                assert!(engine.passes() >= 2, "seed {seed}: the walk stopped for the reaction");
+                assert!(b.passes() >= 2, "seed {seed}: the walk stopped for the reaction");
                 seen += 1;
                 break;
             } else {

@@ -7,8 +7,8 @@ use super::*;
 use fivefoot::combat::command::Stance;
 
 /// The attacks, confirmations and damage `who` dealt, in order, over many turns of `b`.
-pub(super) fn strikes(b: &OwnedBattle, who: &str) -> Vec<CombatEvent> {
-    b.events
+pub(super) fn strikes(b: &BattleWorld, who: &str) -> Vec<CombatEvent> {
+    b.events()
         .iter()
         .filter(|e| match e {
             CombatEvent::Attack { attacker, .. }
@@ -21,7 +21,7 @@ pub(super) fn strikes(b: &OwnedBattle, who: &str) -> Vec<CombatEvent> {
 }
 
 /// `hero` attacks `gob` on each of its turns for `turns` turns.
-pub(super) fn swing(b: &mut OwnedBattle, turns: usize) {
+pub(super) fn swing(b: &mut BattleWorld, turns: usize) {
     for _ in 0..turns {
         until(b, "hero", |_| true);
         let _ = b.execute(Command::Attack { target: "gob".into() });
@@ -176,32 +176,32 @@ fn nonlethal_damage_knocks_out_without_touching_hit_points() {
             2,
         );
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        b.fighters.health[g].hp = 4; // a hit of 1d3 + 3 is at least 4
+        b.lend().fighters.health[g].hp = 4; // a hit of 1d3 + 3 is at least 4
         // Unarmed, the fighter threatens nothing; locked in a grapple the two strike each other.
         for (x, y) in [(h, g), (g, h)] {
-            b.fighters.conditions[x].add(Condition::Grappled);
-            b.fighters.grapple[x].with = Some(y);
+            b.lend().fighters.conditions[x].add(Condition::Grappled);
+            b.lend().fighters.grapple[x].with = Some(y);
         }
         for _ in 0..30 {
-            if b.events.iter().any(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero")) {
+            if b.events().iter().any(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero")) {
                 break;
             }
             swing(&mut b, 1);
         }
-        let dmg = b.events.iter().find_map(|e| match e {
+        let dmg = b.events().iter().find_map(|e| match e {
             CombatEvent::Damage { attacker, nonlethal, total, .. } if attacker == "hero" => Some((*nonlethal, *total)),
             _ => None,
         });
         let (flag, total) = dmg.unwrap_or_else(|| panic!("{weapon}: never hit"));
         assert_eq!(flag, nonlethal, "{weapon}");
         if nonlethal {
-            assert_eq!(b.fighters.health[g].hp, 4, "hit points untouched");
-            assert_eq!(b.fighters.health[g].nonlethal, total);
-            assert!(b.fighters.conditions[g].has(Condition::Unconscious), "NLD {total} >= HP 4");
-            assert!(!b.fighters.conditions[g].has(Condition::Dying));
+            assert_eq!(b.read().fighters.health[g].hp, 4, "hit points untouched");
+            assert_eq!(b.read().fighters.health[g].nonlethal, total);
+            assert!(b.read().fighters.conditions[g].has(Condition::Unconscious), "NLD {total} >= HP 4");
+            assert!(!b.read().fighters.conditions[g].has(Condition::Dying));
         } else {
-            assert_eq!(b.fighters.health[g].hp, 4 - total, "the control: a longsword takes hit points");
-            assert_eq!(b.fighters.health[g].nonlethal, 0);
+            assert_eq!(b.read().fighters.health[g].hp, 4 - total, "the control: a longsword takes hit points");
+            assert_eq!(b.read().fighters.health[g].nonlethal, 0);
         }
     }
 }
@@ -228,14 +228,14 @@ fn reckless_fighting_adds_2_damage_and_defensive_fighting_2_ac() {
         assert_eq!(*total, rolls[0] + 3 + 2, "1d8 + Str 3 + reckless 2");
         // Defensive fighting: the goblin's attack on the hero meets +2 AC, shown as -2.
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        let before = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+        let before = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         assert!(!before.modifiers.iter().any(|m| m.source == "fighting defensively"), "control");
-        b.fighters.bonuses[h].defense.clear();
+        b.lend().fighters.bonuses[h].defense.clear();
         b.execute(Command::EndTurn).unwrap();
         until(&mut b, "hero", |_| true);
         b.execute(Command::Stance { stance: Stance::Defensive }).unwrap();
-        b.refresh();
-        let after = attack::profile(&b, &b.view(), g, h, &AttackKind::Primary, &Default::default());
+        b.lend().refresh();
+        let after = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         assert!(
             after.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -2),
             "{:?}",
@@ -260,24 +260,24 @@ fn the_grappled_are_flat_footed_against_all_but_each_other() {
         1,
     );
     let (h, a, g) = (b.index_of("hero").unwrap(), b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-    b.fighters.conditions.each_mut(|c| {
+    b.lend().fighters.conditions.each_mut(|c| {
         c.remove(Condition::FlatFooted);
         c.remove(Condition::Surprised);
     });
-    b.refresh();
-    let flat = |b: &OwnedBattle, by: usize| {
-        attack::profile(b, &b.view(), by, g, &AttackKind::Primary, &Default::default())
+    b.lend().refresh();
+    let flat = |b: &BattleWorld, by: usize| {
+        b.attack_profile(by, g, &AttackKind::Primary, &Default::default())
             .modifiers
             .iter()
             .find(|m| m.source == "target flat-footed")
             .map(|m| m.value)
     };
     assert_eq!(flat(&b, a), None, "control: a free goblin keeps its Dexterity");
-    b.fighters.conditions[g].add(Condition::Grappled);
-    b.fighters.grapple[g].with = Some(h);
-    b.fighters.conditions[h].add(Condition::Grappled);
-    b.fighters.grapple[h].with = Some(g);
-    b.refresh();
+    b.lend().fighters.conditions[g].add(Condition::Grappled);
+    b.lend().fighters.grapple[g].with = Some(h);
+    b.lend().fighters.conditions[h].add(Condition::Grappled);
+    b.lend().fighters.grapple[h].with = Some(g);
+    b.lend().refresh();
     assert_eq!(flat(&b, a), Some(2), "Dex 15: +2 lost against the archer");
     assert_eq!(flat(&b, h), None, "not against its grappler");
 }
@@ -292,9 +292,9 @@ fn a_ranged_attack_from_a_threatened_square_provokes() {
             4,
         );
         until(&mut b, "hero", |_| true);
-        let before = b.events.len();
+        let before = b.events().len();
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
-        let aoo = b.events[before..].iter().any(
+        let aoo = b.events()[before..].iter().any(
             |e| matches!(e, CombatEvent::AttackOfOpportunity { by, target, .. } if by == "gob" && target == "hero"),
         );
         assert_eq!(aoo, provokes, "goblin at {gob_at:?}");
@@ -315,16 +315,16 @@ fn ap_total_defense_forbids_attack_actions_until_the_next_round() {
             3,
         );
         if defend {
-            until(&mut b, "hero", |b| b.clock.phase == 2);
+            until(&mut b, "hero", |b| b.clock().phase == 2);
             b.execute(Command::Defend).unwrap();
         }
-        until(&mut b, "hero", |b| b.clock.phase == 4);
+        until(&mut b, "hero", |b| b.clock().phase == 4);
         let attack = b.validate(&Command::Attack { target: "gob".into() });
         if defend {
             assert!(attack.unwrap_err().reason.contains("total defense"));
             assert!(b.validate(&Command::Trip { target: "gob".into() }).is_err());
             // The next round of actions frees it.
-            until(&mut b, "hero", |b| b.clock.round == 2 && b.clock.phase == 4);
+            until(&mut b, "hero", |b| b.clock().round == 2 && b.clock().phase == 4);
             assert!(b.validate(&Command::Attack { target: "gob".into() }).is_ok(), "next round");
         } else {
             assert!(attack.is_ok(), "the control: {attack:?}");
@@ -349,11 +349,11 @@ fn a_natural_20_always_hits_and_a_natural_1_always_misses() {
                     seed,
                 );
                 let h = b.index_of("hero").unwrap();
-                b.fighters.bonuses[h].offense.push(("test".into(), bonus));
+                b.lend().fighters.bonuses[h].offense.push(("test".into(), bonus));
                 until(&mut b, "hero", |b| !major(b).declaring && (v != RulesVariant::OsrSegments || major(b).major));
-                b.fighters.bonuses[h].offense = vec![("test".into(), bonus)];
+                b.lend().fighters.bonuses[h].offense = vec![("test".into(), bonus)];
                 let _ = b.execute(Command::Attack { target: "gob".into() });
-                for e in b.events.iter() {
+                for e in b.events().iter() {
                     if let CombatEvent::Attack { attacker, rolls, hit, .. } = e
                         && attacker == "hero"
                     {

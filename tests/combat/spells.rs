@@ -14,12 +14,12 @@ pub(super) fn cast(spell: &str, target: &str, defensive: bool) -> Command {
     Command::Cast { spell: spell.into(), target: target.into(), defensive }
 }
 
-fn provoked_by_casting(b: &OwnedBattle) -> usize {
+fn provoked_by_casting(b: &BattleWorld) -> usize {
     count(b, |e| matches!(e, CombatEvent::AttackOfOpportunity { trigger, .. } if trigger == "casts a spell"))
 }
 
-pub(super) fn damage_to(b: &OwnedBattle, who: &str) -> i32 {
-    b.events
+pub(super) fn damage_to(b: &BattleWorld, who: &str) -> i32 {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::Damage { target, total, .. } if target == who => Some(*total),
@@ -28,8 +28,8 @@ pub(super) fn damage_to(b: &OwnedBattle, who: &str) -> i32 {
         .sum()
 }
 
-pub(super) fn spoiled(b: &OwnedBattle, who: &str) -> Vec<String> {
-    b.events
+pub(super) fn spoiled(b: &BattleWorld, who: &str) -> Vec<String> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::Spoiled { unit, reason, .. } if unit == who => Some(reason.clone()),
@@ -43,18 +43,18 @@ fn d20_casting_in_a_threatened_square_provokes_unless_cast_defensively() {
     let units =
         || vec![unit("mage", "blue", (2, 3), "war_mage", None), unit("brute", "red", (3, 3), "human_fighter", None)];
     let mut b = battle(units(), RulesVariant::D20Classic, 5);
-    until(&mut b, "mage", |b| b.clock.round >= 2);
+    until(&mut b, "mage", |b| b.clock().round >= 2);
     b.execute(cast("magic_missile", "brute", false)).unwrap();
     assert_eq!(provoked_by_casting(&b), 1, "the threatening brute strikes first");
     let mage = b.index_of("mage").unwrap();
-    assert_eq!(b.fighters.spells[mage].left, 2, "a slot is spent");
-    assert!(!b.budget().standard, "casting takes the standard action");
+    assert_eq!(b.read().fighters.spells[mage].left, 2, "a slot is spent");
+    assert!(!b.read().budget().standard, "casting takes the standard action");
 
     let mut b = battle(units(), RulesVariant::D20Classic, 5);
-    until(&mut b, "mage", |b| b.clock.round >= 2);
+    until(&mut b, "mage", |b| b.clock().round >= 2);
     b.execute(cast("magic_missile", "brute", true)).unwrap();
     assert_eq!(provoked_by_casting(&b), 0, "cast defensively, nothing is provoked");
-    let check = b.events.iter().find_map(|e| match e {
+    let check = b.events().iter().find_map(|e| match e {
         CombatEvent::Save { kind, dc, success, .. } if kind.contains("casting defensively") => Some((*dc, *success)),
         _ => None,
     });
@@ -118,25 +118,25 @@ fn cure_light_wounds_brings_a_dying_friend_back() {
     );
     until(&mut b, "priest", |_| true);
     let hurt = b.index_of("hurt").unwrap();
-    b.fighters.health[hurt].hp = -2;
+    b.lend().fighters.health[hurt].hp = -2;
     for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-        b.fighters.conditions[hurt].add(c);
+        b.lend().fighters.conditions[hurt].add(c);
     }
     b.execute(cast("cure_light_wounds", "hurt", false)).unwrap();
-    let healed = b.events.iter().find_map(|e| match e {
+    let healed = b.events().iter().find_map(|e| match e {
         CombatEvent::Healed { unit, total, hp_after, .. } if unit == "hurt" => Some((*total, *hp_after)),
         _ => None,
     });
     let (total, hp_after) = healed.expect("a heal event");
     assert!((2..=9).contains(&total), "1d8 + caster level 1: {total}");
     assert_eq!(hp_after, total, "d20-classic: the dying are at 0 hit points, healing counts from 0");
-    let now = &b.fighters.conditions[hurt];
+    let now = &b.read().fighters.conditions[hurt];
     assert!(!now.has(Condition::Dying) && !now.has(Condition::Unconscious));
     assert!(now.has(Condition::Prone), "still on the ground");
 }
 
 /// Seeds of a d20-classic duel where the red mage identifies and counters blue's spell.
-fn countered_duel(seed: u64) -> Option<OwnedBattle> {
+fn countered_duel(seed: u64) -> Option<BattleWorld> {
     let mut b = battle(
         vec![
             unit("blue_mage", "blue", (1, 3), "war_mage", None),
@@ -146,7 +146,7 @@ fn countered_duel(seed: u64) -> Option<OwnedBattle> {
         RulesVariant::D20Classic,
         seed,
     );
-    until(&mut b, "blue_mage", |b| b.clock.round >= 2);
+    until(&mut b, "blue_mage", |b| b.clock().round >= 2);
     b.execute(cast("magic_missile", "red_guard", false)).unwrap();
     let countered = count(&b, |e| matches!(e, CombatEvent::Action { action, .. } if action == "counterspells")) > 0;
     countered.then_some(b)
@@ -161,25 +161,29 @@ fn d20_counterspell_is_an_immediate_action_that_rules_out_attacks_of_opportunity
         assert_eq!(damage_to(&b, "red_guard"), 0, "seed {seed}: countered, the missile never flies");
         assert_eq!(spoiled(&b, "blue_mage"), vec!["countered".to_string()]);
         let (blue, red) = (b.index_of("blue_mage").unwrap(), b.index_of("red_mage").unwrap());
-        assert_eq!((b.fighters.spells[blue].left, b.fighters.spells[red].left), (2, 2), "both spend a slot");
-        assert_eq!(d20_classic::immediate(&b, red), Some(Immediate::Counterspell));
+        assert_eq!(
+            (b.read().fighters.spells[blue].left, b.read().fighters.spells[red].left),
+            (2, 2),
+            "both spend a slot"
+        );
+        assert_eq!(d20_classic::immediate(&b.read(), red), Some(Immediate::Counterspell));
         // "you cannot use any other type of immediate action until the start of your next
         // turn": the blue mage walks away from the red mage without drawing an attack.
-        let red_pos = b.fighters.position[red].0;
+        let red_pos = b.read().fighters.position[red].0;
         // Nor a held action: coming into its reach does not set off its held attack.
         let held_attacks = |immediate: Option<Immediate>| {
-            let mut held = b.clone();
-            held.fighters.reactions[red].held = Some(None);
-            d20_classic::spend_immediate(&mut held, red, immediate);
-            held.fighters.position[blue].0 = (red_pos.x - 4, red_pos.y).into();
-            held.invalidate();
+            let mut held = b.fork(false);
+            held.lend().fighters.reactions[red].held = Some(None);
+            d20_classic::spend_immediate(&mut held.lend(), red, immediate);
+            held.lend().fighters.position[blue].0 = (red_pos.x - 4, red_pos.y).into();
+            held.lend().invalidate();
             held.execute(Command::Move { to: (red_pos.x - 1, red_pos.y).into() }).unwrap();
             count(&held, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"))
         };
         assert_eq!(held_attacks(Some(Immediate::Counterspell)), 0, "seed {seed}");
         assert_eq!(held_attacks(None), 1, "seed {seed}: had it not countered, the held attack would strike");
-        b.fighters.position[blue].0 = (red_pos.x - 1, red_pos.y).into();
-        b.invalidate();
+        b.lend().fighters.position[blue].0 = (red_pos.x - 1, red_pos.y).into();
+        b.lend().invalidate();
         b.execute(Command::Move { to: (red_pos.x - 4, red_pos.y).into() }).unwrap();
         assert_eq!(
             count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "red_mage")),
@@ -202,7 +206,7 @@ fn d20_an_attack_of_opportunity_rules_out_a_counterspell() {
             RulesVariant::D20Classic,
             seed,
         );
-        until(&mut b, "blue_mage", |b| b.clock.round >= 2);
+        until(&mut b, "blue_mage", |b| b.clock().round >= 2);
         b.execute(cast("magic_missile", "red_guard", false)).unwrap();
         let aoo = count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "red_mage"));
         let identify = count(
@@ -227,19 +231,23 @@ fn ap_casting_is_complex_two_consecutive_ap_provoking_in_each_phase() {
             RulesVariant::ApPhases,
             seed,
         );
-        until(&mut b, "mage", |b| b.clock.phase == 2 && b.clock.round >= 2);
+        until(&mut b, "mage", |b| b.clock().phase == 2 && b.clock().round >= 2);
         let mage = b.index_of("mage").unwrap();
         b.execute(cast("magic_missile", "champ", false)).unwrap();
-        assert_eq!(points(&b, mage).ap, 2, "1 AP now");
+        assert_eq!(points(&b.read(), mage).ap, 2, "1 AP now");
         assert_eq!(provoked_by_casting(&b), 1, "provokes as the first AP is spent");
         assert_eq!(damage_to(&b, "champ"), 0, "not cast yet");
         if !spoiled(&b, "mage").is_empty() {
             // Hurt, and concentration (DC 10 + damage + 1) failed: the spell is lost.
-            assert!(points(&b, mage).advanced.is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
+            assert!(
+                points(&b.read(), mage).advanced.is_none(),
+                "seed {seed}: {:?}",
+                &b.events()[b.events().len() - 6..]
+            );
             continue;
         }
-        until(&mut b, "champ", |b| b.clock.phase == 4);
-        assert_eq!(points(&b, mage).ap, 1, "seed {seed}: the second AP went on it in the next phase");
+        until(&mut b, "champ", |b| b.clock().phase == 4);
+        assert_eq!(points(&b.read(), mage).ap, 1, "seed {seed}: the second AP went on it in the next phase");
         assert_eq!(provoked_by_casting(&b), 2, "and provoked again (the champion has Combat Reflexes)");
         let went_off = damage_to(&b, "champ") > 0;
         assert_eq!(went_off, spoiled(&b, "mage").is_empty(), "the spell goes off unless it was lost");
@@ -257,16 +265,16 @@ fn four_actions_spends_spell_quantity_and_a_hurting_reaction_interrupts_the_spel
             RulesVariant::FourActions,
             seed,
         );
-        until(&mut b, "mage", |b| b.clock.round >= 2);
+        until(&mut b, "mage", |b| b.clock().round >= 2);
         let mage = b.index_of("mage").unwrap();
-        let hp = b.fighters.health[mage].hp;
+        let hp = b.read().fighters.health[mage].hp;
         b.execute(cast("magic_missile", "brute", false)).unwrap();
         if spoiled(&b, "mage") == ["no spellcasting focus presented"] {
             continue; // the focus check failed: no casting to interrupt (tests/combat/focus.rs)
         }
-        assert_eq!(b.fighters.spells[mage].left, 2, "SQ 3 less the Spell Order 1");
+        assert_eq!(b.read().fighters.spells[mage].left, 2, "SQ 3 less the Spell Order 1");
         assert_eq!(provoked_by_casting(&b), 1, "casting provokes a reaction");
-        if b.fighters.health[mage].hp < hp {
+        if b.read().fighters.health[mage].hp < hp {
             interrupted += 1;
             assert_eq!(damage_to(&b, "brute"), 0, "seed {seed}: interrupted");
             assert!(spoiled(&b, "mage")[0].contains("interrupted"));
@@ -290,10 +298,10 @@ fn four_actions_counterspell_needs_the_school_a_reaction_and_a_caster_level_chec
             RulesVariant::FourActions,
             seed,
         );
-        until(&mut b, "blue_mage", |b| b.clock.round >= 2);
+        until(&mut b, "blue_mage", |b| b.clock().round >= 2);
         b.execute(cast("magic_missile", "red_priest", false)).unwrap();
         let who_identified: Vec<String> = b
-            .events
+            .events()
             .iter()
             .filter_map(|e| match e {
                 CombatEvent::Save { unit, kind, .. } if kind.starts_with("Magical Aptitude") => Some(unit.clone()),
@@ -301,7 +309,7 @@ fn four_actions_counterspell_needs_the_school_a_reaction_and_a_caster_level_chec
             })
             .collect();
         assert!(!who_identified.contains(&"red_priest".to_string()), "a conjurer has no evocation to counter with");
-        let check = b.events.iter().find_map(|e| match e {
+        let check = b.events().iter().find_map(|e| match e {
             CombatEvent::Save { kind, success, dc, .. } if kind == "caster level (counterspell)" => {
                 Some((*success, *dc))
             }
@@ -311,8 +319,8 @@ fn four_actions_counterspell_needs_the_school_a_reaction_and_a_caster_level_chec
         tried += 1;
         assert_eq!(dc, 10 + 1 + 3, "Spell DC: 10 + Spell Order + the caster's Intelligence");
         let red = b.index_of("red_mage").unwrap();
-        assert_eq!(b.fighters.reactions[red].used, 1, "the counter is its reaction");
-        assert_eq!(b.fighters.spells[red].left, 2, "and costs it the Spell Order in SQ");
+        assert_eq!(b.read().fighters.reactions[red].used, 1, "the counter is its reaction");
+        assert_eq!(b.read().fighters.spells[red].left, 2, "and costs it the Spell Order in SQ");
         assert_eq!(damage_to(&b, "red_priest") == 0, success, "seed {seed}");
     }
     assert!(tried >= 5, "{tried}");
@@ -344,7 +352,7 @@ fn osr_spells_are_declared_and_go_off_by_segment_unless_the_caster_is_hurt_first
     while announced < 2 {
         let a = b.actor().unwrap();
         let turn = group_turn(&b);
-        match b.fighters.combatant[a].id.as_str() {
+        match b.read().fighters.combatant[a].id.as_str() {
             "mage" if turn => b.execute(cast("magic_missile", "priest", false)).unwrap(),
             "priest" if turn => b.execute(cast("cure_light_wounds", "hurt", false)).unwrap(),
             _ => b.execute(Command::EndTurn).unwrap(),
@@ -353,19 +361,19 @@ fn osr_spells_are_declared_and_go_off_by_segment_unless_the_caster_is_hurt_first
             announced += 1;
             assert_eq!(damage_to(&b, "priest"), 0, "announced, not yet gone off");
         }
-        assert_eq!(b.clock.round, 1);
+        assert_eq!(b.clock().round, 1);
     }
-    until(&mut b, "mage", |b| b.clock.round == 2);
+    until(&mut b, "mage", |b| b.clock().round == 2);
     assert!(damage_to(&b, "priest") > 0, "the missile went off in segment 1");
     assert_eq!(spoiled(&b, "priest"), vec!["concentration broken (hurt)".to_string()]);
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::Healed { .. })), 0);
     let priest = b.index_of("priest").unwrap();
-    assert_eq!(b.fighters.spells[priest].left, 2, "lost as if cast");
+    assert_eq!(b.read().fighters.spells[priest].left, 2, "lost as if cast");
     let step = b
-        .events
+        .events()
         .iter()
         .position(|e| matches!(e, CombatEvent::PhaseStarted { name, .. } if name == "spells by segment"));
-    let hit = b.events.iter().position(|e| matches!(e, CombatEvent::Damage { target, .. } if target == "priest"));
+    let hit = b.events().iter().position(|e| matches!(e, CombatEvent::Damage { target, .. } if target == "priest"));
     assert!(step.unwrap() < hit.unwrap(), "spells go off in the spells step, after the groups");
 }
 
@@ -376,7 +384,7 @@ fn hex_casting_takes_the_attack_action() {
         RulesVariant::HexPhases,
         1,
     );
-    until(&mut b, "mage", |b| b.budget().fresh && !b.budget().single_action);
+    until(&mut b, "mage", |b| b.read().budget().fresh && !b.read().budget().single_action);
     b.execute(cast("magic_missile", "gob", false)).unwrap();
     let e = b.validate(&Command::Attack { target: "gob".into() }).unwrap_err();
     assert!(e.reason.contains("attack action"), "{e}");
@@ -393,11 +401,11 @@ fn osr_a_declared_spell_is_lost_when_the_caster_is_hurt_before_announcing_it() {
     b.execute(Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }).unwrap();
     // Casting begins in segment 1: a wound before the mage's group turn breaks it.
     let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
-    fivefoot::combat::resolve::wound(&mut b, gob, mage, 2);
+    fivefoot::combat::resolve::wound(&mut b.lend(), gob, mage, 2);
     assert_eq!(spoiled(&b, "mage"), vec!["concentration broken (hurt)".to_string()]);
-    assert_eq!(b.fighters.spells[mage].left, 2, "lost as if cast");
+    assert_eq!(b.read().fighters.spells[mage].left, 2, "lost as if cast");
     let mut turns = 0;
-    while b.clock.round == 1 {
+    while b.clock().round == 1 {
         let a = b.actor().unwrap();
         if a == mage {
             turns += 1;
@@ -416,24 +424,28 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
             RulesVariant::ApPhases,
             seed,
         );
-        until(&mut b, "mage", |b| b.clock.phase == 2 && b.clock.round >= 2);
+        until(&mut b, "mage", |b| b.clock().phase == 2 && b.clock().round >= 2);
         b.execute(cast("magic_missile", "gob", false)).unwrap();
         let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
-        assert!(points(&b, mage).advanced.is_some(), "1 AP of 2 spent");
-        fivefoot::combat::resolve::wound(&mut b, gob, mage, 3);
-        let check = b.events.iter().rev().find_map(|e| match e {
+        assert!(points(&b.read(), mage).advanced.is_some(), "1 AP of 2 spent");
+        fivefoot::combat::resolve::wound(&mut b.lend(), gob, mage, 3);
+        let check = b.events().iter().rev().find_map(|e| match e {
             CombatEvent::Save { kind, dc, success, .. } if kind.starts_with("concentration") => Some((*dc, *success)),
             _ => None,
         });
         let (dc, held) = check.expect("a concentration check");
         assert_eq!(dc, 10 + 3 + 1, "10 + damage + spell level");
-        assert_eq!(points(&b, mage).advanced.is_some(), held, "seed {seed}");
+        assert_eq!(points(&b.read(), mage).advanced.is_some(), held, "seed {seed}");
         checked += 1;
         if held {
             // Dropped before the second AP: the casting is lost, not finished rounds later.
-            let hp = b.fighters.health[mage].hp;
-            fivefoot::combat::resolve::wound(&mut b, gob, mage, hp + 1);
-            assert!(points(&b, mage).advanced.is_none(), "seed {seed}: {:?}", &b.events[b.events.len() - 6..]);
+            let hp = b.read().fighters.health[mage].hp;
+            fivefoot::combat::resolve::wound(&mut b.lend(), gob, mage, hp + 1);
+            assert!(
+                points(&b.read(), mage).advanced.is_none(),
+                "seed {seed}: {:?}",
+                &b.events()[b.events().len() - 6..]
+            );
             assert!(spoiled(&b, "mage").iter().any(|r| r == "it dropped"), "seed {seed}");
         }
     }
@@ -452,21 +464,22 @@ fn healing_too_little_to_wake_the_dying_still_stabilises_and_d20_heals_from_0() 
             v,
             2,
         );
-        until(&mut b, "priest", |b| v != RulesVariant::ApPhases || b.clock.phase >= 2);
+        until(&mut b, "priest", |b| v != RulesVariant::ApPhases || b.clock().phase >= 2);
         let hurt = b.index_of("hurt").unwrap();
-        b.fighters.health[hurt].hp = -9;
+        b.lend().fighters.health[hurt].hp = -9;
         for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-            b.fighters.conditions[hurt].add(c);
+            b.lend().fighters.conditions[hurt].add(c);
         }
         b.execute(cast("cure_light_wounds", "hurt", false)).unwrap();
         // ap-phases: the spell goes off with its second AP, in the next phase.
         for _ in 0..20 {
-            if b.events.iter().any(|e| matches!(e, CombatEvent::Healed { .. })) {
+            if b.events().iter().any(|e| matches!(e, CombatEvent::Healed { .. })) {
                 break;
             }
             b.execute(Command::EndTurn).unwrap();
         }
-        let (f, hp) = (b.fighters.at(hurt), b.fighters.health[hurt].hp);
+        let read = b.read();
+        let (f, hp) = (read.fighters.at(hurt), read.fighters.health[hurt].hp);
         assert!(!f.has(Condition::Dying), "{v}");
         if v == RulesVariant::D20Classic {
             assert!(hp > 0 && !f.has(Condition::Unconscious), "d20-classic: healed from 0, awake ({hp})");
@@ -492,7 +505,7 @@ fn only_d20_classic_and_ap_phases_cast_defensively() {
 }
 
 /// osr-segments: both mages declare a magic missile and announce each other.
-fn osr_mage_duel(seed: u64) -> OwnedBattle {
+fn osr_mage_duel(seed: u64) -> BattleWorld {
     let mut b = battle(
         vec![unit("blue_mage", "blue", (1, 1), "war_mage", None), unit("red_mage", "red", (8, 6), "war_mage", None)],
         RulesVariant::OsrSegments,
@@ -500,11 +513,14 @@ fn osr_mage_duel(seed: u64) -> OwnedBattle {
     );
     let spell = || Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } };
     let turn = major_action_left;
-    while b.clock.round == 1
-        && !b.events.iter().any(|e| matches!(e, CombatEvent::PhaseStarted { name, .. } if name == "spells by segment"))
+    while b.clock().round == 1
+        && !b
+            .events()
+            .iter()
+            .any(|e| matches!(e, CombatEvent::PhaseStarted { name, .. } if name == "spells by segment"))
     {
         let a = b.actor().unwrap();
-        let foe = if b.fighters.combatant[a].id == "blue_mage" { "red_mage" } else { "blue_mage" };
+        let foe = if b.read().fighters.combatant[a].id == "blue_mage" { "red_mage" } else { "blue_mage" };
         let cmd = if major(&b).declaring {
             spell()
         } else if turn(&b) {
@@ -522,7 +538,7 @@ fn osr_spells_of_one_segment_go_off_together_within_a_group_and_high_before_low(
     let (mut together, mut high_first) = (0, 0);
     for seed in 0..40 {
         let b = osr_mage_duel(seed);
-        let tie = osr_segments::round(&b).high.iter().all(|(_, high)| *high);
+        let tie = osr_segments::round(&b.read()).high.iter().all(|(_, high)| *high);
         let (hurt_blue, hurt_red) = (damage_to(&b, "blue_mage") > 0, damage_to(&b, "red_mage") > 0);
         if tie {
             together += 1;
@@ -530,7 +546,7 @@ fn osr_spells_of_one_segment_go_off_together_within_a_group_and_high_before_low(
             assert!(spoiled(&b, "blue_mage").is_empty() && spoiled(&b, "red_mage").is_empty());
         } else {
             high_first += 1;
-            let blue_high = osr_segments::round(&b).high.iter().any(|(s, high)| s == "blue" && *high);
+            let blue_high = osr_segments::round(&b.read()).high.iter().any(|(s, high)| s == "blue" && *high);
             let (low, high) = if blue_high { ("red_mage", "blue_mage") } else { ("blue_mage", "red_mage") };
             assert!(damage_to(&b, low) > 0 && damage_to(&b, high) == 0, "seed {seed}: the HIGH group's goes first");
             assert_eq!(spoiled(&b, low), vec!["concentration broken (hurt)".to_string()], "seed {seed}");
@@ -553,10 +569,10 @@ fn osr_a_caster_making_a_free_attack_loses_its_spell() {
             seed,
         );
         let turn = major_action_left;
-        while b.clock.round == 1 {
+        while b.clock().round == 1 {
             let a = b.actor().unwrap();
-            let mage_casting = b.fighters.spells[b.index_of("mage").unwrap()].casting.is_some();
-            let cmd = match b.fighters.combatant[a].id.as_str() {
+            let mage_casting = b.read().fighters.spells[b.index_of("mage").unwrap()].casting.is_some();
+            let cmd = match b.read().fighters.combatant[a].id.as_str() {
                 "mage" if major(&b).declaring => {
                     Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }
                 }
@@ -588,7 +604,7 @@ fn a_grappled_caster_has_no_hand_free_in_d20_classic_and_four_actions() {
         );
         until(&mut b, "mage", |b| !major(b).declaring);
         let mage = b.index_of("mage").unwrap();
-        b.fighters.conditions[mage].add(Condition::Grappled);
+        b.lend().fighters.conditions[mage].add(Condition::Grappled);
         let no_hands = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);
         match b.validate(&cast("magic_missile", "gob", false)) {
             Err(e) if e.reason.contains("grappled") => assert!(no_hands, "{v}: {e}"),

@@ -16,7 +16,7 @@ const ROWS: [&str; 8] = [
 
 /// The hero at (3,3): the goblin beside it, a friend beside it, a corpse beside it, a foe
 /// in charging distance on a clear line, a foe 15 squares off.
-fn field(v: RulesVariant) -> OwnedBattle {
+fn field(v: RulesVariant) -> BattleWorld {
     let mut b = battle_on(
         &ROWS,
         vec![
@@ -31,12 +31,12 @@ fn field(v: RulesVariant) -> OwnedBattle {
         1,
     );
     let d = b.index_of("dead").unwrap();
-    b.fighters.health[d].hp = -20;
-    b.fighters.conditions[d].add(Condition::Dead);
-    b.invalidate();
+    b.lend().fighters.health[d].hp = -20;
+    b.lend().fighters.conditions[d].add(Condition::Dead);
+    b.lend().invalidate();
     until(&mut b, "hero", |b| {
         let c = major(b);
-        !c.declaring && (b.variant != RulesVariant::OsrSegments || (c.major && !c.fast_only))
+        !c.declaring && (b.variant() != RulesVariant::OsrSegments || (c.major && !c.fast_only))
     });
     b
 }
@@ -61,7 +61,7 @@ fn actions() -> Vec<(&'static str, Make, &'static str)> {
 fn targeted_actions_are_refused_at_an_ally_a_corpse_or_out_of_reach_under_every_variant() {
     let mut legal_somewhere = 0;
     for v in RulesVariant::ALL {
-        let mut b = field(v);
+        let b = field(v);
         for (name, make, foe) in actions() {
             let control = b.validate(&make(foe));
             for bad in ["friend", "dead", "hero"] {
@@ -104,7 +104,7 @@ fn an_osr_charge_is_declared_only_at_a_foe_in_the_fight() {
         1,
     );
     let d = b.index_of("dead").unwrap();
-    b.fighters.conditions[d].add(Condition::Dead);
+    b.lend().fighters.conditions[d].add(Condition::Dead);
     until(&mut b, "hero", |b| major(b).declaring);
     let declare = |t: &str| Command::Declare { intent: Intent::Charge { target: t.into() } };
     assert!(b.validate(&declare("near")).is_ok(), "the control");

@@ -8,15 +8,15 @@ use super::*;
 use fivefoot::grid::GridPos;
 
 /// The squares `id` threatens now (its turn's conditions cleared, so only the rule counts).
-fn threatened(b: &mut OwnedBattle, id: &str) -> Vec<GridPos> {
-    b.fighters.conditions.each_mut(|c| {
+fn threatened(b: &mut BattleWorld, id: &str) -> Vec<GridPos> {
+    b.lend().fighters.conditions.each_mut(|c| {
         c.remove(Condition::FlatFooted);
         c.remove(Condition::Surprised);
     });
-    b.invalidate();
-    b.refresh();
+    b.lend().invalidate();
+    b.lend().refresh();
     let i = b.index_of(id).unwrap();
-    b.view().threat.squares_of(i).to_vec()
+    b.read().view().threat.squares_of(i).to_vec()
 }
 
 /// "When untrained with a weapon, a character does not threaten squares and suffers a -3
@@ -35,7 +35,7 @@ fn the_untrained_threaten_nothing_and_take_3_off_attack_and_damage_in_d20_classi
     let mut b = pair("longsword", RulesVariant::D20Classic);
     assert!(threatened(&mut b, "hero").is_empty(), "an untrained wielder threatens no square");
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    let p = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+    let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(p.legal, "{:?}", p.reason);
     assert!(p.modifiers.iter().any(|m| m.source == "untrained" && m.value == -3));
     // Positive controls: the trained quarterstaff threatens all 8 neighbours with no penalty;
@@ -43,14 +43,14 @@ fn the_untrained_threaten_nothing_and_take_3_off_attack_and_damage_in_d20_classi
     for (weapon, v) in [("quarterstaff", RulesVariant::D20Classic), ("longsword", RulesVariant::ApPhases)] {
         let mut b = pair(weapon, v);
         assert_eq!(threatened(&mut b, "hero").len(), 8, "{weapon} under {v}");
-        let p = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+        let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
         assert!(!p.modifiers.iter().any(|m| m.source == "untrained"), "{weapon} under {v}");
     }
     // Damage: Str 10 adds nothing, so a longsword hit deals 1d8 - 3 (at least 1).
     let mut seen = 0;
     for seed in 0..40 {
         let mut b = pair("longsword", RulesVariant::D20Classic);
-        *b.dice = fivefoot::rules::Dice::seeded(seed);
+        *b.lend().dice = fivefoot::rules::Dice::seeded(seed);
         swing(&mut b, 6);
         for e in strikes(&b, "hero") {
             if let CombatEvent::Damage { rolls, modifiers, total, dice, .. } = e
@@ -90,20 +90,20 @@ fn a_small_reach_weapon_wielder_loses_the_corners_of_its_reach_in_d20_classic() 
     assert!(small.contains(&edge) && !small.contains(&corner));
     // Nor can it strike a foe standing on a corner.
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    b.fighters.position[g].0 = corner;
-    b.invalidate();
-    b.refresh();
-    assert!(!attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default()).legal);
+    b.lend().fighters.position[g].0 = corner;
+    b.lend().invalidate();
+    b.lend().refresh();
+    assert!(!b.attack_profile(h, g, &AttackKind::Primary, &Default::default()).legal);
     // Positive controls: a Medium spearman keeps the corners, and strikes there; ap-phases
     // (no such clause) gives the Small goblin its corners too.
     let mut b = spear("spearman", RulesVariant::D20Classic);
     let medium = threatened(&mut b, "hero");
     assert_eq!(medium.len(), 16);
     assert!(medium.contains(&corner));
-    b.fighters.position[g].0 = corner;
-    b.invalidate();
-    b.refresh();
-    assert!(attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default()).legal);
+    b.lend().fighters.position[g].0 = corner;
+    b.lend().invalidate();
+    b.lend().refresh();
+    assert!(b.attack_profile(h, g, &AttackKind::Primary, &Default::default()).legal);
     let mut b = spear("goblin", RulesVariant::ApPhases);
     assert_eq!(threatened(&mut b, "hero").len(), 16);
 }
@@ -126,14 +126,14 @@ fn a_shot_into_a_grapple_goes_to_the_other_grappler_half_the_time_in_d20_classic
         if grappled {
             let (g, a) = (b.index_of("gob").unwrap(), b.index_of("ally").unwrap());
             for (i, other) in [(g, a), (a, g)] {
-                b.fighters.conditions[i].add(Condition::Grappled);
-                b.fighters.grapple[i].with = Some(other);
+                b.lend().fighters.conditions[i].add(Condition::Grappled);
+                b.lend().fighters.grapple[i].with = Some(other);
             }
-            b.invalidate();
+            b.lend().invalidate();
         }
-        let from = b.events.len();
+        let from = b.events().len();
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
-        b.events[from..].to_vec()
+        b.events()[from..].to_vec()
     };
     let (mut strays, mut stays) = (0, 0);
     for seed in 0..40 {

@@ -7,7 +7,7 @@
 use super::*;
 use fivefoot::level::DeathSaves;
 
-fn three(v: RulesVariant, seed: u64) -> OwnedBattle {
+fn three(v: RulesVariant, seed: u64) -> BattleWorld {
     battle(
         vec![
             unit("fighter", "blue", (1, 1), "human_fighter", None),
@@ -28,8 +28,8 @@ fn dex_mod(id: &str) -> i32 {
     }
 }
 
-fn initiatives(b: &OwnedBattle) -> Vec<(String, Option<i32>, i32)> {
-    b.events
+fn initiatives(b: &BattleWorld) -> Vec<(String, Option<i32>, i32)> {
+    b.events()
         .iter()
         .filter_map(|e| match e {
             CombatEvent::Initiative { unit, roll, total, .. } => Some((unit.clone(), *roll, *total)),
@@ -53,10 +53,10 @@ fn d20_initiative_is_a_d20_plus_dex_and_a_tie_goes_to_the_higher_modifier() {
                 assert_eq!(*total, roll.unwrap() + dex_mod(unit), "{v} seed {seed}");
             }
             let key = |i: usize| {
-                let id = &b.fighters.combatant[i].id;
+                let id = &b.read().fighters.combatant[i].id;
                 (ini.iter().find(|(u, ..)| u == id).unwrap().2, dex_mod(id))
             };
-            for w in b.clock.order.windows(2) {
+            for w in b.clock().order.windows(2) {
                 let (x, y) = (key(w[0]), key(w[1]));
                 assert!(x >= y, "{v} seed {seed}: {x:?} before {y:?}");
                 ties += usize::from(x.0 == y.0);
@@ -105,23 +105,24 @@ fn ap_initiative_is_the_dexterity_score_highest_first() {
         };
         assert_eq!(*total, dex, "{unit}");
     }
-    let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.as_str()).collect();
+    let read = b.read();
+    let order: Vec<&str> = b.clock().order.iter().map(|&i| read.fighters.combatant[i].id.as_str()).collect();
     assert_eq!(order, ["archer", "gob", "fighter"]);
 }
 
-fn dying_fighter(v: RulesVariant, saves: DeathSaves, seed: u64) -> (OwnedBattle, usize) {
+fn dying_fighter(v: RulesVariant, saves: DeathSaves, seed: u64) -> (BattleWorld, usize) {
     let mut b = three(v, seed);
-    b.options.death_saves = saves;
+    b.lend().options.death_saves = saves;
     let f = b.index_of("fighter").unwrap();
-    b.fighters.health[f].hp = -3;
-    b.fighters.health[f].dropping_damage = 7;
-    b.fighters.conditions[f].add(Condition::Unconscious);
-    b.fighters.conditions[f].add(Condition::Dying);
+    b.lend().fighters.health[f].hp = -3;
+    b.lend().fighters.health[f].dropping_damage = 7;
+    b.lend().fighters.conditions[f].add(Condition::Unconscious);
+    b.lend().fighters.conditions[f].add(Condition::Dying);
     (b, f)
 }
 
-fn last_save(b: &OwnedBattle) -> (i32, i32, i32, bool) {
-    b.events
+fn last_save(b: &BattleWorld) -> (i32, i32, i32, bool) {
+    b.events()
         .iter()
         .rev()
         .find_map(|e| match e {
@@ -139,13 +140,13 @@ fn d20_death_saves_use_each_modes_formula() {
     let mut harder = false;
     for seed in 0..40 {
         let (mut b, f) = dying_fighter(RulesVariant::D20Classic, DeathSaves::AllAreEqual, seed);
-        fivefoot::combat::resolve::dying_turn(&mut b, f);
+        fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!((bonus, dc), (0, 51));
         assert!((1..=100).contains(&roll));
         assert_eq!(ok, roll >= 51);
         if !ok {
-            fivefoot::combat::resolve::dying_turn(&mut b, f);
+            fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
             assert_eq!(last_save(&b).2, 61, "one failure: 61 or higher");
             harder = true;
         }
@@ -153,12 +154,16 @@ fn d20_death_saves_use_each_modes_formula() {
     assert!(harder);
     for (saves, want) in [(DeathSaves::StatsMatter, 9), (DeathSaves::Brutality, 17)] {
         let (mut b, f) = dying_fighter(RulesVariant::D20Classic, saves, 1);
-        fivefoot::combat::resolve::dying_turn(&mut b, f);
+        fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!(dc, want, "{saves:?}");
         assert_eq!(ok, roll + bonus >= dc);
-        assert_eq!(b.fighters.conditions[f].has(Condition::Stabilized), ok, "on success, the character stabilizes");
-        assert_eq!(b.fighters.health[f].death_fails, u32::from(!ok), "on failure, 1 failed death-save");
+        assert_eq!(
+            b.read().fighters.conditions[f].has(Condition::Stabilized),
+            ok,
+            "on success, the character stabilizes"
+        );
+        assert_eq!(b.read().fighters.health[f].death_fails, u32::from(!ok), "on failure, 1 failed death-save");
     }
 }
 
@@ -169,11 +174,11 @@ fn four_actions_dying_saves_against_10_plus_negative_hp_and_bleeds_on_failure() 
     let (mut seen_fail, mut seen_pass) = (false, false);
     for seed in 0..40 {
         let (mut b, f) = dying_fighter(RulesVariant::FourActions, DeathSaves::default(), seed);
-        fivefoot::combat::resolve::dying_turn(&mut b, f);
+        fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!(dc, 13);
         assert_eq!(ok, roll + bonus >= 13);
-        assert_eq!(b.fighters.health[f].hp, if ok { -3 } else { -4 });
+        assert_eq!(b.read().fighters.health[f].hp, if ok { -3 } else { -4 });
         seen_fail |= !ok;
         seen_pass |= ok;
     }

@@ -18,11 +18,11 @@ fn a_fast_human_with_a_greatsword_attacks_no_earlier_than_the_slow_phase() {
         1,
     );
     let hero = b.index_of("hero").unwrap();
-    assert_eq!(ap_phases::ap_earliest_attack_phase(&b, hero), 6, "the slow phase is the sixth");
-    until(&mut b, "hero", |b| b.clock.phase == 4);
+    assert_eq!(ap_phases::ap_earliest_attack_phase(&b.read(), hero), 6, "the slow phase is the sixth");
+    until(&mut b, "hero", |b| b.clock().phase == 4);
     let e = b.validate(&Command::Attack { target: "gob".into() }).unwrap_err();
     assert!(e.reason.contains("slow"), "{e}");
-    until(&mut b, "hero", |b| b.clock.phase == 6);
+    until(&mut b, "hero", |b| b.clock().phase == 6);
     b.validate(&Command::Attack { target: "gob".into() }).unwrap();
     // A dagger (fast weapon) strikes from the fast phase.
     let mut b = battle(
@@ -30,8 +30,8 @@ fn a_fast_human_with_a_greatsword_attacks_no_earlier_than_the_slow_phase() {
         RulesVariant::ApPhases,
         1,
     );
-    assert_eq!(ap_phases::ap_earliest_attack_phase(&b, b.index_of("hero").unwrap()), 4);
-    until(&mut b, "hero", |b| b.clock.phase == 4);
+    assert_eq!(ap_phases::ap_earliest_attack_phase(&b.read(), b.index_of("hero").unwrap()), 4);
+    until(&mut b, "hero", |b| b.clock().phase == 4);
     b.validate(&Command::Attack { target: "gob".into() }).unwrap();
 }
 
@@ -43,7 +43,7 @@ fn the_second_attack_action_in_a_round_is_at_minus_5_and_the_third_at_minus_10()
         3,
     );
     for phase in [4, 5, 6] {
-        until(&mut b, "hero", |b| b.clock.phase == phase);
+        until(&mut b, "hero", |b| b.clock().phase == phase);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
     }
     let hero: Vec<_> = attack_events(&b).into_iter().filter(|(a, _)| a == "hero").map(|(_, m)| m).collect();
@@ -51,7 +51,7 @@ fn the_second_attack_action_in_a_round_is_at_minus_5_and_the_third_at_minus_10()
     assert!(!hero[0].iter().any(|(s, _)| s == "earlier attack actions"));
     assert!(has_mod(&hero[1], "earlier attack actions", -5));
     assert!(has_mod(&hero[2], "earlier attack actions", -10));
-    assert_eq!(ap_phases::points(&b, b.index_of("hero").unwrap()).ap, 0, "three actions spent all 3 AP");
+    assert_eq!(ap_phases::points(&b.read(), b.index_of("hero").unwrap()).ap, 0, "three actions spent all 3 AP");
 }
 
 #[test]
@@ -60,9 +60,9 @@ fn only_aware_creatures_act_in_the_surprise_round_with_2_ap() {
         vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (7, 3), "goblin", None)];
     units[1].aware = Some(false);
     let b = battle(units, RulesVariant::ApPhases, 1);
-    assert!(b.clock.surprise);
-    assert_eq!(ap_phases::points(&b, b.index_of("hero").unwrap()).ap, 2);
-    assert_eq!(ap_phases::points(&b, b.index_of("gob").unwrap()).ap, 0);
+    assert!(b.clock().surprise);
+    assert_eq!(ap_phases::points(&b.read(), b.index_of("hero").unwrap()).ap, 2);
+    assert_eq!(ap_phases::points(&b.read(), b.index_of("gob").unwrap()).ap, 0);
 }
 
 // ---------------------------------------------------------------- four-actions (001)
@@ -96,16 +96,16 @@ fn everyone_is_surprised_until_its_first_turn_and_flanking_makes_the_foe_surpris
         RulesVariant::FourActions,
         5,
     );
-    assert!(b.fighters.iter().filter(|f| !f.awareness().has_acted).all(|f| f.has(Condition::Surprised)));
+    assert!(b.read().fighters.iter().filter(|f| !f.awareness().has_acted).all(|f| f.has(Condition::Surprised)));
     // Once everyone has acted, only flanking makes the goblin Surprised against a and b.
     let gob = b.index_of("gob").unwrap();
     for _ in 0..3 {
         b.execute(Command::EndTurn).unwrap();
     }
-    assert!(!b.fighters.conditions[gob].has(Condition::Surprised));
-    b.refresh();
+    assert!(!b.read().fighters.conditions[gob].has(Condition::Surprised));
+    b.lend().refresh();
     let a = b.index_of("a").unwrap();
-    let p = attack::profile(&b, &b.view(), a, gob, &AttackKind::Primary, &Default::default());
+    let p = b.attack_profile(a, gob, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "flanking: target surprised" && m.value == 2), "{:?}", p.modifiers);
     assert!(!p.modifiers.iter().any(|m| m.source == "flanking"), "no +2 flanking bonus in four-actions");
 }
@@ -152,9 +152,9 @@ fn a_charge_needs_10_ft_of_straight_line_and_leaves_the_charger_at_minus_2_ac() 
     until(&mut b, "hero", |_| true);
     let hero = b.index_of("hero").unwrap();
     b.execute(Command::Charge { target: "gob".into() }).unwrap();
-    assert_eq!(b.fighters.position[hero].0, (5, 3).into());
-    assert!(b.fighters.bonuses[hero].defense.contains(&("charging".into(), -2)));
-    let charged = b.events.iter().any(|e| matches!(e, CombatEvent::Attack { kind, .. } if kind == "charges"));
+    assert_eq!(b.read().fighters.position[hero].0, (5, 3).into());
+    assert!(b.read().fighters.bonuses[hero].defense.contains(&("charging".into(), -2)));
+    let charged = b.events().iter().any(|e| matches!(e, CombatEvent::Attack { kind, .. } if kind == "charges"));
     assert!(charged);
 }
 
@@ -172,7 +172,7 @@ fn leaving_a_threatened_square_draws_one_attack_of_opportunity_per_round() {
     until(&mut b, "hero", |_| true);
     b.execute(Command::Move { to: (1, 1).into() }).unwrap();
     let aoo =
-        |b: &OwnedBattle| b.events.iter().filter(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).count();
+        |b: &BattleWorld| b.events().iter().filter(|e| matches!(e, CombatEvent::AttackOfOpportunity { .. })).count();
     assert_eq!(aoo(&b), 1);
     until(&mut b, "pal", |_| true);
     b.execute(Command::Move { to: (7, 6).into() }).unwrap();
@@ -189,33 +189,33 @@ fn dying_ends_in_stabilising_or_three_failed_death_saves_in_a_row() {
             seed,
         );
         // "In death, all are equal" (d% 51+, 61+, 71+) lets both ends come up in 40 seeds.
-        b.options.death_saves = fivefoot::level::DeathSaves::AllAreEqual;
+        b.lend().options.death_saves = fivefoot::level::DeathSaves::AllAreEqual;
         let hero = b.index_of("hero").unwrap();
-        b.fighters.health[hero].hp = -2;
-        b.fighters.conditions[hero].add(Condition::Unconscious);
-        b.fighters.conditions[hero].add(Condition::Dying);
+        b.lend().fighters.health[hero].hp = -2;
+        b.lend().fighters.conditions[hero].add(Condition::Unconscious);
+        b.lend().fighters.conditions[hero].add(Condition::Dying);
         for _ in 0..10 {
-            if !b.fighters.conditions[hero].has(Condition::Dying) {
+            if !b.read().fighters.conditions[hero].has(Condition::Dying) {
                 break;
             }
-            fivefoot::combat::resolve::dying_turn(&mut b, hero);
+            fivefoot::combat::resolve::dying_turn(&mut b.lend(), hero);
         }
         let saves: Vec<bool> = b
-            .events
+            .events()
             .iter()
             .filter_map(|e| if let CombatEvent::Save { success, .. } = e { Some(*success) } else { None })
             .collect();
         // A success stabilises at once, so the log is some failures (fewer than three) and
         // one success, or exactly three failures and death.
         let fails = saves.iter().take_while(|s| !**s).count();
-        if b.fighters.conditions[hero].has(Condition::Dead) {
+        if b.read().fighters.conditions[hero].has(Condition::Dead) {
             assert_eq!(saves, [false, false, false], "seed {seed}");
-            assert_eq!(b.fighters.health[hero].death_fails, 3);
+            assert_eq!(b.read().fighters.health[hero].death_fails, 3);
             deaths += 1;
         } else {
-            assert!(b.fighters.conditions[hero].has(Condition::Stabilized), "seed {seed}");
+            assert!(b.read().fighters.conditions[hero].has(Condition::Stabilized), "seed {seed}");
             assert!(fails < 3 && saves.len() == fails + 1, "seed {seed}: {saves:?}");
-            assert!(!b.fighters.conditions[hero].has(Condition::Dying));
+            assert!(!b.read().fighters.conditions[hero].has(Condition::Dying));
             stable += 1;
         }
     }
@@ -239,7 +239,7 @@ fn group_initiative_ties_put_both_groups_high() {
             b.execute(Command::Declare { intent: Intent::Fight }).unwrap();
         }
         let groups: Vec<(i32, String)> = b
-            .events
+            .events()
             .iter()
             .filter_map(|e| {
                 if let CombatEvent::GroupInitiative { roll, group, .. } = e {
@@ -269,9 +269,9 @@ fn osr_attacks_use_aac0_against_descending_ac() {
         RulesVariant::OsrSegments,
         1,
     );
-    b.refresh();
+    b.lend().refresh();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    let p = attack::profile(&b, &b.view(), h, g, &AttackKind::Primary, &Default::default());
+    let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     // AAC0 = 20 − 1 = 19; goblin AC 16 ascending = 4 descending; need 19 − 4 = 15.
     assert_eq!(p.target_number, 15);
     assert!(p.modifiers.iter().any(|m| m.source == "Strength" && m.value == 3));
@@ -286,10 +286,10 @@ fn the_surprised_cannot_make_free_attacks() {
             vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)];
         units[1].aware = Some(aware);
         let mut b = battle(units, RulesVariant::OsrSegments, 9);
-        assert_eq!(b.fighters.conditions[b.index_of("gob").unwrap()].has(Condition::Surprised), !aware);
+        assert_eq!(b.read().fighters.conditions[b.index_of("gob").unwrap()].has(Condition::Surprised), !aware);
         until(&mut b, "hero", major_action_left);
         b.execute(Command::Move { to: (1, 3).into() }).unwrap();
-        let free = b.events.iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
+        let free = b.events().iter().any(|e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "gob"));
         assert_eq!(free, aware, "aware: {aware}");
     }
 }
@@ -303,8 +303,8 @@ fn three_d6_plus_ocv_against_10_plus_dcv_hits_62_5_percent_at_equal_values() {
         RulesVariant::HexPhases,
         1,
     );
-    b.refresh();
-    let p = attack::profile(&b, &b.view(), 0, 1, &AttackKind::Primary, &Default::default());
+    b.lend().refresh();
+    let p = b.attack_profile(0, 1, &AttackKind::Primary, &Default::default());
     assert_eq!(p.modifiers.iter().map(|m| m.value).sum::<i32>() + 10, p.target_number, "OCV = DCV");
     assert_eq!(p.hit_chance, 0.625);
 }
@@ -320,9 +320,9 @@ fn hex_initiative_is_combat_value_with_ties_broken_once() {
         RulesVariant::HexPhases,
         1,
     );
-    let first = b.fighters.combatant[b.clock.order[0]].id.clone();
+    let first = b.read().fighters.combatant[b.clock().order[0]].id.clone();
     assert_ne!(first, "ogre", "the ogre (Dex 8, CV 3) acts after the wolves (CV 5)");
-    assert_eq!(b.fighters.combatant[b.clock.order[2]].id, "ogre");
+    assert_eq!(b.read().fighters.combatant[b.clock().order[2]].id, "ogre");
     let again = battle(
         vec![
             unit("w1", "blue", (1, 3), "wolf", None),
@@ -332,7 +332,7 @@ fn hex_initiative_is_combat_value_with_ties_broken_once() {
         RulesVariant::HexPhases,
         1,
     );
-    assert_eq!(b.clock.order, again.clock.order);
+    assert_eq!(b.clock().order, again.clock().order);
 }
 
 #[test]
@@ -342,20 +342,20 @@ fn a_hex_phase_allows_attack_and_move_or_two_moves() {
         RulesVariant::HexPhases,
         2,
     );
-    until(&mut b, "w1", |b| b.clock.phase == 1);
+    until(&mut b, "w1", |b| b.clock().phase == 1);
     b.execute(Command::Move { to: (4, 3).into() }).unwrap();
     b.execute(Command::Move { to: (7, 3).into() }).unwrap();
     assert_ne!(
-        b.actor().map(|a| b.fighters.combatant[a].id.clone()),
+        b.actor().map(|a| b.read().fighters.combatant[a].id.clone()),
         Some("w1".to_string()),
         "two moves end the phase"
     );
     // Phase 2, beside the foe: an attack action, then a move action.
-    until(&mut b, "w1", |b| b.clock.phase == 2);
+    until(&mut b, "w1", |b| b.clock().phase == 2);
     let w1 = b.index_of("w1").unwrap();
     b.execute(Command::Attack { target: "w2".into() }).unwrap();
     assert_eq!(b.actor(), Some(w1), "a move action is left after the attack");
     b.execute(Command::Move { to: (5, 3).into() }).unwrap();
-    assert_eq!(b.fighters.position[w1].0, (5, 3).into());
+    assert_eq!(b.read().fighters.position[w1].0, (5, 3).into());
     assert_ne!(b.actor(), Some(w1), "attack and move end the phase");
 }

@@ -42,7 +42,7 @@ fn cover_flanking_and_movement_follow_the_hovered_or_selected_unit() {
     ];
     let def = level(&rows, RulesVariant::D20Classic, &units);
     let mut b = battle_of(&def, def.rules).unwrap();
-    let ids: Vec<String> = b.fighters.iter().map(|f| f.id().to_string()).collect();
+    let ids: Vec<String> = b.read().fighters.iter().map(|f| f.id().to_string()).collect();
     let idx = |id: &str| ids.iter().position(|f| f == id).unwrap();
     let (g, h) = (idx("g"), idx("h"));
     let p = editor_preview(&mut b, EditorLayers::ALL, Some(GridPos::new(2, 3)), None);

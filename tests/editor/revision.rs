@@ -148,7 +148,7 @@ fn the_layers_kept_for_a_subject_are_those_worked_out_afresh_wherever_the_pointe
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
     let def = fivefoot::editor::cli::read_level(&path).unwrap();
     let mut battle = battle_of(&def, def.rules).unwrap();
-    let ids: Vec<String> = battle.fighters.iter().map(|f| f.id().to_string()).collect();
+    let ids: Vec<String> = battle.read().fighters.iter().map(|f| f.id().to_string()).collect();
     let mut work = SubjectWork::default();
     let mut shown = 0;
     for selected in [Some(ids[0].as_str()), Some(ids[1].as_str()), None, Some(ids[0].as_str())] {

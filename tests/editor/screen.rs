@@ -284,7 +284,7 @@ fn a_play_test_and_back_keeps_the_undo_history_and_the_selection() {
     let count = app.world_mut().query::<&Combatant>().iter(app.world()).count();
     assert_eq!(count, edited.level().units.len());
     let res = app.world().resource::<BattleRes>();
-    assert_eq!(*res.battle.level_name, "Crossroads, edited", "the level as it stands, not as saved");
+    assert_eq!(*res.battle.read().level_name, "Crossroads, edited", "the level as it stands, not as saved");
     assert!(res.human_sides.is_empty(), "AI against AI by default");
 
     tap(&mut app, KeyCode::Escape);

@@ -2,9 +2,9 @@
 
 use super::*;
 
-pub(super) fn hero_acting(mut b: OwnedBattle) -> OwnedBattle {
+pub(super) fn hero_acting(mut b: BattleWorld) -> BattleWorld {
     for _ in 0..6 {
-        if b.fighters.combatant[b.actor().unwrap()].id == "hero" {
+        if b.read().fighters.combatant[b.actor().unwrap()].id == "hero" {
             return b;
         }
         b.execute(Command::EndTurn).unwrap();
@@ -53,10 +53,10 @@ fn the_action_bar_offers_the_grapple_contest_and_says_why_not() {
     assert!(!bar.iter().any(|s| s.label == "Coup de grace" || s.label == "First aid"), "ap-phases' own");
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     for (x, y) in [(h, g), (g, h)] {
-        b.fighters.conditions[x].add(Condition::Grappled);
-        b.fighters.grapple[x].with = Some(y);
+        b.lend().fighters.conditions[x].add(Condition::Grappled);
+        b.lend().fighters.grapple[x].with = Some(y);
     }
-    b.invalidate();
+    b.lend().invalidate();
     let bar = action_bar(&mut b);
     assert_eq!(state(&bar, "Wrestle: attack"), Ok(()));
     let slot = bar.iter().find(|s| s.label == "Wrestle: attack").unwrap();
@@ -79,19 +79,19 @@ fn the_action_bar_offers_a_coup_de_grace_for_a_helpless_foe_and_first_aid_for_a_
         RulesVariant::ApPhases,
     );
     let mut b =
-        hero_acting(OwnedBattle::new(&l, &Catalogue::builtin(), RulesVariant::ApPhases, 7, BattleOptions::default()));
+        hero_acting(BattleWorld::new(&l, &Catalogue::builtin(), RulesVariant::ApPhases, 7, BattleOptions::default()));
     let bar = action_bar(&mut b);
     assert!(!bar.iter().any(|s| s.label.starts_with("Wrestle")), "four-actions' own");
     assert!(state(&bar, "Coup de grace").unwrap_err().contains("no helpless foe"));
     assert!(state(&bar, "First aid").unwrap_err().contains("not dying"));
     for id in ["gob", "pal"] {
         let i = b.index_of(id).unwrap();
-        b.fighters.health[i].hp = -1;
+        b.lend().fighters.health[i].hp = -1;
         for c in [Condition::Unconscious, Condition::Prone, Condition::Dying] {
-            b.fighters.conditions[i].add(c);
+            b.lend().fighters.conditions[i].add(c);
         }
     }
-    b.invalidate();
+    b.lend().invalidate();
     let bar = action_bar(&mut b);
     assert_eq!(state(&bar, "Coup de grace"), Ok(()));
     assert_eq!(state(&bar, "First aid"), Ok(()));

@@ -6,15 +6,15 @@ use super::*;
 fn space_ends_the_turn_of_the_unit_acting_after_asking_once_if_it_has_not_acted() {
     let mut app = controls_app(duel(RulesVariant::D20Classic));
     let first = battle_of(&app).actor().unwrap();
-    let before = battle_of(&app).events.len();
+    let before = battle_of(&app).events().len();
     tap(&mut app, KeyCode::Space);
     assert_eq!(battle_of(&app).actor(), Some(first), "the first press only asks");
-    assert_eq!(battle_of(&app).events.len(), before);
+    assert_eq!(battle_of(&app).events().len(), before);
     assert_eq!(app.world().resource::<Feedback>().0.as_deref(), Some(END_TURN_UNUSED));
     tap(&mut app, KeyCode::Space);
     let b = battle_of(&app);
     assert_ne!(b.actor(), Some(first), "the second press ends the turn");
-    assert!(b.events[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. })));
+    assert!(b.events()[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. })));
     assert_eq!(app.world().resource::<Feedback>().0, None);
 }
 
@@ -26,7 +26,7 @@ fn after_acting_one_press_of_space_ends_the_turn() {
     let to = square_to_move_to(&app, first);
     app.world_mut().resource_mut::<Pointer>().cell = Some(to);
     tap(&mut app, MouseButton::Left);
-    assert_eq!(battle_of(&app).fighters.position[first].0, to, "the unit moved");
+    assert_eq!(battle_of(&app).read().fighters.position[first].0, to, "the unit moved");
     tap(&mut app, KeyCode::Space);
     assert_ne!(battle_of(&app).actor(), Some(first), "one press ended the turn");
 }
@@ -54,7 +54,7 @@ fn a_press_and_release_inside_one_update_still_counts() {
     app.world_mut().resource_mut::<Pointer>().cell = Some(to);
     tap_inside_one_update(&mut app, MouseButton::Left);
     app.update();
-    assert_eq!(battle_of(&app).fighters.position[actor].0, to, "the quick click moved the unit");
+    assert_eq!(battle_of(&app).read().fighters.position[actor].0, to, "the quick click moved the unit");
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn a_click_on_a_square_moves_the_acting_unit_there() {
     // Let the hero act: end turns until it is up.
     for _ in 0..6 {
         let b = battle_of(&app);
-        if b.fighters.combatant[b.actor().unwrap()].id == "hero" {
+        if b.read().fighters.combatant[b.actor().unwrap()].id == "hero" {
             break;
         }
         end_turn(&mut app);
@@ -75,8 +75,8 @@ fn a_click_on_a_square_moves_the_acting_unit_there() {
     app.world_mut().resource_mut::<Pointer>().cell = Some(GridPos::new(2, 0));
     tap(&mut app, MouseButton::Left);
     let b = battle_of(&app);
-    assert_eq!(b.fighters.position[hero].0, GridPos::new(2, 0));
-    assert!(b.events.iter().any(|e| matches!(e, CombatEvent::Moved { unit, .. } if unit == "hero")));
+    assert_eq!(b.read().fighters.position[hero].0, GridPos::new(2, 0));
+    assert!(b.events().iter().any(|e| matches!(e, CombatEvent::Moved { unit, .. } if unit == "hero")));
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn number_keys_pick_action_bar_tools_and_a_click_on_a_foe_attacks() {
     let mut app = controls_app(duel(RulesVariant::FourActions));
     for _ in 0..6 {
         let b = battle_of(&app);
-        if b.fighters.combatant[b.actor().unwrap()].id == "hero" {
+        if b.read().fighters.combatant[b.actor().unwrap()].id == "hero" {
             break;
         }
         end_turn(&mut app);
@@ -99,22 +99,22 @@ fn number_keys_pick_action_bar_tools_and_a_click_on_a_foe_attacks() {
     tap(&mut app, MouseButton::Left);
     let b = battle_of(&app);
     assert!(
-        b.events.iter().any(
+        b.events().iter().any(
             |e| matches!(e, CombatEvent::Attack { attacker, target, .. } if attacker == "hero" && target == "gob")
         ),
         "clicking the goblin attacked it: {:?}, {} acting",
         app.world().resource::<fivefoot::control::plugin::Feedback>(),
-        b.fighters.combatant[b.actor().unwrap()].id
+        b.read().fighters.combatant[b.actor().unwrap()].id
     );
 }
 
 #[test]
 fn a_click_over_a_panel_does_nothing() {
     let mut app = controls_app(duel(RulesVariant::D20Classic));
-    let n = battle_of(&app).events.len();
+    let n = battle_of(&app).events().len();
     *app.world_mut().resource_mut::<Pointer>() = Pointer { cell: Some(GridPos::new(0, 0)), over_ui: true };
     tap(&mut app, MouseButton::Left);
-    assert_eq!(battle_of(&app).events.len(), n);
+    assert_eq!(battle_of(&app).events().len(), n);
 }
 
 /// Gamepads are opt-in (`--features gamepad`, which needs libudev): with no pad at hand,

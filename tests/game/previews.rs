@@ -25,30 +25,30 @@ fn the_attack_breakdown_matches_the_query_oracle() {
     let catalogue = Catalogue::builtin();
     let l = Level::load(&path, &catalogue).unwrap();
     for v in RulesVariant::ALL {
-        let mut b = OwnedBattle::new(&l, &catalogue, v, 3, BattleOptions::default());
+        let mut b = BattleWorld::new(&l, &catalogue, v, 3, BattleOptions::default());
         // As the query does: a fight under way, nobody surprised or flat-footed.
-        b.fighters.conditions.each_mut(|c| {
+        b.lend().fighters.conditions.each_mut(|c| {
             c.remove(Condition::Surprised);
             c.remove(Condition::FlatFooted);
         });
         let hero = b.index_of("hero").unwrap();
         let brute = b.index_of("brute").unwrap();
         // Put the hero next to the ogre, and wait until it may attack.
-        b.fighters.position[hero].0 = GridPos::new(4, 1);
-        b.invalidate();
+        b.lend().fighters.position[hero].0 = GridPos::new(4, 1);
+        b.lend().invalidate();
         for _ in 0..60 {
             if b.actor() == Some(hero) && b.validate(&Command::Attack { target: "brute".into() }).is_ok() {
                 break;
             }
             b.execute(Command::EndTurn).unwrap();
-            b.fighters.conditions.each_mut(|c| {
+            b.lend().fighters.conditions.each_mut(|c| {
                 c.remove(Condition::Surprised);
                 c.remove(Condition::FlatFooted);
             });
-            b.invalidate();
+            b.lend().invalidate();
         }
         let sel = Selection { unit: Some(hero), tool: Tool::Attack };
-        let cell = b.fighters.position[brute].0;
+        let cell = b.read().fighters.position[brute].0;
         let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(cell), Layers::default());
         let a = p.attack.unwrap_or_else(|| panic!("{v}: no attack preview ({:?})", p.refusal));
 
@@ -91,7 +91,7 @@ fn the_enemy_threat_layer_counts_threateners() {
     assert_eq!(at(4, 3), 1);
     assert_eq!(at(0, 0), 0);
     // Hovering a unit shows its own threatened squares: a longspear's donut of 16.
-    let pike = b.fighters.position[b.index_of("pike").unwrap()].0;
+    let pike = b.read().fighters.position[b.index_of("pike").unwrap()].0;
     let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(pike), Layers::default());
     assert_eq!(p.hovered_threat.len(), 16);
 }
@@ -108,9 +108,14 @@ fn with_a_foe_tool_in_hand_the_range_layer_marks_the_foes_it_reaches() {
     let sel = Selection { unit: b.index_of("hero"), tool: Tool::Charge };
     let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
     for (c, _) in &p.range {
-        let foe =
-            b.fighters.iter().find(|f| f.side().0 == "red" && f.footprint().contains(*c)).expect("a foe's square");
-        assert!(b.validate(&Command::Charge { target: foe.id().to_string() }).is_ok());
+        let foe = b
+            .read()
+            .fighters
+            .iter()
+            .find(|f| f.side().0 == "red" && f.footprint().contains(*c))
+            .map(|f| f.id().to_string())
+            .expect("a foe's square");
+        assert!(b.validate(&Command::Charge { target: foe }).is_ok());
     }
 }
 
@@ -133,14 +138,14 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
                 unit("far", "red", (9, 5), "goblin"),
             ];
             let l = level(&OPEN, units, v);
-            let fresh = OwnedBattle::new(&l, &Catalogue::builtin(), v, 3, BattleOptions::default());
-            let warned = |b: &mut OwnedBattle, who: &str, tool: Tool| {
+            let fresh = BattleWorld::new(&l, &Catalogue::builtin(), v, 3, BattleOptions::default());
+            let warned = |b: &mut BattleWorld, who: &str, tool: Tool| {
                 let sel = Selection { unit: b.index_of(who), tool };
                 let p = compute_preview(b, &humans, &sel, Some(GridPos::new(9, 5)), Layers::default());
                 p.provokes
             };
             // Firing a bow at the far goblin.
-            let mut b = acting(fresh.clone(), "shooter");
+            let mut b = acting(fresh.fork(false), "shooter");
             let fire = warned(&mut b, "shooter", Tool::Attack);
             let provokes = beside && matches!(v, D20Classic | ApPhases);
             assert_eq!(
@@ -153,15 +158,15 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
             }
             // Casting magic missile at it.
             if v != HexPhases {
-                let mut b = acting(fresh.clone(), "mage");
+                let mut b = acting(fresh.fork(false), "mage");
                 let cast = warned(&mut b, "mage", Tool::Cast { spell: "magic_missile", defensive: false });
                 let provokes = beside && matches!(v, D20Classic | FourActions | ApPhases);
                 assert_eq!(cast.iter().any(|(by, _)| by == "gob"), provokes, "{v} casting: {cast:?}");
             }
             // Standing up from prone, on the action bar.
-            let mut b = acting(fresh.clone(), "shooter");
+            let mut b = acting(fresh.fork(false), "shooter");
             let s = b.index_of("shooter").unwrap();
-            b.fighters.conditions[s].add(Condition::Prone);
+            b.lend().fighters.conditions[s].add(Condition::Prone);
             let bar = action_bar(&mut b);
             let stand = bar.iter().find(|slot| slot.label == "Stand up").expect("a Stand up slot");
             if stand.state.is_ok() {
@@ -180,7 +185,7 @@ fn the_charge_preview_shows_the_attack_from_the_end_of_the_charge() {
     for (v, bonus) in [(RulesVariant::D20Classic, None), (RulesVariant::FourActions, Some(2))] {
         let units = vec![unit("knight", "blue", (1, 3), "veteran"), unit("gob", "red", (7, 3), "goblin")];
         let l = level(&OPEN, units, v);
-        let mut b = acting(OwnedBattle::new(&l, &Catalogue::builtin(), v, 2, BattleOptions::default()), "knight");
+        let mut b = acting(BattleWorld::new(&l, &Catalogue::builtin(), v, 2, BattleOptions::default()), "knight");
         let sel = Selection { unit: b.index_of("knight"), tool: Tool::Charge };
         let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(GridPos::new(7, 3)), Layers::default());
         let path = p.path.as_ref().expect("the charge's path");

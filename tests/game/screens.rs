@@ -18,13 +18,13 @@ fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
     let count = |app: &mut App| app.world_mut().query::<&Combatant>().iter(app.world()).count();
     assert_eq!(count(&mut app), 8);
     let res = app.world().resource::<BattleRes>();
-    assert_eq!(res.battle.variant, RulesVariant::FourActions);
+    assert_eq!(res.battle.variant(), RulesVariant::FourActions);
     assert_eq!(res.human_sides, vec!["red".to_string()]);
-    assert_eq!(res.battle.dice.seed(), 5);
-    let opening = res.battle.events.len();
+    assert_eq!(res.battle.read().dice.seed(), 5);
+    let opening = res.battle.events().len();
     // Play on a little, so the restarted battle's log can be told from this one.
     app.world_mut().resource_mut::<BattleRes>().battle.execute(Command::EndTurn).unwrap();
-    assert!(app.world().resource::<BattleRes>().battle.events.len() > opening);
+    assert!(app.world().resource::<BattleRes>().battle.events().len() > opening);
 
     // Restart as the end screen does: the next seed (fresh dice), then through the loading
     // screen, everything torn down and built again.
@@ -35,8 +35,8 @@ fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Skirmish);
     assert_eq!(count(&mut app), 8, "the old units are gone, the new ones in place");
     let res = app.world().resource::<BattleRes>();
-    assert_eq!(res.battle.dice.seed(), 6, "fresh dice");
-    assert!(matches!(res.battle.events.first(), Some(CombatEvent::BattleStarted { seed: 6, .. })));
+    assert_eq!(res.battle.read().dice.seed(), 6, "fresh dice");
+    assert!(matches!(res.battle.events().first(), Some(CombatEvent::BattleStarted { seed: 6, .. })));
 
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Menu);
     app.update();
@@ -80,8 +80,8 @@ fn the_active_variants_badges_each_unit() {
         let mut app = App::new();
         app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin, BadgesPlugin));
         // Everyone plays by hand so the clock stands still.
-        let battle = OwnedBattle::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
-        fivefoot::game::spawn_combatants(app.world_mut(), &battle);
+        let battle = BattleWorld::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
+        fivefoot::game::spawn_combatants(app.world_mut(), &battle.read());
         app.insert_resource(BattleRes::new(battle, vec!["blue".into(), "red".into()]));
         app.update();
         app.update();
@@ -109,12 +109,12 @@ fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
         RulesVariant::D20Classic,
     );
     let catalogue = Catalogue::builtin();
-    let mut reference = OwnedBattle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    let mut reference = BattleWorld::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
     reference.run(&mut |_| None);
 
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
-    let battle = OwnedBattle::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    let battle = BattleWorld::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
     app.insert_resource(BattleRes::new(battle, vec![]));
     for _ in 0..100_000 {
         app.update();
@@ -124,7 +124,7 @@ fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
     }
     let b = battle_of(&app);
     assert!(b.is_over());
-    assert_eq!(b.events, reference.events, "same seed, same AI: the same battle, event for event");
+    assert_eq!(b.events(), reference.events(), "same seed, same AI: the same battle, event for event");
 }
 
 #[test]
@@ -158,7 +158,7 @@ fn a_caster_finds_its_spells_on_the_action_bar_and_casts_with_a_click() {
     assert_eq!(reached, vec![GridPos::new(1, 3), GridPos::new(2, 3)], "itself and the friend beside it");
     // osr-segments: a spell is declared first.
     let mut b = casters(RulesVariant::OsrSegments);
-    while b.fighters.combatant[b.actor().unwrap()].id != "mage" {
+    while b.read().fighters.combatant[b.actor().unwrap()].id != "mage" {
         b.execute(Command::EndTurn).unwrap();
     }
     let bar = action_bar(&mut b);

@@ -29,7 +29,10 @@ pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
         all: Query<'w, 's, &'static C>,
     },
     /// Read from the world outside any system (`BattleWorld::read`).
-    Read { seats: &'w [Entity], world: &'w World },
+    Read {
+        seats: &'w [Entity],
+        world: &'w World,
+    },
 }
 
 impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
@@ -65,7 +68,6 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
             Column::InPlay { seats, .. } | Column::Seen { seats, .. } | Column::Read { seats, .. } => seats.len(),
         }
     }
-
 }
 
 impl<C: Component<Mutability = Mutable>> Index<usize> for Column<'_, '_, C> {

@@ -6,7 +6,6 @@
 //! [`InPlayRead`]; from outside the schedule it is lent (`BattleWorld::lend`) or read
 //! (`BattleWorld::read`) from the world itself.
 
-
 use super::fighters::{Fighter, Fighters, InPlayFighters, SeenFighters};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules};
 use crate::combat::event::CombatEvent;

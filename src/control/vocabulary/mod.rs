@@ -305,8 +305,11 @@ fn add_badges(app: &mut App, v: RulesVariant, badge: fn(&Battle, usize) -> Strin
             }
             for (e, c, current) in &mut q {
                 let Some(i) = res.battle.index_of(&c.id) else { continue };
-                let text =
-                    if res.battle.read().fighters.conditions[i].in_fight() { badge(&res.battle.read(), i) } else { String::new() };
+                let text = if res.battle.read().fighters.conditions[i].in_fight() {
+                    badge(&res.battle.read(), i)
+                } else {
+                    String::new()
+                };
                 match current {
                     Some(mut b) => {
                         b.set_if_neq(VariantBadge(text));
