@@ -279,7 +279,6 @@ mod tests {
             assert_eq!(seen.standard_left, Some(false), "the attack spent the actor's standard action, on its entity");
             assert!(!read.budget().standard);
             assert_eq!(battle.world().resource::<EventLog>().0, battle.events(), "the log is the world's resource");
-            drop(read);
             engine = battle.into_engine();
             engine.world_mut().resource_mut::<Seen>().entities = 0;
         }

@@ -41,11 +41,11 @@ fn cover_flanking_and_movement_follow_the_hovered_or_selected_unit() {
         ("h", "red", (2, 6), "goblin"),
     ];
     let def = level(&rows, RulesVariant::D20Classic, &units);
-    let mut b = battle_of(&def, def.rules).unwrap();
+    let b = battle_of(&def, def.rules).unwrap();
     let ids: Vec<String> = b.read().fighters.iter().map(|f| f.id().to_string()).collect();
     let idx = |id: &str| ids.iter().position(|f| f == id).unwrap();
     let (g, h) = (idx("g"), idx("h"));
-    let p = editor_preview(&mut b, EditorLayers::ALL, Some(GridPos::new(2, 3)), None);
+    let p = editor_preview(&b, EditorLayers::ALL, Some(GridPos::new(2, 3)), None);
     assert_eq!(p.subject, Some(idx("a")), "the hovered unit");
     // Cover: a line to each foe; the goblin below the wall is out of sight, the other not.
     assert_eq!(p.cover.len(), 2, "{:?}", p.cover);
@@ -60,7 +60,7 @@ fn cover_flanking_and_movement_follow_the_hovered_or_selected_unit() {
     assert!(p.leaving_provokes.contains(&GridPos::new(4, 4)));
     assert!(!p.leaving_provokes.contains(&GridPos::new(0, 0)) && !p.leaving_provokes.contains(&GridPos::new(2, 3)));
     // b selected, the pointer on an empty square: the path there, and g strikes as b leaves.
-    let p = editor_preview(&mut b, EditorLayers::ALL, Some(GridPos::new(1, 3)), Some("b"));
+    let p = editor_preview(&b, EditorLayers::ALL, Some(GridPos::new(1, 3)), Some("b"));
     assert_eq!(p.subject, Some(idx("b")));
     let path = p.play.path.clone().expect("a path to the hovered square");
     assert_eq!(path.squares.last(), Some(&GridPos::new(1, 3)));
@@ -70,12 +70,12 @@ fn cover_flanking_and_movement_follow_the_hovered_or_selected_unit() {
     assert!(p.cover.iter().all(|l| l.from.origin == GridPos::new(1, 3)));
     // The control: with those layers off, nothing about a unit; with nobody, no subject.
     let off = EditorLayers { threat: true, reach: true, ..Default::default() };
-    let q = editor_preview(&mut b, off, Some(GridPos::new(2, 3)), Some("b"));
+    let q = editor_preview(&b, off, Some(GridPos::new(2, 3)), Some("b"));
     assert!(q.cover.is_empty() && q.flanking.is_empty() && q.play.range.is_empty() && q.play.path.is_none());
-    assert!(editor_preview(&mut b, EditorLayers::ALL, Some(GridPos::new(8, 0)), None).subject.is_none());
+    assert!(editor_preview(&b, EditorLayers::ALL, Some(GridPos::new(8, 0)), None).subject.is_none());
     // Under a variant with no flanking rule, no flanking places.
-    let mut osr = battle_of(&def, RulesVariant::OsrSegments).unwrap();
-    assert!(editor_preview(&mut osr, EditorLayers::ALL, Some(GridPos::new(2, 3)), None).flanking.is_empty());
+    let osr = battle_of(&def, RulesVariant::OsrSegments).unwrap();
+    assert!(editor_preview(&osr, EditorLayers::ALL, Some(GridPos::new(2, 3)), None).flanking.is_empty());
     let all = EditorLayers::ALL;
     assert!(all.threat && all.reach && all.cover && all.flanking && all.movement, "--all-layers turns every one on");
 }

@@ -147,14 +147,14 @@ fn the_layers_kept_for_a_subject_are_those_worked_out_afresh_wherever_the_pointe
     use fivefoot::editor::overlay::{battle_of, editor_preview};
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
     let def = fivefoot::editor::cli::read_level(&path).unwrap();
-    let mut battle = battle_of(&def, def.rules).unwrap();
+    let battle = battle_of(&def, def.rules).unwrap();
     let ids: Vec<String> = battle.read().fighters.iter().map(|f| f.id().to_string()).collect();
     let mut work = SubjectWork::default();
     let mut shown = 0;
     for selected in [Some(ids[0].as_str()), Some(ids[1].as_str()), None, Some(ids[0].as_str())] {
         for hover in (0..8).map(|x| Some(GridPos::new(x, x / 2))).chain([None]) {
-            let kept = editor_preview_kept(&mut battle, EditorLayers::ALL, hover, selected, &mut work);
-            let fresh = editor_preview(&mut battle, EditorLayers::ALL, hover, selected);
+            let kept = editor_preview_kept(&battle, EditorLayers::ALL, hover, selected, &mut work);
+            let fresh = editor_preview(&battle, EditorLayers::ALL, hover, selected);
             assert_eq!(kept, fresh, "{selected:?} at {hover:?}");
             shown += usize::from(!fresh.play.range.is_empty());
         }

@@ -142,18 +142,18 @@ fn the_rules_layers_show_every_units_threat_and_the_reach_of_the_hovered_one() {
         let e = Edit::PlaceUnit { id: id.into(), creature: creature.into(), side: side.into(), at, weapon: None };
         d.apply(&e, cat()).unwrap();
     }
-    let mut b = battle_of(d.level(), d.level().rules).expect("a sound level sets up");
+    let b = battle_of(d.level(), d.level().rules).expect("a sound level sets up");
     let both = EditorLayers { threat: true, reach: true, ..Default::default() };
-    let p = editor_preview(&mut b, both, Some(GridPos::new(1, 2)), None).play;
+    let p = editor_preview(&b, both, Some(GridPos::new(1, 2)), None).play;
     // The goblin threatens the 8 squares round it; the ogre (Large, 10-ft reach) many more.
     assert_eq!(p.hovered_threat.len(), 8, "{:?}", p.hovered_threat);
     assert!(p.enemy_threat.len() > 8 + 12, "{}", p.enemy_threat.len());
     assert!(p.enemy_threat.iter().all(|&(_, n)| n >= 1));
     let threat_only = EditorLayers { threat: true, ..Default::default() };
-    let threat_only = editor_preview(&mut b, threat_only, Some(GridPos::new(1, 2)), None).play;
+    let threat_only = editor_preview(&b, threat_only, Some(GridPos::new(1, 2)), None).play;
     assert!(threat_only.hovered_threat.is_empty());
     let reach_only = EditorLayers { reach: true, ..Default::default() };
-    let reach_only = editor_preview(&mut b, reach_only, Some(GridPos::new(1, 2)), None).play;
+    let reach_only = editor_preview(&b, reach_only, Some(GridPos::new(1, 2)), None).play;
     assert!(reach_only.enemy_threat.is_empty() && reach_only.hovered_threat.len() == 8);
     // A unit on a wall: no battle to show.
     let mut broken = d.level().clone();

@@ -14,8 +14,8 @@ pub(super) fn hero_acting(mut b: BattleWorld) -> BattleWorld {
 
 #[test]
 fn the_action_bar_offers_each_variant_its_own_actions_and_says_why_not() {
-    let mut b = hero_acting(duel(RulesVariant::D20Classic));
-    let bar = action_bar(&mut b);
+    let b = hero_acting(duel(RulesVariant::D20Classic));
+    let bar = action_bar(&b);
     let get = |label: &str| bar.iter().find(|s| s.label == label).unwrap_or_else(|| panic!("no {label}"));
     assert!(get("Full attack").state.is_ok(), "the goblin is adjacent");
     assert!(get("End turn").state.is_ok());
@@ -23,8 +23,8 @@ fn the_action_bar_offers_each_variant_its_own_actions_and_says_why_not() {
     assert!(reload.contains("nothing to reload"), "{reload}");
     assert!(!bar.iter().any(|s| s.label == "Guard"), "guard is four-actions'");
 
-    let mut b = hero_acting(duel(RulesVariant::FourActions));
-    let bar = action_bar(&mut b);
+    let b = hero_acting(duel(RulesVariant::FourActions));
+    let bar = action_bar(&b);
     assert!(bar.iter().any(|s| s.label == "Guard" && s.action == SlotAction::Now(Command::Guard)));
     assert!(!bar.iter().any(|s| s.label == "Delay"), "four-actions has no delay");
     assert!(!bar.iter().any(|s| s.label == "Full attack"));
@@ -32,7 +32,7 @@ fn the_action_bar_offers_each_variant_its_own_actions_and_says_why_not() {
     // After attacking in d20-classic the standard action is gone: no second attack.
     let mut b = hero_acting(duel(RulesVariant::D20Classic));
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
-    let bar = action_bar(&mut b);
+    let bar = action_bar(&b);
     let attack = bar.iter().find(|s| s.label == "Attack").unwrap();
     assert!(attack.state.is_err());
 }
@@ -45,7 +45,7 @@ fn the_action_bar_offers_the_grapple_contest_and_says_why_not() {
     };
     // four-actions: wrestling is for those in a grapple.
     let mut b = hero_acting(duel(RulesVariant::FourActions));
-    let bar = action_bar(&mut b);
+    let bar = action_bar(&b);
     for label in ["Wrestle: attack", "Wrestle: trip", "Wrestle: push", "Wrestle: hold on"] {
         let why = state(&bar, label).unwrap_err();
         assert!(why.contains("not in a grapple"), "{label}: {why}");
@@ -57,7 +57,7 @@ fn the_action_bar_offers_the_grapple_contest_and_says_why_not() {
         b.lend().fighters.grapple[x].with = Some(y);
     }
     b.lend().invalidate();
-    let bar = action_bar(&mut b);
+    let bar = action_bar(&b);
     assert_eq!(state(&bar, "Wrestle: attack"), Ok(()));
     let slot = bar.iter().find(|s| s.label == "Wrestle: attack").unwrap();
     assert_eq!(slot.action, SlotAction::Now(Command::Wrestle { follow_up: GrappleFollowUp::Attack }));
@@ -80,7 +80,7 @@ fn the_action_bar_offers_a_coup_de_grace_for_a_helpless_foe_and_first_aid_for_a_
     );
     let mut b =
         hero_acting(BattleWorld::new(&l, &Catalogue::builtin(), RulesVariant::ApPhases, 7, BattleOptions::default()));
-    let bar = action_bar(&mut b);
+    let bar = action_bar(&b);
     assert!(!bar.iter().any(|s| s.label.starts_with("Wrestle")), "four-actions' own");
     assert!(state(&bar, "Coup de grace").unwrap_err().contains("no helpless foe"));
     assert!(state(&bar, "First aid").unwrap_err().contains("not dying"));
@@ -92,30 +92,30 @@ fn the_action_bar_offers_a_coup_de_grace_for_a_helpless_foe_and_first_aid_for_a_
         }
     }
     b.lend().invalidate();
-    let bar = action_bar(&mut b);
+    let bar = action_bar(&b);
     assert_eq!(state(&bar, "Coup de grace"), Ok(()));
     assert_eq!(state(&bar, "First aid"), Ok(()));
     assert_eq!(
-        command_for_click(&mut b, Tool::CoupDeGrace, GridPos::new(3, 3)),
+        command_for_click(&b, Tool::CoupDeGrace, GridPos::new(3, 3)),
         Ok(Command::CoupDeGrace { target: "gob".into() })
     );
     assert_eq!(
-        command_for_click(&mut b, Tool::FirstAid, GridPos::new(1, 3)),
+        command_for_click(&b, Tool::FirstAid, GridPos::new(1, 3)),
         Ok(Command::FirstAid { target: "pal".into() })
     );
-    assert!(command_for_click(&mut b, Tool::FirstAid, GridPos::new(3, 3)).unwrap_err().contains("ally"));
+    assert!(command_for_click(&b, Tool::FirstAid, GridPos::new(3, 3)).unwrap_err().contains("ally"));
 }
 
 #[test]
 fn clicks_map_to_commands_per_variant() {
-    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let b = hero_acting(duel(RulesVariant::D20Classic));
     let foe = GridPos::new(3, 3);
-    assert_eq!(command_for_click(&mut b, Tool::Move, foe), Ok(Command::FullAttack { target: "gob".into() }));
-    assert_eq!(command_for_click(&mut b, Tool::Attack, foe), Ok(Command::Attack { target: "gob".into() }));
-    assert_eq!(command_for_click(&mut b, Tool::Move, GridPos::new(2, 5)), Ok(Command::Move { to: GridPos::new(2, 5) }));
-    assert_eq!(command_for_click(&mut b, Tool::Step, GridPos::new(1, 3)), Ok(Command::Step { to: GridPos::new(1, 3) }));
-    let far = command_for_click(&mut b, Tool::Step, GridPos::new(0, 3)).unwrap_err();
+    assert_eq!(command_for_click(&b, Tool::Move, foe), Ok(Command::FullAttack { target: "gob".into() }));
+    assert_eq!(command_for_click(&b, Tool::Attack, foe), Ok(Command::Attack { target: "gob".into() }));
+    assert_eq!(command_for_click(&b, Tool::Move, GridPos::new(2, 5)), Ok(Command::Move { to: GridPos::new(2, 5) }));
+    assert_eq!(command_for_click(&b, Tool::Step, GridPos::new(1, 3)), Ok(Command::Step { to: GridPos::new(1, 3) }));
+    let far = command_for_click(&b, Tool::Step, GridPos::new(0, 3)).unwrap_err();
     assert!(far.contains("hero cannot step"), "{far}");
-    let mut b = hero_acting(duel(RulesVariant::HexPhases));
-    assert_eq!(command_for_click(&mut b, Tool::Move, foe), Ok(Command::Attack { target: "gob".into() }));
+    let b = hero_acting(duel(RulesVariant::HexPhases));
+    assert_eq!(command_for_click(&b, Tool::Move, foe), Ok(Command::Attack { target: "gob".into() }));
 }

@@ -5,17 +5,17 @@ use super::*;
 
 #[test]
 fn the_path_preview_names_who_makes_each_attack_of_opportunity() {
-    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let b = hero_acting(duel(RulesVariant::D20Classic));
     let humans = vec!["blue".to_string()];
     let sel = Selection { unit: b.index_of("hero"), tool: Tool::Move };
-    let p = compute_preview(&mut b, &humans, &sel, Some(GridPos::new(2, 0)), Layers::default());
+    let p = compute_preview(&b, &humans, &sel, Some(GridPos::new(2, 0)), Layers::default());
     let path = p.path.expect("a path");
     assert_eq!(path.squares.last(), Some(&GridPos::new(2, 0)));
     assert_eq!(path.provokes, vec![(GridPos::new(2, 3), "gob".to_string())]);
     assert!(!p.range.is_empty(), "the range layer is on");
     // Stepping west to (1, 3), next to nobody, still leaves the goblin's reach: one attack
     // of opportunity, the goblin's, where the hero starts (the spearman's ring is far off).
-    let p = compute_preview(&mut b, &humans, &sel, Some(GridPos::new(1, 3)), Layers::default());
+    let p = compute_preview(&b, &humans, &sel, Some(GridPos::new(1, 3)), Layers::default());
     assert_eq!(p.path.unwrap().provokes, vec![(GridPos::new(2, 3), "gob".to_string())]);
 }
 
@@ -49,7 +49,7 @@ fn the_attack_breakdown_matches_the_query_oracle() {
         }
         let sel = Selection { unit: Some(hero), tool: Tool::Attack };
         let cell = b.read().fighters.position[brute].0;
-        let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(cell), Layers::default());
+        let p = compute_preview(&b, &["blue".to_string()], &sel, Some(cell), Layers::default());
         let a = p.attack.unwrap_or_else(|| panic!("{v}: no attack preview ({:?})", p.refusal));
 
         let mut lvl = l.clone();
@@ -80,10 +80,10 @@ fn the_attack_breakdown_matches_the_query_oracle() {
 
 #[test]
 fn the_enemy_threat_layer_counts_threateners() {
-    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let b = hero_acting(duel(RulesVariant::D20Classic));
     let layers = Layers { enemy_threat: true, ..Layers::default() };
     let sel = Selection::default();
-    let p = compute_preview(&mut b, &["blue".to_string()], &sel, None, layers);
+    let p = compute_preview(&b, &["blue".to_string()], &sel, None, layers);
     let at = |x, y| p.enemy_threat.iter().find(|(c, _)| *c == GridPos::new(x, y)).map_or(0, |(_, n)| *n);
     // The spearman's longspear threatens (5, 3) at 10 ft; the goblin does not reach it.
     assert_eq!(at(5, 3), 1);
@@ -92,21 +92,21 @@ fn the_enemy_threat_layer_counts_threateners() {
     assert_eq!(at(0, 0), 0);
     // Hovering a unit shows its own threatened squares: a longspear's donut of 16.
     let pike = b.read().fighters.position[b.index_of("pike").unwrap()].0;
-    let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(pike), Layers::default());
+    let p = compute_preview(&b, &["blue".to_string()], &sel, Some(pike), Layers::default());
     assert_eq!(p.hovered_threat.len(), 16);
 }
 
 #[test]
 fn with_a_foe_tool_in_hand_the_range_layer_marks_the_foes_it_reaches() {
-    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    let b = hero_acting(duel(RulesVariant::D20Classic));
     let humans = vec!["blue".to_string()];
     let sel = Selection { unit: b.index_of("hero"), tool: Tool::Attack };
-    let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
+    let p = compute_preview(&b, &humans, &sel, None, Layers::default());
     let cells: Vec<GridPos> = p.range.iter().map(|(c, _)| *c).collect();
     assert_eq!(cells, vec![GridPos::new(3, 3)], "only the adjacent goblin can be attacked");
     // With the charge in hand, only foes' squares are marked, each one a legal charge.
     let sel = Selection { unit: b.index_of("hero"), tool: Tool::Charge };
-    let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
+    let p = compute_preview(&b, &humans, &sel, None, Layers::default());
     for (c, _) in &p.range {
         let foe = b
             .read()
@@ -167,7 +167,7 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
             let mut b = acting(fresh.fork(false), "shooter");
             let s = b.index_of("shooter").unwrap();
             b.lend().fighters.conditions[s].add(Condition::Prone);
-            let bar = action_bar(&mut b);
+            let bar = action_bar(&b);
             let stand = bar.iter().find(|slot| slot.label == "Stand up").expect("a Stand up slot");
             if stand.state.is_ok() {
                 let provokes = beside && matches!(v, D20Classic | ApPhases | HexPhases);
@@ -185,9 +185,9 @@ fn the_charge_preview_shows_the_attack_from_the_end_of_the_charge() {
     for (v, bonus) in [(RulesVariant::D20Classic, None), (RulesVariant::FourActions, Some(2))] {
         let units = vec![unit("knight", "blue", (1, 3), "veteran"), unit("gob", "red", (7, 3), "goblin")];
         let l = level(&OPEN, units, v);
-        let mut b = acting(BattleWorld::new(&l, &Catalogue::builtin(), v, 2, BattleOptions::default()), "knight");
+        let b = acting(BattleWorld::new(&l, &Catalogue::builtin(), v, 2, BattleOptions::default()), "knight");
         let sel = Selection { unit: b.index_of("knight"), tool: Tool::Charge };
-        let p = compute_preview(&mut b, &["blue".to_string()], &sel, Some(GridPos::new(7, 3)), Layers::default());
+        let p = compute_preview(&b, &["blue".to_string()], &sel, Some(GridPos::new(7, 3)), Layers::default());
         let path = p.path.as_ref().expect("the charge's path");
         assert_eq!(path.squares.last(), Some(&GridPos::new(6, 3)), "{v}");
         let attack = p.attack.expect("the charge's attack");

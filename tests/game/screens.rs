@@ -129,30 +129,30 @@ fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
 
 #[test]
 fn a_caster_finds_its_spells_on_the_action_bar_and_casts_with_a_click() {
-    let mut b = acting(casters(RulesVariant::D20Classic), "mage");
-    let bar = action_bar(&mut b);
+    let b = acting(casters(RulesVariant::D20Classic), "mage");
+    let bar = action_bar(&b);
     let labels: Vec<&str> = bar.iter().map(|s| s.label.as_str()).collect();
     assert!(labels.contains(&"Magic missile") && labels.contains(&"Magic missile (defensively)"), "{labels:?}");
     assert!(!labels.contains(&"Cure light wounds"), "the mage does not know it");
     let mm = Tool::Cast { spell: "magic_missile", defensive: false };
     assert!(bar.iter().any(|s| s.action == SlotAction::Aim(mm) && s.state.is_ok()));
     assert_eq!(
-        command_for_click(&mut b, mm, GridPos::new(8, 5)),
+        command_for_click(&b, mm, GridPos::new(8, 5)),
         Ok(Command::Cast { spell: "magic_missile".into(), target: "gob".into(), defensive: false })
     );
     // The healer aims at friends: the range layer shows who its touch reaches.
-    let mut b = acting(casters(RulesVariant::D20Classic), "priest");
+    let b = acting(casters(RulesVariant::D20Classic), "priest");
     let cure = Tool::Cast { spell: "cure_light_wounds", defensive: false };
     assert!(cure.aims_at_friend() && !cure.aims_at_foe());
     assert_eq!(
-        command_for_click(&mut b, cure, GridPos::new(2, 3)),
+        command_for_click(&b, cure, GridPos::new(2, 3)),
         Ok(Command::Cast { spell: "cure_light_wounds".into(), target: "hurt".into(), defensive: false })
     );
-    let far = command_for_click(&mut b, cure, GridPos::new(1, 1)).unwrap_err();
+    let far = command_for_click(&b, cure, GridPos::new(1, 1)).unwrap_err();
     assert!(far.contains("touch"), "{far}");
     let humans = vec!["blue".to_string()];
     let sel = Selection { unit: b.index_of("priest"), tool: cure };
-    let p = compute_preview(&mut b, &humans, &sel, None, Layers::default());
+    let p = compute_preview(&b, &humans, &sel, None, Layers::default());
     let mut reached: Vec<GridPos> = p.range.iter().map(|(c, _)| *c).collect();
     reached.sort();
     assert_eq!(reached, vec![GridPos::new(1, 3), GridPos::new(2, 3)], "itself and the friend beside it");
@@ -161,7 +161,7 @@ fn a_caster_finds_its_spells_on_the_action_bar_and_casts_with_a_click() {
     while b.read().fighters.combatant[b.actor().unwrap()].id != "mage" {
         b.execute(Command::EndTurn).unwrap();
     }
-    let bar = action_bar(&mut b);
+    let bar = action_bar(&b);
     let declare = bar.iter().find(|s| s.label == "Declare: magic missile").expect("a declaration");
     assert!(declare.state.is_ok(), "{:?}", declare.state);
 }
