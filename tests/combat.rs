@@ -88,6 +88,9 @@ mod invariants;
 #[path = "combat/spells.rs"]
 mod spells;
 
+#[path = "combat/spells_osr.rs"]
+mod spells_osr;
+
 #[path = "combat/clauses_ap.rs"]
 mod clauses_ap;
 
