@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin};
+use fivefoot::combat::plugin::{BattleRes, CombatEventMsg, CombatPlugin, PlayerCommands, TurnEndedByItself};
 use fivefoot::combat::{BattleOptions, BattleWorld, CombatEvent, Command};
 use fivefoot::control::plugin::{ControlPlugin, END_TURN_UNUSED, Feedback, Pointer, Selection};
 use fivefoot::control::{SlotAction, Tool, action_bar, command_for_click};
@@ -133,3 +133,27 @@ mod floating;
 
 #[path = "game/screens.rs"]
 mod screens;
+
+/// What a person's command said of the turn: the messages that it ended by itself.
+fn turn_ended_after(cmd: Command) -> Vec<TurnEndedByItself> {
+    let mut battle = duel(RulesVariant::D20Classic);
+    while battle.read().fighters.combatant[battle.actor().unwrap()].id != "hero" {
+        battle.execute(Command::EndTurn).unwrap();
+    }
+    let mut app = controls_app(battle);
+    let cursor = app.world().resource::<Messages<TurnEndedByItself>>().get_cursor_current();
+    app.world_mut().resource_mut::<PlayerCommands>().0.push_back(cmd);
+    app.update();
+    let messages = app.world().resource::<Messages<TurnEndedByItself>>();
+    cursor.clone().read(messages).cloned().collect()
+}
+
+#[test]
+fn a_command_that_uses_the_rest_of_a_turn_says_the_turn_ended_by_itself() {
+    // d20-classic: a full attack is a full-round action, and the turn passes at once.
+    let said = turn_ended_after(Command::FullAttack { target: "gob".into() });
+    assert_eq!(said, [TurnEndedByItself { unit: "hero".into(), after: "full attack".into() }]);
+    assert_eq!(said[0].describe(), "hero's turn ends by itself: full attack used what it had left");
+    // Control: a single attack leaves the move action, and nothing is said.
+    assert_eq!(turn_ended_after(Command::Attack { target: "gob".into() }), []);
+}

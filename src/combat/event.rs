@@ -141,15 +141,47 @@ pub enum CombatEvent {
     },
 }
 
+/// Modifiers as the log lists them: " + 5 base attack bonus - 2 prone".
+fn mods(m: &[Modifier]) -> String {
+    m.iter()
+        .filter(|m| m.value != 0)
+        .map(|m| format!(" {} {} {}", if m.value < 0 { '-' } else { '+' }, m.value.abs(), m.source))
+        .collect()
+}
+
 impl CombatEvent {
+    /// [`CombatEvent::describe`], an attack saying what its die had to show and what the
+    /// target number is, in the variant's words: "needs 11+ (AC 16)".
+    pub fn describe_under(&self, attack_target: &str) -> String {
+        match self {
+            CombatEvent::Attack {
+                attacker,
+                target,
+                kind,
+                die,
+                rolls,
+                modifiers,
+                total,
+                target_number,
+                hit,
+                critical,
+            } => {
+                let natural: i32 = rolls.iter().sum();
+                let equals = if attack_target.contains(' ') { " =" } else { "" };
+                format!(
+                    "{attacker} {kind} {target}: {die} {natural}{} = {total}, needs {}+ ({attack_target}{equals} {target_number}): {}{}",
+                    mods(modifiers),
+                    target_number - (total - natural),
+                    if *hit { "hit" } else { "miss" },
+                    if *critical { " (critical threat)" } else { "" }
+                )
+            }
+            _ => self.describe(),
+        }
+    }
+
     /// One line a player can read, with every die and modifier.
     pub fn describe(&self) -> String {
-        fn mods(m: &[Modifier]) -> String {
-            m.iter()
-                .filter(|m| m.value != 0)
-                .map(|m| format!(" {} {} {}", if m.value < 0 { '-' } else { '+' }, m.value.abs(), m.source))
-                .collect()
-        }
         match self {
             CombatEvent::BattleStarted { level, rules, seed } => format!("{level} under {rules} (seed {seed})"),
             CombatEvent::Initiative { unit, roll, total, note } => match roll {
@@ -219,5 +251,33 @@ impl CombatEvent {
                 None => format!("draw after {rounds} rounds ({reason})"),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_attack_line_says_what_the_die_needed_and_what_the_target_number_is() {
+        let attack = CombatEvent::Attack {
+            attacker: "hero".into(),
+            target: "gob".into(),
+            kind: "attacks".into(),
+            die: "d20".into(),
+            rolls: vec![12],
+            modifiers: vec![Modifier::new("base attack bonus", 5), Modifier::new("prone", -2)],
+            total: 15,
+            target_number: 16,
+            hit: false,
+            critical: false,
+        };
+        assert_eq!(
+            attack.describe_under("AC"),
+            "hero attacks gob: d20 12 + 5 base attack bonus - 2 prone = 15, needs 13+ (AC 16): miss"
+        );
+        assert!(attack.describe_under("10 + DCV").contains("needs 13+ (10 + DCV = 16)"));
+        let turn = CombatEvent::TurnStarted { unit: "hero".into() };
+        assert_eq!(turn.describe_under("AC"), turn.describe(), "other events read as ever");
     }
 }

@@ -72,6 +72,7 @@ impl Plugin for CombatPlugin {
             .init_resource::<AiThinking>()
             .add_message::<CombatEventMsg>()
             .add_message::<CommandRefused>()
+            .add_message::<TurnEndedByItself>()
             .add_systems(Update, advance_clock.in_set(RulesSet::Clock).run_if(resource_exists::<BattleRes>));
     }
 }
@@ -86,6 +87,23 @@ pub struct SkipAi(pub bool);
 pub struct AiThinking {
     pub last_ms: f64,
     pub max_ms: f64,
+}
+
+/// A person's unit had its opportunity end by itself: the command it was given used what
+/// it had left (a full attack, a reload that takes the round, a last action point), so
+/// the next key goes to whoever acts next.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct TurnEndedByItself {
+    pub unit: String,
+    /// The command that used the rest of it, in the action bar's words.
+    pub after: String,
+}
+
+impl TurnEndedByItself {
+    /// The line the log and the HUD show.
+    pub fn describe(&self) -> String {
+        format!("{}'s turn ends by itself: {} used what it had left", self.unit, self.after)
+    }
 }
 
 /// A command a person gave that the rules refused, with the reason.
@@ -105,6 +123,7 @@ fn advance_clock(
     time: Res<Time>,
     mut out: MessageWriter<CombatEventMsg>,
     mut refused: MessageWriter<CommandRefused>,
+    mut ended: MessageWriter<TurnEndedByItself>,
 ) {
     let mut ready = pace.is_none_or(|mut p| p.0.tick(time.delta()).just_finished());
     // One AI command a frame at most.
@@ -121,8 +140,21 @@ fn advance_clock(
                 break;
             }
             let cmd = player.0.pop_front().expect("not empty");
-            if let Err(e) = res.battle.execute(cmd) {
-                refused.write(CommandRefused(e.to_string()));
+            let before = res.battle.events().len();
+            match res.battle.execute(cmd.clone()) {
+                Err(e) => {
+                    refused.write(CommandRefused(e.to_string()));
+                }
+                Ok(()) if !matches!(cmd, Command::EndTurn | Command::Delay) && !res.battle.is_over() => {
+                    // A new opportunity began (someone else's, or this unit's next one).
+                    let next =
+                        res.battle.events()[before..].iter().any(|e| matches!(e, CombatEvent::TurnStarted { .. }));
+                    if next {
+                        let unit = res.battle.read().fighters.combatant[actor].id.clone();
+                        ended.write(TurnEndedByItself { unit, after: cmd.name().to_string() });
+                    }
+                }
+                Ok(()) => {}
             }
             continue;
         }

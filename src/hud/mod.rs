@@ -5,7 +5,7 @@
 //! log with every roll), and the bottom action bar with shortcuts and reasons. Reads the
 //! battle; changes it only through the player's commands.
 
-use crate::combat::plugin::{AiThinking, BattleRes, CombatEventMsg, CommandRefused, Pace, SkipAi};
+use crate::combat::plugin::{AiThinking, BattleRes, CombatEventMsg, CommandRefused, Pace, SkipAi, TurnEndedByItself};
 use crate::control::plugin::{ActionBar, Feedback, Selection, SlotPressed, human_actor};
 use crate::control::{SlotAction, budget_line};
 use crate::game::{GameSetup, HumanSides, Paused, Screen};
@@ -40,11 +40,25 @@ pub struct CombatLog {
 fn collect_log(
     mut events: MessageReader<CombatEventMsg>,
     mut refused: MessageReader<CommandRefused>,
+    mut ended: MessageReader<TurnEndedByItself>,
     mut log: ResMut<CombatLog>,
     mut feedback: ResMut<Feedback>,
+    res: Option<Res<BattleRes>>,
 ) {
+    let attack_target = res.map_or("AC", |r| r.battle.variant().numbers().attack_target.as_str());
+    // An opportunity that ended by itself is said before the next one begins.
+    let mut ended: Vec<String> = ended.read().map(TurnEndedByItself::describe).collect();
     for e in events.read() {
-        log.lines.push(e.0.describe());
+        if matches!(e.0, crate::combat::CombatEvent::TurnStarted { .. }) && !ended.is_empty() {
+            let line = ended.remove(0);
+            feedback.0 = Some(line.clone());
+            log.lines.push(line);
+        }
+        log.lines.push(e.0.describe_under(attack_target));
+    }
+    for line in ended {
+        feedback.0 = Some(line.clone());
+        log.lines.push(line);
     }
     for r in refused.read() {
         feedback.0 = Some(r.0.clone());

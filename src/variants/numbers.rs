@@ -105,6 +105,9 @@ pub enum Provoking {
 pub struct VariantNumbers {
     /// One line on what sets the variant apart (its action economy and dice), for menus.
     pub summary: String,
+    /// What an attack roll's target number is, in the log's words ("AC", "10 + DCV").
+    #[serde(default = "armor_class")]
+    pub attack_target: String,
     /// What the shared rules core reads: geometry, reach, flanking, cover, movement.
     pub grid: GridRules,
     /// What the tactical AI should know of this variant's options.
@@ -167,6 +170,10 @@ pub struct VariantNumbers {
     /// to the other instead.
     #[serde(default)]
     pub grapple_miss_percent: u32,
+}
+
+fn armor_class() -> String {
+    "AC".into()
 }
 
 fn five_foot_step() -> String {
