@@ -51,6 +51,9 @@ struct PlayArgs {
     /// AI commands per second.
     #[arg(long, default_value_t = 4.0)]
     pace: f32,
+    /// The window's size (WIDTHxHEIGHT).
+    #[arg(long, value_parser = fivefoot::play::parse_window)]
+    window: Option<(u32, u32)>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -186,6 +189,9 @@ enum Command {
         /// Print the mean CPU frame time when the window closes.
         #[arg(long, conflicts_with = "apply")]
         frame_report: bool,
+        /// The window's size (WIDTHxHEIGHT).
+        #[arg(long, conflicts_with = "apply", value_parser = fivefoot::play::parse_window)]
+        window: Option<(u32, u32)>,
     },
     /// Level files: check them as the loader does, check their balance, or generate one.
     Level {
@@ -277,7 +283,19 @@ fn main() -> ExitCode {
         Some(Command::Level { action: LevelAction::Balance { file, rules, battles, seed, json } }) => {
             level_balance(&file, rules, battles, seed, json)
         }
-        Some(Command::Edit { level, new, hex, apply, save, screenshot, frames, all_layers, hover, frame_report }) => {
+        Some(Command::Edit {
+            level,
+            new,
+            hex,
+            apply,
+            save,
+            screenshot,
+            frames,
+            all_layers,
+            hover,
+            frame_report,
+            window,
+        }) => {
             use fivefoot::editor::{Document, cli};
             let start = match (&level, new) {
                 (Some(path), _) => cli::read_level(path).map(Document::new),
@@ -285,8 +303,8 @@ fn main() -> ExitCode {
                 (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
             };
             let (Some(apply), Some(save)) = (apply, save) else {
-                let window = EditWindow { path: level, screenshot, frames, all_layers, hover, frame_report };
-                return edit_window(start, window);
+                let w = EditWindow { path: level, screenshot, frames, all_layers, hover, frame_report, window };
+                return edit_window(start, w);
             };
             match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
                 Ok(done) => {
@@ -311,6 +329,7 @@ struct EditWindow {
     all_layers: bool,
     hover: Option<(i32, i32)>,
     frame_report: bool,
+    window: Option<(u32, u32)>,
 }
 
 /// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
@@ -330,6 +349,7 @@ fn edit_window(start: Result<fivefoot::editor::Document, String>, w: EditWindow)
         all_layers: w.all_layers,
         hover: w.hover,
         frame_report: w.frame_report,
+        window: w.window,
         editor: Some(doc),
         ..Default::default()
     };
@@ -356,6 +376,7 @@ fn play(args: PlayArgs) -> ExitCode {
         frames: args.frames,
         pace: args.pace,
         editor: None,
+        window: args.window,
     };
     finish(fivefoot::play::run(opts))
 }

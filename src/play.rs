@@ -44,6 +44,19 @@ pub struct PlayOptions {
     pub frame_report: bool,
     /// Open the level editor on this document (and file) instead of the menu or a level.
     pub editor: Option<crate::editor::EditorDoc>,
+    /// The window's size in pixels (default 1280x800).
+    pub window: Option<(u32, u32)>,
+}
+
+/// A window size on the command line: WIDTHxHEIGHT, from 640x480 to 7680x4320.
+pub fn parse_window(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s.split_once('x').ok_or_else(|| format!("expected WIDTHxHEIGHT, got \"{s}\""))?;
+    let (w, h): (u32, u32) =
+        (w.trim().parse().map_err(|e| format!("{e}"))?, h.trim().parse().map_err(|e| format!("{e}"))?);
+    if !(640..=7680).contains(&w) || !(480..=4320).contains(&h) {
+        return Err(format!("{w}x{h} is outside 640x480 to 7680x4320"));
+    }
+    Ok((w, h))
 }
 
 /// Finds the default level from the working directory or the source tree.
@@ -93,7 +106,11 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
     let straight = opts.level.as_deref().map(|path| straight_into(path, &opts)).transpose()?;
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window { title: "Fivefoot".into(), resolution: (1280, 800).into(), ..default() }),
+        primary_window: Some(Window {
+            title: "Fivefoot".into(),
+            resolution: opts.window.unwrap_or((1280, 800)).into(),
+            ..default()
+        }),
         ..default()
     }))
     .add_plugins((FrameTimeDiagnosticsPlugin::default(), bevy_egui::EguiPlugin::default()))

@@ -5,6 +5,8 @@
 //! partners. `compute_preview` is pure (a battle in, a `Preview` out); the systems only
 //! paint it.
 
+mod labels;
+
 use crate::combat::attack::AttackProfile;
 use crate::combat::plugin::BattleRes;
 use crate::combat::{BattleWorld, Command};
@@ -354,9 +356,18 @@ fn label_preview(
         commands.entity(e).despawn();
     }
     const FONT: f32 = 15.0;
+    // Labels keep clear of each other and of the tokens' names.
+    let read = res.battle.read();
+    let names = read.fighters.iter().filter(|f| f.alive()).map(|f| {
+        // As the view writes a token's name (`view::spawn_tokens`).
+        let font = (layout.tile * f.size().side() as f32 * 0.86 * 0.26).clamp(10.0, 22.0);
+        labels::text_box(layout.footprint_centre(f.footprint()), f.id().chars().count(), font)
+    });
+    let mut placer = labels::LabelPlacer::new(names);
     let mut label = |at: Vec2, text: String, colour: Color| {
-        // Kept on the board: roughly 0.55 em a character.
-        let at = layout.keep_on_board(at, text.chars().count() as f32 * FONT * 0.55 / 2.0);
+        let size = labels::text_box(at, text.chars().count(), FONT).size();
+        // Kept on the board.
+        let at = layout.keep_on_board(placer.place(at, size), size.x / 2.0);
         commands.spawn((
             PreviewLabel,
             Text2d::new(text),
@@ -375,7 +386,7 @@ fn label_preview(
         }
     }
     if let Some((t, _)) = &preview.total_cover
-        && let Some(fp) = res.battle.read().fighters.get(*t).map(|f| f.footprint())
+        && let Some(fp) = read.fighters.get(*t).map(|f| f.footprint())
     {
         let above = layout.footprint_centre(fp) + Vec2::new(0.0, layout.tile * 0.6);
         label(above, "total cover".into(), Color::srgb(1.0, 0.35, 0.3));
