@@ -51,6 +51,9 @@ pub struct PathPreview {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttackPreview {
     pub attacker: usize,
+    /// Where the attack is made from: where the attacker stands, or where its charge ends.
+    /// The terms, the chance, the cover lines and the flanking lines are all from here.
+    pub from: Footprint,
     pub target: usize,
     pub command: Command,
     pub profile: AttackProfile,
@@ -189,9 +192,23 @@ pub fn compute_preview(
             if let Some(profile) = plan.attack
                 && let Some(t) = hovered
             {
-                let view = b.view();
+                // A charge's attack is made where the charge ends: its lines are seen from
+                // there, on a fork of the battle with the charger moved (as its terms were).
+                let end = plan.path.as_ref().and_then(|p| p.squares.last().copied());
+                let charge_from = end.filter(|_| matches!(cmd, Command::Charge { .. }));
+                let fork = charge_from.map(|end| {
+                    let mut fork = battle.fork(true);
+                    let mut lent = fork.lend();
+                    lent.fighters.position[actor].0 = end;
+                    lent.invalidate();
+                    drop(lent);
+                    fork
+                });
+                let read = fork.as_ref().map_or_else(|| battle.read(), BattleWorld::read);
+                let view = read.view();
                 out.attack = Some(AttackPreview {
                     attacker: actor,
+                    from: read.fighters.at(actor).footprint(),
                     target: t,
                     command: cmd,
                     profile,
@@ -435,7 +452,7 @@ fn draw_lines(
     let Some(attack) = &preview.attack else { return };
     let b = res.battle.read();
     let target = layout.footprint_centre(b.fighters.at(attack.target).footprint());
-    let me = layout.footprint_centre(b.fighters.at(attack.attacker).footprint());
+    let me = layout.footprint_centre(attack.from);
     for &partner in &attack.flanking_partners {
         let p = layout.footprint_centre(b.fighters.at(partner).footprint());
         let purple = Color::srgb(0.85, 0.4, 1.0);

@@ -194,5 +194,11 @@ fn the_charge_preview_shows_the_attack_from_the_end_of_the_charge() {
         assert!(attack.profile.legal && attack.profile.hit_chance > 0.0, "{v}");
         let charge = attack.profile.modifiers.iter().find(|m| m.source == "charge").map(|m| m.value);
         assert_eq!(charge, bonus, "{v}: {:?}", attack.profile.modifiers);
+        // The lines agree with the terms: drawn from the square where the charge ends.
+        assert_eq!(attack.from.origin, GridPos::new(6, 3), "{v}");
+        assert!(!attack.cover.lines.is_empty(), "{v}: cover lines to look at");
+        for line in &attack.cover.lines {
+            assert!((6.0..=7.0).contains(&line.from[0]), "{v}: a line from the charger's old square: {line:?}");
+        }
     }
 }
