@@ -449,7 +449,7 @@ fn the_simulate_panel_runs_the_balance_check_off_the_main_thread() {
 fn balance_results_go_out_of_date_with_an_edit_and_back_with_its_undo() {
     use fivefoot::editor::simulate::BalanceAnswer;
     let mut d = doc(6, 4);
-    let answer = BalanceAnswer { name: "x".into(), revision: d.revision(), reports: Ok(vec![]) };
+    let answer = BalanceAnswer { name: "x".into(), revision: d.revision(), reports: Ok(vec![]), hex_note: None };
     assert!(!answer.out_of_date(d.revision()));
     paint(&mut d, Terrain::Wall, Area::Cells(vec![(1, 1)]));
     assert!(answer.out_of_date(d.revision()), "the level changed since");

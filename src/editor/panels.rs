@@ -216,8 +216,9 @@ fn tool_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state: 
     ui.separator();
     ui.horizontal(|ui| {
         ui.strong("Symmetry");
-        let now = doc.doc.symmetry();
-        egui::ComboBox::from_id_salt("symmetry").selected_text(now.label()).show_ui(ui, |ui| {
+        let (now, hex) = (doc.doc.symmetry(), doc.doc.level().rules.shape() == crate::grid::Shape::Hex);
+        let text = if hex && !now.is_none() { format!("{} (hex-exact)", now.label()) } else { now.label().into() };
+        egui::ComboBox::from_id_salt("symmetry").selected_text(text).show_ui(ui, |ui| {
             for s in [Symmetry::None, Symmetry::LeftRight, Symmetry::TopBottom, Symmetry::Point] {
                 if ui.selectable_label(now == s, s.label()).clicked() && s != now {
                     doc.apply(&Edit::SetSymmetry(s));

@@ -34,6 +34,9 @@ pub struct BalanceAnswer {
     /// The level's revision (`Document::revision`).
     pub revision: u64,
     pub reports: Result<Vec<BalanceReport>, String>,
+    /// When hex-phases was among the variants and its hex layout breaks the level's
+    /// symmetry: the note that says so (`level::hex_layout_note`).
+    pub hex_note: Option<String>,
 }
 
 impl BalanceAnswer {
@@ -49,6 +52,7 @@ struct Running {
     total: u32,
     name: String,
     revision: u64,
+    hex_note: Option<String>,
 }
 
 impl Default for BalanceRun {
@@ -66,11 +70,16 @@ impl BalanceRun {
             BalanceSpec { battles: self.battles, variants, seed, threads: crate::combat::sim::default_threads() };
         let counter = done.clone();
         let name = level.def.name.clone();
+        let hex_note = spec
+            .variants
+            .contains(&RulesVariant::HexPhases)
+            .then(|| crate::level::hex_layout_note(&level, Catalogue::builtin_ref()))
+            .flatten();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             check_balance(&level, Catalogue::builtin_ref(), &spec, &mut |k| counter.store(k, Ordering::Relaxed))
                 .map_err(|e| e.to_string())
         });
-        self.running = Some(Running { task, done, total, name, revision });
+        self.running = Some(Running { task, done, total, name, revision, hex_note });
     }
 
     /// Battles done and in all, while a check runs.
@@ -83,9 +92,9 @@ impl BalanceRun {
 pub fn poll_balance(mut run: ResMut<BalanceRun>) {
     let Some(r) = run.running.as_mut() else { return };
     if let Some(reports) = check_ready(&mut r.task) {
-        let (name, revision) = (r.name.clone(), r.revision);
+        let (name, revision, hex_note) = (r.name.clone(), r.revision, r.hex_note.clone());
         run.running = None;
-        run.result = Some(BalanceAnswer { name, revision, reports });
+        run.result = Some(BalanceAnswer { name, revision, reports, hex_note });
     }
 }
 
@@ -123,7 +132,7 @@ pub fn simulate_panel(
                 }
                 Err(e) => {
                     let (name, revision) = (doc.doc.level().name.clone(), doc.doc.revision());
-                    run.result = Some(BalanceAnswer { name, revision, reports: Err(e.to_string()) });
+                    run.result = Some(BalanceAnswer { name, revision, reports: Err(e.to_string()), hex_note: None });
                 }
             }
         }
@@ -151,6 +160,9 @@ fn answer_lines(ui: &mut egui::Ui, answer: &BalanceAnswer) {
                 ui.label(egui::RichText::new(&r.rules).strong());
                 ui.label(format!("  {}", sides.join(", ")));
                 ui.weak(format!("  draws {}, mean rounds {:.1}", r.draws, r.mean_rounds));
+                if let Some(note) = answer.hex_note.as_ref().filter(|_| r.rules == RulesVariant::HexPhases.id()) {
+                    ui.colored_label(egui::Color32::from_rgb(240, 190, 90), note);
+                }
             }
         }
         Err(e) => {

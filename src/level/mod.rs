@@ -8,6 +8,7 @@ pub mod generate;
 mod locate;
 mod reach;
 mod symmetric;
+pub use symmetric::hex_layout_note;
 
 pub use catalogue::*;
 pub use error::LevelError;

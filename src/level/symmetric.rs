@@ -5,7 +5,7 @@
 
 use super::reach::Warning;
 use super::{Catalogue, Level};
-use crate::grid::GridPos;
+use crate::grid::{GridPos, Shape};
 
 /// How many places a warning names before it counts the rest.
 const NAMED: usize = 3;
@@ -14,11 +14,46 @@ const NAMED: usize = 3;
 /// names none.
 pub fn symmetry_warning(level: &Level, catalogue: &Catalogue) -> Option<Warning> {
     let symmetry = level.def.symmetry;
-    if symmetry.is_none() {
+    let breaks = breaks(level, catalogue, level.def.rules.shape());
+    let at = breaks.first().map(|b| b.1);
+    let mut named: Vec<String> = breaks.iter().take(NAMED).map(|b| b.0.clone()).collect();
+    if breaks.len() > NAMED {
+        named.push(format!("and {} more", breaks.len() - NAMED));
+    }
+    at.map(|at| Warning {
+        message: format!("the level's {} symmetry does not hold: {}", symmetry.label(), named.join("; ")),
+        unit: None,
+        at: Some(at),
+    })
+}
+
+/// For a square level with a symmetry that the hex layout breaks: hex-phases lays the map out
+/// as odd-r hexes (every other row shifted half a hex), where a mirror made square for square
+/// is not one, so its balance figures there may lean to one side. Says so, and how to get
+/// the hex-exact mirror.
+pub fn hex_layout_note(level: &Level, catalogue: &Catalogue) -> Option<String> {
+    if level.def.rules.shape() == Shape::Hex || level.def.symmetry.is_none() {
         return None;
     }
+    let first = breaks(level, catalogue, Shape::Hex).into_iter().next()?;
+    Some(format!(
+        "hex-phases lays this map out as odd-r hexes, where its {} mirror does not hold ({}): \
+         its figures there may lean to one side. For a fair hex level, set the level's rules to \
+         hex-phases: the editor then mirrors hex-exactly as you paint and place.",
+        level.def.symmetry.label(),
+        first.0
+    ))
+}
+
+/// Where `level` is not its own image under its symmetry, on a map of `shape`, each with
+/// the square it starts from.
+fn breaks(level: &Level, catalogue: &Catalogue, shape: Shape) -> Vec<(String, (i32, i32))> {
+    let symmetry = level.def.symmetry;
+    if symmetry.is_none() {
+        return vec![];
+    }
     let t = &level.terrain;
-    let (w, h, shape) = (t.width(), t.height(), level.def.rules.shape());
+    let (w, h) = (t.width(), t.height());
     let mut breaks: Vec<(String, (i32, i32))> = vec![];
     for y in 0..h {
         for x in 0..w {
@@ -47,14 +82,5 @@ pub fn symmetry_warning(level: &Level, catalogue: &Catalogue) -> Option<Warning>
             None => breaks.push((format!("unit \"{}\" has no image on the map", u.id), u.at)),
         }
     }
-    let at = breaks.first().map(|b| b.1);
-    let mut named: Vec<String> = breaks.iter().take(NAMED).map(|b| b.0.clone()).collect();
-    if breaks.len() > NAMED {
-        named.push(format!("and {} more", breaks.len() - NAMED));
-    }
-    at.map(|at| Warning {
-        message: format!("the level's {} symmetry does not hold: {}", symmetry.label(), named.join("; ")),
-        unit: None,
-        at: Some(at),
-    })
+    breaks
 }

@@ -118,3 +118,28 @@ fn a_level_that_breaks_its_symmetry_is_warned_about_by_name() {
     let shifted = "terrain at (0, 0) and (10, 0) differ; terrain at (1, 0) and (9, 0) differ";
     assert!(warned[0].ends_with(shifted), "the wall and its old image, both off the axis now: {warned:?}");
 }
+
+/// A square level mirrored left-right is not mirrored once hex-phases lays it out as odd-r
+/// hexes (odd rows shift half a hex): the note says so and how to get the hex-exact mirror.
+/// Under hex-phases' own rules the editor mirrors hex-exactly, and there is no note.
+#[test]
+fn the_hex_layout_of_a_square_mirrored_level_is_noted_and_a_hex_level_mirrors_exactly() {
+    let note = |d: &Document| {
+        let level = fivefoot::level::Level::from_def(d.level().clone(), cat()).unwrap();
+        fivefoot::level::hex_layout_note(&level, cat())
+    };
+    let d = mirrored_doc(); // a fighter on row 5, an odd row
+    let said = note(&d).expect("the fighter's image on row 5 is not its hex image");
+    assert!(said.contains("odd-r hexes") && said.contains("set the level's rules to hex-phases"), "{said}");
+    assert_eq!(note(&doc(22, 12)), None, "no symmetry, no note");
+    // The same placement on a hex-phases level: the image is the hex mirror's (odd rows
+    // map x to width - 2 - x), the symmetry holds, and there is nothing to note.
+    let mut d = doc(22, 12);
+    d.apply(&Edit::SetRules(fivefoot::variants::RulesVariant::HexPhases), cat()).unwrap();
+    d.apply(&Edit::SetSymmetry(Symmetry::LeftRight), cat()).unwrap();
+    d.apply(&Edit::place("b_fighter", "human_fighter", "blue", (3, 5)), cat()).unwrap();
+    assert_eq!(d.level().units[1].at, (17, 5));
+    assert_eq!(note(&d), None);
+    let problems = fivefoot::editor::check::problems(d.level(), cat());
+    assert!(!problems.iter().any(|p| p.message.contains("symmetry")), "{problems:?}");
+}
