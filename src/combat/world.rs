@@ -271,21 +271,38 @@ impl BattleWorld {
     }
 
     /// Puts the battle of `snapshot` in this world in place of the one there (of the same
-    /// variant), derived maps and all.
+    /// variant), derived maps and all: component by component into the entities there when
+    /// they are as many, reusing what each part has allocated.
     pub fn restore(&mut self, snapshot: &Snapshot) {
         debug_assert_eq!(snapshot.record.variant, self.variant(), "a snapshot goes into a world of its variant");
         let world = self.engine_mut().world_mut();
-        store::furnish(
-            world,
-            snapshot.field.clone(),
-            snapshot.dice.clone(),
-            snapshot.record.clone(),
-            snapshot.own.clone(),
-        );
-        store::seat(world, snapshot.fighters.clone());
-        *world.resource_mut::<Clock>() = snapshot.clock.clone();
-        *world.resource_mut::<EventLog>() = snapshot.events.clone();
-        *world.resource_mut::<Derived>() = snapshot.derived.clone();
+        let seated = world.contains_resource::<Record>()
+            && world.get_resource::<Seats>().is_some_and(|s| s.0.len() == snapshot.fighters.len());
+        if !seated {
+            let (field, dice, record, own) =
+                (snapshot.field.clone(), snapshot.dice.clone(), snapshot.record.clone(), snapshot.own.clone());
+            store::furnish(world, field, dice, record, own);
+            store::seat(world, snapshot.fighters.clone());
+        }
+        let mut b = self.engine_mut().lend();
+        for (i, fighter) in snapshot.fighters.iter().enumerate() {
+            b.fighters.put(i, fighter);
+        }
+        if *b.field != snapshot.field {
+            b.field.clone_from(&snapshot.field);
+        }
+        b.dice.clone_from(&snapshot.dice);
+        b.clock.clone_from(&snapshot.clock);
+        b.events.clone_from(&snapshot.events);
+        b.own.clone_from(&snapshot.own);
+        b.derived.clone_from(&snapshot.derived);
+        let r = &snapshot.record;
+        b.level_name.clone_from(&r.level_name);
+        b.options.clone_from(&r.options);
+        b.stats.clone_from(&r.stats);
+        b.winner.clone_from(&r.winner);
+        b.unarmed.clone_from(&r.unarmed);
+        b.foreseen.clone_from(&r.foreseen);
     }
 
     /// A battle of its own in a world from this thread's pool, as this one stands (its

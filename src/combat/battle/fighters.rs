@@ -121,6 +121,12 @@ macro_rules! fighter_columns {
             pub fn fighter(&self, i: usize) -> Fighter {
                 Fighter { $($column: self.$column[i].clone(),)* }
             }
+
+            /// Makes fighter `i` a copy of `fighter`, component by component, in place
+            /// (reusing what each component has allocated).
+            pub fn put(&mut self, i: usize, fighter: &Fighter) {
+                $(self.$column[i].clone_from(&fighter.$column);)*
+            }
         }
 
         impl<'a> FighterRef<'a, '_, '_> {

@@ -68,12 +68,31 @@ pub struct Seats(pub Vec<Entity>);
 pub struct EventLog(pub Vec<CombatEvent>);
 
 /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
-#[derive(Resource, Clone, Debug, Default)]
+#[derive(Resource, Debug, Default)]
 pub struct Derived {
     pub roster: Roster,
     pub occupancy: Occupancy,
     pub threat: ThreatMap,
     pub stale: bool,
+}
+
+impl Clone for Derived {
+    fn clone(&self) -> Self {
+        Derived {
+            roster: self.roster.clone(),
+            occupancy: self.occupancy.clone(),
+            threat: self.threat.clone(),
+            stale: self.stale,
+        }
+    }
+
+    /// Field by field, reusing what the maps have allocated (a playout's restore).
+    fn clone_from(&mut self, source: &Self) {
+        self.roster.clone_from(&source.roster);
+        self.occupancy.clone_from(&source.occupancy);
+        self.threat.clone_from(&source.threat);
+        self.stale = source.stale;
+    }
 }
 
 impl Derived {
