@@ -355,6 +355,21 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
             assert!(maps.reads.iter().any(|r| r == component), "{v:?}: derive_maps reads {component}");
         }
         assert!(!maps.reads.iter().any(|r| r == "Health" || r == "Economy"), "{v:?}: only what the maps need");
+        // A stance and a held attack change only the fighter's own Bonuses or Reactions.
+        let resolve = listing.sets.iter().find(|s| s.name == "resolve").unwrap();
+        for (name, component) in [("take_stance", "Bonuses"), ("hold_attack", "Reactions")] {
+            let system = resolve.systems.iter().find(|s| s.name.ends_with(name)).unwrap();
+            let (mut writes, mut expected) = (system.writes.clone(), vec![component.to_string(), "EventLog".into()]);
+            writes.sort();
+            expected.sort();
+            assert_eq!(writes, expected, "{v:?}: {name}");
+            assert!(system.reads.iter().any(|r| r == "Combatant"), "{v:?}: {name} names the fighter");
+            assert!(
+                !system.reads.iter().any(|r| r == "Health" || r == "Position"),
+                "{v:?}: {name}: {:?}",
+                system.reads
+            );
+        }
         for set in listing.sets {
             for system in set.systems {
                 assert!(!system.reads.contains(&"?".into()), "{v:?}: {} has no access listed", system.name);

@@ -47,59 +47,6 @@ pub(crate) fn escape_by_opposed_check(b: &mut Battle, actor: usize, _plan: &Plan
     opposed_escape(b, actor);
 }
 
-/// Holding an attack for when a foe comes into reach.
-pub(crate) fn hold_attack(b: &mut Battle, actor: usize, plan: &Plan) {
-    let Command::Hold { target } = &plan.command else { return };
-    b.fighters.reactions[actor].held = Some(target.clone());
-    let id = b.fighters.combatant[actor].id.clone();
-    let on = target.clone().unwrap_or_else(|| "the first foe".into());
-    b.emit(CombatEvent::Action {
-        unit: id,
-        action: "holds an attack".into(),
-        detail: format!("for when {on} comes into reach"),
-    });
-}
-
-/// Fighting defensively or recklessly, guarding, focusing.
-pub(crate) fn take_stance(b: &mut Battle, actor: usize, plan: &Plan) {
-    let id = b.fighters.combatant[actor].id.clone();
-    match &plan.command {
-        Command::Stance { stance } => {
-            let f = &mut b.fighters.bonuses[actor];
-            let detail = match stance {
-                super::super::command::Stance::Defensive => {
-                    let (attack, ac) = b.variant.numbers().fighting_defensively;
-                    f.offense.push(("fighting defensively".into(), attack));
-                    f.defense.push(("fighting defensively".into(), ac));
-                    format!("{attack:+} on attacks, {ac:+} AC")
-                }
-                super::super::command::Stance::Reckless => {
-                    let (ac, damage) = b.variant.numbers().reckless;
-                    f.defense.push(("reckless".into(), ac));
-                    f.damage.push(("reckless".into(), damage));
-                    format!("{ac:+} AC, {damage:+} damage")
-                }
-            };
-            let how = if *stance == super::super::command::Stance::Defensive { "defensively" } else { "recklessly" };
-            b.emit(CombatEvent::Action { unit: id, action: format!("fights {how}"), detail });
-        }
-        Command::Guard => {
-            b.fighters.bonuses[actor].defense.push(("guard".into(), 2));
-            b.emit(CombatEvent::Action { unit: id, action: "guard".into(), detail: "+2 AC for 1 round".into() });
-        }
-        Command::Focus => {
-            b.fighters.bonuses[actor].offense.push(("focus".into(), 1));
-            b.fighters.bonuses[actor].damage.push(("focus".into(), 1));
-            b.emit(CombatEvent::Action {
-                unit: id,
-                action: "focus".into(),
-                detail: "+1 on attack and damage rolls for 1 round".into(),
-            });
-        }
-        _ => {}
-    }
-}
-
 /// Casting a spell at once.
 pub(crate) fn cast_at_once(b: &mut Battle, actor: usize, plan: &Plan) {
     if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {

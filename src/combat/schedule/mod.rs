@@ -10,6 +10,7 @@
 //! variant; `combat::engine` builds it for one.
 
 pub mod clock;
+mod stances;
 mod systems;
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};

@@ -1,0 +1,71 @@
+//! Orders a fighter gives itself that change only its own components: a stance (fighting
+//! defensively or recklessly, guarding, focusing) into its `Bonuses`, a held attack into its
+//! `Reactions`. Each is a system over exactly those components, its `Combatant` for the
+//! log's name and the event log.
+
+use super::Turn;
+use crate::combat::battle::{EventLog, Seats};
+use crate::combat::command::{Command, Stance};
+use crate::combat::event::CombatEvent;
+use crate::combat::fighter::{Bonuses, Reactions};
+use crate::rules::{Battlefield, Combatant};
+use bevy::prelude::*;
+
+/// Fighting defensively or recklessly (the variant's numbers), guarding (+2 AC) or focusing
+/// (+1 on attack and damage rolls), until the fighter's next turn.
+pub(super) fn take_stance(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    field: Res<Battlefield>,
+    mut fighters: Query<(&Combatant, &mut Bonuses)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((actor, plan)) = turn.accepted() else { return };
+    let Some(Ok((who, mut bonuses))) = seats.0.get(actor).map(|&e| fighters.get_mut(e)) else { return };
+    let unit = who.id.clone();
+    let numbers = field.variant.numbers();
+    let (action, detail) = match &plan.command {
+        Command::Stance { stance: Stance::Defensive } => {
+            let (attack, ac) = numbers.fighting_defensively;
+            bonuses.offense.push(("fighting defensively".into(), attack));
+            bonuses.defense.push(("fighting defensively".into(), ac));
+            ("fights defensively".to_string(), format!("{attack:+} on attacks, {ac:+} AC"))
+        }
+        Command::Stance { stance: Stance::Reckless } => {
+            let (ac, damage) = numbers.reckless;
+            bonuses.defense.push(("reckless".into(), ac));
+            bonuses.damage.push(("reckless".into(), damage));
+            ("fights recklessly".to_string(), format!("{ac:+} AC, {damage:+} damage"))
+        }
+        Command::Guard => {
+            bonuses.defense.push(("guard".into(), 2));
+            ("guard".to_string(), "+2 AC for 1 round".to_string())
+        }
+        Command::Focus => {
+            bonuses.offense.push(("focus".into(), 1));
+            bonuses.damage.push(("focus".into(), 1));
+            ("focus".to_string(), "+1 on attack and damage rolls for 1 round".to_string())
+        }
+        _ => return,
+    };
+    log.push(CombatEvent::Action { unit, action, detail });
+}
+
+/// Holding an attack for when a foe (this one, or the first) comes into reach.
+pub(super) fn hold_attack(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Reactions)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((actor, plan)) = turn.accepted() else { return };
+    let Command::Hold { target } = &plan.command else { return };
+    let Some(Ok((who, mut reactions))) = seats.0.get(actor).map(|&e| fighters.get_mut(e)) else { return };
+    reactions.held = Some(target.clone());
+    let on = target.clone().unwrap_or_else(|| "the first foe".into());
+    log.push(CombatEvent::Action {
+        unit: who.id.clone(),
+        action: "holds an attack".into(),
+        detail: format!("for when {on} comes into reach"),
+    });
+}
