@@ -198,7 +198,7 @@ pub fn systems_outside(schedule: &Schedule, sets: &[InternedSystemSet]) -> Vec<S
 }
 
 /// A system's name as its module and function, without the crate's path:
-/// `resolve::take_stance`, `ap_phases::declare_charge`, `call_next` (the schedule's own).
+/// `schedule::take_stance`, `ap_phases::declare_charge`, `call_next` (the schedule's own).
 pub fn short_name(full: &str) -> String {
     let name = full.strip_prefix("fivefoot::combat::").unwrap_or(full);
     let name = name.strip_prefix("variants::").unwrap_or(name);

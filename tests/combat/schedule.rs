@@ -138,7 +138,7 @@ fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
     assert!(systems(RulesVariant::D20Classic)["resolve"].contains(&common));
     // osr-segments has no defensive action of its own: the slot is emptied, not filled.
     assert!(!systems(RulesVariant::OsrSegments)["resolve"].iter().any(|s| s.contains("defen")));
-    assert!(systems(RulesVariant::FourActions)["resolve"].contains(&"resolve::take_defensive_action".to_string()));
+    assert!(systems(RulesVariant::FourActions)["resolve"].contains(&"schedule::take_defensive_action".to_string()));
     // Each variant opens its own windows of time; the two turn-based ones share rounds.
     let window = |v| systems(v)["clock: window"].clone();
     assert_eq!(window(RulesVariant::ApPhases), ["ap_phases::next_action_phase"]);
@@ -357,8 +357,13 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
         assert!(!maps.reads.iter().any(|r| r == "Health" || r == "Economy"), "{v:?}: only what the maps need");
         // A stance and a held attack change only the fighter's own Bonuses or Reactions.
         let resolve = listing.sets.iter().find(|s| s.name == "resolve").unwrap();
-        for (name, component) in [("take_stance", "Bonuses"), ("hold_attack", "Reactions")] {
-            let system = resolve.systems.iter().find(|s| s.name.ends_with(name)).unwrap();
+        let own_orders =
+            [("take_stance", "Bonuses"), ("hold_attack", "Reactions"), ("take_defensive_action", "Bonuses")];
+        for (name, component) in own_orders {
+            let Some(system) = resolve.systems.iter().find(|s| s.name.ends_with(name)) else {
+                assert!(name == "take_defensive_action", "{v:?} has no {name}");
+                continue; // osr-segments has no defensive action
+            };
             let (mut writes, mut expected) = (system.writes.clone(), vec![component.to_string(), "EventLog".into()]);
             writes.sort();
             expected.sort();
@@ -370,6 +375,21 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
                 system.reads
             );
         }
+        // The end of the battle reads who is still in the fight from each fighter's side
+        // and conditions; the clock's check reads the actor's conditions and economy.
+        let find = |set: &str, name: &str| {
+            let stage = listing.sets.iter().find(|s| s.name == set).unwrap();
+            stage.systems.iter().find(|s| s.name.ends_with(name)).cloned().unwrap()
+        };
+        let end = find("victory", "end_if_decided");
+        assert_eq!(end.writes, ["Clock", "EventLog", "Record", "Turn"], "{v:?}");
+        assert!(end.reads.contains(&"Side".into()) && end.reads.contains(&"Conditions".into()), "{v:?}");
+        let clock = listing.sets.iter().find(|s| s.name == "clock").unwrap();
+        let spent = clock.systems.iter().find(|s| !s.name.ends_with("run_the_clock")).unwrap();
+        assert_eq!(spent.writes, ["TimeMoves"], "{v:?}");
+        let mut reads = spent.reads.clone();
+        reads.sort();
+        assert_eq!(reads, ["Conditions", "Economy", "Seats", "Turn"], "{v:?}: {}", spent.name);
         for set in listing.sets {
             for system in set.systems {
                 assert!(!system.reads.contains(&"?".into()), "{v:?}: {} has no access listed", system.name);

@@ -22,7 +22,7 @@ pub use store::{BattleRead, Derived, EventLog, Held, InPlay, InPlayRead, Seats};
 use super::event::CombatEvent;
 use super::own::{Own, OwnData};
 use super::time::{Budget, Clock};
-use crate::rules::{Battlefield, Dice, Roster, RulesView};
+use crate::rules::{Battlefield, Conditions, Dice, Roster, RulesView, Side};
 use crate::variants::RulesVariant;
 use serde::Serialize;
 
@@ -230,11 +230,7 @@ impl Battle<'_, '_> {
 
     /// Sides still with a fighter in the fight, sorted.
     pub fn sides_in_fight(&self) -> Vec<String> {
-        let mut sides: Vec<String> =
-            self.fighters.iter().filter(|f| f.in_fight()).map(|f| f.side().0.clone()).collect();
-        sides.sort();
-        sides.dedup();
-        sides
+        sides_in_fight(self.fighters.iter().map(|f| (f.side(), f.conditions())))
     }
 
     /// Every side in the battle, sorted.
@@ -256,25 +252,47 @@ impl Battle<'_, '_> {
 
     /// Ends the battle.
     pub fn finish(&mut self, winner: Option<String>, reason: &str) {
-        if self.winner.is_none() {
-            let rounds = self.clock.round;
-            self.emit(CombatEvent::BattleEnded { winner: winner.clone(), rounds, reason: reason.into() });
-            *self.winner = Some(winner);
-            self.clock.actor = None;
-        }
+        finish(&mut self.winner, &mut self.clock, &mut self.events, winner, reason);
     }
 
     /// Checks whether a side has won, and ends the battle if so.
     pub fn check_victory(&mut self) -> bool {
-        let sides = self.sides_in_fight();
-        if sides.len() <= 1 {
-            let winner = sides.into_iter().next();
-            let reason =
-                if winner.is_some() { "the other side is out of the fight" } else { "nobody is left standing" };
-            self.finish(winner, reason);
-            true
-        } else {
-            false
-        }
+        let Some((winner, reason)) = decided(self.sides_in_fight()) else { return false };
+        self.finish(winner, reason);
+        true
+    }
+}
+
+/// The sides with a fighter still in the fight, sorted, from each fighter's side and
+/// conditions.
+pub fn sides_in_fight<'a>(fighters: impl Iterator<Item = (&'a Side, &'a Conditions)>) -> Vec<String> {
+    let mut sides: Vec<String> = fighters.filter(|(_, c)| c.in_fight()).map(|(s, _)| s.0.clone()).collect();
+    sides.sort();
+    sides.dedup();
+    sides
+}
+
+/// Whether the battle is decided with `sides` in the fight: the winner (none when nobody is
+/// left standing) and why.
+pub fn decided(sides: Vec<String>) -> Option<(Option<String>, &'static str)> {
+    (sides.len() <= 1).then(|| {
+        let winner = sides.into_iter().next();
+        let reason = if winner.is_some() { "the other side is out of the fight" } else { "nobody is left standing" };
+        (winner, reason)
+    })
+}
+
+/// Ends the battle, once: the outcome recorded, nobody acting, the end in the log.
+pub(crate) fn finish(
+    outcome: &mut Option<Option<String>>,
+    clock: &mut Clock,
+    events: &mut EventLog,
+    winner: Option<String>,
+    reason: &str,
+) {
+    if outcome.is_none() {
+        events.push(CombatEvent::BattleEnded { winner: winner.clone(), rounds: clock.round, reason: reason.into() });
+        *outcome = Some(winner);
+        clock.actor = None;
     }
 }

@@ -1,29 +1,7 @@
-//! Actions other than moving and attacking: total defense, delay, advanced actions,
-//! standing up, reloading and the combat maneuvers (trip, shove, disarm, grapple).
+//! Actions other than moving and attacking: advanced actions, standing up, reloading and
+//! the combat maneuvers (trip, shove, disarm, grapple).
 
 use super::*;
-
-/// The defensive action as most variants have it: its bonus to defence until it lapses.
-pub(crate) fn defensive_bonus(b: &mut Battle, a: usize) {
-    let id = b.fighters.combatant[a].id.clone();
-    let numbers = b.variant.numbers();
-    let (name, value) = numbers.defensive_action.clone();
-    let detail = format!("{value:+} {}", numbers.defensive_lasts);
-    b.fighters.bonuses[a].defense.push((name.clone(), value));
-    b.emit(CombatEvent::Action { unit: id, action: name, detail });
-}
-
-/// Delaying to the end of the order: the new place is at the end of this round (phase),
-/// and it stays (d20-classic, hex-phases).
-pub(crate) fn delay_to_end_of_order(b: &mut Battle, a: usize, _plan: &Plan) {
-    let id = b.fighters.combatant[a].id.clone();
-    let last = b.clock.order.iter().map(|&i| b.fighters.initiative[i].order).min().unwrap_or(0);
-    b.fighters.initiative[a].order = last - 1;
-    b.clock.order.retain(|&i| i != a);
-    b.clock.order.push(a);
-    b.clock.queue.push(a);
-    b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: "acts last from now on".into() });
-}
 
 /// Standing up from prone; in a threatened square it provokes where the variant says so.
 pub(super) fn stand(b: &mut Battle, a: usize) {

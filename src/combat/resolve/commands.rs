@@ -23,11 +23,6 @@ pub(crate) fn attack_or_reload(b: &mut Battle, actor: usize, plan: &Plan) {
     }
 }
 
-/// The defensive action: a bonus to defence, from the variant's numbers.
-pub(crate) fn take_defensive_action(b: &mut Battle, actor: usize, _plan: &Plan) {
-    defensive_bonus(b, actor);
-}
-
 /// A combat maneuver on a foe, or standing up from prone.
 pub(crate) fn maneuver_or_stand(b: &mut Battle, actor: usize, plan: &Plan) {
     let (target, kind) = match &plan.command {

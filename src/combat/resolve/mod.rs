@@ -13,7 +13,6 @@ mod strike;
 mod validate;
 
 pub(crate) use super::battle::Maneuver;
-pub(crate) use actions::{defensive_bonus, delay_to_end_of_order};
 pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::opposed_escape;

@@ -11,6 +11,7 @@
 
 pub mod clock;
 mod stances;
+pub(crate) use stances::delay_to_end_of_order;
 mod systems;
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
@@ -422,13 +423,15 @@ where
     IntoSystem::into_system(
         // Runs only while the command is being carried out and its walk is over
         // (`carrying_out`, the Spent set's condition).
-        move |in_play: InPlayRead, turn: Res<Turn>, mut time: ResMut<TimeMoves>| {
-            let battle = in_play.battle();
+        move |seats: Res<super::battle::Seats>,
+              fighters: Query<(&crate::rules::Conditions, &Economy)>,
+              turn: Res<Turn>,
+              mut time: ResMut<TimeMoves>| {
             let Some((actor, plan)) = turn.accepted() else { return };
-            let b = &battle;
+            let Some(Ok((conditions, economy))) = seats.0.get(actor).map(|&e| fighters.get(e)) else { return };
             let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
-                || !b.fighters.conditions[actor].can_act()
-                || spent(&b.fighters.economy[actor].budget);
+                || !conditions.can_act()
+                || spent(&economy.budget);
             if over {
                 time.start();
             }

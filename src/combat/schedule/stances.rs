@@ -1,7 +1,7 @@
 //! Orders a fighter gives itself that change only its own components: a stance (fighting
-//! defensively or recklessly, guarding, focusing) into its `Bonuses`, a held attack into its
-//! `Reactions`. Each is a system over exactly those components, its `Combatant` for the
-//! log's name and the event log.
+//! defensively or recklessly, guarding, focusing) or the defensive action into its
+//! `Bonuses`, a held attack into its `Reactions`. Each is a system over exactly those
+//! components, its `Combatant` for the log's name and the event log.
 
 use super::Turn;
 use crate::combat::battle::{EventLog, Seats};
@@ -51,6 +51,24 @@ pub(super) fn take_stance(
     log.push(CombatEvent::Action { unit, action, detail });
 }
 
+/// The variant's defensive action (total defense, full defense, dodge…): its bonus to AC
+/// (DCV) for as long as the variant says.
+pub(crate) fn take_defensive_action(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    field: Res<Battlefield>,
+    mut fighters: Query<(&Combatant, &mut Bonuses)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((actor, _)) = turn.accepted() else { return };
+    let Some(Ok((who, mut bonuses))) = seats.0.get(actor).map(|&e| fighters.get_mut(e)) else { return };
+    let numbers = field.variant.numbers();
+    let (name, value) = numbers.defensive_action.clone();
+    let detail = format!("{value:+} {}", numbers.defensive_lasts);
+    bonuses.defense.push((name.clone(), value));
+    log.push(CombatEvent::Action { unit: who.id.clone(), action: name, detail });
+}
+
 /// Holding an attack for when a foe (this one, or the first) comes into reach.
 pub(super) fn hold_attack(
     turn: Res<Turn>,
@@ -68,4 +86,25 @@ pub(super) fn hold_attack(
         action: "holds an attack".into(),
         detail: format!("for when {on} comes into reach"),
     });
+}
+
+/// Delaying to the end of the order (d20-classic, hex-phases): the fighter's initiative
+/// goes below everyone's in this round's (phase's) order, and it acts last from now on.
+pub(crate) fn delay_to_end_of_order(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut crate::combat::fighter::Initiative)>,
+    mut clock: ResMut<crate::combat::time::Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((a, _)) = turn.accepted() else { return };
+    let order_of = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok()).map(|(_, init)| init.order);
+    let last = clock.order.iter().filter_map(|&i| order_of(i)).min().unwrap_or(0);
+    let Some(Ok((who, mut initiative))) = seats.0.get(a).map(|&e| fighters.get_mut(e)) else { return };
+    initiative.order = last - 1;
+    let unit = who.id.clone();
+    clock.order.retain(|&i| i != a);
+    clock.order.push(a);
+    clock.queue.push(a);
+    log.push(CombatEvent::Action { unit, action: "delay".into(), detail: "acts last from now on".into() });
 }

@@ -3,10 +3,12 @@
 //! derived state, and the clock.
 
 use super::{InPlay, InPlayRead, Moves, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act};
-use crate::combat::battle::{Derived, Seats};
+use crate::combat::battle::store::Record;
+use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::resolve::{self, Walk};
+use crate::combat::time::Clock;
 use crate::rules::components::RosterQuery;
-use crate::rules::{Battlefield, Roster, unit_view};
+use crate::rules::{Battlefield, Conditions, Roster, Side, unit_view};
 use bevy::prelude::*;
 
 pub(super) fn add_common(app: &mut App) {
@@ -28,7 +30,7 @@ pub(super) fn add_common(app: &mut App) {
                 .in_set(RulesStage::Reactions),
             act(resolve::attack_or_reload).in_set(Slot::Attack),
             charge_straight.in_set(Slot::Charge),
-            act(resolve::take_defensive_action).in_set(Slot::Defend),
+            super::stances::take_defensive_action.in_set(Slot::Defend),
             act(resolve::maneuver_or_stand).in_set(Slot::Maneuver),
             act(resolve::escape_by_opposed_check).in_set(Slot::Escape),
             super::stances::hold_attack.in_set(Slot::Hold),
@@ -137,10 +139,19 @@ fn make_held_attack(in_play: InPlay, mut stack: ResMut<ReactionStack>) {
     }
 }
 
-/// A side out of the fight ends the battle.
-fn end_if_decided(in_play: InPlay, mut turn: ResMut<Turn>) {
-    let mut battle = in_play.battle();
-    if battle.check_victory() {
+/// A side out of the fight ends the battle: read from each fighter's side and conditions,
+/// written to the battle's record, its clock and its log.
+fn end_if_decided(
+    seats: Res<Seats>,
+    fighters: Query<(&Side, &Conditions)>,
+    mut record: ResMut<Record>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+    mut turn: ResMut<Turn>,
+) {
+    let sides = battle::sides_in_fight(fighters.iter_many(&seats.0));
+    if let Some((winner, reason)) = battle::decided(sides) {
+        battle::finish(&mut record.winner, &mut clock, &mut log, winner, reason);
         *turn = Turn::Decided;
     }
 }

@@ -317,7 +317,7 @@ impl Plugin for D20ClassicPlugin {
         app.add_systems(
             RulesSchedule,
             (
-                act(resolve::delay_to_end_of_order).in_set(Slot::Delay),
+                crate::combat::schedule::delay_to_end_of_order.in_set(Slot::Delay),
                 pass_turn_when(standard_and_move_spent).in_set(Passing::Spent),
             ),
         );

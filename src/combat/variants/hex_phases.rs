@@ -324,7 +324,7 @@ impl Plugin for HexPhasesPlugin {
         app.add_systems(
             RulesSchedule,
             (
-                act(resolve::delay_to_end_of_order).in_set(Slot::Delay),
+                crate::combat::schedule::delay_to_end_of_order.in_set(Slot::Delay),
                 act(give_abort_order).in_set(Slot::Orders),
                 pass_turn_when(phase_actions_spent).in_set(Passing::Spent),
             ),
