@@ -180,7 +180,8 @@ impl CombatEvent {
         }
     }
 
-    /// One line a player can read, with every die and modifier.
+    /// One line a player can read, with every die and modifier (an attack's target number
+    /// named as such: the log in the window names it in the variant's words).
     pub fn describe(&self) -> String {
         match self {
             CombatEvent::BattleStarted { level, rules, seed } => format!("{level} under {rules} (seed {seed})"),
@@ -196,26 +197,7 @@ impl CombatEvent {
                 let to = path.last().map_or("nowhere".to_string(), |p| p.to_string());
                 format!("{unit} {kind}s to {to} ({cost_ft} ft)")
             }
-            CombatEvent::Attack {
-                attacker,
-                target,
-                kind,
-                die,
-                rolls,
-                modifiers,
-                total,
-                target_number,
-                hit,
-                critical,
-            } => {
-                let natural: i32 = rolls.iter().sum();
-                format!(
-                    "{attacker} {kind} {target}: {die} {natural}{} = {total} vs {target_number}: {}{}",
-                    mods(modifiers),
-                    if *hit { "hit" } else { "miss" },
-                    if *critical { " (critical threat)" } else { "" }
-                )
-            }
+            CombatEvent::Attack { .. } => self.describe_under("target number"),
             CombatEvent::Confirm { attacker, roll, total, target_number, confirmed, .. } => format!(
                 "{attacker} confirms: d20 {roll} = {total} vs {target_number}: {}",
                 if *confirmed { "critical hit!" } else { "not confirmed" }

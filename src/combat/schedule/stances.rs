@@ -8,8 +8,15 @@ use crate::combat::battle::{EventLog, Seats};
 use crate::combat::command::{Command, Stance};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::{Bonuses, Reactions};
+use crate::combat::resolve::Plan;
 use crate::rules::{Battlefield, Combatant};
 use bevy::prelude::*;
+
+/// The acting fighter's entity and the accepted command, while one is being carried out.
+fn acting<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
+    let (actor, plan) = turn.accepted()?;
+    Some((*seats.0.get(actor)?, actor, plan))
+}
 
 /// Fighting defensively or recklessly (the variant's numbers), guarding (+2 AC) or focusing
 /// (+1 on attack and damage rolls), until the fighter's next turn.
@@ -20,8 +27,8 @@ pub(super) fn take_stance(
     mut fighters: Query<(&Combatant, &mut Bonuses)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((actor, plan)) = turn.accepted() else { return };
-    let Some(Ok((who, mut bonuses))) = seats.0.get(actor).map(|&e| fighters.get_mut(e)) else { return };
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Ok((who, mut bonuses)) = fighters.get_mut(me) else { return };
     let unit = who.id.clone();
     let numbers = field.variant.numbers();
     let (action, detail) = match &plan.command {
@@ -60,8 +67,8 @@ pub(crate) fn take_defensive_action(
     mut fighters: Query<(&Combatant, &mut Bonuses)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((actor, _)) = turn.accepted() else { return };
-    let Some(Ok((who, mut bonuses))) = seats.0.get(actor).map(|&e| fighters.get_mut(e)) else { return };
+    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let Ok((who, mut bonuses)) = fighters.get_mut(me) else { return };
     let numbers = field.variant.numbers();
     let (name, value) = numbers.defensive_action.clone();
     let detail = format!("{value:+} {}", numbers.defensive_lasts);
@@ -76,9 +83,9 @@ pub(super) fn hold_attack(
     mut fighters: Query<(&Combatant, &mut Reactions)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((actor, plan)) = turn.accepted() else { return };
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let Command::Hold { target } = &plan.command else { return };
-    let Some(Ok((who, mut reactions))) = seats.0.get(actor).map(|&e| fighters.get_mut(e)) else { return };
+    let Ok((who, mut reactions)) = fighters.get_mut(me) else { return };
     reactions.held = Some(target.clone());
     let on = target.clone().unwrap_or_else(|| "the first foe".into());
     log.push(CombatEvent::Action {
@@ -97,10 +104,10 @@ pub(crate) fn delay_to_end_of_order(
     mut clock: ResMut<crate::combat::time::Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((a, _)) = turn.accepted() else { return };
+    let Some((me, a, _)) = acting(&turn, &seats) else { return };
     let order_of = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok()).map(|(_, init)| init.order);
     let last = clock.order.iter().filter_map(|&i| order_of(i)).min().unwrap_or(0);
-    let Some(Ok((who, mut initiative))) = seats.0.get(a).map(|&e| fighters.get_mut(e)) else { return };
+    let Ok((who, mut initiative)) = fighters.get_mut(me) else { return };
     initiative.order = last - 1;
     let unit = who.id.clone();
     clock.order.retain(|&i| i != a);
