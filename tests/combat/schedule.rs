@@ -381,6 +381,8 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
             let stage = listing.sets.iter().find(|s| s.name == set).unwrap();
             stage.systems.iter().find(|s| s.name.ends_with(name)).cloned().unwrap()
         };
+        let spend = find("resolve", "spend_budget");
+        assert_eq!(spend.writes, ["Economy"], "{v:?}: a command's cost changes the actor's economy only");
         let end = find("victory", "end_if_decided");
         assert_eq!(end.writes, ["Clock", "EventLog", "Record", "Turn"], "{v:?}");
         assert!(end.reads.contains(&"Side".into()) && end.reads.contains(&"Conditions".into()), "{v:?}");

@@ -5,11 +5,6 @@
 use super::*;
 use crate::level::SpellDef;
 
-/// The command spends what its plan says.
-pub(crate) fn spend_budget(b: &mut Battle, actor: usize, plan: &Plan) {
-    b.fighters.economy[actor].budget = plan.budget_after.clone();
-}
-
 /// An attack, a full attack, or reloading a crossbow.
 pub(crate) fn attack_or_reload(b: &mut Battle, actor: usize, plan: &Plan) {
     match &plan.command {

@@ -1,7 +1,8 @@
-//! Orders a fighter gives itself that change only its own components: a stance (fighting
-//! defensively or recklessly, guarding, focusing) or the defensive action into its
-//! `Bonuses`, a held attack into its `Reactions`. Each is a system over exactly those
-//! components, its `Combatant` for the log's name and the event log.
+//! What a command does to the acting fighter's own components alone: its cost to its
+//! `Economy`, a stance (fighting defensively or recklessly, guarding, focusing) or the
+//! defensive action to its `Bonuses`, a held attack to its `Reactions`, a delay to its
+//! `Initiative` and the clock's order. Each is a system over exactly those, its `Combatant`
+//! for the log's name and the event log.
 
 use super::Turn;
 use crate::combat::battle::{EventLog, Seats};
@@ -16,6 +17,19 @@ use bevy::prelude::*;
 fn acting<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
     let (actor, plan) = turn.accepted()?;
     Some((*seats.0.get(actor)?, actor, plan))
+}
+
+/// What the command costs: the acting fighter's budget becomes what the check said would be
+/// left of it.
+pub(super) fn spend_budget(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut economies: Query<&mut crate::combat::fighter::Economy>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    if let Ok(mut economy) = economies.get_mut(me) {
+        economy.budget.clone_from(&plan.budget_after);
+    }
 }
 
 /// Fighting defensively or recklessly (the variant's numbers), guarding (+2 AC) or focusing

@@ -17,7 +17,7 @@ pub(super) fn add_common(app: &mut App) {
         (
             (take_command, derive_maps.run_if(derived_is_stale)).chain().in_set(RulesStage::Intake),
             check_command.run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_))).in_set(RulesStage::Validate),
-            act(resolve::spend_budget).in_set(Slot::Spend),
+            super::stances::spend_budget.in_set(Slot::Spend),
             start_walking.in_set(Slot::Movement),
             walk_next_leg
                 .run_if(|pass: Res<Pass>| pass.0 > 0)
