@@ -11,7 +11,7 @@
 
 pub mod clock;
 mod stances;
-pub(crate) use stances::delay_to_end_of_order;
+pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};

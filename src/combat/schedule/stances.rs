@@ -14,7 +14,7 @@ use crate::rules::{Battlefield, Combatant};
 use bevy::prelude::*;
 
 /// The acting fighter's entity and the accepted command, while one is being carried out.
-fn acting<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
+pub(crate) fn acting<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
     let (actor, plan) = turn.accepted()?;
     Some((*seats.0.get(actor)?, actor, plan))
 }

@@ -65,12 +65,18 @@ fn abort_to_dodge(b: &mut Battle, t: usize) {
 }
 
 /// The standing order: whether to abort to a dodge when attacked.
-fn give_abort_order(b: &mut Battle, actor: usize, plan: &Plan) {
+fn give_abort_order(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let Command::AbortOrder { on } = plan.command else { return };
-    abort_mut(b, actor).order = Some(on);
-    let id = b.fighters.combatant[actor].id.clone();
+    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
+    economy.kept.get_mut::<Abort>().order = Some(on);
     let detail = if on { "will abort to a dodge when attacked, giving up its next action" } else { "will not abort" };
-    b.emit(CombatEvent::Action { unit: id, action: "abort order".into(), detail: detail.into() });
+    log.push(CombatEvent::Action { unit: who.id.clone(), action: "abort order".into(), detail: detail.into() });
 }
 
 /// Opens the next window of this variant's clock (a round, phase or step): who may act
@@ -325,7 +331,7 @@ impl Plugin for HexPhasesPlugin {
             RulesSchedule,
             (
                 crate::combat::schedule::delay_to_end_of_order.in_set(Slot::Delay),
-                act(give_abort_order).in_set(Slot::Orders),
+                give_abort_order.in_set(Slot::Orders),
                 pass_turn_when(phase_actions_spent).in_set(Passing::Spent),
             ),
         );

@@ -19,10 +19,12 @@ mod prelude {
     pub(super) use super::VariantRules;
     pub(super) use crate::combat::FighterRef;
     pub(super) use crate::combat::attack::{Situation, Terms};
+    pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::{Budget, post_turn_recovery, round_reset};
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
+    pub(super) use crate::combat::fighter::Economy;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
     pub(super) use crate::combat::fighter::{Casting, Immediate};
@@ -34,16 +36,18 @@ mod prelude {
     pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, act, own_budget, own_economy, own_state,
+        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, act, acting, own_budget, own_economy, own_state,
         pass_turn_when, replace_slot, window,
     };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;
+    pub(super) use crate::rules::Combatant;
     pub(super) use crate::rules::Condition;
     pub(super) use crate::rules::PathPlan;
     pub(super) use crate::rules::RulesView;
     pub(super) use bevy::app::{App, Plugin};
     pub(super) use bevy::ecs::schedule::IntoScheduleConfigs;
+    pub(super) use bevy::ecs::system::{Query, Res, ResMut};
 }
 
 use crate::combat::FighterRef;

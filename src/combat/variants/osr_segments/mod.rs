@@ -402,9 +402,9 @@ impl Plugin for OsrSegmentsPlugin {
             RulesSchedule,
             (
                 act(delay_to_low_group).in_set(Slot::Delay),
-                act(declare_intent).in_set(Slot::Orders),
+                declare_intent.in_set(Slot::Orders),
                 act(announce_spell).in_set(Slot::Cast),
-                act(take_major_action).in_set(Slot::AfterCommand),
+                take_major_action.in_set(Slot::AfterCommand),
                 pass_turn_when(major_action_spent).in_set(Passing::Spent),
             ),
         );
@@ -428,11 +428,17 @@ fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
 }
 
 /// A declaration for the round: fight, charge, delay or a spell.
-fn declare_intent(b: &mut Battle, actor: usize, plan: &Plan) {
+fn declare_intent(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let Command::Declare { intent } = &plan.command else { return };
-    declaration_mut(b, actor).intent = Some(intent.clone());
-    let id = b.fighters.combatant[actor].id.clone();
-    b.emit(CombatEvent::Action { unit: id, action: "declares".into(), detail: intent.describe() });
+    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
+    economy.kept.get_mut::<Declaration>().intent = Some(intent.clone());
+    log.push(CombatEvent::Action { unit: who.id.clone(), action: "declares".into(), detail: intent.describe() });
 }
 
 /// A spell is announced in the caster's group turn and goes off in its segment.
@@ -443,17 +449,17 @@ fn announce_spell(b: &mut Battle, actor: usize, plan: &Plan) {
 }
 
 /// Moving or attacking takes the round's major action.
-fn take_major_action(b: &mut Battle, actor: usize, plan: &Plan) {
+fn take_major_action(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&mut Economy>) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let cmd = &plan.command;
-    if matches!(
-        cmd,
-        Command::Move { .. } | Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }
-    ) {
-        let mine = declaration_mut(b, actor);
+    let moves = matches!(cmd, Command::Move { .. });
+    let attacks = matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. });
+    if (moves || attacks)
+        && let Ok(mut economy) = economies.get_mut(me)
+    {
+        let mine = economy.kept.get_mut::<Declaration>();
         mine.acted = true;
-        if matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. }) {
-            mine.attacked = true;
-        }
+        mine.attacked |= attacks;
     }
 }
 
