@@ -6,7 +6,7 @@
 
 use super::super::prelude::*;
 use super::advanced::{begin_advanced, begin_complex, continue_advanced};
-use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points, points_mut};
+use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points_mut};
 use super::{advanced_name, next_action_phase};
 use crate::combat::schedule::{InPlay, Moves, Turn};
 use bevy::prelude::Res;
@@ -25,11 +25,11 @@ impl Plugin for ApPhasesPlugin {
             (
                 go_on_with_advanced_action.in_set(Slot::TakeOver),
                 act(declare_charge).in_set(Slot::Charge),
-                act(begin_total_defense).in_set(Slot::Defend),
+                begin_total_defense.in_set(Slot::Defend),
                 act(begin_complex_action).in_set(Slot::Own),
-                act(forfeit_other_actions).in_set(Slot::Held),
+                forfeit_other_actions.in_set(Slot::Held),
                 act(begin_casting).in_set(Slot::Cast),
-                act(spend_action_point).in_set(Slot::AfterCommand),
+                spend_action_point.in_set(Slot::AfterCommand),
                 pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
         );
@@ -72,11 +72,22 @@ fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
 }
 
 /// Total defense is an advanced action of 2 AP.
-fn begin_total_defense(b: &mut Battle, actor: usize, _plan: &Plan) {
-    let id = b.fighters.combatant[actor].id.clone();
-    points_mut(b, actor).ap = points(b, actor).ap.saturating_sub(1);
-    points_mut(b, actor).advanced = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
-    b.emit(CombatEvent::Action { unit: id, action: "total defense".into(), detail: "begun (2 AP)".into() });
+fn begin_total_defense(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
+    let points = economy.kept.get_mut::<ActionPoints>();
+    points.ap = points.ap.saturating_sub(1);
+    points.advanced = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
+    log.push(CombatEvent::Action {
+        unit: who.id.clone(),
+        action: "total defense".into(),
+        detail: "begun (2 AP)".into(),
+    });
 }
 
 /// Coup de grace and first aid: complex advanced actions.
@@ -85,8 +96,11 @@ fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
 }
 
 /// "Once you ready an action, you forfeit all other actions this round."
-fn forfeit_other_actions(b: &mut Battle, actor: usize, _plan: &Plan) {
-    points_mut(b, actor).ap = 1;
+fn forfeit_other_actions(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&mut Economy>) {
+    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    if let Ok(mut economy) = economies.get_mut(me) {
+        economy.kept.get_mut::<ActionPoints>().ap = 1;
+    }
 }
 
 /// "Cast a Standard-Action Spell (Complex; 2 AP)": begun now.
@@ -97,7 +111,8 @@ fn begin_casting(b: &mut Battle, actor: usize, plan: &Plan) {
 }
 
 /// Every action spends an AP; those that are advanced actions spent theirs already.
-fn spend_action_point(b: &mut Battle, actor: usize, plan: &Plan) {
+fn spend_action_point(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&mut Economy>) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let spent_already = matches!(
         plan.command,
         Command::EndTurn
@@ -108,8 +123,9 @@ fn spend_action_point(b: &mut Battle, actor: usize, plan: &Plan) {
             | Command::AbortOrder { .. }
             | Command::Declare { .. }
     );
-    if !spent_already {
-        points_mut(b, actor).ap = points(b, actor).ap.saturating_sub(1);
+    if !spent_already && let Ok(mut economy) = economies.get_mut(me) {
+        let points = economy.kept.get_mut::<ActionPoints>();
+        points.ap = points.ap.saturating_sub(1);
     }
 }
 
