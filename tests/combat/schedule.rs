@@ -381,6 +381,26 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
             let stage = listing.sets.iter().find(|s| s.name == set).unwrap();
             stage.systems.iter().find(|s| s.name.ends_with(name)).cloned().unwrap()
         };
+        // The variants' orders and costs change the actor's own part of the economy alone.
+        let orders = ["declare_charge", "begin_total_defense", "forfeit_other_actions", "spend_action_point"];
+        let orders = orders.iter().chain(&["give_abort_order", "declare_intent", "take_major_action"]);
+        let found: Vec<_> = resolve.systems.iter().filter(|s| orders.clone().any(|o| s.name.ends_with(o))).collect();
+        let expected = match v {
+            RulesVariant::ApPhases => 4,
+            RulesVariant::OsrSegments => 2,
+            RulesVariant::HexPhases => 1,
+            _ => 0,
+        };
+        assert_eq!(found.len(), expected, "{v:?}");
+        for system in found {
+            let wide = system.writes.iter().any(|w| w != "Economy" && w != "EventLog");
+            assert!(
+                !wide && system.writes.contains(&"Economy".into()),
+                "{v:?}: {} writes {:?}",
+                system.name,
+                system.writes
+            );
+        }
         let spend = find("resolve", "spend_budget");
         assert_eq!(spend.writes, ["Economy"], "{v:?}: a command's cost changes the actor's economy only");
         let end = find("victory", "end_if_decided");

@@ -33,7 +33,7 @@ mod prelude {
     };
     pub(super) use crate::combat::odds::AttackDie;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
-    pub(super) use crate::combat::resolve::{Plan, spell_of, target_of};
+    pub(super) use crate::combat::resolve::{Plan, spell_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
         ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, act, acting, own_budget, own_economy, own_state,

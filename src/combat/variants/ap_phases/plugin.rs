@@ -24,7 +24,7 @@ impl Plugin for ApPhasesPlugin {
             RulesSchedule,
             (
                 go_on_with_advanced_action.in_set(Slot::TakeOver),
-                act(declare_charge).in_set(Slot::Charge),
+                declare_charge.in_set(Slot::Charge),
                 begin_total_defense.in_set(Slot::Defend),
                 act(begin_complex_action).in_set(Slot::Own),
                 forfeit_other_actions.in_set(Slot::Held),
@@ -61,14 +61,20 @@ fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves
 }
 
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
-fn declare_charge(b: &mut Battle, actor: usize, plan: &Plan) {
-    let Some(t) = target_of(b, plan) else { return };
-    points_mut(b, actor).ap -= 1;
-    let target = b.fighters.combatant[t].id.clone();
-    points_mut(b, actor).advanced =
-        Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
-    let id = b.fighters.combatant[actor].id.clone();
-    b.emit(CombatEvent::Action { unit: id, action: "charge".into(), detail: format!("declared at {target} (2 AP)") });
+fn declare_charge(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Command::Charge { target } = &plan.command else { return };
+    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
+    let points = economy.kept.get_mut::<ActionPoints>();
+    points.ap -= 1;
+    points.advanced = Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
+    let detail = format!("declared at {target} (2 AP)");
+    log.push(CombatEvent::Action { unit: who.id.clone(), action: "charge".into(), detail });
 }
 
 /// Total defense is an advanced action of 2 AP.
