@@ -106,13 +106,9 @@ impl Engine {
         run_the_clock(&mut self.world);
     }
 
-    /// Checks and resolves `cmd` for the fighter acting now in the world's battle.
+    /// Checks and resolves `cmd` for the fighter acting now in the world's battle: runs the
+    /// schedule as many passes as it takes.
     pub fn execute(&mut self, cmd: Command) -> Result<(), RuleError> {
-        self.run_command(cmd)
-    }
-
-    /// Runs the schedule for `cmd`, as many passes as it takes.
-    fn run_command(&mut self, cmd: Command) -> Result<(), RuleError> {
         *self.world.resource_mut::<Turn>() = Turn::Ordered(cmd);
         // One pass carries the command out; each further pass makes the next reaction on
         // the stack, or walks a move's next leg once they are made.

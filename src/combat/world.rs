@@ -227,15 +227,6 @@ impl BattleWorld {
         &self.world().resource::<Record>().stats
     }
 
-    /// How many combatants the battle has.
-    pub fn len(&self) -> usize {
-        self.world().resource::<Seats>().0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The index of the combatant with this id.
     pub fn index_of(&self, id: &str) -> Option<usize> {
         self.read().index_of(id)
