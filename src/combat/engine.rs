@@ -4,7 +4,6 @@
 //! AI's foresight, the tests) runs this one schedule; and the listing of that schedule.
 
 use super::battle::Battle;
-use super::battle::store::Gate;
 use super::command::{Command, RuleError};
 use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, systems_outside};
 use super::schedule::clock::run_the_clock;
@@ -16,7 +15,6 @@ use crate::variants::RulesVariant;
 use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
 use bevy::ecs::schedule::{InternedSystemSet, Schedule, Schedules};
-use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 
 /// A `World` with the rules schedule of one variant built in it.
@@ -24,8 +22,6 @@ pub struct Engine {
     world: World,
     schedule: Schedule,
     variant: RulesVariant,
-    /// The way into the world's battle, made when the first battle comes in.
-    gate: Option<Gate>,
     /// Only the variant's own systems: fit to serve another battle of the variant.
     plain: bool,
 }
@@ -60,8 +56,7 @@ impl Engine {
 
     /// The battle in the world, lent.
     pub fn lend(&mut self) -> Battle<'_, '_> {
-        let gate = self.gate.get_or_insert_with(|| SystemState::new(&mut self.world));
-        gate.get_mut(&mut self.world).expect("the world holds a battle (`store::furnish`)").battle()
+        super::battle::store::lend(&mut self.world)
     }
 
     /// The app of `variant`'s rules: the common rules plugin, the variant's plugin, then
@@ -97,7 +92,7 @@ impl Engine {
         assert!(windows == 1 && spent == 1, "{} must add one window system and one clock system", variant.id());
         world.init_resource::<TickCheck>();
         world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
-        Engine { world, schedule, variant, gate: None, plain: false }
+        Engine { world, schedule, variant, plain: false }
     }
 
     /// Opens the battle's first window of time and moves time to the first fighter to act.
@@ -307,7 +302,7 @@ mod tests {
     fn a_panicking_rule_leaves_the_battle_as_far_as_it_came() {
         let variant = RulesVariant::D20Classic;
         let engine = Engine::build(variant, |app| {
-            app.add_systems(RulesSchedule, broken_rule.after(Slot::Attack).in_set(RulesStage::Resolve));
+            app.add_systems(RulesSchedule, broken_rule.after(Slot::Attack).before(Slot::Charge).in_set(RulesStage::Resolve));
         });
         let mut battle = duel_on(engine, TWO, BattleOptions::default());
         // A command that is not an attack goes through.

@@ -6,7 +6,7 @@ use super::*;
 use bevy::ecs::schedule::{IntoScheduleConfigs, Schedules, SystemSet};
 use bevy::prelude::App;
 use fivefoot::combat::engine::Engine;
-use fivefoot::combat::schedule::{InPlay, RulesSchedule, RulesSchedulePlugin, RulesStage};
+use fivefoot::combat::schedule::{RulesSchedule, RulesSchedulePlugin, RulesStage};
 use fivefoot::combat::variants::{ap_phases, osr_segments};
 
 /// What `name` calls the events from `before` on, in order (the events it names).
@@ -287,8 +287,8 @@ fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
     assert!(seen > 2, "the goblin's group went first in {seen} of 20");
 }
 
-fn writes_the_battle(_: InPlay) {}
-fn also_writes_the_battle(_: InPlay) {}
+fn writes_the_battle(_: &mut bevy::prelude::World) {}
+fn also_writes_the_battle(_: &mut bevy::prelude::World) {}
 
 fn builds(order: bool) -> bool {
     let mut app = App::empty();
@@ -310,14 +310,14 @@ fn two_rule_systems_writing_the_battle_in_no_set_order_do_not_build() {
 }
 
 #[test]
-fn the_checks_read_the_battle_in_play_and_write_nothing() {
+fn the_checks_read_the_battle_and_write_nothing() {
     use bevy::ecs::system::{IntoSystem, System};
-    use fivefoot::combat::schedule::InPlayRead;
+    use fivefoot::combat::schedule::judge_command;
     let mut world = bevy::prelude::World::new();
-    let mut check = IntoSystem::into_system(|_: InPlayRead| {});
+    let mut check = IntoSystem::into_system(judge_command);
     assert!(!check.initialize(&mut world).combined_access().has_any_write(), "a check writes nothing");
-    // Positive control: the rules' own view writes.
-    let mut rule = IntoSystem::into_system(|_: InPlay| {});
+    // Positive control: a rule that changes the dice writes.
+    let mut rule = IntoSystem::into_system(|_: bevy::prelude::ResMut<fivefoot::rules::Dice>| {});
     assert!(rule.initialize(&mut world).combined_access().has_any_write());
 }
 

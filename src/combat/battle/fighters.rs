@@ -1,11 +1,10 @@
 //! The combatants of a battle, one column per component, in id order (a fighter's index is
-//! its seat): each column is the world's query of that component (or, to read from outside
-//! the schedule, the world itself), reached through the seats. The rules index a column
+//! its seat): each column reaches that component of each seated entity in the battle's
+//! world. The rules index a column
 //! (`b.fighters.health[t].hp -= 3`) to read or change one component of one fighter, and
 //! take a [`FighterRef`] to ask about a whole fighter. Here too: how a level's unit
 //! becomes a [`Fighter`].
 
-use super::store::Seats;
 use crate::combat::fighter::{Bonuses, Economy, Grapple, Initiative, Reactions, Spells};
 use crate::grid::{Footprint, GridPos, Size};
 use crate::level::{Catalogue, DiceExpr, UnitDef};
@@ -13,22 +12,20 @@ use crate::rules::{
     Awareness, Body, Combatant, CombatantBundle, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded,
 };
 use bevy::ecs::component::Mutable;
-use bevy::ecs::system::SystemParam;
+use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy::prelude::*;
+use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 
 /// One component of every combatant, in id order.
 pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
-    InPlay {
+    /// Lent by a world given whole to the rules (`store::lend`): to read and to change.
+    Lent {
         seats: &'w [Entity],
-        all: Query<'w, 's, &'static mut C>,
+        world: UnsafeWorldCell<'w>,
+        of: PhantomData<&'s C>,
     },
-    /// Lent for reading only, to a check (`InPlayRead`).
-    Seen {
-        seats: &'w [Entity],
-        all: Query<'w, 's, &'static C>,
-    },
-    /// Read from the world outside any system (`BattleWorld::read`).
+    /// Read from a world shared with others (`store::read`).
     Read {
         seats: &'w [Entity],
         world: &'w World,
@@ -40,8 +37,11 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     #[inline]
     fn seated(&self, i: usize) -> &C {
         match self {
-            Column::InPlay { seats, all } => all.get(seats[i]).expect("every seat holds a fighter"),
-            Column::Seen { seats, all } => all.get(seats[i]).expect("every seat holds a fighter"),
+            // SAFETY: the world was lent whole (`store::lend`, from `&mut World`) to the
+            // battle holding this column, the one way to its `C`s; a shared borrow of the
+            // column (and so of the battle) rules out a `&mut C` given out by it.
+            Column::Lent { seats, world, .. } => unsafe { world.get_entity(seats[i]).ok().and_then(|e| e.get::<C>()) }
+                .expect("every seat holds a fighter"),
             Column::Read { seats, world } => world.get::<C>(seats[i]).expect("every seat holds a fighter"),
         }
     }
@@ -49,10 +49,14 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     #[inline]
     fn seated_mut(&mut self, i: usize) -> &mut C {
         match self {
-            Column::InPlay { seats, all } => all.get_mut(seats[i]).expect("every seat holds a fighter").into_inner(),
-            Column::Seen { .. } | Column::Read { .. } => {
-                unreachable!("a battle lent for reading is only ever seen as `&Battle`")
+            // SAFETY: as `seated`; the column is borrowed uniquely, so no other reference to
+            // a `C` it gave out is alive, and nothing else in the battle reaches a `C`.
+            Column::Lent { seats, world, .. } => {
+                unsafe { world.get_entity(seats[i]).ok().and_then(|e| e.get_mut::<C>()) }
+                    .expect("every seat holds a fighter")
+                    .into_inner()
             }
+            Column::Read { .. } => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
         }
     }
 
@@ -65,7 +69,7 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
 
     fn len(&self) -> usize {
         match self {
-            Column::InPlay { seats, .. } | Column::Seen { seats, .. } | Column::Read { seats, .. } => seats.len(),
+            Column::Lent { seats, .. } | Column::Read { seats, .. } => seats.len(),
         }
     }
 }
@@ -114,6 +118,11 @@ macro_rules! fighter_columns {
             pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
                 Fighters { $($column: Column::Read { seats, world },)* }
             }
+
+            /// The fighters seated in a world lent whole to the rules.
+            pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
+                Fighters { $($column: Column::Lent { seats, world, of: PhantomData },)* }
+            }
         }
 
         impl Fighters<'_, '_> {
@@ -138,34 +147,6 @@ macro_rules! fighter_columns {
         impl std::fmt::Debug for FighterRef<'_, '_, '_> {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.debug_struct("Fighter")$(.field(stringify!($column), self.$column()))*.finish()
-            }
-        }
-
-        /// The combatants in play, as the rules take them from the world.
-        #[derive(SystemParam)]
-        pub struct InPlayFighters<'w, 's> {
-            seats: Res<'w, Seats>,
-            $($column: Query<'w, 's, &'static mut $component>,)*
-        }
-
-        impl<'w, 's> InPlayFighters<'w, 's> {
-            pub(super) fn lend(self) -> Fighters<'w, 's> {
-                let seats = &self.seats.into_inner().0[..];
-                Fighters { $($column: Column::InPlay { seats, all: self.$column },)* }
-            }
-        }
-
-        /// The combatants in play, lent for reading only.
-        #[derive(SystemParam)]
-        pub struct SeenFighters<'w, 's> {
-            seats: Res<'w, Seats>,
-            $($column: Query<'w, 's, &'static $component>,)*
-        }
-
-        impl<'w, 's> SeenFighters<'w, 's> {
-            pub(super) fn lend(self) -> Fighters<'w, 's> {
-                let seats = &self.seats.into_inner().0[..];
-                Fighters { $($column: Column::Seen { seats, all: self.$column },)* }
             }
         }
     };

@@ -17,13 +17,15 @@ pub(crate) mod store;
 pub use fighters::{Column, Fighter, FighterRef, Fighters, FightersIter};
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Counterspells, Criticals, Maneuver, Situation, Terms, VariantRules};
-pub use store::{BattleRead, Derived, EventLog, Held, InPlay, InPlayRead, Seats};
+pub use store::{BattleRead, Derived, EventLog, Held, Seats};
 
 use super::event::CombatEvent;
 use super::own::{Own, OwnData};
 use super::time::{Budget, Clock};
 use crate::rules::{Battlefield, Conditions, Dice, Roster, RulesView, Side};
 use crate::variants::RulesVariant;
+use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
+use bevy::prelude::World;
 use serde::Serialize;
 
 pub use crate::level::DeathSaves;
@@ -92,9 +94,35 @@ pub struct Battle<'w, 's> {
     /// The registry of the variants' rules (their slots), given when the battle is set up
     /// (`variants::rules`), so the shared rules never name the registry's module.
     pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
+    /// The world it is in, for read-only systems to run over (`Battle::world`).
+    pub(crate) world: Whole<'w>,
+}
+
+/// The world a battle is in: lent whole to it, or shared with others.
+#[derive(Clone, Copy)]
+pub(crate) enum Whole<'w> {
+    Lent(UnsafeWorldCell<'w>),
+    Read(&'w World),
+}
+
+impl std::fmt::Debug for Whole<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("World")
+    }
 }
 
 impl Battle<'_, '_> {
+    /// The whole world of the battle, to run read-only systems over (the attack modifiers):
+    /// while it is borrowed, nothing of the battle can be changed.
+    pub fn world(&self) -> &World {
+        match self.world {
+            // SAFETY: the world was lent whole to this battle (`store::lend`), and it gives
+            // out `&mut` to its parts only while borrowed uniquely, which `&self` rules out.
+            Whole::Lent(cell) => unsafe { cell.world() },
+            Whole::Read(world) => world,
+        }
+    }
+
     /// A logged check or save: d20 + `bonus` against `dc` for fighter `i`.
     pub fn check(&mut self, i: usize, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
         let roll = self.dice.roll(20) as i32;

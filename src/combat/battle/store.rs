@@ -2,28 +2,35 @@
 //! whole battle. Each combatant is an entity with its components (`fighters`), seated in id
 //! order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
 //! variant's own state and the derived roster, occupancy and threat map are resources. The
-//! rule systems reach it through the [`InPlay`] system parameter and the checks through
-//! [`InPlayRead`]; from outside the schedule it is lent (`BattleWorld::lend`) or read
-//! (`BattleWorld::read`) from the world itself.
+//! rule drivers and `BattleWorld::lend` take the world whole ([`lend`]); the checks and
+//! anyone else read it from a shared world ([`read`]).
 
-use super::fighters::{Fighter, Fighters, InPlayFighters, SeenFighters};
-use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules};
+use super::fighters::{Fighter, Fighters};
+use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules, Whole};
 use crate::combat::event::CombatEvent;
 use crate::combat::own::Own;
 use crate::combat::time::Clock;
 use crate::level::WeaponDef;
 use crate::rules::{Battlefield, Dice, Occupancy, Roster, ThreatMap};
 use crate::variants::RulesVariant;
-use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
+use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 use std::sync::Arc;
 
-/// One part of a battle's state, lent by its world: to change, or only to read.
+/// One part of a battle's state, in its world: lent with the whole world, to change, or
+/// read from a world shared with others.
 pub enum Held<'w, T> {
-    InPlay(&'w mut T),
-    /// Lent for reading only, to a check (`InPlayRead`).
-    Seen(&'w T),
+    /// Reached through a world lent whole (`lend`): the battle is the one way to it.
+    Lent(NonNull<T>, PhantomData<&'w mut T>),
+    Read(&'w T),
+}
+
+impl<'w, T> Held<'w, T> {
+    fn lent(value: &'w mut T) -> Self {
+        Held::Lent(NonNull::from(value), PhantomData)
+    }
 }
 
 impl<T> Deref for Held<'_, T> {
@@ -31,8 +38,10 @@ impl<T> Deref for Held<'_, T> {
     #[inline]
     fn deref(&self) -> &T {
         match self {
-            Held::InPlay(value) => value,
-            Held::Seen(value) => value,
+            // SAFETY: made from a `&'w mut T` (`Held::lent`) that only this `Held` keeps; a
+            // shared borrow of it rules out a `&mut T` it gave out.
+            Held::Lent(value, _) => unsafe { value.as_ref() },
+            Held::Read(value) => value,
         }
     }
 }
@@ -41,8 +50,9 @@ impl<T> DerefMut for Held<'_, T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut T {
         match self {
-            Held::InPlay(value) => value,
-            Held::Seen(_) => unreachable!("a battle lent for reading is only ever seen as `&Battle`"),
+            // SAFETY: as `deref`, and this `Held` is borrowed uniquely.
+            Held::Lent(value, _) => unsafe { value.as_mut() },
+            Held::Read(_) => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
         }
     }
 }
@@ -156,73 +166,6 @@ impl DerefMut for EventLog {
     }
 }
 
-/// A system parameter of a battle's parts: its fighters through `$fighters` and each
-/// resource through `$res` (`ResMut` for the rules, `Res` for the checks).
-macro_rules! battle_param {
-    ($(#[$doc:meta])* $name:ident, $fighters:ident, $res:ident) => {
-        $(#[$doc])*
-        #[derive(SystemParam)]
-        pub struct $name<'w, 's> {
-            fighters: $fighters<'w, 's>,
-            field: $res<'w, Battlefield>,
-            dice: $res<'w, Dice>,
-            clock: $res<'w, Clock>,
-            events: $res<'w, EventLog>,
-            own: $res<'w, Own>,
-            derived: $res<'w, Derived>,
-            record: $res<'w, Record>,
-        }
-    };
-}
-
-battle_param!(
-    /// The battle in play, as the rule systems take it from the engine's world.
-    InPlay,
-    InPlayFighters,
-    ResMut
-);
-
-battle_param!(
-    /// The battle in play, lent for reading only: to the checks of the validate stage and
-    /// to the clock's look at what is left of a budget.
-    InPlayRead,
-    SeenFighters,
-    Res
-);
-
-/// A `Battle` of a system parameter's parts, each lent as `Held::$lent` (and the fighters'
-/// columns as `Column::$lent`); `$($borrow)*` is `mut` for the rules' `InPlay` and nothing for the
-/// checks' `InPlayRead`.
-macro_rules! lent_battle {
-    ($param:ident, $lent:ident, $($borrow:tt)*) => {{
-        let record = $param.record.into_inner();
-        Battle {
-            level_name: Held::$lent(&$($borrow)* record.level_name),
-            field: Held::$lent($param.field.into_inner()),
-            variant: record.variant,
-            fighters: $param.fighters.lend(),
-            dice: Held::$lent($param.dice.into_inner()),
-            options: Held::$lent(&$($borrow)* record.options),
-            clock: Held::$lent($param.clock.into_inner()),
-            events: Held::$lent($param.events.into_inner()),
-            stats: Held::$lent(&$($borrow)* record.stats),
-            winner: Held::$lent(&$($borrow)* record.winner),
-            own: Held::$lent($param.own.into_inner()),
-            unarmed: Held::$lent(&$($borrow)* record.unarmed),
-            derived: Held::$lent($param.derived.into_inner()),
-            foreseen: Held::$lent(&$($borrow)* record.foreseen),
-            rules_of: record.rules_of,
-        }
-    }};
-}
-
-impl<'w, 's> InPlay<'w, 's> {
-    /// The battle, for the rules to work on.
-    pub fn battle(self) -> Battle<'w, 's> {
-        lent_battle!(self, InPlay, mut)
-    }
-}
-
 /// A battle that may be read but not changed: it derefs to `&Battle` only.
 pub struct BattleRead<'w, 's>(Battle<'w, 's>);
 
@@ -233,16 +176,39 @@ impl<'w, 's> Deref for BattleRead<'w, 's> {
     }
 }
 
-impl<'w, 's> InPlayRead<'w, 's> {
-    /// The battle, for the checks to read.
-    pub fn battle(self) -> BattleRead<'w, 's> {
-        BattleRead(lent_battle!(self, Seen,))
+/// The battle in `world`, lent whole to the rules: to a rule driver (an exclusive system)
+/// or from outside the schedule (`BattleWorld::lend`). While it is lent, it is the one way
+/// into the world's battle, and `Battle::world` shows the world to read-only systems (the
+/// attack modifiers).
+pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
+    let cell = world.as_unsafe_world_cell();
+    // SAFETY: `world` is borrowed uniquely for the battle's whole life; each resource is
+    // reached once here (distinct types), each component through its own column, and the
+    // whole world shown only while the battle is borrowed shared (`Battle::world`).
+    unsafe {
+        let resource = |missing: &str| -> ! { panic!("the world holds a battle (`store::furnish`): no {missing}") };
+        let record = cell.get_resource_mut::<Record>().unwrap_or_else(|| resource("Record")).into_inner();
+        let seats = &cell.get_resource::<Seats>().unwrap_or_else(|| resource("Seats")).0[..];
+        Battle {
+            level_name: Held::lent(&mut record.level_name),
+            field: Held::lent(cell.get_resource_mut::<Battlefield>().unwrap_or_else(|| resource("Battlefield")).into_inner()),
+            variant: record.variant,
+            fighters: Fighters::lent(seats, cell),
+            dice: Held::lent(cell.get_resource_mut::<Dice>().unwrap_or_else(|| resource("Dice")).into_inner()),
+            options: Held::lent(&mut record.options),
+            clock: Held::lent(cell.get_resource_mut::<Clock>().unwrap_or_else(|| resource("Clock")).into_inner()),
+            events: Held::lent(cell.get_resource_mut::<EventLog>().unwrap_or_else(|| resource("EventLog")).into_inner()),
+            stats: Held::lent(&mut record.stats),
+            winner: Held::lent(&mut record.winner),
+            own: Held::lent(cell.get_resource_mut::<Own>().unwrap_or_else(|| resource("Own")).into_inner()),
+            unarmed: Held::lent(&mut record.unarmed),
+            derived: Held::lent(cell.get_resource_mut::<Derived>().unwrap_or_else(|| resource("Derived")).into_inner()),
+            foreseen: Held::lent(&mut record.foreseen),
+            rules_of: record.rules_of,
+            world: Whole::Lent(cell),
+        }
     }
 }
-
-/// The engine's way into its world's battle: a cached `InPlay` (its resources and query
-/// looked up once).
-pub type Gate = SystemState<InPlay<'static, 'static>>;
 
 /// Puts a battle's resources into `world`, in place of any there (the combatants are seated
 /// apart, `seat`, in the seats already there).
@@ -264,21 +230,22 @@ pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record:
 pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
     let record = world.resource::<Record>();
     BattleRead(Battle {
-        level_name: Held::Seen(&record.level_name),
-        field: Held::Seen(world.resource::<Battlefield>()),
+        level_name: Held::Read(&record.level_name),
+        field: Held::Read(world.resource::<Battlefield>()),
         variant: record.variant,
         fighters: Fighters::read(&world.resource::<Seats>().0, world),
-        dice: Held::Seen(world.resource::<Dice>()),
-        options: Held::Seen(&record.options),
-        clock: Held::Seen(world.resource::<Clock>()),
-        events: Held::Seen(world.resource::<EventLog>()),
-        stats: Held::Seen(&record.stats),
-        winner: Held::Seen(&record.winner),
-        own: Held::Seen(world.resource::<Own>()),
-        unarmed: Held::Seen(&record.unarmed),
-        derived: Held::Seen(world.resource::<Derived>()),
-        foreseen: Held::Seen(&record.foreseen),
+        dice: Held::Read(world.resource::<Dice>()),
+        options: Held::Read(&record.options),
+        clock: Held::Read(world.resource::<Clock>()),
+        events: Held::Read(world.resource::<EventLog>()),
+        stats: Held::Read(&record.stats),
+        winner: Held::Read(&record.winner),
+        own: Held::Read(world.resource::<Own>()),
+        unarmed: Held::Read(&record.unarmed),
+        derived: Held::Read(world.resource::<Derived>()),
+        foreseen: Held::Read(&record.foreseen),
         rules_of: record.rules_of,
+        world: Whole::Read(world),
     })
 }
 

@@ -6,7 +6,7 @@
 //! the queue is empty, lets the variant's own system in [`ClockStep::Window`] open the next
 //! round, phase or step.
 
-use super::InPlay;
+use crate::combat::battle::store::lend;
 use crate::combat::battle::Battle;
 use crate::combat::clock::{self, Tick};
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
@@ -79,18 +79,20 @@ pub(super) fn add_clock(app: &mut App) {
 
 /// Calls the next fighter up, passing over those who cannot act, until one may or the
 /// window is used up.
-fn call_next(in_play: InPlay, mut time: ResMut<TimeMoves>) {
-    let mut battle = in_play.battle();
-    let mut windows = time.windows;
-    loop {
-        match clock::tick(&mut battle, &mut windows) {
-            Tick::OpenWindow => time.window_due = true,
-            Tick::Again => continue,
-            Tick::Settled => time.moving = false,
+fn call_next(world: &mut World) {
+    world.resource_scope(|world, mut time: Mut<TimeMoves>| {
+        let mut battle = lend(world);
+        let mut windows = time.windows;
+        loop {
+            match clock::tick(&mut battle, &mut windows) {
+                Tick::OpenWindow => time.window_due = true,
+                Tick::Again => continue,
+                Tick::Settled => time.moving = false,
+            }
+            break;
         }
-        break;
-    }
-    time.windows = windows;
+        time.windows = windows;
+    })
 }
 
 /// Runs the clock schedule until time stands again.
@@ -107,10 +109,9 @@ pub fn window<F>(open: F) -> impl System<In = (), Out = ()>
 where
     F: Fn(&mut Battle) + Send + Sync + 'static,
 {
-    IntoSystem::into_system(move |in_play: InPlay, mut time: ResMut<TimeMoves>| {
-        let mut battle = in_play.battle();
-        open(&mut battle);
-        time.window_due = false;
+    IntoSystem::into_system(move |world: &mut World| {
+        open(&mut lend(world));
+        world.resource_mut::<TimeMoves>().window_due = false;
     })
     .with_name(std::any::type_name::<F>())
 }

@@ -13,11 +13,11 @@ pub mod clock;
 mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
+pub use systems::judge_command;
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
 
 use super::Battle;
-pub use super::battle::{InPlay, InPlayRead};
 use super::clock::Budget;
 use super::command::{Command, RuleError};
 use super::fighter::Economy;
@@ -224,13 +224,42 @@ pub enum Reaction {
     ToStep { by: usize, mover: usize },
 }
 
-/// A system's way to set a fighter walking: the walk goes to its first stop (a square whose
-/// leaving provokes, or whose entering draws reactions), and the attacks there are pushed
-/// for the reactions stage.
-#[derive(bevy::ecs::system::SystemParam)]
-pub struct Moves<'w> {
-    walking: ResMut<'w, Walking>,
-    stack: ResMut<'w, ReactionStack>,
+/// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square
+/// whose leaving provokes, or whose entering draws reactions), and the attacks there are
+/// pushed for the reactions stage.
+pub struct Moves<'a> {
+    walking: &'a mut Walking,
+    stack: &'a mut ReactionStack,
+}
+
+/// The world's battle lent to `work` with the walk under way and the reactions waiting.
+pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves)) {
+    world.resource_scope(|world, mut walking: Mut<Walking>| {
+        world.resource_scope(|world, mut stack: Mut<ReactionStack>| {
+            let mut moves = Moves { walking: &mut walking, stack: &mut stack };
+            work(&mut crate::combat::battle::store::lend(world), &mut moves);
+        })
+    })
+}
+
+/// The world's battle lent to `work` with the accepted command's actor and plan, if a
+/// command was accepted.
+pub fn with_accepted(world: &mut World, work: impl FnOnce(&mut Battle, usize, &Plan)) {
+    world.resource_scope(|world, turn: Mut<Turn>| {
+        if let Some((actor, plan)) = turn.accepted() {
+            work(&mut crate::combat::battle::store::lend(world), actor, plan);
+        }
+    })
+}
+
+/// The world's battle lent to `work` with the accepted command's actor and plan and the
+/// moves under way, if a command was accepted.
+pub fn with_accepted_moves(world: &mut World, work: impl FnOnce(&mut Battle, usize, &Plan, &mut Moves)) {
+    world.resource_scope(|world, turn: Mut<Turn>| {
+        if let Some((actor, plan)) = turn.accepted() {
+            with_moves(world, |b, moves| work(b, actor, plan, moves));
+        }
+    })
 }
 
 impl Moves<'_> {
@@ -405,12 +434,7 @@ pub fn act<F>(step: F) -> impl System<In = (), Out = ()>
 where
     F: Fn(&mut Battle, usize, &Plan) + Send + Sync + 'static,
 {
-    IntoSystem::into_system(move |in_play: InPlay, turn: Res<Turn>| {
-        let mut battle = in_play.battle();
-        if let Some((actor, plan)) = turn.accepted() {
-            step(&mut battle, actor, plan);
-        }
-    })
+    IntoSystem::into_system(move |world: &mut World| with_accepted(world, &step))
     .with_name(std::any::type_name::<F>())
 }
 

@@ -2,7 +2,7 @@
 //! changing anything, the common rule in each resolve slot, the end of the battle, the
 //! derived state, and the clock.
 
-use super::{InPlay, InPlayRead, Moves, Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act};
+use super::{Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act, with_accepted_moves, with_moves};
 use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::resolve::{self, Walk};
@@ -16,7 +16,7 @@ pub(super) fn add_common(app: &mut App) {
         RulesSchedule,
         (
             (take_command, derive_maps.run_if(derived_is_stale)).chain().in_set(RulesStage::Intake),
-            check_command.run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_))).in_set(RulesStage::Validate),
+            judge_command.pipe(take_verdict).run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_))).in_set(RulesStage::Validate),
             super::stances::spend_budget.in_set(Slot::Spend),
             start_walking.in_set(Slot::Movement),
             walk_next_leg
@@ -69,73 +69,81 @@ fn derive_maps(seats: Res<Seats>, combatants: RosterQuery, field: Res<Battlefiel
     derived.rebuild(&field, Roster::new(units));
 }
 
-/// Whether the command is legal now, what it costs and where it goes: reads only.
-fn check_command(in_play: InPlayRead, mut turn: ResMut<Turn>) {
-    let battle = in_play.battle();
-    let Turn::Taken(command) = std::mem::take(&mut *turn) else { return };
-    *turn = match (battle.check_command(&command), battle.actor()) {
+/// Whether the command taken in is legal now, what it costs and where it goes: a check
+/// over the battle as it stands, reading only (`store::read` of the shared world).
+pub fn judge_command(world: &World) -> Option<Turn> {
+    let Turn::Taken(command) = world.resource::<Turn>() else { return None };
+    let battle = battle::store::read(world);
+    Some(match (battle.check_command(command), battle.actor()) {
         (Ok(plan), Some(actor)) => Turn::Accepted { actor, plan },
         (Err(e), _) => Turn::Refused(e),
         (Ok(_), None) => unreachable!("a command is checked only for the fighter acting now"),
-    };
+    })
+}
+
+/// The check's verdict on the command becomes the turn's.
+fn take_verdict(In(verdict): In<Option<Turn>>, mut turn: ResMut<Turn>) {
+    if let Some(verdict) = verdict {
+        *turn = verdict;
+    }
 }
 
 /// A move or a 5-ft step sets out along its planned path, to the first square where the
 /// walk stops: leaving it provokes, or entering it draws a held attack or the variant's
 /// reaction to a step.
-fn start_walking(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
-    let mut battle = in_play.battle();
-    let Some((actor, plan)) = turn.accepted() else { return };
+fn start_walking(world: &mut World) {
+    with_accepted_moves(world, |battle, actor, plan, moves| {
     let path = plan.path.as_ref().expect("a move has a path");
     let kind = match plan.command {
         crate::combat::Command::Step { .. } => battle.variant.numbers().step_name.clone(),
         _ => "move".into(),
     };
-    let walk = Walk::new(&battle, actor, path, &kind, None);
-    moves.set_out(&mut battle, walk);
+    let walk = Walk::new(battle, actor, path, &kind, None);
+    moves.set_out(battle, walk);
+    })
 }
 
 /// A charge sets out on its straight line; its attack follows the walk.
-fn charge_straight(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
-    let mut battle = in_play.battle();
-    let Some((actor, plan)) = turn.accepted() else { return };
-    if let (Some(t), Some(path)) = (resolve::target_of(&battle, plan), plan.path.as_ref()) {
-        let walk = resolve::charge_walk(&battle, actor, t, path);
-        moves.set_out(&mut battle, walk);
-    }
+fn charge_straight(world: &mut World) {
+    with_accepted_moves(world, |battle, actor, plan, moves| {
+        if let (Some(t), Some(path)) = (resolve::target_of(battle, plan), plan.path.as_ref()) {
+            let walk = resolve::charge_walk(battle, actor, t, path);
+            moves.set_out(battle, walk);
+        }
+    })
 }
 
 /// Once the reactions at its stop are made, a walk goes on to its next stop or its end.
-fn walk_next_leg(in_play: InPlay, mut moves: Moves) {
-    moves.go_on(&mut in_play.battle());
+fn walk_next_leg(world: &mut World) {
+    with_moves(world, |battle, moves| moves.go_on(battle));
 }
 
 /// The attack of opportunity on top of the stack is made.
-fn make_attack_of_opportunity(in_play: InPlay, mut stack: ResMut<ReactionStack>) {
-    let mut battle = in_play.battle();
-    if let Some(Reaction::Opportunity { by, mover, trigger }) = stack.0.last().cloned() {
-        stack.0.pop();
-        resolve::opportunity(&mut battle, by, mover, &trigger);
+fn make_attack_of_opportunity(world: &mut World) {
+    if let Some(Reaction::Opportunity { by, mover, trigger }) = pop_if(world, |r| matches!(r, Reaction::Opportunity { .. })) {
+        resolve::opportunity(&mut battle::store::lend(world), by, mover, &trigger);
     }
+}
+
+/// The reaction on top of the stack, taken off it if it is `of` that kind.
+fn pop_if(world: &mut World, of: impl Fn(&Reaction) -> bool) -> Option<Reaction> {
+    let mut stack = world.resource_mut::<ReactionStack>();
+    if stack.0.last().is_some_and(of) { stack.0.pop() } else { None }
 }
 
 /// The variant's reaction to a step on top of the stack is made (osr-segments: an
 /// immediate attack).
-fn make_step_reaction(in_play: InPlay, mut stack: ResMut<ReactionStack>) {
-    let mut battle = in_play.battle();
-    if let Some(&Reaction::ToStep { by, mover }) = stack.0.last() {
-        stack.0.pop();
-        let b = &mut battle;
+fn make_step_reaction(world: &mut World) {
+    if let Some(Reaction::ToStep { by, mover }) = pop_if(world, |r| matches!(r, Reaction::ToStep { .. })) {
+        let b = &mut battle::store::lend(world);
         b.rules().step_reaction(b, by, mover);
     }
 }
 
 /// The held attack on top of the stack is made.
-fn make_held_attack(in_play: InPlay, mut stack: ResMut<ReactionStack>) {
-    let mut battle = in_play.battle();
-    if let Some(&Reaction::HeldAttack { by, mover }) = stack.0.last() {
-        stack.0.pop();
-        resolve::held_attack(&mut battle, by, mover);
+fn make_held_attack(world: &mut World) {
+    if let Some(Reaction::HeldAttack { by, mover }) = pop_if(world, |r| matches!(r, Reaction::HeldAttack { .. })) {
+        resolve::held_attack(&mut battle::store::lend(world), by, mover);
     }
 }
 

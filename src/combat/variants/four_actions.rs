@@ -10,9 +10,9 @@ use crate::combat::attack::AttackContext;
 use crate::combat::command::GrappleFollowUp;
 use crate::combat::resolve::Walk;
 use crate::combat::resolve::{attack_routine, gain, release, straight_run};
-use crate::combat::schedule::{InPlay, Moves, Turn};
+use crate::combat::schedule::with_accepted_moves;
 use crate::grid::{Footprint, GridPos};
-use bevy::prelude::Res;
+use bevy::prelude::World;
 
 /// four-actions' own part of a budget: the quick action, beside the standard and move
 /// actions every variant of the family has.
@@ -524,17 +524,16 @@ fn escape_by_grapple_contest(b: &mut Battle, actor: usize, _plan: &Plan) {
 }
 
 /// Wrestling is resolved at once; a dash or a tumble sets out, leg by leg.
-fn wrestle_dash_or_tumble(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
-    let mut battle = in_play.battle();
-    let Some((actor, plan)) = turn.accepted() else { return };
-    let b = &mut battle;
-    let walk = match (&plan.command, plan.path.clone()) {
-        (Command::Dash { .. }, Some(path)) => Walk::new(b, actor, &path, "dash", None),
-        (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
-        (Command::Wrestle { follow_up }, _) => return wrestle(b, actor, *follow_up),
-        _ => return,
-    };
-    moves.set_out(b, walk);
+fn wrestle_dash_or_tumble(world: &mut World) {
+    with_accepted_moves(world, |b, actor, plan, moves| {
+        let walk = match (&plan.command, plan.path.clone()) {
+            (Command::Dash { .. }, Some(path)) => Walk::new(b, actor, &path, "dash", None),
+            (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
+            (Command::Wrestle { follow_up }, _) => return wrestle(b, actor, *follow_up),
+            _ => return,
+        };
+        moves.set_out(b, walk);
+    })
 }
 
 /// A spell is cast only with its focus present (the focus check).

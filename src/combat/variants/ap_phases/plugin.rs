@@ -8,8 +8,8 @@ use super::super::prelude::*;
 use super::advanced::{begin_advanced, begin_complex, continue_advanced};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points_mut};
 use super::{advanced_name, next_action_phase};
-use crate::combat::schedule::{InPlay, Moves, Turn};
-use bevy::prelude::Res;
+use crate::combat::schedule::{Turn, with_accepted_moves};
+use bevy::prelude::{Res, World};
 
 pub struct ApPhasesPlugin;
 
@@ -40,24 +40,23 @@ impl Plugin for ApPhasesPlugin {
 /// Ending the turn goes on with the advanced action under way (a charge sets out, leg by
 /// leg; the end of the turn then moves time on as ever); any other action abandons it ("it
 /// may be wise to abandon an advanced action").
-fn go_on_with_advanced_action(in_play: InPlay, turn: Res<Turn>, mut moves: Moves) {
-    let mut battle = in_play.battle();
-    let Some((actor, plan)) = turn.accepted() else { return };
-    let b = &mut battle;
-    if !b.fighters.economy[actor].budget.own::<PhaseAction>().continuing {
-        return;
-    }
-    if plan.command != Command::EndTurn {
-        if let Some(adv) = points_mut(b, actor).advanced.take() {
-            let unit = b.fighters.combatant[actor].id.clone();
-            let action = advanced_name(&adv.action);
-            b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
+fn go_on_with_advanced_action(world: &mut World) {
+    with_accepted_moves(world, |b, actor, plan, moves| {
+        if !b.fighters.economy[actor].budget.own::<PhaseAction>().continuing {
+            return;
         }
-        return;
-    }
-    if let Some(charge) = continue_advanced(b, actor) {
-        moves.set_out(b, charge);
-    }
+        if plan.command != Command::EndTurn {
+            if let Some(adv) = points_mut(b, actor).advanced.take() {
+                let unit = b.fighters.combatant[actor].id.clone();
+                let action = advanced_name(&adv.action);
+                b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
+            }
+            return;
+        }
+        if let Some(charge) = continue_advanced(b, actor) {
+            moves.set_out(b, charge);
+        }
+    })
 }
 
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
