@@ -1,12 +1,13 @@
 //! Attack rolls in each variant's terms: the die, every modifier by name, and the number
 //! to reach. d20-classic, ap-phases and four-actions roll d20 + bonuses vs AC;
 //! osr-segments rolls d20 vs AAC0 − descending AC; hex-phases rolls 3d6 + OCV vs 10 + DCV.
-//! `profile` is what the breakdown panel, `fivefoot query attack` and resolution share.
+//! `profile` is what the breakdown panel, `fivefoot query attack` and resolution share:
+//! its legality here, its terms from the variant's attack modifier systems (`modifiers`).
 
 use super::battle::Battle;
 pub use super::battle::{AttackContext, AttackKind};
-pub(crate) use super::battle::{Situation, Terms};
 use super::fighter::Modifier;
+use super::modifiers::{AttackModifiers, PendingAttack};
 use super::odds::AttackDie;
 use crate::rules::{self, Condition, CoverKind, RulesView};
 use serde::Serialize;
@@ -109,87 +110,32 @@ pub fn profile(
         return AttackProfile::refuse(format!("{} has {why}", ft.id()), die);
     }
 
-    let flanking = melee && rules::flanking(view, a, t).flanking;
-    let mut terms = Terms(Vec::new());
-    let situation = Situation { b, a, t, kind, ctx, melee, dist, flanking, cover_bonus: cover.ac_bonus };
-    let (target_number, against) = rules.attack_terms(&situation, &mut terms);
-    let m = terms.0;
-    let bonus: i32 = m.iter().map(|x| x.value).sum();
+    let mut attack = PendingAttack {
+        variant,
+        attacker: b.fighters.entity(a),
+        target: b.fighters.entity(t),
+        a,
+        t,
+        kind: kind.clone(),
+        ctx: ctx.clone(),
+        melee,
+        dist,
+        cover_bonus: cover.ac_bonus,
+        flanking: false,
+        terms: Vec::new(),
+        target_number: 0,
+        against: String::new(),
+    };
+    AttackModifiers::weigh(b.world(), &mut attack);
+    let bonus: i32 = attack.terms.iter().map(|x| x.value).sum();
     AttackProfile {
         legal: true,
         reason: None,
-        hit_chance: die.hit_chance(bonus, target_number),
-        modifiers: m,
-        target_number,
+        hit_chance: die.hit_chance(bonus, attack.target_number),
+        modifiers: attack.terms,
+        target_number: attack.target_number,
         die,
         melee,
-        against,
+        against: attack.against,
     }
-}
-
-/// The d20 family's attack roll (d20-classic, ap-phases, four-actions): d20, base attack,
-/// Strength (melee) or Dexterity (ranged), size and the variant's penalties and bonuses,
-/// against AC. With `flanking_surprises` a flanked target loses its Dexterity to AC
-/// (four-actions: flanking makes it Surprised).
-pub(crate) fn d20_family_terms(s: &Situation, m: &mut Terms, flanking_surprises: bool) -> (i32, String) {
-    let (b, a, t, melee, flanking) = (s.b, s.a, s.t, s.melee, s.flanking);
-    let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
-    m.push("base attack bonus", fa.stats().def.base_attack);
-    if melee {
-        m.push("Strength", fa.stats().str_mod());
-    } else {
-        m.push("Dexterity", fa.stats().dex_mod());
-    }
-    m.push("size", fa.size().size_modifier());
-    let nums = b.variant.numbers();
-    if nums.untrained_penalty != 0 && !fa.trained() {
-        m.push("untrained", nums.untrained_penalty);
-    }
-    match s.kind {
-        AttackKind::Iterative(n) => m.push("iterative attack", nums.iterative_step * *n as i32),
-        AttackKind::Secondary => m.push("secondary attack", nums.secondary_attack),
-        AttackKind::Tertiary => m.push("tertiary attack", nums.tertiary_attack),
-        AttackKind::NthAction(n) if *n > 1 => {
-            m.push("earlier attack actions", nums.attack_action_step * (*n as i32 - 1))
-        }
-        _ => {}
-    }
-    m.range(s, fa);
-    if flanking && nums.flanking != 0 {
-        m.push("flanking", nums.flanking);
-    }
-    let charged_this_round =
-        nums.charge_attack_lasts_round && melee && fa.reactions().charged == Some((t, b.clock.round));
-    if (s.ctx.charge || charged_this_round) && nums.charge_attack != 0 {
-        m.push("charge", nums.charge_attack);
-    }
-    m.offense(fa);
-    if fa.has(Condition::Prone) && melee {
-        m.push("prone", -4);
-    }
-    // The defender's side of the roll, shown as modifiers so nothing is hidden.
-    if ft.has(Condition::Prone) {
-        m.push("target prone", if melee { 4 } else { -4 });
-    }
-    // The grappled are flat-footed against all but their grappler (d20-classic) and
-    // Restrained, losing their ability modifier to AC (four-actions).
-    let grappled_by_other = ft.has(Condition::Grappled) && ft.grapple().with != Some(a);
-    let loses_dex = ft.has(Condition::FlatFooted)
-        || ft.has(Condition::Surprised)
-        || grappled_by_other
-        || (flanking_surprises && flanking)
-        || ft.has(Condition::Stunned);
-    if loses_dex && ft.stats().dex_mod() > 0 {
-        let why = if flanking_surprises {
-            if flanking { "flanking: target surprised" } else { "target surprised" }
-        } else {
-            "target flat-footed"
-        };
-        m.push(why, ft.stats().dex_mod());
-    }
-    if s.cover_bonus > 0 {
-        m.push("cover", -s.cover_bonus);
-    }
-    m.defense(ft);
-    (ft.armor_class(), "AC".to_string())
 }

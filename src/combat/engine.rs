@@ -5,7 +5,8 @@
 
 use super::battle::Battle;
 use super::command::{Command, RuleError};
-use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, systems_outside};
+use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, system_listing, systems_outside};
+use super::modifiers::{ATTACK_MODIFIERS, AttackModifiers};
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     ClockSchedule, ClockStep, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
@@ -166,8 +167,18 @@ impl Engine {
                 .map(|system| slots.iter().find(|s| s.systems.contains(system)).map_or("", |s| s.name.as_str()).into())
                 .collect();
         }
+        sets.push(self.attack_modifiers_listing());
         let own = self.world.resource::<OwnState>().names();
         ScheduleListing { variant: self.variant.id().into(), house_rules: vec![], sets, own }
+    }
+
+    /// The attack modifier systems, in the order each attack's roll and preview run them,
+    /// with the access Bevy computed for each when it was added.
+    fn attack_modifiers_listing(&self) -> StageListing {
+        let modifiers = self.world.get_resource::<AttackModifiers>().map(AttackModifiers::listing).unwrap_or_default();
+        let systems =
+            modifiers.iter().map(|(name, access)| system_listing(name, access, false, &self.world)).collect();
+        StageListing { name: ATTACK_MODIFIERS.into(), systems, places: vec![] }
     }
 
     /// Systems of the rules and clock schedules that sit in none of their stages or steps

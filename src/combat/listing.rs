@@ -5,7 +5,7 @@
 //! access, out of the graph), so the schedule in use is never initialised twice.
 
 use bevy::ecs::component::ComponentId;
-use bevy::ecs::query::ComponentAccessKind;
+use bevy::ecs::query::{ComponentAccessKind, FilteredAccessSet};
 use bevy::ecs::schedule::{InternedSystemSet, Schedule, SystemKey};
 use bevy::ecs::system::System;
 use bevy::prelude::*;
@@ -107,37 +107,44 @@ pub fn access_by_key(copy: &mut Schedule, world: &mut World) -> Access {
             continue;
         }
         let access = System::initialize(system, world);
-        let combined = access.combined_access();
-        let (mut reads, mut writes) = (Vec::new(), Vec::new());
-        match combined.try_iter_access() {
-            // An exclusive system (`&mut World`) lists no access: it has all of it.
-            _ if System::is_exclusive(system) => writes.push("World".into()),
-            Ok(kinds) => {
-                for kind in kinds {
-                    match kind {
-                        ComponentAccessKind::Shared(id) => reads.push(type_name(world, id)),
-                        ComponentAccessKind::Exclusive(id) => writes.push(type_name(world, id)),
-                        ComponentAccessKind::Archetypal(_) => {}
-                    }
-                }
-            }
-            // Access defined by what it leaves out: the whole world (an exclusive system,
-            // `&mut World`, `EntityMut` of everything).
-            Err(unbounded) => {
-                if unbounded.writes_inverted {
-                    writes.push("World".into());
-                } else {
-                    reads.push("World".into());
+        let listed = system_listing(&system.name().to_string(), &access, System::is_exclusive(system), world);
+        out.insert(key, listed);
+    }
+    out
+}
+
+/// A system's listing from the access Bevy computed for it (`System::initialize`), its
+/// component and resource ids named by `world`.
+pub fn system_listing(name: &str, access: &FilteredAccessSet, exclusive: bool, world: &World) -> SystemListing {
+    let combined = access.combined_access();
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    match combined.try_iter_access() {
+        // An exclusive system (`&mut World`) lists no access: it has all of it.
+        _ if exclusive => writes.push("World".into()),
+        Ok(kinds) => {
+            for kind in kinds {
+                match kind {
+                    ComponentAccessKind::Shared(id) => reads.push(type_name(world, id)),
+                    ComponentAccessKind::Exclusive(id) => writes.push(type_name(world, id)),
+                    ComponentAccessKind::Archetypal(_) => {}
                 }
             }
         }
-        reads.sort();
-        reads.dedup();
-        writes.sort();
-        writes.dedup();
-        out.insert(key, SystemListing { name: short_name(&system.name().to_string()), reads, writes });
+        // Access defined by what it leaves out: the whole world (`&World`, `EntityMut` of
+        // everything).
+        Err(unbounded) => {
+            if unbounded.writes_inverted {
+                writes.push("World".into());
+            } else {
+                reads.push("World".into());
+            }
+        }
     }
-    out
+    reads.sort();
+    reads.dedup();
+    writes.sort();
+    writes.dedup();
+    SystemListing { name: short_name(name), reads, writes }
 }
 
 fn listing_cycle_a() {}

@@ -3,7 +3,7 @@
 //! one Bevy schedule of rule systems (`schedule`, built per variant by `engine`). Pure and
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
 //! using only those below it: `command`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
-//! `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`; `listing`;
+//! `modifiers`; `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`; `listing`;
 //! `engine`; `world`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
 
@@ -18,6 +18,7 @@ pub mod fighter;
 pub mod foresight;
 pub mod invariants;
 pub mod listing;
+pub mod modifiers;
 pub mod odds;
 pub mod own;
 pub mod plugin;

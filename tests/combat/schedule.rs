@@ -51,7 +51,8 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
                 "derive",
                 "clock",
                 "clock: next up",
-                "clock: window"
+                "clock: window",
+                "attack modifiers"
             ],
             "{v:?}"
         );
@@ -412,7 +413,19 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
         let mut reads = spent.reads.clone();
         reads.sort();
         assert_eq!(reads, ["Conditions", "Economy", "Seats", "Turn"], "{v:?}: {}", spent.name);
-        for set in listing.sets {
+        // The attack modifiers are read-only systems over the pending attack they are given:
+        // eight or more a variant (hex-phases' source names six terms), two in three reading
+        // a combatant component of their own.
+        let modifiers = listing.sets.iter().find(|s| s.name == "attack modifiers").unwrap();
+        let least = if v == RulesVariant::HexPhases { 6 } else { 8 };
+        assert!(modifiers.systems.len() >= least, "{v:?}: {} attack modifiers", modifiers.systems.len());
+        let combatant = ["Stats", "Body", "Wielded", "Conditions", "Bonuses", "Reactions", "Grapple"];
+        let reading = modifiers.systems.iter().filter(|m| m.reads.iter().any(|r| combatant.contains(&r.as_str())));
+        assert!(reading.count() * 3 >= modifiers.systems.len() * 2, "{v:?}: {:?}", modifiers.systems);
+        for m in &modifiers.systems {
+            assert!(m.writes.is_empty(), "{v:?}: attack modifier {} writes {:?}", m.name, m.writes);
+        }
+        for set in listing.sets.into_iter().filter(|s| s.name != "attack modifiers") {
             for system in set.systems {
                 assert!(!system.reads.contains(&"?".into()), "{v:?}: {} has no access listed", system.name);
                 assert!(

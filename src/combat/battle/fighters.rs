@@ -67,6 +67,13 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
         }
     }
 
+    /// The entity in seat `i`.
+    fn entity(&self, i: usize) -> Entity {
+        match self {
+            Column::Lent { seats, .. } | Column::Read { seats, .. } => seats[i],
+        }
+    }
+
     fn len(&self) -> usize {
         match self {
             Column::Lent { seats, .. } | Column::Read { seats, .. } => seats.len(),
@@ -178,6 +185,11 @@ impl<'w, 's> Fighters<'w, 's> {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Fighter `i`'s entity in the battle's world.
+    pub fn entity(&self, i: usize) -> Entity {
+        self.combatant.entity(i)
     }
 
     /// Fighter `i`, whole (it must exist).

@@ -16,7 +16,7 @@ pub(crate) mod store;
 
 pub use fighters::{Column, Fighter, FighterRef, Fighters, FightersIter};
 pub use slots::{AttackContext, AttackKind};
-pub(crate) use slots::{Counterspells, Criticals, Maneuver, Situation, Terms, VariantRules};
+pub(crate) use slots::{Counterspells, Criticals, Maneuver, VariantRules};
 pub use store::{BattleRead, Derived, EventLog, Held, Seats};
 
 use super::event::CombatEvent;

@@ -7,7 +7,7 @@
 use super::Battle;
 use super::FighterRef;
 use crate::combat::command::Command;
-use crate::combat::fighter::{Modifier, Reactions};
+use crate::combat::fighter::Reactions;
 use crate::combat::odds::AttackDie;
 use crate::combat::time::Budget;
 use crate::level::SpellDef;
@@ -183,9 +183,6 @@ pub(crate) trait VariantRules: Sync {
     fn refuses_attack(&self, _b: &Battle, _view: &RulesView, _a: usize, _melee: bool) -> Option<String> {
         None
     }
-    /// The attack roll's modifiers (into `m`), the number to reach, and what that number
-    /// is, in words (the d20 family: `attack::d20_family_terms`, against AC).
-    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String);
     /// A crossbow may be fired now: it must be loaded.
     fn crossbow_ready(&self, b: &Battle, actor: usize) -> Result<(), String> {
         let f = b.fighters.at(actor);
@@ -279,49 +276,3 @@ pub struct AttackContext {
     pub charge: bool,
 }
 
-/// The modifiers of an attack roll as they are gathered; zeros are left out.
-pub(crate) struct Terms(pub Vec<Modifier>);
-
-impl Terms {
-    pub(crate) fn push(&mut self, source: &str, value: i32) {
-        if value != 0 {
-            self.0.push(Modifier::new(source, value));
-        }
-    }
-
-    /// The attacker's own bonuses (stances, focus…), by name.
-    pub(crate) fn offense(&mut self, f: FighterRef<'_, '_, '_>) {
-        for (name, v) in &f.bonuses().offense {
-            self.push(name, *v);
-        }
-    }
-
-    /// The target's defences (total defense, dodge…), by name, as penalties.
-    pub(crate) fn defense(&mut self, f: FighterRef<'_, '_, '_>) {
-        for (name, v) in &f.bonuses().defense {
-            self.push(name, -*v);
-        }
-    }
-
-    /// −2 for each full range increment past the first.
-    pub(crate) fn range(&mut self, s: &Situation, f: FighterRef<'_, '_, '_>) {
-        if !s.melee && s.dist > f.wielded().def.range_increment_ft {
-            let increments = (s.dist - 1) / f.wielded().def.range_increment_ft.max(1);
-            self.push("range", -2 * increments as i32);
-        }
-    }
-}
-
-/// What a variant's attack roll reads: who attacks whom, how, from how far, flanking and
-/// the cover's bonus to defence.
-pub(crate) struct Situation<'a, 'w, 's> {
-    pub b: &'a Battle<'w, 's>,
-    pub a: usize,
-    pub t: usize,
-    pub kind: &'a AttackKind,
-    pub ctx: &'a AttackContext,
-    pub melee: bool,
-    pub dist: u32,
-    pub flanking: bool,
-    pub cover_bonus: i32,
-}

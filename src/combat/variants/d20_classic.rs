@@ -38,9 +38,6 @@ impl VariantRules for D20Classic {
     fn opportunity_taken(&self, b: &mut Battle, by: usize) {
         spend_immediate(b, by, Some(Immediate::AttackOfOpportunity));
     }
-    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
-        attack::d20_family_terms(s, m, false)
-    }
     fn attack_die(&self) -> AttackDie {
         // Source 002 says only "equal to or greater than AC hits": no automatic results.
         AttackDie::D20 { naturals: false }
@@ -314,6 +311,7 @@ impl Plugin for D20ClassicPlugin {
     fn build(&self, app: &mut App) {
         own_economy::<ImmediateAction>(app);
         own_budget::<SwiftAction>(app);
+        modifiers::add_d20_family(app);
         app.add_systems(
             RulesSchedule,
             (

@@ -221,10 +221,6 @@ impl VariantRules for FourActions {
     fn opportunity_opens(&self, b: &mut Battle, i: usize) {
         clock::start_turn(b, i);
     }
-    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
-        // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
-        crate::combat::attack::d20_family_terms(s, m, true)
-    }
     fn check_own(&self, b: &Battle, actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
         match cmd {
             Command::Wrestle { follow_up } => check_wrestle(b, actor, *follow_up).map(|()| None),
@@ -502,6 +498,9 @@ pub struct FourActionsPlugin;
 impl Plugin for FourActionsPlugin {
     fn build(&self, app: &mut App) {
         own_budget::<QuickAction>(app);
+        // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
+        modifiers::add_d20_family(app);
+        app.replace_attack_modifier(modifiers::target_flat_footed, target_surprised);
         for slot in [Slot::Escape, Slot::Cast] {
             replace_slot(app, slot);
         }
@@ -548,4 +547,13 @@ fn cast_with_focus(b: &mut Battle, actor: usize, plan: &Plan) {
 /// Standard, move and quick actions all spent.
 fn actions_spent(budget: &Budget) -> bool {
     !budget.standard && !budget.move_action && !quick_left(budget)
+}
+
+/// A target surprised, or flanked (flanking makes it Surprised), loses its Dexterity to AC.
+fn target_surprised(InMut(at): Weighed, targets: Query<(&Conditions, &Grapple, &Stats)>) {
+    let Ok((conditions, grapple, stats)) = targets.get(at.target) else { return };
+    if (at.flanking || modifiers::loses_dexterity(conditions, grapple, at.a)) && stats.dex_mod() > 0 {
+        let why = if at.flanking { "flanking: target surprised" } else { "target surprised" };
+        at.push(why, stats.dex_mod());
+    }
 }

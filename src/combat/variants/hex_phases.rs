@@ -168,21 +168,6 @@ impl VariantRules for HexPhases {
     fn attack_die(&self) -> AttackDie {
         AttackDie::ThreeD6
     }
-    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
-        // 3d6 + OCV against 10 + DCV.
-        let (b, ft) = (s.b, s.b.fighters.at(s.t));
-        m.push("OCV", ocv(b, s.a));
-        m.offense(b.fighters.at(s.a));
-        if ft.has(Condition::Surprised) {
-            m.push("target unaware (-3 DCV)", 3);
-        }
-        if s.cover_bonus > 0 {
-            m.push("partial cover (+2 DCV)", -s.cover_bonus);
-        }
-        m.defense(ft);
-        let dcv = dcv(b, s.t);
-        (10 + dcv, format!("10 + DCV {dcv}"))
-    }
     fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
         // Its new place in the order is just before the trigger. "If you take your readied
         // action in the next Phase, before your regular turn comes up, … you do not get your
@@ -309,13 +294,54 @@ impl VariantRules for HexPhases {
 }
 
 /// OCV: combat value + half the base attack bonus (rounded down).
-pub fn ocv(b: &Battle, i: usize) -> i32 {
-    hex_cv(b, i) + b.fighters.stats[i].def.base_attack.div_euclid(2)
+pub fn ocv(stats: &Stats) -> i32 {
+    combat_value(stats) + stats.def.base_attack.div_euclid(2)
 }
 
 /// DCV: combat value + shield bonus.
-pub fn dcv(b: &Battle, i: usize) -> i32 {
-    hex_cv(b, i) + b.fighters.stats[i].def.shield
+pub fn dcv(stats: &Stats) -> i32 {
+    combat_value(stats) + stats.def.shield
+}
+
+/// The attack roll is 3d6 + OCV against 10 + DCV: OCV, the attacker's own bonuses, the
+/// target unaware (−3 DCV) or in partial cover (+2 DCV), the target's defences.
+fn add_attack_modifiers(app: &mut App) {
+    app.add_attack_modifier(offensive_combat_value)
+        .add_attack_modifier(modifiers::offense)
+        .add_attack_modifier(target_unaware)
+        .add_attack_modifier(partial_cover)
+        .add_attack_modifier(modifiers::defense)
+        .add_attack_modifier(ten_plus_dcv);
+}
+
+fn offensive_combat_value(InMut(at): Weighed, stats: Query<&Stats>) {
+    if let Ok(s) = stats.get(at.attacker) {
+        at.push("OCV", ocv(s));
+    }
+}
+
+/// An unaware target is at −3 DCV.
+fn target_unaware(InMut(at): Weighed, conditions: Query<&Conditions>) {
+    if conditions.get(at.target).is_ok_and(|c| c.has(Condition::Surprised)) {
+        at.push("target unaware (-3 DCV)", 3);
+    }
+}
+
+/// Partial cover is +2 DCV.
+fn partial_cover(InMut(at): Weighed) {
+    let bonus = at.cover_bonus;
+    if bonus > 0 {
+        at.push("partial cover (+2 DCV)", -bonus);
+    }
+}
+
+/// The number to reach: 10 + the target's DCV.
+fn ten_plus_dcv(InMut(at): Weighed, stats: Query<&Stats>) {
+    if let Ok(s) = stats.get(at.target) {
+        let dcv = dcv(s);
+        at.target_number = 10 + dcv;
+        at.against = format!("10 + DCV {dcv}");
+    }
 }
 
 /// hex-phases in the rules schedule: delaying holds the phase's action until after the
@@ -327,6 +353,7 @@ impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
         own_economy::<Abort>(app);
         own_budget::<PhaseActions>(app);
+        add_attack_modifiers(app);
         app.add_systems(
             RulesSchedule,
             (
@@ -347,6 +374,10 @@ fn phase_actions_spent(budget: &Budget) -> bool {
 
 /// Combat value: round(DEX / 3).
 pub fn hex_cv(b: &Battle, i: usize) -> i32 {
-    let dex = b.fighters.stats[i].def.abilities.dex;
-    (dex as f64 / 3.0).round() as i32
+    combat_value(&b.fighters.stats[i])
+}
+
+/// Combat value: Dexterity / 3, rounded.
+pub fn combat_value(stats: &Stats) -> i32 {
+    (stats.def.abilities.dex as f64 / 3.0).round() as i32
 }

@@ -18,7 +18,6 @@ pub mod osr_segments;
 mod prelude {
     pub(super) use super::VariantRules;
     pub(super) use crate::combat::FighterRef;
-    pub(super) use crate::combat::attack::{Situation, Terms};
     pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::{Budget, post_turn_recovery, round_reset};
@@ -31,7 +30,11 @@ mod prelude {
     pub(super) use crate::combat::magic::{
         self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
+    pub(super) use crate::combat::modifiers::{self, AttackModifiersApp, Weighed};
     pub(super) use crate::combat::odds::AttackDie;
+    pub(super) use crate::combat::fighter::Grapple;
+    pub(super) use crate::rules::{Body, Conditions, Stats};
+    pub(super) use bevy::ecs::system::InMut;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{Plan, spell_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};

@@ -148,9 +148,6 @@ const FIRST_AID_DC: i32 = 15;
 pub(crate) struct ApPhases;
 
 impl VariantRules for ApPhases {
-    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
-        crate::combat::attack::d20_family_terms(s, m, false)
-    }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
         match b.fighters.indices().map(|i| (i, points(b, i).ap)).find(|(_, ap)| *ap > ACTION_POINTS) {
             Some((i, ap)) => {

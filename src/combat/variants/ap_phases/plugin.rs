@@ -17,6 +17,7 @@ impl Plugin for ApPhasesPlugin {
     fn build(&self, app: &mut App) {
         own_economy::<ActionPoints>(app);
         own_budget::<PhaseAction>(app);
+        modifiers::add_d20_family(app);
         for slot in [Slot::Charge, Slot::Defend, Slot::Cast] {
             replace_slot(app, slot);
         }

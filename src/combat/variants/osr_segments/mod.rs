@@ -100,31 +100,6 @@ impl VariantRules for OsrSegments {
         (melee && w.space_ft > 4 && !has_open_neighbour(b, view, a))
             .then(|| format!("{} needs {} ft of space and no adjacent square is open", w.name, w.space_ft))
     }
-    fn attack_terms(&self, s: &Situation, m: &mut Terms) -> (i32, String) {
-        // Descending AC: AC = 20 − ascending AC; AAC0 = 20 − base attack bonus; hit if d20 +
-        // modifiers ≥ AAC0 − AC.
-        let (fa, ft) = (s.b.fighters.at(s.a), s.b.fighters.at(s.t));
-        let desc_ac = 20 - ft.armor_class();
-        let aac0 = 20 - fa.stats().def.base_attack;
-        if s.melee {
-            m.push("Strength", fa.stats().str_mod());
-        } else {
-            m.push("Dexterity", fa.stats().dex_mod());
-        }
-        if s.ctx.charge {
-            m.push("charge", s.b.variant.numbers().charge_attack);
-        }
-        m.offense(fa);
-        m.range(s, fa);
-        if ft.has(Condition::Prone) {
-            m.push("target prone", if s.melee { 4 } else { -4 });
-        }
-        if s.cover_bonus > 0 {
-            m.push("cover", -s.cover_bonus);
-        }
-        m.defense(ft);
-        (aac0 - desc_ac, format!("AAC0 {aac0} - AC {desc_ac}"))
-    }
     fn crossbow_ready(&self, b: &Battle, _actor: usize) -> Result<(), String> {
         if round(b).step == OsrStep::Low {
             Ok(())
@@ -395,6 +370,7 @@ impl Plugin for OsrSegmentsPlugin {
         own_state::<OsrRound>(app);
         own_economy::<Declaration>(app);
         own_budget::<MajorAction>(app);
+        add_attack_modifiers(app);
         for slot in [Slot::Defend, Slot::Cast] {
             replace_slot(app, slot);
         }
@@ -467,4 +443,30 @@ fn take_major_action(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&m
 fn major_action_spent(budget: &Budget) -> bool {
     let own = budget.own::<MajorAction>();
     !own.major && (budget.stepped || own.fast_only || own.attacks_only)
+}
+
+/// The attack roll is d20 + modifiers against AAC0 − descending AC: Strength or Dexterity,
+/// charge, the attacker's own bonuses, range, the target prone, cover, the target's
+/// defences.
+pub(super) fn add_attack_modifiers(app: &mut App) {
+    app.add_attack_modifier(modifiers::strength_or_dexterity)
+        .add_attack_modifier(modifiers::charge)
+        .add_attack_modifier(modifiers::offense)
+        .add_attack_modifier(modifiers::range)
+        .add_attack_modifier(modifiers::target_prone)
+        .add_attack_modifier(modifiers::cover)
+        .add_attack_modifier(modifiers::defense)
+        .add_attack_modifier(aac0_minus_descending_ac);
+}
+
+/// Descending AC: AC = 20 − ascending AC; AAC0 = 20 − base attack bonus; a hit if d20 +
+/// modifiers ≥ AAC0 − AC.
+fn aac0_minus_descending_ac(InMut(at): Weighed, stats: Query<&Stats>, bodies: Query<&Body>) {
+    let (Ok(sa), Ok(st), Ok(body)) = (stats.get(at.attacker), stats.get(at.target), bodies.get(at.target)) else {
+        return;
+    };
+    let desc_ac = 20 - st.def.armor_class(body.size);
+    let aac0 = 20 - sa.def.base_attack;
+    at.target_number = aac0 - desc_ac;
+    at.against = format!("AAC0 {aac0} - AC {desc_ac}");
 }
