@@ -51,7 +51,7 @@ fn snapshot_and_restore(c: &mut Criterion) {
     let mut group = c.benchmark_group("snapshot_and_restore");
     for v in RulesVariant::ALL {
         let battle = BattleWorld::new(&level, &cat, v, 1, BattleOptions::default());
-        let mut scratch = BattleWorld::scratch(v);
+        let mut scratch = BattleWorld::scratch(v, &[]);
         group.bench_function(v.id(), |b| {
             b.iter(|| {
                 let snapshot = battle.snapshot_quiet();

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use fivefoot::RulesVariant;
 use fivefoot::query::{self, Question};
+use fivefoot::variants::HouseRule;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -54,6 +55,9 @@ struct PlayArgs {
     /// The window's size (WIDTHxHEIGHT).
     #[arg(long, value_parser = fivefoot::play::parse_window)]
     window: Option<(u32, u32)>,
+    /// A house rule to play with (repeatable; default: the level's own).
+    #[arg(long = "house-rule", value_enum)]
+    house_rules: Vec<HouseRule>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -94,6 +98,9 @@ struct SimArgs {
     /// the same events. A broken invariant exits 1.
     #[arg(long)]
     check: bool,
+    /// A house rule to play with (repeatable; default: the level's own).
+    #[arg(long = "house-rule", value_enum)]
+    house_rules: Vec<HouseRule>,
 }
 
 fn parse_xy(s: &str) -> Result<(i32, i32), String> {
@@ -192,6 +199,9 @@ enum Command {
         /// The window's size (WIDTHxHEIGHT).
         #[arg(long, conflicts_with = "apply", value_parser = fivefoot::play::parse_window)]
         window: Option<(u32, u32)>,
+        /// A house rule for the play-tests (repeatable; default: the level's own).
+        #[arg(long = "house-rule", value_enum, conflicts_with = "apply")]
+        house_rules: Vec<HouseRule>,
     },
     /// Level files: check them as the loader does, check their balance, or generate one.
     Level {
@@ -209,6 +219,9 @@ enum Command {
         /// Rule variant.
         #[arg(long, default_value = "d20-classic")]
         rules: RulesVariant,
+        /// A house rule (repeatable): its plugin follows the variant's.
+        #[arg(long = "house-rule", value_enum)]
+        house_rules: Vec<HouseRule>,
         /// One JSON object: {"variant", "house_rules", "sets": [{"name", "systems": [{"name",
         /// "reads", "writes"}]}]}.
         #[arg(long)]
@@ -221,6 +234,9 @@ enum Command {
         /// Rule variant (default: the level's own).
         #[arg(long, global = true)]
         rules: Option<RulesVariant>,
+        /// A house rule (repeatable; default: the level's own).
+        #[arg(long = "house-rule", value_enum, global = true)]
+        house_rules: Vec<HouseRule>,
         #[command(subcommand)]
         question: Question,
     },
@@ -243,18 +259,27 @@ fn main() -> ExitCode {
         quiet_on_closed_pipe();
     }
     match cli.command {
-        Some(Command::Query { level, rules, question }) => match query::run(&level, rules, &question) {
-            Ok(json) => {
-                println!("{json}");
-                ExitCode::SUCCESS
+        Some(Command::Query { level, rules, house_rules, question }) => {
+            match query::run(&level, rules, &house_rules, &question) {
+                Ok(json) => {
+                    println!("{json}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("fivefoot query: {e}");
+                    ExitCode::from(2)
+                }
             }
-            Err(e) => {
-                eprintln!("fivefoot query: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Schedule { rules, json }) => {
-            let listing = fivefoot::combat::engine::Engine::new(rules).listing();
+        }
+        Some(Command::Schedule { rules, house_rules, json }) => {
+            let house_rules = match fivefoot::variants::house_rules_in_force(&house_rules, &[], rules) {
+                Ok(h) => h,
+                Err(e) => {
+                    eprintln!("fivefoot schedule: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let listing = fivefoot::combat::engine::Engine::with_house_rules(rules, &house_rules).listing();
             println!("{}", if json { listing.to_json() } else { listing.to_text() });
             ExitCode::SUCCESS
         }
@@ -281,7 +306,7 @@ fn main() -> ExitCode {
             report("fivefoot level generate", fivefoot::level::generate::cli::run_generate(&args))
         }
         Some(Command::Level { action: LevelAction::Balance { file, rules, battles, seed, json } }) => {
-            level_balance(&file, rules, battles, seed, json)
+            fivefoot::editor::cli::level_balance(&file, rules, battles, seed, json)
         }
         Some(Command::Edit {
             level,
@@ -295,6 +320,7 @@ fn main() -> ExitCode {
             hover,
             frame_report,
             window,
+            house_rules,
         }) => {
             use fivefoot::editor::{Document, cli};
             let start = match (&level, new) {
@@ -303,7 +329,16 @@ fn main() -> ExitCode {
                 (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
             };
             let (Some(apply), Some(save)) = (apply, save) else {
-                let w = EditWindow { path: level, screenshot, frames, all_layers, hover, frame_report, window };
+                let w = EditWindow {
+                    path: level,
+                    screenshot,
+                    frames,
+                    all_layers,
+                    hover,
+                    frame_report,
+                    window,
+                    house_rules,
+                };
                 return edit_window(start, w);
             };
             match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
@@ -330,6 +365,7 @@ struct EditWindow {
     hover: Option<(i32, i32)>,
     frame_report: bool,
     window: Option<(u32, u32)>,
+    house_rules: Vec<HouseRule>,
 }
 
 /// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
@@ -350,6 +386,7 @@ fn edit_window(start: Result<fivefoot::editor::Document, String>, w: EditWindow)
         hover: w.hover,
         frame_report: w.frame_report,
         window: w.window,
+        house_rules: w.house_rules,
         editor: Some(doc),
         ..Default::default()
     };
@@ -377,6 +414,7 @@ fn play(args: PlayArgs) -> ExitCode {
         pace: args.pace,
         editor: None,
         window: args.window,
+        house_rules: args.house_rules,
     };
     finish(fivefoot::play::run(opts))
 }
@@ -454,12 +492,20 @@ fn sim(args: SimArgs) -> ExitCode {
         eprintln!("fivefoot sim: --ai names side \"{side}\", which has no units in {}", args.level.display());
         return ExitCode::from(2);
     }
+    let rules = args.rules.unwrap_or(level.def.rules);
+    let house_rules = match fivefoot::variants::house_rules_in_force(&args.house_rules, &level.def.house_rules, rules) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("fivefoot sim: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let spec = sim::SimSpec {
-        rules: args.rules.unwrap_or(level.def.rules),
+        rules,
         seed: args.seed,
         battles: args.battles,
         ais: args.ai.into_iter().collect(),
-        options: BattleOptions { death_saves: args.death_saves, round_cap: args.round_cap },
+        options: BattleOptions { death_saves: args.death_saves, round_cap: args.round_cap, house_rules },
         check: args.check,
     };
     // The log is written beside its destination and renamed over it once complete, so an
@@ -537,41 +583,6 @@ fn peak_rss_mib() -> Option<u64> {
 /// `fivefoot level check FILE…`: the problems of each file, one line each; 1 if any.
 /// Warnings (`FILE: warning: …`) are printed too but leave the exit code 0.
 /// `fivefoot level balance FILE`: the balance check, one block (or JSON object) per variant.
-fn level_balance(file: &std::path::Path, rules: Option<RulesVariant>, battles: u32, seed: u64, json: bool) -> ExitCode {
-    use fivefoot::editor::balance::{BalanceSpec, check_balance, describe};
-    let catalogue = fivefoot::level::Catalogue::builtin();
-    let level = match fivefoot::level::Level::load(file, &catalogue) {
-        Ok(level) if fivefoot::game::summarise(&level).sides.len() >= 2 => level,
-        Ok(_) => {
-            eprintln!("fivefoot level balance: {}: {}", file.display(), fivefoot::editor::check::TWO_SIDES);
-            return ExitCode::from(2);
-        }
-        Err(e) => {
-            eprintln!("fivefoot level balance: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let variants = rules.map_or_else(|| RulesVariant::ALL.to_vec(), |v| vec![v]);
-    let spec = BalanceSpec { battles, variants, seed, threads: fivefoot::combat::sim::default_threads() };
-    match check_balance(&level, &catalogue, &spec, &mut |_| {}) {
-        Ok(reports) if json => {
-            println!("{}", serde_json::to_string(&reports).unwrap_or_default());
-            ExitCode::SUCCESS
-        }
-        Ok(reports) => {
-            println!("{}", level.def.name);
-            for r in &reports {
-                print!("{}", describe(r));
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("fivefoot level balance: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
 /// A command whose reader goes away (`fivefoot sim … | head -1`) ends quietly, as any Unix
 /// tool does, instead of panicking in `println!` on the broken pipe.
 fn quiet_on_closed_pipe() {

@@ -46,6 +46,8 @@ pub struct PlayOptions {
     pub editor: Option<crate::editor::EditorDoc>,
     /// The window's size in pixels (default 1280x800).
     pub window: Option<(u32, u32)>,
+    /// The house rules asked for (none: each level's own).
+    pub house_rules: Vec<crate::variants::HouseRule>,
 }
 
 /// A window size on the command line: WIDTHxHEIGHT, from 640x480 to 7680x4320.
@@ -96,7 +98,13 @@ fn straight_into(path: &Path, opts: &PlayOptions) -> Result<GameSetup, String> {
         let names: Vec<&str> = sides.iter().map(|(s, _)| s.as_str()).collect();
         return Err(format!("{}: no side \"{s}\" (sides: {})", path.display(), names.join(", ")));
     }
-    Ok(GameSetup { level: path.to_path_buf(), rules: opts.rules, side, seed: opts.seed })
+    Ok(GameSetup {
+        level: path.to_path_buf(),
+        rules: opts.rules,
+        side,
+        seed: opts.seed,
+        house_rules: opts.house_rules.clone(),
+    })
 }
 
 /// Opens the game window; returns when it closes. Bad input and a missing display are
@@ -132,8 +140,18 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
     ));
 
     if let Some(doc) = opts.editor {
-        app.insert_resource(GameSetup { level: default_level(), rules: None, side: None, seed: opts.seed });
+        app.insert_resource(GameSetup {
+            level: default_level(),
+            rules: None,
+            side: None,
+            seed: opts.seed,
+            house_rules: vec![],
+        });
         app.insert_resource(doc);
+        app.insert_resource(crate::editor::tools::EditorTools {
+            playtest_house_rules: opts.house_rules.clone(),
+            ..Default::default()
+        });
         app.insert_state(Screen::Editor);
         if opts.all_layers {
             app.insert_resource(crate::editor::overlay::EditorLayers::ALL);
@@ -142,7 +160,13 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         app.insert_resource(setup);
         app.insert_state(Screen::Skirmish);
     } else {
-        app.insert_resource(GameSetup { level: default_level(), rules: opts.rules, side: None, seed: opts.seed });
+        app.insert_resource(GameSetup {
+            level: default_level(),
+            rules: opts.rules,
+            side: None,
+            seed: opts.seed,
+            house_rules: opts.house_rules.clone(),
+        });
         app.init_state::<Screen>();
     }
     if let Some(path) = opts.screenshot {

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+mod house;
 mod numbers;
+pub use house::{HouseRule, in_force as house_rules_in_force};
 pub use numbers::*;
 
 /// A rule variant, named as levels and the CLI name it.

@@ -5,14 +5,16 @@
 
 use super::battle::Battle;
 use super::command::{Command, RuleError};
+use super::house_rules::HouseRulePlugin;
 use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, system_listing, systems_outside};
 use super::modifiers::{ATTACK_MODIFIERS, AttackModifiers};
+use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     ClockSchedule, ClockStep, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
     Slot, TimeMoves, Turn, Walking, unsettled,
 };
-use crate::variants::RulesVariant;
+use crate::variants::{HouseRule, RulesVariant};
 use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
 use bevy::ecs::schedule::{InternedSystemSet, Schedule, Schedules};
@@ -23,7 +25,10 @@ pub struct Engine {
     world: World,
     schedule: Schedule,
     variant: RulesVariant,
-    /// Only the variant's own systems: fit to serve another battle of the variant.
+    /// The house rules whose plugins followed the variant's.
+    house_rules: Vec<HouseRule>,
+    /// Only the variant's and house rules' own systems: fit to serve another battle under
+    /// the same rules.
     plain: bool,
 }
 
@@ -34,7 +39,18 @@ struct TickCheck(Option<CheckChangeTicks>);
 
 impl Engine {
     pub fn new(variant: RulesVariant) -> Engine {
-        Engine { plain: true, ..Engine::build(variant, |_| {}) }
+        Engine::with_house_rules(variant, &[])
+    }
+
+    /// The engine of `variant` with `house_rules`' plugins after the variant's, each of
+    /// which must apply to it (`HouseRule::check`).
+    pub fn with_house_rules(variant: RulesVariant, house_rules: &[HouseRule]) -> Engine {
+        Engine { plain: true, ..Engine::build_with(variant, house_rules, |_| {}) }
+    }
+
+    /// The house rules in force.
+    pub fn house_rules(&self) -> &[HouseRule] {
+        &self.house_rules
     }
 
     /// Built with the variant's own systems only (not `build`'s extras).
@@ -60,12 +76,15 @@ impl Engine {
         super::battle::store::lend(&mut self.world)
     }
 
-    /// The app of `variant`'s rules: the common rules plugin, the variant's plugin, then
-    /// `more`; its schedules not built.
-    fn app(variant: RulesVariant, more: impl FnOnce(&mut App)) -> App {
+    /// The app of `variant`'s rules: the common rules plugin, the variant's plugin, the
+    /// house rules' plugins, then `more`; its schedules not built.
+    fn app(variant: RulesVariant, house_rules: &[HouseRule], more: impl FnOnce(&mut App)) -> App {
         let mut app = App::empty();
         app.add_plugins(RulesSchedulePlugin);
         super::variants::add_plugin(&mut app, variant);
+        for &rule in house_rules {
+            app.add_plugins(HouseRulePlugin { rule, variant });
+        }
         more(&mut app);
         app.finish();
         app.cleanup();
@@ -73,8 +92,13 @@ impl Engine {
     }
 
     /// The engine of `variant`, with `more` added to its app after the variant's plugin.
+    #[cfg(test)]
     fn build(variant: RulesVariant, more: impl FnOnce(&mut App)) -> Engine {
-        let mut world = std::mem::take(Engine::app(variant, more).world_mut());
+        Engine::build_with(variant, &[], more)
+    }
+
+    fn build_with(variant: RulesVariant, house_rules: &[HouseRule], more: impl FnOnce(&mut App)) -> Engine {
+        let mut world = std::mem::take(Engine::app(variant, house_rules, more).world_mut());
         let mut schedule = world
             .resource_mut::<Schedules>()
             .remove(RulesSchedule)
@@ -91,9 +115,16 @@ impl Engine {
             .map_or(0, |clock| clock.graph().systems_in_set(ClockStep::Window.intern()).map_or(0, |s| s.len()));
         let spent = schedule.graph().systems_in_set(Passing::Spent.intern()).map_or(0, |s| s.len());
         assert!(windows == 1 && spent == 1, "{} must add one window system and one clock system", variant.id());
+        // A command whose slot was left without a system (a house rule took it out) is
+        // refused by the checks.
+        let unfilled = Slot::ORDER
+            .into_iter()
+            .filter(|slot| schedule.graph().systems_in_set(slot.intern()).is_ok_and(|s| s.is_empty()))
+            .collect();
+        world.insert_resource(UnfilledSlots(unfilled));
         world.init_resource::<TickCheck>();
         world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
-        Engine { world, schedule, variant, plain: false }
+        Engine { world, schedule, variant, house_rules: house_rules.to_vec(), plain: false }
     }
 
     /// Opens the battle's first window of time and moves time to the first fighter to act.
@@ -144,7 +175,7 @@ impl Engine {
     /// and each system's access as Bevy computes it, from a copy of the same plugins
     /// listed before it is built.
     pub fn listing(&self) -> ScheduleListing {
-        let mut copy = Engine::app(self.variant, |_| {});
+        let mut copy = Engine::app(self.variant, &self.house_rules, |_| {});
         let world = copy.world_mut();
         let mut schedules = world.remove_resource::<Schedules>().expect("the rules plugin adds its schedules");
         // Keys are per schedule: the rules' and the clock's are looked up apart.
@@ -169,15 +200,15 @@ impl Engine {
         }
         sets.push(self.attack_modifiers_listing());
         let own = self.world.resource::<OwnState>().names();
-        ScheduleListing { variant: self.variant.id().into(), house_rules: vec![], sets, own }
+        let house_rules = self.house_rules.iter().map(|r| r.id().to_string()).collect();
+        ScheduleListing { variant: self.variant.id().into(), house_rules, sets, own }
     }
 
     /// The attack modifier systems, in the order each attack's roll and preview run them,
     /// with the access Bevy computed for each when it was added.
     fn attack_modifiers_listing(&self) -> StageListing {
         let modifiers = self.world.get_resource::<AttackModifiers>().map(AttackModifiers::listing).unwrap_or_default();
-        let systems =
-            modifiers.iter().map(|(name, access)| system_listing(name, access, false, &self.world)).collect();
+        let systems = modifiers.iter().map(|(name, access)| system_listing(name, access, false, &self.world)).collect();
         StageListing { name: ATTACK_MODIFIERS.into(), systems, places: vec![] }
     }
 
@@ -313,7 +344,10 @@ mod tests {
     fn a_panicking_rule_leaves_the_battle_as_far_as_it_came() {
         let variant = RulesVariant::D20Classic;
         let engine = Engine::build(variant, |app| {
-            app.add_systems(RulesSchedule, broken_rule.after(Slot::Attack).before(Slot::Charge).in_set(RulesStage::Resolve));
+            app.add_systems(
+                RulesSchedule,
+                broken_rule.after(Slot::Attack).before(Slot::Charge).in_set(RulesStage::Resolve),
+            );
         });
         let mut battle = duel_on(engine, TWO, BattleOptions::default());
         // A command that is not an attack goes through.

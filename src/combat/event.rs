@@ -4,6 +4,7 @@
 use super::fighter::Modifier;
 use crate::grid::GridPos;
 use crate::rules::Condition;
+use crate::variants::HouseRule;
 use serde::{Deserialize, Serialize};
 
 /// One thing that happened in a battle.
@@ -14,6 +15,9 @@ pub enum CombatEvent {
         level: String,
         rules: String,
         seed: u64,
+        /// Left out when there are none, as in every log before house rules.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        house_rules: Vec<HouseRule>,
     },
     /// An initiative score or roll; `roll` is the die (if any), `total` what orders the fighters.
     Initiative {
@@ -184,7 +188,13 @@ impl CombatEvent {
     /// named as such: the log in the window names it in the variant's words).
     pub fn describe(&self) -> String {
         match self {
-            CombatEvent::BattleStarted { level, rules, seed } => format!("{level} under {rules} (seed {seed})"),
+            CombatEvent::BattleStarted { level, rules, seed, house_rules } if house_rules.is_empty() => {
+                format!("{level} under {rules} (seed {seed})")
+            }
+            CombatEvent::BattleStarted { level, rules, seed, house_rules } => {
+                let house: Vec<&str> = house_rules.iter().map(|r| r.id()).collect();
+                format!("{level} under {rules} + {} (seed {seed})", house.join(" + "))
+            }
             CombatEvent::Initiative { unit, roll, total, note } => match roll {
                 Some(r) => format!("{unit} initiative: {r} -> {total} {note}"),
                 None => format!("{unit} initiative {total} {note}"),

@@ -2,9 +2,9 @@
 //! commands checked and resolved into events carrying every die and modifier, run through
 //! one Bevy schedule of rule systems (`schedule`, built per variant by `engine`). Pure and
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
-//! using only those below it: `command`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
-//! `modifiers`; `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`; `listing`;
-//! `engine`; `world`;
+//! using only those below it: `command`, `slot`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
+//! `modifiers`; `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`;
+//! `house_rules`; `listing`; `engine`; `world`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
 
 pub mod ai;
@@ -16,6 +16,7 @@ pub mod engine;
 pub mod event;
 pub mod fighter;
 pub mod foresight;
+pub mod house_rules;
 pub mod invariants;
 pub mod listing;
 pub mod modifiers;
@@ -25,6 +26,7 @@ pub mod plugin;
 pub mod resolve;
 pub mod schedule;
 pub mod sim;
+pub mod slot;
 pub mod time;
 pub mod variants;
 pub mod world;

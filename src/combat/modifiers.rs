@@ -226,7 +226,9 @@ pub fn place_in_sequence(InMut(at): Weighed) {
         AttackKind::Iterative(n) => at.push("iterative attack", nums.iterative_step * n as i32),
         AttackKind::Secondary => at.push("secondary attack", nums.secondary_attack),
         AttackKind::Tertiary => at.push("tertiary attack", nums.tertiary_attack),
-        AttackKind::NthAction(n) if n > 1 => at.push("earlier attack actions", nums.attack_action_step * (n as i32 - 1)),
+        AttackKind::NthAction(n) if n > 1 => {
+            at.push("earlier attack actions", nums.attack_action_step * (n as i32 - 1))
+        }
         _ => {}
     }
 }
@@ -312,11 +314,11 @@ pub fn loses_dexterity(conditions: &Conditions, grapple: &Grapple, a: usize) -> 
         || conditions.has(Condition::Stunned)
 }
 
-/// The target's cover, as a penalty to the roll.
+/// The target's cover, as a penalty to the roll, named in the variant's words.
 pub fn cover(InMut(at): Weighed) {
     if at.cover_bonus > 0 {
         let bonus = at.cover_bonus;
-        at.push("cover", -bonus);
+        at.push(&at.variant.numbers().cover_term, -bonus);
     }
 }
 

@@ -193,7 +193,7 @@ fn advance_clock(
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let mut brain = brain;
             let started = std::time::Instant::now();
-            let mut copy = BattleWorld::scratch(snapshot.variant());
+            let mut copy = BattleWorld::scratch(snapshot.variant(), snapshot.house_rules());
             copy.restore(&snapshot);
             let cmd = brain.decide(&mut copy.lend(), actor);
             (side, brain, cmd, started.elapsed().as_secs_f64() * 1000.0)

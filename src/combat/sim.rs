@@ -8,7 +8,7 @@ use super::command::Command;
 use super::event::CombatEvent;
 use super::{Battle, BattleOptions, BattleStats, BattleWorld};
 use crate::level::{Catalogue, Level};
-use crate::variants::RulesVariant;
+use crate::variants::{HouseRule, RulesVariant};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -60,9 +60,22 @@ pub struct SimReport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LogLine {
-    Battle { level: String, rules: String, seed: u64, index: u32 },
-    Command { unit: String, command: Command },
-    Event { event: CombatEvent },
+    Battle {
+        level: String,
+        rules: String,
+        seed: u64,
+        index: u32,
+        /// Left out when there are none, as in every log before house rules.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        house_rules: Vec<HouseRule>,
+    },
+    Command {
+        unit: String,
+        command: Command,
+    },
+    Event {
+        event: CombatEvent,
+    },
 }
 
 /// The seed of battle `index` in a batch.
@@ -263,8 +276,13 @@ fn write_log(
     level: &Level,
     index: u32,
 ) -> std::io::Result<()> {
-    let head =
-        LogLine::Battle { level: level.def.name.clone(), rules: b.variant.id().into(), seed: b.dice.seed(), index };
+    let head = LogLine::Battle {
+        level: level.def.name.clone(),
+        rules: b.variant.id().into(),
+        seed: b.dice.seed(),
+        index,
+        house_rules: b.options.house_rules.clone(),
+    };
     writeln!(out, "{}", serde_json::to_string(&head).expect("log lines serialise"))?;
     for (unit, command) in commands {
         let line = LogLine::Command { unit: unit.clone(), command: command.clone() };

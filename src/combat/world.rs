@@ -17,7 +17,7 @@ use super::resolve::Plan;
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
 use crate::rules::{Battlefield, Dice};
-use crate::variants::RulesVariant;
+use crate::variants::{HouseRule, RulesVariant};
 use bevy::prelude::*;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -51,7 +51,7 @@ impl BattleWorld {
         seed: u64,
         options: BattleOptions,
     ) -> BattleWorld {
-        BattleWorld::new_on(take_engine(variant), level, catalogue, seed, options)
+        BattleWorld::new_on(take_engine(variant, &options.house_rules), level, catalogue, seed, options)
     }
 
     /// [`BattleWorld::new`] in the world of `engine`.
@@ -82,7 +82,7 @@ impl BattleWorld {
         seed: u64,
         options: BattleOptions,
     ) -> BattleWorld {
-        BattleWorld::paused_on(take_engine(variant), level, catalogue, seed, options)
+        BattleWorld::paused_on(take_engine(variant, &options.house_rules), level, catalogue, seed, options)
     }
 
     fn paused_on(mut engine: Engine, level: &Level, catalogue: &Catalogue, seed: u64, options: BattleOptions) -> Self {
@@ -92,6 +92,7 @@ impl BattleWorld {
             level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue, economy.clone())).collect();
         fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
         let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
+        let house_rules = options.house_rules.clone();
         let record = Record::new(variant, super::variants::rules, level.def.name.clone(), options, Arc::new(unarmed));
         let world = engine.world_mut();
         store::furnish(world, Battlefield { terrain: level.terrain.clone(), variant }, Dice::seeded(seed), record, own);
@@ -101,15 +102,21 @@ impl BattleWorld {
             level: level.def.name.clone(),
             rules: variant.id().into(),
             seed,
+            house_rules,
         });
         battle.settle();
         battle
     }
 
-    /// A world of `variant` from this thread's pool, holding whatever battle it last held:
-    /// for [`BattleWorld::restore`].
-    pub fn scratch(variant: RulesVariant) -> BattleWorld {
-        BattleWorld { engine: Some(take_engine(variant)) }
+    /// A world of `variant` under `house_rules` from this thread's pool, holding whatever
+    /// battle it last held: for [`BattleWorld::restore`].
+    pub fn scratch(variant: RulesVariant, house_rules: &[HouseRule]) -> BattleWorld {
+        BattleWorld { engine: Some(take_engine(variant, house_rules)) }
+    }
+
+    /// The house rules in force.
+    pub fn house_rules(&self) -> &[HouseRule] {
+        self.engine().house_rules()
     }
 
     /// The engine whose world held this battle, for another.
@@ -161,7 +168,7 @@ impl BattleWorld {
             }
             Err(panic) => {
                 let as_far_as_it_came = self.snapshot();
-                self.engine = Some(Engine::new(self.variant()));
+                self.engine = Some(Engine::with_house_rules(self.variant(), self.house_rules()));
                 self.restore(&as_far_as_it_came);
                 std::panic::resume_unwind(panic)
             }
@@ -300,7 +307,7 @@ impl BattleWorld {
     /// event log left out when `quiet`).
     pub fn fork(&self, quiet: bool) -> BattleWorld {
         let snapshot = if quiet { self.snapshot_quiet() } else { self.snapshot() };
-        let mut copy = BattleWorld::scratch(self.variant());
+        let mut copy = BattleWorld::scratch(self.variant(), self.house_rules());
         copy.restore(&snapshot);
         copy
     }
@@ -333,6 +340,11 @@ impl Snapshot {
     pub fn variant(&self) -> RulesVariant {
         self.record.variant
     }
+
+    /// The house rules in force in the battle.
+    pub fn house_rules(&self) -> &[HouseRule] {
+        &self.record.options.house_rules
+    }
 }
 
 impl Drop for BattleWorld {
@@ -361,9 +373,15 @@ fn slot(variant: RulesVariant) -> usize {
     RulesVariant::ALL.iter().position(|v| *v == variant).expect("every variant is in ALL")
 }
 
-/// A world of `variant`'s rules: a spare one of this thread's, or a new one.
-fn take_engine(variant: RulesVariant) -> Engine {
-    POOL.with(|pool| pool.borrow_mut()[slot(variant)].pop()).unwrap_or_else(|| Engine::new(variant))
+/// A world of `variant`'s rules under `house_rules`: a spare one of this thread's, or a
+/// new one.
+fn take_engine(variant: RulesVariant, house_rules: &[HouseRule]) -> Engine {
+    let spare = POOL.with(|pool| {
+        let spares = &mut pool.borrow_mut()[slot(variant)];
+        let at = spares.iter().rposition(|e| e.house_rules() == house_rules)?;
+        Some(spares.remove(at))
+    });
+    spare.unwrap_or_else(|| Engine::with_house_rules(variant, house_rules))
 }
 
 /// Keeps `engine` for the next battle of its variant on this thread.
@@ -371,8 +389,9 @@ fn give_back(engine: Engine) {
     let _ = POOL.try_with(|pool| {
         let mut pool = pool.borrow_mut();
         let spares = &mut pool[slot(engine.variant())];
-        if spares.len() < POOLED {
-            spares.push(engine);
+        if spares.len() >= POOLED {
+            spares.remove(0);
         }
+        spares.push(engine);
     });
 }

@@ -173,6 +173,7 @@ mod tests {
             map: MapDef { rows: vec![".".repeat(10); 8] },
             units: vec![unit("gob", "blue", (1, 3), "goblin"), unit("ogre", "red", (6, 3), "ogre")],
             death_saves: None,
+            house_rules: vec![],
             sides: vec![],
             symmetry: Default::default(),
         };

@@ -110,6 +110,7 @@ mod tests {
             map: MapDef { rows: vec!["#...".into(), "....".into()] },
             units: vec![unit("a", "blue", (1, 0)), unit("b", "red", (3, 1))],
             death_saves: None,
+            house_rules: vec![],
             sides: vec![],
             symmetry: Default::default(),
         };

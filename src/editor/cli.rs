@@ -100,3 +100,47 @@ pub fn level_check(files: &[std::path::PathBuf]) -> std::process::ExitCode {
     }
     if problems == 0 { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE }
 }
+
+/// `fivefoot level balance`: the balance check's reports, as text or one JSON array; a
+/// level that cannot make a battle exits 2.
+pub fn level_balance(
+    file: &Path,
+    rules: Option<crate::variants::RulesVariant>,
+    battles: u32,
+    seed: u64,
+    json: bool,
+) -> std::process::ExitCode {
+    use super::balance::{BalanceSpec, check_balance, describe};
+    use std::process::ExitCode;
+    let catalogue = crate::level::Catalogue::builtin();
+    let level = match crate::level::Level::load(file, &catalogue) {
+        Ok(level) if crate::game::summarise(&level).sides.len() >= 2 => level,
+        Ok(_) => {
+            eprintln!("fivefoot level balance: {}: {}", file.display(), crate::editor::check::TWO_SIDES);
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("fivefoot level balance: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let variants = rules.map_or_else(|| crate::variants::RulesVariant::ALL.to_vec(), |v| vec![v]);
+    let spec = BalanceSpec { battles, variants, seed, threads: crate::combat::sim::default_threads() };
+    match check_balance(&level, &catalogue, &spec, &mut |_| {}) {
+        Ok(reports) if json => {
+            println!("{}", serde_json::to_string(&reports).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Ok(reports) => {
+            println!("{}", level.def.name);
+            for r in &reports {
+                print!("{}", describe(r));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("fivefoot level balance: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -205,6 +205,7 @@ impl Document {
             map: MapDef { rows },
             units: vec![],
             death_saves: None,
+            house_rules: vec![],
             sides: vec![],
             symmetry: Symmetry::None,
         };

@@ -401,7 +401,13 @@ fn start_playtest(level: &LevelDef, tools: &EditorTools) -> Result<(GameSetup, P
     let file = std::env::temp_dir().join(format!("fivefoot-playtest-{}.ron", std::process::id()));
     save_atomic(level, &file).map_err(|e| format!("cannot play-test: {e}"))?;
     let side = tools.playtest_side.clone().filter(|s| level.units.iter().any(|u| &u.side == s));
-    let setup = GameSetup { level: file.clone(), rules: tools.playtest_rules, side, seed: tools.playtest_seed };
+    let setup = GameSetup {
+        level: file.clone(),
+        rules: tools.playtest_rules,
+        side,
+        seed: tools.playtest_seed,
+        house_rules: tools.playtest_house_rules.clone(),
+    };
     Ok((setup, PlayTest { file }))
 }
 

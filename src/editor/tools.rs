@@ -80,6 +80,8 @@ pub struct EditorTools {
     pub playtest_side: Option<String>,
     /// The variant of a play-test; `None`: the level's own.
     pub playtest_rules: Option<RulesVariant>,
+    /// The house rules a play-test is fought under (none: the level's own).
+    pub playtest_house_rules: Vec<crate::variants::HouseRule>,
     pub playtest_seed: u64,
     /// The selected rectangle (two corners, inclusive).
     pub selection: Option<((i32, i32), (i32, i32))>,
@@ -98,6 +100,7 @@ impl Default for EditorTools {
             selected: None,
             playtest_side: None,
             playtest_rules: None,
+            playtest_house_rules: Vec::new(),
             playtest_seed: 1,
             selection: None,
             clip: None,

@@ -42,6 +42,8 @@ pub struct GameSetup {
     /// The side the player commands; `None` watches the AI play every side.
     pub side: Option<String>,
     pub seed: u64,
+    /// The house rules asked for; none: the level's own.
+    pub house_rules: Vec<crate::variants::HouseRule>,
 }
 
 /// The levels edited this run: the last one, which the menu selects when the editor hands
@@ -132,7 +134,16 @@ pub fn start_skirmish(world: &mut World) {
     let variant = setup.rules.unwrap_or(level.def.rules);
     let human: Vec<String> =
         setup.side.iter().filter(|s| level.def.units.iter().any(|u| &u.side == *s)).cloned().collect();
-    let battle = BattleWorld::new(&level, &catalogue, variant, setup.seed, BattleOptions::default());
+    let house_rules = match crate::variants::house_rules_in_force(&setup.house_rules, &level.def.house_rules, variant) {
+        Ok(rules) => rules,
+        Err(e) => {
+            world.insert_resource(MenuNotice(Some(e)));
+            world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
+            return;
+        }
+    };
+    let options = BattleOptions { house_rules, ..BattleOptions::default() };
+    let battle = BattleWorld::new(&level, &catalogue, variant, setup.seed, options);
     spawn_combatants(world, &battle.read());
     world.insert_resource(BattleRes::new(battle, human.clone()));
     world.insert_resource(HumanSides(human));
@@ -197,6 +208,8 @@ pub struct LevelSummary {
     pub sides: Vec<(String, usize)>,
     /// Which of `sides` a person plays by default.
     pub person: usize,
+    /// The house rules it names.
+    pub house_rules: Vec<crate::variants::HouseRule>,
 }
 
 /// Reads the levels for the menu; broken files are listed with their error.
@@ -224,6 +237,7 @@ pub fn summarise(level: &Level) -> LevelSummary {
         width: level.terrain.width(),
         height: level.terrain.height(),
         rules: level.def.rules,
+        house_rules: level.def.house_rules.clone(),
         person: level.def.person_side().and_then(|p| sides.iter().position(|(s, _)| s == p)).unwrap_or(0),
         sides,
     }

@@ -6,7 +6,7 @@ use super::{EditedLevels, GameSetup, HumanSides, LevelEntry, MenuNotice, Paused,
 use crate::combat::CombatEvent;
 use crate::combat::plugin::BattleRes;
 use crate::input::{ActiveBindings, GameAction, Presses};
-use crate::variants::RulesVariant;
+use crate::variants::{HouseRule, RulesVariant};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -33,6 +33,8 @@ struct MenuChoice {
     levels: Option<Vec<LevelEntry>>,
     selected: usize,
     rules: Option<RulesVariant>,
+    /// The house rules picked; `None`: the level's own.
+    house_rules: Option<Vec<HouseRule>>,
     /// Index into the level's sides; `None` = watch the AI.
     side: Option<usize>,
     /// The seed as typed: a number is used as it is, any other text is hashed.
@@ -100,6 +102,7 @@ fn menu_screen(
                         if ui.selectable_label(choice.selected == i, text).clicked() {
                             choice.selected = i;
                             choice.side = Some(s.person);
+                            choice.house_rules = None;
                         }
                     }
                     Err(err) => {
@@ -135,6 +138,7 @@ fn menu_screen(
                 }
             }
         });
+        house_rule_toggles(ui, &mut choice, &level);
         ui.horizontal(|ui| {
             ui.label("You play:");
             for (i, (side, _)) in level.sides.iter().enumerate() {
@@ -173,10 +177,39 @@ fn menu_screen(
             rules: choice.rules,
             side: choice.side.and_then(|i| level.sides.get(i)).map(|(s, _)| s.clone()),
             seed,
+            house_rules: chosen_house_rules(&choice, level),
         });
         next.set(Screen::Skirmish);
     }
     Ok(())
+}
+
+/// The house rules the menu will start the battle with: those ticked (only those that
+/// apply to the variant picked), or the level's own.
+fn chosen_house_rules(choice: &MenuChoice, level: &super::LevelSummary) -> Vec<HouseRule> {
+    let variant = choice.rules.unwrap_or(level.rules);
+    let picked = choice.house_rules.as_deref().unwrap_or(&level.house_rules);
+    picked.iter().copied().filter(|r| r.applies_to().contains(&variant)).collect()
+}
+
+/// A toggle for each house rule that applies to the variant picked, its effect on hover.
+fn house_rule_toggles(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSummary) {
+    let variant = choice.rules.unwrap_or(level.rules);
+    let mut on = chosen_house_rules(choice, level);
+    ui.horizontal_wrapped(|ui| {
+        ui.label("House rules:");
+        for rule in HouseRule::ALL.into_iter().filter(|r| r.applies_to().contains(&variant)) {
+            let mut ticked = on.contains(&rule);
+            if ui.checkbox(&mut ticked, rule.id()).on_hover_text(rule.describe()).changed() {
+                on.retain(|r| *r != rule);
+                if ticked {
+                    on.push(rule);
+                }
+                on.sort();
+                choice.house_rules = Some(on.clone());
+            }
+        }
+    });
 }
 
 pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {

@@ -55,6 +55,10 @@ pub struct LevelDef {
     /// check` warns where it does not hold); none by default.
     #[serde(default, skip_serializing_if = "generate::Symmetry::is_none")]
     pub symmetry: generate::Symmetry,
+    /// The house rules it is played with by default (those that apply to the variant
+    /// chosen).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub house_rules: Vec<crate::variants::HouseRule>,
 }
 
 /// A side's colour and whether a person plays it by default.

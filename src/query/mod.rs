@@ -6,7 +6,7 @@
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level, LevelError};
 use crate::rules::{self, MoveMode, RulesView};
-use crate::variants::RulesVariant;
+use crate::variants::{HouseRule, RulesVariant};
 use serde::Serialize;
 use std::path::Path;
 use thiserror::Error;
@@ -91,16 +91,23 @@ fn xy(p: GridPos) -> [i32; 2] {
 }
 
 /// Loads `level_path` and answers `question` as one JSON object.
-pub fn run(level_path: &Path, variant: Option<RulesVariant>, question: &Question) -> Result<String, QueryError> {
+pub fn run(
+    level_path: &Path,
+    variant: Option<RulesVariant>,
+    house_rules: &[HouseRule],
+    question: &Question,
+) -> Result<String, QueryError> {
     let catalogue = Catalogue::builtin();
     let level = Level::load(level_path, &catalogue)?;
     let variant = variant.unwrap_or(level.def.rules);
+    let house_rules = crate::variants::house_rules_in_force(house_rules, &level.def.house_rules, variant)
+        .map_err(QueryError::Invalid)?;
     if let Question::Attack { attacker, target } = question {
-        return attack_json(&level, &catalogue, variant, attacker, target);
+        return attack_json(&level, &catalogue, variant, &house_rules, attacker, target);
     }
     // The engine the game and the sim play with, set up but not started.
-    let battle =
-        crate::combat::BattleWorld::new_paused(&level, &catalogue, variant, 0, crate::combat::BattleOptions::default());
+    let options = crate::combat::BattleOptions { house_rules, ..Default::default() };
+    let battle = crate::combat::BattleWorld::new_paused(&level, &catalogue, variant, 0, options);
     answer(&battle.read().view(), &level_path.display().to_string(), question)
 }
 
@@ -119,12 +126,14 @@ pub fn attack_json(
     level: &Level,
     catalogue: &Catalogue,
     variant: RulesVariant,
+    house_rules: &[HouseRule],
     attacker: &str,
     target: &str,
 ) -> Result<String, QueryError> {
     use crate::combat::{AttackKind, BattleOptions, BattleWorld, attack};
     use crate::rules::Condition;
-    let mut world = BattleWorld::new_paused(level, catalogue, variant, 0, BattleOptions::default());
+    let options = BattleOptions { house_rules: house_rules.to_vec(), ..Default::default() };
+    let mut world = BattleWorld::new_paused(level, catalogue, variant, 0, options);
     let mut battle = world.lend();
     let known = || battle_units(&battle);
     let a = battle.index_of(attacker).ok_or_else(|| QueryError::UnknownUnit {

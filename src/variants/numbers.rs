@@ -108,6 +108,10 @@ pub struct VariantNumbers {
     /// What an attack roll's target number is, in the log's words ("AC", "10 + DCV").
     #[serde(default = "armor_class")]
     pub attack_target: String,
+    /// What cover is called as a term of the attack roll ("cover", "partial cover (+2
+    /// DCV)").
+    #[serde(default = "cover")]
+    pub cover_term: String,
     /// What the shared rules core reads: geometry, reach, flanking, cover, movement.
     pub grid: GridRules,
     /// What the tactical AI should know of this variant's options.
@@ -174,6 +178,10 @@ pub struct VariantNumbers {
 
 fn armor_class() -> String {
     "AC".into()
+}
+
+fn cover() -> String {
+    "cover".into()
 }
 
 fn five_foot_step() -> String {

@@ -31,6 +31,7 @@ pub fn level<R: AsRef<str>>(rows: &[R], units: Vec<UnitDef>, rules: RulesVariant
         map: MapDef { rows: rows.iter().map(|r| r.as_ref().to_string()).collect() },
         units,
         death_saves: None,
+        house_rules: vec![],
         sides: vec![],
         symmetry: Default::default(),
     };

@@ -54,7 +54,7 @@ fn the_attack_breakdown_matches_the_query_oracle() {
 
         let mut lvl = l.clone();
         lvl.def.units[0].at = (4, 1);
-        let q = fivefoot::query::attack_json(&lvl, &catalogue, v, "hero", "brute").unwrap();
+        let q = fivefoot::query::attack_json(&lvl, &catalogue, v, &[], "hero", "brute").unwrap();
         let json: serde_json::Value = serde_json::from_str(&q).unwrap();
         assert_eq!(json["target_number"], a.profile.target_number, "{v}");
         assert_eq!(json["hit_chance"].as_f64().unwrap(), a.profile.hit_chance, "{v}");

@@ -12,7 +12,13 @@ fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
         .add_plugins(GamePlugin)
         .init_state::<Screen>();
     let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
-    app.insert_resource(GameSetup { level, rules: Some(RulesVariant::FourActions), side: Some("red".into()), seed: 5 });
+    app.insert_resource(GameSetup {
+        level,
+        rules: Some(RulesVariant::FourActions),
+        side: Some("red".into()),
+        seed: 5,
+        house_rules: vec![],
+    });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
     let count = |app: &mut App| app.world_mut().query::<&Combatant>().iter(app.world()).count();
@@ -60,7 +66,7 @@ fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
         .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
         .add_plugins(GamePlugin)
         .init_state::<Screen>();
-    app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1 });
+    app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1, house_rules: vec![] });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
     app.update();

@@ -20,16 +20,9 @@ use std::ops::{Index, IndexMut};
 /// One component of every combatant, in id order.
 pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
     /// Lent by a world given whole to the rules (`store::lend`): to read and to change.
-    Lent {
-        seats: &'w [Entity],
-        world: UnsafeWorldCell<'w>,
-        of: PhantomData<&'s C>,
-    },
+    Lent { seats: &'w [Entity], world: UnsafeWorldCell<'w>, of: PhantomData<&'s C> },
     /// Read from a world shared with others (`store::read`).
-    Read {
-        seats: &'w [Entity],
-        world: &'w World,
-    },
+    Read { seats: &'w [Entity], world: &'w World },
 }
 
 impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {

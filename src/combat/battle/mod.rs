@@ -45,11 +45,13 @@ pub struct BattleOptions {
     pub death_saves: DeathSaves,
     /// Rounds (turns in hex-phases) before the battle is called a draw.
     pub round_cap: u32,
+    /// The house rules in force, each applying to the battle's variant.
+    pub house_rules: Vec<crate::variants::HouseRule>,
 }
 
 impl Default for BattleOptions {
     fn default() -> Self {
-        BattleOptions { death_saves: DeathSaves::default(), round_cap: 50 }
+        BattleOptions { death_saves: DeathSaves::default(), round_cap: 50, house_rules: Vec::new() }
     }
 }
 

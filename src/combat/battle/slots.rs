@@ -275,4 +275,3 @@ pub enum AttackKind {
 pub struct AttackContext {
     pub charge: bool,
 }
-

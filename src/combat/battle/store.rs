@@ -191,13 +191,17 @@ pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
         let seats = &cell.get_resource::<Seats>().unwrap_or_else(|| resource("Seats")).0[..];
         Battle {
             level_name: Held::lent(&mut record.level_name),
-            field: Held::lent(cell.get_resource_mut::<Battlefield>().unwrap_or_else(|| resource("Battlefield")).into_inner()),
+            field: Held::lent(
+                cell.get_resource_mut::<Battlefield>().unwrap_or_else(|| resource("Battlefield")).into_inner(),
+            ),
             variant: record.variant,
             fighters: Fighters::lent(seats, cell),
             dice: Held::lent(cell.get_resource_mut::<Dice>().unwrap_or_else(|| resource("Dice")).into_inner()),
             options: Held::lent(&mut record.options),
             clock: Held::lent(cell.get_resource_mut::<Clock>().unwrap_or_else(|| resource("Clock")).into_inner()),
-            events: Held::lent(cell.get_resource_mut::<EventLog>().unwrap_or_else(|| resource("EventLog")).into_inner()),
+            events: Held::lent(
+                cell.get_resource_mut::<EventLog>().unwrap_or_else(|| resource("EventLog")).into_inner(),
+            ),
             stats: Held::lent(&mut record.stats),
             winner: Held::lent(&mut record.winner),
             own: Held::lent(cell.get_resource_mut::<Own>().unwrap_or_else(|| resource("Own")).into_inner()),

@@ -44,6 +44,17 @@ impl Battle<'_, '_> {
     /// ([`Battle::refresh`]): reads only, and leaves out a charge's attack profile (which
     /// needs the charger moved).
     pub fn check_command(&self, cmd: &Command) -> Result<Plan, RuleError> {
+        let plan = self.check_under_the_rules(cmd)?;
+        let unfilled = self.world().get_resource::<crate::combat::slot::UnfilledSlots>();
+        if unfilled.is_some_and(|u| u.unresolved(cmd)) {
+            let actor = self.actor().unwrap_or_default();
+            return Err(err(self, actor, cmd, "switched off by a house rule (no rule system carries it out)"));
+        }
+        Ok(plan)
+    }
+
+    /// [`Battle::check_command`] under the variant's own rules.
+    fn check_under_the_rules(&self, cmd: &Command) -> Result<Plan, RuleError> {
         let actor = self.actor().ok_or_else(|| RuleError {
             unit: "-".into(),
             action: cmd.name().into(),

@@ -6,8 +6,8 @@
 //! the queue is empty, lets the variant's own system in [`ClockStep::Window`] open the next
 //! round, phase or step.
 
-use crate::combat::battle::store::lend;
 use crate::combat::battle::Battle;
+use crate::combat::battle::store::lend;
 use crate::combat::clock::{self, Tick};
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
 use bevy::ecs::system::System;

@@ -13,7 +13,9 @@ pub mod clock;
 mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
+pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
+pub(crate) use systems::make_held_attack;
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
 
@@ -85,89 +87,6 @@ impl RulesStage {
 pub enum Passing {
     Spent,
     TimeMoves,
-}
-
-/// The places in the resolve stage, in the order they run. Each runs only for the
-/// commands it is about; a variant's plugin fills an empty slot or replaces the common
-/// system in one ([`replace_slot`]).
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Slot {
-    /// Before anything is spent, the variant may act first (ap-phases: an advanced action
-    /// under way goes on, or is abandoned).
-    TakeOver,
-    /// The budget the command leaves.
-    Spend,
-    Movement,
-    Attack,
-    Charge,
-    Defend,
-    Delay,
-    Maneuver,
-    Escape,
-    /// Commands only some variants have (dash, tumble, wrestle, coup de grace, first aid).
-    Own,
-    Hold,
-    /// What a variant does when an attack is held (ap-phases: it forfeits the round's
-    /// other actions).
-    Held,
-    Stance,
-    Cast,
-    Orders,
-    /// What the command spent beyond the budget.
-    AfterCommand,
-}
-
-impl Slot {
-    pub const ORDER: [Slot; 16] = [
-        Slot::TakeOver,
-        Slot::Spend,
-        Slot::Movement,
-        Slot::Attack,
-        Slot::Charge,
-        Slot::Defend,
-        Slot::Delay,
-        Slot::Maneuver,
-        Slot::Escape,
-        Slot::Own,
-        Slot::Hold,
-        Slot::Held,
-        Slot::Stance,
-        Slot::Cast,
-        Slot::Orders,
-        Slot::AfterCommand,
-    ];
-
-    /// The slot that carries `cmd` out (ending the turn has none): a new command does not
-    /// compile until it has a place here.
-    pub fn of(cmd: &Command) -> Option<Slot> {
-        use Command as C;
-        Some(match cmd {
-            C::Move { .. } | C::Step { .. } => Slot::Movement,
-            C::Attack { .. } | C::FullAttack { .. } | C::Reload => Slot::Attack,
-            C::Charge { .. } => Slot::Charge,
-            C::Defend => Slot::Defend,
-            C::Delay => Slot::Delay,
-            C::Trip { .. } | C::Grapple { .. } | C::Shove { .. } | C::Disarm { .. } | C::Stand => Slot::Maneuver,
-            C::Escape => Slot::Escape,
-            C::Wrestle { .. } | C::CoupDeGrace { .. } | C::FirstAid { .. } | C::Dash { .. } | C::Tumble { .. } => {
-                Slot::Own
-            }
-            C::Hold { .. } => Slot::Hold,
-            C::Stance { .. } | C::Guard | C::Focus => Slot::Stance,
-            C::Cast { .. } => Slot::Cast,
-            C::Declare { .. } | C::AbortOrder { .. } => Slot::Orders,
-            C::EndTurn => return None,
-        })
-    }
-
-    /// Whether this slot runs for `cmd` (the spending slots run for every command).
-    fn covers(self, cmd: &Command) -> bool {
-        match self {
-            Slot::TakeOver | Slot::Spend | Slot::AfterCommand => true,
-            Slot::Held => Slot::of(cmd) == Some(Slot::Hold),
-            slot => Slot::of(cmd) == Some(slot),
-        }
-    }
 }
 
 /// The command in flight and how far it has come.
@@ -418,12 +337,19 @@ pub fn own_budget<T: OwnData>(app: &mut App) {
 /// Takes the common system out of `slot`, for a variant whose source does it otherwise;
 /// the variant's plugin then adds its own system there.
 pub fn replace_slot(app: &mut App, slot: Slot) {
+    remove_rule_systems(app, slot);
+}
+
+/// Takes the systems in `set` (a slot, or one system) out of the rules schedule, keeping
+/// the order of those before and after them. Only what is there already is taken out: a
+/// plugin doing this comes after the plugin that added them.
+pub fn remove_rule_systems<M>(app: &mut App, set: impl IntoSystemSet<M>) {
     let world = app.world_mut();
     let mut schedule =
         world.resource_mut::<Schedules>().remove(RulesSchedule).expect("RulesSchedulePlugin adds the rules schedule");
     schedule
-        .remove_systems_in_set(slot, world, ScheduleCleanupPolicy::RemoveSystemsOnly)
-        .expect("the rules schedule has every slot");
+        .remove_systems_in_set(set, world, ScheduleCleanupPolicy::RemoveSystemsOnly)
+        .expect("the rules schedule has the set");
     world.resource_mut::<Schedules>().insert(schedule);
 }
 
@@ -434,8 +360,7 @@ pub fn act<F>(step: F) -> impl System<In = (), Out = ()>
 where
     F: Fn(&mut Battle, usize, &Plan) + Send + Sync + 'static,
 {
-    IntoSystem::into_system(move |world: &mut World| with_accepted(world, &step))
-    .with_name(std::any::type_name::<F>())
+    IntoSystem::into_system(move |world: &mut World| with_accepted(world, &step)).with_name(std::any::type_name::<F>())
 }
 
 /// The variant's clock system: once the acting fighter has ended its opportunity, dropped,

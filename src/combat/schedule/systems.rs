@@ -2,7 +2,9 @@
 //! changing anything, the common rule in each resolve slot, the end of the battle, the
 //! derived state, and the clock.
 
-use super::{Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act, with_accepted_moves, with_moves};
+use super::{
+    Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act, with_accepted_moves, with_moves,
+};
 use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::resolve::{self, Walk};
@@ -16,7 +18,10 @@ pub(super) fn add_common(app: &mut App) {
         RulesSchedule,
         (
             (take_command, derive_maps.run_if(derived_is_stale)).chain().in_set(RulesStage::Intake),
-            judge_command.pipe(take_verdict).run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_))).in_set(RulesStage::Validate),
+            judge_command
+                .pipe(take_verdict)
+                .run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_)))
+                .in_set(RulesStage::Validate),
             super::stances::spend_budget.in_set(Slot::Spend),
             start_walking.in_set(Slot::Movement),
             walk_next_leg
@@ -93,13 +98,13 @@ fn take_verdict(In(verdict): In<Option<Turn>>, mut turn: ResMut<Turn>) {
 /// reaction to a step.
 fn start_walking(world: &mut World) {
     with_accepted_moves(world, |battle, actor, plan, moves| {
-    let path = plan.path.as_ref().expect("a move has a path");
-    let kind = match plan.command {
-        crate::combat::Command::Step { .. } => battle.variant.numbers().step_name.clone(),
-        _ => "move".into(),
-    };
-    let walk = Walk::new(battle, actor, path, &kind, None);
-    moves.set_out(battle, walk);
+        let path = plan.path.as_ref().expect("a move has a path");
+        let kind = match plan.command {
+            crate::combat::Command::Step { .. } => battle.variant.numbers().step_name.clone(),
+            _ => "move".into(),
+        };
+        let walk = Walk::new(battle, actor, path, &kind, None);
+        moves.set_out(battle, walk);
     })
 }
 
@@ -120,7 +125,9 @@ fn walk_next_leg(world: &mut World) {
 
 /// The attack of opportunity on top of the stack is made.
 fn make_attack_of_opportunity(world: &mut World) {
-    if let Some(Reaction::Opportunity { by, mover, trigger }) = pop_if(world, |r| matches!(r, Reaction::Opportunity { .. })) {
+    if let Some(Reaction::Opportunity { by, mover, trigger }) =
+        pop_if(world, |r| matches!(r, Reaction::Opportunity { .. }))
+    {
         resolve::opportunity(&mut battle::store::lend(world), by, mover, &trigger);
     }
 }
@@ -141,7 +148,7 @@ fn make_step_reaction(world: &mut World) {
 }
 
 /// The held attack on top of the stack is made.
-fn make_held_attack(world: &mut World) {
+pub(crate) fn make_held_attack(world: &mut World) {
     if let Some(Reaction::HeldAttack { by, mover }) = pop_if(world, |r| matches!(r, Reaction::HeldAttack { .. })) {
         resolve::held_attack(&mut battle::store::lend(world), by, mover);
     }

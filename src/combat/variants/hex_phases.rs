@@ -304,12 +304,13 @@ pub fn dcv(stats: &Stats) -> i32 {
 }
 
 /// The attack roll is 3d6 + OCV against 10 + DCV: OCV, the attacker's own bonuses, the
-/// target unaware (−3 DCV) or in partial cover (+2 DCV), the target's defences.
+/// target unaware (−3 DCV) or in partial cover (+2 DCV, `cover_term`), the target's
+/// defences.
 fn add_attack_modifiers(app: &mut App) {
     app.add_attack_modifier(offensive_combat_value)
         .add_attack_modifier(modifiers::offense)
         .add_attack_modifier(target_unaware)
-        .add_attack_modifier(partial_cover)
+        .add_attack_modifier(modifiers::cover)
         .add_attack_modifier(modifiers::defense)
         .add_attack_modifier(ten_plus_dcv);
 }
@@ -324,14 +325,6 @@ fn offensive_combat_value(InMut(at): Weighed, stats: Query<&Stats>) {
 fn target_unaware(InMut(at): Weighed, conditions: Query<&Conditions>) {
     if conditions.get(at.target).is_ok_and(|c| c.has(Condition::Surprised)) {
         at.push("target unaware (-3 DCV)", 3);
-    }
-}
-
-/// Partial cover is +2 DCV.
-fn partial_cover(InMut(at): Weighed) {
-    let bonus = at.cover_bonus;
-    if bonus > 0 {
-        at.push("partial cover (+2 DCV)", -bonus);
     }
 }
 

@@ -24,6 +24,7 @@ mod prelude {
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Economy;
+    pub(super) use crate::combat::fighter::Grapple;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
     pub(super) use crate::combat::fighter::{Casting, Immediate};
@@ -32,9 +33,6 @@ mod prelude {
     };
     pub(super) use crate::combat::modifiers::{self, AttackModifiersApp, Weighed};
     pub(super) use crate::combat::odds::AttackDie;
-    pub(super) use crate::combat::fighter::Grapple;
-    pub(super) use crate::rules::{Body, Conditions, Stats};
-    pub(super) use bevy::ecs::system::InMut;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{Plan, spell_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
@@ -48,8 +46,10 @@ mod prelude {
     pub(super) use crate::rules::Condition;
     pub(super) use crate::rules::PathPlan;
     pub(super) use crate::rules::RulesView;
+    pub(super) use crate::rules::{Body, Conditions, Stats};
     pub(super) use bevy::app::{App, Plugin};
     pub(super) use bevy::ecs::schedule::IntoScheduleConfigs;
+    pub(super) use bevy::ecs::system::InMut;
     pub(super) use bevy::ecs::system::{Query, Res, ResMut};
 }
 

@@ -58,6 +58,7 @@ pub fn arena(width: usize, height: usize, units: usize, seed: u64) -> LevelDef {
         map: MapDef { rows },
         units: placed,
         death_saves: None,
+        house_rules: vec![],
         sides: vec![],
         symmetry: Default::default(),
     }

@@ -206,6 +206,7 @@ pub fn generate_with(spec: &GenerateSpec, catalogue: &Catalogue) -> Result<Level
         map: MapDef { rows: grid.rows() },
         units,
         death_saves: None,
+        house_rules: vec![],
         sides: vec![],
         symmetry: spec.symmetry,
     };

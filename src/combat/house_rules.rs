@@ -1,0 +1,57 @@
+//! The house rules' plugins: each takes out or replaces the systems of the one rule it
+//! changes, so it follows the variant's plugin that added them (`Engine::app`). Which
+//! variants a house rule applies to, and its words, are `variants::HouseRule`'s.
+
+use super::modifiers::{self, AttackModifiersApp, Weighed};
+use super::schedule::{Slot, make_held_attack, remove_rule_systems};
+use crate::variants::{HouseRule, RulesVariant};
+use bevy::ecs::system::InMut;
+use bevy::prelude::*;
+
+/// One house rule, under the variant whose plugin came before it.
+pub struct HouseRulePlugin {
+    pub rule: HouseRule,
+    pub variant: RulesVariant,
+}
+
+impl Plugin for HouseRulePlugin {
+    /// Each house rule is a plugin of its own, named as the house rule.
+    fn name(&self) -> &str {
+        self.rule.id()
+    }
+
+    fn build(&self, app: &mut App) {
+        if let Err(e) = self.rule.check(self.variant) {
+            panic!("{e}: the caller checks house rules first (`HouseRule::check_all`)");
+        }
+        match self.rule {
+            HouseRule::NoFlanking => {
+                app.remove_attack_modifier(modifiers::flanking);
+            }
+            HouseRule::DoubleCover => {
+                app.replace_attack_modifier(modifiers::cover, double_cover);
+            }
+            HouseRule::NoChargeBonus => {
+                app.remove_attack_modifier(modifiers::charge);
+            }
+            HouseRule::NoRangePenalty => {
+                app.remove_attack_modifier(modifiers::range);
+            }
+            HouseRule::NoDelay => remove_rule_systems(app, Slot::Delay),
+            HouseRule::NoReadiedAttacks => {
+                remove_rule_systems(app, Slot::Hold);
+                remove_rule_systems(app, Slot::Held);
+                remove_rule_systems(app, make_held_attack);
+            }
+        }
+    }
+}
+
+/// Cover, at twice its bonus.
+fn double_cover(InMut(at): Weighed) {
+    let bonus = 2 * at.cover_bonus;
+    if bonus > 0 {
+        let term = format!("{} x2 (house rule)", at.variant.numbers().cover_term);
+        at.push(&term, -bonus);
+    }
+}
