@@ -259,28 +259,7 @@ fn every_golden_battle_is_replayed_byte_for_byte() {
                 all.extend(["--log", got_path.to_str().unwrap()]);
                 let (code, _, err) = fivefoot(&all);
                 assert_eq!(code, 0, "{file}: {err}");
-                let got = std::fs::read_to_string(&got_path).unwrap();
-                if got != want {
-                    let line = got.lines().zip(want.lines()).position(|(a, b)| a != b);
-                    let at = line.map_or_else(
-                        || {
-                            format!(
-                                "the lengths differ ({} lines, golden {})",
-                                got.lines().count(),
-                                want.lines().count()
-                            )
-                        },
-                        |n| {
-                            format!(
-                                "line {}:\n  got    {}\n  golden {}",
-                                n + 1,
-                                got.lines().nth(n).unwrap(),
-                                want.lines().nth(n).unwrap()
-                            )
-                        },
-                    );
-                    panic!("{file} differs from its golden log at {at}");
-                }
+                assert_same_log(&file, &std::fs::read_to_string(&got_path).unwrap(), &want);
                 checked += 1;
             }
         }
@@ -288,6 +267,93 @@ fn every_golden_battle_is_replayed_byte_for_byte() {
     let _ = std::fs::remove_dir_all(&out_dir);
     let files = std::fs::read_dir(root.join("tests/golden")).unwrap().count();
     assert_eq!(files, checked, "a golden file without a level or variant to replay it");
+}
+
+/// Panics naming the first line where `got` differs from the golden log `want`.
+fn assert_same_log(file: &str, got: &str, want: &str) {
+    if got == want {
+        return;
+    }
+    let line = got.lines().zip(want.lines()).position(|(a, b)| a != b);
+    let at = line.map_or_else(
+        || format!("the lengths differ ({} lines, golden {})", got.lines().count(), want.lines().count()),
+        |n| {
+            let (g, w) = (got.lines().nth(n).unwrap(), want.lines().nth(n).unwrap());
+            format!("line {}:\n  got    {g}\n  golden {w}", n + 1)
+        },
+    );
+    panic!("{file} differs from its golden log at {at}");
+}
+
+/// The house rules' golden battles (`tests/golden-house/LEVEL.VARIANT+RULE.SEED.jsonl`):
+/// each house rule on two levels, replayed byte for byte with `--house-rule`; their logs
+/// name the house rule in the header, as the plain goldens name none.
+#[test]
+fn every_house_rule_golden_battle_is_replayed_byte_for_byte() {
+    use fivefoot::variants::HouseRule;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out_dir = std::env::temp_dir().join(format!("fivefoot-golden-house-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let mut levels_of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for entry in std::fs::read_dir(root.join("tests/golden-house")).unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let [level, ruled, seed, _] = file.split('.').collect::<Vec<_>>()[..] else {
+            panic!("{file}: LEVEL.VARIANT+RULE.SEED.jsonl")
+        };
+        let (rules, rule) = ruled.split_once('+').unwrap_or_else(|| panic!("{file}: no house rule"));
+        let got_path = out_dir.join(&file);
+        let level_path = root.join("levels").join(format!("{level}.ron"));
+        let args = [
+            "sim",
+            level_path.to_str().unwrap(),
+            "--rules",
+            rules,
+            "--house-rule",
+            rule,
+            "--seed",
+            seed,
+            "--battles",
+            "1",
+            "--check",
+            "--log",
+            got_path.to_str().unwrap(),
+        ];
+        let (code, _, err) = fivefoot(&args);
+        assert_eq!(code, 0, "{file}: {err}");
+        let want = std::fs::read_to_string(root.join("tests/golden-house").join(&file)).unwrap();
+        assert!(want.lines().next().unwrap().contains(&format!("\"house_rules\":[\"{rule}\"]")), "{file}");
+        assert_same_log(&file, &std::fs::read_to_string(&got_path).unwrap(), &want);
+        levels_of.entry(rule.to_string()).or_default().push(level.to_string());
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+    for rule in HouseRule::ALL {
+        let levels = levels_of.get(rule.id()).cloned().unwrap_or_default();
+        assert!(levels.len() >= 2 && levels[0] != levels[1], "{rule}: golden battles on two levels, not {levels:?}");
+    }
+}
+
+/// A house rule is refused with exit 2 where it does not apply, and an unknown one with
+/// clap's list of the possible values.
+#[test]
+fn a_house_rule_outside_its_variants_or_unknown_is_refused() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = root.join("levels/skirmish.ron");
+    let level = level.to_str().unwrap();
+    let (code, _, err) =
+        fivefoot(&["sim", level, "--rules", "hex-phases", "--house-rule", "no-flanking", "--battles", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no-flanking does not apply to hex-phases"), "{err}");
+    let (code, _, err) = fivefoot(&["schedule", "--rules", "osr-segments", "--house-rule", "no-readied-attacks"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = fivefoot(&["query", level, "--house-rule", "no-dice", "attack", "archer", "boss"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("possible values") && err.contains("double-cover"), "{err}");
+    // Where it applies, the listing names it and lacks the system it took out.
+    let (code, out, err) = fivefoot(&["schedule", "--rules", "d20-classic", "--house-rule", "no-flanking", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"house_rules\":[\"no-flanking\"]") && !out.contains("modifiers::flanking"), "{out}");
+    let (_, plain, _) = fivefoot(&["schedule", "--rules", "d20-classic", "--json"]);
+    assert!(plain.contains("\"house_rules\":[]") && plain.contains("modifiers::flanking"), "{plain}");
 }
 
 /// Every log is written atomically: a `sim --log` killed half-way leaves the old log as it

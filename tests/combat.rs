@@ -153,3 +153,6 @@ mod focus;
 
 #[path = "combat/schedule.rs"]
 mod schedule;
+
+#[path = "combat/house_rules.rs"]
+mod house_rules;

@@ -5,9 +5,9 @@
 use super::RulesVariant;
 use serde::{Deserialize, Serialize};
 
-/// A house rule, named as levels, logs and the CLI name it.
+/// A house rule, named as levels, logs and the CLI name it (`"no-flanking"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+#[serde(try_from = "String", into = "String")]
 pub enum HouseRule {
     /// Flanking gives no bonus (nor, in four-actions, surprise).
     NoFlanking,
@@ -62,13 +62,16 @@ impl HouseRule {
         match self {
             // osr-segments and hex-phases have no flanking rule.
             HouseRule::NoFlanking => &[ApPhases, FourActions, D20Classic],
-            HouseRule::DoubleCover | HouseRule::NoReadiedAttacks => &RulesVariant::ALL,
+            HouseRule::DoubleCover => &RulesVariant::ALL,
+            // osr-segments has no held attack.
+            HouseRule::NoReadiedAttacks => &[ApPhases, FourActions, D20Classic, HexPhases],
             // d20-classic's and hex-phases' charges give no bonus to hit to begin with.
             HouseRule::NoChargeBonus => &[ApPhases, FourActions, OsrSegments],
             // hex-phases' source has no range penalty.
             HouseRule::NoRangePenalty => &[ApPhases, FourActions, D20Classic, OsrSegments],
-            // ap-phases and four-actions have no delay.
-            HouseRule::NoDelay => &[D20Classic, OsrSegments, HexPhases],
+            // ap-phases and four-actions have no delay; osr-segments' is an intent declared
+            // for the round with the group initiative, not an action of its own.
+            HouseRule::NoDelay => &[D20Classic, HexPhases],
         }
     }
 
@@ -102,6 +105,22 @@ pub fn in_force(asked: &[HouseRule], level: &[HouseRule], variant: RulesVariant)
     rules.sort();
     rules.dedup();
     Ok(rules)
+}
+
+impl TryFrom<String> for HouseRule {
+    type Error = String;
+    fn try_from(name: String) -> Result<Self, String> {
+        HouseRule::ALL.into_iter().find(|r| r.id() == name).ok_or_else(|| {
+            let known: Vec<&str> = HouseRule::ALL.iter().map(|r| r.id()).collect();
+            format!("unknown house rule \"{name}\" (known: {})", known.join(", "))
+        })
+    }
+}
+
+impl From<HouseRule> for String {
+    fn from(rule: HouseRule) -> String {
+        rule.id().into()
+    }
 }
 
 impl std::fmt::Display for HouseRule {
