@@ -50,6 +50,11 @@ pub struct PlayOptions {
     pub house_rules: Vec<crate::variants::HouseRule>,
 }
 
+/// The house rules asked for on the command line; none: each level's own.
+fn picked(asked: &[crate::variants::HouseRule]) -> Option<Vec<crate::variants::HouseRule>> {
+    (!asked.is_empty()).then(|| asked.to_vec())
+}
+
 /// A window size on the command line: WIDTHxHEIGHT, from 640x480 to 7680x4320.
 pub fn parse_window(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s.split_once('x').ok_or_else(|| format!("expected WIDTHxHEIGHT, got \"{s}\""))?;
@@ -103,7 +108,7 @@ fn straight_into(path: &Path, opts: &PlayOptions) -> Result<GameSetup, String> {
         rules: opts.rules,
         side,
         seed: opts.seed,
-        house_rules: opts.house_rules.clone(),
+        house_rules: picked(&opts.house_rules),
     })
 }
 
@@ -145,7 +150,7 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
             rules: None,
             side: None,
             seed: opts.seed,
-            house_rules: vec![],
+            house_rules: None,
         });
         app.insert_resource(doc);
         app.insert_resource(crate::editor::tools::EditorTools {
@@ -165,7 +170,7 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
             rules: opts.rules,
             side: None,
             seed: opts.seed,
-            house_rules: opts.house_rules.clone(),
+            house_rules: picked(&opts.house_rules),
         });
         app.init_state::<Screen>();
     }

@@ -406,7 +406,7 @@ fn start_playtest(level: &LevelDef, tools: &EditorTools) -> Result<(GameSetup, P
         rules: tools.playtest_rules,
         side,
         seed: tools.playtest_seed,
-        house_rules: tools.playtest_house_rules.clone(),
+        house_rules: (!tools.playtest_house_rules.is_empty()).then(|| tools.playtest_house_rules.clone()),
     };
     Ok((setup, PlayTest { file }))
 }

@@ -42,8 +42,8 @@ pub struct GameSetup {
     /// The side the player commands; `None` watches the AI play every side.
     pub side: Option<String>,
     pub seed: u64,
-    /// The house rules asked for; none: the level's own.
-    pub house_rules: Vec<crate::variants::HouseRule>,
+    /// The house rules picked; `None`: the level's own.
+    pub house_rules: Option<Vec<crate::variants::HouseRule>>,
 }
 
 /// The levels edited this run: the last one, which the menu selects when the editor hands
@@ -134,7 +134,11 @@ pub fn start_skirmish(world: &mut World) {
     let variant = setup.rules.unwrap_or(level.def.rules);
     let human: Vec<String> =
         setup.side.iter().filter(|s| level.def.units.iter().any(|u| &u.side == *s)).cloned().collect();
-    let house_rules = match crate::variants::house_rules_in_force(&setup.house_rules, &level.def.house_rules, variant) {
+    let picked = match &setup.house_rules {
+        Some(picked) => crate::variants::HouseRule::check_all(picked, variant).map(|()| picked.clone()),
+        None => crate::variants::house_rules_in_force(&[], &level.def.house_rules, variant),
+    };
+    let house_rules = match picked {
         Ok(rules) => rules,
         Err(e) => {
             world.insert_resource(MenuNotice(Some(e)));

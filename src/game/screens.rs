@@ -177,7 +177,7 @@ fn menu_screen(
             rules: choice.rules,
             side: choice.side.and_then(|i| level.sides.get(i)).map(|(s, _)| s.clone()),
             seed,
-            house_rules: chosen_house_rules(&choice, level),
+            house_rules: choice.house_rules.is_some().then(|| chosen_house_rules(&choice, level)),
         });
         next.set(Screen::Skirmish);
     }
@@ -245,7 +245,8 @@ fn restart(commands: &mut Commands, setup: Option<&GameSetup>, next: &mut NextSt
 fn pause_menu(
     mut contexts: EguiContexts,
     mut paused: ResMut<Paused>,
-    setup: Option<Res<GameSetup>>,
+    setup: Option<ResMut<GameSetup>>,
+    battle: Option<Res<BattleRes>>,
     playtest: Option<Res<PlayTest>>,
     bindings: Option<Res<ActiveBindings>>,
     mut commands: Commands,
@@ -266,6 +267,9 @@ fn pause_menu(
         if ui.button("Restart (new dice)").clicked() {
             restart(&mut commands, setup.as_deref(), &mut next);
         }
+        if let (Some(mut setup), Some(battle)) = (setup, battle.as_deref()) {
+            house_rules_for_restart(ui, &mut setup, battle);
+        }
         if playtest.is_some() && ui.button("Back to the editor").clicked() {
             next.set(Screen::Editor);
         }
@@ -283,6 +287,30 @@ fn pause_menu(
         }
     });
     Ok(())
+}
+
+/// The house rules of the battle's variant as toggles: the battle keeps those it began
+/// with, and a restart takes those ticked.
+fn house_rules_for_restart(ui: &mut egui::Ui, setup: &mut GameSetup, battle: &BattleRes) {
+    let variant = battle.battle.variant();
+    let in_force = battle.battle.house_rules();
+    let picked = setup.house_rules.get_or_insert_with(|| in_force.to_vec());
+    ui.horizontal_wrapped(|ui| {
+        ui.label("House rules:");
+        for rule in HouseRule::ALL.into_iter().filter(|r| r.applies_to().contains(&variant)) {
+            let mut ticked = picked.contains(&rule);
+            if ui.checkbox(&mut ticked, rule.id()).on_hover_text(rule.describe()).changed() {
+                picked.retain(|r| *r != rule);
+                if ticked {
+                    picked.push(rule);
+                }
+                picked.sort();
+            }
+        }
+    });
+    if picked.as_slice() != in_force {
+        ui.weak("The house rules ticked take effect when the battle restarts.");
+    }
 }
 
 /// Every bound action and its keys, a row each (the action bar's slots as one row).

@@ -123,7 +123,9 @@ fn hud(
         ui.horizontal_centered(|ui| {
             let level = name.as_ref().map_or(b.level_name.to_string(), |n| n.0.clone());
             ui.strong(level);
-            ui.label(format!("| {} |", b.variant.id()));
+            let house: Vec<&str> = b.options.house_rules.iter().map(|r| r.id()).collect();
+            let rules = std::iter::once(b.variant.id()).chain(house).collect::<Vec<_>>().join(" + ");
+            ui.label(format!("| {rules} |"));
             if let Some(s) = &setup {
                 ui.label(format!("seed {}", s.seed));
             }

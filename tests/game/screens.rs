@@ -17,7 +17,7 @@ fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
         rules: Some(RulesVariant::FourActions),
         side: Some("red".into()),
         seed: 5,
-        house_rules: vec![],
+        house_rules: None,
     });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
@@ -66,7 +66,7 @@ fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
         .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
         .add_plugins(GamePlugin)
         .init_state::<Screen>();
-    app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1, house_rules: vec![] });
+    app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1, house_rules: None });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
     app.update();
