@@ -7,7 +7,7 @@ use super::battle::Battle;
 use super::command::{Command, RuleError};
 use super::house_rules::HouseRulePlugin;
 use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, system_listing, systems_outside};
-use super::modifiers::{ATTACK_MODIFIERS, AttackModifiers};
+use super::modifiers::{Modifiers, PendingAttack, PendingDamage, Weighing};
 use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
@@ -198,18 +198,19 @@ impl Engine {
                 .map(|system| slots.iter().find(|s| s.systems.contains(system)).map_or("", |s| s.name.as_str()).into())
                 .collect();
         }
-        sets.push(self.attack_modifiers_listing());
+        sets.push(self.modifiers_listing::<PendingAttack>());
+        sets.push(self.modifiers_listing::<PendingDamage>());
         let own = self.world.resource::<OwnState>().names();
         let house_rules = self.house_rules.iter().map(|r| r.id().to_string()).collect();
         ScheduleListing { variant: self.variant.id().into(), house_rules, sets, own }
     }
 
-    /// The attack modifier systems, in the order each attack's roll and preview run them,
+    /// The modifier systems of a kind of roll, in the order each roll and preview run them,
     /// with the access Bevy computed for each when it was added.
-    fn attack_modifiers_listing(&self) -> StageListing {
-        let modifiers = self.world.get_resource::<AttackModifiers>().map(AttackModifiers::listing).unwrap_or_default();
+    fn modifiers_listing<P: Weighing>(&self) -> StageListing {
+        let modifiers = self.world.get_resource::<Modifiers<P>>().map(Modifiers::listing).unwrap_or_default();
         let systems = modifiers.iter().map(|(name, access)| system_listing(name, access, false, &self.world)).collect();
-        StageListing { name: ATTACK_MODIFIERS.into(), systems, places: vec![] }
+        StageListing { name: P::NAME.into(), systems, places: vec![] }
     }
 
     /// Systems of the rules and clock schedules that sit in none of their stages or steps

@@ -2,7 +2,7 @@
 //! changes, so it follows the variant's plugin that added them (`Engine::app`). Which
 //! variants a house rule applies to, and its words, are `variants::HouseRule`'s.
 
-use super::modifiers::{self, AttackModifiersApp, Weighed};
+use super::modifiers::{self, ModifiersApp, PendingAttack, Weighed};
 use super::schedule::{Slot, make_held_attack, remove_rule_systems};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::ecs::system::InMut;
@@ -26,16 +26,16 @@ impl Plugin for HouseRulePlugin {
         }
         match self.rule {
             HouseRule::NoFlanking => {
-                app.remove_attack_modifier(modifiers::flanking);
+                app.remove_modifier::<PendingAttack, _>(modifiers::flanking);
             }
             HouseRule::DoubleCover => {
-                app.replace_attack_modifier(modifiers::cover, double_cover);
+                app.replace_modifier(modifiers::cover, double_cover);
             }
             HouseRule::NoChargeBonus => {
-                app.remove_attack_modifier(modifiers::charge);
+                app.remove_modifier::<PendingAttack, _>(modifiers::charge);
             }
             HouseRule::NoRangePenalty => {
-                app.remove_attack_modifier(modifiers::range);
+                app.remove_modifier::<PendingAttack, _>(modifiers::range);
             }
             HouseRule::NoDelay => remove_rule_systems(app, Slot::Delay),
             HouseRule::NoReadiedAttacks => {

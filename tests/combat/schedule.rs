@@ -52,7 +52,8 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
                 "clock",
                 "clock: next up",
                 "clock: window",
-                "attack modifiers"
+                "attack modifiers",
+                "damage modifiers"
             ],
             "{v:?}"
         );
@@ -425,7 +426,12 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
         for m in &modifiers.systems {
             assert!(m.writes.is_empty(), "{v:?}: attack modifier {} writes {:?}", m.name, m.writes);
         }
-        for set in listing.sets.into_iter().filter(|s| s.name != "attack modifiers") {
+        // The damage modifiers likewise: the wielder's Strength (none in hex-phases), its own
+        // damage bonuses and the untrained penalty, each over components of its own.
+        let damage = listing.sets.iter().find(|s| s.name == "damage modifiers").unwrap();
+        assert_eq!(damage.systems.len(), if v == RulesVariant::HexPhases { 2 } else { 3 }, "{v:?}");
+        assert!(damage.systems.iter().all(|m| m.writes.is_empty() && !m.reads.is_empty()), "{v:?}: {damage:?}");
+        for set in listing.sets.into_iter().filter(|s| !s.name.ends_with("modifiers")) {
             for system in set.systems {
                 assert!(!system.reads.contains(&"?".into()), "{v:?}: {} has no access listed", system.name);
                 assert!(

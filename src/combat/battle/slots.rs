@@ -213,10 +213,6 @@ pub(crate) trait VariantRules: Sync {
     fn check_invariants(&self, _b: &Battle) -> Result<(), String> {
         Ok(())
     }
-    /// The Strength a melee (or thrown) hit adds to damage: its name in the log and value.
-    fn damage_strength(&self, f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
-        Some(("Strength", f.stats().str_mod()))
-    }
 }
 
 /// How criticals work in a variant.

@@ -3,6 +3,7 @@
 //! another square.
 
 use super::*;
+use crate::combat::modifiers::{DamageModifiers, PendingDamage};
 
 /// One attack action (or a full attack) against `t`.
 pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
@@ -131,19 +132,16 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     let fa = b.fighters.at(a);
     let dice = fa.damage_dice();
     let weapon = fa.wielded().def.clone();
-    let mut flat: Vec<Modifier> = Vec::new();
-    let str_applies = melee || weapon.kind == WeaponKind::Melee;
+    let mut pending = PendingDamage {
+        variant: b.variant,
+        attacker: b.fighters.entity(a),
+        target: b.fighters.entity(t),
+        melee,
+        terms: Vec::new(),
+    };
+    DamageModifiers::weigh(b.world(), &mut pending);
+    let flat = pending.terms;
     let rules = b.rules();
-    if let Some((name, s)) = rules.damage_strength(fa).filter(|&(_, s)| str_applies && s != 0) {
-        flat.push(Modifier::new(name, s));
-    }
-    for (name, v) in &fa.bonuses().damage {
-        flat.push(Modifier::new(name.clone(), *v));
-    }
-    let untrained = b.variant.numbers().untrained_penalty;
-    if untrained != 0 && !fa.trained() {
-        flat.push(Modifier::new("untrained", untrained));
-    }
     let mult = if critical { weapon.crit_mult } else { 1 };
     let mut rolls = Vec::new();
     let mut total = 0i32;

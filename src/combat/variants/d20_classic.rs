@@ -215,9 +215,6 @@ impl VariantRules for D20Classic {
     fn criticals(&self) -> Criticals {
         Criticals::Confirmed
     }
-    fn damage_strength(&self, f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
-        Some(super::strength_with_two_hands(f))
-    }
 }
 
 /// "Counterspell": a foe with the `counterspell` trait who knows the spell and has a slot,
@@ -312,6 +309,10 @@ impl Plugin for D20ClassicPlugin {
         own_economy::<ImmediateAction>(app);
         own_budget::<SwiftAction>(app);
         modifiers::add_d20_family(app);
+        // Strength to damage, one and a half times with two hands.
+        app.add_modifier(modifiers::strength_with_two_hands)
+            .add_modifier(modifiers::damage_bonuses)
+            .add_modifier(modifiers::untrained_damage);
         app.add_systems(
             RulesSchedule,
             (

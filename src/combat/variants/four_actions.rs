@@ -500,7 +500,10 @@ impl Plugin for FourActionsPlugin {
         own_budget::<QuickAction>(app);
         // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
         modifiers::add_d20_family(app);
-        app.replace_attack_modifier(modifiers::target_flat_footed, target_surprised);
+        app.replace_modifier(modifiers::target_flat_footed, target_surprised);
+        app.add_modifier(modifiers::strength_to_damage)
+            .add_modifier(modifiers::damage_bonuses)
+            .add_modifier(modifiers::untrained_damage);
         for slot in [Slot::Escape, Slot::Cast] {
             replace_slot(app, slot);
         }

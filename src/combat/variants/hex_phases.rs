@@ -288,9 +288,6 @@ impl VariantRules for HexPhases {
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
         f.health().hp <= -10
     }
-    fn damage_strength(&self, _f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
-        None // damage is the weapon's dice alone
-    }
 }
 
 /// OCV: combat value + half the base attack bonus (rounded down).
@@ -307,12 +304,14 @@ pub fn dcv(stats: &Stats) -> i32 {
 /// target unaware (−3 DCV) or in partial cover (+2 DCV, `cover_term`), the target's
 /// defences.
 fn add_attack_modifiers(app: &mut App) {
-    app.add_attack_modifier(offensive_combat_value)
-        .add_attack_modifier(modifiers::offense)
-        .add_attack_modifier(target_unaware)
-        .add_attack_modifier(modifiers::cover)
-        .add_attack_modifier(modifiers::defense)
-        .add_attack_modifier(ten_plus_dcv);
+    app.add_modifier(offensive_combat_value)
+        .add_modifier(modifiers::offense)
+        .add_modifier(target_unaware)
+        .add_modifier(modifiers::cover)
+        .add_modifier(modifiers::defense)
+        .add_modifier(ten_plus_dcv);
+    // Damage is the weapon's dice: no Strength.
+    app.add_modifier(modifiers::damage_bonuses).add_modifier(modifiers::untrained_damage);
 }
 
 fn offensive_combat_value(InMut(at): Weighed, stats: Query<&Stats>) {

@@ -31,7 +31,7 @@ mod prelude {
     pub(super) use crate::combat::magic::{
         self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
-    pub(super) use crate::combat::modifiers::{self, AttackModifiersApp, Weighed};
+    pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::odds::AttackDie;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{Plan, spell_of};
@@ -53,23 +53,12 @@ mod prelude {
     pub(super) use bevy::ecs::system::{Query, Res, ResMut};
 }
 
-use crate::combat::FighterRef;
 use crate::combat::battle::Battle;
 pub(crate) use crate::combat::battle::{Criticals, VariantRules};
 use crate::combat::magic;
 use crate::level::SpellDef;
 use crate::variants::RulesVariant;
 pub use crate::variants::{Provoking, VariantNumbers};
-
-/// The d20 family's damage Strength (d20-classic, ap-phases): "add 1.5× your Strength
-/// modifier (round down)" with a weapon in two hands, the modifier otherwise.
-pub(crate) fn strength_with_two_hands(f: FighterRef<'_, '_, '_>) -> (&'static str, i32) {
-    if f.wielded().def.hands == crate::level::Hands::Two {
-        ("Strength x1.5", (f.stats().str_mod() as f64 * 1.5).floor() as i32)
-    } else {
-        ("Strength", f.stats().str_mod())
-    }
-}
 
 /// The d20 family's casting in melee (d20-classic, ap-phases): cast defensively
 /// (concentration DC 15 + twice the spell level) or provoke, then concentration DC 10 +

@@ -308,9 +308,6 @@ impl VariantRules for ApPhases {
     fn criticals(&self) -> Criticals {
         Criticals::Confirmed
     }
-    fn damage_strength(&self, f: FighterRef<'_, '_, '_>) -> Option<(&'static str, i32)> {
-        Some(super::strength_with_two_hands(f))
-    }
 }
 
 /// The earliest phase (1–7) a fighter's attack with its wielded weapon may begin.

@@ -18,6 +18,10 @@ impl Plugin for ApPhasesPlugin {
         own_economy::<ActionPoints>(app);
         own_budget::<PhaseAction>(app);
         modifiers::add_d20_family(app);
+        // Strength to damage, one and a half times with two hands.
+        app.add_modifier(modifiers::strength_with_two_hands)
+            .add_modifier(modifiers::damage_bonuses)
+            .add_modifier(modifiers::untrained_damage);
         for slot in [Slot::Charge, Slot::Defend, Slot::Cast] {
             replace_slot(app, slot);
         }

@@ -449,14 +449,17 @@ fn major_action_spent(budget: &Budget) -> bool {
 /// charge, the attacker's own bonuses, range, the target prone, cover, the target's
 /// defences.
 pub(super) fn add_attack_modifiers(app: &mut App) {
-    app.add_attack_modifier(modifiers::strength_or_dexterity)
-        .add_attack_modifier(modifiers::charge)
-        .add_attack_modifier(modifiers::offense)
-        .add_attack_modifier(modifiers::range)
-        .add_attack_modifier(modifiers::target_prone)
-        .add_attack_modifier(modifiers::cover)
-        .add_attack_modifier(modifiers::defense)
-        .add_attack_modifier(aac0_minus_descending_ac);
+    app.add_modifier(modifiers::strength_or_dexterity)
+        .add_modifier(modifiers::charge)
+        .add_modifier(modifiers::offense)
+        .add_modifier(modifiers::range)
+        .add_modifier(modifiers::target_prone)
+        .add_modifier(modifiers::cover)
+        .add_modifier(modifiers::defense)
+        .add_modifier(aac0_minus_descending_ac);
+    app.add_modifier(modifiers::strength_to_damage)
+        .add_modifier(modifiers::damage_bonuses)
+        .add_modifier(modifiers::untrained_damage);
 }
 
 /// Descending AC: AC = 20 − ascending AC; AAC0 = 20 − base attack bonus; a hit if d20 +

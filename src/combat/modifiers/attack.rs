@@ -1,21 +1,17 @@
 //! The attack modifiers: each term of an attack roll is a read-only system over the
 //! components it names, adding its term, by name, to the attack being weighed
-//! ([`PendingAttack`]); the last sets the number to reach. A variant's plugin adds them in
-//! the order its source reads them (`AttackModifiersApp`), and a house rule removes or
-//! replaces one. `attack::profile` runs them, so the roll, the hit-chance panel, `fivefoot
-//! query attack` and the AI all weigh an attack with the same systems, over the battle's
-//! own world and without rolling.
+//! ([`PendingAttack`]); the last sets the number to reach. `attack::profile` runs them, so
+//! the roll, the hit-chance panel, `fivefoot query attack` and the AI all weigh an attack
+//! with the same systems, over the battle's own world and without rolling.
 
-use super::battle::{AttackContext, AttackKind, Derived};
-use super::fighter::{Bonuses, Grapple, Modifier, Reactions};
-use super::time::Clock;
+use super::{ModifiersApp, Weighing};
+use crate::combat::battle::{AttackContext, AttackKind, Derived};
+use crate::combat::fighter::{Bonuses, Grapple, Modifier, Reactions};
+use crate::combat::time::Clock;
 use crate::rules::{self, Battlefield, Body, Condition, Conditions, RulesView, Stats, Wielded};
 use crate::variants::RulesVariant;
-use bevy::ecs::query::FilteredAccessSet;
-use bevy::ecs::system::{InMut, ReadOnlySystem};
+use bevy::ecs::system::InMut;
 use bevy::prelude::*;
-use std::any::TypeId;
-use std::sync::Mutex;
 
 /// The listing's name for the attack modifiers, as a set of systems.
 pub const ATTACK_MODIFIERS: &str = "attack modifiers";
@@ -55,111 +51,8 @@ impl PendingAttack {
 /// The attack under weighing, as a modifier system takes it.
 pub type Weighed<'a> = InMut<'a, PendingAttack>;
 
-/// One modifier system, boxed.
-pub type ModifierSystem = Box<dyn ReadOnlySystem<In = InMut<'static, PendingAttack>, Out = ()>>;
-
-struct Entry {
-    of: TypeId,
-    name: String,
-    access: FilteredAccessSet,
-    system: ModifierSystem,
-}
-
-/// The attack modifier systems of the battle's rules, in the order they run. (Read-only
-/// systems run over `&World` while a rule holds the battle, which a schedule cannot.)
-#[derive(Resource, Default)]
-pub struct AttackModifiers(Mutex<Vec<Entry>>);
-
-impl AttackModifiers {
-    /// Runs every modifier on `attack`, in order, over `world`.
-    pub fn weigh(world: &World, attack: &mut PendingAttack) {
-        let Some(modifiers) = world.get_resource::<AttackModifiers>() else { return };
-        let mut entries = modifiers.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        for entry in entries.iter_mut() {
-            if let Err(e) = entry.system.run_readonly(attack, world) {
-                panic!("attack modifier {} could not run: {e}", entry.name);
-            }
-        }
-    }
-
-    /// Each modifier's name and access as Bevy computed it, in order.
-    pub fn listing(&self) -> Vec<(String, FilteredAccessSet)> {
-        let entries = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        entries.iter().map(|e| (e.name.clone(), e.access.clone())).collect()
-    }
-}
-
-/// How a plugin adds, replaces or removes attack modifiers.
-pub trait AttackModifiersApp {
-    /// Adds `system` after the modifiers already there.
-    fn add_attack_modifier<M, S>(&mut self, system: S) -> &mut Self
-    where
-        S: IntoSystem<InMut<'static, PendingAttack>, (), M> + 'static,
-        S::System: ReadOnlySystem;
-
-    /// Puts `new` in the place of `old` (a house rule changing one term).
-    fn replace_attack_modifier<Old: 'static, M, S>(&mut self, old: Old, new: S) -> &mut Self
-    where
-        S: IntoSystem<InMut<'static, PendingAttack>, (), M> + 'static,
-        S::System: ReadOnlySystem;
-
-    /// Takes `old` out (a house rule switching one term off).
-    fn remove_attack_modifier<Old: 'static>(&mut self, old: Old) -> &mut Self;
-}
-
-fn entry<M, S>(world: &mut World, system: S) -> Entry
-where
-    S: IntoSystem<InMut<'static, PendingAttack>, (), M> + 'static,
-    S::System: ReadOnlySystem,
-{
-    let mut system = IntoSystem::into_system(system);
-    let access = system.initialize(world);
-    let name = system.name().to_string();
-    Entry { of: TypeId::of::<S>(), name, access, system: Box::new(system) }
-}
-
-/// The index of `Old` among the modifiers; panics if it is not there, which is a plugin
-/// applied where it does not belong (or in the wrong order).
-fn place_of<Old: 'static>(entries: &[Entry]) -> usize {
-    entries.iter().position(|e| e.of == TypeId::of::<Old>()).unwrap_or_else(|| {
-        panic!("no attack modifier {} to change: add the variant's plugin first", std::any::type_name::<Old>())
-    })
-}
-
-impl AttackModifiersApp for App {
-    fn add_attack_modifier<M, S>(&mut self, system: S) -> &mut Self
-    where
-        S: IntoSystem<InMut<'static, PendingAttack>, (), M> + 'static,
-        S::System: ReadOnlySystem,
-    {
-        let world = self.world_mut();
-        world.init_resource::<AttackModifiers>();
-        let new = entry(world, system);
-        world.resource_mut::<AttackModifiers>().0.get_mut().unwrap_or_else(|p| p.into_inner()).push(new);
-        self
-    }
-
-    fn replace_attack_modifier<Old: 'static, M, S>(&mut self, _old: Old, new: S) -> &mut Self
-    where
-        S: IntoSystem<InMut<'static, PendingAttack>, (), M> + 'static,
-        S::System: ReadOnlySystem,
-    {
-        let world = self.world_mut();
-        let new = entry(world, new);
-        let mut modifiers = world.resource_mut::<AttackModifiers>();
-        let entries = modifiers.0.get_mut().unwrap_or_else(|p| p.into_inner());
-        let at = place_of::<Old>(entries);
-        entries[at] = new;
-        self
-    }
-
-    fn remove_attack_modifier<Old: 'static>(&mut self, _old: Old) -> &mut Self {
-        let mut modifiers = self.world_mut().resource_mut::<AttackModifiers>();
-        let entries = modifiers.0.get_mut().unwrap_or_else(|p| p.into_inner());
-        let at = place_of::<Old>(entries);
-        entries.remove(at);
-        self
-    }
+impl Weighing for PendingAttack {
+    const NAME: &'static str = ATTACK_MODIFIERS;
 }
 
 /// The d20 family's modifiers (d20-classic, ap-phases, four-actions), in their order:
@@ -167,21 +60,21 @@ impl AttackModifiersApp for App {
 /// range, flanking, charge, the attacker's own bonuses, prone, the target prone or caught
 /// flat-footed, cover and the target's defences, against AC.
 pub fn add_d20_family(app: &mut App) {
-    app.add_attack_modifier(base_attack_bonus)
-        .add_attack_modifier(strength_or_dexterity)
-        .add_attack_modifier(size)
-        .add_attack_modifier(untrained)
-        .add_attack_modifier(place_in_sequence)
-        .add_attack_modifier(range)
-        .add_attack_modifier(flanking)
-        .add_attack_modifier(charge)
-        .add_attack_modifier(offense)
-        .add_attack_modifier(prone)
-        .add_attack_modifier(target_prone)
-        .add_attack_modifier(target_flat_footed)
-        .add_attack_modifier(cover)
-        .add_attack_modifier(defense)
-        .add_attack_modifier(armor_class);
+    app.add_modifier(base_attack_bonus)
+        .add_modifier(strength_or_dexterity)
+        .add_modifier(size)
+        .add_modifier(untrained)
+        .add_modifier(place_in_sequence)
+        .add_modifier(range)
+        .add_modifier(flanking)
+        .add_modifier(charge)
+        .add_modifier(offense)
+        .add_modifier(prone)
+        .add_modifier(target_prone)
+        .add_modifier(target_flat_footed)
+        .add_modifier(cover)
+        .add_modifier(defense)
+        .add_modifier(armor_class);
 }
 
 pub fn base_attack_bonus(InMut(at): Weighed, stats: Query<&Stats>) {
