@@ -156,3 +156,6 @@ mod schedule;
 
 #[path = "combat/house_rules.rs"]
 mod house_rules;
+
+#[path = "combat/grapple_ap.rs"]
+mod grapple_ap;

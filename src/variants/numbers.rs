@@ -170,6 +170,10 @@ pub struct VariantNumbers {
     /// foe charged (ap-phases); otherwise it is the charge's own attack only.
     #[serde(default)]
     pub charge_attack_lasts_round: bool,
+    /// A grappled caster has no hand free for a spell's gestures (d20-classic,
+    /// four-actions; ap-phases' source is silent, so its grappled may cast).
+    #[serde(default)]
+    pub grappled_cannot_cast: bool,
     /// Percent chance that a ranged attack on one of two creatures locked in a grapple goes
     /// to the other instead.
     #[serde(default)]

@@ -30,7 +30,7 @@ pub(super) fn reload(b: &mut Battle, a: usize) {
 
 /// Trip, shove (push, bull rush), disarm or grapple: the variant's check, then what a
 /// success does.
-pub(super) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
+pub(crate) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
     let rules = b.rules();
     let tid = b.fighters.combatant[t].id.clone();
     let Some(margin) = rules.maneuver_check(b, a, t, kind) else { return };

@@ -35,7 +35,7 @@ pub fn check(b: &Battle, caster: usize, spell_id: &str, target: &str) -> Result<
     if f.spells().left < cost(b, sp) {
         return Err(format!("no spells left ({} spent)", sp.name));
     }
-    if f.has(Condition::Grappled) && b.rules().grapples() {
+    if f.has(Condition::Grappled) && b.variant.numbers().grappled_cannot_cast {
         return Err("grappled: no free hand for the gestures".into());
     }
     let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;

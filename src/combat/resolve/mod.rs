@@ -13,6 +13,7 @@ mod strike;
 mod validate;
 
 pub(crate) use super::battle::Maneuver;
+pub(crate) use actions::maneuver;
 pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::opposed_escape;

@@ -33,6 +33,7 @@ pub(super) fn complex_trigger(action: &AdvancedKind) -> Option<&'static str> {
         AdvancedKind::Cast { .. } => None,
         AdvancedKind::CoupDeGrace { .. } => Some("delivers a coup de grace"),
         AdvancedKind::FirstAid { .. } => Some("gives first aid"),
+        AdvancedKind::Grapple { .. } | AdvancedKind::ContinueGrapple { .. } => None,
     }
 }
 
@@ -263,6 +264,8 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
         }
         AdvancedKind::CoupDeGrace { target } => coup_de_grace(b, i, &target),
         AdvancedKind::FirstAid { target } => first_aid(b, i, &target),
+        AdvancedKind::Grapple { target } => super::grapple::complete_grapple(b, i, &target),
+        AdvancedKind::ContinueGrapple { follow_up } => super::grapple::complete_continue(b, i, follow_up),
     }
     None
 }

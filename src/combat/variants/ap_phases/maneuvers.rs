@@ -7,29 +7,11 @@ use super::{points, points_mut};
 /// A maneuver: a combat maneuver check (CMB, −5 for each attack action before it this
 /// round) against the target's CMD.
 pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
-    let what = kind.name();
-    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    let shove = kind == Maneuver::Shove;
-    let f = b.fighters.at(a);
-    let size = |i: usize| -b.fighters.body[i].size.size_modifier().clamp(-2, 2);
-    let cmb = f.stats().def.base_attack + f.stats().str_mod() + size(a) - 5 * points(b, a).attack_actions as i32;
-    let g = b.fighters.at(t);
-    let cmd = 10 + g.stats().def.base_attack + g.stats().str_mod() + g.stats().dex_mod() + size(t);
+    let what = if kind == Maneuver::Shove { "bull rush" } else { kind.name() };
+    // An attack action: −5 for each taken before it this round.
+    let cmb = super::grapple::cmb(b, a) - 5 * points(b, a).attack_actions as i32;
     points_mut(b, a).attack_actions += 1;
-    let roll = b.dice.roll(20) as i32;
-    b.emit(CombatEvent::Attack {
-        attacker: aid.clone(),
-        target: tid.clone(),
-        kind: format!("{} (combat maneuver) on", if shove { "bull rush" } else { what }),
-        die: "d20".into(),
-        rolls: vec![roll],
-        modifiers: vec![Modifier::new("combat maneuver bonus", cmb)],
-        total: roll + cmb,
-        target_number: cmd,
-        hit: roll + cmb >= cmd,
-        critical: false,
-    });
-    Some(roll + cmb - cmd)
+    Some(super::grapple::combat_maneuver(b, a, t, what, cmb, &[]))
 }
 
 /// ap-phases: a maneuver failed by 10 or more turns on its maker. "Trip … If you fail by 10

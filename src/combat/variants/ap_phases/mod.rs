@@ -10,6 +10,7 @@ use crate::combat::resolve::{gain, lose};
 use crate::level::{WeaponKind, WeaponSpeed};
 
 mod advanced;
+mod grapple;
 mod maneuvers;
 mod plugin;
 
@@ -49,6 +50,14 @@ pub enum AdvancedKind {
     FirstAid {
         target: String,
     },
+    /// Initiating a grapple (an attack action, 2 AP).
+    Grapple {
+        target: String,
+    },
+    /// Continuing a grapple (2 AP), then `follow_up`.
+    ContinueGrapple {
+        follow_up: crate::combat::command::GrappleFollowUp,
+    },
 }
 
 /// Names of the action phases.
@@ -60,6 +69,8 @@ pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fas
 pub struct ActionPoints {
     pub ap: u8,
     pub attack_actions: u8,
+    /// Escapes from a grapple tried this round.
+    pub escapes: u8,
     pub advanced: Option<Advanced>,
 }
 
@@ -76,7 +87,7 @@ pub struct PhaseAction {
 /// Fighter `i`'s action points in the round as they stand (none in a battle of another
 /// variant).
 pub fn points<'b>(b: &'b Battle, i: usize) -> &'b ActionPoints {
-    static NONE: ActionPoints = ActionPoints { ap: 0, attack_actions: 0, advanced: None };
+    static NONE: ActionPoints = ActionPoints { ap: 0, attack_actions: 0, escapes: 0, advanced: None };
     b.economy::<ActionPoints>(i).unwrap_or(&NONE)
 }
 
@@ -92,6 +103,8 @@ pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
         AdvancedKind::Cast { spell, target, .. } => format!("casting {spell} on {target}"),
         AdvancedKind::CoupDeGrace { target } => format!("coup de grace on {target}"),
         AdvancedKind::FirstAid { target } => format!("first aid for {target}"),
+        AdvancedKind::Grapple { target } => format!("grappling {target}"),
+        AdvancedKind::ContinueGrapple { .. } => "continuing a grapple".into(),
     }
 }
 
@@ -124,6 +137,7 @@ pub(crate) fn next_action_phase(b: &mut Battle) {
                 ACTION_POINTS
             };
             points_mut(b, i).attack_actions = 0;
+            points_mut(b, i).escapes = 0;
         }
     } else {
         b.clock.phase += 1;
@@ -161,10 +175,14 @@ impl VariantRules for ApPhases {
             Command::CoupDeGrace { target } | Command::FirstAid { target } => {
                 check_complex(b, actor, cmd, target).map(|()| None)
             }
+            Command::Wrestle { follow_up } => grapple::check_continue(b, actor, *follow_up).map(|()| None),
             _ => Err(format!("{} is not an action in these rules", cmd.name())),
         }
     }
     fn charge_completes_later(&self) -> bool {
+        true
+    }
+    fn grapples(&self) -> bool {
         true
     }
     fn dropped(&self, b: &mut Battle, t: usize) {
@@ -223,9 +241,8 @@ impl VariantRules for ApPhases {
             Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
             // Fight defensively: a free action at the start of the round of actions.
             Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
-            Command::Grapple { .. } | Command::Escape | Command::Wrestle { .. } => {
-                return Err("no grapple rules here".into());
-            }
+            // The one who initiated a grapple may end it as a free action.
+            Command::Wrestle { follow_up: crate::combat::command::GrappleFollowUp::End } => return Ok((n, kind)),
             Command::Stance { .. }
             | Command::Guard
             | Command::Focus
@@ -248,6 +265,7 @@ impl VariantRules for ApPhases {
                 | Command::Trip { .. }
                 | Command::Shove { .. }
                 | Command::Disarm { .. }
+                | Command::Grapple { .. }
         ) {
             // "Total Defense … Until the start of your next round of actions, you can't take
             // actions with the attack subtype."

@@ -22,7 +22,7 @@ impl Plugin for ApPhasesPlugin {
         app.add_modifier(modifiers::strength_with_two_hands)
             .add_modifier(modifiers::damage_bonuses)
             .add_modifier(modifiers::untrained_damage);
-        for slot in [Slot::Charge, Slot::Defend, Slot::Cast] {
+        for slot in [Slot::Charge, Slot::Defend, Slot::Maneuver, Slot::Escape, Slot::Cast] {
             replace_slot(app, slot);
         }
         app.add_systems(
@@ -31,6 +31,8 @@ impl Plugin for ApPhasesPlugin {
                 go_on_with_advanced_action.in_set(Slot::TakeOver),
                 declare_charge.in_set(Slot::Charge),
                 begin_total_defense.in_set(Slot::Defend),
+                act(maneuver_or_begin_grapple).in_set(Slot::Maneuver),
+                act(escape_with_maneuver_check).in_set(Slot::Escape),
                 act(begin_complex_action).in_set(Slot::Own),
                 forfeit_other_actions.in_set(Slot::Held),
                 act(begin_casting).in_set(Slot::Cast),
@@ -102,7 +104,29 @@ fn begin_total_defense(
 
 /// Coup de grace and first aid: complex advanced actions.
 fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
-    begin_complex(b, actor, &plan.command);
+    match plan.command {
+        Command::Wrestle { follow_up } => super::grapple::begin_continue(b, actor, follow_up),
+        _ => begin_complex(b, actor, &plan.command),
+    }
+}
+
+/// "Initiate a Grapple (Attack; 2 AP)" is begun now and checked with its second AP; the
+/// other maneuvers and standing up are resolved at once, as in every variant.
+fn maneuver_or_begin_grapple(b: &mut Battle, actor: usize, plan: &Plan) {
+    match &plan.command {
+        Command::Grapple { target } => {
+            if let Some(t) = b.index_of(target) {
+                super::grapple::begin_grapple(b, actor, t);
+            }
+        }
+        _ => resolve::maneuver_or_stand(b, actor, plan),
+    }
+}
+
+/// "Escape a Grapple": a combat maneuver check against the grappler, at −5 the second
+/// time in a round and −10 the third.
+fn escape_with_maneuver_check(b: &mut Battle, actor: usize, _plan: &Plan) {
+    super::grapple::escape(b, actor);
 }
 
 /// "Once you ready an action, you forfeit all other actions this round."
@@ -132,6 +156,7 @@ fn spend_action_point(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&
             | Command::Stance { .. }
             | Command::AbortOrder { .. }
             | Command::Declare { .. }
+            | Command::Wrestle { follow_up: crate::combat::command::GrappleFollowUp::End }
     );
     if !spent_already && let Ok(mut economy) = economies.get_mut(me) {
         let points = economy.kept.get_mut::<ActionPoints>();

@@ -1,0 +1,148 @@
+//! ap-phases' grapple (source 000). "Initiate a Grapple (Attack; 2 AP)": an advanced
+//! action whose combat maneuver check is made when its second AP goes in. "Continue a
+//! Grapple (2 AP)": the same, at +5, and a success deals the wielder's damage or keeps
+//! hold (moving the foe and pinning it are not built). "Escape a Grapple": a combat
+//! maneuver check against the grappler, at −5 the second time in a round and −10 the
+//! third. The one who initiated it may "end the grapple as a free action".
+
+use super::super::prelude::*;
+use super::{Advanced, AdvancedKind, points, points_mut};
+use crate::combat::command::GrappleFollowUp;
+use crate::combat::resolve::{deal_damage, release};
+
+/// `a`'s combat maneuver check against `t`'s defence, with `cmb` its combat maneuver bonus
+/// and `extra` the terms this check adds: by how much it won (below 0: lost). Logged as an
+/// attack roll whose number to reach is the CMD.
+pub(super) fn combat_maneuver(b: &mut Battle, a: usize, t: usize, what: &str, cmb: i32, extra: &[Modifier]) -> i32 {
+    let size = |b: &Battle, i: usize| -b.fighters.body[i].size.size_modifier().clamp(-2, 2);
+    let g = b.fighters.at(t);
+    let cmd = 10 + g.stats().def.base_attack + g.stats().str_mod() + g.stats().dex_mod() + size(b, t);
+    let mut modifiers = vec![Modifier::new("combat maneuver bonus", cmb)];
+    modifiers.extend(extra.iter().cloned());
+    let bonus: i32 = modifiers.iter().map(|m| m.value).sum();
+    let roll = b.dice.roll(20) as i32;
+    let (attacker, target) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
+    b.emit(CombatEvent::Attack {
+        attacker,
+        target,
+        kind: format!("{what} (combat maneuver) on"),
+        die: "d20".into(),
+        rolls: vec![roll],
+        modifiers,
+        total: roll + bonus,
+        target_number: cmd,
+        hit: roll + bonus >= cmd,
+        critical: false,
+    });
+    roll + bonus - cmd
+}
+
+/// `a`'s combat maneuver bonus: base attack, Strength and size.
+pub(super) fn cmb(b: &Battle, a: usize) -> i32 {
+    let f = b.fighters.at(a);
+    f.stats().def.base_attack + f.stats().str_mod() - f.size().size_modifier().clamp(-2, 2)
+}
+
+/// Whether `a` may continue its grapple with `follow_up` now (its cost is `spend`'s).
+pub(super) fn check_continue(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
+    let f = b.fighters.at(a);
+    if !f.has(Condition::Grappled) || f.grapple().with.is_none() {
+        return Err("not in a grapple".into());
+    }
+    if !f.grapple().holds {
+        return Err("only the one who holds the grapple continues it (or escapes it)".into());
+    }
+    match follow_up {
+        GrappleFollowUp::Maintain | GrappleFollowUp::End => Ok(()),
+        GrappleFollowUp::Attack if f.wielded().def.hands == crate::level::Hands::Two => {
+            Err(format!("a {} is too big to hurt a foe in a grapple", f.wielded().def.name.to_lowercase()))
+        }
+        GrappleFollowUp::Attack => Ok(()),
+        GrappleFollowUp::Trip | GrappleFollowUp::Push => {
+            Err("continuing a grapple deals damage or keeps hold here (moving and pinning are not built)".into())
+        }
+    }
+}
+
+/// Initiating a grapple on `t`: its first AP goes in now, the check comes with the second.
+pub(super) fn begin_grapple(b: &mut Battle, a: usize, t: usize) {
+    let target = b.fighters.combatant[t].id.clone();
+    points_mut(b, a).advanced =
+        Some(Advanced { action: AdvancedKind::Grapple { target: target.clone() }, spent: 1, needed: 2 });
+    let unit = b.fighters.combatant[a].id.clone();
+    b.emit(CombatEvent::Action { unit, action: "grapple".into(), detail: format!("begun on {target} (2 AP)") });
+}
+
+/// The grapple's second AP: the combat maneuver check (an attack action), if the foe is
+/// still in the fight and within reach.
+pub(super) fn complete_grapple(b: &mut Battle, a: usize, target: &str) {
+    b.refresh();
+    let reached = b
+        .index_of(target)
+        .filter(|&t| b.fighters.conditions[t].in_fight() && b.view().threat.threatens(a, b.fighters.at(t).footprint()));
+    let Some(t) = reached else {
+        let unit = b.fighters.combatant[a].id.clone();
+        let reason = format!("{target} is out of reach");
+        b.emit(CombatEvent::Spoiled { unit, action: "grapple".into(), reason });
+        return;
+    };
+    resolve::maneuver(b, a, t, Maneuver::Grapple);
+}
+
+/// Continuing the grapple: ending it is a free action, done at once; anything else is an
+/// advanced action of 2 AP.
+pub(super) fn begin_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
+    let unit = b.fighters.combatant[a].id.clone();
+    if follow_up == GrappleFollowUp::End {
+        b.emit(CombatEvent::Action { unit, action: "ends the grapple".into(), detail: "a free action".into() });
+        release(b, a);
+        return;
+    }
+    points_mut(b, a).advanced =
+        Some(Advanced { action: AdvancedKind::ContinueGrapple { follow_up }, spent: 1, needed: 2 });
+    b.emit(CombatEvent::Action { unit, action: "continue grapple".into(), detail: "begun (2 AP)".into() });
+}
+
+/// The continued grapple's second AP: the check at +5; a success deals the wielder's
+/// damage, or keeps hold.
+pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
+    let Some(t) = b.fighters.grapple[a].with.filter(|_| b.fighters.grapple[a].holds) else {
+        let unit = b.fighters.combatant[a].id.clone();
+        b.emit(CombatEvent::Spoiled { unit, action: "continue grapple".into(), reason: "the grapple is over".into() });
+        return;
+    };
+    let margin = combat_maneuver(b, a, t, "continue grapple", cmb(b, a), &[Modifier::new("continue a grapple", 5)]);
+    if margin < 0 {
+        return;
+    }
+    match follow_up {
+        GrappleFollowUp::Attack => {
+            deal_damage(b, a, t, false, true);
+        }
+        _ => {
+            let (unit, foe) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
+            b.emit(CombatEvent::Action { unit, action: "keeps hold".into(), detail: format!("of {foe}") });
+        }
+    }
+}
+
+/// Escaping: a combat maneuver check against the grappler, at −5 the second time this
+/// round and −10 the third; a success frees both.
+pub(super) fn escape(b: &mut Battle, a: usize) {
+    let Some(other) = b.fighters.grapple[a].with else {
+        release(b, a);
+        return;
+    };
+    let earlier = points(b, a).escapes;
+    points_mut(b, a).escapes += 1;
+    let extra: Vec<Modifier> = match earlier {
+        0 => vec![],
+        1 => vec![Modifier::new("second escape this round", -5)],
+        _ => vec![Modifier::new("third escape this round", -10)],
+    };
+    if combat_maneuver(b, a, other, "escape grapple", cmb(b, a), &extra) >= 0 {
+        let unit = b.fighters.combatant[a].id.clone();
+        b.emit(CombatEvent::Action { unit, action: "escapes the grapple".into(), detail: String::new() });
+        release(b, a);
+    }
+}
