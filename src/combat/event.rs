@@ -171,6 +171,8 @@ impl CombatEvent {
                 critical,
             } => {
                 let natural: i32 = rolls.iter().sum();
+                // A combat maneuver's number is the target's combat maneuver defence.
+                let attack_target = if kind.contains("(combat maneuver)") { "CMD" } else { attack_target };
                 let equals = if attack_target.contains(' ') { " =" } else { "" };
                 format!(
                     "{attacker} {kind} {target}: {die} {natural}{} = {total}, needs {}+ ({attack_target}{equals} {target_number}): {}{}",
@@ -269,6 +271,12 @@ mod tests {
             "hero attacks gob: d20 12 + 5 base attack bonus - 2 prone = 15, needs 13+ (AC 16): miss"
         );
         assert!(attack.describe_under("10 + DCV").contains("needs 13+ (10 + DCV = 16)"));
+        // A combat maneuver is made against the target's CMD, whatever the variant's word.
+        let mut trip = attack.clone();
+        if let CombatEvent::Attack { kind, .. } = &mut trip {
+            *kind = "trip (combat maneuver) on".into();
+        }
+        assert!(trip.describe_under("AC").ends_with("needs 13+ (CMD 16): miss"), "{}", trip.describe_under("AC"));
         let turn = CombatEvent::TurnStarted { unit: "hero".into() };
         assert_eq!(turn.describe_under("AC"), turn.describe(), "other events read as ever");
     }

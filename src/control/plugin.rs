@@ -118,7 +118,12 @@ fn read_input(
     }
     if input.pressed(GameAction::EndTurn) && actor.is_some() {
         // The key is easy to hit by accident (or twice): an unused opportunity asks once.
-        let acted = res.battle.events().len() > watch.events_at_start;
+        // Ending the turn goes on with an action under way (ap-phases): that is acting.
+        let going_on = {
+            let read = res.battle.read();
+            read.rules().continuing(read.budget())
+        };
+        let acted = res.battle.events().len() > watch.events_at_start || going_on;
         if acted || watch.confirm_end {
             queue.0.push_back(Command::EndTurn);
             feedback.0 = None;

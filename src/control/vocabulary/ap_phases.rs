@@ -2,6 +2,7 @@
 //! pips, an advanced action under way).
 
 use super::prelude::*;
+use crate::combat::command::GrappleFollowUp;
 use crate::combat::variants::ap_phases::{AP_PHASES, PhaseAction, advanced_name, points};
 
 /// This variant's systems, each running only while it is the active variant.
@@ -19,6 +20,10 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
         ("Trip", Aim(Tool::Trip)),
         ("Bull rush", Aim(Tool::Shove)),
         ("Disarm", Aim(Tool::Disarm)),
+        ("Grapple", Aim(Tool::Grapple)),
+        ("Continue grapple: damage", Now(Command::Wrestle { follow_up: GrappleFollowUp::Attack })),
+        ("Continue grapple: hold", Now(Command::Wrestle { follow_up: GrappleFollowUp::Maintain })),
+        ("End grapple (free)", Now(Command::Wrestle { follow_up: GrappleFollowUp::End })),
         ("Total defense", Now(Command::Defend)),
         ("Fight defensively", Now(Command::Stance { stance: Stance::Defensive })),
         ("Coup de grace", Aim(Tool::CoupDeGrace)),
