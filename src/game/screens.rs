@@ -192,10 +192,18 @@ fn chosen_house_rules(choice: &MenuChoice, level: &super::LevelSummary) -> Vec<H
     picked.iter().copied().filter(|r| r.applies_to().contains(&variant)).collect()
 }
 
-/// A toggle for each house rule that applies to the variant picked, its effect on hover.
+/// The menu's toggles of the house rules, for the variant picked.
 fn house_rule_toggles(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSummary) {
-    let variant = choice.rules.unwrap_or(level.rules);
     let mut on = chosen_house_rules(choice, level);
+    if house_rule_checkboxes(ui, choice.rules.unwrap_or(level.rules), &mut on) {
+        choice.house_rules = Some(on);
+    }
+}
+
+/// A checkbox for each house rule that applies to `variant`, its effect on hover, ticking
+/// and unticking `on` (kept sorted); whether anything changed.
+fn house_rule_checkboxes(ui: &mut egui::Ui, variant: RulesVariant, on: &mut Vec<HouseRule>) -> bool {
+    let mut changed = false;
     ui.horizontal_wrapped(|ui| {
         ui.label("House rules:");
         for rule in HouseRule::ALL.into_iter().filter(|r| r.applies_to().contains(&variant)) {
@@ -206,10 +214,11 @@ fn house_rule_toggles(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super:
                     on.push(rule);
                 }
                 on.sort();
-                choice.house_rules = Some(on.clone());
+                changed = true;
             }
         }
     });
+    changed
 }
 
 pub(super) fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
@@ -295,19 +304,7 @@ fn house_rules_for_restart(ui: &mut egui::Ui, setup: &mut GameSetup, battle: &Ba
     let variant = battle.battle.variant();
     let in_force = battle.battle.house_rules();
     let picked = setup.house_rules.get_or_insert_with(|| in_force.to_vec());
-    ui.horizontal_wrapped(|ui| {
-        ui.label("House rules:");
-        for rule in HouseRule::ALL.into_iter().filter(|r| r.applies_to().contains(&variant)) {
-            let mut ticked = picked.contains(&rule);
-            if ui.checkbox(&mut ticked, rule.id()).on_hover_text(rule.describe()).changed() {
-                picked.retain(|r| *r != rule);
-                if ticked {
-                    picked.push(rule);
-                }
-                picked.sort();
-            }
-        }
-    });
+    house_rule_checkboxes(ui, variant, picked);
     if picked.as_slice() != in_force {
         ui.weak("The house rules ticked take effect when the battle restarts.");
     }
