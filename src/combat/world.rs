@@ -273,6 +273,7 @@ impl BattleWorld {
     /// they are as many, reusing what each part has allocated.
     pub fn restore(&mut self, snapshot: &Snapshot) {
         debug_assert_eq!(snapshot.record.variant, self.variant(), "a snapshot goes into a world of its variant");
+        debug_assert_eq!(snapshot.house_rules(), self.house_rules(), "… and of its house rules");
         let world = self.engine_mut().world_mut();
         let seated = world.contains_resource::<Record>()
             && world.get_resource::<Seats>().is_some_and(|s| s.0.len() == snapshot.fighters.len());
