@@ -181,27 +181,8 @@ enum Command {
         /// Where to write the result.
         #[arg(long, requires = "apply")]
         save: Option<PathBuf>,
-        /// Save a PNG of the editor window after --frames frames, then exit.
-        #[arg(long, conflicts_with = "apply")]
-        screenshot: Option<PathBuf>,
-        /// Frames to run before the screenshot.
-        #[arg(long, default_value_t = 30)]
-        frames: u32,
-        /// Start with every rules layer on (threat, reach, cover, flanking, movement).
-        #[arg(long, conflicts_with = "apply")]
-        all_layers: bool,
-        /// Keep the pointer over this square (X,Y), for screenshots and demos.
-        #[arg(long, value_parser = parse_xy, hide = true)]
-        hover: Option<(i32, i32)>,
-        /// Print the mean CPU frame time when the window closes.
-        #[arg(long, conflicts_with = "apply")]
-        frame_report: bool,
-        /// The window's size (WIDTHxHEIGHT).
-        #[arg(long, conflicts_with = "apply", value_parser = fivefoot::play::parse_window)]
-        window: Option<(u32, u32)>,
-        /// A house rule for the play-tests (repeatable; default: the level's own).
-        #[arg(long = "house-rule", value_enum, conflicts_with = "apply")]
-        house_rules: Vec<HouseRule>,
+        #[command(flatten)]
+        window: EditWindow,
     },
     /// Level files: check them as the loader does, check their balance, or generate one.
     Level {
@@ -308,20 +289,7 @@ fn main() -> ExitCode {
         Some(Command::Level { action: LevelAction::Balance { file, rules, battles, seed, json } }) => {
             fivefoot::editor::cli::level_balance(&file, rules, battles, seed, json)
         }
-        Some(Command::Edit {
-            level,
-            new,
-            hex,
-            apply,
-            save,
-            screenshot,
-            frames,
-            all_layers,
-            hover,
-            frame_report,
-            window,
-            house_rules,
-        }) => {
+        Some(Command::Edit { level, new, hex, apply, save, window }) => {
             use fivefoot::editor::{Document, cli};
             let start = match (&level, new) {
                 (Some(path), _) => cli::read_level(path).map(Document::new),
@@ -329,17 +297,7 @@ fn main() -> ExitCode {
                 (None, None) => Err("give a LEVEL to edit, or --new WIDTHxHEIGHT".into()),
             };
             let (Some(apply), Some(save)) = (apply, save) else {
-                let w = EditWindow {
-                    path: level,
-                    screenshot,
-                    frames,
-                    all_layers,
-                    hover,
-                    frame_report,
-                    window,
-                    house_rules,
-                };
-                return edit_window(start, w);
+                return edit_window(start, level, window);
             };
             match cli::apply_and_save(start, &apply, &save, &fivefoot::level::Catalogue::builtin()) {
                 Ok(done) => {
@@ -357,21 +315,35 @@ fn main() -> ExitCode {
 }
 
 /// How `fivefoot edit` opens its window.
+#[derive(clap::Args, Debug)]
 struct EditWindow {
-    path: Option<PathBuf>,
+    /// Save a PNG of the editor window after --frames frames, then exit.
+    #[arg(long, conflicts_with = "apply")]
     screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    #[arg(long, default_value_t = 30)]
     frames: u32,
+    /// Start with every rules layer on (threat, reach, cover, flanking, movement).
+    #[arg(long, conflicts_with = "apply")]
     all_layers: bool,
+    /// Keep the pointer over this square (X,Y), for screenshots and demos.
+    #[arg(long, value_parser = parse_xy, hide = true)]
     hover: Option<(i32, i32)>,
+    /// Print the mean CPU frame time when the window closes.
+    #[arg(long, conflicts_with = "apply")]
     frame_report: bool,
+    /// The window's size (WIDTHxHEIGHT).
+    #[arg(long, conflicts_with = "apply", value_parser = fivefoot::play::parse_window)]
     window: Option<(u32, u32)>,
+    /// A house rule for the play-tests (repeatable; default: the level's own).
+    #[arg(long = "house-rule", value_enum, conflicts_with = "apply")]
     house_rules: Vec<HouseRule>,
 }
 
 /// `fivefoot edit LEVEL` (or `--new WxH`) without `--apply`: the editor window.
-fn edit_window(start: Result<fivefoot::editor::Document, String>, w: EditWindow) -> ExitCode {
+fn edit_window(start: Result<fivefoot::editor::Document, String>, path: Option<PathBuf>, w: EditWindow) -> ExitCode {
     let doc = match start {
-        Ok(doc) => fivefoot::editor::EditorDoc::new(doc, w.path),
+        Ok(doc) => fivefoot::editor::EditorDoc::new(doc, path),
         Err(e) => {
             eprintln!("fivefoot edit: {e}");
             return ExitCode::from(2);

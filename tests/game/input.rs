@@ -143,3 +143,38 @@ fn a_gamepad_button_ends_the_turn_and_the_d_pad_pans_in_gamepad_builds() {
     let mut q = app.world_mut().query_filtered::<&ActionState<GameAction>, With<PlayerInput>>();
     assert!(q.single(app.world()).unwrap().pressed(&GameAction::PanLeft), "the d-pad pans the camera");
 }
+
+/// ap-phases: ending the turn goes on with an action under way ("end the turn to go on with
+/// it"), so one press does it, without the question an unused turn gets.
+#[test]
+fn one_press_of_space_goes_on_with_an_action_under_way() {
+    let mut b = duel(RulesVariant::ApPhases);
+    let grapple = Command::Grapple { target: "gob".into() };
+    for _ in 0..60 {
+        let a = b.actor().unwrap();
+        if b.read().fighters.combatant[a].id == "hero" && b.validate(&grapple).is_ok() {
+            break;
+        }
+        b.execute(Command::EndTurn).unwrap();
+    }
+    b.execute(grapple).unwrap();
+    // To the hero's next opportunity, the grapple under way.
+    b.execute(Command::EndTurn).unwrap();
+    for _ in 0..60 {
+        if b.read().fighters.combatant[b.actor().unwrap()].id == "hero" {
+            break;
+        }
+        b.execute(Command::EndTurn).unwrap();
+    }
+    let mut app = controls_app(b);
+    let continuing =
+        battle_of(&app).read().budget().own::<fivefoot::combat::variants::ap_phases::PhaseAction>().continuing;
+    assert!(continuing, "the grapple is under way");
+    tap(&mut app, KeyCode::Space);
+    assert_eq!(app.world().resource::<Feedback>().0, None, "no question asked");
+    let checked = battle_of(&app)
+        .events()
+        .iter()
+        .any(|e| matches!(e, CombatEvent::Attack { kind, attacker, .. } if attacker == "hero" && kind.starts_with("grapple")));
+    assert!(checked, "one press put the grapple's second AP in");
+}
