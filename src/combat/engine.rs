@@ -11,8 +11,8 @@ use super::modifiers::{Modifiers, PendingAttack, PendingDamage, Weighing};
 use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    ClockSchedule, ClockStep, OwnState, Pass, Passing, ReactionStack, RulesSchedule, RulesSchedulePlugin, RulesStage,
-    Slot, TimeMoves, Turn, Walking, unsettled,
+    ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin, RulesStage, Slot,
+    StrikeStack, TimeMoves, Turn, Walking, unsettled,
 };
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::app::App;
@@ -142,7 +142,7 @@ impl Engine {
         self.world.resource_mut::<Pass>().0 = 0;
         loop {
             self.schedule.run(&mut self.world);
-            if !unsettled(self.world.resource::<Walking>(), self.world.resource::<ReactionStack>()) {
+            if !unsettled(self.world.resource::<Walking>(), self.world.resource::<StrikeStack>()) {
                 break;
             }
             self.world.resource_mut::<Pass>().0 += 1;
@@ -187,12 +187,16 @@ impl Engine {
             .map(|stage| list_set(&self.schedule, stage.intern(), stage.name(), &access))
             .collect();
         sets.extend(ClockStep::ALL.iter().map(|step| list_set(clock, step.intern(), step.name(), &clock_access)));
-        if let Some(resolve) = sets.iter_mut().find(|s| s.name == RulesStage::Resolve.name()) {
-            let slots: Vec<StageListing> = Slot::ORDER
-                .iter()
-                .map(|slot| list_set(&self.schedule, slot.intern(), &format!("{slot:?}"), &access))
-                .collect();
-            resolve.places = resolve
+        // Each system of the stages that hold slots (resolve, settle) with its slot.
+        let slots: Vec<StageListing> = Slot::ORDER
+            .iter()
+            .map(|slot| list_set(&self.schedule, slot.intern(), &format!("{slot:?}"), &access))
+            .collect();
+        for stage in sets
+            .iter_mut()
+            .filter(|s| [RulesStage::Resolve, RulesStage::Settle].map(|s| s.name()).contains(&s.name.as_str()))
+        {
+            stage.places = stage
                 .systems
                 .iter()
                 .map(|system| slots.iter().find(|s| s.systems.contains(system)).map_or("", |s| s.name.as_str()).into())
@@ -235,7 +239,7 @@ mod tests {
     use crate::combat::{BattleOptions, Command};
     use crate::level::{Catalogue, Level};
 
-    /// A rule system that panics on an attack, after the attack slot's own system ran.
+    /// A rule system that panics on an attack, after the attack was made.
     fn broken_rule(turn: Res<Turn>) {
         if turn.accepted().is_some_and(|(_, plan)| matches!(plan.command, Command::Attack { .. })) {
             panic!("a broken rule");
@@ -292,7 +296,7 @@ mod tests {
         let variant = RulesVariant::D20Classic;
         let mut engine = Engine::build(variant, |app| {
             app.init_resource::<Seen>();
-            app.add_systems(RulesSchedule, look_at_the_world.after(RulesStage::Resolve).before(RulesStage::Reactions));
+            app.add_systems(RulesSchedule, look_at_the_world.after(RulesStage::Resolve).before(RulesStage::Walk));
         });
         for units in [THREE, TWO, THREE] {
             let mut battle = duel_on(engine, units, BattleOptions::default());
@@ -345,10 +349,7 @@ mod tests {
     fn a_panicking_rule_leaves_the_battle_as_far_as_it_came() {
         let variant = RulesVariant::D20Classic;
         let engine = Engine::build(variant, |app| {
-            app.add_systems(
-                RulesSchedule,
-                broken_rule.after(Slot::Attack).before(Slot::Charge).in_set(RulesStage::Resolve),
-            );
+            app.add_systems(RulesSchedule, broken_rule.after(RulesStage::Strikes).before(RulesStage::Settle));
         });
         let mut battle = duel_on(engine, TWO, BattleOptions::default());
         // A command that is not an attack goes through.

@@ -3,7 +3,7 @@
 //! variants a house rule applies to, and its words, are `variants::HouseRule`'s.
 
 use super::modifiers::{self, ModifiersApp, PendingAttack, Weighed};
-use super::schedule::{Slot, make_held_attack, remove_rule_systems};
+use super::schedule::{Slot, remove_rule_systems};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::ecs::system::InMut;
 use bevy::prelude::*;
@@ -41,7 +41,6 @@ impl Plugin for HouseRulePlugin {
             HouseRule::NoReadiedAttacks => {
                 remove_rule_systems(app, Slot::Hold);
                 remove_rule_systems(app, Slot::Held);
-                remove_rule_systems(app, make_held_attack);
             }
         }
     }

@@ -46,8 +46,9 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
                 "intake",
                 "validate",
                 "resolve",
-                "reactions",
-                "victory",
+                "walk",
+                "strikes",
+                "settle",
                 "derive",
                 "clock",
                 "clock: next up",
@@ -105,8 +106,12 @@ fn every_system_sits_in_a_stage_and_each_resolve_system_in_its_slot() {
         let slot_of = |system: &str| {
             resolve.systems.iter().position(|s| s.name == system).map(|i| resolve.places[i].clone()).unwrap()
         };
-        assert_eq!(slot_of("start_walking"), "Movement");
-        assert_eq!(slot_of("walk_next_leg"), "", "between the slots, not in one");
+        assert_eq!(slot_of("set_out"), "Movement");
+        let walk = listing.sets.iter().find(|s| s.name == "walk").unwrap();
+        assert_eq!(walk.systems.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["walk_on"], "{v:?}");
+        let settle = listing.sets.iter().find(|s| s.name == "settle").unwrap();
+        let last = settle.systems.iter().position(|s| s.name == "end_if_decided").unwrap();
+        assert_eq!(settle.places[last], "", "{v:?}: victory is in the settle stage, in no slot");
     }
     assert_eq!(Engine::new(RulesVariant::ApPhases).listing().sets[2].places[0], "TakeOver");
     // Positive control: a system added outside every stage is found.
@@ -386,7 +391,13 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
         // The variants' orders and costs change the actor's own part of the economy alone.
         let orders = ["declare_charge", "begin_total_defense", "forfeit_other_actions", "spend_action_point"];
         let orders = orders.iter().chain(&["give_abort_order", "declare_intent", "take_major_action"]);
-        let found: Vec<_> = resolve.systems.iter().filter(|s| orders.clone().any(|o| s.name.ends_with(o))).collect();
+        let settle = listing.sets.iter().find(|s| s.name == "settle").unwrap();
+        let found: Vec<_> = resolve
+            .systems
+            .iter()
+            .chain(&settle.systems)
+            .filter(|s| orders.clone().any(|o| s.name.ends_with(o)))
+            .collect();
         let expected = match v {
             RulesVariant::ApPhases => 4,
             RulesVariant::OsrSegments => 2,
@@ -405,7 +416,7 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
         }
         let spend = find("resolve", "spend_budget");
         assert_eq!(spend.writes, ["Economy"], "{v:?}: a command's cost changes the actor's economy only");
-        let end = find("victory", "end_if_decided");
+        let end = find("settle", "end_if_decided");
         assert_eq!(end.writes, ["Clock", "EventLog", "Record", "Turn"], "{v:?}");
         assert!(end.reads.contains(&"Side".into()) && end.reads.contains(&"Conditions".into()), "{v:?}");
         let clock = listing.sets.iter().find(|s| s.name == "clock").unwrap();

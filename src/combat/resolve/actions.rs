@@ -15,7 +15,7 @@ pub(super) fn stand(b: &mut Battle, a: usize) {
 }
 
 /// Loading a crossbow: it provokes where the variant says so.
-pub(super) fn reload(b: &mut Battle, a: usize) {
+pub(crate) fn reload(b: &mut Battle, a: usize) {
     if provokes(b, crate::variants::Provoking::Reloading) {
         provoke_threateners(b, a, "reloads");
         if !b.fighters.conditions[a].in_fight() {

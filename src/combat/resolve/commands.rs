@@ -5,19 +5,6 @@
 use super::*;
 use crate::level::SpellDef;
 
-/// An attack, a full attack, or reloading a crossbow.
-pub(crate) fn attack_or_reload(b: &mut Battle, actor: usize, plan: &Plan) {
-    match &plan.command {
-        Command::Attack { target } | Command::FullAttack { target } => {
-            let t = b.index_of(target).expect("validated");
-            let full = matches!(plan.command, Command::FullAttack { .. });
-            attack_routine(b, actor, t, plan.kind.clone(), full, &AttackContext::default());
-        }
-        Command::Reload => reload(b, actor),
-        _ => {}
-    }
-}
-
 /// A combat maneuver on a foe, or standing up from prone.
 pub(crate) fn maneuver_or_stand(b: &mut Battle, actor: usize, plan: &Plan) {
     let (target, kind) = match &plan.command {
@@ -41,20 +28,6 @@ pub(crate) fn escape_by_opposed_check(b: &mut Battle, actor: usize, _plan: &Plan
 pub(crate) fn cast_at_once(b: &mut Battle, actor: usize, plan: &Plan) {
     if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
         magic::cast_now(b, actor, sp, t, defensive);
-    }
-}
-
-/// The foe a targeted command names (validated, so present).
-pub(crate) fn target_of(b: &Battle, plan: &Plan) -> Option<usize> {
-    match &plan.command {
-        Command::Attack { target }
-        | Command::FullAttack { target }
-        | Command::Charge { target }
-        | Command::Trip { target }
-        | Command::Grapple { target }
-        | Command::Shove { target }
-        | Command::Disarm { target } => b.index_of(target),
-        _ => None,
     }
 }
 

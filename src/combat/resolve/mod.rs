@@ -14,13 +14,14 @@ mod validate;
 
 pub(crate) use super::battle::Maneuver;
 pub(crate) use actions::maneuver;
+pub(crate) use actions::reload;
 pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::opposed_escape;
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
 pub use movement::{Leg, Then, Walk};
-pub(crate) use movement::{charge_path, charge_walk, held_attack, set_initiative, straight_run};
+pub(crate) use movement::{charge_attack, charge_path, charge_walk, held_attack, set_initiative, straight_run};
 pub use reactions::reaction_allowance;
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub(crate) use strike::{attack_routine, deal_damage};
@@ -39,6 +40,7 @@ use super::time::Budget;
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};
 use crate::rules::{self, Condition, MoveMode, PathPlan};
+use crate::variants::RulesVariant;
 
 /// What a legal command would do, without doing it.
 #[derive(Clone, Debug, PartialEq)]

@@ -57,13 +57,14 @@ pub enum Leg {
 }
 
 impl Walk {
-    pub fn new(b: &Battle, mover: usize, path: &PathPlan, kind: &str, immune_from: Option<usize>) -> Walk {
+    /// `mover`'s walk from `start` along `path`, called `kind` in the log.
+    pub fn new(mover: usize, start: GridPos, path: &PathPlan, kind: &str, immune_from: Option<usize>) -> Walk {
         Walk {
             mover,
             path: path.clone(),
             kind: kind.into(),
             immune_from,
-            start: b.fighters.position[mover].0,
+            start,
             then: Then::Nothing,
             next_provocation: 0,
             heading_for: None,
@@ -131,8 +132,8 @@ impl Walk {
 
     /// Ends the walk: a mover who drops stops where it fell, unless that is a square it
     /// could only pass through (an ally's): then it is on the last square of its path
-    /// where it could have stopped.
-    pub fn finish(mut self, b: &mut Battle) {
+    /// where it could have stopped. What follows the walk is the caller's to do.
+    pub fn finish(mut self, b: &mut Battle) -> Then {
         let mover = self.mover;
         b.rules().after_walk(b, mover, &self.done);
         while !self.done.is_empty() && shares_a_square(b, mover) {
@@ -144,10 +145,7 @@ impl Walk {
             if self.done.len() == self.path.squares.len() { self.path.cost_ft } else { 5 * self.done.len() as u32 };
         let id = b.fighters.combatant[mover].id.clone();
         b.emit(CombatEvent::Moved { unit: id, path: self.done, cost_ft: cost, kind: self.kind });
-        match self.then {
-            Then::Nothing => {}
-            Then::ChargeAttack { target } => charge_attack(b, mover, target),
-        }
+        self.then
     }
 }
 
@@ -267,14 +265,14 @@ pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Op
     Some(PathPlan { squares, cost_ft: cost, provokes })
 }
 
-/// A charge's straight move, leading to its attack.
-pub(crate) fn charge_walk(b: &Battle, a: usize, t: usize, path: &PathPlan) -> Walk {
-    let immune = if b.variant.numbers().charge_target_cannot_react { Some(t) } else { None };
-    Walk::new(b, a, path, "charge", immune).then(Then::ChargeAttack { target: t })
+/// `a`'s charge at `t`: a straight move from `start`, leading to its attack.
+pub(crate) fn charge_walk(variant: RulesVariant, a: usize, start: GridPos, t: usize, path: &PathPlan) -> Walk {
+    let immune = if variant.numbers().charge_target_cannot_react { Some(t) } else { None };
+    Walk::new(a, start, path, "charge", immune).then(Then::ChargeAttack { target: t })
 }
 
 /// The attack at the end of a charge, if the charger is still in the fight.
-fn charge_attack(b: &mut Battle, a: usize, t: usize) {
+pub(crate) fn charge_attack(b: &mut Battle, a: usize, t: usize) {
     if !b.fighters.conditions[a].in_fight() {
         return;
     }

@@ -1,12 +1,14 @@
-//! The rules schedule: the stages a command runs through (intake, validate, resolve,
-//! reactions, victory, derive, clock), chained, each holding the systems that do its job.
-//! The resolve stage is cut into slots, one per kind of action; [`RulesSchedulePlugin`]
+//! The rules schedule: the stages a command runs through (intake, validate, resolve, walk,
+//! strikes, settle, derive, clock), chained, each holding the systems that do its
+//! job. The resolve stage is cut into slots, one per kind of action; [`RulesSchedulePlugin`]
 //! fills them with the common rules and each variant's `Plugin` adds or replaces systems
-//! where its source differs. A move walks leg by leg: where leaving a square provokes, or
-//! entering one draws a held attack or the variant's reaction to a step, the walk stops and
-//! pushes those attacks onto the [`ReactionStack`]; the reactions stage makes them, one a
-//! run, and the schedule runs again (a pass) until the walk is over and the stack empty;
-//! only then do the command's last slot, victory and the clock run. The schedule knows no
+//! where its source differs. A slot that moves or attacks only says so: it sets a
+//! [`Walking`] under way or pushes a [`Strike`]. The walk stage walks one leg: where
+//! leaving a square provokes, or entering one draws a held attack or the variant's reaction
+//! to a step, the walk stops and pushes those attacks onto the [`StrikeStack`]. The strikes
+//! stage makes the strike on top, one a run, with its damage and harm, and the schedule runs
+//! again (a pass) until the walk is over and the stack empty; only then do the settle
+//! stage (the command's last slot, and victory) and the clock run. The schedule knows no
 //! variant; `combat::engine` builds it for one.
 
 pub mod clock;
@@ -15,7 +17,6 @@ pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
-pub(crate) use systems::make_held_attack;
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
 
@@ -44,13 +45,18 @@ pub enum RulesStage {
     Intake,
     /// Pure checks: whose turn, the cost in the variant's action economy, target, path.
     Validate,
-    /// The command is carried out, slot by slot (see [`Slot`]); a move walks one leg.
+    /// The command is carried out, slot by slot (see [`Slot`]): a move or a charge is set
+    /// under way, an attack pushed onto the [`StrikeStack`].
     Resolve,
-    /// The reaction on top of the [`ReactionStack`] is made: an attack of opportunity, a
-    /// held attack, or the variant's reaction to a step.
-    Reactions,
-    /// A side out of the fight ends the battle.
-    Victory,
+    /// The walk under way goes one leg on, once no strike waits (the walk driver).
+    Walk,
+    /// The strike on top of the [`StrikeStack`] is made, with its critical, damage and harm
+    /// (the harm driver): an attack of opportunity, a held attack, the variant's reaction
+    /// to a step, a command's attacks or a charge's.
+    Strikes,
+    /// Once the walk and the strikes are over: what the command spent beyond the budget
+    /// (the [`Slot::AfterCommand`] slot), then a side out of the fight ends the battle.
+    Settle,
     /// Occupancy and the threat map follow what moved.
     Derive,
     /// Time moves on when the acting fighter is done.
@@ -58,12 +64,13 @@ pub enum RulesStage {
 }
 
 impl RulesStage {
-    pub const ALL: [RulesStage; 7] = [
+    pub const ALL: [RulesStage; 8] = [
         RulesStage::Intake,
         RulesStage::Validate,
         RulesStage::Resolve,
-        RulesStage::Reactions,
-        RulesStage::Victory,
+        RulesStage::Walk,
+        RulesStage::Strikes,
+        RulesStage::Settle,
         RulesStage::Derive,
         RulesStage::Clock,
     ];
@@ -73,8 +80,9 @@ impl RulesStage {
             RulesStage::Intake => "intake",
             RulesStage::Validate => "validate",
             RulesStage::Resolve => "resolve",
-            RulesStage::Reactions => "reactions",
-            RulesStage::Victory => "victory",
+            RulesStage::Walk => "walk",
+            RulesStage::Strikes => "strikes",
+            RulesStage::Settle => "settle",
             RulesStage::Derive => "derive",
             RulesStage::Clock => "clock",
         }
@@ -119,8 +127,8 @@ impl Turn {
 }
 
 /// Which run of the schedule this is for the command in flight: 0 carries the command
-/// out, each later one makes the next reaction on the stack or, once none is left, walks
-/// a move's next leg.
+/// out, each later one makes the next strike on the stack or, once none is left, walks a
+/// move's next leg.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Pass(pub u32);
 
@@ -128,33 +136,41 @@ pub struct Pass(pub u32);
 #[derive(Resource, Debug, Default)]
 pub struct Walking(pub Option<crate::combat::resolve::Walk>);
 
-/// Reactions waiting to be made, the last pushed first.
+/// Attacks waiting to be made, the last pushed first: the reactions a walk drew and the
+/// attacks a command or a charge makes.
 #[derive(Resource, Debug, Default)]
-pub struct ReactionStack(pub Vec<Reaction>);
+pub struct StrikeStack(pub Vec<Strike>);
 
-/// A reaction to something a fighter did.
+/// An attack waiting to be made (fighters by seat).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reaction {
+pub enum Strike {
     /// `by` strikes `mover`, which did `trigger` (in the log's words).
     Opportunity { by: usize, mover: usize, trigger: String },
     /// `by`'s held attack on `mover`, which came into its reach.
     HeldAttack { by: usize, mover: usize },
     /// `by`'s reaction, under the variant's rules, to `mover`'s step.
     ToStep { by: usize, mover: usize },
+    /// `by`'s attack action on `target` (its routine of attacks if `full`): any attacks of
+    /// opportunity firing draws, then each attack while both stand.
+    Routine { by: usize, target: usize, kind: crate::combat::AttackKind, full: bool },
+    /// `by`'s attack at the end of its charge, with the charge's bonuses.
+    Charge { by: usize, target: usize },
+    /// `by` loads its crossbow, once the attacks of opportunity that draws are made.
+    Reload { by: usize },
 }
 
 /// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square
 /// whose leaving provokes, or whose entering draws reactions), and the attacks there are
-/// pushed for the reactions stage.
+/// pushed for the strikes stage.
 pub struct Moves<'a> {
     walking: &'a mut Walking,
-    stack: &'a mut ReactionStack,
+    stack: &'a mut StrikeStack,
 }
 
 /// The world's battle lent to `work` with the walk under way and the reactions waiting.
 pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves)) {
     world.resource_scope(|world, mut walking: Mut<Walking>| {
-        world.resource_scope(|world, mut stack: Mut<ReactionStack>| {
+        world.resource_scope(|world, mut stack: Mut<StrikeStack>| {
             let mut moves = Moves { walking: &mut walking, stack: &mut stack };
             work(&mut crate::combat::battle::store::lend(world), &mut moves);
         })
@@ -186,19 +202,30 @@ impl Moves<'_> {
     pub fn set_out(&mut self, b: &mut Battle, mut walk: crate::combat::resolve::Walk) {
         match walk.leg(b) {
             crate::combat::resolve::Leg::Provokes { by, trigger } => {
-                self.stack.0.push(Reaction::Opportunity { by, mover: walk.mover, trigger });
+                self.stack.0.push(Strike::Opportunity { by, mover: walk.mover, trigger });
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Held { by } => {
                 // The first holder's attack on top: it is made first.
-                self.stack.0.extend(by.into_iter().rev().map(|h| Reaction::HeldAttack { by: h, mover: walk.mover }));
+                self.stack.0.extend(by.into_iter().rev().map(|h| Strike::HeldAttack { by: h, mover: walk.mover }));
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::StepReactions { by } => {
-                self.stack.0.extend(by.into_iter().rev().map(|h| Reaction::ToStep { by: h, mover: walk.mover }));
+                self.stack.0.extend(by.into_iter().rev().map(|h| Strike::ToStep { by: h, mover: walk.mover }));
                 self.walking.0 = Some(walk);
             }
-            crate::combat::resolve::Leg::Over => walk.finish(b),
+            crate::combat::resolve::Leg::Over => self.finish(b, walk),
+        }
+    }
+
+    /// Ends `walk`; what follows it (a charge's attack) waits on the stack.
+    fn finish(&mut self, b: &mut Battle, walk: crate::combat::resolve::Walk) {
+        let mover = walk.mover;
+        match walk.finish(b) {
+            crate::combat::resolve::Then::Nothing => {}
+            crate::combat::resolve::Then::ChargeAttack { target } => {
+                self.stack.0.push(Strike::Charge { by: mover, target });
+            }
         }
     }
 
@@ -212,18 +239,18 @@ impl Moves<'_> {
         if walk.survives(b) {
             self.set_out(b, walk);
         } else {
-            walk.finish(b);
+            self.finish(b, walk);
         }
     }
 }
 
-/// Whether the command has more to resolve: a walk under way or a reaction waiting.
-pub fn unsettled(walking: &Walking, stack: &ReactionStack) -> bool {
+/// Whether the command has more to resolve: a walk under way or a strike waiting.
+pub fn unsettled(walking: &Walking, stack: &StrikeStack) -> bool {
     walking.0.is_some() || !stack.0.is_empty()
 }
 
 /// Run condition: a command is being carried out and nothing of it is still waiting.
-pub fn carrying_out(turn: Res<Turn>, walking: Res<Walking>, stack: Res<ReactionStack>) -> bool {
+pub fn carrying_out(turn: Res<Turn>, walking: Res<Walking>, stack: Res<StrikeStack>) -> bool {
     matches!(*turn, Turn::Accepted { .. }) && !unsettled(&walking, &stack)
 }
 
@@ -239,17 +266,17 @@ impl Plugin for RulesSchedulePlugin {
             .init_resource::<Turn>()
             .init_resource::<Pass>()
             .init_resource::<Walking>()
-            .init_resource::<ReactionStack>()
+            .init_resource::<StrikeStack>()
             .init_resource::<OwnState>();
         for pair in RulesStage::ALL.windows(2) {
             app.configure_sets(RulesSchedule, pair[0].before(pair[1]));
         }
-        app.configure_sets(RulesSchedule, RulesStage::Victory.run_if(carrying_out));
+        app.configure_sets(RulesSchedule, RulesStage::Settle.run_if(carrying_out));
         app.configure_sets(
             RulesSchedule,
             (
                 Passing::Spent.run_if(carrying_out),
-                Passing::TimeMoves.run_if(|t: Res<TimeMoves>, walking: Res<Walking>, stack: Res<ReactionStack>| {
+                Passing::TimeMoves.run_if(|t: Res<TimeMoves>, walking: Res<Walking>, stack: Res<StrikeStack>| {
                     t.moving && !unsettled(&walking, &stack)
                 }),
             )
@@ -259,12 +286,13 @@ impl Plugin for RulesSchedulePlugin {
         app.add_systems(RulesSchedule, clock::run_the_clock.in_set(Passing::TimeMoves));
         clock::add_clock(app);
         for slot in Slot::ORDER {
-            // The command's last slot waits until its walk and reactions are over; the
-            // others run in the command's first pass.
+            // The command's last slot waits until its walk and strikes are over (the settle
+            // stage); the others run in the command's first pass.
+            let stage = if slot == Slot::AfterCommand { RulesStage::Settle } else { RulesStage::Resolve };
             app.configure_sets(
                 RulesSchedule,
-                slot.in_set(RulesStage::Resolve).run_if(
-                    move |turn: Res<Turn>, pass: Res<Pass>, walking: Res<Walking>, stack: Res<ReactionStack>| {
+                slot.in_set(stage).run_if(
+                    move |turn: Res<Turn>, pass: Res<Pass>, walking: Res<Walking>, stack: Res<StrikeStack>| {
                         let due = if slot == Slot::AfterCommand { !unsettled(&walking, &stack) } else { pass.0 == 0 };
                         due && turn.accepted().is_some_and(|(_, plan)| slot.covers(&plan.command))
                     },

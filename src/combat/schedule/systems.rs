@@ -1,16 +1,17 @@
 //! The common systems of the rules schedule: taking a command in, checking it without
-//! changing anything, the common rule in each resolve slot, the end of the battle, the
-//! derived state, and the clock.
+//! changing anything, the common rule in each resolve slot, the walk and the strikes, the
+//! end of the battle, the derived state, and the clock.
 
-use super::{
-    Pass, Reaction, ReactionStack, RulesSchedule, RulesStage, Slot, Turn, act, with_accepted_moves, with_moves,
-};
+use super::stances::acting;
+use super::{RulesSchedule, RulesStage, Slot, Strike, StrikeStack, Turn, Walking, act, with_moves};
+use crate::combat::Command;
+use crate::combat::attack::AttackContext;
 use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::resolve::{self, Walk};
 use crate::combat::time::Clock;
 use crate::rules::components::RosterQuery;
-use crate::rules::{Battlefield, Conditions, Roster, Side, unit_view};
+use crate::rules::{Battlefield, Combatant, Conditions, Position, Roster, Side, unit_view};
 use bevy::prelude::*;
 
 pub(super) fn add_common(app: &mut App) {
@@ -23,17 +24,12 @@ pub(super) fn add_common(app: &mut App) {
                 .run_if(|turn: Res<Turn>| matches!(*turn, Turn::Taken(_)))
                 .in_set(RulesStage::Validate),
             super::stances::spend_budget.in_set(Slot::Spend),
-            start_walking.in_set(Slot::Movement),
-            walk_next_leg
-                .run_if(|pass: Res<Pass>| pass.0 > 0)
-                .after(Slot::Movement)
-                .before(Slot::Attack)
-                .in_set(RulesStage::Resolve),
-            (make_attack_of_opportunity, make_held_attack, make_step_reaction)
-                .chain()
-                .run_if(|stack: Res<ReactionStack>| !stack.0.is_empty())
-                .in_set(RulesStage::Reactions),
-            act(resolve::attack_or_reload).in_set(Slot::Attack),
+            set_out.in_set(Slot::Movement),
+            walk_on
+                .run_if(|walking: Res<Walking>, stack: Res<StrikeStack>| walking.0.is_some() && stack.0.is_empty())
+                .in_set(RulesStage::Walk),
+            make_strike.run_if(|stack: Res<StrikeStack>| !stack.0.is_empty()).in_set(RulesStage::Strikes),
+            attack_or_reload.in_set(Slot::Attack),
             charge_straight.in_set(Slot::Charge),
             super::stances::take_defensive_action.in_set(Slot::Defend),
             act(resolve::maneuver_or_stand).in_set(Slot::Maneuver),
@@ -41,7 +37,7 @@ pub(super) fn add_common(app: &mut App) {
             super::stances::hold_attack.in_set(Slot::Hold),
             super::stances::take_stance.in_set(Slot::Stance),
             act(resolve::cast_at_once).in_set(Slot::Cast),
-            end_if_decided.in_set(RulesStage::Victory),
+            end_if_decided.after(Slot::AfterCommand).in_set(RulesStage::Settle),
             derive_maps.run_if(derived_is_stale).in_set(RulesStage::Derive),
         ),
     );
@@ -93,64 +89,87 @@ fn take_verdict(In(verdict): In<Option<Turn>>, mut turn: ResMut<Turn>) {
     }
 }
 
-/// A move or a 5-ft step sets out along its planned path, to the first square where the
-/// walk stops: leaving it provokes, or entering it draws a held attack or the variant's
-/// reaction to a step.
-fn start_walking(world: &mut World) {
-    with_accepted_moves(world, |battle, actor, plan, moves| {
-        let path = plan.path.as_ref().expect("a move has a path");
-        let kind = match plan.command {
-            crate::combat::Command::Step { .. } => battle.variant.numbers().step_name.clone(),
-            _ => "move".into(),
-        };
-        let walk = Walk::new(battle, actor, path, &kind, None);
-        moves.set_out(battle, walk);
-    })
+/// A move or a 5-ft step sets out along its planned path, from where the mover stands;
+/// the walk stage walks it.
+fn set_out(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    positions: Query<&Position>,
+    field: Res<Battlefield>,
+    mut walking: ResMut<Walking>,
+) {
+    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let (Some(path), Ok(at)) = (plan.path.as_ref(), positions.get(me)) else { return };
+    let kind = match plan.command {
+        Command::Step { .. } => field.variant.numbers().step_name.as_str(),
+        _ => "move",
+    };
+    walking.0 = Some(Walk::new(actor, at.0, path, kind, None));
 }
 
 /// A charge sets out on its straight line; its attack follows the walk.
-fn charge_straight(world: &mut World) {
-    with_accepted_moves(world, |battle, actor, plan, moves| {
-        if let (Some(t), Some(path)) = (resolve::target_of(battle, plan), plan.path.as_ref()) {
-            let walk = resolve::charge_walk(battle, actor, t, path);
-            moves.set_out(battle, walk);
-        }
-    })
+fn charge_straight(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &Position)>,
+    field: Res<Battlefield>,
+    mut walking: ResMut<Walking>,
+) {
+    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let (Command::Charge { target }, Some(path), Ok((_, at))) = (&plan.command, plan.path.as_ref(), fighters.get(me))
+    else {
+        return;
+    };
+    let Some(t) = seat_of(&seats, &fighters, target) else { return };
+    walking.0 = Some(resolve::charge_walk(field.variant, actor, at.0, t, path));
 }
 
-/// Once the reactions at its stop are made, a walk goes on to its next stop or its end.
-fn walk_next_leg(world: &mut World) {
+/// The seat of the combatant called `id`.
+fn seat_of(seats: &Seats, fighters: &Query<(&Combatant, &Position)>, id: &str) -> Option<usize> {
+    seats.0.iter().position(|&e| fighters.get(e).is_ok_and(|(c, _)| c.id == id))
+}
+
+/// An attack or a full attack waits on the strike stack; so does loading a crossbow, which
+/// may draw attacks of opportunity first.
+fn attack_or_reload(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &Position)>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    let strike = match &plan.command {
+        Command::Attack { target } | Command::FullAttack { target } => {
+            let Some(t) = seat_of(&seats, &fighters, target) else { return };
+            let full = matches!(plan.command, Command::FullAttack { .. });
+            Strike::Routine { by: actor, target: t, kind: plan.kind.clone(), full }
+        }
+        Command::Reload => Strike::Reload { by: actor },
+        _ => return,
+    };
+    stack.0.push(strike);
+}
+
+/// The walk driver: once the strikes at its stop are made, a walk goes on to its next stop
+/// or its end.
+fn walk_on(world: &mut World) {
     with_moves(world, |battle, moves| moves.go_on(battle));
 }
 
-/// The attack of opportunity on top of the stack is made.
-fn make_attack_of_opportunity(world: &mut World) {
-    if let Some(Reaction::Opportunity { by, mover, trigger }) =
-        pop_if(world, |r| matches!(r, Reaction::Opportunity { .. }))
-    {
-        resolve::opportunity(&mut battle::store::lend(world), by, mover, &trigger);
-    }
-}
-
-/// The reaction on top of the stack, taken off it if it is `of` that kind.
-fn pop_if(world: &mut World, of: impl Fn(&Reaction) -> bool) -> Option<Reaction> {
-    let mut stack = world.resource_mut::<ReactionStack>();
-    if stack.0.last().is_some_and(of) { stack.0.pop() } else { None }
-}
-
-/// The variant's reaction to a step on top of the stack is made (osr-segments: an
-/// immediate attack).
-fn make_step_reaction(world: &mut World) {
-    if let Some(Reaction::ToStep { by, mover }) = pop_if(world, |r| matches!(r, Reaction::ToStep { .. })) {
-        let b = &mut battle::store::lend(world);
-        b.rules().step_reaction(b, by, mover);
-    }
-}
-
-/// The held attack on top of the stack is made.
-pub(crate) fn make_held_attack(world: &mut World) {
-    if let Some(Reaction::HeldAttack { by, mover }) = pop_if(world, |r| matches!(r, Reaction::HeldAttack { .. })) {
-        resolve::held_attack(&mut battle::store::lend(world), by, mover);
+/// The harm driver: the strike on top of the stack is made, each attack rolled with its
+/// modifiers, its critical and its damage, and the harm done (dropping, dying, death).
+fn make_strike(world: &mut World) {
+    let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
+    let b = &mut battle::store::lend(world);
+    match strike {
+        Strike::Opportunity { by, mover, trigger } => resolve::opportunity(b, by, mover, &trigger),
+        Strike::HeldAttack { by, mover } => resolve::held_attack(b, by, mover),
+        Strike::ToStep { by, mover } => b.rules().step_reaction(b, by, mover),
+        Strike::Routine { by, target, kind, full } => {
+            resolve::attack_routine(b, by, target, kind, full, &AttackContext::default())
+        }
+        Strike::Charge { by, target } => resolve::charge_attack(b, by, target),
+        Strike::Reload { by } => resolve::reload(b, by),
     }
 }
 

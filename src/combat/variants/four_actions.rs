@@ -487,7 +487,7 @@ fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) -> Walk {
     if success {
         path.provokes.clear();
     }
-    Walk::new(b, actor, &path, "tumble", None)
+    Walk::new(actor, b.fighters.position[actor].0, &path, "tumble", None)
 }
 
 /// four-actions in the rules schedule: escaping is the turn's grapple contest; wrestling,
@@ -529,7 +529,7 @@ fn escape_by_grapple_contest(b: &mut Battle, actor: usize, _plan: &Plan) {
 fn wrestle_dash_or_tumble(world: &mut World) {
     with_accepted_moves(world, |b, actor, plan, moves| {
         let walk = match (&plan.command, plan.path.clone()) {
-            (Command::Dash { .. }, Some(path)) => Walk::new(b, actor, &path, "dash", None),
+            (Command::Dash { .. }, Some(path)) => Walk::new(actor, b.fighters.position[actor].0, &path, "dash", None),
             (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
             (Command::Wrestle { follow_up }, _) => return wrestle(b, actor, *follow_up),
             _ => return,

@@ -247,7 +247,7 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
                     b.fighters.bonuses[i].offense.retain(|(n, _)| n != "charge");
                     // An attack action (nothing in the charge itself counts them).
                     points_mut(b, i).attack_actions += 1;
-                    return Some(resolve::charge_walk(b, i, t, &path));
+                    return Some(resolve::charge_walk(b.variant, i, b.fighters.position[i].0, t, &path));
                 }
                 Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
             }
