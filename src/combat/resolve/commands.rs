@@ -19,11 +19,6 @@ pub(crate) fn maneuver_or_stand(b: &mut Battle, actor: usize, plan: &Plan) {
     maneuver(b, actor, t, kind);
 }
 
-/// Breaking free of a grapple: an opposed check.
-pub(crate) fn escape_by_opposed_check(b: &mut Battle, actor: usize, _plan: &Plan) {
-    opposed_escape(b, actor);
-}
-
 /// Casting a spell at once.
 pub(crate) fn cast_at_once(b: &mut Battle, actor: usize, plan: &Plan) {
     if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {

@@ -93,33 +93,6 @@ pub(crate) fn release(b: &mut Battle, i: usize) {
     lose(b, i, Condition::Grappled);
 }
 
-/// Breaking free by opposed grapple checks (d20 + base attack + Strength + size).
-pub(crate) fn opposed_escape(b: &mut Battle, i: usize) {
-    let Some(other) = b.fighters.grapple[i].with else {
-        release(b, i);
-        return;
-    };
-    let bonus = |b: &Battle, x: usize| {
-        let f = b.fighters.at(x);
-        f.stats().def.base_attack + f.stats().str_mod() - 4 * f.size().size_modifier().clamp(-2, 2)
-    };
-    let (ri, ro) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-    let (bi, bo) = (bonus(b, i), bonus(b, other));
-    let success = (ri + bi, bi) > (ro + bo, bo);
-    let (id, oid) = (b.fighters.combatant[i].id.clone(), b.fighters.combatant[other].id.clone());
-    b.emit(CombatEvent::Save {
-        unit: id,
-        kind: format!("escape vs {oid}'s grapple {}", ro + bo),
-        roll: ri,
-        bonus: bi,
-        dc: ro + bo + 1,
-        success,
-    });
-    if success {
-        release(b, i);
-    }
-}
-
 /// A fighter reduced to 0 or fewer hit points.
 pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     release(b, t);

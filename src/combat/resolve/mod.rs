@@ -17,7 +17,6 @@ pub(crate) use actions::maneuver;
 pub(crate) use actions::reload;
 pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
-pub(crate) use harm::opposed_escape;
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
 pub use movement::{Leg, Then, Walk};

@@ -12,6 +12,7 @@
 //! variant; `combat::engine` builds it for one.
 
 pub mod clock;
+mod grapple;
 mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;

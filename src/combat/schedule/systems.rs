@@ -33,7 +33,7 @@ pub(super) fn add_common(app: &mut App) {
             charge_straight.in_set(Slot::Charge),
             super::stances::take_defensive_action.in_set(Slot::Defend),
             act(resolve::maneuver_or_stand).in_set(Slot::Maneuver),
-            act(resolve::escape_by_opposed_check).in_set(Slot::Escape),
+            super::grapple::escape_by_opposed_check.in_set(Slot::Escape),
             super::stances::hold_attack.in_set(Slot::Hold),
             super::stances::take_stance.in_set(Slot::Stance),
             act(resolve::cast_at_once).in_set(Slot::Cast),

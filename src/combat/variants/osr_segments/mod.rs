@@ -3,7 +3,10 @@
 //! LOW; descending AC against AAC0; free attacks.
 
 use super::prelude::*;
+use crate::combat::battle::Derived;
+use crate::combat::own::Own;
 use crate::combat::resolve::attack_routine;
+use crate::rules::Side;
 
 mod round;
 
@@ -377,7 +380,7 @@ impl Plugin for OsrSegmentsPlugin {
         app.add_systems(
             RulesSchedule,
             (
-                act(delay_to_low_group).in_set(Slot::Delay),
+                delay_to_low_group.in_set(Slot::Delay),
                 declare_intent.in_set(Slot::Orders),
                 act(announce_spell).in_set(Slot::Cast),
                 take_major_action.in_set(Slot::AfterCommand),
@@ -390,17 +393,32 @@ impl Plugin for OsrSegmentsPlugin {
 
 /// Delaying: a HIGH fighter in the HIGH group acts with the LOW group; otherwise it loses
 /// its major action.
-fn delay_to_low_group(b: &mut Battle, actor: usize, _plan: &Plan) {
-    let id = b.fighters.combatant[actor].id.clone();
-    let was_high = osr_is_high(b, actor);
-    gain(b, actor, Condition::Delayed);
-    let detail = if was_high && round(b).step == OsrStep::High {
+fn delay_to_low_group(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    own: Res<Own>,
+    mut fighters: Query<(&Combatant, &Side, &mut Conditions, &mut Economy)>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let Ok((who, side, mut conditions, mut economy)) = fighters.get_mut(me) else { return };
+    let none = OsrRound::default();
+    let round = own.get::<OsrRound>().unwrap_or(&none);
+    let declared = economy.kept.read::<Declaration>();
+    let was_high = round::in_high_group(&conditions, &declared, side, round);
+    let unit = who.id.clone();
+    if conditions.add(Condition::Delayed) {
+        log.push(CombatEvent::ConditionGained { unit: unit.clone(), condition: Condition::Delayed });
+        derived.stale = true;
+    }
+    let detail = if was_high && round.step == OsrStep::High {
         "acts with the LOW group"
     } else {
-        declaration_mut(b, actor).acted = true;
+        economy.kept.get_mut::<Declaration>().acted = true;
         "loses its major action"
     };
-    b.emit(CombatEvent::Action { unit: id, action: "delay".into(), detail: detail.into() });
+    log.push(CombatEvent::Action { unit, action: "delay".into(), detail: detail.into() });
 }
 
 /// A declaration for the round: fight, charge, delay or a spell.

@@ -5,6 +5,7 @@
 
 use super::super::prelude::*;
 use super::spells_step;
+use crate::rules::Side;
 
 /// The steps of a round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -84,10 +85,15 @@ pub(super) fn osr_can_act(b: &Battle, i: usize) -> bool {
 
 /// Whether a fighter acts in the HIGH group this round (the delayed always act LOW).
 pub fn osr_is_high(b: &Battle, i: usize) -> bool {
-    let f = b.fighters.at(i);
-    !f.has(Condition::Delayed)
-        && declaration(b, i).intent != Some(Intent::Delay)
-        && round(b).high.iter().any(|(s, h)| *h && *s == f.side().0)
+    in_high_group(&b.fighters.conditions[i], declaration(b, i), &b.fighters.side[i], round(b))
+}
+
+/// Whether a fighter of `side`, with its `conditions` and `declaration`, acts in the HIGH
+/// group of `round`.
+pub(super) fn in_high_group(conditions: &Conditions, declaration: &Declaration, side: &Side, round: &OsrRound) -> bool {
+    !conditions.has(Condition::Delayed)
+        && declaration.intent != Some(Intent::Delay)
+        && round.high.iter().any(|(s, h)| *h && *s == side.0)
 }
 
 /// Within a group, quicker weapons first (speed factor), ties by id order.

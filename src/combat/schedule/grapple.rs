@@ -1,0 +1,74 @@
+//! Breaking free of a grapple by an opposed check (d20-classic, osr-segments, hex-phases): a
+//! system over the two grapplers' own components, their `Grapple` and `Conditions` the only
+//! ones it changes, with the dice and the log.
+
+use super::Turn;
+use super::stances::acting;
+use crate::combat::Command;
+use crate::combat::battle::{Derived, EventLog, Seats};
+use crate::combat::event::CombatEvent;
+use crate::combat::fighter::Grapple;
+use crate::rules::{Body, Combatant, Condition, Conditions, Dice, Stats};
+use bevy::prelude::*;
+
+/// The grapplers' components that breaking free reads and changes.
+type Grapplers<'w, 's> =
+    Query<'w, 's, (&'static Combatant, &'static Stats, &'static Body, &'static mut Grapple, &'static mut Conditions)>;
+
+/// Escaping: d20 + base attack + Strength + the size modifier (−4 a category, Large +4)
+/// against the holder's; the higher total wins, ties to the higher bonus, and a win ends
+/// the grapple for both. Held by nobody, the escape just lets go.
+pub(crate) fn escape_by_opposed_check(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Grapplers,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    if plan.command != Command::Escape {
+        return;
+    }
+    let Ok((_, _, _, grapple, _)) = fighters.get(me) else { return };
+    let Some(other) = grapple.with.and_then(|o| seats.0.get(o).copied()) else {
+        return release(me, None, &mut fighters, &mut log, &mut derived);
+    };
+    let Ok([(mine, my_stats, my_body, ..), (theirs, their_stats, their_body, ..)]) = fighters.get_many([me, other])
+    else {
+        return;
+    };
+    let bonus = |stats: &Stats, body: &Body| {
+        stats.def.base_attack + stats.str_mod() - 4 * body.size.size_modifier().clamp(-2, 2)
+    };
+    let (ri, ro) = (dice.roll(20) as i32, dice.roll(20) as i32);
+    let (bi, bo) = (bonus(my_stats, my_body), bonus(their_stats, their_body));
+    let success = (ri + bi, bi) > (ro + bo, bo);
+    log.push(CombatEvent::Save {
+        unit: mine.id.clone(),
+        kind: format!("escape vs {}'s grapple {}", theirs.id, ro + bo),
+        roll: ri,
+        bonus: bi,
+        dc: ro + bo + 1,
+        success,
+    });
+    if success {
+        release(me, Some(other), &mut fighters, &mut log, &mut derived);
+    }
+}
+
+/// Ends the grapple of `me` and `other` for both: neither holds, neither is grappled (the
+/// other lets go first, as `resolve::release` has it).
+fn release(me: Entity, other: Option<Entity>, fighters: &mut Grapplers, log: &mut EventLog, derived: &mut Derived) {
+    for who in [other, Some(me)].into_iter().flatten() {
+        let Ok((combatant, _, _, mut grapple, _)) = fighters.get_mut(who) else { continue };
+        grapple.holds = false;
+        grapple.with = None;
+        let unit = combatant.id.clone();
+        let Ok((.., mut conditions)) = fighters.get_mut(who) else { continue };
+        if conditions.remove(Condition::Grappled) {
+            log.push(CombatEvent::ConditionLost { unit, condition: Condition::Grappled });
+            derived.stale = true;
+        }
+    }
+}
