@@ -119,6 +119,31 @@ fn unit_ids_are_made_unique_and_impossible_edits_change_nothing() {
     });
 }
 
+/// The level's house rules are an edit like any other: named once each, in order, saved
+/// with the level as their names, and given back by undo.
+#[test]
+fn house_rules_are_set_on_the_level_saved_by_name_and_undone() {
+    use fivefoot::variants::HouseRule;
+    let mut d = doc(6, 4);
+    d.apply(&Edit::place("a", "goblin", "blue", (0, 0)), cat()).unwrap();
+    let before = d.clone();
+    let rules = vec![HouseRule::NoFlanking, HouseRule::DoubleCover, HouseRule::NoFlanking];
+    d.apply(&Edit::SetHouseRules(rules), cat()).unwrap();
+    assert_eq!(d.level().house_rules, [HouseRule::NoFlanking, HouseRule::DoubleCover]);
+    let (dir, file) = saved_blank("house-rules", "house.ron", (6, 4));
+    fivefoot::level::save_atomic(d.level(), &file).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"no-flanking\"") && text.contains("\"double-cover\""), "{text}");
+    let loaded = Level::load(&file, cat()).unwrap();
+    assert_eq!(loaded.def.house_rules, d.level().house_rules);
+    std::fs::remove_dir_all(dir).unwrap();
+    d.apply(&Edit::Undo, cat()).unwrap();
+    assert_eq!(d.level(), before.level());
+    assert!(d.level().house_rules.is_empty());
+    d.apply(&Edit::Redo, cat()).unwrap();
+    assert_eq!(d.level().house_rules, [HouseRule::NoFlanking, HouseRule::DoubleCover]);
+}
+
 #[test]
 fn a_resize_keeps_units_where_they_were_by_its_anchor_or_names_those_that_would_fall_off() {
     let mut d = doc(4, 2);

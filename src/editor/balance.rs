@@ -94,7 +94,14 @@ pub fn check_balance(
                 seed: spec.seed.wrapping_add(u64::from(colours_swapped) * u64::from(first_half)),
                 battles: n,
                 ais: BTreeMap::<String, AiKind>::new(),
-                options: BattleOptions { death_saves: lvl.def.death_saves.unwrap_or_default(), ..Default::default() },
+                options: BattleOptions {
+                    death_saves: lvl.def.death_saves.unwrap_or_default(),
+                    // The level's own house rules, those that apply to the variant tried
+                    // (with none asked for, nothing is refused).
+                    house_rules: crate::variants::house_rules_in_force(&[], &lvl.def.house_rules, rules)
+                        .unwrap_or_default(),
+                    ..Default::default()
+                },
                 check: false,
             };
             let base = done;

@@ -119,6 +119,8 @@ pub enum Edit {
     SetRules(RulesVariant),
     /// d20-classic death saves for the scenario (`None`: the default).
     SetDeathSaves(Option<DeathSaves>),
+    /// The house rules the level is played under (each where it applies to the variant).
+    SetHouseRules(Vec<crate::variants::HouseRule>),
     Undo,
     Redo,
 }
@@ -258,6 +260,11 @@ impl Document {
             Edit::SetName(name) => next.name = name.clone(),
             Edit::SetRules(v) => next.rules = *v,
             Edit::SetDeathSaves(d) => next.death_saves = *d,
+            Edit::SetHouseRules(rules) => {
+                next.house_rules = rules.clone();
+                next.house_rules.sort();
+                next.house_rules.dedup();
+            }
             Edit::Generate(spec) => {
                 next = super::generate::generated(&self.level, spec, catalogue)?;
             }
@@ -485,6 +492,7 @@ fn apply_to(level: &mut LevelDef, symmetry: Symmetry, edit: &Edit, catalogue: &C
         | Edit::SetName(_)
         | Edit::SetRules(_)
         | Edit::SetDeathSaves(_)
+        | Edit::SetHouseRules(_)
         | Edit::Undo
         | Edit::Redo => {}
     }

@@ -1,10 +1,11 @@
 //! The editor's egui panels: a top bar (file, undo, redo, save, play-test, menu, the last
 //! message), the tools on the left (tool, brush size, terrain, symmetry, the unit palette
 //! from the creature catalogue and the side to place on), and on the right the level's
-//! properties, its size, the play-test settings and the live list of problems. Every
-//! change to the level goes through an `Edit`. The panels read the document through
-//! `ResMut` without writing it, so a frame marks `EditorDoc` changed only when something
-//! in it did change (a click, a typed name, an edit).
+//! properties (name, rules, house rules, death saves), its size, the play-test settings
+//! (`playtest`) and the live list of problems. Every change to the level goes through an
+//! `Edit`. The panels read the document through `ResMut` without writing it, so a frame
+//! marks `EditorDoc` changed only when something in it did change (a click, a typed name,
+//! an edit).
 
 use super::board::{EDITOR_PANELS, EditorCamera};
 use super::edit::size_of;
@@ -463,6 +464,7 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state:
     // What the panel shows of the level, taken once (not the whole level, every frame).
     let level = &doc.doc.level();
     let (name, rules, death_saves) = (level.name.clone(), level.rules, level.death_saves);
+    let mut house_rules = level.house_rules.clone();
     let (w, h) = (level.map.rows.first().map_or(0, |r| r.chars().count()) as i32, level.map.rows.len() as i32);
     let mut sides: Vec<String> = vec![];
     for u in &level.units {
@@ -493,6 +495,9 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state:
             }
         });
     });
+    if crate::game::screens::house_rule_checkboxes(ui, rules, &mut house_rules) {
+        doc.apply(&Edit::SetHouseRules(house_rules));
+    }
     ui.horizontal(|ui| {
         ui.label("Death saves");
         let label = |d: Option<DeathSaves>| d.map_or("default (stats-matter)".to_string(), String::from);
@@ -536,34 +541,7 @@ fn level_panel(ui: &mut egui::Ui, doc: &mut Doc, tools: &mut EditorTools, state:
         }
     });
     ui.separator();
-    ui.strong("Play-test (F5)");
-    ui.horizontal_wrapped(|ui| {
-        ui.label("You play:");
-        for s in sides {
-            if ui.radio(tools.playtest_side.as_ref() == Some(&s), s.as_str()).clicked() {
-                tools.playtest_side = Some(s);
-            }
-        }
-        if ui.radio(tools.playtest_side.is_none(), "AI vs AI").clicked() {
-            tools.playtest_side = None;
-        }
-    });
-    ui.horizontal(|ui| {
-        ui.label("Rules");
-        let shown = tools.playtest_rules.map_or_else(|| format!("{} (the level's)", rules.id()), |v| v.id().into());
-        egui::ComboBox::from_id_salt("playtest-rules").selected_text(shown).show_ui(ui, |ui| {
-            if ui.selectable_label(tools.playtest_rules.is_none(), "the level's").clicked() {
-                tools.playtest_rules = None;
-            }
-            for v in RulesVariant::ALL {
-                if ui.selectable_label(tools.playtest_rules == Some(v), v.entry()).clicked() {
-                    tools.playtest_rules = Some(v);
-                }
-            }
-        });
-        ui.label("seed");
-        ui.add(egui::DragValue::new(&mut tools.playtest_seed));
-    });
+    playtest::settings(ui, tools, sides, rules);
 }
 
 fn problem_panel(ui: &mut egui::Ui, problems: &Problems, tools: &mut EditorTools, cam: &mut EditorCamera) {
@@ -595,5 +573,6 @@ fn problem_panel(ui: &mut egui::Ui, problems: &Problems, tools: &mut EditorTools
     }
 }
 
+mod playtest;
 #[cfg(test)]
 mod tests;

@@ -202,7 +202,7 @@ fn house_rule_toggles(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super:
 
 /// A checkbox for each house rule that applies to `variant`, its effect on hover, ticking
 /// and unticking `on` (kept sorted); whether anything changed.
-fn house_rule_checkboxes(ui: &mut egui::Ui, variant: RulesVariant, on: &mut Vec<HouseRule>) -> bool {
+pub(crate) fn house_rule_checkboxes(ui: &mut egui::Ui, variant: RulesVariant, on: &mut Vec<HouseRule>) -> bool {
     let mut changed = false;
     ui.horizontal_wrapped(|ui| {
         ui.label("House rules:");

@@ -243,7 +243,7 @@ pub(crate) trait Counterspells: Sync {
 
 /// The combat maneuvers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Maneuver {
+pub enum Maneuver {
     Trip,
     Shove,
     Disarm,

@@ -1,32 +1,7 @@
-//! Actions other than moving and attacking: advanced actions, standing up, reloading and
-//! the combat maneuvers (trip, shove, disarm, grapple).
+//! The combat maneuvers (trip, shove, disarm, grapple): the variant's check and what a
+//! success does; and which actions provoke under a variant.
 
 use super::*;
-
-/// Standing up from prone; in a threatened square it provokes where the variant says so.
-pub(super) fn stand(b: &mut Battle, a: usize) {
-    if provokes(b, crate::variants::Provoking::StandingUp) {
-        provoke_threateners(b, a, "stands up");
-        if !b.fighters.conditions[a].in_fight() {
-            return;
-        }
-    }
-    lose(b, a, Condition::Prone);
-}
-
-/// Loading a crossbow: it provokes where the variant says so.
-pub(crate) fn reload(b: &mut Battle, a: usize) {
-    if provokes(b, crate::variants::Provoking::Reloading) {
-        provoke_threateners(b, a, "reloads");
-        if !b.fighters.conditions[a].in_fight() {
-            return;
-        }
-    }
-    b.fighters.wielded[a].loaded = true;
-    let id = b.fighters.combatant[a].id.clone();
-    let name = b.fighters.wielded[a].def.name.clone();
-    b.emit(CombatEvent::Action { unit: id, action: "reloads".into(), detail: name });
-}
 
 /// Trip, shove (push, bull rush), disarm or grapple: the variant's check, then what a
 /// success does.

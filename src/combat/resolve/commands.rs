@@ -5,20 +5,6 @@
 use super::*;
 use crate::level::SpellDef;
 
-/// A combat maneuver on a foe, or standing up from prone.
-pub(crate) fn maneuver_or_stand(b: &mut Battle, actor: usize, plan: &Plan) {
-    let (target, kind) = match &plan.command {
-        Command::Trip { target } => (target, Maneuver::Trip),
-        Command::Grapple { target } => (target, Maneuver::Grapple),
-        Command::Shove { target } => (target, Maneuver::Shove),
-        Command::Disarm { target } => (target, Maneuver::Disarm),
-        Command::Stand => return stand(b, actor),
-        _ => return,
-    };
-    let t = b.index_of(target).expect("validated");
-    maneuver(b, actor, t, kind);
-}
-
 /// Casting a spell at once.
 pub(crate) fn cast_at_once(b: &mut Battle, actor: usize, plan: &Plan) {
     if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {

@@ -14,7 +14,6 @@ mod validate;
 
 pub(crate) use super::battle::Maneuver;
 pub(crate) use actions::maneuver;
-pub(crate) use actions::reload;
 pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};

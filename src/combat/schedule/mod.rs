@@ -18,6 +18,7 @@ pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
+pub(crate) use systems::{declare_maneuver, maneuver_strike, stand};
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves, window};
 
@@ -156,8 +157,12 @@ pub enum Strike {
     Routine { by: usize, target: usize, kind: crate::combat::AttackKind, full: bool },
     /// `by`'s attack at the end of its charge, with the charge's bonuses.
     Charge { by: usize, target: usize },
-    /// `by` loads its crossbow, once the attacks of opportunity that draws are made.
-    Reload { by: usize },
+    /// `by`'s combat maneuver on `target`: the variant's check, then what a success does.
+    Maneuver { by: usize, target: usize, kind: crate::combat::battle::Maneuver },
+    /// Every foe threatening `mover` gets its attack of opportunity, first to last, for what
+    /// it does (`trigger`, in the log's words: it stands up, it reloads); what it does
+    /// comes about in the settle stage, if it is still in the fight.
+    Provoked { mover: usize, trigger: String },
 }
 
 /// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square

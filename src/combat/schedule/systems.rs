@@ -8,10 +8,12 @@ use crate::combat::Command;
 use crate::combat::attack::AttackContext;
 use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
+use crate::combat::event::CombatEvent;
 use crate::combat::resolve::{self, Walk};
 use crate::combat::time::Clock;
 use crate::rules::components::RosterQuery;
-use crate::rules::{Battlefield, Combatant, Conditions, Position, Roster, Side, unit_view};
+use crate::rules::{Battlefield, Combatant, Condition, Conditions, Position, Roster, Side, Wielded, unit_view};
+use crate::variants::Provoking;
 use bevy::prelude::*;
 
 pub(super) fn add_common(app: &mut App) {
@@ -32,7 +34,8 @@ pub(super) fn add_common(app: &mut App) {
             attack_or_reload.in_set(Slot::Attack),
             charge_straight.in_set(Slot::Charge),
             super::stances::take_defensive_action.in_set(Slot::Defend),
-            act(resolve::maneuver_or_stand).in_set(Slot::Maneuver),
+            (declare_maneuver, stand).chain().in_set(Slot::Maneuver),
+            (stand_up, load_crossbow).chain().before(Slot::AfterCommand).in_set(RulesStage::Settle),
             super::grapple::escape_by_opposed_check.in_set(Slot::Escape),
             super::stances::hold_attack.in_set(Slot::Hold),
             super::stances::take_stance.in_set(Slot::Stance),
@@ -129,12 +132,14 @@ fn seat_of(seats: &Seats, fighters: &Query<(&Combatant, &Position)>, id: &str) -
     seats.0.iter().position(|&e| fighters.get(e).is_ok_and(|(c, _)| c.id == id))
 }
 
-/// An attack or a full attack waits on the strike stack; so does loading a crossbow, which
-/// may draw attacks of opportunity first.
+/// An attack or a full attack waits on the strike stack; loading a crossbow draws the
+/// attacks of opportunity the variant says it provokes, and is done once they are made
+/// (`load_crossbow`).
 fn attack_or_reload(
     turn: Res<Turn>,
     seats: Res<Seats>,
     fighters: Query<(&Combatant, &Position)>,
+    field: Res<Battlefield>,
     mut stack: ResMut<StrikeStack>,
 ) {
     let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
@@ -144,10 +149,88 @@ fn attack_or_reload(
             let full = matches!(plan.command, Command::FullAttack { .. });
             Strike::Routine { by: actor, target: t, kind: plan.kind.clone(), full }
         }
-        Command::Reload => Strike::Reload { by: actor },
+        Command::Reload => match provoked(&field, Provoking::Reloading, actor, "reloads") {
+            Some(strike) => strike,
+            None => return,
+        },
         _ => return,
     };
     stack.0.push(strike);
+}
+
+/// The attacks of opportunity `mover` draws by doing `what` (`trigger` in the log's
+/// words), where the variant says it provokes.
+fn provoked(field: &Battlefield, what: Provoking, mover: usize, trigger: &str) -> Option<Strike> {
+    field.variant.numbers().provoked_by.contains(&what).then(|| Strike::Provoked { mover, trigger: trigger.into() })
+}
+
+/// A combat maneuver on a foe waits on the strike stack.
+pub(crate) fn declare_maneuver(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &Position)>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &fighters, id)));
+}
+
+/// The strike a combat maneuver on a foe makes (`seat_of` finds the foe a command names).
+pub(crate) fn maneuver_strike(
+    plan: &crate::combat::resolve::Plan,
+    actor: usize,
+    seat_of: impl Fn(&str) -> Option<usize>,
+) -> Option<Strike> {
+    let (target, kind) = match &plan.command {
+        Command::Trip { target } => (target, crate::combat::battle::Maneuver::Trip),
+        Command::Grapple { target } => (target, crate::combat::battle::Maneuver::Grapple),
+        Command::Shove { target } => (target, crate::combat::battle::Maneuver::Shove),
+        Command::Disarm { target } => (target, crate::combat::battle::Maneuver::Disarm),
+        _ => return None,
+    };
+    Some(Strike::Maneuver { by: actor, target: seat_of(target)?, kind })
+}
+
+/// Standing up from prone draws the attacks of opportunity the variant says it provokes;
+/// the fighter is up once they are made (`stand_up`).
+pub(crate) fn stand(turn: Res<Turn>, seats: Res<Seats>, field: Res<Battlefield>, mut stack: ResMut<StrikeStack>) {
+    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    if plan.command == Command::Stand {
+        stack.0.extend(provoked(&field, Provoking::StandingUp, actor, "stands up"));
+    }
+}
+
+/// A fighter standing up is no longer prone, if the attacks it drew left it in the fight.
+fn stand_up(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Conditions)>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Ok((who, mut conditions)) = fighters.get_mut(me) else { return };
+    if plan.command == Command::Stand && conditions.in_fight() && conditions.remove(Condition::Prone) {
+        log.push(CombatEvent::ConditionLost { unit: who.id.clone(), condition: Condition::Prone });
+        derived.stale = true;
+    }
+}
+
+/// A fighter loading its crossbow has it loaded, if the attacks it drew left it in the
+/// fight.
+fn load_crossbow(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &Conditions, &mut Wielded)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Ok((who, conditions, mut wielded)) = fighters.get_mut(me) else { return };
+    if plan.command == Command::Reload && conditions.in_fight() {
+        wielded.loaded = true;
+        let detail = wielded.def.name.clone();
+        log.push(CombatEvent::Action { unit: who.id.clone(), action: "reloads".into(), detail });
+    }
 }
 
 /// The walk driver: once the strikes at its stop are made, a walk goes on to its next stop
@@ -157,7 +240,8 @@ fn walk_on(world: &mut World) {
 }
 
 /// The harm driver: the strike on top of the stack is made, each attack rolled with its
-/// modifiers, its critical and its damage, and the harm done (dropping, dying, death).
+/// modifiers, its critical and its damage, each maneuver checked, and the harm done
+/// (conditions, dropping, dying, death).
 fn make_strike(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
     let b = &mut battle::store::lend(world);
@@ -169,7 +253,8 @@ fn make_strike(world: &mut World) {
             resolve::attack_routine(b, by, target, kind, full, &AttackContext::default())
         }
         Strike::Charge { by, target } => resolve::charge_attack(b, by, target),
-        Strike::Reload { by } => resolve::reload(b, by),
+        Strike::Maneuver { by, target, kind } => resolve::maneuver(b, by, target, kind),
+        Strike::Provoked { mover, trigger } => resolve::provoke_threateners(b, mover, &trigger),
     }
 }
 

@@ -8,7 +8,10 @@ use super::super::prelude::*;
 use super::advanced::{begin_advanced, begin_complex, continue_advanced};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points_mut};
 use super::{advanced_name, next_action_phase};
-use crate::combat::schedule::{Turn, with_accepted_moves};
+use crate::combat::schedule::{
+    StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems, stand, with_accepted,
+    with_accepted_moves,
+};
 use bevy::prelude::{Res, World};
 
 pub struct ApPhasesPlugin;
@@ -22,16 +25,18 @@ impl Plugin for ApPhasesPlugin {
         app.add_modifier(modifiers::strength_with_two_hands)
             .add_modifier(modifiers::damage_bonuses)
             .add_modifier(modifiers::untrained_damage);
-        for slot in [Slot::Charge, Slot::Defend, Slot::Maneuver, Slot::Escape, Slot::Cast] {
+        for slot in [Slot::Charge, Slot::Defend, Slot::Escape, Slot::Cast] {
             replace_slot(app, slot);
         }
+        // Standing up is as in every variant; its maneuvers are not.
+        remove_rule_systems(app, declare_maneuver);
         app.add_systems(
             RulesSchedule,
             (
                 go_on_with_advanced_action.in_set(Slot::TakeOver),
                 declare_charge.in_set(Slot::Charge),
                 begin_total_defense.in_set(Slot::Defend),
-                act(maneuver_or_begin_grapple).in_set(Slot::Maneuver),
+                maneuver_or_begin_grapple.before(stand).in_set(Slot::Maneuver),
                 act(escape_with_maneuver_check).in_set(Slot::Escape),
                 act(begin_complex_action).in_set(Slot::Own),
                 forfeit_other_actions.in_set(Slot::Held),
@@ -111,16 +116,18 @@ fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
 }
 
 /// "Initiate a Grapple (Attack; 2 AP)" is begun now and checked with its second AP; the
-/// other maneuvers and standing up are resolved at once, as in every variant.
-fn maneuver_or_begin_grapple(b: &mut Battle, actor: usize, plan: &Plan) {
-    match &plan.command {
+/// other maneuvers wait on the strike stack, as in every variant.
+fn maneuver_or_begin_grapple(world: &mut World) {
+    let mut strike = None;
+    with_accepted(world, |b, actor, plan| match &plan.command {
         Command::Grapple { target } => {
             if let Some(t) = b.index_of(target) {
                 super::grapple::begin_grapple(b, actor, t);
             }
         }
-        _ => resolve::maneuver_or_stand(b, actor, plan),
-    }
+        _ => strike = maneuver_strike(plan, actor, |id| b.index_of(id)),
+    });
+    world.resource_mut::<StrikeStack>().0.extend(strike);
 }
 
 /// "Escape a Grapple": a combat maneuver check against the grappler, at −5 the second
