@@ -11,32 +11,43 @@ use crate::level::{Catalogue, DiceExpr, UnitDef};
 use crate::rules::{
     Awareness, Body, Combatant, CombatantBundle, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded,
 };
-use bevy::ecs::component::Mutable;
+use bevy::ecs::component::{ComponentId, Mutable};
 use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy::prelude::*;
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 
-/// One component of every combatant, in id order.
+/// One component of every combatant, in id order. Its component id is looked up once, when
+/// the column is made, not at each fighter's turn to be read.
 pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
     /// Lent by a world given whole to the rules (`store::lend`): to read and to change.
-    Lent { seats: &'w [Entity], world: UnsafeWorldCell<'w>, of: PhantomData<&'s C> },
-    /// Read from a world shared with others (`store::read`).
-    Read { seats: &'w [Entity], world: &'w World },
+    Lent { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId>, of: PhantomData<&'s C> },
+    /// Read from a world shared with others (`store::read`): the cell was made read-only.
+    Read { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId> },
+}
+
+impl<'w, C: Component<Mutability = Mutable>> Column<'w, '_, C> {
+    fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
+        Column::Lent { seats, world, id: world.components().component_id::<C>(), of: PhantomData }
+    }
+
+    fn read(seats: &'w [Entity], world: &'w World) -> Self {
+        Column::Read { seats, world: world.as_unsafe_world_cell_readonly(), id: world.components().component_id::<C>() }
+    }
 }
 
 impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     /// The component in seat `i` of the world.
     #[inline]
     fn seated(&self, i: usize) -> &C {
-        match self {
-            // SAFETY: the world was lent whole (`store::lend`, from `&mut World`) to the
-            // battle holding this column, the one way to its `C`s; a shared borrow of the
-            // column (and so of the battle) rules out a `&mut C` given out by it.
-            Column::Lent { seats, world, .. } => unsafe { world.get_entity(seats[i]).ok().and_then(|e| e.get::<C>()) }
-                .expect("every seat holds a fighter"),
-            Column::Read { seats, world } => world.get::<C>(seats[i]).expect("every seat holds a fighter"),
-        }
+        let (Column::Lent { seats, world, id, .. } | Column::Read { seats, world, id }) = self;
+        // SAFETY: `id` is `C`'s id in this world (`component_id::<C>`), so the pointer is
+        // to a `C`. Lent: the world was lent whole (`store::lend`, from `&mut World`) to
+        // the battle holding this column, the one way to its `C`s, and a shared borrow of
+        // the column (and so of the battle) rules out a `&mut C` given out by it. Read: the
+        // cell was made from a shared `&World`, and is only read.
+        unsafe { id.and_then(|id| world.get_entity(seats[i]).ok()?.get_by_id(id)).map(|ptr| ptr.deref::<C>()) }
+            .expect("every seat holds a fighter")
     }
 
     #[inline]
@@ -44,11 +55,11 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
         match self {
             // SAFETY: as `seated`; the column is borrowed uniquely, so no other reference to
             // a `C` it gave out is alive, and nothing else in the battle reaches a `C`.
-            Column::Lent { seats, world, .. } => {
-                unsafe { world.get_entity(seats[i]).ok().and_then(|e| e.get_mut::<C>()) }
-                    .expect("every seat holds a fighter")
-                    .into_inner()
+            Column::Lent { seats, world, id, .. } => unsafe {
+                id.and_then(|id| world.get_entity(seats[i]).ok()?.get_mut_by_id(id).ok())
+                    .map(|changed| changed.into_inner().deref_mut::<C>())
             }
+            .expect("every seat holds a fighter"),
             Column::Read { .. } => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
         }
     }
@@ -62,15 +73,13 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
 
     /// The entity in seat `i`.
     fn entity(&self, i: usize) -> Entity {
-        match self {
-            Column::Lent { seats, .. } | Column::Read { seats, .. } => seats[i],
-        }
+        let (Column::Lent { seats, .. } | Column::Read { seats, .. }) = self;
+        seats[i]
     }
 
     fn len(&self) -> usize {
-        match self {
-            Column::Lent { seats, .. } | Column::Read { seats, .. } => seats.len(),
-        }
+        let (Column::Lent { seats, .. } | Column::Read { seats, .. }) = self;
+        seats.len()
     }
 }
 
@@ -116,12 +125,12 @@ macro_rules! fighter_columns {
         impl<'w> Fighters<'w, 'w> {
             /// The fighters seated in `world`, to read from outside any system.
             pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
-                Fighters { $($column: Column::Read { seats, world },)* }
+                Fighters { $($column: Column::read(seats, world),)* }
             }
 
             /// The fighters seated in a world lent whole to the rules.
             pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
-                Fighters { $($column: Column::Lent { seats, world, of: PhantomData },)* }
+                Fighters { $($column: Column::lent(seats, world),)* }
             }
         }
 
