@@ -1,6 +1,6 @@
 //! The rules schedule as Bevy builds it: its stages in order and none empty, each variant's
 //! plugin adding or replacing systems where its source differs, attacks of opportunity made
-//! by the reactions stage between a walk's legs, and unordered rule systems refused.
+//! by the strikes stage between a walk's legs, and unordered rule systems refused.
 
 use super::*;
 use bevy::ecs::schedule::{IntoScheduleConfigs, Schedules, SystemSet};
@@ -189,7 +189,7 @@ fn leaving_two_threatening_foes_stops_the_walk_for_each_attack_of_opportunity() 
 }
 
 #[test]
-fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
+fn a_charge_walks_through_the_strikes_stage_and_strikes_at_its_end() {
     let units = vec![
         unit("hero", "a", (1, 3), "human_fighter", Some("longsword")),
         unit("gob1", "b", (1, 2), "goblin", Some("short_sword")),
@@ -211,7 +211,7 @@ fn a_charge_walks_through_the_reactions_stage_and_strikes_at_its_end() {
 /// ap-phases: a charge declared in phase 2 completes in phase 3 when its turn ends, and its
 /// walk stops for the attack of opportunity like any other.
 #[test]
-fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_stage() {
+fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_strikes_stage() {
     let units = vec![
         unit("hero", "a", (1, 3), "human_fighter", Some("longsword")),
         unit("gob1", "b", (1, 2), "goblin", Some("short_sword")),
@@ -234,9 +234,9 @@ fn an_ap_phases_charge_completed_by_ending_the_turn_walks_through_the_reactions_
 }
 
 /// A held attack is a reaction too: the walk stops on the square that came into the
-/// holder's reach, the reactions stage makes the attack, and the walk goes on.
+/// holder's reach, the strikes stage makes the attack, and the walk goes on.
 #[test]
-fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
+fn a_held_attack_stops_the_walk_and_is_made_by_the_strikes_stage() {
     let rows = ["##########", "..........", "..........", "##########"];
     let units = vec![unit("hero", "blue", (4, 1), "human_fighter", None), unit("gob", "red", (7, 2), "goblin", None)];
     let mut b = battle_on(&rows, units, RulesVariant::D20Classic, 12);
@@ -258,9 +258,9 @@ fn a_held_attack_stops_the_walk_and_is_made_by_the_reactions_stage() {
 }
 
 /// osr-segments' immediate attack is the variant's reaction to a step: the walk stops on
-/// the square that came into the hero's reach and the reactions stage makes the attack.
+/// the square that came into the hero's reach and the strikes stage makes the attack.
 #[test]
-fn an_osr_immediate_attack_is_made_by_the_reactions_stage() {
+fn an_osr_immediate_attack_is_made_by_the_strikes_stage() {
     let mut seen = 0;
     for seed in 0..20 {
         let units =
@@ -452,5 +452,45 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
                 );
             }
         }
+    }
+}
+
+/// The systems that still take the whole world, variant by variant, named: the checks, the
+/// walk, the strikes with their harm, the clock's three, and the variant drivers not yet
+/// narrowed. A new system taking the world fails this, and so does a driver narrowed but
+/// still listed. Moves, attacks, maneuvers, standing up, reloading, escapes by an opposed
+/// check and osr-segments' delay are narrow systems and must not appear.
+#[test]
+fn only_the_named_drivers_take_the_whole_world() {
+    let common = ["take_verdict", "walk_on", "make_strike", "run_the_clock", "call_next"];
+    for v in RulesVariant::ALL {
+        let own: &[&str] = match v {
+            RulesVariant::ApPhases => &[
+                "go_on_with_advanced_action",
+                "maneuver_or_begin_grapple",
+                "escape_with_maneuver_check",
+                "begin_complex_action",
+                "begin_casting",
+                "next_action_phase",
+            ],
+            RulesVariant::FourActions => {
+                &["escape_by_grapple_contest", "wrestle_dash_or_tumble", "cast_with_focus", "next_round"]
+            }
+            RulesVariant::D20Classic => &["cast_at_once", "next_round"],
+            RulesVariant::OsrSegments => &["announce_spell", "next_step_of_round"],
+            RulesVariant::HexPhases => &["cast_at_once", "next_phase_of_turn"],
+        };
+        let mut expected: Vec<&str> = common.iter().chain(own).copied().collect();
+        expected.sort_unstable();
+        let listing = Engine::new(v).listing();
+        let mut whole: Vec<String> = listing
+            .sets
+            .iter()
+            .flat_map(|set| &set.systems)
+            .filter(|s| s.reads.iter().chain(&s.writes).any(|t| t == "World"))
+            .map(|s| s.name.rsplit("::").next().unwrap_or(&s.name).trim_end_matches(')').to_string())
+            .collect();
+        whole.sort_unstable();
+        assert_eq!(whole, expected, "{v:?}");
     }
 }

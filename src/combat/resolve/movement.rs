@@ -1,6 +1,6 @@
 //! Moving square by square: a walk stops where leaving a square provokes an attack of
 //! opportunity, and where stepping in draws a foe's held attack, for the rules schedule's
-//! reactions stage to make them; and the straight path of a charge.
+//! strikes stage to make them; and the straight path of a charge.
 
 use super::*;
 use crate::rules::movement::Provocation;
@@ -8,7 +8,7 @@ use crate::rules::movement::Provocation;
 /// A walk under way: the mover, its path, how far along it is, the squares it has entered
 /// and what follows it. A walk stops where leaving a square provokes attacks of
 /// opportunity and where entering one draws held attacks or the variant's reactions to a
-/// step; the rules schedule's reactions stage makes them and the walk goes on with
+/// step; the rules schedule's strikes stage makes them and the walk goes on with
 /// [`Walk::leg`] (`schedule::Moves`).
 #[derive(Clone, Debug)]
 pub struct Walk {
