@@ -87,24 +87,16 @@ pub(crate) fn next_round(b: &mut Battle) {
 }
 
 pub(crate) fn round_reset(b: &mut Battle) {
-    b.fighters.reactions.each_mut(|r| {
-        r.this_round = 0;
-        r.free_attacked_by.clear();
-    });
+    b.fighters.reactions.each_mut(new_round);
     if b.clock.round > b.options.round_cap {
         b.finish(None, "round cap reached");
     }
 }
 
-pub(crate) fn post_turn_recovery(b: &mut Battle) {
-    let r = b.clock.round;
-    b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "post-turn recovery".into() });
-    for i in 0..b.fighters.len() {
-        if b.fighters.conditions[i].in_fight() && b.fighters.conditions[i].remove(Condition::Stunned) {
-            let id = b.fighters.combatant[i].id.clone();
-            b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Stunned });
-        }
-    }
+/// A fighter's reactions as a round begins: none taken this round, nobody struck yet.
+pub(crate) fn new_round(r: &mut super::fighter::Reactions) {
+    r.this_round = 0;
+    r.free_attacked_by.clear();
 }
 
 /// The budget a fighter gets when its opportunity opens.

@@ -3,6 +3,10 @@
 //! ready and abort; post-turn recovery.
 
 use super::prelude::*;
+use crate::combat::battle::store::Record;
+use crate::combat::schedule::TimeMoves;
+use crate::combat::time::Clock;
+use crate::rules::Awareness;
 
 /// hex-phases' own part of a budget: what of a phase's actions ("an attack action and a
 /// move action, or two move actions") is used.
@@ -79,68 +83,107 @@ fn give_abort_order(
     log.push(CombatEvent::Action { unit: who.id.clone(), action: "abort order".into(), detail: detail.into() });
 }
 
-/// Opens the next window of this variant's clock (a round, phase or step): who may act
-/// in it, and in what order.
-pub(crate) fn next_phase_of_turn(b: &mut Battle) {
-    let n = b.fighters.len();
-    if b.clock.surprise_pending {
-        b.clock.surprise_pending = false;
-        b.clock.surprise = true;
-        b.clock.phase = 0;
-        b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
-        for i in 0..n {
-            if !b.fighters.awareness[i].aware {
-                b.fighters.conditions[i].add(Condition::Surprised);
+/// What the opening of a phase reads and changes of each fighter: its name for the log, its
+/// awareness, its conditions (surprised, stunned), its reactions and its economy (an abort).
+type PhaseFighters<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Combatant, &'static Awareness, &'static mut Conditions, &'static mut Reactions, &'static mut Economy),
+>;
+
+/// Opens the next window of hex-phases' clock: the surprise phase for those aware of their
+/// foes (the unaware are Surprised, at −3 DCV, through it), then phase after phase of each
+/// 12-second turn, with post-turn recovery after the fourth; each phase in combat-value
+/// order, less those whose abort in the phase before gave its action up.
+fn next_phase_of_turn(
+    seats: Res<Seats>,
+    mut fighters: PhaseFighters,
+    mut clock: ResMut<Clock>,
+    mut record: ResMut<Record>,
+    mut log: ResMut<EventLog>,
+    mut time: ResMut<TimeMoves>,
+) {
+    time.window_due = false;
+    if clock.surprise_pending {
+        clock.surprise_pending = false;
+        clock.surprise = true;
+        clock.phase = 0;
+        log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
+        let mut aware = Vec::with_capacity(seats.0.len());
+        for &e in &seats.0 {
+            let Ok((_, awareness, mut conditions, ..)) = fighters.get_mut(e) else { continue };
+            if !awareness.aware {
+                conditions.add(Condition::Surprised);
             }
+            aware.push(awareness.aware);
         }
-        b.clock.queue = b.clock.order.iter().copied().filter(|&i| b.fighters.awareness[i].aware).collect();
+        clock.queue = clock.order.iter().copied().filter(|&i| aware.get(i) == Some(&true)).collect();
         return;
     }
-    if b.clock.surprise {
-        b.clock.surprise = false;
-        for i in 0..n {
-            if b.fighters.conditions[i].remove(Condition::Surprised) {
-                let id = b.fighters.combatant[i].id.clone();
-                b.emit(CombatEvent::ConditionLost { unit: id, condition: Condition::Surprised });
+    if clock.surprise {
+        clock.surprise = false;
+        lose_in_each(&seats, &mut fighters, &mut log, Condition::Surprised, false);
+    }
+    if clock.phase == 0 || clock.phase >= 4 {
+        if clock.phase >= 4 {
+            let round = clock.round;
+            log.push(CombatEvent::PhaseStarted { round, phase: 5, name: "post-turn recovery".into() });
+            lose_in_each(&seats, &mut fighters, &mut log, Condition::Stunned, true);
+        }
+        clock.round += 1;
+        clock.phase = 1;
+        clock.surprise = false;
+        log.push(CombatEvent::RoundStarted { round: clock.round });
+        for &e in &seats.0 {
+            if let Ok((.., mut reactions, _)) = fighters.get_mut(e) {
+                clock::new_round(&mut reactions);
             }
         }
-    }
-    if b.clock.phase == 0 || b.clock.phase >= 4 {
-        if b.clock.phase >= 4 {
-            post_turn_recovery(b);
+        if clock.round > record.options.round_cap {
+            let record = &mut *record;
+            crate::combat::battle::finish(&mut record.winner, &mut clock, &mut log, None, "round cap reached");
         }
-        b.clock.round += 1;
-        b.clock.phase = 1;
-        b.clock.surprise = false;
-        let r = b.clock.round;
-        b.emit(CombatEvent::RoundStarted { round: r });
-        round_reset(b);
     } else {
-        b.clock.phase += 1;
+        clock.phase += 1;
     }
-    let (r, p) = (b.clock.round, b.clock.phase);
-    b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
-    b.fighters.reactions.each_mut(|f| {
-        f.used = 0;
+    let (r, p) = (clock.round, clock.phase);
+    log.push(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
+    let mut queue = clock.order.clone();
+    for (i, &e) in seats.0.iter().enumerate() {
+        let Ok((who, _, _, mut reactions, mut economy)) = fighters.get_mut(e) else { continue };
+        reactions.used = 0;
         // "Moving out of more than one hex threatened by the same opponent in the same Phase
         // doesn't count as more than one opportunity."
-        f.free_attacked_by.clear();
-    });
-    // An abort in the phase before gave this phase's action up.
-    let mut queue = b.clock.order.clone();
-    for i in 0..n {
-        if abort(b, i).skip.is_some_and(|s| s <= (r, p)) {
-            abort_mut(b, i).skip = None;
+        reactions.free_attacked_by.clear();
+        // An abort in the phase before gave this phase's action up.
+        if economy.kept.get::<Abort>().and_then(|a| a.skip).is_some_and(|s| s <= (r, p)) {
+            economy.kept.get_mut::<Abort>().skip = None;
             queue.retain(|&q| q != i);
-            let id = b.fighters.combatant[i].id.clone();
-            b.emit(CombatEvent::Action {
-                unit: id,
+            log.push(CombatEvent::Action {
+                unit: who.id.clone(),
                 action: "has no action".into(),
                 detail: "it aborted to a dodge last phase".into(),
             });
         }
     }
-    b.clock.queue = queue;
+    clock.queue = queue;
+}
+
+/// Each fighter (each still in the fight, if `in_fight_only`) loses `condition`, in id
+/// order, with a line in the log for each who had it.
+fn lose_in_each(
+    seats: &Seats,
+    fighters: &mut PhaseFighters,
+    log: &mut EventLog,
+    condition: Condition,
+    in_fight_only: bool,
+) {
+    for &e in &seats.0 {
+        let Ok((who, _, mut conditions, ..)) = fighters.get_mut(e) else { continue };
+        if (!in_fight_only || conditions.in_fight()) && conditions.remove(condition) {
+            log.push(CombatEvent::ConditionLost { unit: who.id.clone(), condition });
+        }
+    }
 }
 
 /// This variant's rules, as the engine calls them.
@@ -354,7 +397,7 @@ impl Plugin for HexPhasesPlugin {
                 pass_turn_when(phase_actions_spent).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, window(next_phase_of_turn).in_set(ClockStep::Window));
+        app.add_systems(ClockSchedule, next_phase_of_turn.in_set(ClockStep::Window));
     }
 }
 

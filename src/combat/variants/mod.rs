@@ -20,7 +20,7 @@ mod prelude {
     pub(super) use crate::combat::FighterRef;
     pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
-    pub(super) use crate::combat::clock::{Budget, post_turn_recovery, round_reset};
+    pub(super) use crate::combat::clock::{Budget, round_reset};
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Economy;
