@@ -6,6 +6,7 @@ use super::stances::acting;
 use super::{RulesSchedule, RulesStage, Slot, Strike, StrikeStack, Turn, Walking, act, with_moves};
 use crate::combat::Command;
 use crate::combat::attack::AttackContext;
+use crate::combat::battle::Maneuver;
 use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::event::CombatEvent;
@@ -114,22 +115,23 @@ fn set_out(
 fn charge_straight(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    fighters: Query<(&Combatant, &Position)>,
+    combatants: Query<&Combatant>,
+    positions: Query<&Position>,
     field: Res<Battlefield>,
     mut walking: ResMut<Walking>,
 ) {
     let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
-    let (Command::Charge { target }, Some(path), Ok((_, at))) = (&plan.command, plan.path.as_ref(), fighters.get(me))
+    let (Command::Charge { target }, Some(path), Ok(at)) = (&plan.command, plan.path.as_ref(), positions.get(me))
     else {
         return;
     };
-    let Some(t) = seat_of(&seats, &fighters, target) else { return };
+    let Some(t) = seat_of(&seats, &combatants, target) else { return };
     walking.0 = Some(resolve::charge_walk(field.variant, actor, at.0, t, path));
 }
 
-/// The seat of the combatant called `id`.
-fn seat_of(seats: &Seats, fighters: &Query<(&Combatant, &Position)>, id: &str) -> Option<usize> {
-    seats.0.iter().position(|&e| fighters.get(e).is_ok_and(|(c, _)| c.id == id))
+/// The seat of the combatant called `id` (seats are in id order).
+fn seat_of(seats: &Seats, combatants: &Query<&Combatant>, id: &str) -> Option<usize> {
+    seats.0.binary_search_by(|&e| combatants.get(e).map_or("", |c| c.id.as_str()).cmp(id)).ok()
 }
 
 /// An attack or a full attack waits on the strike stack; loading a crossbow draws the
@@ -138,14 +140,14 @@ fn seat_of(seats: &Seats, fighters: &Query<(&Combatant, &Position)>, id: &str) -
 fn attack_or_reload(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    fighters: Query<(&Combatant, &Position)>,
+    combatants: Query<&Combatant>,
     field: Res<Battlefield>,
     mut stack: ResMut<StrikeStack>,
 ) {
     let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
     let strike = match &plan.command {
         Command::Attack { target } | Command::FullAttack { target } => {
-            let Some(t) = seat_of(&seats, &fighters, target) else { return };
+            let Some(t) = seat_of(&seats, &combatants, target) else { return };
             let full = matches!(plan.command, Command::FullAttack { .. });
             Strike::Routine { by: actor, target: t, kind: plan.kind.clone(), full }
         }
@@ -168,11 +170,11 @@ fn provoked(field: &Battlefield, what: Provoking, mover: usize, trigger: &str) -
 pub(crate) fn declare_maneuver(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    fighters: Query<(&Combatant, &Position)>,
+    combatants: Query<&Combatant>,
     mut stack: ResMut<StrikeStack>,
 ) {
     let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
-    stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &fighters, id)));
+    stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &combatants, id)));
 }
 
 /// The strike a combat maneuver on a foe makes (`seat_of` finds the foe a command names).
@@ -182,10 +184,10 @@ pub(crate) fn maneuver_strike(
     seat_of: impl Fn(&str) -> Option<usize>,
 ) -> Option<Strike> {
     let (target, kind) = match &plan.command {
-        Command::Trip { target } => (target, crate::combat::battle::Maneuver::Trip),
-        Command::Grapple { target } => (target, crate::combat::battle::Maneuver::Grapple),
-        Command::Shove { target } => (target, crate::combat::battle::Maneuver::Shove),
-        Command::Disarm { target } => (target, crate::combat::battle::Maneuver::Disarm),
+        Command::Trip { target } => (target, Maneuver::Trip),
+        Command::Grapple { target } => (target, Maneuver::Grapple),
+        Command::Shove { target } => (target, Maneuver::Shove),
+        Command::Disarm { target } => (target, Maneuver::Disarm),
         _ => return None,
     };
     Some(Strike::Maneuver { by: actor, target: seat_of(target)?, kind })

@@ -111,7 +111,11 @@ fn next_phase_of_turn(
         log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
         let mut aware = Vec::with_capacity(seats.0.len());
         for &e in &seats.0 {
-            let Ok((_, awareness, mut conditions, ..)) = fighters.get_mut(e) else { continue };
+            // One entry a seat, so that the order's indices find theirs.
+            let Ok((_, awareness, mut conditions, ..)) = fighters.get_mut(e) else {
+                aware.push(false);
+                continue;
+            };
             if !awareness.aware {
                 conditions.add(Condition::Surprised);
             }
