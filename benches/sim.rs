@@ -52,7 +52,18 @@ fn snapshot_and_restore(c: &mut Criterion) {
     for v in RulesVariant::ALL {
         let battle = BattleWorld::new(&level, &cat, v, 1, BattleOptions::default());
         let mut scratch = BattleWorld::scratch(v, &[]);
+        // What an AI decision does: a snapshot kept from one decision to the next, taken
+        // again in place, then restored into its scratch world.
+        let mut kept = battle.snapshot_quiet();
         group.bench_function(v.id(), |b| {
+            b.iter(|| {
+                battle.snapshot_quiet_into(&mut kept);
+                scratch.restore(&kept);
+                scratch.actor()
+            })
+        });
+        // A snapshot made anew each time.
+        group.bench_function(format!("{}/fresh", v.id()), |b| {
             b.iter(|| {
                 let snapshot = battle.snapshot_quiet();
                 scratch.restore(&snapshot);

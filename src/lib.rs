@@ -4,6 +4,22 @@
 //! the view, the AI, the log, replays and tests all read the same events. See
 //! `shared/DESIGN.md` for the architecture.
 
+/// `Clone` for a struct whose `clone_from` goes field by field, so that copying into a value
+/// that already holds strings and lists reuses their memory (a snapshot's restore, a
+/// playout's start). `#[derive(Clone)]` would allocate anew.
+macro_rules! clone_in_place {
+    ($ty:ident { $($field:tt),* $(,)? }) => {
+        impl Clone for $ty {
+            fn clone(&self) -> Self {
+                $ty { $($field: self.$field.clone()),* }
+            }
+            fn clone_from(&mut self, source: &Self) {
+                $(self.$field.clone_from(&source.$field);)*
+            }
+        }
+    };
+}
+
 pub mod combat;
 pub mod control;
 pub mod editor;

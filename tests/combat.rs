@@ -159,3 +159,6 @@ mod house_rules;
 
 #[path = "combat/grapple_ap.rs"]
 mod grapple_ap;
+
+#[path = "combat/snapshots.rs"]
+mod snapshots;

@@ -14,6 +14,7 @@ use super::schedule::{
     ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin, RulesStage, Slot,
     StrikeStack, TimeMoves, Turn, Walking, unsettled,
 };
+use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
@@ -30,6 +31,9 @@ pub struct Engine {
     /// Only the variant's and house rules' own systems: fit to serve another battle under
     /// the same rules.
     plain: bool,
+    /// What copies the battle out of the world and into it (snapshots and restores): kept
+    /// up to date with the world's archetypes after every change to it.
+    copier: Copier,
 }
 
 /// The last change-tick check the world made: the rules schedule, held outside the
@@ -124,7 +128,31 @@ impl Engine {
         world.insert_resource(UnfilledSlots(unfilled));
         world.init_resource::<TickCheck>();
         world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
-        Engine { world, schedule, variant, house_rules: house_rules.to_vec(), plain: false }
+        let copier = Copier::new(&mut world);
+        Engine { world, schedule, variant, house_rules: house_rules.to_vec(), plain: false, copier }
+    }
+
+    /// A snapshot of the battle in the world, without its event log.
+    pub(crate) fn snapshot_quiet(&self) -> Snapshot {
+        self.copier.take(&self.world)
+    }
+
+    /// Makes `snapshot` a snapshot of the battle in the world, without its event log, in
+    /// place.
+    pub(crate) fn snapshot_quiet_into(&self, snapshot: &mut Snapshot) {
+        self.copier.take_into(&self.world, snapshot);
+    }
+
+    /// Puts the battle of `snapshot` in the world, whose seats are as many as its
+    /// fighters, in place of the one there.
+    pub(crate) fn put(&mut self, snapshot: &Snapshot) {
+        self.copier.put(&mut self.world, snapshot);
+    }
+
+    /// Brings the copier up to date after the world changed from outside the schedule
+    /// (combatants seated).
+    pub(crate) fn refresh_copier(&mut self) {
+        self.copier.refresh(&self.world);
     }
 
     /// Opens the battle's first window of time and moves time to the first fighter to act.
@@ -150,6 +178,7 @@ impl Engine {
         if let Some(check) = self.world.resource_mut::<TickCheck>().0.take() {
             self.schedule.check_change_ticks(check);
         }
+        self.copier.refresh(&self.world);
         match std::mem::take(&mut *self.world.resource_mut::<Turn>()) {
             Turn::Refused(e) => Err(e),
             _ => Ok(()),

@@ -9,12 +9,14 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// Bonuses lasting until its next turn, by name.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Component, Debug, Default, PartialEq, Eq)]
 pub struct Bonuses {
     pub defense: Vec<(String, i32)>,
     pub offense: Vec<(String, i32)>,
     pub damage: Vec<(String, i32)>,
 }
+
+clone_in_place!(Bonuses { defense, offense, damage });
 
 impl Bonuses {
     /// Ends the bonuses that last "until your next turn".
@@ -26,7 +28,7 @@ impl Bonuses {
 }
 
 /// Its reactions, and what it holds ready to react with.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Component, Debug, Default, PartialEq, Eq)]
 pub struct Reactions {
     /// Reactions used (attacks of opportunity, free attacks) in the current window (a phase,
     /// a segment, or until its next turn, as the variant has it).
@@ -42,6 +44,28 @@ pub struct Reactions {
     pub free_attacked_by: BTreeSet<String>,
 }
 
+impl Clone for Reactions {
+    fn clone(&self) -> Self {
+        Reactions {
+            used: self.used,
+            this_round: self.this_round,
+            held: self.held.clone(),
+            charged: self.charged,
+            free_attacked_by: self.free_attacked_by.clone(),
+        }
+    }
+    /// In place; the set (which copies anew) only when it differs.
+    fn clone_from(&mut self, source: &Self) {
+        self.used = source.used;
+        self.this_round = source.this_round;
+        self.held.clone_from(&source.held);
+        self.charged = source.charged;
+        if self.free_attacked_by != source.free_attacked_by {
+            self.free_attacked_by.clone_from(&source.free_attacked_by);
+        }
+    }
+}
+
 /// A grapple it is locked in.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Grapple {
@@ -53,7 +77,7 @@ pub struct Grapple {
 }
 
 /// Its spells.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Component, Debug, Default, PartialEq, Eq)]
 pub struct Spells {
     /// Spells it may still cast this battle (four-actions: Spell Quantity left).
     pub left: u32,
@@ -61,6 +85,8 @@ pub struct Spells {
     /// unless its concentration breaks first.
     pub casting: Option<Casting>,
 }
+
+clone_in_place!(Spells { left, casting });
 
 /// Its place in the initiative order.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,18 +103,22 @@ pub struct Initiative {
 /// opportunity to the next, of a type the variant's plugin defines and registers
 /// (`schedule::own_economy`): ap-phases' action points and advanced action, d20-classic's
 /// immediate action, osr-segments' declaration, hex-phases' abort.
-#[derive(Component, Clone, Debug, Default, PartialEq)]
+#[derive(Component, Debug, Default, PartialEq)]
 pub struct Economy {
     pub budget: Budget,
     pub kept: Own,
 }
 
+clone_in_place!(Economy { budget, kept });
+
 /// A spell being cast (osr-segments: announced in the caster's group turn).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Casting {
     pub spell: String,
     pub target: String,
 }
+
+clone_in_place!(Casting { spell, target });
 
 /// What an immediate action is spent on (d20-classic keeps which, in each combatant's
 /// `Economy`).

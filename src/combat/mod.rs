@@ -4,7 +4,7 @@
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
 //! using only those below it: `command`, `slot`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
 //! `modifiers`; `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`;
-//! `house_rules`; `listing`; `engine`; `world`;
+//! `house_rules`; `listing`; `snapshot`; `engine`; `world`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
 
 pub mod ai;
@@ -27,6 +27,7 @@ pub mod resolve;
 pub mod schedule;
 pub mod sim;
 pub mod slot;
+pub mod snapshot;
 pub mod time;
 pub mod variants;
 pub mod world;
@@ -40,5 +41,6 @@ pub use event::CombatEvent;
 pub use fighter::Modifier;
 pub use odds::AttackDie;
 pub use resolve::magic;
+pub use snapshot::Snapshot;
 pub use time::{Budget, Clock};
-pub use world::{BattleWorld, Lent, Snapshot};
+pub use world::{BattleWorld, Lent};

@@ -12,6 +12,8 @@ use std::fmt::Debug;
 pub trait OwnData: Any + Debug + Send + Sync {
     fn copied(&self) -> Box<dyn OwnData>;
     fn same_as(&self, other: &dyn OwnData) -> bool;
+    /// Makes `target` a copy of this value in place, if it is of the same type.
+    fn copy_into(&self, target: &mut dyn OwnData) -> bool;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -22,6 +24,9 @@ impl<T: Any + Clone + Debug + PartialEq + Send + Sync> OwnData for T {
     }
     fn same_as(&self, other: &dyn OwnData) -> bool {
         other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    fn copy_into(&self, target: &mut dyn OwnData) -> bool {
+        target.as_any_mut().downcast_mut::<T>().map(|t| t.clone_from(self)).is_some()
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -68,6 +73,18 @@ impl Own {
 impl Clone for Own {
     fn clone(&self) -> Own {
         Own(self.0.as_ref().map(|v| v.copied()))
+    }
+
+    /// In place when both hold a value of the same type (a playout's restore allocates
+    /// nothing here).
+    fn clone_from(&mut self, source: &Own) {
+        let in_place = match (&mut self.0, &source.0) {
+            (Some(mine), Some(theirs)) => theirs.copy_into(mine.as_mut()),
+            _ => false,
+        };
+        if !in_place {
+            *self = source.clone();
+        }
     }
 }
 

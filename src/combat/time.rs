@@ -7,7 +7,7 @@ use super::own::{Own, OwnData};
 
 /// What the acting fighter may still do in this opportunity: the actions the variants
 /// share, and the variant's own (`own`: a quick or swift action, a phase's action…).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     pub standard: bool,
     pub move_action: bool,
@@ -21,6 +21,8 @@ pub struct Budget {
     pub own: Own,
 }
 
+clone_in_place!(Budget { standard, move_action, fresh, moved, stepped, single_action, own });
+
 impl Budget {
     /// The variant's own part of the budget (its default while none is set).
     pub fn own<T: OwnData + Default + Clone>(&self) -> T {
@@ -32,7 +34,7 @@ impl Budget {
 }
 
 /// Where the battle is in time.
-#[derive(Clone, Debug, Default, bevy::prelude::Resource)]
+#[derive(Debug, Default, bevy::prelude::Resource)]
 pub struct Clock {
     /// Round (hex-phases: turn). 0 is the surprise round (phase).
     pub round: u32,
@@ -48,3 +50,5 @@ pub struct Clock {
     /// The initiative order, first to act first.
     pub order: Vec<usize>,
 }
+
+clone_in_place!(Clock { round, phase, surprise, surprise_pending, actor, queue, order });

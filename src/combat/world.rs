@@ -12,8 +12,8 @@ use super::battle::{Battle, BattleOptions, BattleRead, BattleStats, Derived, Eve
 use super::command::{Command, RuleError};
 use super::engine::Engine;
 use super::event::CombatEvent;
-use super::own::Own;
 use super::resolve::Plan;
+use super::snapshot::Snapshot;
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
 use crate::rules::{Battlefield, Dice};
@@ -26,20 +26,6 @@ use std::sync::Arc;
 pub struct BattleWorld {
     /// Always there but while being dropped (its world goes back to the thread's pool).
     engine: Option<Engine>,
-}
-
-/// A battle as plain data: its combatants in id order and its resources, with the derived
-/// maps as they were. Restored into any world of the same variant.
-#[derive(Clone)]
-pub struct Snapshot {
-    fighters: Vec<Fighter>,
-    field: Battlefield,
-    dice: Dice,
-    clock: Clock,
-    events: EventLog,
-    own: Own,
-    derived: Derived,
-    record: Record,
 }
 
 impl BattleWorld {
@@ -97,6 +83,7 @@ impl BattleWorld {
         let world = engine.world_mut();
         store::furnish(world, Battlefield { terrain: level.terrain.clone(), variant }, Dice::seeded(seed), record, own);
         store::seat(world, fighters);
+        engine.refresh_copier();
         let mut battle = BattleWorld { engine: Some(engine) };
         battle.lend().emit(CombatEvent::BattleStarted {
             level: level.def.name.clone(),
@@ -254,27 +241,24 @@ impl BattleWorld {
     /// The battle as plain data without its event log (for a playout, which reads none of
     /// it).
     pub fn snapshot_quiet(&self) -> Snapshot {
-        let world = self.world();
-        let read = self.read();
-        Snapshot {
-            fighters: read.fighters.indices().map(|i| read.fighters.fighter(i)).collect(),
-            field: world.resource::<Battlefield>().clone(),
-            dice: world.resource::<Dice>().clone(),
-            clock: world.resource::<Clock>().clone(),
-            events: EventLog::default(),
-            own: world.resource::<Own>().clone(),
-            derived: world.resource::<Derived>().clone(),
-            record: world.resource::<Record>().clone(),
-        }
+        self.engine().snapshot_quiet()
+    }
+
+    /// Makes `snapshot` a quiet snapshot of this battle (as [`BattleWorld::snapshot_quiet`])
+    /// in place, reusing what it has allocated: an AI that snapshots every decision keeps
+    /// one.
+    pub fn snapshot_quiet_into(&self, snapshot: &mut Snapshot) {
+        self.engine().snapshot_quiet_into(snapshot);
     }
 
     /// Puts the battle of `snapshot` in this world in place of the one there (of the same
-    /// variant), derived maps and all: component by component into the entities there when
-    /// they are as many, reusing what each part has allocated.
+    /// variant and house rules), derived maps and all: into the entities there when they
+    /// are as many, in place, reusing what each part has allocated.
     pub fn restore(&mut self, snapshot: &Snapshot) {
-        debug_assert_eq!(snapshot.record.variant, self.variant(), "a snapshot goes into a world of its variant");
+        debug_assert_eq!(snapshot.variant(), self.variant(), "a snapshot goes into a world of its variant");
         debug_assert_eq!(snapshot.house_rules(), self.house_rules(), "… and of its house rules");
-        let world = self.engine_mut().world_mut();
+        let engine = self.engine_mut();
+        let world = engine.world_mut();
         let seated = world.contains_resource::<Record>()
             && world.get_resource::<Seats>().is_some_and(|s| s.0.len() == snapshot.fighters.len());
         if !seated {
@@ -282,26 +266,9 @@ impl BattleWorld {
                 (snapshot.field.clone(), snapshot.dice.clone(), snapshot.record.clone(), snapshot.own.clone());
             store::furnish(world, field, dice, record, own);
             store::seat(world, snapshot.fighters.clone());
+            engine.refresh_copier();
         }
-        let mut b = self.engine_mut().lend();
-        for (i, fighter) in snapshot.fighters.iter().enumerate() {
-            b.fighters.put(i, fighter);
-        }
-        if *b.field != snapshot.field {
-            b.field.clone_from(&snapshot.field);
-        }
-        b.dice.clone_from(&snapshot.dice);
-        b.clock.clone_from(&snapshot.clock);
-        b.events.clone_from(&snapshot.events);
-        b.own.clone_from(&snapshot.own);
-        b.derived.clone_from(&snapshot.derived);
-        let r = &snapshot.record;
-        b.level_name.clone_from(&r.level_name);
-        b.options.clone_from(&r.options);
-        b.stats.clone_from(&r.stats);
-        b.winner.clone_from(&r.winner);
-        b.unarmed.clone_from(&r.unarmed);
-        b.foreseen.clone_from(&r.foreseen);
+        engine.put(snapshot);
     }
 
     /// A battle of its own in a world from this thread's pool, as this one stands (its
@@ -333,18 +300,6 @@ impl<'a> std::ops::DerefMut for Lent<'a> {
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
         self.0.refresh();
-    }
-}
-
-impl Snapshot {
-    /// The rules variant of the battle.
-    pub fn variant(&self) -> RulesVariant {
-        self.record.variant
-    }
-
-    /// The house rules in force in the battle.
-    pub fn house_rules(&self) -> &[HouseRule] {
-        &self.record.options.house_rules
     }
 }
 

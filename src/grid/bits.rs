@@ -5,7 +5,7 @@
 use super::GridPos;
 
 /// A set of squares on a `width`×`height` map.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct BitGrid {
     width: i32,
     height: i32,
@@ -15,6 +15,8 @@ pub struct BitGrid {
     rows: Vec<u64>,
     cols: Vec<u64>,
 }
+
+clone_in_place!(BitGrid { width, height, row_words, col_words, rows, cols });
 
 /// Squares `lo..=hi` along one row (`Row`, `lo`/`hi` are columns) or one column (`Col`,
 /// `lo`/`hi` are rows).

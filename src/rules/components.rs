@@ -12,14 +12,18 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// A creature in the fight, named by its level id.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[derive(Component, Debug, PartialEq, Eq)]
 pub struct Combatant {
     pub id: String,
 }
 
+clone_in_place!(Combatant { id });
+
 /// The side a combatant fights for.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[derive(Component, Debug, PartialEq, Eq)]
 pub struct Side(pub String);
+
+clone_in_place!(Side { 0 });
 
 /// The top-left square of the combatant's footprint.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Deref, DerefMut)]
@@ -38,13 +42,15 @@ pub struct Reach {
 }
 
 /// The weapon in hand (its catalogue entry shared with every copy of the battle).
-#[derive(Component, Clone, Debug, PartialEq)]
+#[derive(Component, Debug, PartialEq)]
 pub struct Wielded {
     pub id: String,
     pub def: Arc<WeaponDef>,
     /// A crossbow is loaded (weapons that need no reloading are always ready).
     pub loaded: bool,
 }
+
+clone_in_place!(Wielded { id, def, loaded });
 
 /// Hit points, and how it is faring once they are gone.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,11 +80,13 @@ pub struct Awareness {
 }
 
 /// The catalogue entry a combatant was made from (shared with every copy of the battle).
-#[derive(Component, Clone, Debug, PartialEq)]
+#[derive(Component, Debug, PartialEq)]
 pub struct Stats {
     pub creature: String,
     pub def: Arc<CreatureDef>,
 }
+
+clone_in_place!(Stats { creature, def });
 
 impl Stats {
     pub fn str_mod(&self) -> i32 {
@@ -136,8 +144,20 @@ pub enum Condition {
 }
 
 /// The conditions on a combatant, in a stable order.
-#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Component, Debug, Default, PartialEq, Eq)]
 pub struct Conditions(pub BTreeSet<Condition>);
+
+impl Clone for Conditions {
+    fn clone(&self) -> Self {
+        Conditions(self.0.clone())
+    }
+    /// A set copies anew: only when it differs.
+    fn clone_from(&mut self, source: &Self) {
+        if self.0 != source.0 {
+            self.0.clone_from(&source.0);
+        }
+    }
+}
 
 impl Conditions {
     pub fn has(&self, c: Condition) -> bool {

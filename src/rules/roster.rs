@@ -105,7 +105,7 @@ impl ReachBand {
 }
 
 /// One combatant as the rules see it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct UnitView {
     pub id: String,
     /// Index into [`Roster::sides`].
@@ -120,6 +120,8 @@ pub struct UnitView {
     /// It can act and make attacks at all (conscious, not helpless).
     pub able: bool,
 }
+
+clone_in_place!(UnitView { id, side, footprint, speed_ft, threat, ranged, able });
 
 impl UnitView {
     /// The rules' view of a combatant: what it threatens follows from its reach, its
@@ -143,13 +145,15 @@ impl UnitView {
 }
 
 /// All combatants, sorted by id; a unit's index is its place in this order.
-#[derive(Clone, Debug, Default, PartialEq, bevy::prelude::Resource)]
+#[derive(Debug, Default, PartialEq, bevy::prelude::Resource)]
 pub struct Roster {
     pub units: Vec<UnitView>,
     /// Side names, sorted.
     pub sides: Vec<String>,
     side_masks: Vec<UnitMask>,
 }
+
+clone_in_place!(Roster { units, sides, side_masks });
 
 impl Roster {
     /// Builds a roster from units in any order; they are sorted by id.
@@ -207,7 +211,7 @@ impl Roster {
 }
 
 /// Which unit stands on each square, with a summed-area table for box queries.
-#[derive(Clone, Debug, Default, PartialEq, bevy::prelude::Resource)]
+#[derive(Debug, Default, PartialEq, bevy::prelude::Resource)]
 pub struct Occupancy {
     width: i32,
     height: i32,
@@ -220,6 +224,8 @@ pub struct Occupancy {
     /// look at square by square.
     marks: BitGrid,
 }
+
+clone_in_place!(Occupancy { width, height, cells, sat, sight, marks });
 
 impl Occupancy {
     pub fn build(terrain: &TerrainMap, roster: &Roster) -> Occupancy {

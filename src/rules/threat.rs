@@ -46,13 +46,15 @@ fn for_each_threatened(field: &Battlefield, fp: Footprint, band: super::ReachBan
 }
 
 /// For every square, the units threatening it; for every unit, the squares it threatens.
-#[derive(Clone, Debug, Default, PartialEq, Resource)]
+#[derive(Debug, Default, PartialEq, Resource)]
 pub struct ThreatMap {
     width: i32,
     height: i32,
     masks: Vec<UnitMask>,
     by_unit: Vec<Vec<GridPos>>,
 }
+
+clone_in_place!(ThreatMap { width, height, masks, by_unit });
 
 impl ThreatMap {
     /// Computes the whole map.

@@ -110,7 +110,14 @@ pub struct FighterRef<'a, 'w, 's> {
 /// whole fighter as a bundle, the world's queries that lend the columns, and the getters
 /// of a [`FighterRef`].
 macro_rules! fighter_columns {
-    ($($column:ident: $component:ty,)*) => {
+    (
+        fixed { $($fixed:ident: $fixed_component:ty,)* }
+        changing { $($changing:ident: $changing_component:ty,)* }
+    ) => {
+        fighter_columns!(@all [$($fixed: $fixed_component,)* $($changing: $changing_component,)*]
+            [$($fixed)*] [$($changing: $changing_component,)*]);
+    };
+    (@all [$($column:ident: $component:ty,)*] [$($fixed:ident)*] [$($changing:ident: $changing_component:ty,)*]) => {
         /// The combatants, in id order, one column per component.
         pub struct Fighters<'w, 's> {
             $(pub $column: Column<'w, 's, $component>,)*
@@ -147,6 +154,57 @@ macro_rules! fighter_columns {
             }
         }
 
+        /// Every component of one combatant, reached from its entity at once: what a
+        /// snapshot copies, one lookup a fighter.
+        #[derive(bevy::ecs::query::QueryData)]
+        #[query_data(mutable)]
+        pub struct FighterParts {
+            $(pub $column: &'static mut $component,)*
+        }
+
+        impl Fighter {
+            /// A copy of the fighter whose parts these are.
+            pub fn from_parts(parts: FighterPartsReadOnlyItem<'_, '_>) -> Fighter {
+                Fighter { $($column: parts.$column.clone(),)* }
+            }
+
+            /// Makes this a copy of the fighter whose parts these are, in place (reusing
+            /// what each component has allocated).
+            pub fn copy_from_parts(&mut self, parts: FighterPartsReadOnlyItem<'_, '_>) {
+                $(self.$column.clone_from(parts.$column);)*
+            }
+
+            /// Makes the fighter whose parts these are a copy of this one, in place.
+            pub fn copy_into_parts(&self, mut parts: FighterPartsItem<'_, '_>) {
+                $(parts.$column.clone_from(&self.$column);)*
+            }
+
+            /// Its components fixed for a battle are those of the fighter whose parts these
+            /// are.
+            pub fn fixed_as(&self, parts: &FighterPartsReadOnlyItem<'_, '_>) -> bool {
+                true $(&& self.$fixed == *parts.$fixed)*
+            }
+
+            /// [`Fighter::copy_from_parts`] of the components that change in play only
+            /// (the copy already holds this fighter of this battle).
+            pub fn copy_from_play(&mut self, parts: FighterInPlayReadOnlyItem<'_, '_>) {
+                $(self.$changing.clone_from(parts.$changing);)*
+            }
+
+            /// [`Fighter::copy_into_parts`] of the components that change in play only
+            /// (the entity already holds this fighter of this battle).
+            pub fn copy_into_play(&self, mut parts: FighterInPlayItem<'_, '_>) {
+                $(parts.$changing.clone_from(&self.$changing);)*
+            }
+        }
+
+        /// The components of one combatant that change in play, reached at once.
+        #[derive(bevy::ecs::query::QueryData)]
+        #[query_data(mutable)]
+        pub struct FighterInPlay {
+            $(pub $changing: &'static mut $changing_component,)*
+        }
+
         impl<'a> FighterRef<'a, '_, '_> {
             $(pub fn $column(&self) -> &'a $component {
                 &self.all.$column[self.i]
@@ -161,23 +219,30 @@ macro_rules! fighter_columns {
     };
 }
 
+// Who a combatant is, its side, size, natural reach and catalogue entry are fixed for the
+// battle: no rule changes them (a restore into a world holding the same battle skips them,
+// and checks that in debug builds).
 fighter_columns! {
-    combatant: Combatant,
-    side: Side,
-    position: Position,
-    body: Body,
-    reach: Reach,
-    stats: Stats,
-    wielded: Wielded,
-    health: Health,
-    awareness: Awareness,
-    conditions: Conditions,
-    bonuses: Bonuses,
-    reactions: Reactions,
-    grapple: Grapple,
-    spells: Spells,
-    initiative: Initiative,
-    economy: Economy,
+    fixed {
+        combatant: Combatant,
+        side: Side,
+        body: Body,
+        reach: Reach,
+        stats: Stats,
+    }
+    changing {
+        position: Position,
+        wielded: Wielded,
+        health: Health,
+        awareness: Awareness,
+        conditions: Conditions,
+        bonuses: Bonuses,
+        reactions: Reactions,
+        grapple: Grapple,
+        spells: Spells,
+        initiative: Initiative,
+        economy: Economy,
+    }
 }
 
 impl<'w, 's> Fighters<'w, 's> {

@@ -14,7 +14,9 @@ mod fighters;
 mod slots;
 pub(crate) mod store;
 
-pub use fighters::{Column, Fighter, FighterRef, Fighters, FightersIter};
+pub use fighters::{
+    Column, Fighter, FighterInPlay, FighterParts, FighterPartsReadOnlyItem, FighterRef, Fighters, FightersIter,
+};
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Counterspells, Criticals, Maneuver, VariantRules};
 pub use store::{BattleRead, Derived, EventLog, Held, Seats};
@@ -40,7 +42,7 @@ pub struct Provoked {
 }
 
 /// Settings of one battle.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct BattleOptions {
     pub death_saves: DeathSaves,
     /// Rounds (turns in hex-phases) before the battle is called a draw.
@@ -48,6 +50,8 @@ pub struct BattleOptions {
     /// The house rules in force, each applying to the battle's variant.
     pub house_rules: Vec<crate::variants::HouseRule>,
 }
+
+clone_in_place!(BattleOptions { death_saves, round_cap, house_rules });
 
 impl Default for BattleOptions {
     fn default() -> Self {

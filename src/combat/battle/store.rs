@@ -119,8 +119,12 @@ impl Derived {
 /// rules, copied in with each battle and never changed by a command; its level, options and
 /// unarmed strike) and its record so far (counters, outcome, and while a command is only
 /// foreseen, the attacks of opportunity it would draw).
-#[derive(Resource, Clone)]
+#[derive(Resource)]
 pub(crate) struct Record {
+    /// Which battle this is: set anew each time a battle is set up (`Record::new`), and
+    /// carried by its snapshots. Two worlds or snapshots with the same setup hold the same
+    /// combatants and battlefield, whatever happened since.
+    pub(crate) setup: u64,
     pub(crate) variant: RulesVariant,
     pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
     pub(crate) level_name: String,
@@ -131,6 +135,8 @@ pub(crate) struct Record {
     pub(crate) foreseen: Option<Vec<Provoked>>,
 }
 
+clone_in_place!(Record { setup, variant, rules_of, level_name, options, unarmed, stats, winner, foreseen });
+
 impl Record {
     /// The record of a battle not yet begun.
     pub(crate) fn new(
@@ -140,7 +146,9 @@ impl Record {
         options: BattleOptions,
         unarmed: Arc<WeaponDef>,
     ) -> Record {
+        static SETUPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Record {
+            setup: SETUPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             variant,
             rules_of,
             level_name,

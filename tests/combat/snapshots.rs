@@ -1,0 +1,90 @@
+//! Snapshots: a battle copied out of its world and into another in place, whatever that
+//! world held before, plays on exactly as the battle it was taken from.
+
+use super::*;
+
+fn skirmish() -> Level {
+    Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &Catalogue::builtin()).unwrap()
+}
+
+/// The same eight squares as the skirmish's units, but other creatures, ids and sides.
+fn other_eight() -> Level {
+    let units = (0..8)
+        .map(|i| {
+            let creature = if i % 2 == 0 { "goblin" } else { "ogre" };
+            common::unit(
+                &format!("u{i}"),
+                if i < 4 { "north" } else { "south" },
+                (1 + i % 4 * 3, 1 + i / 4 * 5),
+                creature,
+            )
+        })
+        .collect();
+    common::level(&common::open_rows(14, 10), units, RulesVariant::D20Classic)
+}
+
+/// Plays `b` out with the built-in AI and returns its log from here on.
+fn play_out(mut b: BattleWorld) -> Vec<CombatEvent> {
+    let start = b.events().len();
+    b.run(&mut |_| None);
+    b.events()[start..].to_vec()
+}
+
+#[test]
+fn a_snapshot_restored_over_another_battle_plays_on_as_the_original() {
+    let cat = Catalogue::builtin();
+    for v in RulesVariant::ALL {
+        let mut original = BattleWorld::new(&skirmish(), &cat, v, 5, BattleOptions::default());
+        for _ in 0..6 {
+            original.execute(Command::EndTurn).ok();
+        }
+        let snapshot = original.snapshot_quiet();
+        // A scratch world of the variant holding another battle of eight, played a while.
+        let mut other = BattleWorld::new(&other_eight(), &cat, v, 9, BattleOptions::default());
+        other.execute(Command::EndTurn).ok();
+        let mut scratch = other.fork(true);
+        scratch.restore(&snapshot);
+        assert_eq!(format!("{:?}", scratch.read().fighters), format!("{:?}", original.read().fighters), "{v:?}");
+        assert_eq!(scratch.clock().round, original.clock().round);
+        assert_eq!(play_out(scratch), play_out(original.fork(true)), "{v:?}: the same battle from here on");
+    }
+}
+
+#[test]
+fn a_kept_snapshot_taken_again_in_place_holds_the_new_battle_whatever_it_held() {
+    let cat = Catalogue::builtin();
+    let v = RulesVariant::FourActions;
+    let first = BattleWorld::new(&other_eight(), &cat, v, 2, BattleOptions::default());
+    let mut kept = first.snapshot_quiet();
+    let mut battle = BattleWorld::new(&skirmish(), &cat, v, 3, BattleOptions::default());
+    let mut scratch = BattleWorld::scratch(v, &[]);
+    for step in 0..4 {
+        // Another battle, then the same battle further on: the copy is whole each time.
+        battle.snapshot_quiet_into(&mut kept);
+        scratch.restore(&kept);
+        assert_eq!(format!("{:?}", scratch.read().fighters), format!("{:?}", battle.read().fighters), "step {step}");
+        assert_eq!(play_out(scratch.fork(true)), play_out(battle.fork(true)), "step {step}");
+        battle.execute(Command::EndTurn).ok();
+    }
+}
+
+#[test]
+fn restoring_rewinds_a_playout_in_the_same_world() {
+    let cat = Catalogue::builtin();
+    for v in RulesVariant::ALL {
+        let battle = BattleWorld::new(&skirmish(), &cat, v, 11, BattleOptions::default());
+        let start = battle.snapshot_quiet();
+        let mut scratch = BattleWorld::scratch(v, &[]);
+        scratch.restore(&start);
+        let first = play_out(scratch.fork(true));
+        // A playout to the end, then back to the start in the same world: the same battle.
+        scratch.run(&mut |_| None);
+        assert!(scratch.is_over());
+        scratch.restore(&start);
+        assert!(!scratch.is_over());
+        assert_eq!(play_out(scratch.fork(true)), first, "{v:?}");
+        let restored = scratch.read().fighters.iter().map(|f| f.health().hp).collect::<Vec<_>>();
+        let at_start = battle.read().fighters.iter().map(|f| f.health().hp).collect::<Vec<_>>();
+        assert_eq!(restored, at_start);
+    }
+}
