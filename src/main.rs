@@ -110,8 +110,7 @@ fn parse_xy(s: &str) -> Result<(i32, i32), String> {
 
 fn parse_ai(s: &str) -> Result<(String, fivefoot::combat::AiKind), String> {
     let (side, kind) = s.split_once('=').ok_or_else(|| format!("expected SIDE=KIND, got \"{s}\""))?;
-    let kind = <fivefoot::combat::AiKind as clap::ValueEnum>::from_str(kind, true)
-        .map_err(|_| format!("unknown AI \"{kind}\" (known: greedy)"))?;
+    let kind = kind.parse::<fivefoot::combat::AiKind>()?;
     Ok((side.to_string(), kind))
 }
 

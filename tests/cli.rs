@@ -409,6 +409,7 @@ fn bad_input_to_every_subcommand_exits_2_never_101() {
         vec!["sim", missing],
         vec!["sim", CORRIDOR, "--ai", "nobody=greedy"],
         vec!["sim", CORRIDOR, "--ai", "blue=genius"],
+        vec!["sim", CORRIDOR, "--ai", "blue=tactical:brutal"],
         vec!["sim", CORRIDOR, "--threads", "0"],
         vec!["sim", CORRIDOR, "--battles", "-3"],
         vec!["sim", CORRIDOR, "--log", missing],

@@ -162,3 +162,6 @@ mod grapple_ap;
 
 #[path = "combat/snapshots.rs"]
 mod snapshots;
+
+#[path = "combat/tactical.rs"]
+mod tactical;

@@ -141,7 +141,7 @@ fn play_a_little(level: &Level) {
         let mut b = BattleWorld::new(level, cat, v, 1, BattleOptions::default());
         for _ in 0..12 {
             let Some(actor) = b.actor() else { break };
-            let cmd = Greedy.decide(&mut b.lend(), actor);
+            let cmd = Greedy.decide(&mut b, actor);
             if b.execute(cmd).is_err() {
                 let _ = b.execute(Command::EndTurn);
             }
@@ -303,7 +303,7 @@ proptest! {
         // A random reachable state: the AI plays a while.
         for _ in 0..warm_up {
             let Some(actor) = b.actor() else { break };
-            let cmd = Greedy.decide(&mut b.lend(), actor);
+            let cmd = Greedy.decide(&mut b, actor);
             if b.execute(cmd).is_err() {
                 b.execute(Command::EndTurn).unwrap();
             }

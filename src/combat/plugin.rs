@@ -195,7 +195,7 @@ fn advance_clock(
             let started = std::time::Instant::now();
             let mut copy = BattleWorld::scratch(snapshot.variant(), snapshot.house_rules());
             copy.restore(&snapshot);
-            let cmd = brain.decide(&mut copy.lend(), actor);
+            let cmd = brain.decide(&mut copy, actor);
             (side, brain, cmd, started.elapsed().as_secs_f64() * 1000.0)
         });
         r.thinking = Some(Thinking { actor, events: r.battle.events().len(), task });

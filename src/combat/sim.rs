@@ -345,7 +345,7 @@ impl BattleWorld {
             };
             let brain =
                 brains.entry(side.clone()).or_insert_with(|| ais(&side).unwrap_or_else(|| Box::new(super::ai::Greedy)));
-            let cmd = brain.decide(&mut self.lend(), actor);
+            let cmd = brain.decide(self, actor);
             log.push((id, cmd.clone()));
             if self.execute(cmd.clone()).is_err() {
                 let _ = self.execute(Command::EndTurn);

@@ -231,6 +231,17 @@ impl BattleWorld {
         self.engine().passes()
     }
 
+    /// The seed the battle's dice were set with.
+    pub fn seed(&self) -> u64 {
+        self.world().resource::<Dice>().seed()
+    }
+
+    /// Sets the battle's dice anew from `seed`: a playout's own rolls, the same for every
+    /// candidate line it compares (common random numbers).
+    pub fn reseed_dice(&mut self, seed: u64) {
+        *self.engine_mut().world_mut().resource_mut::<Dice>() = Dice::seeded(seed);
+    }
+
     /// The battle as plain data, its event log included.
     pub fn snapshot(&self) -> Snapshot {
         let mut snapshot = self.snapshot_quiet();

@@ -213,7 +213,7 @@ fn osr_multi_attackers_strike_before_the_groups_and_again_after_them() {
     // Play round 1 with the greedy AI.
     while b.clock().round == 1 && !b.is_over() {
         let a = b.actor().unwrap();
-        let cmd = fivefoot::combat::Ai::decide(&mut fivefoot::combat::Greedy, &mut b.lend(), a);
+        let cmd = fivefoot::combat::Ai::decide(&mut fivefoot::combat::Greedy, &mut b, a);
         if b.execute(cmd).is_err() {
             b.execute(Command::EndTurn).unwrap();
         }

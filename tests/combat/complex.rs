@@ -220,12 +220,12 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
     until(&mut b, "hero", |b| b.clock().phase == 2);
     knock_out(&mut b, "gob", true);
     let h = b.actor().unwrap();
-    assert_eq!(Greedy.decide(&mut b.lend(), h), Command::CoupDeGrace { target: "gob".into() });
+    assert_eq!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
     // With a goblin still fighting beside it, it fights that one instead.
     let f = b.index_of("far").unwrap();
     b.lend().fighters.position[f].0 = (3, 4).into();
     b.lend().invalidate();
-    assert_ne!(Greedy.decide(&mut b.lend(), h), Command::CoupDeGrace { target: "gob".into() });
+    assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
     // A dying friend beside it comes first: first aid.
     let mut b = battle(
         vec![
@@ -241,7 +241,7 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
     knock_out(&mut b, "gob", true);
     knock_out(&mut b, "pal", true);
     let h = b.actor().unwrap();
-    assert_eq!(Greedy.decide(&mut b.lend(), h), Command::FirstAid { target: "pal".into() });
+    assert_eq!(Greedy.decide(&mut b, h), Command::FirstAid { target: "pal".into() });
 }
 
 #[test]
@@ -354,7 +354,7 @@ fn a_hex_phases_ai_too_far_to_strike_stops_within_one_move_and_strikes_next_phas
         let phase = b.clock().phase;
         let mut done = vec![];
         while b.actor() == Some(wolf) {
-            let c = Greedy.decide(&mut b.lend(), wolf);
+            let c = Greedy.decide(&mut b, wolf);
             done.push(c.clone());
             b.execute(c).unwrap();
         }

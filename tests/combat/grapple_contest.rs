@@ -171,9 +171,9 @@ fn the_greedy_ai_strikes_from_inside_its_grapple_and_tries_to_break_free_of_a_fo
     use fivefoot::combat::{Ai, Greedy};
     let mut b = hero_holds_the_goblin(3);
     let h = b.actor().unwrap();
-    assert_eq!(Greedy.decide(&mut b.lend(), h), Command::Wrestle { follow_up: GrappleFollowUp::Attack });
+    assert_eq!(Greedy.decide(&mut b, h), Command::Wrestle { follow_up: GrappleFollowUp::Attack });
     b.execute(Command::EndTurn).unwrap();
     until(&mut b, "gob", |_| true);
     let g = b.actor().unwrap();
-    assert_eq!(Greedy.decide(&mut b.lend(), g), Command::Wrestle { follow_up: GrappleFollowUp::End });
+    assert_eq!(Greedy.decide(&mut b, g), Command::Wrestle { follow_up: GrappleFollowUp::End });
 }

@@ -40,7 +40,7 @@ fn play(level: &Level, v: RulesVariant, seed: u64) -> Result<BattleWorld, TestCa
     while !b.is_over() {
         let Some(actor) = b.actor() else { break };
         check_threat(&mut b)?;
-        let cmd = ai.decide(&mut b.lend(), actor);
+        let cmd = ai.decide(&mut b, actor);
         let before = b.events().len();
         if b.validate(&cmd).is_ok() {
             let done = b.execute(cmd.clone());

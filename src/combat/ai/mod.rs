@@ -4,31 +4,94 @@
 //! it, finish a helpless foe when nothing else is at hand); `Scripted` replays a
 //! recorded list of commands.
 
-use super::Battle;
+pub mod behaviours;
+pub mod tactical;
+
+pub use behaviours::Behaviour;
+pub use tactical::{Difficulty, Tactical};
+
 use super::command::{Command, GrappleFollowUp};
+use super::{Battle, BattleWorld};
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{self, MoveMode};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-/// Decides the next command for the fighter acting now.
-pub trait Ai {
-    fn decide(&mut self, battle: &mut Battle, actor: usize) -> Command;
+/// Decides the next command for the fighter acting now, given the battle's world (from
+/// which it may take snapshots to play candidate lines out in scratch worlds).
+pub trait Ai: Send {
+    fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command;
+
+    /// Why it chose its last command, in a line, if it can say.
+    fn reason(&self) -> Option<&str> {
+        None
+    }
 }
 
-/// The AIs the command line can name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
+/// The AIs a side can be given: on the command line as `greedy`, `tactical` or
+/// `tactical:DIFFICULTY`, in the title menu and in a level file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum AiKind {
     #[default]
     Greedy,
+    Tactical(Difficulty),
 }
 
 impl AiKind {
-    pub fn make(self) -> Box<dyn Ai> {
+    /// Every AI, as the title menu lists them.
+    pub const ALL: [AiKind; 4] = [
+        AiKind::Greedy,
+        AiKind::Tactical(Difficulty::Easy),
+        AiKind::Tactical(Difficulty::Normal),
+        AiKind::Tactical(Difficulty::Hard),
+    ];
+
+    pub fn make(self) -> Box<dyn Ai + Send + Sync> {
         match self {
             AiKind::Greedy => Box::new(Greedy),
+            AiKind::Tactical(difficulty) => Box::new(Tactical::new(difficulty)),
         }
+    }
+}
+
+impl std::fmt::Display for AiKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AiKind::Greedy => f.write_str("greedy"),
+            AiKind::Tactical(Difficulty::Normal) => f.write_str("tactical"),
+            AiKind::Tactical(d) => write!(f, "tactical:{}", d.id()),
+        }
+    }
+}
+
+impl std::str::FromStr for AiKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<AiKind, String> {
+        let known = "greedy, tactical, tactical:easy, tactical:normal, tactical:hard";
+        match s.trim().to_ascii_lowercase().split_once(':') {
+            None if s.trim().eq_ignore_ascii_case("greedy") => Ok(AiKind::Greedy),
+            None if s.trim().eq_ignore_ascii_case("tactical") => Ok(AiKind::Tactical(Difficulty::Normal)),
+            Some(("tactical", d)) => Difficulty::ALL
+                .into_iter()
+                .find(|x| x.id() == d)
+                .map(AiKind::Tactical)
+                .ok_or_else(|| format!("unknown difficulty \"{d}\" (known: easy, normal, hard)")),
+            _ => Err(format!("unknown AI \"{s}\" (known: {known})")),
+        }
+    }
+}
+
+impl TryFrom<String> for AiKind {
+    type Error = String;
+    fn try_from(s: String) -> Result<AiKind, String> {
+        s.parse()
+    }
+}
+
+impl From<AiKind> for String {
+    fn from(kind: AiKind) -> String {
+        kind.to_string()
     }
 }
 
@@ -37,108 +100,132 @@ impl AiKind {
 pub struct Greedy;
 
 impl Ai for Greedy {
-    fn decide(&mut self, b: &mut Battle, actor: usize) -> Command {
-        if b.rules().declaring(b.budget()) {
-            return Command::Declare { intent: declaration(b, actor) };
-        }
-        // ap-phases: an advanced action under way goes on.
-        if b.rules().continuing(b.budget()) {
-            return Command::EndTurn;
-        }
-        if b.fighters.conditions[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
-            return Command::Stand;
-        }
-        if b.fighters.wielded[actor].def.reload
-            && !b.fighters.wielded[actor].loaded
-            && b.validate(&Command::Reload).is_ok()
-        {
-            return Command::Reload;
-        }
-        // Where the grapple is a contest each turn: with the upper hand, wrestle and strike;
-        // held, wrestle to break free.
-        if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled) {
-            let follow_up =
-                if b.fighters.grapple[actor].holds { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
-            let wrestle = Command::Wrestle { follow_up };
-            if b.validate(&wrestle).is_ok() {
-                return wrestle;
-            }
-        }
-        if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled)
-            && b.budget().fresh
-            && b.validate(&Command::Escape).is_ok()
-        {
-            return Command::Escape;
-        }
-        let foes: Vec<usize> = (0..b.fighters.len())
-            .filter(|&t| b.fighters.side[t] != b.fighters.side[actor] && b.fighters.conditions[t].in_fight())
-            .collect();
-        if foes.is_empty() {
-            return Command::EndTurn;
-        }
-        // 0. A caster casts while it has spells: healing on a friend in need, else an
-        // attack spell on the weakest foe it reaches.
-        if let Some(cast) = spell_to_cast(b, actor) {
-            return cast;
-        }
-        // 1. Attack the weakest foe it can reach now.
-        let mut targets: Vec<usize> = foes.clone();
-        targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
-        for &t in &targets {
-            let id = b.fighters.combatant[t].id.clone();
-            let full = Command::FullAttack { target: id.clone() };
-            if b.variant.numbers().ai.full_attack && b.validate(&full).is_ok() {
-                return full;
-            }
-            let single = Command::Attack { target: id };
-            if b.validate(&single).is_ok() {
-                return single;
-            }
-        }
-        if let Some(complex) = coup_de_grace_or_first_aid(b, actor, &foes) {
-            return complex;
-        }
-        // ap-phases: with a foe in reach but the attack phase not come, hold the AP.
-        b.refresh();
-        let in_reach = {
-            let view = b.view();
-            targets.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
-        };
-        if in_reach {
-            return Command::EndTurn;
-        }
-        // 2. A charge when the foe is too far for a move and an attack.
-        if !b.fighters.wielded[actor].def.is_ranged()
-            && b.variant.numbers().ai.charge_from_afar
-            && !can_reach_with_a_move(b, actor)
-        {
-            for &t in &nearest_first(b, actor, &foes) {
-                let c = Command::Charge { target: b.fighters.combatant[t].id.clone() };
-                if b.validate(&c).is_ok() {
-                    return c;
-                }
-            }
-        }
-        // 3. Move towards the nearest foe, to a square from which it can attack if any
-        // (no search when no move is left).
-        let here = b.fighters.position[actor].0;
-        if b.affordable(&Command::Move { to: here }).is_ok()
-            && let Some(to) = best_approach(b, actor, &foes)
-        {
-            let m = Command::Move { to };
-            if b.validate(&m).is_ok() {
-                return m;
-            }
-        }
-        Command::EndTurn
+    fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
+        greedy(&mut battle.lend(), actor)
     }
+}
+
+/// The greedy AI's command for `actor`.
+pub fn greedy(b: &mut Battle, actor: usize) -> Command {
+    if let Some(first) = first_things(b, actor) {
+        return first;
+    }
+    let foes = foes_of(b, actor);
+    if foes.is_empty() {
+        return Command::EndTurn;
+    }
+    // 0. A caster casts while it has spells: healing on a friend in need, else an
+    // attack spell on the weakest foe it reaches.
+    if let Some(cast) = spell_to_cast(b, actor) {
+        return cast;
+    }
+    close_and_strike(b, actor, &foes)
+}
+
+/// The foes of `actor` still in the fight, in id order.
+pub(crate) fn foes_of(b: &Battle, actor: usize) -> Vec<usize> {
+    (0..b.fighters.len())
+        .filter(|&t| b.fighters.side[t] != b.fighters.side[actor] && b.fighters.conditions[t].in_fight())
+        .collect()
+}
+
+/// What comes before any choice of foe or square, whatever the AI: a declaration where
+/// the round asks for one, an advanced action going on, standing up, reloading, fighting
+/// out of a grapple.
+pub(crate) fn first_things(b: &mut Battle, actor: usize) -> Option<Command> {
+    if b.rules().declaring(b.budget()) {
+        return Some(Command::Declare { intent: declaration(b, actor) });
+    }
+    // ap-phases: an advanced action under way goes on.
+    if b.rules().continuing(b.budget()) {
+        return Some(Command::EndTurn);
+    }
+    if b.fighters.conditions[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
+        return Some(Command::Stand);
+    }
+    if b.fighters.wielded[actor].def.reload && !b.fighters.wielded[actor].loaded && b.validate(&Command::Reload).is_ok()
+    {
+        return Some(Command::Reload);
+    }
+    // Where the grapple is a contest each turn: with the upper hand, wrestle and strike;
+    // held, wrestle to break free.
+    if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled) {
+        let follow_up = if b.fighters.grapple[actor].holds { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
+        let wrestle = Command::Wrestle { follow_up };
+        if b.validate(&wrestle).is_ok() {
+            return Some(wrestle);
+        }
+    }
+    if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled)
+        && b.budget().fresh
+        && b.validate(&Command::Escape).is_ok()
+    {
+        return Some(Command::Escape);
+    }
+    None
+}
+
+/// Attacks the weakest of `foes` it can reach now (a full attack where the variant makes it
+/// worth it); else a coup de grace or first aid; else closes with the nearest foe (a charge
+/// from afar, a move to a square it can attack from).
+pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
+    // 1. Attack the weakest foe it can reach now.
+    let mut targets: Vec<usize> = foes.to_vec();
+    targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
+    for &t in &targets {
+        let id = b.fighters.combatant[t].id.clone();
+        let full = Command::FullAttack { target: id.clone() };
+        if b.variant.numbers().ai.full_attack && b.validate(&full).is_ok() {
+            return full;
+        }
+        let single = Command::Attack { target: id };
+        if b.validate(&single).is_ok() {
+            return single;
+        }
+    }
+    if let Some(complex) = coup_de_grace_or_first_aid(b, actor, foes) {
+        return complex;
+    }
+    // ap-phases: with a foe in reach but the attack phase not come, hold the AP.
+    b.refresh();
+    let in_reach = {
+        let view = b.view();
+        targets.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
+    };
+    if in_reach {
+        return Command::EndTurn;
+    }
+    // 2. A charge when the foe is too far for a move and an attack.
+    if !b.fighters.wielded[actor].def.is_ranged()
+        && b.variant.numbers().ai.charge_from_afar
+        && !can_reach_with_a_move(b, actor)
+    {
+        for &t in &nearest_first(b, actor, foes) {
+            let c = Command::Charge { target: b.fighters.combatant[t].id.clone() };
+            if b.validate(&c).is_ok() {
+                return c;
+            }
+        }
+    }
+    // 3. Move towards the nearest foe, to a square from which it can attack if any
+    // (no search when no move is left).
+    let here = b.fighters.position[actor].0;
+    if b.affordable(&Command::Move { to: here }).is_ok()
+        && let Some(to) = best_approach(b, actor, foes)
+    {
+        let m = Command::Move { to };
+        if b.validate(&m).is_ok() {
+            return m;
+        }
+    }
+    Command::EndTurn
 }
 
 /// The spell a caster casts now, if any: a healing spell on the most hurt friend in
 /// touch who is dying or down to half its hit points, else an attack spell on the
 /// weakest foe it reaches. Cast defensively where that is possible and a foe threatens
 /// it; in osr-segments only the spell declared.
-fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
+pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
     let known = b.fighters.stats[actor].def.spellcasting.as_ref()?.spells.clone();
     if b.fighters.spells[actor].left == 0 {
         return None;
@@ -242,7 +329,7 @@ fn coup_de_grace_or_first_aid(b: &mut Battle, actor: usize, foes: &[usize]) -> O
     aid.chain(coup).find(|c| b.validate(c).is_ok())
 }
 
-fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {
+pub(crate) fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {
     let metric = b.variant.range_metric();
     let here = b.fighters.at(actor).footprint();
     let mut v = foes.to_vec();
@@ -272,7 +359,7 @@ fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
 /// Where one move should take the actor: a square from which it can attack (fewest
 /// provocations, then cheapest); failing that, the farthest square it can reach along
 /// the cheapest path to such a square; failing that, the square closest to a foe.
-fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
+pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
     b.refresh();
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
@@ -333,7 +420,13 @@ fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos
 }
 
 /// Whether the actor, standing on `fp`, could attack one of `foes` with its weapon.
-fn attack_position(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
+pub(crate) fn attack_position(
+    b: &Battle,
+    view: &rules::RulesView,
+    actor: usize,
+    foes: &[usize],
+    fp: Footprint,
+) -> bool {
     let me = b.fighters.at(actor);
     let metric = b.variant.range_metric();
     if me.wielded().def.is_ranged() {
@@ -369,7 +462,7 @@ pub struct Scripted {
 }
 
 impl Ai for Scripted {
-    fn decide(&mut self, _: &mut Battle, _: usize) -> Command {
+    fn decide(&mut self, _: &mut BattleWorld, _: usize) -> Command {
         self.commands.pop_front().unwrap_or(Command::EndTurn)
     }
 }

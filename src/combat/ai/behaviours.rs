@@ -1,0 +1,262 @@
+//! The tactical AI's portfolio: scripted behaviours, each a whole way of fighting for one
+//! unit (close with the nearest foe, focus the weakest, take a flanking square, hold cover
+//! and shoot, kite out of reach, withdraw). Each gives the unit's next command from the
+//! battle as it stands; the search (`tactical`) plays each out and keeps the best. They
+//! read the rules as the game shows them: the movement range with the attacks of
+//! opportunity each square costs, the threat map, flanking squares, cover and lines of fire.
+
+use super::{attack_position, best_approach, close_and_strike, first_things, foes_of, greedy, spell_to_cast};
+use crate::combat::Battle;
+use crate::combat::command::Command;
+use crate::grid::{Footprint, GridPos};
+use crate::rules::{self, AttackReach, MoveMode, RulesView};
+
+/// One way of fighting, for one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Behaviour {
+    /// Close with the nearest foe and strike the weakest in reach (the greedy AI).
+    Greedy,
+    /// Go for the foe closest to dropping, even past a nearer one.
+    FocusFire,
+    /// Take a square that flanks a foe an ally already threatens.
+    FlankPartner,
+    /// Ranged: shoot from a square no foe threatens, with the most cover from foe archers.
+    HoldCover,
+    /// Ranged: out of every foe's reach first (a step where the variant has one), then shoot.
+    Kite,
+    /// In a fight it is losing (a third of its hit points left, or fewer standing on its side
+    /// than against it): fall back as far from the foes as a move takes it, drawing as few
+    /// attacks as it can.
+    Withdraw,
+}
+
+impl Behaviour {
+    /// Every behaviour, in the order ties are broken.
+    pub const ALL: [Behaviour; 6] = [
+        Behaviour::Greedy,
+        Behaviour::FocusFire,
+        Behaviour::FlankPartner,
+        Behaviour::HoldCover,
+        Behaviour::Kite,
+        Behaviour::Withdraw,
+    ];
+
+    /// Its name in a decision's reason.
+    pub fn name(self) -> &'static str {
+        match self {
+            Behaviour::Greedy => "close and strike",
+            Behaviour::FocusFire => "focus fire",
+            Behaviour::FlankPartner => "flank",
+            Behaviour::HoldCover => "hold cover",
+            Behaviour::Kite => "kite",
+            Behaviour::Withdraw => "withdraw",
+        }
+    }
+
+    /// The next command of `actor` under this behaviour.
+    pub fn command(self, b: &mut Battle, actor: usize) -> Command {
+        if self == Behaviour::Greedy {
+            return greedy(b, actor);
+        }
+        if let Some(first) = first_things(b, actor) {
+            return first;
+        }
+        let foes = foes_of(b, actor);
+        if foes.is_empty() {
+            return Command::EndTurn;
+        }
+        let ranged = b.fighters.wielded[actor].def.is_ranged();
+        let moved = match self {
+            Behaviour::Withdraw if losing(b, actor) => return withdraw(b, actor, &foes),
+            Behaviour::FocusFire => focus_fire(b, actor, &foes),
+            Behaviour::FlankPartner if !ranged => flank(b, actor),
+            Behaviour::HoldCover if ranged => hold_cover(b, actor, &foes),
+            Behaviour::Kite if ranged => kite(b, actor, &foes),
+            _ => None,
+        };
+        if let Some(cmd) = moved {
+            return cmd;
+        }
+        if let Some(cast) = spell_to_cast(b, actor) {
+            return cast;
+        }
+        close_and_strike(b, actor, &foes)
+    }
+}
+
+/// Whether `actor` is in a fight it is losing: down to a third of its hit points, or its
+/// side has fewer units standing than its foes have.
+fn losing(b: &Battle, actor: usize) -> bool {
+    let h = b.fighters.health[actor];
+    let side = &b.fighters.side[actor];
+    let (ours, theirs) = b
+        .fighters
+        .iter()
+        .filter(|f| f.in_fight())
+        .fold((0, 0), |(o, t), f| if f.side() == side { (o + 1, t) } else { (o, t + 1) });
+    h.hp * 3 <= h.max || ours < theirs
+}
+
+/// A square of the actor's move this opportunity, with its cost and the attacks of
+/// opportunity the cheapest way there draws.
+struct Reachable {
+    to: GridPos,
+    cost: u32,
+    provokes: u32,
+}
+
+/// Where a move can take the actor now (nothing when no move is left).
+fn reachable(b: &mut Battle, actor: usize) -> Vec<Reachable> {
+    let here = b.fighters.position[actor].0;
+    if b.affordable(&Command::Move { to: here }).is_err() {
+        return vec![];
+    }
+    b.refresh();
+    let view = b.view();
+    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
+    let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
+    range.destinations(&view).into_iter().map(|(to, cost, provokes)| Reachable { to, cost, provokes }).collect()
+}
+
+/// Whether a foe of `actor` threatens `fp` (as the threat map stands).
+fn threatened(view: &RulesView, actor: usize, fp: Footprint) -> bool {
+    view.threat.threateners_of(fp) & view.roster.foes_of(actor) != 0
+}
+
+/// The first of `squares`' moves that the rules accept, best first.
+fn first_valid_move(b: &mut Battle, squares: impl IntoIterator<Item = GridPos>) -> Option<Command> {
+    squares.into_iter().map(|to| Command::Move { to }).find(|m| b.validate(m).is_ok())
+}
+
+/// Strike the weakest foe in reach; failing that, close on the weakest foe there is.
+fn focus_fire(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    let mut weakest = foes.to_vec();
+    weakest.sort_by_key(|&t| (b.fighters.health[t].hp, t));
+    for &t in &weakest {
+        let attack = Command::Attack { target: b.fighters.combatant[t].id.clone() };
+        if b.validate(&attack).is_ok() {
+            return None; // the common strike takes the weakest in reach
+        }
+    }
+    let here = b.fighters.position[actor].0;
+    if b.affordable(&Command::Move { to: here }).is_err() {
+        return None;
+    }
+    let target = *weakest.first()?;
+    best_approach(b, actor, &[target]).and_then(|to| first_valid_move(b, [to]))
+}
+
+/// Move to a square that flanks a foe an ally already threatens, drawing the fewest
+/// attacks, then the cheapest; none when it already flanks.
+fn flank(b: &mut Battle, actor: usize) -> Option<Command> {
+    b.refresh();
+    let squares = {
+        let view = b.view();
+        let already = foes_of(b, actor).into_iter().any(|t| rules::flanking(&view, actor, t).flanking);
+        if already {
+            return None;
+        }
+        rules::flanking_squares(&view, actor)
+    };
+    if squares.is_empty() {
+        return None;
+    }
+    let mut options: Vec<(u32, u32, GridPos)> = reachable(b, actor)
+        .into_iter()
+        .filter(|r| squares.iter().any(|(p, _)| *p == r.to))
+        .map(|r| (r.provokes, r.cost, r.to))
+        .collect();
+    options.sort();
+    first_valid_move(b, options.into_iter().map(|(_, _, p)| p))
+}
+
+/// The cover bonus the actor would have on `fp` against the foe archers' shots, summed.
+fn cover_from_archers(b: &Battle, view: &RulesView, actor: usize, fp: Footprint, foes: &[usize]) -> i32 {
+    foes.iter()
+        .filter(|&&t| b.fighters.wielded[t].def.is_ranged())
+        .map(|&t| {
+            let tf = b.fighters.at(t).footprint();
+            let c =
+                rules::cover::cover_at(view.field, view.occupancy, (t, tf), (actor, fp), AttackReach::Ranged, false);
+            if c.can_target { c.ac_bonus } else { 10 }
+        })
+        .sum()
+}
+
+/// Ranged: stay put when no foe threatens it and it can shoot; else move to a square no
+/// foe threatens from which it can shoot, with the most cover from the foe archers, then
+/// the fewest attacks drawn, then the cheapest.
+fn hold_cover(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    let options = reachable(b, actor);
+    let view = b.view();
+    let side = b.fighters.body[actor].size.side();
+    let here = b.fighters.at(actor).footprint();
+    if !threatened(&view, actor, here) && attack_position(b, &view, actor, foes, here) {
+        return None;
+    }
+    let mut scored: Vec<((i32, u32, u32), GridPos)> = options
+        .iter()
+        .filter_map(|r| {
+            let fp = Footprint::new(r.to, side);
+            let fit = !threatened(&view, actor, fp) && attack_position(b, &view, actor, foes, fp);
+            fit.then(|| ((-cover_from_archers(b, &view, actor, fp, foes), r.provokes, r.cost), r.to))
+        })
+        .collect();
+    scored.sort();
+    first_valid_move(b, scored.into_iter().map(|(_, p)| p))
+}
+
+/// Ranged: when a foe threatens it, get out of every foe's reach (a step first where the
+/// variant has one, as it draws no attack), to a square it can shoot from.
+fn kite(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    b.refresh();
+    let (here, side) = (b.fighters.at(actor).footprint(), b.fighters.body[actor].size.side());
+    if !threatened(&b.view(), actor, here) {
+        return None;
+    }
+    let steps: Vec<GridPos> = {
+        let view = b.view();
+        let o = here.origin;
+        (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| GridPos::new(o.x + dx, o.y + dy)))
+            .filter(|&p| p != o && !threatened(&view, actor, Footprint::new(p, side)))
+            .collect()
+    };
+    if let Some(step) = steps.into_iter().map(|to| Command::Step { to }).find(|s| b.validate(s).is_ok()) {
+        return Some(step);
+    }
+    let options = reachable(b, actor);
+    let view = b.view();
+    let mut scored: Vec<((bool, u32, u32), GridPos)> = options
+        .iter()
+        .filter(|r| !threatened(&view, actor, Footprint::new(r.to, side)))
+        .map(|r| ((!attack_position(b, &view, actor, foes, Footprint::new(r.to, side)), r.provokes, r.cost), r.to))
+        .collect();
+    scored.sort();
+    first_valid_move(b, scored.into_iter().map(|(_, p)| p))
+}
+
+/// Fall back: the square of its move farthest from the nearest foe, drawing the fewest
+/// attacks; with no move left, fight on defensively where the variant allows, else end.
+fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
+    let options = reachable(b, actor);
+    let metric = b.variant.range_metric();
+    let side = b.fighters.body[actor].size.side();
+    let nearest = |fp: Footprint| {
+        foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters.at(t).footprint())).min().unwrap_or(u32::MAX)
+    };
+    let now = nearest(b.fighters.at(actor).footprint());
+    let mut scored: Vec<((u32, std::cmp::Reverse<u32>, u32), GridPos)> = options
+        .iter()
+        .map(|r| ((r.provokes, std::cmp::Reverse(nearest(Footprint::new(r.to, side))), r.cost), r.to))
+        .filter(|((_, std::cmp::Reverse(d), _), _)| *d > now)
+        .collect();
+    scored.sort();
+    if let Some(m) = first_valid_move(b, scored.into_iter().map(|(_, p)| p)) {
+        return m;
+    }
+    if b.validate(&Command::Defend).is_ok() {
+        return Command::Defend;
+    }
+    Command::EndTurn
+}

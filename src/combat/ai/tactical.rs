@@ -1,0 +1,245 @@
+//! The tactical AI: a search over the portfolio of behaviours (`behaviours`), per unit
+//! decision. Each behaviour's next command is found on the battle as it stands; behaviours
+//! that agree are one candidate. Each candidate is played out by the real rules engine: the
+//! battle's snapshot restored into a scratch world of its variant and house rules, the
+//! acting unit fighting by that behaviour and everyone else as the greedy AI, to a horizon
+//! of rounds. Every candidate faces the same dice (each playout's dice reseeded from the
+//! decision and the sample, common random numbers), and the budget counts playouts, so the
+//! same battle gives the same decision on any machine. The score of a playout is what each
+//! side has left: units standing, and their hit points.
+
+use super::behaviours::Behaviour;
+use super::{Ai, greedy};
+use crate::combat::command::Command;
+use crate::combat::snapshot::Snapshot;
+use crate::combat::{Battle, BattleWorld};
+use serde::{Deserialize, Serialize};
+
+/// How hard the tactical AI plays: its search budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Difficulty {
+    /// Three behaviours, one playout each to the end of the round: it misjudges a fight
+    /// that one lucky or unlucky roll decides.
+    Easy,
+    #[default]
+    Normal,
+    /// Every behaviour, four playouts each, two rounds deep.
+    Hard,
+}
+
+/// What one difficulty may spend on a decision.
+struct Budget {
+    behaviours: &'static [Behaviour],
+    /// Playouts per candidate.
+    samples: u32,
+    /// How far each playout looks ahead: until the acting unit's turn has come round again
+    /// this many times (everyone else answering in between).
+    rounds: u32,
+    /// A playout stops after this many commands, whatever the clock.
+    commands: u32,
+}
+
+impl Difficulty {
+    pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Normal, Difficulty::Hard];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Normal => "normal",
+            Difficulty::Hard => "hard",
+        }
+    }
+
+    fn budget(self) -> Budget {
+        match self {
+            Difficulty::Easy => Budget {
+                behaviours: &[Behaviour::Greedy, Behaviour::FocusFire, Behaviour::Withdraw],
+                samples: 1,
+                rounds: 1,
+                commands: 120,
+            },
+            Difficulty::Normal => Budget { behaviours: &Behaviour::ALL, samples: 6, rounds: 2, commands: 240 },
+            Difficulty::Hard => Budget { behaviours: &Behaviour::ALL, samples: 12, rounds: 3, commands: 480 },
+        }
+    }
+}
+
+/// How much better than closing and striking another line must score to be chosen (in
+/// units standing: a fifth of a unit at full health counts 0.4).
+const MARGIN: f64 = 0.3;
+
+/// The tactical AI at one difficulty.
+pub struct Tactical {
+    difficulty: Difficulty,
+    /// The battle as it stood at the last decision, kept to be taken again in place.
+    snapshot: Option<Snapshot>,
+    reason: String,
+}
+
+impl Tactical {
+    pub fn new(difficulty: Difficulty) -> Tactical {
+        Tactical { difficulty, snapshot: None, reason: String::new() }
+    }
+}
+
+/// One candidate: the command it gives now and the behaviours that give it.
+struct Candidate {
+    command: Command,
+    behaviours: Vec<Behaviour>,
+    score: f64,
+}
+
+impl Ai for Tactical {
+    fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
+        let budget = self.difficulty.budget();
+        let mut candidates: Vec<Candidate> = Vec::new();
+        {
+            let mut b = battle.lend();
+            for &behaviour in budget.behaviours {
+                let command = behaviour.command(&mut b, actor);
+                match candidates.iter_mut().find(|c| c.command == command) {
+                    Some(c) => c.behaviours.push(behaviour),
+                    None => candidates.push(Candidate { command, behaviours: vec![behaviour], score: 0.0 }),
+                }
+            }
+        }
+        let who = battle.read().fighters.combatant[actor].id.clone();
+        if candidates.len() == 1 {
+            let only = candidates.pop().expect("one candidate");
+            self.reason = format!("{who}: {} (no other line)", only.behaviours[0].name());
+            return only.command;
+        }
+        let snapshot = match &mut self.snapshot {
+            Some(kept) if kept.variant() == battle.variant() && kept.house_rules() == battle.house_rules() => {
+                battle.snapshot_quiet_into(kept);
+                kept
+            }
+            slot => slot.insert(battle.snapshot_quiet()),
+        };
+        let mut scratch = BattleWorld::scratch(battle.variant(), battle.house_rules());
+        let decision = decision_seed(battle, actor);
+        for c in &mut candidates {
+            let behaviour = c.behaviours[0];
+            let mut total = 0.0;
+            for sample in 0..budget.samples {
+                scratch.restore(snapshot);
+                scratch.reseed_dice(mix(decision, sample as u64));
+                total += playout(&mut scratch, actor, behaviour, &budget);
+            }
+            c.score = total / budget.samples as f64;
+        }
+        // The best score; the plain line (close and strike) unless another beats it by a
+        // clear margin, as a few playouts' luck should not talk it out of a sound default.
+        let baseline = candidates.iter().find(|c| c.behaviours.contains(&Behaviour::Greedy)).map_or(0.0, |c| c.score);
+        let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
+        let best = (0..candidates.len()).fold(plain, |best, i| {
+            let bar = if best == plain { MARGIN } else { 1e-9 };
+            if candidates[i].score > candidates[best].score + bar { i } else { best }
+        });
+        let chosen = candidates.swap_remove(best);
+        let drawn = match &chosen.command {
+            Command::Move { to } => attacks_drawn(&mut battle.lend(), actor, *to),
+            _ => None,
+        };
+        let playouts = budget.samples * (candidates.len() as u32 + 1);
+        self.reason = reason(&who, &chosen, drawn, baseline, playouts);
+        chosen.command
+    }
+
+    fn reason(&self) -> Option<&str> {
+        (!self.reason.is_empty()).then_some(self.reason.as_str())
+    }
+}
+
+/// Plays the scratch battle on from its snapshot: `actor` by `behaviour`, everyone else
+/// greedily, to the budget's horizon; scores what `actor`'s side has left against the rest.
+fn playout(scratch: &mut BattleWorld, actor: usize, behaviour: Behaviour, budget: &Budget) -> f64 {
+    // Each time the actor's turn comes round again is one cycle of everyone's answers.
+    let (mut cycles, mut was_acting) = (0, true);
+    let mut commands = 0;
+    while !scratch.is_over() && commands < budget.commands {
+        let Some(now) = scratch.actor() else { break };
+        if now == actor && !was_acting {
+            cycles += 1;
+            if cycles >= budget.rounds {
+                break;
+            }
+        }
+        was_acting = now == actor;
+        let cmd = {
+            let mut b = scratch.lend();
+            if now == actor { behaviour.command(&mut b, now) } else { greedy(&mut b, now) }
+        };
+        if scratch.execute(cmd).is_err() {
+            let _ = scratch.execute(Command::EndTurn);
+        }
+        commands += 1;
+    }
+    standing(&scratch.read(), actor)
+}
+
+/// What `actor`'s side has left less what its foes have: a unit in the fight counts one and
+/// its share of hit points left; one down but alive a quarter; the dead nothing.
+fn standing(b: &Battle, actor: usize) -> f64 {
+    let side = &b.fighters.side[actor];
+    b.fighters
+        .iter()
+        .map(|f| {
+            let worth = if f.in_fight() {
+                let h = f.health();
+                1.0 + h.hp.max(0) as f64 / h.max.max(1) as f64
+            } else if f.alive() {
+                0.25
+            } else {
+                0.0
+            };
+            if f.side() == side { worth } else { -worth }
+        })
+        .sum()
+}
+
+/// The seed the decision's playouts start from: the same for every candidate, different for
+/// every decision of the battle.
+fn decision_seed(battle: &BattleWorld, actor: usize) -> u64 {
+    mix(mix(battle.seed(), battle.events().len() as u64), actor as u64)
+}
+
+/// SplitMix64's finaliser over `a` and `b`.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The decision in a line: who does what and why, as the playouts found it.
+fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, playouts: u32) -> String {
+    let what = match &chosen.command {
+        Command::Move { to } | Command::Step { to } => {
+            let aoo = match drawn {
+                Some(0) => "; draws no attack of opportunity".to_string(),
+                Some(n) => format!("; draws {n} attack{} of opportunity", if n == 1 { "" } else { "s" }),
+                None => String::new(),
+            };
+            format!("to ({}, {}){aoo}", to.x, to.y)
+        }
+        Command::Attack { target } | Command::FullAttack { target } | Command::Charge { target } => {
+            format!("at {target}")
+        }
+        other => format!("{other:?}"),
+    };
+    let names: Vec<&str> = chosen.behaviours.iter().map(|b| b.name()).collect();
+    let margin = chosen.score - baseline;
+    format!("{who}: {} {what}; {:+.2} over close-and-strike in {playouts} playouts", names.join(" / "), margin)
+}
+
+/// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws.
+fn attacks_drawn(b: &mut Battle, actor: usize, to: crate::grid::GridPos) -> Option<usize> {
+    use crate::rules::{self, MoveMode};
+    b.refresh();
+    let view = b.view();
+    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
+    let plan = rules::movement_range(&view, actor, MoveMode::Move, allowance).plan_to(&view, to).ok()?;
+    Some(plan.provokes.len())
+}
