@@ -20,6 +20,14 @@ macro_rules! clone_in_place {
     };
 }
 
+/// Makes `target` a copy of `source` only when they differ: for what copies anew whatever
+/// it held (a `BTreeSet`), so that an unchanged one costs a comparison, not an allocation.
+pub(crate) fn copy_if_changed<T: Clone + PartialEq>(target: &mut T, source: &T) {
+    if target != source {
+        target.clone_from(source);
+    }
+}
+
 pub mod combat;
 pub mod control;
 pub mod editor;

@@ -60,9 +60,7 @@ impl Clone for Reactions {
         self.this_round = source.this_round;
         self.held.clone_from(&source.held);
         self.charged = source.charged;
-        if self.free_attacked_by != source.free_attacked_by {
-            self.free_attacked_by.clone_from(&source.free_attacked_by);
-        }
+        crate::copy_if_changed(&mut self.free_attacked_by, &source.free_attacked_by);
     }
 }
 

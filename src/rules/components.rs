@@ -151,11 +151,8 @@ impl Clone for Conditions {
     fn clone(&self) -> Self {
         Conditions(self.0.clone())
     }
-    /// A set copies anew: only when it differs.
     fn clone_from(&mut self, source: &Self) {
-        if self.0 != source.0 {
-            self.0.clone_from(&source.0);
-        }
+        crate::copy_if_changed(&mut self.0, &source.0);
     }
 }
 

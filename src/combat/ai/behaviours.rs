@@ -5,11 +5,11 @@
 //! read the rules as the game shows them: the movement range with the attacks of
 //! opportunity each square costs, the threat map, flanking squares, cover and lines of fire.
 
-use super::{attack_position, best_approach, close_and_strike, first_things, foes_of, greedy, spell_to_cast};
+use super::{attack_position, best_approach, close_and_strike, first_things, foes_of, one_move, spell_to_cast};
 use crate::combat::Battle;
 use crate::combat::command::Command;
 use crate::grid::{Footprint, GridPos};
-use crate::rules::{self, AttackReach, MoveMode, RulesView};
+use crate::rules::{self, AttackReach, RulesView};
 
 /// One way of fighting, for one unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,10 +54,8 @@ impl Behaviour {
     }
 
     /// The next command of `actor` under this behaviour.
+    /// Close and strike is the greedy AI's own line: no move of its own before it.
     pub fn command(self, b: &mut Battle, actor: usize) -> Command {
-        if self == Behaviour::Greedy {
-            return greedy(b, actor);
-        }
         if let Some(first) = first_things(b, actor) {
             return first;
         }
@@ -113,9 +111,11 @@ fn reachable(b: &mut Battle, actor: usize) -> Vec<Reachable> {
     }
     b.refresh();
     let view = b.view();
-    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
-    let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
-    range.destinations(&view).into_iter().map(|(to, cost, provokes)| Reachable { to, cost, provokes }).collect()
+    one_move(&view, actor)
+        .destinations(&view)
+        .into_iter()
+        .map(|(to, cost, provokes)| Reachable { to, cost, provokes })
+        .collect()
 }
 
 /// Whether a foe of `actor` threatens `fp` (as the threat map stands).
@@ -187,13 +187,14 @@ fn cover_from_archers(b: &Battle, view: &RulesView, actor: usize, fp: Footprint,
 /// foe threatens from which it can shoot, with the most cover from the foe archers, then
 /// the fewest attacks drawn, then the cheapest.
 fn hold_cover(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    b.refresh();
+    let here = b.fighters.at(actor).footprint();
+    if !threatened(&b.view(), actor, here) && attack_position(b, &b.view(), actor, foes, here) {
+        return None;
+    }
     let options = reachable(b, actor);
     let view = b.view();
     let side = b.fighters.body[actor].size.side();
-    let here = b.fighters.at(actor).footprint();
-    if !threatened(&view, actor, here) && attack_position(b, &view, actor, foes, here) {
-        return None;
-    }
     let mut scored: Vec<((i32, u32, u32), GridPos)> = options
         .iter()
         .filter_map(|r| {

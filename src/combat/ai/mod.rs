@@ -1,7 +1,8 @@
 //! Who decides for a side. The `Ai` trait takes the battle as it stands and returns one
 //! command for the acting fighter; `Greedy` closes with the nearest foe and attacks,
 //! with no tactics beyond the obvious (break free of a grapple or strike from inside
-//! it, finish a helpless foe when nothing else is at hand); `Scripted` replays a
+//! it, finish a helpless foe when nothing else is at hand); `Tactical` searches over a
+//! portfolio of behaviours by playouts (`tactical`, `behaviours`); `Scripted` replays a
 //! recorded list of commands.
 
 pub mod behaviours;
@@ -14,12 +15,11 @@ use super::command::{Command, GrappleFollowUp};
 use super::{Battle, BattleWorld};
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{self, MoveMode};
-use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// Decides the next command for the fighter acting now, given the battle's world (from
 /// which it may take snapshots to play candidate lines out in scratch worlds).
-pub trait Ai: Send {
+pub trait Ai {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command;
 
     /// Why it chose its last command, in a line, if it can say.
@@ -28,10 +28,9 @@ pub trait Ai: Send {
     }
 }
 
-/// The AIs a side can be given: on the command line as `greedy`, `tactical` or
-/// `tactical:DIFFICULTY`, in the title menu and in a level file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+/// The AIs a side can be given, named on the command line as `greedy`, `tactical` or
+/// `tactical:DIFFICULTY`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AiKind {
     #[default]
     Greedy,
@@ -39,7 +38,7 @@ pub enum AiKind {
 }
 
 impl AiKind {
-    /// Every AI, as the title menu lists them.
+    /// Every AI a side can be given.
     pub const ALL: [AiKind; 4] = [
         AiKind::Greedy,
         AiKind::Tactical(Difficulty::Easy),
@@ -67,31 +66,24 @@ impl std::fmt::Display for AiKind {
 
 impl std::str::FromStr for AiKind {
     type Err = String;
+    /// Any name `Display` gives, and `tactical:normal`, in any case.
     fn from_str(s: &str) -> Result<AiKind, String> {
-        let known = "greedy, tactical, tactical:easy, tactical:normal, tactical:hard";
-        match s.trim().to_ascii_lowercase().split_once(':') {
-            None if s.trim().eq_ignore_ascii_case("greedy") => Ok(AiKind::Greedy),
-            None if s.trim().eq_ignore_ascii_case("tactical") => Ok(AiKind::Tactical(Difficulty::Normal)),
-            Some(("tactical", d)) => Difficulty::ALL
-                .into_iter()
-                .find(|x| x.id() == d)
-                .map(AiKind::Tactical)
-                .ok_or_else(|| format!("unknown difficulty \"{d}\" (known: easy, normal, hard)")),
-            _ => Err(format!("unknown AI \"{s}\" (known: {known})")),
+        let name = s.trim().to_ascii_lowercase();
+        if let Some(kind) = AiKind::ALL.into_iter().find(|k| k.to_string() == name) {
+            return Ok(kind);
         }
-    }
-}
-
-impl TryFrom<String> for AiKind {
-    type Error = String;
-    fn try_from(s: String) -> Result<AiKind, String> {
-        s.parse()
-    }
-}
-
-impl From<AiKind> for String {
-    fn from(kind: AiKind) -> String {
-        kind.to_string()
+        match name.split_once(':') {
+            Some(("tactical", d)) => {
+                Difficulty::ALL.into_iter().find(|x| x.id() == d).map(AiKind::Tactical).ok_or_else(|| {
+                    let known: Vec<&str> = Difficulty::ALL.iter().map(|d| d.id()).collect();
+                    format!("unknown difficulty \"{d}\" (known: {})", known.join(", "))
+                })
+            }
+            _ => {
+                let known: Vec<String> = AiKind::ALL.iter().map(AiKind::to_string).collect();
+                Err(format!("unknown AI \"{s}\" (known: {})", known.join(", ")))
+            }
+        }
     }
 }
 
@@ -253,9 +245,7 @@ pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
                 })
                 .collect()
         } else {
-            (0..b.fighters.len())
-                .filter(|&t| b.fighters.side[t] != b.fighters.side[actor] && b.fighters.conditions[t].in_fight())
-                .collect()
+            foes_of(b, actor)
         };
         targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
         for t in targets {
@@ -285,9 +275,7 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
     if b.fighters.wielded[actor].def.is_ranged() {
         return Intent::Fight;
     }
-    let foes: Vec<usize> = (0..b.fighters.len())
-        .filter(|&t| b.fighters.side[t] != b.fighters.side[actor] && b.fighters.conditions[t].in_fight())
-        .collect();
+    let foes = foes_of(b, actor);
     b.refresh();
     let in_reach = {
         let view = b.view();
@@ -337,11 +325,16 @@ pub(crate) fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usi
     v
 }
 
+/// Where one move action can take `actor` (the battle's derived maps must be fresh).
+pub(crate) fn one_move(view: &rules::RulesView, actor: usize) -> rules::MoveRange {
+    let allowance = rules::allowance_ft(view, actor, MoveMode::Move);
+    rules::movement_range(view, actor, MoveMode::Move, allowance)
+}
+
 fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
     b.refresh();
     let view = b.view();
-    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
-    let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
+    let range = one_move(&view, actor);
     let side = b.fighters.body[actor].size.side();
     let Some(band) = b.reach_band(b.fighters.at(actor)) else {
         return false;
@@ -363,7 +356,7 @@ pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Opt
     b.refresh();
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
-    let range = rules::movement_range(&view, actor, MoveMode::Move, allowance);
+    let range = one_move(&view, actor);
     let me = b.fighters.at(actor);
     let side = me.size().side();
     let metric = b.variant.range_metric();

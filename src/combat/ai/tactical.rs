@@ -13,18 +13,16 @@ use super::{Ai, greedy};
 use crate::combat::command::Command;
 use crate::combat::snapshot::Snapshot;
 use crate::combat::{Battle, BattleWorld};
-use serde::{Deserialize, Serialize};
-
 /// How hard the tactical AI plays: its search budget.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Difficulty {
-    /// Three behaviours, one playout each to the end of the round: it misjudges a fight
-    /// that one lucky or unlucky roll decides.
+    /// Three behaviours, one playout each to its next turn: it misjudges a fight that one
+    /// lucky or unlucky roll decides.
     Easy,
+    /// Every behaviour, six playouts each, two of its turns deep.
     #[default]
     Normal,
-    /// Every behaviour, four playouts each, two rounds deep.
+    /// Every behaviour, twelve playouts each, three of its turns deep.
     Hard,
 }
 
@@ -35,7 +33,7 @@ struct Budget {
     samples: u32,
     /// How far each playout looks ahead: until the acting unit's turn has come round again
     /// this many times (everyone else answering in between).
-    rounds: u32,
+    turns: u32,
     /// A playout stops after this many commands, whatever the clock.
     commands: u32,
 }
@@ -56,11 +54,11 @@ impl Difficulty {
             Difficulty::Easy => Budget {
                 behaviours: &[Behaviour::Greedy, Behaviour::FocusFire, Behaviour::Withdraw],
                 samples: 1,
-                rounds: 1,
+                turns: 1,
                 commands: 120,
             },
-            Difficulty::Normal => Budget { behaviours: &Behaviour::ALL, samples: 6, rounds: 2, commands: 240 },
-            Difficulty::Hard => Budget { behaviours: &Behaviour::ALL, samples: 12, rounds: 3, commands: 480 },
+            Difficulty::Normal => Budget { behaviours: &Behaviour::ALL, samples: 6, turns: 2, commands: 240 },
+            Difficulty::Hard => Budget { behaviours: &Behaviour::ALL, samples: 12, turns: 3, commands: 480 },
         }
     }
 }
@@ -131,8 +129,8 @@ impl Ai for Tactical {
         }
         // The best score; the plain line (close and strike) unless another beats it by a
         // clear margin, as a few playouts' luck should not talk it out of a sound default.
-        let baseline = candidates.iter().find(|c| c.behaviours.contains(&Behaviour::Greedy)).map_or(0.0, |c| c.score);
         let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
+        let baseline = candidates[plain].score;
         let best = (0..candidates.len()).fold(plain, |best, i| {
             let bar = if best == plain { MARGIN } else { 1e-9 };
             if candidates[i].score > candidates[best].score + bar { i } else { best }
@@ -162,7 +160,7 @@ fn playout(scratch: &mut BattleWorld, actor: usize, behaviour: Behaviour, budget
         let Some(now) = scratch.actor() else { break };
         if now == actor && !was_acting {
             cycles += 1;
-            if cycles >= budget.rounds {
+            if cycles >= budget.turns {
                 break;
             }
         }
@@ -236,10 +234,7 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, pl
 
 /// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws.
 fn attacks_drawn(b: &mut Battle, actor: usize, to: crate::grid::GridPos) -> Option<usize> {
-    use crate::rules::{self, MoveMode};
     b.refresh();
     let view = b.view();
-    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
-    let plan = rules::movement_range(&view, actor, MoveMode::Move, allowance).plan_to(&view, to).ok()?;
-    Some(plan.provokes.len())
+    Some(super::one_move(&view, actor).plan_to(&view, to).ok()?.provokes.len())
 }
