@@ -40,6 +40,7 @@ pub mod overlay;
 pub mod play;
 pub mod query;
 pub mod rules;
+pub mod stats;
 pub mod variants;
 pub mod view;
 

@@ -101,6 +101,10 @@ struct SimArgs {
     /// A house rule to play with (repeatable; default: the level's own).
     #[arg(long = "house-rule", value_enum)]
     house_rules: Vec<HouseRule>,
+    /// Play each seed twice, the two sides' AIs exchanged the second time (battle i uses
+    /// seed + i/2), so a lopsided level does not pass for a strong AI; needs two sides.
+    #[arg(long)]
+    swap_sides: bool,
 }
 
 fn parse_xy(s: &str) -> Result<(i32, i32), String> {
@@ -459,6 +463,10 @@ fn sim(args: SimArgs) -> ExitCode {
         eprintln!("fivefoot sim: {}: {}", args.level.display(), fivefoot::editor::check::TWO_SIDES);
         return ExitCode::from(2);
     }
+    if args.swap_sides && sides.len() != 2 {
+        eprintln!("fivefoot sim: --swap-sides needs two sides; {} has {}", args.level.display(), sides.len());
+        return ExitCode::from(2);
+    }
     if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(&s.as_str())) {
         eprintln!("fivefoot sim: --ai names side \"{side}\", which has no units in {}", args.level.display());
         return ExitCode::from(2);
@@ -478,6 +486,7 @@ fn sim(args: SimArgs) -> ExitCode {
         ais: args.ai.into_iter().collect(),
         options: BattleOptions { death_saves: args.death_saves, round_cap: args.round_cap, house_rules },
         check: args.check,
+        swap_sides: args.swap_sides,
     };
     // The log is written beside its destination and renamed over it once complete, so an
     // interrupted run never leaves half a log in its place.
@@ -539,6 +548,20 @@ fn sim(args: SimArgs) -> ExitCode {
             report.attacks_of_opportunity,
             report.deaths
         );
+        for (ai, r) in report.ais.iter().flatten() {
+            println!(
+                "  {ai:>16}: {} won, {} lost, {} drawn; win rate {:.1} % (95 % CI {:.1}–{:.1} %); decision p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+                r.wins,
+                r.losses,
+                r.draws,
+                r.win_rate * 100.0,
+                r.ci95[0] * 100.0,
+                r.ci95[1] * 100.0,
+                r.decision_ms.p50,
+                r.decision_ms.p99,
+                r.decision_ms.max
+            );
+        }
     }
     ExitCode::SUCCESS
 }

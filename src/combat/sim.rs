@@ -24,6 +24,53 @@ pub struct SimSpec {
     /// Check every invariant after every command, and that each battle's commands replay
     /// to the same events.
     pub check: bool,
+    /// Play each seed twice, the second time with the two sides' AIs exchanged (battle `i`
+    /// uses seed + i / 2; the odd battles are the swapped ones).
+    pub swap_sides: bool,
+}
+
+impl SimSpec {
+    /// The seed of battle `index`, and whether the sides' AIs are exchanged in it.
+    pub fn battle(&self, index: u32) -> (u64, bool) {
+        if self.swap_sides {
+            (battle_seed(self.seed, index / 2), index % 2 == 1)
+        } else {
+            (battle_seed(self.seed, index), false)
+        }
+    }
+
+    /// Who plays each of `sides` in a battle, by name (`greedy` where none is given),
+    /// the first two sides' AIs exchanged when `swapped`.
+    pub fn ais_for(&self, sides: &[String], swapped: bool) -> BTreeMap<String, AiKind> {
+        let mut ais: BTreeMap<String, AiKind> =
+            sides.iter().map(|s| (s.clone(), self.ais.get(s).copied().unwrap_or_default())).collect();
+        if swapped && let [a, b, ..] = sides {
+            let (x, y) = (self.ais.get(a).copied().unwrap_or_default(), self.ais.get(b).copied().unwrap_or_default());
+            ais.insert(a.clone(), y);
+            ais.insert(b.clone(), x);
+        }
+        ais
+    }
+
+    /// Whether the report carries a record per AI: when AIs are named or sides swapped.
+    fn per_ai(&self) -> bool {
+        self.swap_sides || !self.ais.is_empty()
+    }
+}
+
+/// One decision of a battle: the command given, why (when the AI can say), and how long
+/// the AI took over it.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    pub unit: String,
+    pub command: Command,
+    pub reason: Option<String>,
+    pub nanos: u64,
+}
+
+/// The commands of a battle's decisions, in order, as a replay takes them.
+pub fn commands_of(decisions: &[Decision]) -> Vec<(String, Command)> {
+    decisions.iter().map(|d| (d.unit.clone(), d.command.clone())).collect()
 }
 
 /// Why a batch stopped.
@@ -54,6 +101,67 @@ pub struct SimReport {
     pub deaths: u32,
     /// Commands given in all the battles (each checked with `--check`).
     pub commands: u64,
+    /// Each AI's record, keyed by its name as given (`tactical:hard`), when AIs are named or
+    /// sides swapped. Its decision times are the one figure that varies from run to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ais: Option<BTreeMap<String, AiRecord>>,
+}
+
+/// One AI's record over a batch, from its sides' results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AiRecord {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    /// wins / (wins + losses): the share of decisive battles it won.
+    pub win_rate: f64,
+    /// The 95 % Wilson score interval of `win_rate`.
+    pub ci95: [f64; 2],
+    /// Wall time per unit decision, in milliseconds.
+    pub decision_ms: DecisionTimes,
+}
+
+/// Percentiles of the time an AI took per decision.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DecisionTimes {
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl DecisionTimes {
+    fn of(nanos: &mut [u64]) -> DecisionTimes {
+        nanos.sort_unstable();
+        let ms = |n: u64| (n as f64 / 1e3).round() / 1e3;
+        let at = |q: f64| nanos.get(((nanos.len() as f64 * q).ceil() as usize).saturating_sub(1)).copied().unwrap_or(0);
+        DecisionTimes { p50: ms(at(0.5)), p99: ms(at(0.99)), max: ms(nanos.last().copied().unwrap_or(0)) }
+    }
+}
+
+/// What one AI has gathered so far in a batch.
+#[derive(Default)]
+struct AiTally {
+    wins: u32,
+    losses: u32,
+    draws: u32,
+    nanos: Vec<u64>,
+}
+
+impl AiTally {
+    fn record(mut self) -> AiRecord {
+        let decisive = self.wins + self.losses;
+        let (low, high) = crate::stats::wilson(self.wins, decisive);
+        let rate = if decisive == 0 { 0.0 } else { f64::from(self.wins) / f64::from(decisive) };
+        let round = |x: f64| (x * 1e4).round() / 1e4;
+        AiRecord {
+            wins: self.wins,
+            losses: self.losses,
+            draws: self.draws,
+            win_rate: round(rate),
+            ci95: [round(low), round(high)],
+            decision_ms: DecisionTimes::of(&mut self.nanos),
+        }
+    }
 }
 
 /// One line of a battle log.
@@ -72,6 +180,9 @@ pub enum LogLine {
     Command {
         unit: String,
         command: Command,
+        /// Why the AI gave it, when the AI can say (the greedy AI does not).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     Event {
         event: CombatEvent,
@@ -83,7 +194,7 @@ pub fn battle_seed(seed: u64, index: u32) -> u64 {
     seed.wrapping_add(index as u64)
 }
 
-/// Runs one battle to the end; returns it and the commands that were given.
+/// Runs one battle to the end; returns it and the decisions that were made.
 pub fn run_battle(
     level: &Level,
     catalogue: &Catalogue,
@@ -91,10 +202,13 @@ pub fn run_battle(
     seed: u64,
     ais: &BTreeMap<String, AiKind>,
     options: &BattleOptions,
-) -> (BattleWorld, Vec<(String, Command)>) {
+) -> (BattleWorld, Vec<Decision>) {
     let mut battle = BattleWorld::new(level, catalogue, rules, seed, options.clone());
-    let commands = battle.run(&mut |side| Some(ais.get(side).copied().unwrap_or_default().make()));
-    (battle, commands)
+    let decisions = match battle.run_checked(&mut |side| Some(ais.get(side).copied().unwrap_or_default().make()), false)
+    {
+        Ok(d) | Err((d, _)) => d,
+    };
+    (battle, decisions)
 }
 
 /// What one battle adds to a batch's report, with its log lines when they are wanted.
@@ -105,6 +219,8 @@ struct Outcome {
     stats: super::BattleStats,
     deaths: u32,
     log: Option<Vec<u8>>,
+    /// Each side's AI by name, and the time of each of its decisions.
+    ais: BTreeMap<String, (String, Vec<u64>)>,
 }
 
 fn play_one(
@@ -114,17 +230,34 @@ fn play_one(
     index: u32,
     with_log: bool,
 ) -> Result<Outcome, SimError> {
-    let seed = battle_seed(spec.seed, index);
-    let (battle, commands) = if spec.check {
-        checked_battle(level, catalogue, spec, seed).map_err(|message| SimError::Invariant { index, seed, message })?
+    let (seed, swapped) = spec.battle(index);
+    let ais = spec.ais_for(&sides_of(level), swapped);
+    let (battle, decisions) = if spec.check {
+        checked_battle(level, catalogue, spec, &ais, seed).map_err(|message| SimError::Invariant {
+            index,
+            seed,
+            message,
+        })?
     } else {
-        run_battle(level, catalogue, spec.rules, seed, &spec.ais, &spec.options)
+        run_battle(level, catalogue, spec.rules, seed, &ais, &spec.options)
     };
     let log = with_log.then(|| {
         let mut out = Vec::new();
-        write_log(&mut out, &battle.read(), &commands, level, index).expect("writing to memory cannot fail");
+        write_log(&mut out, &battle.read(), &decisions, level, index).expect("writing to memory cannot fail");
         out
     });
+    let mut by_side: BTreeMap<String, (String, Vec<u64>)> =
+        ais.iter().map(|(side, ai)| (side.clone(), (ai.to_string(), Vec::new()))).collect();
+    if spec.per_ai() {
+        let read = battle.read();
+        for d in &decisions {
+            let side = read.fighters.iter().find(|f| f.id() == d.unit).map(|f| f.side().0.clone());
+            if let Some((_, nanos)) = side.and_then(|s| by_side.get_mut(&s)) {
+                nanos.push(d.nanos);
+            }
+        }
+    }
+    let commands = decisions;
     Ok(Outcome {
         commands: commands.len() as u64,
         winner: battle.winner().flatten().unwrap_or_else(|| "draw".into()),
@@ -132,6 +265,7 @@ fn play_one(
         stats: BattleStats::clone(battle.stats()),
         deaths: battle.read().fighters.iter().filter(|f| !f.alive()).count() as u32,
         log,
+        ais: by_side,
     })
 }
 
@@ -141,20 +275,28 @@ fn checked_battle(
     level: &Level,
     catalogue: &Catalogue,
     spec: &SimSpec,
+    ais: &BTreeMap<String, AiKind>,
     seed: u64,
-) -> Result<(BattleWorld, Vec<(String, Command)>), String> {
+) -> Result<(BattleWorld, Vec<Decision>), String> {
     let mut battle = BattleWorld::new(level, catalogue, spec.rules, seed, spec.options.clone());
-    let ais = &spec.ais;
-    let commands = battle
+    let decisions = battle
         .run_checked(&mut |side| Some(ais.get(side).copied().unwrap_or_default().make()), true)
         .map_err(|(_, e)| e)?;
     let mut again = BattleWorld::new(level, catalogue, spec.rules, seed, spec.options.clone());
-    again.replay(&commands).map_err(|e| format!("replaying its commands: {e}"))?;
+    again.replay(&commands_of(&decisions)).map_err(|e| format!("replaying its commands: {e}"))?;
     if again.events() != battle.events() {
         let at = again.events().iter().zip(battle.events().iter()).position(|(a, b)| a != b).unwrap_or(0);
         return Err(format!("its commands replay to other events, from event {at}"));
     }
-    Ok((battle, commands))
+    Ok((battle, decisions))
+}
+
+/// The sides of a level, in name order.
+pub fn sides_of(level: &Level) -> Vec<String> {
+    let mut sides: Vec<String> = level.def.units.iter().map(|u| u.side.clone()).collect();
+    sides.sort();
+    sides.dedup();
+    sides
 }
 
 /// The threads a batch uses by default: one per core.
@@ -185,12 +327,10 @@ pub fn run_batch_on(
     threads: usize,
 ) -> Result<SimReport, SimError> {
     let mut wins: BTreeMap<String, u32> = BTreeMap::new();
-    let mut sides: Vec<String> = level.def.units.iter().map(|u| u.side.clone()).collect();
-    sides.sort();
-    sides.dedup();
-    for s in sides {
+    for s in sides_of(level) {
         wins.insert(s, 0);
     }
+    let mut tallies: BTreeMap<String, AiTally> = BTreeMap::new();
     wins.insert("draw".into(), 0);
     let mut rounds = 0u64;
     let mut report = SimReport {
@@ -209,11 +349,12 @@ pub fn run_batch_on(
         counterspells: 0,
         deaths: 0,
         commands: 0,
+        ais: None,
     };
     let with_log = log.is_some();
     let mut fold = |i: u32, o: Outcome| -> Result<(), SimError> {
         report.commands += o.commands;
-        *wins.entry(o.winner).or_default() += 1;
+        *wins.entry(o.winner.clone()).or_default() += 1;
         rounds += o.rounds as u64;
         report.attacks_of_opportunity += o.stats.attacks_of_opportunity;
         report.attacks += o.stats.attacks;
@@ -223,6 +364,15 @@ pub fn run_batch_on(
         report.spells_cast += o.stats.spells_cast;
         report.counterspells += o.stats.counterspells;
         report.deaths += o.deaths;
+        for (side, (ai, nanos)) in o.ais {
+            let t = tallies.entry(ai).or_default();
+            match o.winner.as_str() {
+                "draw" => t.draws += 1,
+                w if w == side => t.wins += 1,
+                _ => t.losses += 1,
+            }
+            t.nanos.extend(nanos);
+        }
         if let (Some(out), Some(lines)) = (log.as_deref_mut(), o.log) {
             out.write_all(&lines)?;
         }
@@ -264,6 +414,9 @@ pub fn run_batch_on(
         })?;
     }
     report.wins = wins;
+    if spec.per_ai() {
+        report.ais = Some(tallies.into_iter().map(|(ai, t)| (ai, t.record())).collect());
+    }
     report.mean_rounds =
         if spec.battles == 0 { 0.0 } else { (rounds as f64 / spec.battles as f64 * 100.0).round() / 100.0 };
     Ok(report)
@@ -272,7 +425,7 @@ pub fn run_batch_on(
 fn write_log(
     out: &mut dyn Write,
     b: &Battle,
-    commands: &[(String, Command)],
+    decisions: &[Decision],
     level: &Level,
     index: u32,
 ) -> std::io::Result<()> {
@@ -284,8 +437,8 @@ fn write_log(
         house_rules: b.options.house_rules.clone(),
     };
     writeln!(out, "{}", serde_json::to_string(&head).expect("log lines serialise"))?;
-    for (unit, command) in commands {
-        let line = LogLine::Command { unit: unit.clone(), command: command.clone() };
+    for d in decisions {
+        let line = LogLine::Command { unit: d.unit.clone(), command: d.command.clone(), reason: d.reason.clone() };
         writeln!(out, "{}", serde_json::to_string(&line).expect("log lines serialise"))?;
     }
     for event in b.events.iter() {
@@ -319,7 +472,7 @@ impl BattleWorld {
     /// the greedy AI plays it).
     pub fn run(&mut self, ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>) -> Vec<(String, Command)> {
         match self.run_checked(ais, false) {
-            Ok(log) | Err((log, _)) => log,
+            Ok(log) | Err((log, _)) => commands_of(&log),
         }
     }
 
@@ -329,7 +482,7 @@ impl BattleWorld {
         &mut self,
         ais: &mut dyn FnMut(&str) -> Option<Box<dyn Ai>>,
         check: bool,
-    ) -> Result<Vec<(String, Command)>, (Vec<(String, Command)>, String)> {
+    ) -> Result<Vec<Decision>, (Vec<Decision>, String)> {
         let mut mark = None;
         if check {
             mark = Some(self.lend().check_invariants(None).map_err(|e| (vec![], format!("at the start: {e}")))?);
@@ -345,8 +498,10 @@ impl BattleWorld {
             };
             let brain =
                 brains.entry(side.clone()).or_insert_with(|| ais(&side).unwrap_or_else(|| Box::new(super::ai::Greedy)));
+            let started = std::time::Instant::now();
             let cmd = brain.decide(self, actor);
-            log.push((id, cmd.clone()));
+            let nanos = started.elapsed().as_nanos() as u64;
+            log.push(Decision { unit: id, command: cmd.clone(), reason: brain.reason().map(str::to_string), nanos });
             if self.execute(cmd.clone()).is_err() {
                 let _ = self.execute(Command::EndTurn);
             }
@@ -354,7 +509,7 @@ impl BattleWorld {
                 match self.lend().check_invariants(mark) {
                     Ok(now) => mark = Some(now),
                     Err(e) => {
-                        let what = format!("after {} {cmd:?}: {e}", log.last().map_or("", |(id, _)| id.as_str()));
+                        let what = format!("after {} {cmd:?}: {e}", log.last().map_or("", |d| d.unit.as_str()));
                         return Err((log, what));
                     }
                 }

@@ -238,6 +238,17 @@ impl BattleWorld {
 
     /// Sets the battle's dice anew from `seed`: a playout's own rolls, the same for every
     /// candidate line it compares (common random numbers).
+    /// Starts the dice afresh from `seed` with a stream per roller (common random numbers
+    /// for playouts); `set_roller` names whose stream the next rolls come from.
+    pub fn reseed_dice_per_roller(&mut self, seed: u64) {
+        self.engine_mut().world_mut().resource_mut::<Dice>().reseed_streams(seed);
+    }
+
+    /// Names whose stream of the dice the next rolls come from (see `reseed_dice_per_roller`).
+    pub fn set_roller(&mut self, roller: Option<usize>) {
+        self.engine_mut().world_mut().resource_mut::<Dice>().set_roller(roller);
+    }
+
     pub fn reseed_dice(&mut self, seed: u64) {
         *self.engine_mut().world_mut().resource_mut::<Dice>() = Dice::seeded(seed);
     }

@@ -33,6 +33,7 @@ fn a_batch_on_three_threads_gives_the_same_report_and_log_as_on_one() {
             ais: BTreeMap::new(),
             options: BattleOptions::default(),
             check: true,
+            swap_sides: false,
         };
         let run = |threads: usize| {
             let (mut log, mut seen) = (Vec::new(), vec![]);
@@ -65,7 +66,7 @@ fn a_replayed_log_reproduces_the_final_state() {
             assert!(played.stats().spells_cast > 0, "{v}: the mages cast");
         }
         let mut replay = BattleWorld::new(&lvl, &cat, v, 7, BattleOptions::default());
-        replay.replay(&commands).unwrap();
+        replay.replay(&sim::commands_of(&commands)).unwrap();
         assert_eq!(events_json(&played), events_json(&replay), "{v}");
         let state = |b: &BattleWorld| {
             b.read()

@@ -74,3 +74,77 @@ fn deciding_leaves_the_battle_as_it_was() {
     assert_eq!(a, c);
     assert_eq!(b.events(), unasked.events());
 }
+
+/// `--swap-sides` plays each seed twice with the sides' AIs exchanged, and the report keeps
+/// a record per AI: what one wins the other loses, with a Wilson interval around the rate.
+#[test]
+fn a_batch_with_sides_swapped_keeps_a_record_per_ai() {
+    let cat = Catalogue::builtin();
+    let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/mage-duel.ron"), &cat).unwrap();
+    let spec = |ais: BTreeMap<String, AiKind>| sim::SimSpec {
+        rules: RulesVariant::D20Classic,
+        seed: 11,
+        battles: 6,
+        ais,
+        options: BattleOptions::default(),
+        check: false,
+        swap_sides: true,
+    };
+    let greedy = spec(BTreeMap::new());
+    assert_eq!((greedy.battle(0), greedy.battle(1), greedy.battle(4)), ((11, false), (11, true), (13, false)));
+    let sides = sim::sides_of(&lvl);
+    let tactical = spec(BTreeMap::from([("blue".to_string(), AiKind::Tactical(Difficulty::Easy))]));
+    let swapped = tactical.ais_for(&sides, true);
+    assert_eq!((swapped["blue"], swapped["red"]), (AiKind::Greedy, AiKind::Tactical(Difficulty::Easy)));
+
+    // Greedy against itself: each seed twice is the same battle, so each pair has one winner.
+    let mut log = Vec::new();
+    let report = sim::run_batch_on(&lvl, &cat, &greedy, Some(&mut log), &mut |_| {}, 1).unwrap();
+    let ais = report.ais.expect("sides swapped: a record per AI");
+    let g = &ais["greedy"];
+    assert_eq!(g.wins, g.losses, "greedy wins what greedy loses");
+    assert_eq!(g.wins + g.draws, 6);
+    let log = String::from_utf8(log).unwrap();
+    let winners: Vec<&str> = log.lines().filter(|l| l.contains("\"battle_ended\"")).collect();
+    assert!(winners.chunks(2).all(|pair| pair.len() == 2 && pair[0] == pair[1]), "{winners:?}");
+
+    let report = sim::run_batch_on(&lvl, &cat, &tactical, None, &mut |_| {}, 2).unwrap();
+    let ais = report.ais.unwrap();
+    let (t, g) = (&ais["tactical:easy"], &ais["greedy"]);
+    assert_eq!((t.wins, t.losses, t.draws), (g.losses, g.wins, g.draws));
+    assert_eq!(t.wins + t.losses + t.draws, 6);
+    let decisive = t.wins + t.losses;
+    if decisive > 0 {
+        assert!((t.win_rate - f64::from(t.wins) / f64::from(decisive)).abs() < 1e-4);
+        assert!(t.ci95[0] <= t.win_rate && t.win_rate <= t.ci95[1]);
+    }
+    assert!(t.decision_ms.p50 <= t.decision_ms.p99 && t.decision_ms.p99 <= t.decision_ms.max);
+    assert!(t.decision_ms.max > 0.0, "the tactical AI's decisions are timed");
+}
+
+/// `sim --log` carries the tactical AI's reason with each of its commands, and none with
+/// the greedy AI's (so the greedy goldens stay as they are).
+#[test]
+fn the_log_gives_the_tactical_ais_reasons() {
+    let cat = Catalogue::builtin();
+    let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/mage-duel.ron"), &cat).unwrap();
+    let spec = sim::SimSpec {
+        rules: RulesVariant::FourActions,
+        seed: 3,
+        battles: 1,
+        ais: BTreeMap::from([("red".to_string(), AiKind::Tactical(Difficulty::Easy))]),
+        options: BattleOptions::default(),
+        check: true,
+        swap_sides: false,
+    };
+    let mut log = Vec::new();
+    sim::run_batch_on(&lvl, &cat, &spec, Some(&mut log), &mut |_| {}, 1).unwrap();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let commands: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "command").collect();
+    let red = |l: &serde_json::Value| l["unit"].as_str().unwrap().starts_with("red");
+    let (reds, blues): (Vec<_>, Vec<_>) = commands.into_iter().partition(|l| red(l));
+    assert!(!reds.is_empty() && !blues.is_empty());
+    assert!(reds.iter().all(|l| l["reason"].as_str().is_some_and(|r| r.contains(':'))), "{reds:?}");
+    assert!(blues.iter().all(|l| l.get("reason").is_none()));
+}

@@ -28,17 +28,21 @@ pub enum Behaviour {
     /// than against it): fall back as far from the foes as a move takes it, drawing as few
     /// attacks as it can.
     Withdraw,
+    /// Wait where it stands for the foes to come (they walk into its reach and it strikes
+    /// first), while no foe is in its reach and none threatens it.
+    Hold,
 }
 
 impl Behaviour {
     /// Every behaviour, in the order ties are broken.
-    pub const ALL: [Behaviour; 6] = [
+    pub const ALL: [Behaviour; 7] = [
         Behaviour::Greedy,
         Behaviour::FocusFire,
         Behaviour::FlankPartner,
         Behaviour::HoldCover,
         Behaviour::Kite,
         Behaviour::Withdraw,
+        Behaviour::Hold,
     ];
 
     /// Its name in a decision's reason.
@@ -50,6 +54,7 @@ impl Behaviour {
             Behaviour::HoldCover => "hold cover",
             Behaviour::Kite => "kite",
             Behaviour::Withdraw => "withdraw",
+            Behaviour::Hold => "hold",
         }
     }
 
@@ -70,6 +75,7 @@ impl Behaviour {
             Behaviour::FlankPartner if !ranged => flank(b, actor),
             Behaviour::HoldCover if ranged => hold_cover(b, actor, &foes),
             Behaviour::Kite if ranged => kite(b, actor, &foes),
+            Behaviour::Hold if !ranged => hold(b, actor, &foes),
             _ => None,
         };
         if let Some(cmd) = moved {
@@ -260,4 +266,14 @@ fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
         return Command::Defend;
     }
     Command::EndTurn
+}
+
+/// Wait for the foes: end the turn while no foe is in reach and none threatens it.
+fn hold(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    b.refresh();
+    let view = b.view();
+    let here = b.fighters.at(actor).footprint();
+    let engaged = threatened(&view, actor, here)
+        || foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()));
+    (!engaged).then_some(Command::EndTurn)
 }

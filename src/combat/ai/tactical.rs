@@ -1,10 +1,12 @@
 //! The tactical AI: a search over the portfolio of behaviours (`behaviours`), per unit
-//! decision. Each behaviour's next command is found on the battle as it stands; behaviours
-//! that agree are one candidate. Each candidate is played out by the real rules engine: the
-//! battle's snapshot restored into a scratch world of its variant and house rules, the
-//! acting unit fighting by that behaviour and everyone else as the greedy AI, to a horizon
-//! of rounds. Every candidate faces the same dice (each playout's dice reseeded from the
-//! decision and the sample, common random numbers), and the budget counts playouts, so the
+//! decision. Each behaviour's next command is found on the battle as it stands, and (from
+//! normal up) a strike at each foe in reach; commands that agree are one candidate. Each
+//! candidate is played out by the real rules engine: the battle's snapshot restored into a
+//! scratch world of its variant and house rules, the acting unit giving that command and
+//! fighting on by its behaviour, everyone else as the greedy AI, to a horizon of turns.
+//! Every candidate faces the same dice (each playout's dice reseeded from the decision and
+//! the sample, each unit rolling from a stream of its own: common random numbers, so two
+//! lines that agree roll alike), and the budget counts playouts, so the
 //! same battle gives the same decision on any machine. The score of a playout is what each
 //! side has left: units standing, and their hit points.
 
@@ -19,10 +21,12 @@ pub enum Difficulty {
     /// Three behaviours, one playout each to its next turn: it misjudges a fight that one
     /// lucky or unlucky roll decides.
     Easy,
-    /// Every behaviour, six playouts each, two of its turns deep.
+    /// Every behaviour and a strike at each foe in reach, six playouts each, two of its
+    /// turns deep.
     #[default]
     Normal,
-    /// Every behaviour, twelve playouts each, three of its turns deep.
+    /// Every behaviour and a strike at each foe in reach, twelve playouts each, three of
+    /// its turns deep.
     Hard,
 }
 
@@ -36,6 +40,9 @@ struct Budget {
     turns: u32,
     /// A playout stops after this many commands, whatever the clock.
     commands: u32,
+    /// Whether a strike at each foe in reach is a candidate too, beside the behaviours'
+    /// (which strike the weakest).
+    every_target: bool,
 }
 
 impl Difficulty {
@@ -56,9 +63,14 @@ impl Difficulty {
                 samples: 1,
                 turns: 1,
                 commands: 120,
+                every_target: false,
             },
-            Difficulty::Normal => Budget { behaviours: &Behaviour::ALL, samples: 6, turns: 2, commands: 240 },
-            Difficulty::Hard => Budget { behaviours: &Behaviour::ALL, samples: 12, turns: 3, commands: 480 },
+            Difficulty::Normal => {
+                Budget { behaviours: &Behaviour::ALL, samples: 6, turns: 2, commands: 240, every_target: true }
+            }
+            Difficulty::Hard => {
+                Budget { behaviours: &Behaviour::ALL, samples: 12, turns: 3, commands: 480, every_target: true }
+            }
         }
     }
 }
@@ -102,6 +114,13 @@ impl Ai for Tactical {
                 }
             }
         }
+        if budget.every_target {
+            for command in strikes(&mut battle.lend(), actor) {
+                if !candidates.iter().any(|c| c.command == command) {
+                    candidates.push(Candidate { command, behaviours: vec![Behaviour::Greedy], score: 0.0 });
+                }
+            }
+        }
         let who = battle.read().fighters.combatant[actor].id.clone();
         if candidates.len() == 1 {
             let only = candidates.pop().expect("one candidate");
@@ -122,8 +141,8 @@ impl Ai for Tactical {
             let mut total = 0.0;
             for sample in 0..budget.samples {
                 scratch.restore(snapshot);
-                scratch.reseed_dice(mix(decision, sample as u64));
-                total += playout(&mut scratch, actor, behaviour, &budget);
+                scratch.reseed_dice_per_roller(mix(decision, sample as u64));
+                total += playout(&mut scratch, actor, &c.command, behaviour, &budget);
             }
             c.score = total / budget.samples as f64;
         }
@@ -150,12 +169,15 @@ impl Ai for Tactical {
     }
 }
 
-/// Plays the scratch battle on from its snapshot: `actor` by `behaviour`, everyone else
-/// greedily, to the budget's horizon; scores what `actor`'s side has left against the rest.
-fn playout(scratch: &mut BattleWorld, actor: usize, behaviour: Behaviour, budget: &Budget) -> f64 {
+/// Plays the scratch battle on from its snapshot: `actor` gives `opening`, then fights by
+/// `behaviour`, everyone else greedily, to the budget's horizon; scores what `actor`'s side
+/// has left against the rest. Each command's rolls come from its giver's stream of the dice,
+/// so the candidates' playouts give every unit the same rolls as far as their lines agree.
+fn playout(scratch: &mut BattleWorld, actor: usize, opening: &Command, behaviour: Behaviour, budget: &Budget) -> f64 {
     // Each time the actor's turn comes round again is one cycle of everyone's answers.
     let (mut cycles, mut was_acting) = (0, true);
     let mut commands = 0;
+    let mut opened = false;
     while !scratch.is_over() && commands < budget.commands {
         let Some(now) = scratch.actor() else { break };
         if now == actor && !was_acting {
@@ -167,8 +189,14 @@ fn playout(scratch: &mut BattleWorld, actor: usize, behaviour: Behaviour, budget
         was_acting = now == actor;
         let cmd = {
             let mut b = scratch.lend();
-            if now == actor { behaviour.command(&mut b, now) } else { greedy(&mut b, now) }
+            match (now == actor, opened) {
+                (true, false) => opening.clone(),
+                (true, true) => behaviour.command(&mut b, now),
+                (false, _) => greedy(&mut b, now),
+            }
         };
+        opened |= now == actor;
+        scratch.set_roller(Some(now));
         if scratch.execute(cmd).is_err() {
             let _ = scratch.execute(Command::EndTurn);
         }
@@ -230,6 +258,23 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, pl
     let names: Vec<&str> = chosen.behaviours.iter().map(|b| b.name()).collect();
     let margin = chosen.score - baseline;
     format!("{who}: {} {what}; {:+.2} over close-and-strike in {playouts} playouts", names.join(" / "), margin)
+}
+
+/// A strike at each foe `actor` can attack now, in id order (a full attack where the
+/// variant has one and it is allowed); none while something comes first.
+fn strikes(b: &mut Battle, actor: usize) -> Vec<Command> {
+    if super::first_things(b, actor).is_some() {
+        return vec![];
+    }
+    let mut found = Vec::new();
+    for t in super::foes_of(b, actor) {
+        let id = b.fighters.combatant[t].id.clone();
+        let options = [Command::FullAttack { target: id.clone() }, Command::Attack { target: id }];
+        if let Some(strike) = options.into_iter().find(|c| b.validate(c).is_ok()) {
+            found.push(strike);
+        }
+    }
+    found
 }
 
 /// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws.
