@@ -29,6 +29,7 @@ pub(crate) fn copy_if_changed<T: Clone + PartialEq>(target: &mut T, source: &T) 
 }
 
 pub mod combat;
+pub mod compare;
 pub mod control;
 pub mod editor;
 pub mod game;

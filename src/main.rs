@@ -112,11 +112,7 @@ fn parse_xy(s: &str) -> Result<(i32, i32), String> {
     Ok((x.trim().parse().map_err(|e| format!("{e}"))?, y.trim().parse().map_err(|e| format!("{e}"))?))
 }
 
-fn parse_ai(s: &str) -> Result<(String, fivefoot::combat::AiKind), String> {
-    let (side, kind) = s.split_once('=').ok_or_else(|| format!("expected SIDE=KIND, got \"{s}\""))?;
-    let kind = kind.parse::<fivefoot::combat::AiKind>()?;
-    Ok((side.to_string(), kind))
-}
+use fivefoot::compare::cli::parse_ai;
 
 #[derive(Subcommand, Debug)]
 enum LevelAction {
@@ -153,6 +149,9 @@ enum LevelAction {
 enum Command {
     /// Run AI-vs-AI battles headless and report statistics.
     Sim(SimArgs),
+    /// Compare rule variants on one level: a batch of battles per variant (each with house
+    /// rules if asked), the same seeds under every one, reported side by side.
+    Compare(fivefoot::compare::cli::CompareArgs),
     /// Play a level in a window, skipping the menu.
     Play(PlayArgs),
     /// Print the key bindings in force, or write them to the player's bindings file.
@@ -269,6 +268,16 @@ fn main() -> ExitCode {
         }
         Some(Command::Play(args)) => play(args),
         Some(Command::Sim(args)) => sim(args),
+        Some(Command::Compare(args)) => match fivefoot::compare::cli::run(&args) {
+            Ok(out) => {
+                print!("{out}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("fivefoot compare: {e}");
+                ExitCode::from(if matches!(e, fivefoot::compare::cli::CompareError::Input(_)) { 2 } else { 1 })
+            }
+        },
         Some(Command::Bindings { write, path }) => bindings(write, path),
         Some(Command::Arena(args)) => report("fivefoot arena", fivefoot::level::generate::cli::run_arena(&args)),
         Some(Command::CheckScreenshot { path }) if !path.is_file() => {

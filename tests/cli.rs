@@ -492,3 +492,6 @@ fn schedule_prints_the_built_stages_as_json_and_refuses_an_unknown_variant() {
     assert_eq!(bad, 2);
     assert!(err.contains("gurps"), "{err}");
 }
+
+#[path = "cli/compare.rs"]
+mod compare;

@@ -105,6 +105,23 @@ pub struct SimReport {
     /// sides swapped. Its decision times are the one figure that varies from run to run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ais: Option<BTreeMap<String, AiRecord>>,
+    /// Each battle in order, for the statistics `compare` draws from a batch.
+    #[serde(skip)]
+    pub summaries: Vec<BattleSummary>,
+}
+
+/// What one battle came to, side by side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BattleSummary {
+    pub seed: u64,
+    /// The winning side, or `draw`.
+    pub winner: String,
+    pub rounds: u32,
+    /// Hit points of damage (lethal and nonlethal) each side's units dealt, by side.
+    pub damage_dealt: BTreeMap<String, u64>,
+    /// Each side's units out of the fight at the end (dead, dying or unconscious).
+    pub lost: BTreeMap<String, u32>,
+    pub stats: BattleStats,
 }
 
 /// One AI's record over a batch, from its sides' results.
@@ -219,6 +236,7 @@ struct Outcome {
     stats: super::BattleStats,
     deaths: u32,
     log: Option<Vec<u8>>,
+    summary: BattleSummary,
     /// Each side's AI by name, and the time of each of its decisions.
     ais: BTreeMap<String, (String, Vec<u64>)>,
 }
@@ -258,6 +276,7 @@ fn play_one(
         }
     }
     let commands = decisions;
+    let summary = summarise(&battle, seed);
     Ok(Outcome {
         commands: commands.len() as u64,
         winner: battle.winner().flatten().unwrap_or_else(|| "draw".into()),
@@ -265,8 +284,36 @@ fn play_one(
         stats: BattleStats::clone(battle.stats()),
         deaths: battle.read().fighters.iter().filter(|f| !f.alive()).count() as u32,
         log,
+        summary,
         ais: by_side,
     })
+}
+
+/// The summary of a battle that has ended.
+fn summarise(battle: &BattleWorld, seed: u64) -> BattleSummary {
+    let read = battle.read();
+    let side_of = |unit: &str| read.fighters.iter().find(|f| f.id() == unit).map(|f| f.side().0.clone());
+    let mut damage_dealt: BTreeMap<String, u64> = BTreeMap::new();
+    let mut lost: BTreeMap<String, u32> = BTreeMap::new();
+    for f in read.fighters.iter() {
+        damage_dealt.entry(f.side().0.clone()).or_default();
+        *lost.entry(f.side().0.clone()).or_default() += u32::from(!f.in_fight());
+    }
+    for event in read.events.iter() {
+        if let CombatEvent::Damage { attacker, total, .. } = event
+            && let Some(side) = side_of(attacker)
+        {
+            *damage_dealt.entry(side).or_default() += (*total).max(0) as u64;
+        }
+    }
+    BattleSummary {
+        seed,
+        winner: battle.winner().flatten().unwrap_or_else(|| "draw".into()),
+        rounds: battle.clock().round,
+        damage_dealt,
+        lost,
+        stats: BattleStats::clone(battle.stats()),
+    }
 }
 
 /// A battle with every invariant checked after every command, then replayed from its
@@ -350,6 +397,7 @@ pub fn run_batch_on(
         deaths: 0,
         commands: 0,
         ais: None,
+        summaries: Vec::new(),
     };
     let with_log = log.is_some();
     let mut fold = |i: u32, o: Outcome| -> Result<(), SimError> {
@@ -364,6 +412,7 @@ pub fn run_batch_on(
         report.spells_cast += o.stats.spells_cast;
         report.counterspells += o.stats.counterspells;
         report.deaths += o.deaths;
+        report.summaries.push(o.summary);
         for (side, (ai, nanos)) in o.ais {
             let t = tallies.entry(ai).or_default();
             match o.winner.as_str() {

@@ -105,6 +105,8 @@ pub enum Provoking {
 pub struct VariantNumbers {
     /// One line on what sets the variant apart (its action economy and dice), for menus.
     pub summary: String,
+    /// How long a round (hex-phases: a turn) lasts in the story, in seconds.
+    pub round_seconds: u32,
     /// What an attack roll's target number is, in the log's words ("AC", "10 + DCV").
     #[serde(default = "armor_class")]
     pub attack_target: String,

@@ -1,0 +1,93 @@
+//! `fivefoot compare LEVEL`: its arguments, and the run that prints the table (or JSON)
+//! and writes the CSV.
+
+use super::{CompareSpec, VariantSpec};
+use crate::combat::AiKind;
+use crate::level::{AtomicFile, Catalogue, Level};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// The level file (RON).
+    pub level: PathBuf,
+    /// The variants to compare: `all`, or a comma-separated list, each a variant with house
+    /// rules added by `+` (`d20-classic,d20-classic+no-flanking`).
+    #[arg(long, default_value = "all")]
+    pub rules: String,
+    /// Battles per variant.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub battles: u32,
+    /// Seed of the first battle; battle i uses seed + i under every variant.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The AI for a side, as SIDE=KIND (default: greedy for every side).
+    #[arg(long = "ai", value_parser = parse_ai)]
+    pub ai: Vec<(String, AiKind)>,
+    /// Print the report as one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the report as CSV (one row per variant) to this file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Threads per batch (default: one per core); the output is the same bytes whatever
+    /// the number.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+}
+
+/// `SIDE=KIND`, as `sim --ai` takes it.
+pub fn parse_ai(s: &str) -> Result<(String, AiKind), String> {
+    let (side, kind) = s.split_once('=').ok_or_else(|| format!("expected SIDE=KIND, got \"{s}\""))?;
+    Ok((side.to_string(), kind.parse::<AiKind>()?))
+}
+
+/// Why `compare` stopped: bad input (exit 2) or a broken invariant (exit 1).
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    #[error("{0}")]
+    Input(String),
+    #[error("{0}")]
+    Broken(String),
+}
+
+/// The whole of `fivefoot compare`: what it prints on standard output.
+pub fn run(args: &CompareArgs) -> Result<String, CompareError> {
+    let input = CompareError::Input;
+    let variants = VariantSpec::parse_list(&args.rules).map_err(|e| input(format!("--rules: {e}")))?;
+    let catalogue = Catalogue::builtin();
+    let level = Level::load(&args.level, &catalogue).map_err(|e| input(e.to_string()))?;
+    let sides = crate::combat::sim::sides_of(&level);
+    if sides.len() < 2 {
+        return Err(input(format!("{}: {}", args.level.display(), crate::editor::check::TWO_SIDES)));
+    }
+    if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(s)) {
+        return Err(input(format!("--ai names side \"{side}\", which has no units in {}", args.level.display())));
+    }
+    // The CSV is written beside its destination and renamed over it once complete.
+    let mut csv = args.csv.as_deref().map(AtomicFile::create).transpose().map_err(|e| input(format!("--csv: {e}")))?;
+    let spec = CompareSpec {
+        variants,
+        battles: args.battles,
+        seed: args.seed,
+        ais: args.ai.iter().cloned().collect::<BTreeMap<_, _>>(),
+        threads: args.threads.map_or_else(crate::combat::sim::default_threads, |n| n as usize),
+    };
+    let total = u64::from(spec.battles) * spec.variants.len() as u64;
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_draw_target(if total < 200 {
+        indicatif::ProgressDrawTarget::hidden()
+    } else {
+        indicatif::ProgressDrawTarget::stderr()
+    });
+    let report = super::run(&level, &catalogue, &spec, &mut |n| bar.set_position(u64::from(n)));
+    bar.finish_and_clear();
+    let report = report.map_err(|e| CompareError::Broken(e.to_string()))?;
+    if let Some(mut file) = csv.take() {
+        file.write_all(report.csv().as_bytes())
+            .and_then(|()| file.commit())
+            .map_err(|e| input(format!("--csv: {e}")))?;
+    }
+    Ok(if args.json { serde_json::to_string(&report).expect("reports serialise") + "\n" } else { report.table() })
+}

@@ -1,0 +1,86 @@
+//! `fivefoot compare`: one level under several variants, the same seeds under each, as a
+//! table, one JSON object or CSV; the same bytes for the same inputs; bad input exit 2.
+
+use super::*;
+
+const DUEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/mage-duel.ron");
+
+#[test]
+fn compare_reports_each_variant_with_the_same_seeds_as_sim() {
+    let (code, out, err) = fivefoot(&["compare", DUEL, "--battles", "6", "--seed", "5", "--json", "--threads", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((report["battles"].as_u64(), report["seed"].as_u64()), (Some(6), Some(5)));
+    let variants = report["variants"].as_object().unwrap();
+    let names: Vec<&str> = variants.keys().map(String::as_str).collect();
+    assert_eq!(names.len(), 5, "--rules all by default: {names:?}");
+    for (name, v) in variants {
+        let (blue, red) = (&v["sides"]["blue"], &v["sides"]["red"]);
+        let wins = blue["wins"].as_u64().unwrap() + red["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap();
+        assert_eq!(wins, 6, "{name}: every battle is won or drawn");
+        let rate = blue["win_rate"].as_f64().unwrap();
+        assert!(blue["ci95"][0].as_f64().unwrap() <= rate && rate <= blue["ci95"][1].as_f64().unwrap());
+        for key in ["rounds", "seconds"] {
+            let s = &v[key];
+            assert!(s["median"].as_f64().unwrap() <= s["p90"].as_f64().unwrap(), "{name}: {key}");
+        }
+        assert!(v["hits"].as_u64().unwrap() > 0 && v["damage_per_round"]["red"].as_f64().unwrap() > 0.0);
+        // Battle i uses seed S + i under every variant: the same battles `sim` plays.
+        let (code, sim, _) = fivefoot(&["sim", DUEL, "--rules", name, "--battles", "6", "--seed", "5", "--json"]);
+        assert_eq!(code, 0);
+        let sim: Value = serde_json::from_str(&sim).unwrap();
+        assert_eq!(sim["wins"]["blue"], blue["wins"], "{name}");
+        assert_eq!(sim["hits"], v["hits"], "{name}");
+    }
+    // A round of osr-segments is a minute; of d20-classic six seconds.
+    let secs = |v: &str| variants[v]["seconds"]["mean"].as_f64().unwrap() / variants[v]["rounds"]["mean"].as_f64().unwrap();
+    assert!((secs("osr-segments") - 60.0).abs() < 0.1 && (secs("d20-classic") - 6.0).abs() < 0.1);
+    let (_, again, _) = fivefoot(&["compare", DUEL, "--battles", "6", "--seed", "5", "--json", "--threads", "2"]);
+    assert_eq!(out, again, "the same inputs give the same bytes on any number of threads");
+}
+
+/// A house rule rides on its variant (`d20-classic+no-flanking`); the table has a column per
+/// spec in the order given, and the CSV a row.
+#[test]
+fn compare_takes_house_rules_and_writes_a_table_and_csv() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("compare.csv");
+    let skirmish = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron");
+    let specs = "d20-classic+no-flanking,d20-classic";
+    let (code, out, err) =
+        fivefoot(&["compare", skirmish, "--rules", specs, "--battles", "4", "--csv", csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let head = out.lines().nth(1).unwrap();
+    let (a, b) = (head.find("d20-classic+no-flanking").unwrap(), head.rfind("d20-classic").unwrap());
+    assert!(a < b, "columns in the order asked: {head}");
+    assert!(out.contains("house rules") && out.contains("no-flanking") && out.contains("AoO per battle"), "{out}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(rows[0].starts_with("variant,house_rules,battles,blue_wins,blue_win_rate"));
+    assert!(rows[1].starts_with("d20-classic+no-flanking,no-flanking,4,") && rows[2].starts_with("d20-classic,,4,"));
+    assert!(rows.iter().all(|r| r.split(',').count() == rows[0].split(',').count()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn compare_refuses_bad_input_with_exit_2() {
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["compare", DUEL, "--rules", "d20"], "unknown rule variant \"d20\""),
+        (vec!["compare", DUEL, "--rules", "hex-phases+no-flanking"], "does not apply to hex-phases"),
+        (vec!["compare", DUEL, "--rules", "d20-classic+kind-dm"], "unknown house rule \"kind-dm\""),
+        (vec!["compare", DUEL, "--rules", "ap-phases,ap-phases"], "named twice"),
+        (vec!["compare", DUEL, "--ai", "green=greedy"], "side \"green\""),
+        (vec!["compare", DUEL, "--ai", "blue=genius"], "unknown AI"),
+        (vec!["compare", DUEL, "--battles", "0"], "--battles"),
+        (vec!["compare", "/nonexistent/level.ron"], "level.ron"),
+        (vec!["compare", DUEL, "--csv", "/nonexistent/dir/out.csv"], "--csv"),
+    ];
+    for (args, says) in cases {
+        let (code, out, err) = fivefoot(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.is_empty() && !err.contains("panicked"), "{args:?}");
+    }
+}
