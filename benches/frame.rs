@@ -45,7 +45,7 @@ fn game_app(v: RulesVariant) -> App {
         .insert_resource(Layers { enemy_threat: true, range: true, lines: true })
         .insert_resource(Selection { unit: Some(actor), ..default() });
     // The player's side acts: the frame waits on the player, as when a human looks around.
-    app.insert_resource(BattleRes::new(battle, vec![side]));
+    app.insert_resource(BattleRes::new(battle, vec![side], Default::default()));
     app.update();
     // Not measuring nothing: the layers are computed and the overlay squares painted.
     let p = app.world().resource::<fivefoot::overlay::Preview>();

@@ -58,6 +58,10 @@ struct PlayArgs {
     /// A house rule to play with (repeatable; default: the level's own).
     #[arg(long = "house-rule", value_enum)]
     house_rules: Vec<HouseRule>,
+    /// The AI for a side, as SIDE=KIND (greedy, tactical, tactical:easy|normal|hard;
+    /// default: the level's, else greedy).
+    #[arg(long = "ai", value_parser = parse_ai)]
+    ai: Vec<(String, fivefoot::combat::AiKind)>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -268,16 +272,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Play(args)) => play(args),
         Some(Command::Sim(args)) => sim(args),
-        Some(Command::Compare(args)) => match fivefoot::compare::cli::run(&args) {
-            Ok(out) => {
-                print!("{out}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("fivefoot compare: {e}");
-                ExitCode::from(if matches!(e, fivefoot::compare::cli::CompareError::Input(_)) { 2 } else { 1 })
-            }
-        },
+        Some(Command::Compare(args)) => ExitCode::from(fivefoot::compare::cli::main(&args)),
         Some(Command::Bindings { write, path }) => bindings(write, path),
         Some(Command::Arena(args)) => report("fivefoot arena", fivefoot::level::generate::cli::run_arena(&args)),
         Some(Command::CheckScreenshot { path }) if !path.is_file() => {
@@ -399,6 +394,7 @@ fn play(args: PlayArgs) -> ExitCode {
         editor: None,
         window: args.window,
         house_rules: args.house_rules,
+        ais: args.ai.into_iter().collect(),
     };
     finish(fivefoot::play::run(opts))
 }

@@ -48,6 +48,8 @@ pub struct PlayOptions {
     pub window: Option<(u32, u32)>,
     /// The house rules asked for (none: each level's own).
     pub house_rules: Vec<crate::variants::HouseRule>,
+    /// The AI asked for a side (`--ai SIDE=KIND`); other sides play as the level says.
+    pub ais: std::collections::BTreeMap<String, crate::combat::AiKind>,
 }
 
 /// The house rules asked for on the command line; none: each level's own.
@@ -103,12 +105,17 @@ fn straight_into(path: &Path, opts: &PlayOptions) -> Result<GameSetup, String> {
         let names: Vec<&str> = sides.iter().map(|(s, _)| s.as_str()).collect();
         return Err(format!("{}: no side \"{s}\" (sides: {})", path.display(), names.join(", ")));
     }
+    if let Some(s) = opts.ais.keys().find(|s| !sides.iter().any(|(name, _)| name == *s)) {
+        let names: Vec<&str> = sides.iter().map(|(s, _)| s.as_str()).collect();
+        return Err(format!("{}: --ai names no side \"{s}\" (sides: {})", path.display(), names.join(", ")));
+    }
     Ok(GameSetup {
         level: path.to_path_buf(),
         rules: opts.rules,
         side,
         seed: opts.seed,
         house_rules: picked(&opts.house_rules),
+        ais: opts.ais.clone(),
     })
 }
 
@@ -151,6 +158,7 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
             side: None,
             seed: opts.seed,
             house_rules: None,
+            ais: Default::default(),
         });
         app.insert_resource(doc);
         app.insert_resource(crate::editor::tools::EditorTools {
@@ -171,6 +179,7 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
             side: None,
             seed: opts.seed,
             house_rules: picked(&opts.house_rules),
+            ais: opts.ais.clone(),
         });
         app.init_state::<Screen>();
     }

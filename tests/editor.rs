@@ -338,7 +338,7 @@ fn a_side_s_colour_and_who_plays_it_are_edits_that_follow_a_rename_and_undo() {
     let before = d.clone();
     assert!(d.apply(&Edit::SetSide(SideDef { name: " ".into(), person: true, ..SideDef::default() }), cat()).is_err());
     assert_eq!(d, before, "a side without a name is refused");
-    let red = SideDef { name: "red".into(), colour: Some((140, 80, 200)), person: true };
+    let red = SideDef { name: "red".into(), colour: Some((140, 80, 200)), person: true, ai: None };
     d.apply(&Edit::SetSide(red.clone()), cat()).unwrap();
     assert_eq!(d.level().side("red"), Some(&red));
     assert_eq!(d.level().person_side(), Some("red"), "the marked side, not the first unit's");

@@ -52,7 +52,7 @@ fn controls_app(battle: BattleWorld) -> App {
         ControlPlugin,
     ));
     let sides = battle.read().sides_all();
-    app.insert_resource(BattleRes::new(battle, sides));
+    app.insert_resource(BattleRes::new(battle, sides, Default::default()));
     app.update();
     app
 }

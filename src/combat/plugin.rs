@@ -5,7 +5,7 @@
 //! fighters.
 
 use super::BattleWorld;
-use super::ai::{Ai, Greedy};
+use super::ai::{Ai, AiKind};
 use super::command::Command;
 use super::event::CombatEvent;
 use crate::rules::RulesSet;
@@ -20,6 +20,8 @@ pub struct BattleRes {
     /// Events not yet read by the view/HUD.
     pub cursor: usize,
     ais: BTreeMap<String, Box<dyn Ai + Send + Sync>>,
+    /// Which AI plays each side (greedy where none is named).
+    kinds: BTreeMap<String, AiKind>,
     /// Sides a person plays: their commands come from `PlayerCommands`.
     pub human_sides: Vec<String>,
     /// An AI decision being worked out on another thread.
@@ -30,12 +32,28 @@ pub struct BattleRes {
 struct Thinking {
     actor: usize,
     events: usize,
-    task: Task<(String, Box<dyn Ai + Send + Sync>, Command, f64)>,
+    task: Task<Decided>,
+}
+
+/// An AI's answer: for which side, the AI (handed back), its command, why, and how long
+/// it took in milliseconds.
+type Decided = (String, Box<dyn Ai + Send + Sync>, Command, Option<String>, f64);
+
+/// Emitted when an AI's command is played: who gave it and why, in the AI's words.
+#[derive(Message, Clone, Debug)]
+pub struct AiReason {
+    pub unit: String,
+    pub reason: String,
 }
 
 impl BattleRes {
-    pub fn new(battle: BattleWorld, human_sides: Vec<String>) -> Self {
-        BattleRes { battle, cursor: 0, ais: BTreeMap::new(), human_sides, thinking: None }
+    pub fn new(battle: BattleWorld, human_sides: Vec<String>, kinds: BTreeMap<String, AiKind>) -> Self {
+        BattleRes { battle, cursor: 0, ais: BTreeMap::new(), kinds, human_sides, thinking: None }
+    }
+
+    /// The AI that plays `side`.
+    pub fn ai_of(&self, side: &str) -> AiKind {
+        self.kinds.get(side).copied().unwrap_or_default()
     }
 
     /// The AI is working out a move.
@@ -73,6 +91,7 @@ impl Plugin for CombatPlugin {
             .add_message::<CombatEventMsg>()
             .add_message::<CommandRefused>()
             .add_message::<TurnEndedByItself>()
+            .add_message::<AiReason>()
             .add_systems(Update, advance_clock.in_set(RulesSet::Clock).run_if(resource_exists::<BattleRes>));
     }
 }
@@ -120,6 +139,7 @@ fn advance_clock(
     pace: Option<ResMut<Pace>>,
     mut skip: ResMut<SkipAi>,
     mut thinking: ResMut<AiThinking>,
+    mut reasons: MessageWriter<AiReason>,
     time: Res<Time>,
     mut out: MessageWriter<CombatEventMsg>,
     mut refused: MessageWriter<CommandRefused>,
@@ -166,7 +186,7 @@ fn advance_clock(
         // answer is played when it is ready.
         if res.thinking.is_some() {
             let r = res.bypass_change_detection();
-            let Some((side, brain, cmd, ms)) = r.thinking.as_mut().and_then(|p| check_ready(&mut p.task)) else {
+            let Some((side, brain, cmd, why, ms)) = r.thinking.as_mut().and_then(|p| check_ready(&mut p.task)) else {
                 break;
             };
             let pending = r.thinking.take().expect("in flight");
@@ -174,8 +194,14 @@ fn advance_clock(
             thinking.last_ms = ms;
             thinking.max_ms = thinking.max_ms.max(ms);
             // A stale answer (the battle moved on meanwhile) is dropped and asked again.
-            if pending.actor == actor && pending.events == r.battle.events().len() && res.battle.execute(cmd).is_err() {
-                let _ = res.battle.execute(Command::EndTurn);
+            if pending.actor == actor && pending.events == r.battle.events().len() {
+                if let Some(reason) = why {
+                    let unit = r.battle.read().fighters.combatant[actor].id.clone();
+                    reasons.write(AiReason { unit, reason });
+                }
+                if res.battle.execute(cmd).is_err() {
+                    let _ = res.battle.execute(Command::EndTurn);
+                }
             }
             if played {
                 break;
@@ -188,7 +214,8 @@ fn advance_clock(
             break;
         }
         let r = res.bypass_change_detection();
-        let brain = r.ais.remove(&side).unwrap_or_else(|| Box::new(Greedy));
+        let kind = r.ai_of(&side);
+        let brain = r.ais.remove(&side).unwrap_or_else(|| kind.make());
         let snapshot = r.battle.snapshot_quiet();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let mut brain = brain;
@@ -196,7 +223,8 @@ fn advance_clock(
             let mut copy = BattleWorld::scratch(snapshot.variant(), snapshot.house_rules());
             copy.restore(&snapshot);
             let cmd = brain.decide(&mut copy, actor);
-            (side, brain, cmd, started.elapsed().as_secs_f64() * 1000.0)
+            let why = brain.reason().map(str::to_string);
+            (side, brain, cmd, why, started.elapsed().as_secs_f64() * 1000.0)
         });
         r.thinking = Some(Thinking { actor, events: r.battle.events().len(), task });
         break;

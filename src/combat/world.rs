@@ -236,21 +236,21 @@ impl BattleWorld {
         self.world().resource::<Dice>().seed()
     }
 
-    /// Sets the battle's dice anew from `seed`: a playout's own rolls, the same for every
-    /// candidate line it compares (common random numbers).
+    /// How far the battle's dice have rolled (see `Dice::position`).
+    pub fn dice_position(&self) -> u64 {
+        self.world().resource::<Dice>().position()
+    }
+
     /// Starts the dice afresh from `seed` with a stream per roller (common random numbers
-    /// for playouts); `set_roller` names whose stream the next rolls come from.
-    pub fn reseed_dice_per_roller(&mut self, seed: u64) {
-        self.engine_mut().world_mut().resource_mut::<Dice>().reseed_streams(seed);
+    /// for playouts; `mirrored`: each roll turned over, the antithetic twin of a playout);
+    /// `set_roller` names whose stream the next rolls come from.
+    pub fn reseed_dice_per_roller(&mut self, seed: u64, mirrored: bool) {
+        self.engine_mut().world_mut().resource_mut::<Dice>().reseed_streams(seed, mirrored);
     }
 
     /// Names whose stream of the dice the next rolls come from (see `reseed_dice_per_roller`).
     pub fn set_roller(&mut self, roller: Option<usize>) {
         self.engine_mut().world_mut().resource_mut::<Dice>().set_roller(roller);
-    }
-
-    pub fn reseed_dice(&mut self, seed: u64) {
-        *self.engine_mut().world_mut().resource_mut::<Dice>() = Dice::seeded(seed);
     }
 
     /// The battle as plain data, its event log included.

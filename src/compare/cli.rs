@@ -52,6 +52,21 @@ pub enum CompareError {
     Broken(String),
 }
 
+/// `fivefoot compare` as the binary runs it: the report on standard output, or the error
+/// on standard error; the exit code (2 for bad input, 1 for a broken invariant).
+pub fn main(args: &CompareArgs) -> u8 {
+    match run(args) {
+        Ok(out) => {
+            print!("{out}");
+            0
+        }
+        Err(e) => {
+            eprintln!("fivefoot compare: {e}");
+            if matches!(e, CompareError::Input(_)) { 2 } else { 1 }
+        }
+    }
+}
+
 /// The whole of `fivefoot compare`: what it prints on standard output.
 pub fn run(args: &CompareArgs) -> Result<String, CompareError> {
     let input = CompareError::Input;

@@ -428,7 +428,7 @@ const SIDE_SWATCHES: [(u8, u8, u8); 8] = [
 ];
 
 /// One side: its name and units in its colour, swatches to recolour it (the last puts back
-/// the colour from its name), and whether a person plays it by default.
+/// the colour from its name), whether a person plays it by default, and its AI.
 fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
     let level = &doc.doc.level();
     let def = level.side(side).cloned().unwrap_or(SideDef { name: side.to_string(), ..SideDef::default() });
@@ -453,6 +453,15 @@ fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
         {
             change = Some(SideDef { person, ..def.clone() });
         }
+        let ai = def.ai.unwrap_or_default();
+        egui::ComboBox::from_id_salt(("side-ai", side)).selected_text(format!("AI: {ai}")).show_ui(ui, |ui| {
+            for kind in crate::combat::AiKind::ALL {
+                if ui.selectable_label(ai == kind, kind.to_string()).clicked() {
+                    change =
+                        Some(SideDef { ai: (kind != crate::combat::AiKind::Greedy).then_some(kind), ..def.clone() });
+                }
+            }
+        });
     });
     if let Some(side) = change {
         doc.apply(&Edit::SetSide(side));

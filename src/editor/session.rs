@@ -407,6 +407,7 @@ fn start_playtest(level: &LevelDef, tools: &EditorTools) -> Result<(GameSetup, P
         side,
         seed: tools.playtest_seed,
         house_rules: (!tools.playtest_house_rules.is_empty()).then(|| tools.playtest_house_rules.clone()),
+        ais: Default::default(),
     };
     Ok((setup, PlayTest { file }))
 }

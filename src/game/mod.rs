@@ -44,6 +44,8 @@ pub struct GameSetup {
     pub seed: u64,
     /// The house rules picked; `None`: the level's own.
     pub house_rules: Option<Vec<crate::variants::HouseRule>>,
+    /// The AI picked for a side; a side not named plays as the level says (else greedy).
+    pub ais: std::collections::BTreeMap<String, crate::combat::AiKind>,
 }
 
 /// The levels edited this run: the last one, which the menu selects when the editor hands
@@ -149,7 +151,10 @@ pub fn start_skirmish(world: &mut World) {
     let options = BattleOptions { house_rules, ..BattleOptions::default() };
     let battle = BattleWorld::new(&level, &catalogue, variant, setup.seed, options);
     spawn_combatants(world, &battle.read());
-    world.insert_resource(BattleRes::new(battle, human.clone()));
+    let mut ais: std::collections::BTreeMap<String, crate::combat::AiKind> =
+        level.def.sides.iter().filter_map(|s| Some((s.name.clone(), s.ai?))).collect();
+    ais.extend(setup.ais.clone());
+    world.insert_resource(BattleRes::new(battle, human.clone(), ais));
     world.insert_resource(HumanSides(human));
     world.insert_resource(LevelName(level.def.name.clone()));
     world.insert_resource(crate::view::SideColours(level.def.sides.clone()));
@@ -214,6 +219,8 @@ pub struct LevelSummary {
     pub person: usize,
     /// The house rules it names.
     pub house_rules: Vec<crate::variants::HouseRule>,
+    /// The AI it names for a side.
+    pub ais: std::collections::BTreeMap<String, crate::combat::AiKind>,
 }
 
 /// Reads the levels for the menu; broken files are listed with their error.
@@ -242,6 +249,7 @@ pub fn summarise(level: &Level) -> LevelSummary {
         height: level.terrain.height(),
         rules: level.def.rules,
         house_rules: level.def.house_rules.clone(),
+        ais: level.def.sides.iter().filter_map(|s| Some((s.name.clone(), s.ai?))).collect(),
         person: level.def.person_side().and_then(|p| sides.iter().position(|(s, _)| s == p)).unwrap_or(0),
         sides,
     }

@@ -37,6 +37,8 @@ struct MenuChoice {
     house_rules: Option<Vec<HouseRule>>,
     /// Index into the level's sides; `None` = watch the AI.
     side: Option<usize>,
+    /// The AI picked for a side (else the level's, else greedy).
+    ais: std::collections::BTreeMap<String, crate::combat::AiKind>,
     /// The seed as typed: a number is used as it is, any other text is hashed.
     seed_text: String,
     /// The level to select when the list is next read (the one just edited).
@@ -103,6 +105,7 @@ fn menu_screen(
                             choice.selected = i;
                             choice.side = Some(s.person);
                             choice.house_rules = None;
+                            choice.ais.clear();
                         }
                     }
                     Err(err) => {
@@ -150,6 +153,7 @@ fn menu_screen(
                 choice.side = None;
             }
         });
+        ai_pickers(ui, &mut choice, &level);
         if let Some(n) = &notice.0 {
             ui.colored_label(egui::Color32::from_rgb(230, 110, 90), n);
         }
@@ -178,10 +182,34 @@ fn menu_screen(
             side: choice.side.and_then(|i| level.sides.get(i)).map(|(s, _)| s.clone()),
             seed,
             house_rules: choice.house_rules.is_some().then(|| chosen_house_rules(&choice, level)),
+            ais: choice.ais.clone(),
         });
         next.set(Screen::Skirmish);
     }
     Ok(())
+}
+
+/// The AI of each side the person does not play: the level's by default.
+fn ai_pickers(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSummary) {
+    ui.horizontal(|ui| {
+        ui.label("AI:");
+        for (i, (side, _)) in level.sides.iter().enumerate() {
+            if choice.side == Some(i) {
+                continue;
+            }
+            let current = choice.ais.get(side).or(level.ais.get(side)).copied().unwrap_or_default();
+            egui::ComboBox::from_id_salt(("ai", side.as_str())).selected_text(format!("{side}: {current}")).show_ui(
+                ui,
+                |ui| {
+                    for kind in crate::combat::AiKind::ALL {
+                        if ui.selectable_label(current == kind, kind.to_string()).clicked() {
+                            choice.ais.insert(side.clone(), kind);
+                        }
+                    }
+                },
+            );
+        }
+    });
 }
 
 /// The house rules the menu will start the battle with: those ticked (only those that

@@ -5,7 +5,9 @@
 //! log with every roll), and the bottom action bar with shortcuts and reasons. Reads the
 //! battle; changes it only through the player's commands.
 
-use crate::combat::plugin::{AiThinking, BattleRes, CombatEventMsg, CommandRefused, Pace, SkipAi, TurnEndedByItself};
+use crate::combat::plugin::{
+    AiReason, AiThinking, BattleRes, CombatEventMsg, CommandRefused, Pace, SkipAi, TurnEndedByItself,
+};
 use crate::control::plugin::{ActionBar, Feedback, Selection, SlotPressed, human_actor};
 use crate::control::{SlotAction, budget_line};
 use crate::game::{GameSetup, HumanSides, Paused, Screen};
@@ -22,7 +24,10 @@ impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CombatLog>()
             .init_resource::<crate::view::SideColours>()
-            .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>| log.lines.clear())
+            .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>| {
+                log.lines.clear();
+                log.reason.clear();
+            })
             .add_systems(Update, (collect_log, pace_keys).run_if(in_state(Screen::Skirmish)))
             .add_systems(EguiPrimaryContextPass, hud.run_if(in_state(Screen::Skirmish)));
     }
@@ -31,16 +36,45 @@ impl Plugin for HudPlugin {
 /// How many of the newest log lines the panel lays out.
 pub const LOG_SHOWN: usize = 300;
 
-/// Every event line so far, newest last.
+/// Every event line so far, newest last, with the AI's reasons among them (shown on
+/// demand).
 #[derive(Resource, Default)]
 pub struct CombatLog {
     pub lines: Vec<String>,
+    /// Which of `lines` are an AI's reason for its next command.
+    pub reason: Vec<bool>,
+    /// Whether the panel shows the AI's reasons.
+    pub show_reasons: bool,
+}
+
+impl CombatLog {
+    fn push(&mut self, line: String, reason: bool) {
+        self.lines.push(line);
+        self.reason.push(reason);
+    }
+
+    /// The lines the panel shows, oldest first: the newest `LOG_SHOWN`, reasons only when
+    /// asked for.
+    pub fn shown(&self) -> Vec<&str> {
+        let mut shown: Vec<&str> = self
+            .lines
+            .iter()
+            .zip(&self.reason)
+            .rev()
+            .filter(|(_, why)| self.show_reasons || !**why)
+            .take(LOG_SHOWN)
+            .map(|(l, _)| l.as_str())
+            .collect();
+        shown.reverse();
+        shown
+    }
 }
 
 fn collect_log(
     mut events: MessageReader<CombatEventMsg>,
     mut refused: MessageReader<CommandRefused>,
     mut ended: MessageReader<TurnEndedByItself>,
+    mut reasons: MessageReader<AiReason>,
     mut log: ResMut<CombatLog>,
     mut feedback: ResMut<Feedback>,
     res: Option<Res<BattleRes>>,
@@ -48,17 +82,21 @@ fn collect_log(
     let attack_target = res.map_or("AC", |r| r.battle.variant().numbers().attack_target.as_str());
     // An opportunity that ended by itself is said before the next one begins.
     let mut ended: Vec<String> = ended.read().map(TurnEndedByItself::describe).collect();
+    // The AI's reason comes before what its command did (one AI command a frame at most).
+    for r in reasons.read() {
+        log.push(format!("why: {}", r.reason), true);
+    }
     for e in events.read() {
         if matches!(e.0, crate::combat::CombatEvent::TurnStarted { .. }) && !ended.is_empty() {
             let line = ended.remove(0);
             feedback.0 = Some(line.clone());
-            log.lines.push(line);
+            log.push(line, false);
         }
-        log.lines.push(e.0.describe_under(attack_target));
+        log.push(e.0.describe_under(attack_target), false);
     }
     for line in ended {
         feedback.0 = Some(line.clone());
-        log.lines.push(line);
+        log.push(line, false);
     }
     for r in refused.read() {
         feedback.0 = Some(r.0.clone());
@@ -93,7 +131,13 @@ fn colour32(c: Color) -> egui::Color32 {
 fn hud(
     mut contexts: EguiContexts,
     res: Option<Res<BattleRes>>,
-    (log, bar, preview, sel, feedback): (Res<CombatLog>, Res<ActionBar>, Res<Preview>, Res<Selection>, Res<Feedback>),
+    (mut log, bar, preview, sel, feedback): (
+        ResMut<CombatLog>,
+        Res<ActionBar>,
+        Res<Preview>,
+        Res<Selection>,
+        Res<Feedback>,
+    ),
     mut layers: ResMut<Layers>,
     pace: Option<ResMut<Pace>>,
     mut skip: ResMut<SkipAi>,
@@ -132,6 +176,16 @@ fn hud(
             let you =
                 if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };
             ui.label(you);
+            let mut sides: Vec<&str> = b.fighters.iter().map(|f| f.side().0.as_str()).collect();
+            sides.dedup();
+            sides.sort_unstable();
+            sides.dedup();
+            let ais: Vec<String> = sides
+                .iter()
+                .filter(|s| !humans.0.iter().any(|h| h == *s))
+                .map(|s| format!("{s}: {}", res.ai_of(s)))
+                .collect();
+            ui.label(format!("AI {}", ais.join(", ")));
             ui.separator();
             ui.toggle_value(
                 &mut layers.enemy_threat,
@@ -153,6 +207,8 @@ fn hud(
             if ui.button(format!("Skip AI ({})", hint(GameAction::SkipAi))).clicked() {
                 skip.0 = true;
             }
+            ui.toggle_value(&mut log.show_reasons, "AI reasons")
+                .on_hover_text("show in the log why the AI chose each command (the tactical AI says)");
             if ui.button("Pause (Esc)").clicked() {
                 paused.0 = true;
             }
@@ -377,9 +433,9 @@ fn hud(
         egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
             // The newest lines (laying out thousands every frame would cost the frame rate);
             // `fivefoot sim --log` keeps everything.
-            let start = log.lines.len().saturating_sub(LOG_SHOWN);
-            for line in &log.lines[start..] {
-                ui.label(egui::RichText::new(line).size(12.5));
+            for line in log.shown() {
+                let text = egui::RichText::new(line).size(12.5);
+                ui.label(if line.starts_with("why: ") { text.italics().weak() } else { text });
             }
         });
     });

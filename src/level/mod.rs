@@ -72,6 +72,10 @@ pub struct SideDef {
     /// A person plays this side unless told otherwise (the others are the AI's).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub person: bool,
+    /// The AI that plays it by default (`greedy`, `tactical`, `tactical:hard`…; otherwise
+    /// greedy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<crate::combat::AiKind>,
 }
 
 impl LevelDef {

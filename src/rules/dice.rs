@@ -15,18 +15,22 @@ pub struct Dice {
     /// differ in one unit's choice still give every unit the same rolls in the same order.
     streams: Vec<Option<ChaCha8Rng>>,
     roller: Option<usize>,
+    /// Every roll of a stream turned over (`sides + 1 − r`): the antithetic twin of a
+    /// playout, whose luck runs the other way.
+    mirrored: bool,
 }
 
 impl Dice {
     pub fn seeded(seed: u64) -> Dice {
-        Dice { seed, rng: ChaCha8Rng::seed_from_u64(seed), streams: Vec::new(), roller: None }
+        Dice { seed, rng: ChaCha8Rng::seed_from_u64(seed), streams: Vec::new(), roller: None, mirrored: false }
     }
     /// Names who rolls next (a stream of its own), or none (the one common stream).
     pub fn set_roller(&mut self, roller: Option<usize>) {
         self.roller = roller;
     }
     /// Starts every roller's stream afresh from `seed`.
-    pub fn reseed_streams(&mut self, seed: u64) {
+    pub fn reseed_streams(&mut self, seed: u64, mirrored: bool) {
+        self.mirrored = mirrored;
         self.seed = seed;
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.streams.iter_mut().for_each(|s| *s = None);
@@ -34,6 +38,11 @@ impl Dice {
     }
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+    /// How far the common stream has rolled (it moves on with every roll), which a snapshot
+    /// carries as it is.
+    pub fn position(&self) -> u64 {
+        self.rng.get_word_pos() as u64
     }
     /// One roll of a `sides`-sided die, 1..=sides.
     pub fn roll(&mut self, sides: u32) -> u32 {
@@ -47,7 +56,8 @@ impl Dice {
         let stream = self.streams[who].get_or_insert_with(|| {
             ChaCha8Rng::seed_from_u64(seed ^ (who as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
         });
-        stream.random_range(1..=sides.max(1))
+        let r = stream.random_range(1..=sides.max(1));
+        if self.mirrored { sides.max(1) + 1 - r } else { r }
     }
     /// `count` rolls of a `sides`-sided die.
     pub fn roll_many(&mut self, count: u32, sides: u32) -> Vec<u32> {
@@ -83,7 +93,7 @@ mod tests {
     #[test]
     fn each_roller_rolls_its_own_stream_whatever_the_others_roll() {
         let mut a = Dice::seeded(7);
-        a.reseed_streams(99);
+        a.reseed_streams(99, false);
         let mut b = a.clone();
         let theirs = |d: &mut Dice, others: usize| -> Vec<u32> {
             let mut mine = vec![];
@@ -99,7 +109,7 @@ mod tests {
         };
         assert_eq!(theirs(&mut a, 0), theirs(&mut b, 3), "roller 0 sees the same rolls");
         let mut c = Dice::seeded(7);
-        c.reseed_streams(100);
+        c.reseed_streams(100, false);
         assert_ne!(theirs(&mut c, 0), theirs(&mut Dice::seeded(7), 0), "another seed, other rolls");
         let (mut plain, mut named) = (Dice::seeded(5), Dice::seeded(5));
         named.set_roller(None);

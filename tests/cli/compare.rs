@@ -33,7 +33,8 @@ fn compare_reports_each_variant_with_the_same_seeds_as_sim() {
         assert_eq!(sim["hits"], v["hits"], "{name}");
     }
     // A round of osr-segments is a minute; of d20-classic six seconds.
-    let secs = |v: &str| variants[v]["seconds"]["mean"].as_f64().unwrap() / variants[v]["rounds"]["mean"].as_f64().unwrap();
+    let secs =
+        |v: &str| variants[v]["seconds"]["mean"].as_f64().unwrap() / variants[v]["rounds"]["mean"].as_f64().unwrap();
     assert!((secs("osr-segments") - 60.0).abs() < 0.1 && (secs("d20-classic") - 6.0).abs() < 0.1);
     let (_, again, _) = fivefoot(&["compare", DUEL, "--battles", "6", "--seed", "5", "--json", "--threads", "2"]);
     assert_eq!(out, again, "the same inputs give the same bytes on any number of threads");

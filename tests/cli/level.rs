@@ -255,3 +255,37 @@ fn level_check_prints_warnings_but_passes_the_level() {
     assert_eq!(lines[2], format!("{}: ok, 2 warnings", file.display()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A level names the AI of a side (`sides: [(name: "red", ai: "tactical:hard")]`); a name
+/// that is no AI is reported with its file, line and column, and `play --ai` refuses a side
+/// the level does not have before any window opens.
+#[test]
+fn a_level_names_each_sides_ai_and_bad_names_are_errors() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-level-ai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let duel = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/mage-duel.ron")).unwrap();
+    let with = |ai: &str| {
+        let text =
+            duel.replacen("    units: [", &format!("    sides: [(name: \"red\", ai: \"{ai}\")],\n    units: ["), 1);
+        assert_ne!(text, duel);
+        text
+    };
+    let good = dir.join("good.ron");
+    std::fs::write(&good, with("tactical:hard")).unwrap();
+    let (code, out, err) = fivefoot(&["level", "check", good.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let cat = fivefoot::level::Catalogue::builtin();
+    let level = fivefoot::level::Level::load(&good, &cat).unwrap();
+    let hard = fivefoot::combat::AiKind::Tactical(fivefoot::combat::ai::Difficulty::Hard);
+    assert_eq!(level.def.sides[0].ai, Some(hard));
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, with("tactical:brutal")).unwrap();
+    let (code, out, err) = fivefoot(&["level", "check", bad.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    let said = format!("{out}{err}");
+    assert!(said.contains("bad.ron:") && said.contains("unknown difficulty \"brutal\""), "{said}");
+    let (code, _, err) = fivefoot_on(Some(":4242"), &["play", good.to_str().unwrap(), "--ai", "green=tactical"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--ai names no side \"green\""), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

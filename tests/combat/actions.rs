@@ -413,7 +413,7 @@ fn the_combat_plugin_plays_the_battle_out_and_sends_every_event_to_the_view() {
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, fivefoot::rules::RulesPlugin, CombatPlugin));
     let battle = BattleWorld::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 9, BattleOptions::default());
     let mut alone = battle.fork(false);
-    app.insert_resource(BattleRes::new(battle, vec![]));
+    app.insert_resource(BattleRes::new(battle, vec![], Default::default()));
     let mut cursor = app.world().resource::<Messages<CombatEventMsg>>().get_cursor();
     let mut seen = 0;
     for _ in 0..3000 {

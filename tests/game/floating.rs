@@ -5,7 +5,7 @@ use super::*;
 fn floating_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin)).add_message::<CombatEventMsg>().add_plugins(FloatingPlugin);
-    app.insert_resource(BattleRes::new(duel(RulesVariant::D20Classic), vec![]))
+    app.insert_resource(BattleRes::new(duel(RulesVariant::D20Classic), vec![], Default::default()))
         .insert_resource(BoardLayout::new(Shape::Square, 10, 7))
         .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(Duration::from_millis(100)));
     app.update();

@@ -18,6 +18,7 @@ fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
         side: Some("red".into()),
         seed: 5,
         house_rules: None,
+        ais: Default::default(),
     });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
@@ -66,7 +67,14 @@ fn a_broken_level_sends_the_player_back_to_the_menu_with_the_error() {
         .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
         .add_plugins(GamePlugin)
         .init_state::<Screen>();
-    app.insert_resource(GameSetup { level: bad, rules: None, side: None, seed: 1, house_rules: None });
+    app.insert_resource(GameSetup {
+        level: bad,
+        rules: None,
+        side: None,
+        seed: 1,
+        house_rules: None,
+        ais: Default::default(),
+    });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
     app.update();
@@ -88,7 +96,7 @@ fn the_active_variants_badges_each_unit() {
         // Everyone plays by hand so the clock stands still.
         let battle = BattleWorld::new(&l, &Catalogue::builtin(), v, 1, BattleOptions::default());
         fivefoot::game::spawn_combatants(app.world_mut(), &battle.read());
-        app.insert_resource(BattleRes::new(battle, vec!["blue".into(), "red".into()]));
+        app.insert_resource(BattleRes::new(battle, vec!["blue".into(), "red".into()], Default::default()));
         app.update();
         app.update();
         let badges: Vec<(String, String)> = app
@@ -121,7 +129,7 @@ fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
     let battle = BattleWorld::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
-    app.insert_resource(BattleRes::new(battle, vec![]));
+    app.insert_resource(BattleRes::new(battle, vec![], Default::default()));
     for _ in 0..100_000 {
         app.update();
         if battle_of(&app).is_over() {
@@ -180,10 +188,66 @@ fn a_level_s_side_colours_and_its_person_s_side_are_what_the_menu_and_the_tokens
     let units = vec![unit("a", "red", (0, 0), "goblin"), unit("b", "blue", (7, 3), "goblin")];
     let mut lvl = level(&rows, units, RulesVariant::D20Classic);
     assert_eq!(fivefoot::game::summarise(&lvl).person, 0, "unmarked: the first unit's side (red)");
-    lvl.def.sides = vec![SideDef { name: "blue".into(), colour: Some((10, 20, 30)), person: true }];
+    lvl.def.sides = vec![SideDef { name: "blue".into(), colour: Some((10, 20, 30)), person: true, ai: None }];
     let summary = fivefoot::game::summarise(&lvl);
     assert_eq!(summary.sides[summary.person].0, "blue", "the side marked for a person");
     assert_eq!(colour_of(&lvl.def.sides, "blue"), Color::srgb_u8(10, 20, 30));
     assert_eq!(colour_of(&lvl.def.sides, "red"), side_colour("red"), "a side the level does not colour");
     assert_eq!(SideColours(lvl.def.sides.clone()).of("blue"), Color::srgb_u8(10, 20, 30));
+}
+
+/// The window plays each side with the AI the level or the player named: a tactical side
+/// thinks off the main thread and plays the battle `sim` plays with the same AIs, and each
+/// of its commands comes with its reason for the log.
+#[test]
+fn the_window_plays_each_side_with_its_named_ai_and_gives_the_tactical_ais_reasons() {
+    use fivefoot::combat::ai::{AiKind, Difficulty};
+    use fivefoot::combat::plugin::AiReason;
+    let mut l = level(
+        &OPEN,
+        vec![
+            unit("hero", "blue", (1, 3), "human_fighter"),
+            unit("pike", "blue", (1, 5), "spearman"),
+            unit("gob", "red", (8, 3), "goblin"),
+            unit("wolf", "red", (8, 1), "wolf"),
+        ],
+        RulesVariant::D20Classic,
+    );
+    let easy = AiKind::Tactical(Difficulty::Easy);
+    l.def.sides = vec![fivefoot::level::SideDef { name: "red".into(), ai: Some(easy), ..Default::default() }];
+    let catalogue = Catalogue::builtin();
+    let ais = std::collections::BTreeMap::from([("red".to_string(), easy)]);
+    let (reference, decisions) = fivefoot::combat::sim::run_battle(
+        &l,
+        &catalogue,
+        RulesVariant::D20Classic,
+        11,
+        &ais,
+        &BattleOptions::default(),
+    );
+
+    #[derive(Resource, Default)]
+    struct Heard(Vec<AiReason>);
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin)).add_plugins((RulesPlugin, CombatPlugin));
+    app.init_resource::<Heard>().add_systems(PostUpdate, |mut r: MessageReader<AiReason>, mut heard: ResMut<Heard>| {
+        heard.0.extend(r.read().cloned())
+    });
+    let battle = BattleWorld::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
+    app.insert_resource(BattleRes::new(battle, vec![], ais));
+    assert_eq!(app.world().resource::<BattleRes>().ai_of("red"), easy);
+    assert_eq!(app.world().resource::<BattleRes>().ai_of("blue"), AiKind::Greedy);
+    for _ in 0..100_000 {
+        app.update();
+        if battle_of(&app).is_over() {
+            break;
+        }
+    }
+    assert_eq!(battle_of(&app).events(), reference.events(), "the battle sim plays with the same AIs");
+    let heard = &app.world().resource::<Heard>().0;
+    let reasons: Vec<(&str, &str)> =
+        decisions.iter().filter_map(|d| Some((d.unit.as_str(), d.reason.as_deref()?))).collect();
+    assert!(!reasons.is_empty());
+    let got: Vec<(&str, &str)> = heard.iter().map(|r| (r.unit.as_str(), r.reason.as_str())).collect();
+    assert_eq!(got, reasons, "each tactical decision's reason, in order; none for greedy's");
 }

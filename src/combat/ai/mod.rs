@@ -28,9 +28,10 @@ pub trait Ai {
     }
 }
 
-/// The AIs a side can be given, named on the command line as `greedy`, `tactical` or
-/// `tactical:DIFFICULTY`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The AIs a side can be given, named on the command line and in level files as `greedy`,
+/// `tactical` or `tactical:DIFFICULTY`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum AiKind {
     #[default]
     Greedy,
@@ -84,6 +85,19 @@ impl std::str::FromStr for AiKind {
                 Err(format!("unknown AI \"{s}\" (known: {})", known.join(", ")))
             }
         }
+    }
+}
+
+impl TryFrom<String> for AiKind {
+    type Error = String;
+    fn try_from(name: String) -> Result<AiKind, String> {
+        name.parse()
+    }
+}
+
+impl From<AiKind> for String {
+    fn from(kind: AiKind) -> String {
+        kind.to_string()
     }
 }
 

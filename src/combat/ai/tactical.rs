@@ -18,23 +18,25 @@ use crate::combat::{Battle, BattleWorld};
 /// How hard the tactical AI plays: its search budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Difficulty {
-    /// Three behaviours, one playout each to its next turn: it misjudges a fight that one
-    /// lucky or unlucky roll decides.
+    /// Three behaviours, one antithetic pair of playouts each to its next turn: it
+    /// misjudges a fight that a few lucky or unlucky rolls decide.
     Easy,
-    /// Every behaviour and a strike at each foe in reach, six playouts each, two of its
-    /// turns deep.
+    /// Every behaviour and a strike at each foe in reach, 24 playouts each (12 antithetic
+    /// pairs) to its next turn.
     #[default]
     Normal,
-    /// Every behaviour and a strike at each foe in reach, twelve playouts each, three of
-    /// its turns deep.
+    /// As normal, with 48 playouts each.
     Hard,
 }
 
 /// What one difficulty may spend on a decision.
 struct Budget {
     behaviours: &'static [Behaviour],
-    /// Playouts per candidate.
+    /// Playouts per candidate, at most (an even number: antithetic pairs).
     samples: u32,
+    /// Commands all the playouts of a decision may play together, roughly: after the first
+    /// pair of each candidate, as many more pairs as this allows (at least none more).
+    commands_per_decision: u32,
     /// How far each playout looks ahead: until the acting unit's turn has come round again
     /// this many times (everyone else answering in between).
     turns: u32,
@@ -60,17 +62,28 @@ impl Difficulty {
         match self {
             Difficulty::Easy => Budget {
                 behaviours: &[Behaviour::Greedy, Behaviour::FocusFire, Behaviour::Withdraw],
-                samples: 1,
+                samples: 2,
+                commands_per_decision: 200,
                 turns: 1,
                 commands: 120,
                 every_target: false,
             },
-            Difficulty::Normal => {
-                Budget { behaviours: &Behaviour::ALL, samples: 6, turns: 2, commands: 240, every_target: true }
-            }
-            Difficulty::Hard => {
-                Budget { behaviours: &Behaviour::ALL, samples: 12, turns: 3, commands: 480, every_target: true }
-            }
+            Difficulty::Normal => Budget {
+                behaviours: &Behaviour::ALL,
+                samples: 24,
+                commands_per_decision: 2_000,
+                turns: 1,
+                commands: 240,
+                every_target: true,
+            },
+            Difficulty::Hard => Budget {
+                behaviours: &Behaviour::ALL,
+                samples: 48,
+                commands_per_decision: 4_000,
+                turns: 1,
+                commands: 240,
+                every_target: true,
+            },
         }
     }
 }
@@ -136,15 +149,32 @@ impl Ai for Tactical {
         };
         let mut scratch = BattleWorld::scratch(battle.variant(), battle.house_rules());
         let decision = decision_seed(battle, actor);
-        for c in &mut candidates {
-            let behaviour = c.behaviours[0];
-            let mut total = 0.0;
-            for sample in 0..budget.samples {
-                scratch.restore(snapshot);
-                scratch.reseed_dice_per_roller(mix(decision, sample as u64));
-                total += playout(&mut scratch, actor, &c.command, behaviour, &budget);
+        // Samples come in antithetic pairs: the second of each rolls the first's dice turned
+        // over, so the pair's luck cancels out. The first pair of every candidate shows how
+        // long its playouts run; the rest of the budget of commands sets how many more pairs.
+        let mut play = |c: &Candidate, sample: u32| {
+            scratch.restore(snapshot);
+            scratch.reseed_dice_per_roller(mix(decision, u64::from(sample / 2)), sample % 2 == 1);
+            playout(&mut scratch, actor, &c.command, c.behaviours[0], &budget)
+        };
+        let mut totals = vec![0.0; candidates.len()];
+        let mut spent = 0;
+        for (c, total) in candidates.iter().zip(&mut totals) {
+            for sample in 0..2 {
+                let (score, commands) = play(c, sample);
+                *total += score;
+                spent += commands;
             }
-            c.score = total / budget.samples as f64;
+        }
+        let pairs = (budget.commands_per_decision / spent.max(1)).clamp(1, budget.samples / 2);
+        for (c, total) in candidates.iter().zip(&mut totals) {
+            for sample in 2..pairs * 2 {
+                *total += play(c, sample).0;
+            }
+        }
+        let samples = pairs * 2;
+        for (c, total) in candidates.iter_mut().zip(totals) {
+            c.score = total / f64::from(samples);
         }
         // The best score; the plain line (close and strike) unless another beats it by a
         // clear margin, as a few playouts' luck should not talk it out of a sound default.
@@ -159,7 +189,7 @@ impl Ai for Tactical {
             Command::Move { to } => attacks_drawn(&mut battle.lend(), actor, *to),
             _ => None,
         };
-        let playouts = budget.samples * (candidates.len() as u32 + 1);
+        let playouts = samples * (candidates.len() as u32 + 1);
         self.reason = reason(&who, &chosen, drawn, baseline, playouts);
         chosen.command
     }
@@ -173,11 +203,18 @@ impl Ai for Tactical {
 /// `behaviour`, everyone else greedily, to the budget's horizon; scores what `actor`'s side
 /// has left against the rest. Each command's rolls come from its giver's stream of the dice,
 /// so the candidates' playouts give every unit the same rolls as far as their lines agree.
-fn playout(scratch: &mut BattleWorld, actor: usize, opening: &Command, behaviour: Behaviour, budget: &Budget) -> f64 {
+fn playout(
+    scratch: &mut BattleWorld,
+    actor: usize,
+    opening: &Command,
+    behaviour: Behaviour,
+    budget: &Budget,
+) -> (f64, u32) {
     // Each time the actor's turn comes round again is one cycle of everyone's answers.
     let (mut cycles, mut was_acting) = (0, true);
     let mut commands = 0;
     let mut opened = false;
+    let within = within_a_turn(&scratch.read());
     while !scratch.is_over() && commands < budget.commands {
         let Some(now) = scratch.actor() else { break };
         if now == actor && !was_acting {
@@ -189,9 +226,14 @@ fn playout(scratch: &mut BattleWorld, actor: usize, opening: &Command, behaviour
         was_acting = now == actor;
         let cmd = {
             let mut b = scratch.lend();
+            let apart =
+                b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint());
             match (now == actor, opened) {
                 (true, false) => opening.clone(),
                 (true, true) => behaviour.command(&mut b, now),
+                // Too far to touch the actor's fight before its next turn: only what cannot
+                // wait (a declaration), so a large battle's playout costs what a small one does.
+                (false, _) if apart > within => super::first_things(&mut b, now).unwrap_or(Command::EndTurn),
                 (false, _) => greedy(&mut b, now),
             }
         };
@@ -202,7 +244,14 @@ fn playout(scratch: &mut BattleWorld, actor: usize, opening: &Command, behaviour
         }
         commands += 1;
     }
-    standing(&scratch.read(), actor)
+    (standing(&scratch.read(), actor), commands)
+}
+
+/// How far apart two units can be and still meet before the actor's next turn: the fastest
+/// unit's double move, and a reach.
+fn within_a_turn(b: &Battle) -> u32 {
+    let fastest = b.fighters.iter().map(|f| f.stats().def.speed_ft).max().unwrap_or(30);
+    fastest * 2 + 10
 }
 
 /// What `actor`'s side has left less what its foes have: a unit in the fight counts one and
@@ -226,9 +275,12 @@ fn standing(b: &Battle, actor: usize) -> f64 {
 }
 
 /// The seed the decision's playouts start from: the same for every candidate, different for
-/// every decision of the battle.
+/// decisions the dice have rolled between. It reads only what a snapshot carries (no event
+/// log), so the window, whose AI decides on a copy of the battle, decides as `sim` does.
 fn decision_seed(battle: &BattleWorld, actor: usize) -> u64 {
-    mix(mix(battle.seed(), battle.events().len() as u64), actor as u64)
+    let clock = battle.clock();
+    let when = (u64::from(clock.round) << 8) | u64::from(clock.phase);
+    mix(mix(mix(battle.seed(), battle.dice_position()), when), actor as u64)
 }
 
 /// SplitMix64's finaliser over `a` and `b`.
