@@ -305,11 +305,13 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, pl
         Command::Attack { target } | Command::FullAttack { target } | Command::Charge { target } => {
             format!("at {target}")
         }
-        other => format!("{other:?}"),
+        Command::EndTurn => "(waits: ends its turn)".to_string(),
+        other => format!("({})", other.name()),
     };
-    let names: Vec<&str> = chosen.behaviours.iter().map(|b| b.name()).collect();
+    // Behaviours that fall back on the same command are named by the first of them.
+    let name = chosen.behaviours.first().map_or("close and strike", |b| b.name());
     let margin = chosen.score - baseline;
-    format!("{who}: {} {what}; {:+.2} over close-and-strike in {playouts} playouts", names.join(" / "), margin)
+    format!("{who}: {name} {what}; {margin:+.2} over close-and-strike in {playouts} playouts")
 }
 
 /// A strike at each foe `actor` can attack now, in id order (a full attack where the
