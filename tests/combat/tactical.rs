@@ -148,3 +148,101 @@ fn the_log_gives_the_tactical_ais_reasons() {
     assert!(reds.iter().all(|l| l["reason"].as_str().is_some_and(|r| r.contains(':'))), "{reds:?}");
     assert!(blues.iter().all(|l| l.get("reason").is_none()));
 }
+
+/// The actor's next command by `pick`, playing on (declarations, waiting for the attack
+/// phase) until it is an attack or a move, or `limit` commands have gone.
+fn next_deed(b: &mut BattleWorld, id: &str, pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command) -> Command {
+    for _ in 0..40 {
+        let a = b.actor().expect("battle on");
+        if b.read().fighters.combatant[a].id != id {
+            b.execute(Command::EndTurn).unwrap();
+            continue;
+        }
+        let cmd = pick(b, a);
+        if matches!(
+            cmd,
+            Command::Attack { .. } | Command::FullAttack { .. } | Command::Move { .. } | Command::Step { .. }
+        ) {
+            return cmd;
+        }
+        if b.execute(cmd).is_err() {
+            b.execute(Command::EndTurn).unwrap();
+        }
+    }
+    panic!("{id} never struck or moved");
+}
+
+/// "Two allies coordinate to take flanking squares": with an ally already beside the goblin,
+/// the flank behaviour takes the square across from it (greedy stops at the nearest square
+/// it can strike from), under every variant with a flanking rule.
+#[test]
+fn the_flank_behaviour_takes_the_square_across_from_an_ally() {
+    use fivefoot::combat::ai::Behaviour;
+    for v in [RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic] {
+        let units = vec![
+            unit("ally", "blue", (4, 3), "human_fighter", None),
+            unit("hero", "blue", (6, 6), "human_fighter", None),
+            unit("gob", "red", (5, 3), "goblin", None),
+        ];
+        let mut b = battle(units, v, 3);
+        let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&mut b.lend(), a));
+        assert_eq!(cmd, Command::Move { to: GridPos::new(6, 3) }, "{v}: the square across the goblin from the ally");
+        let greedy = next_deed(&mut b, "hero", &mut |b, a| fivefoot::combat::ai::greedy(&mut b.lend(), a));
+        assert_ne!(greedy, cmd, "{v}: greedy does not flank here, so the test tells them apart");
+    }
+}
+
+/// An archer in a foe's reach gets out by a step, which draws no attack of opportunity,
+/// where the variant has one usable in melee, and otherwise by the path that draws the
+/// fewest; it never walks out drawing one when a step would do.
+#[test]
+fn a_kiting_archer_steps_out_of_reach_rather_than_walking() {
+    use fivefoot::combat::ai::Behaviour;
+    for v in RulesVariant::ALL {
+        let units = vec![
+            unit("bow", "blue", (4, 3), "human_archer", None),
+            unit("brute", "red", (5, 3), "human_fighter", None),
+        ];
+        let mut b = battle(units, v, 5);
+        let cmd = next_deed(&mut b, "bow", &mut |b, a| Behaviour::Kite.command(&mut b.lend(), a));
+        let before = b.stats().attacks_of_opportunity;
+        assert!(b.validate(&cmd).is_ok(), "{v}: {cmd:?}");
+        b.execute(cmd.clone()).unwrap();
+        let drawn = b.stats().attacks_of_opportunity - before;
+        if v.grid().step.in_melee {
+            assert!(matches!(cmd, Command::Step { .. }), "{v}: a step out, not a walk: {cmd:?}");
+            assert_eq!(drawn, 0, "{v}: {cmd:?} drew an attack of opportunity");
+        } else {
+            // No step in melee: every way out leaves the brute's reach, drawing its one attack.
+            assert!(drawn <= 1, "{v}: {cmd:?} drew {drawn}");
+        }
+    }
+}
+
+/// Two foes in reach, one nearly dead: the AIs strike the wounded one first (expected kills
+/// this turn), greedy and tactical alike, under every variant.
+#[test]
+fn the_wounded_foe_is_struck_first() {
+    for v in RulesVariant::ALL {
+        // Side by side in one row: beside the hero on squares and on hexes alike.
+        let mut weak = unit("weak", "red", (5, 4), "goblin", None);
+        weak.hp = Some(1);
+        let units = vec![
+            unit("hero", "blue", (4, 4), "human_fighter", None),
+            unit("tough", "red", (3, 4), "goblin", None),
+            weak,
+        ];
+        for tactical in [false, true] {
+            let mut b = battle(units.clone(), v, 7);
+            let mut brain = Tactical::new(Difficulty::Normal);
+            let cmd = next_deed(&mut b, "hero", &mut |b, a| {
+                if tactical { brain.decide(b, a) } else { fivefoot::combat::ai::greedy(&mut b.lend(), a) }
+            });
+            let target = match &cmd {
+                Command::Attack { target } | Command::FullAttack { target } => target.as_str(),
+                other => panic!("{v}: an attack, not {other:?}"),
+            };
+            assert_eq!(target, "weak", "{v} (tactical: {tactical})");
+        }
+    }
+}

@@ -110,9 +110,9 @@ fn the_active_variants_badges_each_unit() {
     }
 }
 
-#[test]
-fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
-    let l = level(
+/// Two against two on open ground, under d20-classic.
+fn two_on_two() -> Level {
+    level(
         &OPEN,
         vec![
             unit("hero", "blue", (1, 3), "human_fighter"),
@@ -121,7 +121,12 @@ fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
             unit("wolf", "red", (8, 1), "wolf"),
         ],
         RulesVariant::D20Classic,
-    );
+    )
+}
+
+#[test]
+fn the_ai_thinking_off_the_main_thread_plays_the_same_battle_as_the_sim() {
+    let l = two_on_two();
     let catalogue = Catalogue::builtin();
     let mut reference = BattleWorld::new(&l, &catalogue, RulesVariant::D20Classic, 11, BattleOptions::default());
     reference.run(&mut |_| None);
@@ -203,16 +208,7 @@ fn a_level_s_side_colours_and_its_person_s_side_are_what_the_menu_and_the_tokens
 fn the_window_plays_each_side_with_its_named_ai_and_gives_the_tactical_ais_reasons() {
     use fivefoot::combat::ai::{AiKind, Difficulty};
     use fivefoot::combat::plugin::AiReason;
-    let mut l = level(
-        &OPEN,
-        vec![
-            unit("hero", "blue", (1, 3), "human_fighter"),
-            unit("pike", "blue", (1, 5), "spearman"),
-            unit("gob", "red", (8, 3), "goblin"),
-            unit("wolf", "red", (8, 1), "wolf"),
-        ],
-        RulesVariant::D20Classic,
-    );
+    let mut l = two_on_two();
     let easy = AiKind::Tactical(Difficulty::Easy);
     l.def.sides = vec![fivefoot::level::SideDef { name: "red".into(), ai: Some(easy), ..Default::default() }];
     let catalogue = Catalogue::builtin();

@@ -213,8 +213,9 @@ fn hold_cover(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     first_valid_move(b, scored.into_iter().map(|(_, p)| p))
 }
 
-/// Ranged: when a foe threatens it, get out of every foe's reach (a step first where the
-/// variant has one, as it draws no attack), to a square it can shoot from.
+/// Ranged: when a foe threatens it, get out of every foe's reach: a step where the variant
+/// has one (it draws no attack), else the square drawing the fewest attacks, one it can
+/// shoot from if any.
 fn kite(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     b.refresh();
     let (here, side) = (b.fighters.at(actor).footprint(), b.fighters.body[actor].size.side());
@@ -234,10 +235,11 @@ fn kite(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     }
     let options = reachable(b, actor);
     let view = b.view();
-    let mut scored: Vec<((bool, u32, u32), GridPos)> = options
+    // Fewest attacks drawn first; of those, a square it can shoot from; then the cheapest.
+    let mut scored: Vec<((u32, bool, u32), GridPos)> = options
         .iter()
         .filter(|r| !threatened(&view, actor, Footprint::new(r.to, side)))
-        .map(|r| ((!attack_position(b, &view, actor, foes, Footprint::new(r.to, side)), r.provokes, r.cost), r.to))
+        .map(|r| ((r.provokes, !attack_position(b, &view, actor, foes, Footprint::new(r.to, side)), r.cost), r.to))
         .collect();
     scored.sort();
     first_valid_move(b, scored.into_iter().map(|(_, p)| p))

@@ -76,14 +76,7 @@ impl Difficulty {
                 commands: 240,
                 every_target: true,
             },
-            Difficulty::Hard => Budget {
-                behaviours: &Behaviour::ALL,
-                samples: 48,
-                commands_per_decision: 4_000,
-                turns: 1,
-                commands: 240,
-                every_target: true,
-            },
+            Difficulty::Hard => Budget { samples: 48, commands_per_decision: 4_000, ..Difficulty::Normal.budget() },
         }
     }
 }
