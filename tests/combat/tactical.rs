@@ -246,3 +246,30 @@ fn the_wounded_foe_is_struck_first() {
         }
     }
 }
+
+/// The line chosen at the start of a unit's turn is held for the rest of it: the next
+/// decision in the same opportunity follows it, without a search that could undo the first
+/// command (a withdrawal walked back), and says so.
+#[test]
+fn the_tactical_ai_holds_its_line_through_the_turn() {
+    for v in [RulesVariant::D20Classic, RulesVariant::FourActions] {
+        let mut b = short_skirmish(v);
+        let mut brain = Tactical::new(Difficulty::Easy);
+        let mut held = 0;
+        for _ in 0..60 {
+            let Some(actor) = b.actor() else { break };
+            let fresh = b.read().budget().fresh;
+            let cmd = brain.decide(&mut b, actor);
+            let why = brain.reason().unwrap().to_string();
+            if fresh {
+                assert!(!why.contains("goes on"), "{v}: a new turn is searched afresh: {why}");
+            } else if why.contains("goes on (the line chosen this turn)") {
+                held += 1;
+            }
+            if b.execute(cmd).is_err() {
+                b.execute(Command::EndTurn).unwrap();
+            }
+        }
+        assert!(held > 0, "{v}: some turn went on after its first command");
+    }
+}

@@ -91,11 +91,32 @@ pub struct Tactical {
     /// The battle as it stood at the last decision, kept to be taken again in place.
     snapshot: Option<Snapshot>,
     reason: String,
+    /// The line chosen at the start of a unit's opportunity, held for the rest of it (so a
+    /// unit that withdraws with its first move does not walk back with its second).
+    held: Option<Held>,
+}
+
+/// A line held through one opportunity: whose, when, and which behaviour.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Held {
+    actor: usize,
+    round: u32,
+    phase: u32,
+    behaviour: Behaviour,
 }
 
 impl Tactical {
     pub fn new(difficulty: Difficulty) -> Tactical {
-        Tactical { difficulty, snapshot: None, reason: String::new() }
+        Tactical { difficulty, snapshot: None, reason: String::new(), held: None }
+    }
+
+    /// The line held for `actor`, if this decision is in the same opportunity as the one
+    /// that chose it (the clock where it was, something already spent).
+    fn holding(&self, battle: &BattleWorld, actor: usize) -> Option<Behaviour> {
+        let held = self.held?;
+        let clock = battle.clock();
+        let same = held.actor == actor && held.round == clock.round && held.phase == clock.phase;
+        (same && !battle.read().budget().fresh).then_some(held.behaviour)
     }
 }
 
@@ -108,6 +129,12 @@ struct Candidate {
 
 impl Ai for Tactical {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
+        if let Some(line) = self.holding(battle, actor) {
+            let command = line.command(&mut battle.lend(), actor);
+            let who = battle.read().fighters.combatant[actor].id.clone();
+            self.reason = format!("{who}: {} goes on (the line chosen this turn)", line.name());
+            return command;
+        }
         let budget = self.difficulty.budget();
         let mut candidates: Vec<Candidate> = Vec::new();
         {
@@ -184,6 +211,9 @@ impl Ai for Tactical {
         };
         let playouts = samples * (candidates.len() as u32 + 1);
         self.reason = reason(&who, &chosen, drawn, baseline, playouts);
+        let clock = battle.clock();
+        let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
+        self.held = Some(Held { actor, round: clock.round, phase: clock.phase, behaviour });
         chosen.command
     }
 
