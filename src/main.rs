@@ -116,7 +116,7 @@ fn parse_xy(s: &str) -> Result<(i32, i32), String> {
     Ok((x.trim().parse().map_err(|e| format!("{e}"))?, y.trim().parse().map_err(|e| format!("{e}"))?))
 }
 
-use fivefoot::compare::cli::parse_ai;
+use fivefoot::combat::ai::parse_side_ai as parse_ai;
 
 #[derive(Subcommand, Debug)]
 enum LevelAction {
@@ -460,9 +460,7 @@ fn sim(args: SimArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut sides: Vec<&str> = level.def.units.iter().map(|u| u.side.as_str()).collect();
-    sides.sort_unstable();
-    sides.dedup();
+    let sides = sim::sides_of(&level);
     if sides.len() < 2 {
         // A battle of one side (or none) is decided before it starts: nothing to simulate.
         eprintln!("fivefoot sim: {}: {}", args.level.display(), fivefoot::editor::check::TWO_SIDES);
@@ -472,7 +470,7 @@ fn sim(args: SimArgs) -> ExitCode {
         eprintln!("fivefoot sim: --swap-sides needs two sides; {} has {}", args.level.display(), sides.len());
         return ExitCode::from(2);
     }
-    if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(&s.as_str())) {
+    if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(s)) {
         eprintln!("fivefoot sim: --ai names side \"{side}\", which has no units in {}", args.level.display());
         return ExitCode::from(2);
     }

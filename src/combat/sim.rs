@@ -231,9 +231,6 @@ pub fn run_battle(
 /// What one battle adds to a batch's report, with its log lines when they are wanted.
 struct Outcome {
     commands: u64,
-    winner: String,
-    rounds: u32,
-    stats: super::BattleStats,
     deaths: u32,
     log: Option<Vec<u8>>,
     summary: BattleSummary,
@@ -279,9 +276,6 @@ fn play_one(
     let summary = summarise(&battle, seed);
     Ok(Outcome {
         commands: commands.len() as u64,
-        winner: battle.winner().flatten().unwrap_or_else(|| "draw".into()),
-        rounds: battle.clock().round,
-        stats: BattleStats::clone(battle.stats()),
         deaths: battle.read().fighters.iter().filter(|f| !f.alive()).count() as u32,
         log,
         summary,
@@ -402,26 +396,27 @@ pub fn run_batch_on(
     let with_log = log.is_some();
     let mut fold = |i: u32, o: Outcome| -> Result<(), SimError> {
         report.commands += o.commands;
-        *wins.entry(o.winner.clone()).or_default() += 1;
-        rounds += o.rounds as u64;
-        report.attacks_of_opportunity += o.stats.attacks_of_opportunity;
-        report.attacks += o.stats.attacks;
-        report.hits += o.stats.hits;
-        report.criticals += o.stats.criticals;
-        report.damage_dealt += o.stats.damage_dealt;
-        report.spells_cast += o.stats.spells_cast;
-        report.counterspells += o.stats.counterspells;
+        let (summary, stats) = (&o.summary, &o.summary.stats);
+        *wins.entry(summary.winner.clone()).or_default() += 1;
+        rounds += summary.rounds as u64;
+        report.attacks_of_opportunity += stats.attacks_of_opportunity;
+        report.attacks += stats.attacks;
+        report.hits += stats.hits;
+        report.criticals += stats.criticals;
+        report.damage_dealt += stats.damage_dealt;
+        report.spells_cast += stats.spells_cast;
+        report.counterspells += stats.counterspells;
         report.deaths += o.deaths;
-        report.summaries.push(o.summary);
         for (side, (ai, nanos)) in o.ais {
             let t = tallies.entry(ai).or_default();
-            match o.winner.as_str() {
+            match o.summary.winner.as_str() {
                 "draw" => t.draws += 1,
                 w if w == side => t.wins += 1,
                 _ => t.losses += 1,
             }
             t.nanos.extend(nanos);
         }
+        report.summaries.push(o.summary);
         if let (Some(out), Some(lines)) = (log.as_deref_mut(), o.log) {
             out.write_all(&lines)?;
         }

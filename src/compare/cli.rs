@@ -23,7 +23,7 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The AI for a side, as SIDE=KIND (default: greedy for every side).
-    #[arg(long = "ai", value_parser = parse_ai)]
+    #[arg(long = "ai", value_parser = crate::combat::ai::parse_side_ai)]
     pub ai: Vec<(String, AiKind)>,
     /// Print the report as one JSON object instead of a table.
     #[arg(long)]
@@ -35,12 +35,6 @@ pub struct CompareArgs {
     /// the number.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
-}
-
-/// `SIDE=KIND`, as `sim --ai` takes it.
-pub fn parse_ai(s: &str) -> Result<(String, AiKind), String> {
-    let (side, kind) = s.split_once('=').ok_or_else(|| format!("expected SIDE=KIND, got \"{s}\""))?;
-    Ok((side.to_string(), kind.parse::<AiKind>()?))
 }
 
 /// Why `compare` stopped: bad input (exit 2) or a broken invariant (exit 1).

@@ -176,10 +176,7 @@ fn hud(
             let you =
                 if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };
             ui.label(you);
-            let mut sides: Vec<&str> = b.fighters.iter().map(|f| f.side().0.as_str()).collect();
-            sides.dedup();
-            sides.sort_unstable();
-            sides.dedup();
+            let sides: std::collections::BTreeSet<&str> = b.fighters.iter().map(|f| f.side().0.as_str()).collect();
             let ais: Vec<String> = sides
                 .iter()
                 .filter(|s| !humans.0.iter().any(|h| h == *s))

@@ -88,6 +88,12 @@ impl std::str::FromStr for AiKind {
     }
 }
 
+/// `SIDE=KIND`, as `play`, `sim` and `compare` take `--ai`.
+pub fn parse_side_ai(s: &str) -> Result<(String, AiKind), String> {
+    let (side, kind) = s.split_once('=').ok_or_else(|| format!("expected SIDE=KIND, got \"{s}\""))?;
+    Ok((side.to_string(), kind.parse::<AiKind>()?))
+}
+
 impl TryFrom<String> for AiKind {
     type Error = String;
     fn try_from(name: String) -> Result<AiKind, String> {
