@@ -165,3 +165,6 @@ mod snapshots;
 
 #[path = "combat/tactical.rs"]
 mod tactical;
+
+#[path = "combat/forecast.rs"]
+mod forecast;

@@ -3,12 +3,15 @@
 //! osr-segments rolls d20 vs AAC0 − descending AC; hex-phases rolls 3d6 + OCV vs 10 + DCV.
 //! `profile` is what the breakdown panel, `fivefoot query attack` and resolution share:
 //! its legality here, its terms from the variant's attack modifier systems (`modifiers`).
+//! [`forecast`] adds what the attack comes to on average, from the same terms and the
+//! damage modifier systems, rolling nothing.
 
 use super::battle::Battle;
+use super::battle::Criticals;
 pub use super::battle::{AttackContext, AttackKind};
 use super::fighter::Modifier;
-use super::modifiers::{AttackModifiers, PendingAttack};
-use super::odds::AttackDie;
+use super::modifiers::{AttackModifiers, DamageModifiers, PendingAttack, PendingDamage};
+use super::odds::{AttackDie, AttackOdds, CriticalHits, attack_odds};
 use crate::rules::{self, Condition, CoverKind, RulesView};
 use serde::Serialize;
 
@@ -138,4 +141,64 @@ pub fn profile(
         melee,
         against: attack.against,
     }
+}
+
+/// The flat terms a blow of `a` on `t` adds to its damage dice, each by name, from the
+/// variant's damage modifier systems (what the strike rolls with, and the forecast uses).
+pub(crate) fn damage_terms(b: &Battle, a: usize, t: usize, melee: bool) -> Vec<Modifier> {
+    let mut pending = PendingDamage {
+        variant: b.variant,
+        attacker: b.fighters.entity(a),
+        target: b.fighters.entity(t),
+        melee,
+        terms: Vec::new(),
+    };
+    DamageModifiers::weigh(b.world(), &mut pending);
+    pending.terms
+}
+
+/// An attack before it is rolled, with what it comes to on average.
+#[derive(Clone, Debug)]
+pub struct Forecast {
+    pub profile: AttackProfile,
+    /// The damage dice (count, sides) for the attacker's size.
+    pub dice: (u32, u32),
+    /// The flat damage terms, summed.
+    pub flat: i32,
+    pub criticals: Option<CriticalHits>,
+}
+
+impl Forecast {
+    /// The odds against the profile's own target number.
+    pub fn odds(&self) -> AttackOdds {
+        self.odds_against(self.profile.target_number)
+    }
+
+    /// The odds were the target number `target` instead: the same attack against a
+    /// defence that many points harder or easier to hit.
+    pub fn odds_against(&self, target: i32) -> AttackOdds {
+        if !self.profile.legal {
+            return AttackOdds::default();
+        }
+        attack_odds(self.profile.die, self.profile.bonus(), target, self.dice, self.flat, self.criticals)
+    }
+}
+
+/// `a`'s attack on `t` as [`profile`] has it, with its damage and criticals: what the
+/// hit-chance panel, the per-variant comparison and the charts show.
+pub fn forecast(b: &Battle, view: &RulesView, a: usize, t: usize, kind: &AttackKind, ctx: &AttackContext) -> Forecast {
+    let profile = profile(b, view, a, t, kind, ctx);
+    let fa = b.fighters.at(a);
+    let dice = fa.damage_dice();
+    let weapon = &fa.wielded().def;
+    let criticals = match b.rules().criticals() {
+        Criticals::None => None,
+        rule => Some(CriticalHits {
+            from: weapon.crit_range as i32,
+            mult: weapon.crit_mult,
+            confirmed: rule == Criticals::Confirmed,
+        }),
+    };
+    let flat = if profile.legal { damage_terms(b, a, t, profile.melee).iter().map(|m| m.value).sum() } else { 0 };
+    Forecast { profile, dice: (dice.count, dice.sides), flat, criticals }
 }

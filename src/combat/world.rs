@@ -192,6 +192,18 @@ impl BattleWorld {
         super::attack::profile(&read, &read.view(), a, t, kind, ctx)
     }
 
+    /// [`BattleWorld::attack_profile`] with what the attack comes to on average.
+    pub fn attack_forecast(
+        &self,
+        a: usize,
+        t: usize,
+        kind: &super::AttackKind,
+        ctx: &super::battle::AttackContext,
+    ) -> super::attack::Forecast {
+        let read = self.read();
+        super::attack::forecast(&read, &read.view(), a, t, kind, ctx)
+    }
+
     /// Everything that has happened, in order.
     pub fn events(&self) -> &[CombatEvent] {
         &self.world().resource::<EventLog>().0

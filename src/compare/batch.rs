@@ -72,6 +72,9 @@ pub struct VariantReport {
     pub attacks_of_opportunity_per_battle: f64,
     /// Each side's units out of the fight at the end, per battle.
     pub units_lost: BTreeMap<String, f64>,
+    /// Each battle's length in the story's seconds, shortest first (for the charts).
+    #[serde(skip)]
+    pub lengths: Vec<f64>,
 }
 
 /// The comparison: the scenario, the batch, and a report per variant spec in the order
@@ -169,6 +172,7 @@ fn summarise(battles: &[BattleSummary], sides: &[String], round_seconds: u32) ->
         draws: battles.iter().filter(|b| b.winner == "draw").count() as u32,
         rounds: Spread::of(&mut rounds),
         seconds: Spread::of(&mut seconds),
+        lengths: seconds.clone(),
         damage_per_round: sides
             .iter()
             .map(|s| {

@@ -31,6 +31,17 @@ pub struct CompareArgs {
     /// Also write the report as CSV (one row per variant) to this file.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Also write the charts, each as PNG and SVG, into this folder: win rates, battle
+    /// length, damage per round, and the analytic hit chance and expected damage of one
+    /// attacker against a range of defences.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// The attacker whose odds the charts show (default: the level's first unit).
+    #[arg(long, requires = "plot")]
+    pub attacker: Option<String>,
+    /// The target of those odds (default: the first unit of another side).
+    #[arg(long, requires = "plot")]
+    pub target: Option<String>,
     /// Threads per batch (default: one per core); the output is the same bytes whatever
     /// the number.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -83,6 +94,18 @@ pub fn run(args: &CompareArgs) -> Result<String, CompareError> {
         ais: args.ai.iter().cloned().collect::<BTreeMap<_, _>>(),
         threads: args.threads.map_or_else(crate::combat::sim::default_threads, |n| n as usize),
     };
+    // The odds are worked out, and a bad attacker or target refused, before any battle.
+    let curves = match &args.plot {
+        Some(_) => {
+            let (first, foe) = super::curves::default_pair(&level).unwrap_or_default();
+            let attacker = args.attacker.clone().unwrap_or(first);
+            let target = args.target.clone().unwrap_or(foe);
+            let curves = super::curves::attack_curves(&level, &catalogue, &spec.variants, &attacker, &target)
+                .map_err(|e| input(format!("--plot: {}: {e}", args.level.display())))?;
+            Some(curves)
+        }
+        None => None,
+    };
     let total = u64::from(spec.battles) * spec.variants.len() as u64;
     let bar = indicatif::ProgressBar::new(total);
     bar.set_draw_target(if total < 200 {
@@ -97,6 +120,9 @@ pub fn run(args: &CompareArgs) -> Result<String, CompareError> {
         file.write_all(report.csv().as_bytes())
             .and_then(|()| file.commit())
             .map_err(|e| input(format!("--csv: {e}")))?;
+    }
+    if let Some(dir) = &args.plot {
+        super::plot::write_charts(dir, &report, curves.as_deref()).map_err(|e| input(format!("--plot: {e}")))?;
     }
     Ok(if args.json { serde_json::to_string(&report).expect("reports serialise") + "\n" } else { report.table() })
 }

@@ -6,6 +6,8 @@
 
 pub mod batch;
 pub mod cli;
+pub mod curves;
+pub mod plot;
 
 pub use batch::{CompareReport, CompareSpec, VariantReport, run};
 

@@ -85,3 +85,32 @@ fn compare_refuses_bad_input_with_exit_2() {
         assert!(out.is_empty() && !err.contains("panicked"), "{args:?}");
     }
 }
+
+/// `--plot DIR` writes each chart as PNG and SVG: real pictures, labelled with the specs;
+/// a bad attacker for the odds is refused before any battle.
+#[test]
+fn compare_plots_its_charts_as_png_and_svg() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-plot-{}", std::process::id()));
+    let specs = "d20-classic,hex-phases+double-cover";
+    let (code, _, err) =
+        fivefoot(&["compare", DUEL, "--rules", specs, "--battles", "6", "--plot", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for chart in ["win-rates", "battle-length", "damage-per-round", "hit-chance", "expected-damage"] {
+        let svg = std::fs::read_to_string(dir.join(format!("{chart}.svg"))).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("hex-phases+double-cover") && svg.contains("d20-classic"),
+            "{chart}"
+        );
+        let png = image::open(dir.join(format!("{chart}.png"))).unwrap().to_rgb8();
+        assert_eq!(png.dimensions(), (960, 600), "{chart}");
+        let colours: std::collections::BTreeSet<[u8; 3]> = png.pixels().map(|p| p.0).collect();
+        assert!(colours.len() > 20, "{chart}: a picture, not a blank ({} colours)", colours.len());
+    }
+    let (code, out, err) =
+        fivefoot(&["compare", DUEL, "--battles", "2", "--plot", dir.to_str().unwrap(), "--attacker", "nobody"]);
+    assert!(code == 2 && out.is_empty());
+    assert!(err.contains("--plot") && err.contains("no unit \"nobody\""), "{err}");
+    let (code, _, err) = fivefoot(&["compare", DUEL, "--attacker", "nobody"]);
+    assert_eq!(code, 2, "--attacker needs --plot: {err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

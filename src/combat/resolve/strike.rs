@@ -3,7 +3,6 @@
 //! another square.
 
 use super::*;
-use crate::combat::modifiers::{DamageModifiers, PendingDamage};
 
 /// One attack action (or a full attack) against `t`.
 pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
@@ -132,15 +131,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     let fa = b.fighters.at(a);
     let dice = fa.damage_dice();
     let weapon = fa.wielded().def.clone();
-    let mut pending = PendingDamage {
-        variant: b.variant,
-        attacker: b.fighters.entity(a),
-        target: b.fighters.entity(t),
-        melee,
-        terms: Vec::new(),
-    };
-    DamageModifiers::weigh(b.world(), &mut pending);
-    let flat = pending.terms;
+    let flat = attack::damage_terms(b, a, t, melee);
     let rules = b.rules();
     let mult = if critical { weapon.crit_mult } else { 1 };
     let mut rolls = Vec::new();
