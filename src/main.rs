@@ -395,6 +395,7 @@ fn play(args: PlayArgs) -> ExitCode {
         window: args.window,
         house_rules: args.house_rules,
         ais: args.ai.into_iter().collect(),
+        compare: None,
     };
     finish(fivefoot::play::run(opts))
 }

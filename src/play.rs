@@ -50,6 +50,8 @@ pub struct PlayOptions {
     pub house_rules: Vec<crate::variants::HouseRule>,
     /// The AI asked for a side (`--ai SIDE=KIND`); other sides play as the level says.
     pub ais: std::collections::BTreeMap<String, crate::combat::AiKind>,
+    /// Open the variants side by side on this level instead (`compare --window`).
+    pub compare: Option<crate::compare::window::CompareSetup>,
 }
 
 /// The house rules asked for on the command line; none: each level's own.
@@ -149,9 +151,13 @@ pub fn run(opts: PlayOptions) -> Result<AppExit, String> {
         ScreenshotPlugin,
         crate::editor::EditorPlugin,
         crate::editor::EditorViewPlugin,
+        crate::compare::window::CompareWindowPlugin,
     ));
 
-    if let Some(doc) = opts.editor {
+    if let Some(setup) = opts.compare {
+        app.insert_resource(setup);
+        app.insert_state(Screen::Compare);
+    } else if let Some(doc) = opts.editor {
         app.insert_resource(GameSetup {
             level: default_level(),
             rules: None,

@@ -157,3 +157,9 @@ fn a_command_that_uses_the_rest_of_a_turn_says_the_turn_ended_by_itself() {
     // Control: a single attack leaves the move action, and nothing is said.
     assert_eq!(turn_ended_after(Command::Attack { target: "gob".into() }), []);
 }
+
+#[path = "game/switch.rs"]
+mod switch;
+
+#[path = "game/compare_window.rs"]
+mod compare_window;

@@ -26,6 +26,12 @@ pub struct BattleRes {
     pub human_sides: Vec<String>,
     /// An AI decision being worked out on another thread.
     thinking: Option<Thinking>,
+    /// Every order played so far, with the unit it was given to, in order.
+    pub orders: Vec<(String, Command)>,
+    /// Orders to give again, each unit's in its own order (a variant switch's "same
+    /// orders"): a unit with one waiting is given it when it comes up, before anyone
+    /// decides anything.
+    replay: BTreeMap<String, VecDeque<Command>>,
 }
 
 /// A decision in flight: for whom, against which state, and the task computing it.
@@ -48,7 +54,34 @@ pub struct AiReason {
 
 impl BattleRes {
     pub fn new(battle: BattleWorld, human_sides: Vec<String>, kinds: BTreeMap<String, AiKind>) -> Self {
-        BattleRes { battle, cursor: 0, ais: BTreeMap::new(), kinds, human_sides, thinking: None }
+        BattleRes {
+            battle,
+            cursor: 0,
+            ais: BTreeMap::new(),
+            kinds,
+            human_sides,
+            thinking: None,
+            orders: Vec::new(),
+            replay: BTreeMap::new(),
+        }
+    }
+
+    /// The same battle, giving `orders` again as their units come up.
+    pub fn replaying(mut self, orders: &[(String, Command)]) -> Self {
+        for (unit, command) in orders {
+            self.replay.entry(unit.clone()).or_default().push_back(command.clone());
+        }
+        self
+    }
+
+    /// The next order waiting for `unit`, if any.
+    fn replayed(&mut self, unit: &str) -> Option<Command> {
+        let queue = self.replay.get_mut(unit)?;
+        let command = queue.pop_front();
+        if queue.is_empty() {
+            self.replay.remove(unit);
+        }
+        command
     }
 
     /// The AI that plays `side`.
@@ -152,6 +185,18 @@ fn advance_clock(
         // Only a command may mark the battle changed: read first, borrow mutably after.
         let Some(actor) = res.battle.actor() else { break };
         let side = res.battle.read().fighters.side[actor].0.clone();
+        let unit = res.battle.read().fighters.combatant[actor].id.clone();
+        if res.thinking.is_none()
+            && let Some(cmd) = res.replayed(&unit)
+        {
+            match res.battle.execute(cmd.clone()) {
+                Ok(()) => res.orders.push((unit, cmd)),
+                Err(e) => {
+                    refused.write(CommandRefused(format!("the replayed order is skipped: {e}")));
+                }
+            }
+            continue;
+        }
         if res.human_sides.contains(&side) {
             if skip.0 {
                 skip.0 = false;
@@ -161,7 +206,11 @@ fn advance_clock(
             }
             let cmd = player.0.pop_front().expect("not empty");
             let before = res.battle.events().len();
-            match res.battle.execute(cmd.clone()) {
+            let done = res.battle.execute(cmd.clone());
+            if done.is_ok() {
+                res.orders.push((unit, cmd.clone()));
+            }
+            match done {
                 Err(e) => {
                     refused.write(CommandRefused(e.to_string()));
                 }
@@ -199,9 +248,11 @@ fn advance_clock(
                     let unit = r.battle.read().fighters.combatant[actor].id.clone();
                     reasons.write(AiReason { unit, reason });
                 }
-                if res.battle.execute(cmd).is_err() {
-                    let _ = res.battle.execute(Command::EndTurn);
-                }
+                let played = match res.battle.execute(cmd.clone()) {
+                    Ok(()) => Some(cmd),
+                    Err(_) => res.battle.execute(Command::EndTurn).ok().map(|()| Command::EndTurn),
+                };
+                res.orders.extend(played.map(|cmd| (unit, cmd)));
             }
             if played {
                 break;

@@ -42,6 +42,16 @@ pub struct CompareArgs {
     /// The target of those odds (default: the first unit of another side).
     #[arg(long, requires = "plot")]
     pub target: Option<String>,
+    /// Show the variants side by side in a window instead, one board each, played AI
+    /// against AI in step (optionally the window's size, WIDTHxHEIGHT).
+    #[arg(long, num_args = 0..=1, default_missing_value = "1280x800", value_parser = crate::play::parse_window)]
+    pub window: Option<(u32, u32)>,
+    /// With --window: save a screenshot after --frames frames, then exit.
+    #[arg(long, requires = "window")]
+    pub screenshot: Option<PathBuf>,
+    /// With --screenshot: frames to wait first.
+    #[arg(long, default_value_t = 90, requires = "screenshot")]
+    pub frames: u32,
     /// Threads per batch (default: one per core); the output is the same bytes whatever
     /// the number.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -60,6 +70,15 @@ pub enum CompareError {
 /// `fivefoot compare` as the binary runs it: the report on standard output, or the error
 /// on standard error; the exit code (2 for bad input, 1 for a broken invariant).
 pub fn main(args: &CompareArgs) -> u8 {
+    if args.window.is_some() {
+        return match window(args) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("fivefoot compare: {e}");
+                2
+            }
+        };
+    }
     match run(args) {
         Ok(out) => {
             print!("{out}");
@@ -70,6 +89,39 @@ pub fn main(args: &CompareArgs) -> u8 {
             if matches!(e, CompareError::Input(_)) { 2 } else { 1 }
         }
     }
+}
+
+/// `compare --window`: the specs side by side, once the level, specs and AIs are known
+/// good.
+fn window(args: &CompareArgs) -> Result<(), String> {
+    let specs = VariantSpec::parse_list(&args.rules).map_err(|e| format!("--rules: {e}"))?;
+    if specs.len() > 6 {
+        return Err(format!("--rules: {} specs; the window shows at most 6 boards", specs.len()));
+    }
+    let level = Level::load(&args.level, &Catalogue::builtin()).map_err(|e| e.to_string())?;
+    let sides = crate::combat::sim::sides_of(&level);
+    if sides.len() < 2 {
+        return Err(format!("{}: {}", args.level.display(), crate::editor::check::TWO_SIDES));
+    }
+    if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(s)) {
+        return Err(format!("--ai names side \"{side}\", which has no units in {}", args.level.display()));
+    }
+    let setup = super::window::CompareSetup {
+        level: args.level.clone(),
+        specs,
+        seed: args.seed,
+        ais: args.ai.iter().cloned().collect(),
+    };
+    let opts = crate::play::PlayOptions {
+        compare: Some(setup),
+        window: args.window,
+        screenshot: args.screenshot.clone(),
+        frames: args.frames,
+        seed: args.seed,
+        pace: 4.0,
+        ..Default::default()
+    };
+    crate::play::run(opts).map(|_| ())
 }
 
 /// The whole of `fivefoot compare`: what it prints on standard output.

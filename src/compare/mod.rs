@@ -4,10 +4,13 @@
 //! (`batch`): win rates with their Wilson intervals, battle length in rounds and in the
 //! story's seconds, damage per round, hits, criticals, attacks of opportunity, units lost.
 
+pub mod action;
 pub mod batch;
+mod boards;
 pub mod cli;
 pub mod curves;
 pub mod plot;
+pub mod window;
 
 pub use batch::{CompareReport, CompareSpec, VariantReport, run};
 

@@ -4,6 +4,7 @@
 //! skirmish and comes back. Screens are egui windows; the board and HUD live in their own plugins.
 
 pub mod screens;
+pub mod switch;
 
 use crate::combat::plugin::{BattleRes, Pace};
 use crate::combat::{BattleOptions, BattleWorld};
@@ -24,6 +25,8 @@ pub enum Screen {
     Skirmish,
     /// The level editor (`crate::editor`).
     Editor,
+    /// One level under several variants, side by side (`crate::compare::window`).
+    Compare,
 }
 
 /// The running skirmish is a play-test from the editor: Esc and the end screen go back
@@ -110,7 +113,7 @@ impl Plugin for GamePlugin {
                     commands.remove_resource::<PlayTest>();
                 }
             })
-            .add_plugins(screens::ScreensPlugin);
+            .add_plugins((screens::ScreensPlugin, switch::VariantSwitchPlugin));
     }
 }
 
@@ -154,7 +157,8 @@ pub fn start_skirmish(world: &mut World) {
     let mut ais: std::collections::BTreeMap<String, crate::combat::AiKind> =
         level.def.sides.iter().filter_map(|s| Some((s.name.clone(), s.ai?))).collect();
     ais.extend(setup.ais.clone());
-    world.insert_resource(BattleRes::new(battle, human.clone(), ais));
+    let replay = world.remove_resource::<switch::OrdersToReplay>().unwrap_or_default();
+    world.insert_resource(BattleRes::new(battle, human.clone(), ais).replaying(&replay.0));
     world.insert_resource(HumanSides(human));
     world.insert_resource(LevelName(level.def.name.clone()));
     world.insert_resource(crate::view::SideColours(level.def.sides.clone()));

@@ -81,6 +81,7 @@ fn menu_screen(
         choice.levels = Some(entries);
     }
     let mut start = keys.just_pressed(KeyCode::Enter);
+    let mut compare = false;
     centred("Fivefoot").min_width(560.0).show(ctx, |ui| {
         ui.label("A tactical grid skirmish: tabletop combat rules, visible square by square.");
         ui.separator();
@@ -167,6 +168,10 @@ fn menu_screen(
                 commands.insert_resource(crate::editor::OpenInEditor(e.path.clone()));
                 next.set(Screen::Editor);
             }
+            compare |= ui
+                .button("Compare variants")
+                .on_hover_text("the selected level under every variant, side by side, AI against AI")
+                .clicked();
             if ui.button("Quit").clicked() {
                 exit.write(AppExit::Success);
             }
@@ -174,6 +179,19 @@ fn menu_screen(
     });
     let entries = choice.levels.clone().unwrap_or_default();
     let seed = super::seed_from_text(&choice.seed_text);
+    if compare && let (Some(LevelEntry { path, summary: Ok(level) }), Ok(seed)) = (entries.get(choice.selected), &seed)
+    {
+        notice.0 = None;
+        let mut ais = level.ais.clone();
+        ais.extend(choice.ais.clone());
+        commands.insert_resource(crate::compare::window::CompareSetup {
+            level: path.clone(),
+            specs: crate::compare::VariantSpec::all(),
+            seed: *seed,
+            ais,
+        });
+        next.set(Screen::Compare);
+    }
     if start && let (Some(LevelEntry { path, summary: Ok(level) }), Ok(seed)) = (entries.get(choice.selected), seed) {
         notice.0 = None;
         commands.insert_resource(GameSetup {

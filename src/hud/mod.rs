@@ -1,7 +1,8 @@
-//! Panels round the board (egui): the top bar (scenario, variant, the clock in the
-//! variant's words, layers, AI pace, frame time), the right panel (initiative and phase
-//! track, the acting and selected units, the attack breakdown with every modifier and
-//! the hit chance, the path's cost and attacks of opportunity, and the scrollable combat
+//! Panels round the board (egui): the top bar (scenario, the rules picker that plays it
+//! again under another variant, the clock in the variant's words, layers, AI pace, frame
+//! time), the right panel (initiative and phase track, the acting and selected units, the
+//! attack breakdown with every modifier and the hit chance, the path's cost and attacks of
+//! opportunity, the same action under each variant (`variants`), and the scrollable combat
 //! log with every roll), and the bottom action bar with shortcuts and reasons. Reads the
 //! battle; changes it only through the player's commands.
 
@@ -18,11 +19,14 @@ use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+pub mod variants;
+
 pub struct HudPlugin;
 
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<CombatLog>()
+        app.add_plugins(variants::VariantTablePlugin)
+            .init_resource::<CombatLog>()
             .init_resource::<crate::view::SideColours>()
             .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>| {
                 log.lines.clear();
@@ -152,6 +156,11 @@ fn hud(
     ),
     diagnostics: Option<Res<DiagnosticsStore>>,
     mut slots: MessageWriter<SlotPressed>,
+    (mut switch, mut replay, table): (
+        MessageWriter<crate::game::switch::SwitchVariant>,
+        ResMut<crate::game::switch::ReplayOrders>,
+        Res<variants::VariantTable>,
+    ),
 ) -> Result {
     let Some(res) = res else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
@@ -167,9 +176,16 @@ fn hud(
         ui.horizontal_centered(|ui| {
             let level = name.as_ref().map_or(b.level_name.to_string(), |n| n.0.clone());
             ui.strong(level);
+            ui.label("|");
+            let key = hint(GameAction::NextVariant);
+            if let Some(to) = crate::game::switch::variant_picker(ui, b.variant, &mut replay.0, &key) {
+                switch.write(crate::game::switch::SwitchVariant(to));
+            }
             let house: Vec<&str> = b.options.house_rules.iter().map(|r| r.id()).collect();
-            let rules = std::iter::once(b.variant.id()).chain(house).collect::<Vec<_>>().join(" + ");
-            ui.label(format!("| {rules} |"));
+            if !house.is_empty() {
+                ui.label(format!("+ {}", house.join(" + ")));
+            }
+            ui.label("|");
             if let Some(s) = &setup {
                 ui.label(format!("seed {}", s.seed));
             }
@@ -425,6 +441,7 @@ fn hud(
                 ui.label(format!("conditions: {}", words.join(", ")));
             }
         }
+        variants::show(ui, &table, b.variant);
         ui.separator();
         ui.strong("Combat log");
         egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {

@@ -84,6 +84,8 @@ game_actions! {
     SkipAi,
     /// Pause menu.
     Pause,
+    /// Play the scenario again from its start under the next rules variant.
+    NextVariant,
     /// Level editor: undo the last gesture.
     Undo,
     /// Level editor: redo it.
@@ -138,6 +140,7 @@ impl GameAction {
             Slower => "AI slower".into(),
             SkipAi => "finish the AI's moves now".into(),
             Pause => "pause menu".into(),
+            NextVariant => "play it again under the next rules variant".into(),
             Undo => "editor: undo".into(),
             Redo => "editor: redo".into(),
             Save => "editor: save".into(),
@@ -260,6 +263,7 @@ impl Default for Bindings {
             (Faster, vec![k(KeyCode::BracketRight)]),
             (Slower, vec![k(KeyCode::BracketLeft)]),
             (SkipAi, vec![k(KeyCode::KeyN)]),
+            (NextVariant, vec![k(KeyCode::KeyV)]),
             (Pause, vec![k(KeyCode::Escape)]),
             (Undo, vec![Ctrl(KeyCode::KeyZ)]),
             (Redo, vec![Ctrl(KeyCode::KeyY), CtrlShift(KeyCode::KeyZ)]),

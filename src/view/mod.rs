@@ -118,6 +118,19 @@ pub fn spawn_tilemap(
     shape: Shape,
     marker: impl Bundle + Clone,
 ) -> BoardLayout {
+    spawn_tilemap_at(commands, images, terrain, shape, marker, Vec2::ZERO)
+}
+
+/// [`spawn_tilemap`] with the board centred on `centre` instead of the origin (the
+/// variant comparison's boards side by side).
+pub fn spawn_tilemap_at(
+    commands: &mut Commands,
+    images: &mut Assets<Image>,
+    terrain: &crate::grid::TerrainMap,
+    shape: Shape,
+    marker: impl Bundle + Clone,
+    centre: Vec2,
+) -> BoardLayout {
     let layout = BoardLayout::new(shape, terrain.width(), terrain.height());
     let (tw, th) = (layout.tile, layout.tile_height());
     let texture = images.add(art::terrain_atlas(layout.shape, tw as u32, th as u32));
@@ -162,7 +175,7 @@ pub fn spawn_tilemap(
         tile_size,
         texture: TilemapTexture::Single(texture),
         anchor,
-        transform: Transform::from_translation((want - local).extend(0.0)),
+        transform: Transform::from_translation((want - local + centre).extend(0.0)),
         ..default()
     });
     layout

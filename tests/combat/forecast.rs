@@ -104,3 +104,38 @@ fn the_curves_meet_query_attack_at_the_targets_own_defence() {
     let err = attack_curves(&level, &cat, &VariantSpec::all(), "fighter", "dragon").unwrap_err();
     assert!(err.contains("no unit \"dragon\"") && err.contains("fighter, ogre"), "{err}");
 }
+
+/// The per-variant table sees the battle as it stands now: out of reach before the fighter
+/// closes, in reach after; under the battle's own variant it answers as the battle does.
+#[test]
+fn the_table_of_variants_answers_for_the_battle_as_it_stands() {
+    use fivefoot::compare::action::Mirrors;
+    let cat = Catalogue::builtin();
+    let units =
+        vec![common::unit("fighter", "blue", (1, 2), "human_fighter"), common::unit("gob", "red", (4, 2), "goblin")];
+    let level = common::level(&common::open_rows(8, 5), units, RulesVariant::D20Classic);
+    let mut live = BattleWorld::new(&level, &cat, RulesVariant::D20Classic, 3, BattleOptions::default());
+    let (a, t) = (live.index_of("fighter").unwrap(), live.index_of("gob").unwrap());
+    let mut mirrors = Mirrors::new(&level, &cat, &[]);
+    let rows = mirrors.attack(&live.read(), a, t);
+    assert_eq!(rows.iter().map(|r| r.variant).collect::<Vec<_>>(), RulesVariant::ALL);
+    assert!(rows.iter().all(|r| r.refused.is_some()), "out of reach under every variant: {rows:?}");
+
+    while live.actor() != Some(a) {
+        live.execute(Command::EndTurn).unwrap();
+    }
+    live.execute(Command::Move { to: GridPos::new(3, 2) }).unwrap();
+    let rows = mirrors.attack(&live.read(), a, t);
+    for row in &rows {
+        assert!(row.refused.is_none(), "{}: in reach once it closed: {row:?}", row.variant);
+        assert!(row.odds.unwrap().hit > 0.0 && row.provoked == 0, "{row:?}");
+    }
+    let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
+    assert_eq!(own.odds, Some(live.attack_forecast(a, t, &AttackKind::Primary, &Default::default()).odds()));
+
+    // Walking back out of the goblin's reach draws its attack of opportunity under d20-classic.
+    let rows = mirrors.walk(&live.read(), a, GridPos::new(1, 2));
+    let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
+    assert_eq!((own.feet, own.provoked), (Some(10), 1), "{own:?}");
+    assert!(own.provoked_damage > 0.0);
+}

@@ -73,3 +73,11 @@ pub fn reaction_allowance(b: &Battle, i: usize) -> u32 {
         1
     }
 }
+
+impl Battle<'_, '_> {
+    /// Whether `reactor` could strike `mover` now with an attack of opportunity or the
+    /// variant's reaction: able to act, armed for it, and with a reaction left.
+    pub fn can_react(&self, reactor: usize, mover: usize) -> bool {
+        can_react(self, reactor, mover)
+    }
+}

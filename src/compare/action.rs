@@ -1,0 +1,162 @@
+//! The per-action comparison: one attack or one walk, in the situation of a battle in play,
+//! worked out under every variant at once. Each variant keeps a mirror (its own battle in its
+//! own World, set up from the same level) which is put in the live battle's situation (where
+//! each unit stands, its conditions and its weapon) and then asked through the functions the
+//! game's own previews use: the attack's forecast (`combat::attack::forecast`), the path's
+//! plan with the attacks of opportunity it draws, and each of those attacks' forecast.
+
+use crate::combat::attack::forecast;
+use crate::combat::odds::AttackOdds;
+use crate::combat::{AttackKind, Battle, BattleOptions, BattleWorld};
+use crate::grid::GridPos;
+use crate::level::{Catalogue, Level};
+use crate::rules::movement::{MoveMode, allowance_ft, movement_range};
+use crate::variants::{HouseRule, Provoking, RulesVariant};
+
+/// One variant's answer for the action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRow {
+    pub variant: RulesVariant,
+    /// Why the variant refuses it, if it does.
+    pub refused: Option<String>,
+    /// An attack: its odds.
+    pub odds: Option<AttackOdds>,
+    /// A walk: what it costs in feet.
+    pub feet: Option<u32>,
+    /// Attacks of opportunity it draws, and their expected damage together.
+    pub provoked: usize,
+    pub provoked_damage: f64,
+    /// An attack: whether its target could still strike back at once (a reaction left).
+    pub reply: Option<bool>,
+}
+
+impl ActionRow {
+    fn refused(variant: RulesVariant, why: String) -> ActionRow {
+        ActionRow {
+            variant,
+            refused: Some(why),
+            odds: None,
+            feet: None,
+            provoked: 0,
+            provoked_damage: 0.0,
+            reply: None,
+        }
+    }
+}
+
+/// A battle per variant, to ask about the live battle's situation.
+pub struct Mirrors {
+    worlds: Vec<BattleWorld>,
+}
+
+impl Mirrors {
+    /// One mirror per variant of `level`, each with those of `house_rules` that apply to it.
+    pub fn new(level: &Level, catalogue: &Catalogue, house_rules: &[HouseRule]) -> Mirrors {
+        let worlds = RulesVariant::ALL
+            .into_iter()
+            .map(|v| {
+                let house_rules = house_rules.iter().copied().filter(|h| h.applies_to().contains(&v)).collect();
+                BattleWorld::new_paused(level, catalogue, v, 0, BattleOptions { house_rules, ..Default::default() })
+            })
+            .collect();
+        Mirrors { worlds }
+    }
+
+    /// `a`'s attack on `t` under every variant, as things stand in `live`.
+    pub fn attack(&mut self, live: &Battle, a: usize, t: usize) -> Vec<ActionRow> {
+        self.rows(live, |b| {
+            let b = &*b;
+            let view = b.view();
+            let seen = forecast(b, &view, a, t, &AttackKind::Primary, &Default::default());
+            if !seen.profile.legal {
+                return ActionRow::refused(b.variant, seen.profile.reason.unwrap_or_default());
+            }
+            // Firing with foes in reach draws their attacks where the variant says so.
+            let fires = !seen.profile.melee && b.variant.numbers().provoked_by.contains(&Provoking::Firing);
+            let by: Vec<usize> = if fires { foes_threatening(b, a) } else { vec![] };
+            ActionRow {
+                variant: b.variant,
+                refused: None,
+                odds: Some(seen.odds()),
+                feet: None,
+                provoked: by.len(),
+                provoked_damage: opportunity_damage(b, &by, a),
+                reply: Some(b.can_react(t, a)),
+            }
+        })
+    }
+
+    /// `mover`'s walk to `to` with one move under every variant, as things stand in `live`.
+    pub fn walk(&mut self, live: &Battle, mover: usize, to: GridPos) -> Vec<ActionRow> {
+        self.rows(live, |b| {
+            let plan = {
+                let view = b.view();
+                let allowance = allowance_ft(&view, mover, MoveMode::Move);
+                movement_range(&view, mover, MoveMode::Move, allowance).plan_to(&view, to)
+            };
+            let plan = match plan {
+                Ok(plan) => plan,
+                Err(why) => return ActionRow::refused(b.variant, why.0),
+            };
+            // Each attack comes as the mover leaves its square: struck there.
+            let home = b.fighters.position[mover].0;
+            let (mut provoked, mut damage) = (0, 0.0);
+            let reacting: Vec<_> = plan.provokes.iter().filter(|p| b.can_react(p.by, mover)).collect();
+            for p in reacting {
+                b.fighters.position[mover].0 = p.from;
+                b.invalidate();
+                b.refresh();
+                provoked += 1;
+                damage += opportunity_damage(b, &[p.by], mover);
+            }
+            b.fighters.position[mover].0 = home;
+            ActionRow {
+                variant: b.variant,
+                refused: None,
+                odds: None,
+                feet: Some(plan.cost_ft),
+                provoked,
+                provoked_damage: damage,
+                reply: None,
+            }
+        })
+    }
+
+    /// `ask` of every mirror, each put in `live`'s situation first.
+    fn rows(&mut self, live: &Battle, ask: impl Fn(&mut Battle) -> ActionRow) -> Vec<ActionRow> {
+        self.worlds
+            .iter_mut()
+            .map(|world| {
+                let mut b = world.lend();
+                let n = b.fighters.len();
+                for i in live.fighters.indices().filter(|&i| i < n) {
+                    b.fighters.position[i].clone_from(&live.fighters.position[i]);
+                    b.fighters.conditions[i].clone_from(&live.fighters.conditions[i]);
+                    b.fighters.wielded[i].clone_from(&live.fighters.wielded[i]);
+                }
+                b.invalidate();
+                b.refresh();
+                ask(&mut b)
+            })
+            .collect()
+    }
+}
+
+/// The foes of `a` that threaten where it stands and could strike it now.
+fn foes_threatening(b: &Battle, a: usize) -> Vec<usize> {
+    let view = b.view();
+    let fa = b.fighters.at(a);
+    let mask = view.threat.threateners_of(fa.footprint());
+    b.fighters
+        .indices()
+        .filter(|&i| mask & (1u128 << i) != 0 && b.fighters.side[i] != *fa.side() && b.can_react(i, a))
+        .collect()
+}
+
+/// The expected damage of each of `by`'s attacks of opportunity on `on`, together.
+fn opportunity_damage(b: &Battle, by: &[usize], on: usize) -> f64 {
+    let view = b.view();
+    by.iter()
+        .map(|&p| forecast(b, &view, p, on, &AttackKind::Opportunity, &Default::default()).odds().expected_damage)
+        .sum()
+}

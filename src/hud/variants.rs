@@ -1,0 +1,133 @@
+//! The side panel's per-variant table: the attack or the walk being aimed, as every variant
+//! would have it from where the units stand now (`compare::action`): chance to hit and to
+//! land a critical, expected damage, the attacks of opportunity it draws and their expected
+//! damage, the feet a walk costs, and whether the target could strike back at once.
+
+use crate::combat::plugin::BattleRes;
+use crate::compare::action::{ActionRow, Mirrors};
+use crate::game::{GameSetup, Screen};
+use crate::level::{Catalogue, Level};
+use crate::overlay::Preview;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// The table for the action aimed now, and the mirrors that work it out.
+#[derive(Resource, Default)]
+pub struct VariantTable {
+    mirrors: Option<Mirrors>,
+    /// What the rows answer: the battle's length of log and the action, so they are worked
+    /// out again only when either changes.
+    key: Option<(usize, String)>,
+    pub title: String,
+    pub rows: Vec<ActionRow>,
+}
+
+pub struct VariantTablePlugin;
+
+impl Plugin for VariantTablePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<VariantTable>()
+            .add_systems(OnEnter(Screen::Skirmish), set_up_mirrors.after(crate::game::SkirmishSetup))
+            .add_systems(Update, fill_table.after(crate::rules::RulesSet::Derive).run_if(in_state(Screen::Skirmish)));
+    }
+}
+
+/// A mirror per variant of the skirmish's level, with its house rules.
+fn set_up_mirrors(setup: Option<Res<GameSetup>>, res: Option<Res<BattleRes>>, mut table: ResMut<VariantTable>) {
+    *table = VariantTable::default();
+    let (Some(setup), Some(res)) = (setup, res) else { return };
+    let catalogue = Catalogue::builtin();
+    if let Ok(level) = Level::load(&setup.level, &catalogue) {
+        table.mirrors = Some(Mirrors::new(&level, &catalogue, res.battle.house_rules()));
+    }
+}
+
+/// Works the rows out for the attack or walk aimed now.
+fn fill_table(preview: Res<Preview>, res: Option<Res<BattleRes>>, mut table: ResMut<VariantTable>) {
+    let Some(res) = res else { return };
+    let b = res.battle.read();
+    let aimed = match (&preview.attack, &preview.path) {
+        (Some(a), _) => Some((
+            format!("{} {} -> {}", a.command.name(), b.fighters.at(a.attacker).id(), b.fighters.at(a.target).id()),
+            Aim::Attack(a.attacker, a.target),
+        )),
+        (None, Some(p)) => {
+            let mover = b.actor();
+            match (mover, p.squares.last()) {
+                (Some(m), Some(&to)) => Some((
+                    format!("{} {} to ({}, {})", p.command.name(), b.fighters.at(m).id(), to.x, to.y),
+                    Aim::Walk(m, to),
+                )),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let Some((title, aim)) = aimed else {
+        table.key = None;
+        table.rows.clear();
+        return;
+    };
+    let key = Some((res.battle.events().len(), title.clone()));
+    if table.key == key {
+        return;
+    }
+    let table = &mut *table;
+    let Some(mirrors) = table.mirrors.as_mut() else { return };
+    table.rows = match aim {
+        Aim::Attack(a, t) => mirrors.attack(&b, a, t),
+        Aim::Walk(m, to) => mirrors.walk(&b, m, to),
+    };
+    table.title = title;
+    table.key = key;
+}
+
+enum Aim {
+    Attack(usize, usize),
+    Walk(usize, crate::grid::GridPos),
+}
+
+/// The table, a row per variant, the battle's own marked.
+pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::RulesVariant) {
+    if table.rows.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.strong(format!("Under each variant: {}", table.title));
+    let attack = table.rows.iter().any(|r| r.odds.is_some());
+    egui::Grid::new("variants").striped(true).show(ui, |ui| {
+        ui.label("");
+        if attack {
+            for head in ["hit", "crit", "dmg", "AoO (dmg)", "reply"] {
+                ui.weak(head);
+            }
+        } else {
+            for head in ["ft", "AoO (dmg)"] {
+                ui.weak(head);
+            }
+        }
+        ui.end_row();
+        for row in &table.rows {
+            let name = egui::RichText::new(row.variant.id());
+            ui.label(if row.variant == current { name.strong() } else { name });
+            if let Some(why) = &row.refused {
+                ui.label("—").on_hover_text(why);
+                ui.end_row();
+                continue;
+            }
+            if let Some(o) = row.odds {
+                ui.label(format!("{:.0}%", o.hit * 100.0));
+                ui.label(format!("{:.1}%", o.critical * 100.0));
+                ui.label(format!("{:.1}", o.expected_damage));
+            }
+            if let Some(ft) = row.feet {
+                ui.label(ft.to_string());
+            }
+            ui.label(format!("{} ({:.1})", row.provoked, row.provoked_damage));
+            if let Some(reply) = row.reply {
+                ui.label(if reply { "reaction left" } else { "no reaction" });
+            }
+            ui.end_row();
+        }
+    });
+}
