@@ -158,5 +158,5 @@ fn opportunity_damage(b: &Battle, by: &[usize], on: usize) -> f64 {
     let view = b.view();
     by.iter()
         .map(|&p| forecast(b, &view, p, on, &AttackKind::Opportunity, &Default::default()).odds().expected_damage)
-        .sum()
+        .fold(0.0, |all, d| all + d)
 }

@@ -99,7 +99,12 @@ pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::R
         ui.label("");
         if attack {
             for head in ["hit", "crit", "dmg", "AoO (dmg)", "reply"] {
-                ui.weak(head);
+                ui.weak(head).on_hover_text(match head {
+                    "dmg" => "expected damage of the attack, misses counted as nothing",
+                    "AoO (dmg)" => "attacks of opportunity it draws, and their expected damage together",
+                    "reply" => "whether the target still has a reaction to answer with",
+                    _ => "",
+                });
             }
         } else {
             for head in ["ft", "AoO (dmg)"] {
@@ -123,9 +128,12 @@ pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::R
             if let Some(ft) = row.feet {
                 ui.label(ft.to_string());
             }
-            ui.label(format!("{} ({:.1})", row.provoked, row.provoked_damage));
+            ui.label(match row.provoked {
+                0 => "none".to_string(),
+                n => format!("{n} ({:.1})", row.provoked_damage),
+            });
             if let Some(reply) = row.reply {
-                ui.label(if reply { "reaction left" } else { "no reaction" });
+                ui.label(if reply { "yes" } else { "no" });
             }
             ui.end_row();
         }
