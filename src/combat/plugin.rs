@@ -5,7 +5,7 @@
 //! fighters.
 
 use super::BattleWorld;
-use super::ai::{Ai, AiKind};
+use super::ai::{Ai, AiKind, ScoredSquare};
 use super::command::Command;
 use super::event::CombatEvent;
 use crate::rules::RulesSet;
@@ -28,6 +28,9 @@ pub struct BattleRes {
     thinking: Option<Thinking>,
     /// Every order played so far, with the unit it was given to, in order.
     pub orders: Vec<(String, Command)>,
+    /// The candidates the AI weighed for the last command it played, and for whom (the
+    /// debug overlay).
+    pub ai_squares: (String, Vec<ScoredSquare>),
     /// Orders to give again, each unit's in its own order (a variant switch's "same
     /// orders"): a unit with one waiting is given it when it comes up, before anyone
     /// decides anything.
@@ -43,7 +46,7 @@ struct Thinking {
 
 /// An AI's answer: for which side, the AI (handed back), its command, why, and how long
 /// it took in milliseconds.
-type Decided = (String, Box<dyn Ai + Send + Sync>, Command, Option<String>, f64);
+type Decided = (String, Box<dyn Ai + Send + Sync>, Command, Option<String>, f64, Vec<ScoredSquare>);
 
 /// Emitted when an AI's command is played: who gave it and why, in the AI's words.
 #[derive(Message, Clone, Debug)]
@@ -63,6 +66,7 @@ impl BattleRes {
             thinking: None,
             orders: Vec::new(),
             replay: BTreeMap::new(),
+            ai_squares: (String::new(), Vec::new()),
         }
     }
 
@@ -235,7 +239,8 @@ fn advance_clock(
         // answer is played when it is ready.
         if res.thinking.is_some() {
             let r = res.bypass_change_detection();
-            let Some((side, brain, cmd, why, ms)) = r.thinking.as_mut().and_then(|p| check_ready(&mut p.task)) else {
+            let Some((side, brain, cmd, why, ms, scored)) = r.thinking.as_mut().and_then(|p| check_ready(&mut p.task))
+            else {
                 break;
             };
             let pending = r.thinking.take().expect("in flight");
@@ -248,6 +253,7 @@ fn advance_clock(
                     let unit = r.battle.read().fighters.combatant[actor].id.clone();
                     reasons.write(AiReason { unit, reason });
                 }
+                res.ai_squares = (unit.clone(), scored);
                 let played = match res.battle.execute(cmd.clone()) {
                     Ok(()) => Some(cmd),
                     Err(_) => res.battle.execute(Command::EndTurn).ok().map(|()| Command::EndTurn),
@@ -275,7 +281,8 @@ fn advance_clock(
             copy.restore(&snapshot);
             let cmd = brain.decide(&mut copy, actor);
             let why = brain.reason().map(str::to_string);
-            (side, brain, cmd, why, started.elapsed().as_secs_f64() * 1000.0)
+            let scored = brain.scored().to_vec();
+            (side, brain, cmd, why, started.elapsed().as_secs_f64() * 1000.0, scored)
         });
         r.thinking = Some(Thinking { actor, events: r.battle.events().len(), task });
         break;

@@ -156,10 +156,11 @@ fn hud(
     ),
     diagnostics: Option<Res<DiagnosticsStore>>,
     mut slots: MessageWriter<SlotPressed>,
-    (mut switch, mut replay, table): (
+    (mut switch, mut replay, table, mut ai_squares): (
         MessageWriter<crate::game::switch::SwitchVariant>,
         ResMut<crate::game::switch::ReplayOrders>,
         Res<variants::VariantTable>,
+        ResMut<crate::overlay::ai_squares::ShowAiSquares>,
     ),
 ) -> Result {
     let Some(res) = res else { return Ok(()) };
@@ -200,16 +201,13 @@ fn hud(
                 .collect();
             ui.label(format!("AI {}", ais.join(", ")));
             ui.separator();
-            ui.toggle_value(
-                &mut layers.enemy_threat,
-                format!("Enemy threat ({})", hint(GameAction::ToggleThreatLayer)),
-            );
+            ui.toggle_value(&mut layers.enemy_threat, format!("Threat ({})", hint(GameAction::ToggleThreatLayer)));
             ui.toggle_value(&mut layers.range, format!("Range ({})", hint(GameAction::ToggleRangeLayer)));
-            ui.toggle_value(&mut layers.lines, format!("Cover lines ({})", hint(GameAction::ToggleLinesLayer)));
+            ui.toggle_value(&mut layers.lines, format!("Lines ({})", hint(GameAction::ToggleLinesLayer)));
             ui.separator();
             if let Some(mut pace) = pace {
                 let mut cps = 1.0 / pace.0.duration().as_secs_f32();
-                ui.label("AI pace");
+                ui.label("AI");
                 let slider = egui::Slider::new(&mut cps, 0.5..=30.0).logarithmic(true).suffix("/s");
                 let slider =
                     slider.custom_formatter(|v, _| if v < 10.0 { format!("{v:.1}") } else { format!("{v:.0}") });
@@ -222,6 +220,10 @@ fn hud(
             }
             ui.toggle_value(&mut log.show_reasons, "AI reasons")
                 .on_hover_text("show in the log why the AI chose each command (the tactical AI says)");
+            ui.toggle_value(&mut ai_squares.0, "AI squares").on_hover_text(
+                "show the candidates the tactical AI weighed for its last command, on their squares, \
+                 red (worst) to green (best), with their scores; the chosen one ringed",
+            );
             if ui.button("Pause (Esc)").clicked() {
                 paused.0 = true;
             }

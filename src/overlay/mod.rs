@@ -5,6 +5,7 @@
 //! partners. `compute_preview` is pure (a battle in, a `Preview` out); the systems only
 //! paint it.
 
+pub mod ai_squares;
 mod labels;
 
 use crate::combat::attack::AttackProfile;
@@ -237,6 +238,7 @@ pub struct OverlayPlugin;
 
 impl Plugin for OverlayPlugin {
     fn build(&self, app: &mut App) {
+        app.add_plugins(ai_squares::AiSquaresPlugin);
         app.init_resource::<Layers>().init_resource::<Preview>().add_systems(
             Update,
             (toggle_layers, update_preview, spawn_cells, paint_cells, label_preview, draw_lines)

@@ -273,3 +273,32 @@ fn the_tactical_ai_holds_its_line_through_the_turn() {
         assert!(held > 0, "{v}: some turn went on after its first command");
     }
 }
+
+/// The debug overlay's data: every candidate weighed, on the square it goes to or strikes
+/// at, with its score; exactly one chosen, and it is the command given, scored best or
+/// within the margin the plain line keeps.
+#[test]
+fn the_candidates_weighed_are_kept_by_square_with_their_scores() {
+    let mut b = short_skirmish(RulesVariant::D20Classic);
+    let actor = b.actor().unwrap();
+    let mut brain = Tactical::new(Difficulty::Normal);
+    let cmd = brain.decide(&mut b, actor);
+    let scored = brain.scored().to_vec();
+    assert!(scored.len() >= 2, "{scored:?}");
+    let chosen: Vec<_> = scored.iter().filter(|s| s.chosen).collect();
+    assert_eq!(chosen.len(), 1, "{scored:?}");
+    let read = b.read();
+    let square = match &cmd {
+        Command::Move { to } | Command::Step { to } => *to,
+        Command::Attack { target } | Command::FullAttack { target } | Command::Charge { target } => {
+            read.fighters.position[read.index_of(target).unwrap()].0
+        }
+        _ => read.fighters.position[actor].0,
+    };
+    assert_eq!(chosen[0].square, square, "{cmd:?}");
+    let best = scored.iter().map(|s| s.score).fold(f64::MIN, f64::max);
+    assert!(chosen[0].score >= best - 0.3 - 1e-9, "{scored:?}");
+    assert!(brain.reason().unwrap().contains(chosen[0].line.split(", ").next().unwrap()), "{scored:?}");
+    // The greedy AI weighs nothing.
+    assert!(fivefoot::combat::Greedy.scored().is_empty());
+}

@@ -26,6 +26,23 @@ pub trait Ai {
     fn reason(&self) -> Option<&str> {
         None
     }
+
+    /// The candidates it weighed for its last command, each by the square it goes to or
+    /// strikes at, with its score (the debug overlay), if it weighs any.
+    fn scored(&self) -> &[ScoredSquare] {
+        &[]
+    }
+}
+
+/// One candidate an AI weighed: the square its command goes to or strikes at, the line it
+/// follows, its score (the mean value of its playouts to the acting side), and whether it
+/// was chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoredSquare {
+    pub square: GridPos,
+    pub line: String,
+    pub score: f64,
+    pub chosen: bool,
 }
 
 /// The AIs a side can be given, named on the command line and in level files as `greedy`,

@@ -94,6 +94,8 @@ pub struct Tactical {
     /// The line chosen at the start of a unit's opportunity, held for the rest of it (so a
     /// unit that withdraws with its first move does not walk back with its second).
     held: Option<Held>,
+    /// The candidates of the last decision that weighed any, by square.
+    scored: Vec<super::ScoredSquare>,
 }
 
 /// A line held through one opportunity: whose, when, and which behaviour.
@@ -107,7 +109,7 @@ struct Held {
 
 impl Tactical {
     pub fn new(difficulty: Difficulty) -> Tactical {
-        Tactical { difficulty, snapshot: None, reason: String::new(), held: None }
+        Tactical { difficulty, snapshot: None, reason: String::new(), held: None, scored: Vec::new() }
     }
 
     /// The line held for `actor`, if this decision is in the same opportunity as the one
@@ -129,6 +131,7 @@ struct Candidate {
 
 impl Ai for Tactical {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
+        self.scored.clear();
         if let Some(line) = self.holding(battle, actor) {
             let command = line.command(&mut battle.lend(), actor);
             let who = battle.read().fighters.combatant[actor].id.clone();
@@ -204,6 +207,16 @@ impl Ai for Tactical {
             let bar = if best == plain { MARGIN } else { 1e-9 };
             if candidates[i].score > candidates[best].score + bar { i } else { best }
         });
+        self.scored = candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| super::ScoredSquare {
+                square: square_of(battle, actor, &c.command),
+                line: c.behaviours.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "),
+                score: c.score,
+                chosen: i == best,
+            })
+            .collect();
         let chosen = candidates.swap_remove(best);
         let drawn = match &chosen.command {
             Command::Move { to } => attacks_drawn(&mut battle.lend(), actor, *to),
@@ -219,6 +232,32 @@ impl Ai for Tactical {
 
     fn reason(&self) -> Option<&str> {
         (!self.reason.is_empty()).then_some(self.reason.as_str())
+    }
+
+    fn scored(&self) -> &[super::ScoredSquare] {
+        &self.scored
+    }
+}
+
+/// The square a command goes to (a move, a step) or strikes at (its target's square); the
+/// actor's own for anything else.
+fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -> crate::grid::GridPos {
+    let b = battle.read();
+    let at = |id: &str| b.index_of(id).map(|t| b.fighters.position[t].0);
+    let here = b.fighters.position[actor].0;
+    match command {
+        Command::Move { to } | Command::Step { to } | Command::Dash { to } | Command::Tumble { to } => *to,
+        Command::Attack { target }
+        | Command::FullAttack { target }
+        | Command::Charge { target }
+        | Command::Trip { target }
+        | Command::Shove { target }
+        | Command::Disarm { target }
+        | Command::Grapple { target }
+        | Command::Cast { target, .. }
+        | Command::CoupDeGrace { target }
+        | Command::FirstAid { target } => at(target).unwrap_or(here),
+        _ => here,
     }
 }
 
