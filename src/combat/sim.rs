@@ -111,7 +111,7 @@ pub struct SimReport {
 }
 
 /// What one battle came to, side by side.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct BattleSummary {
     pub seed: u64,
     /// The winning side, or `draw`.

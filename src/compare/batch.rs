@@ -109,16 +109,27 @@ fn round4(x: f64) -> f64 {
     (x * 1e4).round() / 1e4
 }
 
-/// Runs every spec's batch in turn (each spread over `threads`); `progress` is told the
+/// One spec's battles, each summed up, in seed order: what a report is made from, and what a
+/// shard carries so that shards can be merged into the whole.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct SpecRun {
+    pub spec: String,
+    /// The house rules in force (the spec's and the level's own that apply).
+    pub house_rules: Vec<String>,
+    pub battles: Vec<BattleSummary>,
+}
+
+/// Runs every spec's batch in turn (each spread over `threads`), battles `first..first +
+/// spec.battles` of the comparison (battle i uses seed S + i); `progress` is told the
 /// battles done so far, over all the specs.
-pub fn run(
+pub fn run_specs(
     level: &Level,
     catalogue: &Catalogue,
     spec: &CompareSpec,
+    first: u32,
     progress: &mut dyn FnMut(u32),
-) -> Result<CompareReport, SimError> {
-    let sides = sides_of(level);
-    let mut variants = Vec::new();
+) -> Result<Vec<SpecRun>, SimError> {
+    let mut runs = Vec::new();
     for (k, v) in spec.variants.iter().enumerate() {
         let mut house_rules: Vec<_> = v.house_rules.clone();
         house_rules.extend(level.def.house_rules.iter().copied().filter(|h| h.applies_to().contains(&v.rules)));
@@ -126,7 +137,7 @@ pub fn run(
         house_rules.dedup();
         let sim = SimSpec {
             rules: v.rules,
-            seed: spec.seed,
+            seed: spec.seed.wrapping_add(u64::from(first)),
             battles: spec.battles,
             ais: spec.ais.clone(),
             options: BattleOptions {
@@ -139,16 +150,43 @@ pub fn run(
         };
         let done = k as u32 * spec.battles;
         let report = run_batch_on(level, catalogue, &sim, None, &mut |n| progress(done + n), spec.threads)?;
-        let mut summary = summarise(&report.summaries, &sides, v.rules.numbers().round_seconds);
-        summary.house_rules = house_rules.iter().map(|h| h.id().to_string()).collect();
-        variants.push((v.to_string(), summary));
+        runs.push(SpecRun {
+            spec: v.to_string(),
+            house_rules: house_rules.iter().map(|h| h.id().to_string()).collect(),
+            battles: report.summaries,
+        });
     }
-    Ok(CompareReport {
-        level: level.def.name.clone(),
-        battles: spec.battles,
-        seed: spec.seed,
+    Ok(runs)
+}
+
+/// Runs every spec's batch in turn and reports them; `progress` as for [`run_specs`].
+pub fn run(
+    level: &Level,
+    catalogue: &Catalogue,
+    spec: &CompareSpec,
+    progress: &mut dyn FnMut(u32),
+) -> Result<CompareReport, SimError> {
+    let runs = run_specs(level, catalogue, spec, 0, progress)?;
+    Ok(report_of(&level.def.name, spec.seed, &sides_of(level), &runs))
+}
+
+/// The report of `runs` (every battle of each spec, from seed `seed` on) for `sides`.
+pub fn report_of(level_name: &str, seed: u64, sides: &[String], runs: &[SpecRun]) -> CompareReport {
+    let variants = runs
+        .iter()
+        .map(|run| {
+            let seconds = run.spec.parse::<VariantSpec>().map_or(6, |v| v.rules.numbers().round_seconds);
+            let mut summary = summarise(&run.battles, sides, seconds);
+            summary.house_rules = run.house_rules.clone();
+            (run.spec.clone(), summary)
+        })
+        .collect();
+    CompareReport {
+        level: level_name.to_string(),
+        battles: runs.first().map_or(0, |r| r.battles.len() as u32),
+        seed,
         variants: InOrder(variants),
-    })
+    }
 }
 
 /// One variant's battles summed up, for `sides`.

@@ -1,5 +1,5 @@
 //! `fivefoot compare LEVEL`: its arguments, and the run that prints the table (or JSON)
-//! and writes the CSV.
+//! and writes the CSV and the charts; a shard of the run, or the merge of shards.
 
 use super::{CompareSpec, VariantSpec};
 use crate::combat::AiKind;
@@ -11,7 +11,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct CompareArgs {
     /// The level file (RON).
-    pub level: PathBuf,
+    #[arg(required_unless_present = "merge")]
+    pub level: Option<PathBuf>,
     /// The variants to compare: `all`, or a comma-separated list, each a variant with house
     /// rules added by `+` (`d20-classic,d20-classic+no-flanking`).
     #[arg(long, default_value = "all")]
@@ -52,6 +53,14 @@ pub struct CompareArgs {
     /// With --screenshot: frames to wait first.
     #[arg(long, default_value_t = 90, requires = "screenshot")]
     pub frames: u32,
+    /// Play only shard K of M (battles K-1 to K of M equal runs, each battle with the seed it
+    /// has in the whole) and print every battle's summary as JSON, for --merge.
+    #[arg(long, value_parser = super::shard::parse_shard, conflicts_with_all = ["window", "plot", "csv", "merge"])]
+    pub shard: Option<(u32, u32)>,
+    /// Merge the shards printed by --shard (every one of them, in any order) and report the
+    /// whole comparison, as one run of all its battles would.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["level", "window", "rules", "battles", "seed", "ai"])]
+    pub merge: Vec<PathBuf>,
     /// Threads per batch (default: one per core); the output is the same bytes whatever
     /// the number.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -94,20 +103,21 @@ pub fn main(args: &CompareArgs) -> u8 {
 /// `compare --window`: the specs side by side, once the level, specs and AIs are known
 /// good.
 fn window(args: &CompareArgs) -> Result<(), String> {
+    let path = args.level.clone().ok_or("a level to show")?;
     let specs = VariantSpec::parse_list(&args.rules).map_err(|e| format!("--rules: {e}"))?;
     if specs.len() > 6 {
         return Err(format!("--rules: {} specs; the window shows at most 6 boards", specs.len()));
     }
-    let level = Level::load(&args.level, &Catalogue::builtin()).map_err(|e| e.to_string())?;
+    let level = Level::load(&path, &Catalogue::builtin()).map_err(|e| e.to_string())?;
     let sides = crate::combat::sim::sides_of(&level);
     if sides.len() < 2 {
-        return Err(format!("{}: {}", args.level.display(), crate::editor::check::TWO_SIDES));
+        return Err(format!("{}: {}", path.display(), crate::editor::check::TWO_SIDES));
     }
     if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(s)) {
-        return Err(format!("--ai names side \"{side}\", which has no units in {}", args.level.display()));
+        return Err(format!("--ai names side \"{side}\", which has no units in {}", path.display()));
     }
     let setup = super::window::CompareSetup {
-        level: args.level.clone(),
+        level: path.clone(),
         specs,
         seed: args.seed,
         ais: args.ai.iter().cloned().collect(),
@@ -127,21 +137,53 @@ fn window(args: &CompareArgs) -> Result<(), String> {
 /// The whole of `fivefoot compare`: what it prints on standard output.
 pub fn run(args: &CompareArgs) -> Result<String, CompareError> {
     let input = CompareError::Input;
-    let variants = VariantSpec::parse_list(&args.rules).map_err(|e| input(format!("--rules: {e}")))?;
-    let catalogue = Catalogue::builtin();
-    let level = Level::load(&args.level, &catalogue).map_err(|e| input(e.to_string()))?;
-    let sides = crate::combat::sim::sides_of(&level);
-    if sides.len() < 2 {
-        return Err(input(format!("{}: {}", args.level.display(), crate::editor::check::TWO_SIDES)));
-    }
-    if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(s)) {
-        return Err(input(format!("--ai names side \"{side}\", which has no units in {}", args.level.display())));
-    }
     // The CSV is written beside its destination and renamed over it once complete.
     let mut csv = args.csv.as_deref().map(AtomicFile::create).transpose().map_err(|e| input(format!("--csv: {e}")))?;
+    let (report, curves) = if args.merge.is_empty() {
+        match played(args)? {
+            Played::Whole(report, curves) => (report, curves),
+            Played::Shard(shard) => return Ok(serde_json::to_string(&shard).expect("shards serialise") + "\n"),
+        }
+    } else {
+        let shards = super::shard::read(&args.merge).map_err(input)?;
+        (super::shard::merge(shards).map_err(|e| input(format!("--merge: {e}")))?, None)
+    };
+    if let Some(mut file) = csv.take() {
+        file.write_all(report.csv().as_bytes())
+            .and_then(|()| file.commit())
+            .map_err(|e| input(format!("--csv: {e}")))?;
+    }
+    if let Some(dir) = &args.plot {
+        super::plot::write_charts(dir, &report, curves.as_deref()).map_err(|e| input(format!("--plot: {e}")))?;
+    }
+    Ok(if args.json { serde_json::to_string(&report).expect("reports serialise") + "\n" } else { report.table() })
+}
+
+/// What a run of battles came to: the whole comparison (with the odds' curves if charts
+/// were asked for), or one shard of it.
+enum Played {
+    Whole(super::CompareReport, Option<Vec<super::curves::AttackCurve>>),
+    Shard(super::shard::ShardFile),
+}
+
+/// Plays the battles `args` ask for.
+fn played(args: &CompareArgs) -> Result<Played, CompareError> {
+    let input = CompareError::Input;
+    let path = args.level.clone().ok_or_else(|| input("a level to compare on".into()))?;
+    let variants = VariantSpec::parse_list(&args.rules).map_err(|e| input(format!("--rules: {e}")))?;
+    let catalogue = Catalogue::builtin();
+    let level = Level::load(&path, &catalogue).map_err(|e| input(e.to_string()))?;
+    let sides = crate::combat::sim::sides_of(&level);
+    if sides.len() < 2 {
+        return Err(input(format!("{}: {}", path.display(), crate::editor::check::TWO_SIDES)));
+    }
+    if let Some((side, _)) = args.ai.iter().find(|(s, _)| !sides.contains(s)) {
+        return Err(input(format!("--ai names side \"{side}\", which has no units in {}", path.display())));
+    }
+    let battles = args.shard.map_or(0..args.battles, |shard| super::shard::range(args.battles, shard));
     let spec = CompareSpec {
         variants,
-        battles: args.battles,
+        battles: battles.len() as u32,
         seed: args.seed,
         ais: args.ai.iter().cloned().collect::<BTreeMap<_, _>>(),
         threads: args.threads.map_or_else(crate::combat::sim::default_threads, |n| n as usize),
@@ -153,7 +195,7 @@ pub fn run(args: &CompareArgs) -> Result<String, CompareError> {
             let attacker = args.attacker.clone().unwrap_or(first);
             let target = args.target.clone().unwrap_or(foe);
             let curves = super::curves::attack_curves(&level, &catalogue, &spec.variants, &attacker, &target)
-                .map_err(|e| input(format!("--plot: {}: {e}", args.level.display())))?;
+                .map_err(|e| input(format!("--plot: {}: {e}", path.display())))?;
             Some(curves)
         }
         None => None,
@@ -165,16 +207,19 @@ pub fn run(args: &CompareArgs) -> Result<String, CompareError> {
     } else {
         indicatif::ProgressDrawTarget::stderr()
     });
-    let report = super::run(&level, &catalogue, &spec, &mut |n| bar.set_position(u64::from(n)));
+    let runs =
+        super::batch::run_specs(&level, &catalogue, &spec, battles.start, &mut |n| bar.set_position(u64::from(n)));
     bar.finish_and_clear();
-    let report = report.map_err(|e| CompareError::Broken(e.to_string()))?;
-    if let Some(mut file) = csv.take() {
-        file.write_all(report.csv().as_bytes())
-            .and_then(|()| file.commit())
-            .map_err(|e| input(format!("--csv: {e}")))?;
-    }
-    if let Some(dir) = &args.plot {
-        super::plot::write_charts(dir, &report, curves.as_deref()).map_err(|e| input(format!("--plot: {e}")))?;
-    }
-    Ok(if args.json { serde_json::to_string(&report).expect("reports serialise") + "\n" } else { report.table() })
+    let runs = runs.map_err(|e| CompareError::Broken(e.to_string()))?;
+    Ok(match args.shard {
+        Some((k, m)) => Played::Shard(super::shard::ShardFile {
+            level: level.def.name.clone(),
+            battles: args.battles,
+            seed: args.seed,
+            shard: [k, m],
+            sides,
+            specs: runs,
+        }),
+        None => Played::Whole(super::batch::report_of(&level.def.name, args.seed, &sides, &runs), curves),
+    })
 }

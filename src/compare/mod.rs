@@ -10,6 +10,7 @@ mod boards;
 pub mod cli;
 pub mod curves;
 pub mod plot;
+pub mod shard;
 pub mod window;
 
 pub use batch::{CompareReport, CompareSpec, VariantReport, run};

@@ -114,3 +114,46 @@ fn compare_plots_its_charts_as_png_and_svg() {
     assert_eq!(code, 2, "--attacker needs --plot: {err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A comparison cut into shards and merged back is the whole run, byte for byte; an
+/// incomplete or mixed set of shards is refused.
+#[test]
+fn shards_merged_are_the_whole_run() {
+    let dir = std::env::temp_dir().join(format!("fivefoot-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = "d20-classic,hex-phases";
+    let whole_args = ["compare", DUEL, "--rules", rules, "--battles", "10", "--seed", "3", "--json"];
+    let (code, whole, err) = fivefoot(&whole_args);
+    assert_eq!(code, 0, "{err}");
+    let mut files = vec![];
+    for k in ["3/3", "1/3", "2/3"] {
+        let (code, out, err) =
+            fivefoot(&["compare", DUEL, "--rules", rules, "--battles", "10", "--seed", "3", "--shard", k]);
+        assert_eq!(code, 0, "{err}");
+        let file = dir.join(format!("shard-{}.json", &k[..1]));
+        std::fs::write(&file, out).unwrap();
+        files.push(file.to_str().unwrap().to_string());
+    }
+    let merge = |files: &[String], extra: &[&str]| {
+        let mut args = vec!["compare", "--merge"];
+        args.extend(files.iter().map(String::as_str));
+        args.extend(extra);
+        fivefoot(&args)
+    };
+    let (code, merged, err) = merge(&files, &["--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, whole, "three shards merged, in any order, are the whole run");
+    let (code, _, err) = merge(&files[..2], &[]);
+    assert!(code == 2 && err.contains("each of 1 to 3 is needed once"), "{err}");
+    // A shard of another comparison (another seed) does not mix in.
+    let (_, other, _) =
+        fivefoot(&["compare", DUEL, "--rules", rules, "--battles", "10", "--seed", "4", "--shard", "2/3"]);
+    let stray = dir.join("stray.json");
+    std::fs::write(&stray, other).unwrap();
+    let mixed = [files[0].clone(), files[1].clone(), stray.to_str().unwrap().to_string()];
+    let (code, _, err) = merge(&mixed, &[]);
+    assert!(code == 2 && err.contains("another comparison"), "{err}");
+    let (code, _, err) = fivefoot(&["compare", DUEL, "--shard", "0/3"]);
+    assert!(code == 2 && err.contains("1 ≤ K ≤ M"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

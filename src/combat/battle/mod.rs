@@ -60,7 +60,7 @@ impl Default for BattleOptions {
 }
 
 /// Counters the sim reports.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct BattleStats {
     pub attacks: u32,
     pub hits: u32,
