@@ -302,3 +302,60 @@ fn the_candidates_weighed_are_kept_by_square_with_their_scores() {
     // The greedy AI weighs nothing.
     assert!(fivefoot::combat::Greedy.scored().is_empty());
 }
+
+/// "Ranged units seek cover and lines of fire": an archer in the open, foe archers across
+/// the field and a low wall nearby; the hold-cover behaviour takes a square behind the low
+/// wall, with cover from the foe and a line to shoot back, where it had none, under every
+/// variant (it used to stay in the open and shoot, whenever it could).
+#[test]
+fn an_archer_takes_the_square_with_cover_over_the_open() {
+    use fivefoot::combat::ai::Behaviour;
+    let rows = [
+        "..............",
+        "..............",
+        "....=.........",
+        "....=.........",
+        "....=.........",
+        "..............",
+        "..............",
+    ];
+    for v in RulesVariant::ALL {
+        let units =
+            vec![unit("bow", "blue", (2, 6), "human_archer", None), unit("foe", "red", (12, 3), "human_archer", None)];
+        let mut b = battle_on(&rows, units, v, 4);
+        let (me, foe) = (b.index_of("bow").unwrap(), b.index_of("foe").unwrap());
+        let cover = |b: &BattleWorld| {
+            let read = b.read();
+            fivefoot::rules::cover_between(&read.view(), foe, me, false).cover
+        };
+        assert_eq!(cover(&b), fivefoot::rules::CoverKind::None, "{v}: in the open to begin with");
+        let cmd = next_deed(&mut b, "bow", &mut |b, a| Behaviour::HoldCover.command(&mut b.lend(), a));
+        let Command::Move { to } = cmd else { panic!("{v}: hold cover moves first: {cmd:?}") };
+        b.execute(cmd).unwrap();
+        assert_ne!(cover(&b), fivefoot::rules::CoverKind::None, "{v}: behind the low wall at {to:?}");
+        let profile = b.attack_profile(me, foe, &AttackKind::Primary, &Default::default());
+        assert!(profile.legal, "{v}: and a line to shoot back: {:?}", profile.reason);
+    }
+}
+
+/// "It does not walk out of a threatened square when a 5-ft step exists": a losing fighter
+/// beside a foe withdraws by a step, which draws no attack of opportunity, under every
+/// variant whose step may be taken in melee; it used to walk its whole move away and be
+/// struck leaving.
+#[test]
+fn a_withdrawing_fighter_steps_out_rather_than_walking_out() {
+    use fivefoot::combat::ai::Behaviour;
+    for v in RulesVariant::ALL.into_iter().filter(|v| v.grid().step.in_melee) {
+        let units = vec![
+            UnitDef { hp: Some(4), ..unit("hurt", "blue", (4, 3), "human_fighter", None) },
+            unit("brute", "red", (5, 3), "human_fighter", None),
+            unit("other", "red", (8, 6), "human_fighter", None),
+        ];
+        let mut b = battle(units, v, 5);
+        let cmd = next_deed(&mut b, "hurt", &mut |b, a| Behaviour::Withdraw.command(&mut b.lend(), a));
+        assert!(matches!(cmd, Command::Step { .. }), "{v}: a step out, not a walk: {cmd:?}");
+        let before = b.stats().attacks_of_opportunity;
+        b.execute(cmd.clone()).unwrap();
+        assert_eq!(b.stats().attacks_of_opportunity, before, "{v}: {cmd:?} drew an attack of opportunity");
+    }
+}

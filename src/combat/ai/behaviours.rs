@@ -189,20 +189,21 @@ fn cover_from_archers(b: &Battle, view: &RulesView, actor: usize, fp: Footprint,
         .sum()
 }
 
-/// Ranged: stay put when no foe threatens it and it can shoot; else move to a square no
-/// foe threatens from which it can shoot, with the most cover from the foe archers, then
-/// the fewest attacks drawn, then the cheapest.
+/// Ranged: move to a square no foe threatens from which it can shoot, with the most cover
+/// from the foe archers, then the fewest attacks drawn, then the cheapest. Where it stands
+/// already will do (it stays and shoots) if no foe threatens it there, it can shoot from
+/// there, and no square it reaches without drawing an attack has more cover.
 fn hold_cover(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     b.refresh();
     let here = b.fighters.at(actor).footprint();
-    if !threatened(&b.view(), actor, here) && attack_position(b, &b.view(), actor, foes, here) {
-        return None;
-    }
+    let settled = !threatened(&b.view(), actor, here) && attack_position(b, &b.view(), actor, foes, here);
+    let here_cover = cover_from_archers(b, &b.view(), actor, here, foes);
     let options = reachable(b, actor);
     let view = b.view();
     let side = b.fighters.body[actor].size.side();
     let mut scored: Vec<((i32, u32, u32), GridPos)> = options
         .iter()
+        .filter(|r| !settled || r.provokes == 0)
         .filter_map(|r| {
             let fp = Footprint::new(r.to, side);
             let fit = !threatened(&view, actor, fp) && attack_position(b, &view, actor, foes, fp);
@@ -210,6 +211,9 @@ fn hold_cover(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
         })
         .collect();
     scored.sort();
+    if settled && scored.first().is_none_or(|((cover, ..), _)| -cover <= here_cover) {
+        return None;
+    }
     first_valid_move(b, scored.into_iter().map(|(_, p)| p))
 }
 
@@ -222,15 +226,7 @@ fn kite(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     if !threatened(&b.view(), actor, here) {
         return None;
     }
-    let steps: Vec<GridPos> = {
-        let view = b.view();
-        let o = here.origin;
-        (-1..=1)
-            .flat_map(|dy| (-1..=1).map(move |dx| GridPos::new(o.x + dx, o.y + dy)))
-            .filter(|&p| p != o && !threatened(&view, actor, Footprint::new(p, side)))
-            .collect()
-    };
-    if let Some(step) = steps.into_iter().map(|to| Command::Step { to }).find(|s| b.validate(s).is_ok()) {
+    if let Some(step) = step_out(b, actor) {
         return Some(step);
     }
     let options = reachable(b, actor);
@@ -245,9 +241,32 @@ fn kite(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     first_valid_move(b, scored.into_iter().map(|(_, p)| p))
 }
 
-/// Fall back: the square of its move farthest from the nearest foe, drawing the fewest
-/// attacks; with no move left, fight on defensively where the variant allows, else end.
+/// A step (where the variant has one it may take now: it draws no attack) to a square no
+/// foe threatens, when one threatens it where it stands.
+fn step_out(b: &mut Battle, actor: usize) -> Option<Command> {
+    b.refresh();
+    let (here, side) = (b.fighters.at(actor).footprint(), b.fighters.body[actor].size.side());
+    let steps: Vec<GridPos> = {
+        let view = b.view();
+        if !threatened(&view, actor, here) {
+            return None;
+        }
+        let o = here.origin;
+        (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| GridPos::new(o.x + dx, o.y + dy)))
+            .filter(|&p| p != o && !threatened(&view, actor, Footprint::new(p, side)))
+            .collect()
+    };
+    steps.into_iter().map(|to| Command::Step { to }).find(|s| b.validate(s).is_ok())
+}
+
+/// Fall back: out of every foe's reach by a step where one will do (it draws no attack);
+/// else the square of its move farthest from the nearest foe, drawing the fewest attacks;
+/// with no move left, fight on defensively where the variant allows, else end.
 fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
+    if let Some(step) = step_out(b, actor) {
+        return step;
+    }
     let options = reachable(b, actor);
     let metric = b.variant.range_metric();
     let side = b.fighters.body[actor].size.side();
