@@ -8,6 +8,7 @@ use super::CompareReport;
 use super::curves::AttackCurve;
 use crate::level::AtomicFile;
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -127,28 +128,39 @@ fn title(report: &CompareReport, what: &str) -> String {
     format!("{} — {what} ({} battles per variant, seed {})", report.level, report.battles, report.seed)
 }
 
-/// Each side's win rate under each spec, with its 95 % Wilson interval as whiskers.
-fn win_rates<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &CompareReport) -> Drawn {
-    root.fill(&WHITE).map_err(fail)?;
+/// A chart with a column per spec (labelled with its name) and `axis` from 0 to `top`.
+fn by_spec<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    report: &'a CompareReport,
+    what: &str,
+    axis: &str,
+    top: f64,
+) -> Result<ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
     let n = report.variants.0.len();
-    let sides = sides(report);
-    let label = spec_label(report);
     let mut chart = ChartBuilder::on(root)
-        .caption(title(report, "win rate"), (FONT, 22))
+        .caption(title(report, what), (FONT, 22))
         .margin(16)
         .x_label_area_size(40)
         .y_label_area_size(56)
-        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..100.0)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..top)
         .map_err(fail)?;
     chart
         .configure_mesh()
         .x_labels(n)
-        .x_label_formatter(&label)
+        .x_label_formatter(&spec_label(report))
         .disable_x_mesh()
-        .y_desc("wins, % of battles (95 % interval)")
+        .y_desc(axis)
         .label_style((FONT, 15))
         .draw()
         .map_err(fail)?;
+    Ok(chart)
+}
+
+/// Each side's win rate under each spec, with its 95 % Wilson interval as whiskers.
+fn win_rates<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &CompareReport) -> Drawn {
+    root.fill(&WHITE).map_err(fail)?;
+    let sides = sides(report);
+    let mut chart = by_spec(root, report, "win rate", "wins, % of battles (95 % interval)", 100.0)?;
     for (j, side) in sides.iter().enumerate() {
         let shift = (j as f64 - (sides.len() as f64 - 1.0) / 2.0) * 0.15;
         let c = colour(j);
@@ -224,26 +236,9 @@ fn battle_length<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Com
 /// Damage each side deals per round, per spec, as bars side by side.
 fn damage_per_round<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &CompareReport) -> Drawn {
     root.fill(&WHITE).map_err(fail)?;
-    let n = report.variants.0.len();
     let sides = sides(report);
     let most = report.variants.0.iter().flat_map(|(_, r)| r.damage_per_round.values().copied()).fold(1.0, f64::max);
-    let label = spec_label(report);
-    let mut chart = ChartBuilder::on(root)
-        .caption(title(report, "damage per round"), (FONT, 22))
-        .margin(16)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..most * 1.15)
-        .map_err(fail)?;
-    chart
-        .configure_mesh()
-        .x_labels(n)
-        .x_label_formatter(&label)
-        .disable_x_mesh()
-        .y_desc("hit points of damage dealt per round")
-        .label_style((FONT, 15))
-        .draw()
-        .map_err(fail)?;
+    let mut chart = by_spec(root, report, "damage per round", "hit points of damage dealt per round", most * 1.15)?;
     let width = 0.8 / sides.len().max(1) as f64;
     for (j, side) in sides.iter().enumerate() {
         let c = colour(j);

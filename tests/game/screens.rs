@@ -2,26 +2,33 @@
 
 use super::*;
 
-#[test]
-fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
+/// The default skirmish in an app with the game's screens, under `rules`, `side` played
+/// by hand, from `seed`, entered and set up.
+pub(super) fn skirmish_app(rules: RulesVariant, side: &str, seed: u64) -> App {
     use fivefoot::game::{GamePlugin, GameSetup, Screen};
-    use fivefoot::rules::Combatant;
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
         .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
         .add_plugins(GamePlugin)
         .init_state::<Screen>();
-    let level = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron");
     app.insert_resource(GameSetup {
-        level,
-        rules: Some(RulesVariant::FourActions),
-        side: Some("red".into()),
-        seed: 5,
+        level: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron"),
+        rules: Some(rules),
+        side: Some(side.into()),
+        seed,
         house_rules: None,
         ais: Default::default(),
     });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
+    app
+}
+
+#[test]
+fn a_skirmish_starts_restarts_with_fresh_dice_and_tears_down_for_the_menu() {
+    use fivefoot::game::{GameSetup, Screen};
+    use fivefoot::rules::Combatant;
+    let mut app = skirmish_app(RulesVariant::FourActions, "red", 5);
     let count = |app: &mut App| app.world_mut().query::<&Combatant>().iter(app.world()).count();
     assert_eq!(count(&mut app), 8);
     let res = app.world().resource::<BattleRes>();

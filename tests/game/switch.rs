@@ -5,26 +5,11 @@
 use super::*;
 use fivefoot::combat::plugin::SkipAi;
 use fivefoot::game::switch::{ReplayOrders, SwitchVariant, next_variant};
-use fivefoot::game::{GamePlugin, GameSetup, Screen};
+use fivefoot::game::{GameSetup, Screen};
 
 /// The skirmish in an app with the game's screens, blue played by hand under d20-classic.
 fn skirmish_app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
-        .add_plugins((BindingsPlugin { bindings: Bindings::default() }, RulesPlugin, CombatPlugin, ControlPlugin))
-        .add_plugins(GamePlugin)
-        .init_state::<Screen>();
-    app.insert_resource(GameSetup {
-        level: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/skirmish.ron"),
-        rules: Some(RulesVariant::D20Classic),
-        side: Some("blue".into()),
-        seed: 5,
-        house_rules: None,
-        ais: Default::default(),
-    });
-    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
-    app.update();
-    app
+    super::screens::skirmish_app(RulesVariant::D20Classic, "blue", 5)
 }
 
 /// Plays until `orders` orders were given, blue's by hand (each of its units moves a
