@@ -1,6 +1,7 @@
 //! The live variant switch: during a skirmish, a key (V) or the top bar's rules picker
 //! starts the scenario again under another variant, with the same seed, sides and AIs,
-//! and with the house rules in force that also apply to it. With "same orders" ticked,
+//! and with the house rules in force that also apply to it (one it cannot take comes back
+//! on a switch to a variant that can). With "same orders" ticked,
 //! each unit is given again the orders it was given so far, in its own order, for as long
 //! as the new variant's rules take them (an order they refuse is skipped and said so in
 //! the log); then play goes on as usual.
@@ -21,6 +22,11 @@ pub struct SwitchVariant(pub RulesVariant);
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReplayOrders(pub bool);
 
+/// Every house rule in force in this scenario since it was started from the menu, so that
+/// one a variant cannot take comes back when the scenario is switched to one that can.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct KeptHouseRules(pub Vec<crate::variants::HouseRule>);
+
 /// The orders the next skirmish gives again, each with the unit it was given to, in the
 /// order they were given.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
@@ -31,6 +37,8 @@ pub struct VariantSwitchPlugin;
 impl Plugin for VariantSwitchPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ReplayOrders>()
+            .init_resource::<KeptHouseRules>()
+            .add_systems(OnEnter(Screen::Menu), |mut kept: ResMut<KeptHouseRules>| kept.0.clear())
             .add_message::<SwitchVariant>()
             .add_systems(Update, (next_variant_key, switch_variant).chain().run_if(in_state(Screen::Skirmish)));
     }
@@ -58,6 +66,7 @@ fn switch_variant(
     res: Option<Res<BattleRes>>,
     setup: Option<Res<GameSetup>>,
     replay: Res<ReplayOrders>,
+    mut kept: ResMut<KeptHouseRules>,
     mut commands: Commands,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -66,15 +75,20 @@ fn switch_variant(
     if to == res.battle.variant() && !replay.0 {
         return;
     }
-    commands.insert_resource(switched(&setup, &res, to));
+    for &rule in res.battle.house_rules() {
+        if !kept.0.contains(&rule) {
+            kept.0.push(rule);
+        }
+    }
+    commands.insert_resource(switched(&setup, &kept.0, to));
     commands.insert_resource(OrdersToReplay(if replay.0 { res.orders.clone() } else { Vec::new() }));
     next.set(Screen::Loading);
 }
 
-/// The setup of the same scenario under `to`: the same level, seed, sides and AIs; the
-/// house rules in force that apply to `to`.
-pub fn switched(setup: &GameSetup, res: &BattleRes, to: RulesVariant) -> GameSetup {
-    let house_rules = res.battle.house_rules().iter().copied().filter(|h| h.applies_to().contains(&to)).collect();
+/// The setup of the same scenario under `to`: the same level, seed, sides and AIs; those of
+/// the house rules `kept` (every one in force since the scenario began) that apply to `to`.
+pub fn switched(setup: &GameSetup, kept: &[crate::variants::HouseRule], to: RulesVariant) -> GameSetup {
+    let house_rules = kept.iter().copied().filter(|h| h.applies_to().contains(&to)).collect();
     GameSetup { rules: Some(to), house_rules: Some(house_rules), ..setup.clone() }
 }
 

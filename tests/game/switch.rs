@@ -91,3 +91,24 @@ fn another_variant_takes_the_orders_it_allows_and_v_starts_the_next_afresh() {
         |unit: &String| res.battle.index_of(unit).is_some_and(|i| res.battle.read().fighters.side[i].0 == "blue");
     assert_eq!(res.orders.iter().filter(|(u, _)| blue(u)).count(), 0, "nothing of the last battle given again");
 }
+
+/// A house rule another variant cannot take is dropped there and comes back on the way back.
+#[test]
+fn a_house_rule_comes_back_with_a_variant_that_takes_it() {
+    use fivefoot::game::switch::switched;
+    use fivefoot::variants::HouseRule;
+    let setup = GameSetup {
+        level: "levels/skirmish.ron".into(),
+        rules: Some(RulesVariant::D20Classic),
+        side: None,
+        seed: 3,
+        house_rules: Some(vec![HouseRule::NoFlanking]),
+        ais: Default::default(),
+    };
+    let kept = [HouseRule::NoFlanking, HouseRule::DoubleCover];
+    let hex = switched(&setup, &kept, RulesVariant::HexPhases);
+    assert_eq!((hex.rules, hex.seed), (Some(RulesVariant::HexPhases), 3));
+    assert_eq!(hex.house_rules, Some(vec![HouseRule::DoubleCover]), "no flanking rule in hex-phases to switch off");
+    let back = switched(&hex, &kept, RulesVariant::D20Classic);
+    assert_eq!(back.house_rules, Some(kept.to_vec()));
+}
