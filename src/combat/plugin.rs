@@ -28,9 +28,8 @@ pub struct BattleRes {
     thinking: Option<Thinking>,
     /// Every order played so far, with the unit it was given to, in order.
     pub orders: Vec<(String, Command)>,
-    /// The candidates the AI weighed for the last command it played, and for whom (the
-    /// debug overlay).
-    pub ai_squares: (String, Vec<ScoredSquare>),
+    /// The candidates the AI weighed for the last command it played (the debug overlay).
+    pub ai_squares: Vec<ScoredSquare>,
     /// Orders to give again, each unit's in its own order (a variant switch's "same
     /// orders"): a unit with one waiting is given it when it comes up, before anyone
     /// decides anything.
@@ -66,7 +65,7 @@ impl BattleRes {
             thinking: None,
             orders: Vec::new(),
             replay: BTreeMap::new(),
-            ai_squares: (String::new(), Vec::new()),
+            ai_squares: Vec::new(),
         }
     }
 
@@ -190,7 +189,9 @@ fn advance_clock(
         let Some(actor) = res.battle.actor() else { break };
         let side = res.battle.read().fighters.side[actor].0.clone();
         let unit = res.battle.read().fighters.combatant[actor].id.clone();
+        // Read first: taking an order marks the battle changed, which only a replay may.
         if res.thinking.is_none()
+            && res.replay.contains_key(&unit)
             && let Some(cmd) = res.replayed(&unit)
         {
             match res.battle.execute(cmd.clone()) {
@@ -253,7 +254,7 @@ fn advance_clock(
                     let unit = r.battle.read().fighters.combatant[actor].id.clone();
                     reasons.write(AiReason { unit, reason });
                 }
-                res.ai_squares = (unit.clone(), scored);
+                res.ai_squares = scored;
                 let played = match res.battle.execute(cmd.clone()) {
                     Ok(()) => Some(cmd),
                     Err(_) => res.battle.execute(Command::EndTurn).ok().map(|()| Command::EndTurn),

@@ -3,8 +3,8 @@
 //! table and CSV are the same bytes for the same inputs on any number of threads.
 
 use super::VariantSpec;
+use crate::combat::AiKind;
 use crate::combat::sim::{BattleSummary, SimError, SimSpec, run_batch_on, sides_of};
-use crate::combat::{AiKind, BattleOptions};
 use crate::level::{Catalogue, Level};
 use serde::Serialize;
 use serde::ser::SerializeMap;
@@ -131,30 +131,20 @@ pub fn run_specs(
 ) -> Result<Vec<SpecRun>, SimError> {
     let mut runs = Vec::new();
     for (k, v) in spec.variants.iter().enumerate() {
-        let mut house_rules: Vec<_> = v.house_rules.clone();
-        house_rules.extend(level.def.house_rules.iter().copied().filter(|h| h.applies_to().contains(&v.rules)));
-        house_rules.sort();
-        house_rules.dedup();
+        let options = v.options_on(level);
+        let house_rules = options.house_rules.iter().map(|h| h.id().to_string()).collect();
         let sim = SimSpec {
             rules: v.rules,
             seed: spec.seed.wrapping_add(u64::from(first)),
             battles: spec.battles,
             ais: spec.ais.clone(),
-            options: BattleOptions {
-                death_saves: level.def.death_saves.unwrap_or_default(),
-                house_rules: house_rules.clone(),
-                ..Default::default()
-            },
+            options,
             check: false,
             swap_sides: false,
         };
         let done = k as u32 * spec.battles;
         let report = run_batch_on(level, catalogue, &sim, None, &mut |n| progress(done + n), spec.threads)?;
-        runs.push(SpecRun {
-            spec: v.to_string(),
-            house_rules: house_rules.iter().map(|h| h.id().to_string()).collect(),
-            battles: report.summaries,
-        });
+        runs.push(SpecRun { spec: v.to_string(), house_rules, battles: report.summaries });
     }
     Ok(runs)
 }

@@ -124,7 +124,7 @@ pub(super) fn spawn_boards(
 /// Tokens, bars, names and headers as each board's battle stands now.
 #[allow(clippy::type_complexity)]
 pub(super) fn draw_boards(
-    mut boards: ResMut<Boards>,
+    boards: Res<Boards>,
     mut tokens: Query<(&BoardToken, &mut Transform, &mut Visibility, &mut Sprite), Without<BoardHp>>,
     mut bars: Query<(&BoardHp, &mut Sprite, &mut Transform), Without<BoardToken>>,
     mut names: Query<(&BoardName, &mut TextColor)>,
@@ -175,9 +175,6 @@ pub(super) fn draw_boards(
             None => *shown = Visibility::Hidden,
         }
     }
-    for board in &mut boards.boards {
-        board.cursor = board.battle.events().len();
-    }
 }
 
 /// A board's state: its clock in its variant's words, or how its battle ended.
@@ -227,6 +224,10 @@ pub(super) fn point_and_select(
     }
 }
 
+/// The side panel's lines on the pointer's square, and what they were worked out for.
+#[derive(Default)]
+pub(super) struct SquareLines(Option<(GridPos, Option<String>, u32)>, Vec<String>);
+
 /// What the pointer's square means on `board` for the unit `selected`: foes threatening it
 /// there, its cover from it, and the walk there.
 fn square_line(board: &Board, selected: Option<&str>, cell: GridPos) -> String {
@@ -262,6 +263,7 @@ pub(super) fn panels(
     mut contexts: EguiContexts,
     mut boards: ResMut<Boards>,
     mut next: ResMut<NextState<Screen>>,
+    mut squares: Local<SquareLines>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -303,18 +305,31 @@ pub(super) fn panels(
     egui::Panel::right("compare-side").exact_size(crate::view::camera::PANELS[1]).show(&mut root, |ui| {
         ui.heading("Variants side by side");
         let selected = boards.selected.clone();
+        // Worked out again only when the square, the unit or the battles change (a walk's
+        // cost takes the pathfinder, five times over).
+        let key = boards.pointer.map(|cell| (cell, selected.clone(), boards.steps));
+        if squares.0 != key {
+            squares.1 = match &key {
+                Some((cell, _, _)) => {
+                    boards.boards.iter().map(|b| square_line(b, selected.as_deref(), *cell)).collect()
+                }
+                None => Vec::new(),
+            };
+            squares.0 = key;
+        }
+        let lines = &squares.1;
         ui.label(match &selected {
             Some(id) => format!("selected: {id} (click a unit to select)"),
             None => "click a unit to see the pointer's square through its eyes".into(),
         });
         egui::ScrollArea::vertical().show(ui, |ui| {
-            for board in &boards.boards {
+            for (k, board) in boards.boards.iter().enumerate() {
                 ui.separator();
                 ui.strong(format!("{}: {}", board.spec, state_line(board)));
                 let last = board.battle.events().iter().rev().map(|e| e.describe()).find(|l| !l.is_empty());
                 ui.label(last.unwrap_or_default());
-                if let Some(cell) = boards.pointer {
-                    ui.weak(square_line(board, selected.as_deref(), cell));
+                if let Some(line) = lines.get(k) {
+                    ui.weak(line);
                 }
             }
         });

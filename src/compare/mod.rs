@@ -25,6 +25,21 @@ pub struct VariantSpec {
 }
 
 impl VariantSpec {
+    /// The options of its battles on `level`: the level's death saves, and the spec's
+    /// house rules with those of the level's own that apply to its variant, sorted, each
+    /// once.
+    pub fn options_on(&self, level: &crate::level::Level) -> crate::combat::BattleOptions {
+        let mut house_rules = self.house_rules.clone();
+        house_rules.extend(level.def.house_rules.iter().copied().filter(|h| h.applies_to().contains(&self.rules)));
+        house_rules.sort();
+        house_rules.dedup();
+        crate::combat::BattleOptions {
+            death_saves: level.def.death_saves.unwrap_or_default(),
+            house_rules,
+            ..Default::default()
+        }
+    }
+
     /// Every variant as its source has it.
     pub fn all() -> Vec<VariantSpec> {
         RulesVariant::ALL.into_iter().map(|rules| VariantSpec { rules, house_rules: vec![] }).collect()

@@ -8,7 +8,7 @@
 //! each battle one way after every step (`boards`); nothing reads the drawing back.
 
 use super::VariantSpec;
-use crate::combat::{Ai, AiKind, BattleOptions, BattleWorld, Command};
+use crate::combat::{Ai, AiKind, BattleWorld, Command};
 use crate::game::Screen;
 use crate::level::{Catalogue, Level};
 use crate::view::layout::BoardLayout;
@@ -35,8 +35,6 @@ pub struct Board {
     /// The board's own layout (squares or hexes), centred on `centre`.
     pub layout: BoardLayout,
     pub centre: Vec2,
-    /// Events already drawn.
-    pub cursor: usize,
 }
 
 impl Board {
@@ -82,24 +80,13 @@ impl Boards {
     pub fn new(setup: &CompareSetup) -> Result<Boards, String> {
         let catalogue = Catalogue::builtin();
         let level = Level::load(&setup.level, &catalogue).map_err(|e| e.to_string())?;
-        let mut kinds: BTreeMap<String, AiKind> =
-            level.def.sides.iter().filter_map(|s| Some((s.name.clone(), s.ai?))).collect();
+        let mut kinds = level.def.side_ais();
         kinds.extend(setup.ais.clone());
         let mut boards: Vec<Board> = setup
             .specs
             .iter()
             .map(|spec| {
-                let mut house_rules = spec.house_rules.clone();
-                house_rules
-                    .extend(level.def.house_rules.iter().copied().filter(|h| h.applies_to().contains(&spec.rules)));
-                house_rules.sort();
-                house_rules.dedup();
-                let options = BattleOptions {
-                    death_saves: level.def.death_saves.unwrap_or_default(),
-                    house_rules,
-                    ..Default::default()
-                };
-                let battle = BattleWorld::new(&level, &catalogue, spec.rules, setup.seed, options);
+                let battle = BattleWorld::new(&level, &catalogue, spec.rules, setup.seed, spec.options_on(&level));
                 let layout = BoardLayout::new(spec.rules.shape(), level.terrain.width(), level.terrain.height());
                 Board {
                     spec: spec.clone(),
@@ -108,7 +95,6 @@ impl Boards {
                     kinds: kinds.clone(),
                     layout,
                     centre: Vec2::ZERO,
-                    cursor: 0,
                 }
             })
             .collect();

@@ -154,8 +154,7 @@ pub fn start_skirmish(world: &mut World) {
     let options = BattleOptions { house_rules, ..BattleOptions::default() };
     let battle = BattleWorld::new(&level, &catalogue, variant, setup.seed, options);
     spawn_combatants(world, &battle.read());
-    let mut ais: std::collections::BTreeMap<String, crate::combat::AiKind> =
-        level.def.sides.iter().filter_map(|s| Some((s.name.clone(), s.ai?))).collect();
+    let mut ais: std::collections::BTreeMap<String, crate::combat::AiKind> = level.def.side_ais();
     ais.extend(setup.ais.clone());
     let replay = world.remove_resource::<switch::OrdersToReplay>().unwrap_or_default();
     world.insert_resource(BattleRes::new(battle, human.clone(), ais).replaying(&replay.0));
@@ -253,7 +252,7 @@ pub fn summarise(level: &Level) -> LevelSummary {
         height: level.terrain.height(),
         rules: level.def.rules,
         house_rules: level.def.house_rules.clone(),
-        ais: level.def.sides.iter().filter_map(|s| Some((s.name.clone(), s.ai?))).collect(),
+        ais: level.def.side_ais(),
         person: level.def.person_side().and_then(|p| sides.iter().position(|(s, _)| s == p)).unwrap_or(0),
         sides,
     }

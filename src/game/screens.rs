@@ -179,16 +179,14 @@ fn menu_screen(
     });
     let entries = choice.levels.clone().unwrap_or_default();
     let seed = super::seed_from_text(&choice.seed_text);
-    if compare && let (Some(LevelEntry { path, summary: Ok(level) }), Ok(seed)) = (entries.get(choice.selected), &seed)
-    {
+    if compare && let (Some(LevelEntry { path, summary: Ok(_) }), Ok(seed)) = (entries.get(choice.selected), &seed) {
         notice.0 = None;
-        let mut ais = level.ais.clone();
-        ais.extend(choice.ais.clone());
+        // The level's own AIs are the boards' defaults (`Boards::new`); the menu's override.
         commands.insert_resource(crate::compare::window::CompareSetup {
             level: path.clone(),
             specs: crate::compare::VariantSpec::all(),
             seed: *seed,
-            ais,
+            ais: choice.ais.clone(),
         });
         next.set(Screen::Compare);
     }

@@ -79,6 +79,11 @@ pub struct SideDef {
 }
 
 impl LevelDef {
+    /// The AI the level names for each side that names one.
+    pub fn side_ais(&self) -> std::collections::BTreeMap<String, crate::combat::AiKind> {
+        self.sides.iter().filter_map(|s| Some((s.name.clone(), s.ai?))).collect()
+    }
+
     /// What the level says of `side`, if anything.
     pub fn side(&self, side: &str) -> Option<&SideDef> {
         self.sides.iter().find(|s| s.name == side)

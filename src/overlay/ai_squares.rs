@@ -51,7 +51,7 @@ fn draw_ai_squares(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let (_, scored) = &res.ai_squares;
+    let scored = &res.ai_squares;
     if !show.0 || scored.is_empty() {
         return;
     }

@@ -112,3 +112,25 @@ fn a_house_rule_comes_back_with_a_variant_that_takes_it() {
     let back = switched(&hex, &kept, RulesVariant::D20Classic);
     assert_eq!(back.house_rules, Some(kept.to_vec()));
 }
+
+/// Waiting for a person's order changes nothing in the battle, so the views and overlays
+/// that redraw on a change do not redraw every frame (a replay queue is only looked at).
+#[test]
+fn waiting_for_a_persons_order_leaves_the_battle_unchanged() {
+    let mut app = skirmish_app();
+    for _ in 0..20_000 {
+        let res = app.world().resource::<BattleRes>();
+        let waiting =
+            res.battle.actor().is_some_and(|a| res.human_sides.contains(&res.battle.read().fighters.side[a].0));
+        if waiting {
+            break;
+        }
+        app.world_mut().resource_mut::<SkipAi>().0 = true;
+        app.update();
+    }
+    app.update();
+    let before = app.world().resource_ref::<BattleRes>().last_changed();
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource_ref::<BattleRes>().last_changed(), before);
+}
