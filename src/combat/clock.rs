@@ -8,7 +8,8 @@ pub use super::time::{Budget, Clock};
 
 use super::battle::Battle;
 use super::event::CombatEvent;
-use crate::rules::Condition;
+use super::fighter::Initiative;
+use crate::rules::{Condition, Dice};
 
 /// Rolls initiative and readies the clock; the engine then opens the first window.
 pub fn start(b: &mut Battle) {
@@ -37,53 +38,50 @@ pub(crate) fn fixed_initiative(b: &mut Battle, score: impl Fn(&Battle, usize) ->
 }
 
 pub(crate) fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
-    let n = b.fighters.len();
-    for i in 0..n {
-        let roll = b.dice.roll(20) as i32;
-        let modifier = b.fighters.stats[i].dex_mod();
-        let bonus = if b.fighters.awareness[i].aware { bonus_for_aware } else { 0 };
-        let total = roll + modifier + bonus;
-        // Ties: the higher initiative modifier first, then the dice.
-        let tie = b.dice.roll(1000) as i64;
-        b.fighters.initiative[i].order = (total as i64 * 100 + (modifier as i64 + 50)) * 10_000 + tie;
-        b.fighters.initiative[i].shown = total;
-        let id = b.fighters.combatant[i].id.clone();
-        let note = if bonus > 0 {
-            format!("(d20 {roll} {modifier:+} Dex +{bonus} surprise round)")
-        } else {
-            format!("(d20 {roll} {modifier:+} Dex)")
-        };
-        b.emit(CombatEvent::Initiative { unit: id, roll: Some(roll), total, note });
+    for i in 0..b.fighters.len() {
+        let (dex, aware) = (b.fighters.stats[i].dex_mod(), b.fighters.awareness[i].aware);
+        let (initiative, event) = d20_initiative(&mut b.dice, &b.fighters.combatant[i].id, dex, aware, bonus_for_aware);
+        b.fighters.initiative[i] = initiative;
+        b.emit(event);
     }
     sort_order(b);
 }
 
-pub(crate) fn sort_order(b: &mut Battle) {
-    let mut order: Vec<usize> = (0..b.fighters.len()).collect();
-    order.sort_by(|&x, &y| b.fighters.initiative[y].order.cmp(&b.fighters.initiative[x].order).then(x.cmp(&y)));
-    b.clock.order = order;
+/// One fighter's d20 initiative: its roll plus its Dexterity modifier (plus `bonus_for_aware`
+/// if it is aware of its foes), with the line the log gives it. Ties go to the higher
+/// modifier, then to the dice.
+pub(crate) fn d20_initiative(
+    dice: &mut Dice,
+    id: &str,
+    dex_mod: i32,
+    aware: bool,
+    bonus_for_aware: i32,
+) -> (Initiative, CombatEvent) {
+    let roll = dice.roll(20) as i32;
+    let bonus = if aware { bonus_for_aware } else { 0 };
+    let total = roll + dex_mod + bonus;
+    let tie = dice.roll(1000) as i64;
+    let order = (total as i64 * 100 + (dex_mod as i64 + 50)) * 10_000 + tie;
+    let note = if bonus > 0 {
+        format!("(d20 {roll} {dex_mod:+} Dex +{bonus} surprise round)")
+    } else {
+        format!("(d20 {roll} {dex_mod:+} Dex)")
+    };
+    (Initiative { order, shown: total }, CombatEvent::Initiative { unit: id.into(), roll: Some(roll), total, note })
 }
 
-/// d20-classic and four-actions: a surprise round for the aware, then rounds in
-/// initiative order.
-pub(crate) fn next_round(b: &mut Battle) {
-    if b.clock.surprise_pending {
-        b.clock.surprise_pending = false;
-        b.clock.surprise = true;
-        b.emit(CombatEvent::RoundStarted { round: 0 });
-        b.emit(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
-        b.clock.queue = b.rules().surprise_queue(b);
-        return;
-    }
-    if b.clock.surprise {
-        b.rules().after_surprise_round(b);
-    }
-    b.clock.surprise = false;
-    b.clock.round += 1;
-    round_reset(b);
-    let r = b.clock.round;
-    b.emit(CombatEvent::RoundStarted { round: r });
-    b.clock.queue = b.clock.order.clone();
+pub(crate) fn sort_order(b: &mut Battle) {
+    let n = b.fighters.len();
+    b.clock.order = initiative_order((0..n).map(|i| b.fighters.initiative[i].order));
+}
+
+/// The seats in initiative order, highest first; ties (there are none after the dice)
+/// in seat order.
+pub(crate) fn initiative_order(orders: impl Iterator<Item = i64>) -> Vec<usize> {
+    let orders: Vec<i64> = orders.collect();
+    let mut seats: Vec<usize> = (0..orders.len()).collect();
+    seats.sort_by(|&x, &y| orders[y].cmp(&orders[x]).then(x.cmp(&y)));
+    seats
 }
 
 pub(crate) fn round_reset(b: &mut Battle) {

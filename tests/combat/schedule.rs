@@ -151,8 +151,17 @@ fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
     assert_eq!(window(RulesVariant::ApPhases), ["ap_phases::next_action_phase"]);
     assert_eq!(window(RulesVariant::OsrSegments), ["osr_segments::next_step_of_round"]);
     assert_eq!(window(RulesVariant::HexPhases), ["hex_phases::next_phase_of_turn"]);
-    assert_eq!(window(RulesVariant::D20Classic), ["clock::next_round"]);
-    assert_eq!(window(RulesVariant::FourActions), ["clock::next_round"]);
+    assert_eq!(window(RulesVariant::D20Classic), ["next_round"]);
+    // four-actions: initiative is rolled only as the surprise round ends, and the ambushers
+    // act in no particular order (by id) before it.
+    assert_eq!(
+        window(RulesVariant::FourActions),
+        [
+            "four_actions::roll_initiative_after_surprise_round",
+            "next_round",
+            "four_actions::ambushers_in_no_particular_order"
+        ]
+    );
     // Each variant ends an opportunity by its own action economy.
     let clocks: Vec<Vec<String>> = RulesVariant::ALL.iter().map(|&v| systems(v)["clock"].clone()).collect();
     for (i, c) in clocks.iter().enumerate() {
@@ -457,7 +466,7 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
 
 /// The systems that still take the whole world, variant by variant, named: the checks, the
 /// walk, the strikes with their harm, the clock's run and call, and the variant drivers not
-/// yet narrowed (hex-phases' window of time is a system over what it changes). A new system taking the world fails this, and so does a driver narrowed but
+/// yet narrowed (the windows of time of d20-classic, four-actions and hex-phases are systems over what they change). A new system taking the world fails this, and so does a driver narrowed but
 /// still listed. Moves, attacks, maneuvers, standing up, reloading, escapes by an opposed
 /// check and osr-segments' delay are narrow systems and must not appear.
 #[test]
@@ -473,10 +482,8 @@ fn only_the_named_drivers_take_the_whole_world() {
                 "begin_casting",
                 "next_action_phase",
             ],
-            RulesVariant::FourActions => {
-                &["escape_by_grapple_contest", "wrestle_dash_or_tumble", "cast_with_focus", "next_round"]
-            }
-            RulesVariant::D20Classic => &["cast_at_once", "next_round"],
+            RulesVariant::FourActions => &["escape_by_grapple_contest", "wrestle_dash_or_tumble", "cast_with_focus"],
+            RulesVariant::D20Classic => &["cast_at_once"],
             RulesVariant::OsrSegments => &["announce_spell", "next_step_of_round"],
             RulesVariant::HexPhases => &["cast_at_once"],
         };

@@ -32,12 +32,6 @@ pub(crate) trait VariantRules: Sync {
     fn surprise_round(&self) -> bool {
         true
     }
-    /// Who acts in the surprise round, in order: the aware, in initiative order.
-    fn surprise_queue(&self, b: &Battle) -> Vec<usize> {
-        b.clock.order.iter().copied().filter(|&i| b.fighters.awareness[i].aware).collect()
-    }
-    /// Between the surprise round and round 1.
-    fn after_surprise_round(&self, _b: &mut Battle) {}
     /// A dying fighter's turn (its save, check or bleeding) falls in the window open now.
     fn dying_acts_now(&self, _b: &Battle) -> bool {
         true

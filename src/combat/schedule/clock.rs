@@ -6,9 +6,13 @@
 //! the queue is empty, lets the variant's own system in [`ClockStep::Window`] open the next
 //! round, phase or step.
 
-use crate::combat::battle::Battle;
-use crate::combat::battle::store::lend;
+use crate::combat::battle::store::{Record, lend};
+use crate::combat::battle::{Battle, EventLog, Seats};
 use crate::combat::clock::{self, Tick};
+use crate::combat::event::CombatEvent;
+use crate::combat::fighter::Reactions;
+use crate::combat::time::Clock;
+use crate::rules::Awareness;
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
 use bevy::ecs::system::System;
 use bevy::prelude::*;
@@ -114,4 +118,43 @@ where
         world.resource_mut::<TimeMoves>().window_due = false;
     })
     .with_name(std::any::type_name::<F>())
+}
+
+/// d20-classic's and four-actions' window of time: a surprise round for those aware of
+/// their foes (in initiative order; four-actions' plugin reorders it), then round after
+/// round in initiative order, everyone's reactions back at the start of each.
+pub(crate) fn next_round(
+    seats: Res<Seats>,
+    mut fighters: Query<(&Awareness, &mut Reactions)>,
+    mut clock: ResMut<Clock>,
+    mut record: ResMut<Record>,
+    mut log: ResMut<EventLog>,
+    mut time: ResMut<TimeMoves>,
+) {
+    time.window_due = false;
+    if clock.surprise_pending {
+        clock.surprise_pending = false;
+        clock.surprise = true;
+        log.push(CombatEvent::RoundStarted { round: 0 });
+        log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
+        let aware = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok()).is_some_and(|(a, _)| a.aware);
+        clock.queue = clock.order.iter().copied().filter(|&i| aware(i)).collect();
+        return;
+    }
+    clock.surprise = false;
+    clock.round += 1;
+    let mut each = fighters.iter_many_mut(&seats.0);
+    while let Some((_, mut reactions)) = each.fetch_next() {
+        clock::new_round(&mut reactions);
+    }
+    round_cap(&mut clock, &mut record, &mut log);
+    log.push(CombatEvent::RoundStarted { round: clock.round });
+    clock.queue = clock.order.clone();
+}
+
+/// A round past the battle's cap ends it in a draw.
+pub(crate) fn round_cap(clock: &mut Clock, record: &mut Record, log: &mut EventLog) {
+    if clock.round > record.options.round_cap {
+        crate::combat::battle::finish(&mut record.winner, clock, log, None, "round cap reached");
+    }
 }

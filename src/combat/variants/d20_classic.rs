@@ -5,6 +5,7 @@
 use super::Criticals;
 use super::prelude::*;
 use crate::combat::attack::{self, AttackContext};
+use crate::combat::schedule::clock::next_round;
 use crate::level::DeathSaves;
 
 /// d20-classic's own part of a budget: the swift action.
@@ -320,7 +321,7 @@ impl Plugin for D20ClassicPlugin {
                 pass_turn_when(standard_and_move_spent).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, window(clock::next_round).in_set(ClockStep::Window));
+        app.add_systems(ClockSchedule, next_round.in_set(ClockStep::Window));
     }
 }
 

@@ -7,12 +7,17 @@
 use super::Criticals;
 use super::prelude::*;
 use crate::combat::attack::AttackContext;
+use crate::combat::clock::{d20_initiative, initiative_order};
 use crate::combat::command::GrappleFollowUp;
+use crate::combat::fighter::Initiative;
 use crate::combat::resolve::Walk;
 use crate::combat::resolve::{attack_routine, gain, release, straight_run};
+use crate::combat::schedule::clock::next_round;
 use crate::combat::schedule::with_accepted_moves;
+use crate::combat::time::Clock;
 use crate::grid::{Footprint, GridPos};
-use bevy::prelude::World;
+use crate::rules::{Awareness, Combatant, Dice, Stats};
+use bevy::prelude::{Query, Res, ResMut, World};
 
 /// four-actions' own part of a budget: the quick action, beside the standard and move
 /// actions every variant of the family has.
@@ -268,13 +273,6 @@ impl VariantRules for FourActions {
             clock::roll_d20_initiative(b, 0);
         }
     }
-    fn surprise_queue(&self, b: &Battle) -> Vec<usize> {
-        // The ambushers act "in no particular order" (here: by id) before initiative.
-        (0..b.fighters.len()).filter(|&i| b.fighters.awareness[i].aware).collect()
-    }
-    fn after_surprise_round(&self, b: &mut Battle) {
-        clock::roll_d20_initiative(b, 4);
-    }
     fn turn_starts(&self, reactions: &mut Reactions) -> Option<Condition> {
         reactions.used = 0;
         Some(Condition::Surprised)
@@ -516,7 +514,43 @@ impl Plugin for FourActionsPlugin {
                 pass_turn_when(actions_spent).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, window(clock::next_round).in_set(ClockStep::Window));
+        app.add_systems(
+            ClockSchedule,
+            (roll_initiative_after_surprise_round, next_round, ambushers_in_no_particular_order)
+                .chain()
+                .in_set(ClockStep::Window),
+        );
+    }
+}
+
+/// As the surprise round ends, everyone rolls initiative, those who took part in it at +4.
+fn roll_initiative_after_surprise_round(
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &Stats, &Awareness, &mut Initiative)>,
+    mut dice: ResMut<Dice>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    if !clock.surprise || clock.surprise_pending {
+        return;
+    }
+    let mut each = fighters.iter_many_mut(&seats.0);
+    let mut orders = Vec::with_capacity(seats.0.len());
+    while let Some((who, stats, awareness, mut initiative)) = each.fetch_next() {
+        let (rolled, event) = d20_initiative(&mut dice, &who.id, stats.dex_mod(), awareness.aware, 4);
+        *initiative = rolled;
+        orders.push(rolled.order);
+        log.push(event);
+    }
+    clock.order = initiative_order(orders.into_iter());
+}
+
+/// The surprise round's ambushers act "in no particular order" (here: by id), before
+/// anyone has rolled initiative.
+fn ambushers_in_no_particular_order(seats: Res<Seats>, awareness: Query<&Awareness>, mut clock: ResMut<Clock>) {
+    if clock.surprise && clock.round == 0 {
+        let aware = awareness.iter_many(&seats.0).map(|a| a.aware);
+        clock.queue = aware.enumerate().filter_map(|(i, aware)| aware.then_some(i)).collect();
     }
 }
 

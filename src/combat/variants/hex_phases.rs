@@ -5,6 +5,7 @@
 use super::prelude::*;
 use crate::combat::battle::store::Record;
 use crate::combat::schedule::TimeMoves;
+use crate::combat::schedule::clock::round_cap;
 use crate::combat::time::Clock;
 use crate::rules::Awareness;
 
@@ -143,10 +144,7 @@ fn next_phase_of_turn(
                 clock::new_round(&mut reactions);
             }
         }
-        if clock.round > record.options.round_cap {
-            let record = &mut *record;
-            crate::combat::battle::finish(&mut record.winner, &mut clock, &mut log, None, "round cap reached");
-        }
+        round_cap(&mut clock, &mut record, &mut log);
     } else {
         clock.phase += 1;
     }
