@@ -84,13 +84,6 @@ pub(crate) fn initiative_order(orders: impl Iterator<Item = i64>) -> Vec<usize> 
     seats
 }
 
-pub(crate) fn round_reset(b: &mut Battle) {
-    b.fighters.reactions.each_mut(new_round);
-    if b.clock.round > b.options.round_cap {
-        b.finish(None, "round cap reached");
-    }
-}
-
 /// A fighter's reactions as a round begins: none taken this round, nobody struck yet.
 pub(crate) fn new_round(r: &mut super::fighter::Reactions) {
     r.this_round = 0;

@@ -149,7 +149,19 @@ fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
     // Each variant opens its own windows of time; the two turn-based ones share rounds.
     let window = |v| systems(v)["clock: window"].clone();
     assert_eq!(window(RulesVariant::ApPhases), ["ap_phases::next_action_phase"]);
-    assert_eq!(window(RulesVariant::OsrSegments), ["osr_segments::next_step_of_round"]);
+    assert_eq!(
+        window(RulesVariant::OsrSegments),
+        [
+            "osr_segments::next_step",
+            "osr_segments::surprise_and_delay_end",
+            "osr_segments::open_declarations",
+            "osr_segments::roll_group_initiative",
+            "derive_maps",
+            "osr_segments::multi_attacks",
+            "osr_segments::group_acts",
+            "osr_segments::spells_go_off"
+        ]
+    );
     assert_eq!(window(RulesVariant::HexPhases), ["hex_phases::next_phase_of_turn"]);
     assert_eq!(window(RulesVariant::D20Classic), ["next_round"]);
     // four-actions: initiative is rolled only as the surprise round ends, and the ambushers
@@ -480,11 +492,10 @@ fn only_the_named_drivers_take_the_whole_world() {
                 "escape_with_maneuver_check",
                 "begin_complex_action",
                 "begin_casting",
-                "next_action_phase",
             ],
             RulesVariant::FourActions => &["escape_by_grapple_contest", "wrestle_dash_or_tumble", "cast_with_focus"],
             RulesVariant::D20Classic => &["cast_at_once"],
-            RulesVariant::OsrSegments => &["announce_spell", "next_step_of_round"],
+            RulesVariant::OsrSegments => &["announce_spell", "spells_go_off"],
             RulesVariant::HexPhases => &["cast_at_once"],
         };
         let mut expected: Vec<&str> = common.iter().chain(own).copied().collect();
@@ -500,4 +511,43 @@ fn only_the_named_drivers_take_the_whole_world() {
         whole.sort_unstable();
         assert_eq!(whole, expected, "{v:?}");
     }
+}
+
+/// The combatants' component types, as the listing names them.
+const COMBATANT_STATE: [&str; 16] = [
+    "Combatant",
+    "Side",
+    "Position",
+    "Body",
+    "Reach",
+    "Stats",
+    "Wielded",
+    "Health",
+    "Awareness",
+    "Conditions",
+    "Bonuses",
+    "Reactions",
+    "Grapple",
+    "Spells",
+    "Initiative",
+    "Economy",
+];
+
+/// Each rule system changes at most three kinds of a combatant's state, and enough of them
+/// read a combatant through a query of their own that the listing shows the rules one by
+/// one. A system that writes four kinds fails this (the positive control below).
+#[test]
+fn no_rule_system_changes_more_than_three_kinds_of_combatant_state() {
+    for v in RulesVariant::ALL {
+        let listing = Engine::new(v).listing();
+        let systems: Vec<_> = listing.sets.iter().flat_map(|set| &set.systems).collect();
+        let kinds = |names: &[String]| names.iter().filter(|n| COMBATANT_STATE.contains(&n.as_str())).count();
+        for system in &systems {
+            assert!(kinds(&system.writes) <= 3, "{v:?}: {} writes {:?}", system.name, system.writes);
+        }
+        let readers = systems.iter().filter(|s| kinds(&s.reads) + kinds(&s.writes) > 0).count();
+        assert!(readers >= 24, "{v:?}: only {readers} systems read a combatant");
+    }
+    let wide = ["Conditions", "Reactions", "Bonuses", "Economy"].map(String::from);
+    assert_eq!(wide.iter().filter(|n| COMBATANT_STATE.contains(&n.as_str())).count(), 4);
 }

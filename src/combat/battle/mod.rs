@@ -219,9 +219,7 @@ impl Battle<'_, '_> {
 
     /// The rules' view of the battle as it stands. Call [`Battle::refresh`] first.
     pub fn view(&self) -> RulesView<'_> {
-        debug_assert!(!self.derived.stale, "Battle::refresh before Battle::view");
-        let d = &*self.derived;
-        RulesView { field: &self.field, roster: &d.roster, occupancy: &d.occupancy, threat: &d.threat }
+        self.derived.view(&self.field)
     }
 
     /// The fighters as the grid rules see them. The dead leave the board.

@@ -106,6 +106,12 @@ impl Clone for Derived {
 }
 
 impl Derived {
+    /// The rules' view of `field` with these maps; they must be up to date (not `stale`).
+    pub fn view<'a>(&'a self, field: &'a Battlefield) -> crate::rules::RulesView<'a> {
+        debug_assert!(!self.stale, "the derived maps are brought up to date before they are viewed");
+        crate::rules::RulesView { field, roster: &self.roster, occupancy: &self.occupancy, threat: &self.threat }
+    }
+
     /// Takes `roster` up, with the occupancy and threat map that follow from it.
     pub fn rebuild(&mut self, field: &Battlefield, roster: Roster) {
         self.occupancy = Occupancy::build(&field.terrain, &roster);

@@ -7,14 +7,13 @@
 //! round, phase or step.
 
 use crate::combat::battle::store::{Record, lend};
-use crate::combat::battle::{Battle, EventLog, Seats};
+use crate::combat::battle::{EventLog, Seats};
 use crate::combat::clock::{self, Tick};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Reactions;
 use crate::combat::time::Clock;
 use crate::rules::Awareness;
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
-use bevy::ecs::system::System;
 use bevy::prelude::*;
 
 /// The schedule that moves time on: each run calls the next fighter up or opens the next
@@ -105,19 +104,6 @@ pub(crate) fn run_the_clock(world: &mut World) {
     while world.resource::<TimeMoves>().moving {
         world.run_schedule(ClockSchedule);
     }
-}
-
-/// A variant's window of time as a system: `open` fills the queue for the next round,
-/// phase or step. Named after `open`.
-pub fn window<F>(open: F) -> impl System<In = (), Out = ()>
-where
-    F: Fn(&mut Battle) + Send + Sync + 'static,
-{
-    IntoSystem::into_system(move |world: &mut World| {
-        open(&mut lend(world));
-        world.resource_mut::<TimeMoves>().window_due = false;
-    })
-    .with_name(std::any::type_name::<F>())
 }
 
 /// d20-classic's and four-actions' window of time: a surprise round for those aware of

@@ -15,6 +15,8 @@ use crate::combat::time::Clock;
 use crate::rules::components::RosterQuery;
 use crate::rules::{Battlefield, Combatant, Condition, Conditions, Position, Roster, Side, Wielded, unit_view};
 use crate::variants::Provoking;
+use bevy::ecs::schedule::ScheduleConfigs;
+use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
 
 pub(super) fn add_common(app: &mut App) {
@@ -45,6 +47,12 @@ pub(super) fn add_common(app: &mut App) {
             derive_maps.run_if(derived_is_stale).in_set(RulesStage::Derive),
         ),
     );
+}
+
+/// `derive_maps`, when something moved since the maps were last worked out: for a clock
+/// step that reads them after time has moved (osr-segments' multi-attacks).
+pub(crate) fn derive_maps_if_stale() -> ScheduleConfigs<ScheduleSystem> {
+    derive_maps.run_if(derived_is_stale).into_configs()
 }
 
 /// Something moved since occupancy and threat were last worked out.

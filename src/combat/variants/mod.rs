@@ -20,7 +20,7 @@ mod prelude {
     pub(super) use crate::combat::FighterRef;
     pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
-    pub(super) use crate::combat::clock::{Budget, round_reset};
+    pub(super) use crate::combat::clock::Budget;
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Economy;
@@ -38,7 +38,7 @@ mod prelude {
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
         ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, act, acting, own_budget, own_economy, own_state,
-        pass_turn_when, replace_slot, window,
+        pass_turn_when, replace_slot,
     };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;

@@ -6,8 +6,14 @@
 
 use super::Criticals;
 use super::prelude::*;
+use crate::combat::battle::store::Record;
+use crate::combat::fighter::Bonuses;
 use crate::combat::resolve::{gain, lose};
+use crate::combat::schedule::TimeMoves;
+use crate::combat::schedule::clock::round_cap;
+use crate::combat::time::Clock;
 use crate::level::{WeaponKind, WeaponSpeed};
+use crate::rules::{Awareness, Conditions};
 
 mod advanced;
 mod grapple;
@@ -108,51 +114,70 @@ pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
     }
 }
 
-/// Opens the next window of this variant's clock (a round, phase or step): who may act
-/// in it, and in what order.
-pub(crate) fn next_action_phase(b: &mut Battle) {
-    let n = b.fighters.len();
-    if b.clock.phase == 0 || b.clock.phase >= 7 {
-        if b.clock.surprise_pending {
-            b.clock.surprise_pending = false;
-            b.clock.surprise = true;
+/// What the opening of an action phase reads and changes of each fighter: its awareness
+/// and conditions (who may act, who is dying), its bonuses and reactions (which end or come
+/// back with the round) and its action points.
+type PhaseFighters<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Awareness, &'static Conditions, &'static mut Bonuses, &'static mut Reactions, &'static mut Economy),
+>;
+
+/// Opens the next action phase, and with the first of a round the round itself: 3 action
+/// points each (2 in the surprise round, for the aware only), then the seven phases in
+/// turn; in each phase those with AP left act in initiative order (nobody in the
+/// declaration phase; the dying roll to stabilise in the first phase that has actions).
+pub(crate) fn next_action_phase(
+    seats: Res<Seats>,
+    mut fighters: PhaseFighters,
+    mut clock: ResMut<Clock>,
+    mut record: ResMut<Record>,
+    mut log: ResMut<EventLog>,
+    mut time: ResMut<TimeMoves>,
+) {
+    time.window_due = false;
+    if clock.phase == 0 || clock.phase >= 7 {
+        if clock.surprise_pending {
+            clock.surprise_pending = false;
+            clock.surprise = true;
         } else {
-            b.clock.round += 1;
-            b.clock.surprise = false;
+            clock.round += 1;
+            clock.surprise = false;
         }
-        b.clock.phase = 1;
-        round_reset(b);
-        let r = b.clock.round;
-        b.emit(CombatEvent::RoundStarted { round: r });
-        // Effects lasting "until the start of your next round of actions" end.
-        b.fighters.bonuses.each_mut(|bonuses| bonuses.clear());
-        b.fighters.reactions.each_mut(|r| r.held = None);
-        for i in 0..n {
-            let f = b.fighters.at(i);
-            points_mut(b, i).ap = if !f.can_act() {
+        clock.phase = 1;
+        let mut each = fighters.iter_many_mut(&seats.0);
+        while let Some((awareness, conditions, mut bonuses, mut reactions, mut economy)) = each.fetch_next() {
+            clock::new_round(&mut reactions);
+            // Effects lasting "until the start of your next round of actions" end.
+            bonuses.clear();
+            reactions.held = None;
+            let points = economy.kept.get_mut::<ActionPoints>();
+            points.ap = if !conditions.can_act() {
                 0
-            } else if b.clock.surprise {
-                if f.awareness().aware { 2 } else { 0 }
+            } else if clock.surprise {
+                if awareness.aware { 2 } else { 0 }
             } else {
                 ACTION_POINTS
             };
-            points_mut(b, i).attack_actions = 0;
-            points_mut(b, i).escapes = 0;
+            points.attack_actions = 0;
+            points.escapes = 0;
         }
+        round_cap(&mut clock, &mut record, &mut log);
+        log.push(CombatEvent::RoundStarted { round: clock.round });
     } else {
-        b.clock.phase += 1;
+        clock.phase += 1;
     }
-    let (r, p) = (b.clock.round, b.clock.phase);
-    b.emit(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
-    b.fighters.reactions.each_mut(|r| r.used = 0);
-    // The declaration phase takes only thought-speed actions; nobody acts in it here.
-    // The dying (no AP) roll to stabilise in the first phase that has actions.
-    let dying = |i: usize| b.fighters.conditions[i].has(Condition::Dying) && b.fighters.conditions[i].alive();
-    b.clock.queue = if p == 1 {
-        vec![]
-    } else {
-        b.clock.order.iter().copied().filter(|&i| points(b, i).ap > 0 || (p == 2 && dying(i))).collect()
-    };
+    let (r, p) = (clock.round, clock.phase);
+    log.push(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
+    let mut may_act = Vec::with_capacity(seats.0.len());
+    let mut each = fighters.iter_many_mut(&seats.0);
+    while let Some((_, conditions, _, mut reactions, economy)) = each.fetch_next() {
+        reactions.used = 0;
+        let dying = conditions.has(Condition::Dying) && conditions.alive();
+        let ap = economy.kept.get::<ActionPoints>().map_or(0, |points| points.ap);
+        may_act.push(ap > 0 || (p == 2 && dying));
+    }
+    clock.queue = if p == 1 { vec![] } else { clock.order.iter().copied().filter(|&i| may_act[i]).collect() };
 }
 
 /// The Heal check that stabilises a dying creature.

@@ -45,7 +45,7 @@ impl Plugin for ApPhasesPlugin {
                 pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, window(next_action_phase).in_set(ClockStep::Window));
+        app.add_systems(ClockSchedule, next_action_phase.in_set(ClockStep::Window));
     }
 }
 

@@ -10,7 +10,7 @@ use crate::rules::Side;
 
 mod round;
 
-use round::next_step_of_round;
+mod steps;
 pub use round::{
     Declaration, MajorAction, OsrRound, OsrStep, declaration, declaration_mut, osr_is_high, osr_multi_attacker, round,
     round_mut,
@@ -387,7 +387,7 @@ impl Plugin for OsrSegmentsPlugin {
                 pass_turn_when(major_action_spent).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, window(next_step_of_round).in_set(ClockStep::Window));
+        steps::add_steps(app, crate::combat::schedule::derive_maps_if_stale());
     }
 }
 

@@ -1,0 +1,231 @@
+//! osr-segments' clock: the systems that open each step of a round (its windows of time),
+//! one a step: the step moves on, then declarations (a new round), the group initiative
+//! with the fast actions, the multi-attack routines, the HIGH and LOW groups, and the
+//! spells going off segment by segment. Each system but the last reads and changes only
+//! what its step names; spells going off hurt, so that one is handed the battle.
+
+use super::super::prelude::*;
+use super::round::{Declaration, OsrRound, OsrStep, in_high_group};
+use super::spells_step;
+use crate::combat::battle::Derived;
+use crate::combat::battle::store::{Record, lend};
+use crate::combat::fighter::Bonuses;
+use crate::combat::own::Own;
+use crate::combat::schedule::TimeMoves;
+use crate::combat::schedule::clock::round_cap;
+use crate::combat::time::Clock;
+use crate::rules::{Battlefield, Conditions, Dice, Side, Wielded};
+use bevy::ecs::schedule::ScheduleConfigs;
+use bevy::ecs::system::ScheduleSystem;
+use bevy::prelude::{IntoScheduleConfigs, Query, Res, ResMut, World};
+
+/// The systems of osr-segments' windows of time, in order, with `derive` (which brings
+/// the derived maps up to date when something changed since) before the multi-attacks.
+pub(super) fn add_steps(app: &mut App, derive: ScheduleConfigs<ScheduleSystem>) {
+    app.add_systems(
+        ClockSchedule,
+        (next_step, surprise_and_delay_end, open_declarations, roll_group_initiative, derive, multi_attacks, group_acts, spells_go_off)
+            .chain()
+            .in_set(ClockStep::Window),
+    );
+}
+
+fn step(own: &Own) -> OsrStep {
+    own.get::<OsrRound>().map_or(OsrStep::Declare, |round| round.step)
+}
+
+/// The round moves on to its next step; every fighter has its one free attack a segment
+/// again.
+fn next_step(mut own: ResMut<Own>, mut reactions: Query<&mut Reactions>, mut time: ResMut<TimeMoves>) {
+    time.window_due = false;
+    let round = own.get_mut::<OsrRound>();
+    round.step = match round.step {
+        OsrStep::Declare => OsrStep::FastActions,
+        OsrStep::FastActions => OsrStep::MultiFirst,
+        OsrStep::MultiFirst => OsrStep::High,
+        OsrStep::High => OsrStep::Low,
+        OsrStep::Low => OsrStep::MultiRest,
+        OsrStep::MultiRest => OsrStep::Spells,
+        OsrStep::Spells => OsrStep::Declare,
+    };
+    for mut r in &mut reactions {
+        r.used = 0;
+    }
+}
+
+/// Whether a fighter may act in the round's steps: able to, and not surprised.
+fn may_act(conditions: &Conditions) -> bool {
+    conditions.can_act() && !conditions.has(Condition::Surprised)
+}
+
+/// Within a group, quicker weapons first (speed factor), ties by seat (id) order.
+fn by_weapon_speed(mut members: Vec<(usize, u32)>) -> Vec<usize> {
+    members.sort_by_key(|&(seat, speed)| (speed, seat));
+    members.into_iter().map(|(seat, _)| seat).collect()
+}
+
+type RoundFighters<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Wielded, &'static Conditions, &'static mut Reactions, &'static mut Bonuses, &'static mut Economy),
+>;
+
+/// As a new round opens after the first, surprise ends, and so does a delay.
+fn surprise_and_delay_end(
+    seats: Res<Seats>,
+    own: Res<Own>,
+    clock: Res<Clock>,
+    mut fighters: Query<(&Combatant, &mut Conditions)>,
+    mut log: ResMut<EventLog>,
+) {
+    if step(&own) != OsrStep::Declare || clock.round == 0 {
+        return;
+    }
+    let mut each = fighters.iter_many_mut(&seats.0);
+    while let Some((who, mut conditions)) = each.fetch_next() {
+        for condition in [Condition::Surprised, Condition::Delayed] {
+            if conditions.remove(condition) {
+                log.push(CombatEvent::ConditionLost { unit: who.id.clone(), condition });
+            }
+        }
+    }
+}
+
+/// A new round: everyone declares anew and effects lasting the round end; those able
+/// declare, quickest weapon first.
+fn open_declarations(
+    seats: Res<Seats>,
+    own: Res<Own>,
+    mut fighters: RoundFighters,
+    mut clock: ResMut<Clock>,
+    mut record: ResMut<Record>,
+    mut log: ResMut<EventLog>,
+) {
+    if step(&own) != OsrStep::Declare {
+        return;
+    }
+    let mut each = fighters.iter_many_mut(&seats.0);
+    while let Some((.., mut reactions, mut bonuses, mut economy)) = each.fetch_next() {
+        clock::new_round(&mut reactions);
+        *economy.kept.get_mut::<Declaration>() = Declaration::default();
+        bonuses.clear();
+    }
+    clock.round += 1;
+    round_cap(&mut clock, &mut record, &mut log);
+    let r = clock.round;
+    log.push(CombatEvent::RoundStarted { round: r });
+    log.push(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
+    let declaring = fighters.iter_many(&seats.0).enumerate().filter(|(_, (_, conditions, ..))| may_act(conditions));
+    clock.queue = by_weapon_speed(declaring.map(|(seat, (wielded, ..))| (seat, wielded.def.speed_factor)).collect());
+}
+
+/// Once all have declared, group initiative: a d6 a side, the highest HIGH (a tie puts
+/// both HIGH). Then the fast actions: the declared chargers act, and the dying bleed (their
+/// turn, once a round, comes here).
+fn roll_group_initiative(
+    seats: Res<Seats>,
+    mut own: ResMut<Own>,
+    fighters: Query<(&Side, &Wielded, &Conditions, &Economy)>,
+    mut dice: ResMut<Dice>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    if step(&own) != OsrStep::FastActions {
+        return;
+    }
+    let mut sides: Vec<String> = fighters.iter_many(&seats.0).map(|(side, ..)| side.0.clone()).collect();
+    sides.sort();
+    sides.dedup();
+    let rolls: Vec<(String, i32)> = sides.into_iter().map(|s| (s, dice.roll(6) as i32)).collect();
+    let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
+    own.get_mut::<OsrRound>().high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
+    for (side, roll) in rolls {
+        let group = if roll == best { "HIGH" } else { "LOW" }.to_string();
+        log.push(CombatEvent::GroupInitiative { side, roll, group });
+    }
+    let r = clock.round;
+    log.push(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
+    let acting = fighters.iter_many(&seats.0).enumerate().filter(|(_, (_, _, conditions, economy))| {
+        let charging =
+            matches!(economy.kept.get::<Declaration>().and_then(|d| d.intent.as_ref()), Some(Intent::Charge { .. }));
+        (may_act(conditions) && charging) || (conditions.has(Condition::Dying) && conditions.alive())
+    });
+    clock.queue = by_weapon_speed(acting.map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor)).collect());
+}
+
+/// Fighters with the multi-attack ability in melee make their first routine before the
+/// groups act, and those who attacked finish their remaining attacks after the LOW group.
+fn multi_attacks(
+    seats: Res<Seats>,
+    own: Res<Own>,
+    fighters: Query<(&Stats, &Wielded, &Conditions, &Economy)>,
+    field: Res<Battlefield>,
+    derived: Res<Derived>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    let first = match step(&own) {
+        OsrStep::MultiFirst => true,
+        OsrStep::MultiRest => false,
+        _ => return,
+    };
+    let view = derived.view(&field);
+    let members: Vec<(usize, u32)> = fighters
+        .iter_many(&seats.0)
+        .enumerate()
+        .filter(|&(seat, (stats, wielded, conditions, economy))| {
+            let declared = economy.kept.get::<Declaration>();
+            may_act(conditions)
+                && super::round::multi_attacker(stats, wielded)
+                && crate::rules::movement::in_melee(&view, seat)
+                && if first { !declared.is_some_and(|d| d.acted) } else { declared.is_some_and(|d| d.attacked) }
+        })
+        .map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor))
+        .collect();
+    if !members.is_empty() {
+        let name = if first { "multi-attacks (first routine)" } else { "multi-attacks (remaining)" };
+        log.push(CombatEvent::PhaseStarted { round: clock.round, phase: if first { 1 } else { 4 }, name: name.into() });
+    }
+    clock.queue = by_weapon_speed(members);
+}
+
+/// The HIGH group acts, then the LOW group (the delayed always with the LOW): each who has
+/// not yet taken its major action, quickest weapon first.
+fn group_acts(
+    seats: Res<Seats>,
+    own: Res<Own>,
+    fighters: Query<(&Side, &Wielded, &Conditions, &Economy)>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    let high = match step(&own) {
+        OsrStep::High => true,
+        OsrStep::Low => false,
+        _ => return,
+    };
+    let name = if high { "HIGH group" } else { "LOW group" };
+    log.push(CombatEvent::PhaseStarted { round: clock.round, phase: if high { 2 } else { 3 }, name: name.into() });
+    let none = OsrRound::default();
+    let round = own.get::<OsrRound>().unwrap_or(&none);
+    let members = fighters.iter_many(&seats.0).enumerate().filter(|(_, (side, _, conditions, economy))| {
+        let declared = economy.kept.read::<Declaration>();
+        may_act(conditions) && !declared.acted && in_high_group(conditions, &declared, side, round) == high
+    });
+    clock.queue = by_weapon_speed(members.map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor)).collect());
+}
+
+/// Step 7: the spells still being cast go off, segment by segment; nobody acts. Spells
+/// hurt and break other spells, so this step is handed the battle.
+fn spells_go_off(world: &mut World) {
+    if step(world.resource::<Own>()) != OsrStep::Spells {
+        return;
+    }
+    let mut b = lend(world);
+    let casting: Vec<usize> = (0..b.fighters.len()).filter(|&i| b.fighters.spells[i].casting.is_some()).collect();
+    if !casting.is_empty() {
+        let r = b.clock.round;
+        b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "spells by segment".into() });
+        spells_step(&mut b, &casting);
+    }
+    b.clock.queue = vec![];
+}
