@@ -1,15 +1,14 @@
-//! The combat clock's shared moves: initiative rolled or scored, the order, rounds in
-//! initiative order with a surprise round first (the turn-based variants), a fighter's
-//! turn starting, and [`tick`], which gives the next fighter its opportunity. Time moves
-//! on only by `tick`, run by the rules schedule's clock (`schedule::clock`); each variant
-//! opens its own windows (rounds, phases, segment steps) with its own system there.
+//! The combat clock's shared moves: initiative rolled or scored, the order, a fighter's
+//! reactions back as a round begins, and its turn starting. Time moves on only by the
+//! rules schedule's clock (`schedule::clock`), where each variant opens its own windows
+//! (rounds, phases, segment steps) with systems of its own.
 
 pub use super::time::{Budget, Clock};
 
 use super::battle::Battle;
 use super::event::CombatEvent;
 use super::fighter::Initiative;
-use crate::rules::{Condition, Dice};
+use crate::rules::Dice;
 
 /// Rolls initiative and readies the clock; the engine then opens the first window.
 pub fn start(b: &mut Battle) {
@@ -88,58 +87,6 @@ pub(crate) fn initiative_order(orders: impl Iterator<Item = i64>) -> Vec<usize> 
 pub(crate) fn new_round(r: &mut super::fighter::Reactions) {
     r.this_round = 0;
     r.free_attacked_by.clear();
-}
-
-/// The budget a fighter gets when its opportunity opens.
-fn fresh_budget(b: &Battle, i: usize) -> Budget {
-    b.rules().fresh_budget(b, i)
-}
-
-/// What one tick of the clock came to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tick {
-    /// Nobody is left to act in this window: the variant opens the next.
-    OpenWindow,
-    /// The next in the queue could not act (fallen, dying, stunned…): tick again.
-    Again,
-    /// Someone's opportunity is open, or the battle is over.
-    Settled,
-}
-
-/// One tick of moving time on: the next fighter in the queue gets its opportunity, or a
-/// dying one its death save or bleeding; an empty queue calls for the next window of time.
-/// Ends the battle when a side is out of the fight, or when `windows` (the windows opened
-/// while looking for someone to act) passes 64.
-pub fn tick(b: &mut Battle, windows: &mut u32) -> Tick {
-    if b.is_over() || b.check_victory() {
-        return Tick::Settled;
-    }
-    if b.clock.queue.is_empty() {
-        *windows += 1;
-        if *windows > 64 {
-            b.finish(None, "nobody can act");
-            return Tick::Settled;
-        }
-        return Tick::OpenWindow;
-    }
-    let i = b.clock.queue.remove(0);
-    if !b.fighters.conditions[i].alive() {
-        return Tick::Again;
-    }
-    // A dying fighter's turn is its death save (turn-based variants) or bleeding.
-    if !b.fighters.conditions[i].in_fight() {
-        if b.rules().dying_acts_now(b) && b.fighters.conditions[i].has(Condition::Dying) {
-            super::resolve::dying_turn(b, i);
-        }
-        return Tick::Again;
-    }
-    if !b.fighters.conditions[i].can_act() {
-        return Tick::Again;
-    }
-    b.clock.actor = Some(i);
-    b.fighters.economy[i].budget = fresh_budget(b, i);
-    b.rules().opportunity_opens(b, i);
-    Tick::Settled
 }
 
 /// A fighter's turn starts: effects lasting until then end, and it regains what its

@@ -7,12 +7,13 @@
 //! round, phase or step.
 
 use crate::combat::battle::store::{Record, lend};
-use crate::combat::battle::{EventLog, Seats};
-use crate::combat::clock::{self, Tick};
+use crate::combat::battle::{self, EventLog, Seats};
+use crate::combat::clock;
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Reactions;
+use crate::combat::resolve;
 use crate::combat::time::Clock;
-use crate::rules::Awareness;
+use crate::rules::{Awareness, Condition, Conditions, Side};
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
@@ -68,7 +69,7 @@ pub(super) fn add_clock(app: &mut App) {
     let mut schedule = Schedule::new(ClockSchedule);
     schedule.set_executor(SingleThreadedExecutor::new());
     schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
-    app.add_schedule(schedule).init_resource::<TimeMoves>();
+    app.add_schedule(schedule).init_resource::<TimeMoves>().init_resource::<Called>();
     app.configure_sets(
         ClockSchedule,
         (
@@ -80,29 +81,86 @@ pub(super) fn add_clock(app: &mut App) {
     app.add_systems(ClockSchedule, call_next.in_set(ClockStep::NextUp));
 }
 
-/// Calls the next fighter up, passing over those who cannot act, until one may or the
-/// window is used up.
-fn call_next(world: &mut World) {
-    world.resource_scope(|world, mut time: Mut<TimeMoves>| {
-        let mut battle = lend(world);
-        let mut windows = time.windows;
-        loop {
-            match clock::tick(&mut battle, &mut windows) {
-                Tick::OpenWindow => time.window_due = true,
-                Tick::Again => continue,
-                Tick::Settled => time.moving = false,
-            }
-            break;
-        }
-        time.windows = windows;
-    })
+/// Whom the clock called on its last run: a fighter whose opportunity opens, or a dying
+/// one whose turn (its save, check or bleeding) comes.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Called {
+    #[default]
+    Nobody,
+    Acts(usize),
+    Dying(usize),
 }
 
-/// Runs the clock schedule until time stands again.
+/// Calls the next fighter up: passes over the fallen and those who cannot act, stops at a
+/// dying one (whose turn the clock then takes), and opens the window of time when the
+/// queue is empty. Ends the battle when a side is out of the fight, or when more than 64
+/// windows open with nobody able to act.
+fn call_next(
+    seats: Res<Seats>,
+    fighters: Query<(&Side, &Conditions)>,
+    mut clock: ResMut<Clock>,
+    mut record: ResMut<Record>,
+    mut log: ResMut<EventLog>,
+    mut time: ResMut<TimeMoves>,
+    mut called: ResMut<Called>,
+) {
+    let record = &mut *record;
+    *called = Called::Nobody;
+    if record.winner.is_none()
+        && let Some((winner, reason)) = battle::decided(battle::sides_in_fight(fighters.iter_many(&seats.0)))
+    {
+        battle::finish(&mut record.winner, &mut clock, &mut log, winner, reason);
+    }
+    while record.winner.is_none() {
+        if clock.queue.is_empty() {
+            time.windows += 1;
+            if time.windows <= 64 {
+                time.window_due = true;
+                return;
+            }
+            battle::finish(&mut record.winner, &mut clock, &mut log, None, "nobody can act");
+            break;
+        }
+        let i = clock.queue.remove(0);
+        let Some(Ok((_, conditions))) = seats.0.get(i).map(|&e| fighters.get(e)) else { continue };
+        if !conditions.alive() || (!conditions.in_fight() && !conditions.has(Condition::Dying)) {
+            continue;
+        }
+        if !conditions.in_fight() {
+            *called = Called::Dying(i);
+            return;
+        }
+        if conditions.can_act() {
+            clock.actor = Some(i);
+            *called = Called::Acts(i);
+            break;
+        }
+    }
+    time.moving = false;
+}
+
+/// The clock: runs the clock schedule until time stands again. A dying fighter called
+/// takes its turn if its variant says dying turns fall in this window (harm: the battle
+/// is lent); a fighter called to act gets its fresh budget, and its opportunity opens as
+/// its variant says.
 pub(crate) fn run_the_clock(world: &mut World) {
-    world.resource_mut::<crate::combat::time::Clock>().actor = None;
+    world.resource_mut::<Clock>().actor = None;
     while world.resource::<TimeMoves>().moving {
         world.run_schedule(ClockSchedule);
+        match std::mem::take(&mut *world.resource_mut::<Called>()) {
+            Called::Nobody => {}
+            Called::Dying(i) => {
+                let mut b = lend(world);
+                if b.rules().dying_acts_now(&b) {
+                    resolve::dying_turn(&mut b, i);
+                }
+            }
+            Called::Acts(i) => {
+                let mut b = lend(world);
+                b.fighters.economy[i].budget = b.rules().fresh_budget(&b, i);
+                b.rules().opportunity_opens(&mut b, i);
+            }
+        }
     }
 }
 

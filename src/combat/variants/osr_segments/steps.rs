@@ -24,7 +24,16 @@ use bevy::prelude::{IntoScheduleConfigs, Query, Res, ResMut, World};
 pub(super) fn add_steps(app: &mut App, derive: ScheduleConfigs<ScheduleSystem>) {
     app.add_systems(
         ClockSchedule,
-        (next_step, surprise_and_delay_end, open_declarations, roll_group_initiative, derive, multi_attacks, group_acts, spells_go_off)
+        (
+            next_step,
+            surprise_and_delay_end,
+            open_declarations,
+            roll_group_initiative,
+            derive,
+            multi_attacks,
+            group_acts,
+            spells_go_off,
+        )
             .chain()
             .in_set(ClockStep::Window),
     );
