@@ -160,6 +160,11 @@ pub enum GrappleFollowUp {
     Push,
     /// Keep hold and make a (primary) attack on the foe.
     Attack,
+    /// Keep hold and pin the foe (ap-phases).
+    Pin,
+    /// Keep hold and move to `to`, taking the foe along: it is placed beside the mover at
+    /// the end (ap-phases).
+    Move { to: GridPos },
 }
 
 impl GrappleFollowUp {
@@ -175,6 +180,8 @@ impl GrappleFollowUp {
             GrappleFollowUp::Trip => "maintains the grapple and trips",
             GrappleFollowUp::Push => "maintains the grapple and pushes",
             GrappleFollowUp::Attack => "maintains the grapple and attacks",
+            GrappleFollowUp::Pin => "maintains the grapple and pins",
+            GrappleFollowUp::Move { .. } => "maintains the grapple and moves",
         }
     }
 }

@@ -72,6 +72,8 @@ pub struct Grapple {
     /// It has the upper hand: it seized the foe, or won the last contest and kept hold
     /// (four-actions).
     pub holds: bool,
+    /// It pins the foe it holds (ap-phases), and so has no Dexterity to AC itself.
+    pub pinning: bool,
 }
 
 /// Its spells.

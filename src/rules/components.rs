@@ -141,6 +141,9 @@ pub enum Condition {
     Dead,
     Grappled,
     Delayed,
+    /// Held down in a grapple (ap-phases' pin): it can only try to escape, and has no
+    /// Dexterity to AC.
+    Pinned,
 }
 
 /// The conditions on a combatant, in a stable order.

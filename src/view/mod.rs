@@ -398,6 +398,7 @@ pub fn condition_badge(c: Condition) -> &'static str {
         Condition::Dead => "dead",
         Condition::Grappled => "grappled",
         Condition::Delayed => "delayed",
+        Condition::Pinned => "pinned",
     }
 }
 
@@ -415,6 +416,7 @@ pub fn condition_code(c: Condition) -> &'static str {
         Condition::Dead => "X",
         Condition::Grappled => "Gr",
         Condition::Delayed => "Dl",
+        Condition::Pinned => "Pin",
     }
 }
 

@@ -152,3 +152,113 @@ fn ap_the_initiator_ends_the_grapple_as_a_free_action() {
     assert_eq!(b.actor(), Some(hero));
     b.validate(&attack).unwrap();
 }
+
+/// "If you're successful, you can either move, deal damage to, or pin the creature you are
+/// grappling … If you decide to pin your target, the target gains the pinned condition. You
+/// continue to have the grappled condition, but lose your Dexterity bonus to AC until you
+/// are no longer pinning the target." Pinned (`docs/rules-notes.md`): it can only try to
+/// escape, and has no Dexterity to AC either; a pin ends with the grapple.
+#[test]
+fn ap_a_pin_holds_the_foe_to_escaping_and_costs_the_pinner_its_dexterity_to_ac() {
+    use fivefoot::combat::modifiers::loses_dexterity;
+    let mut pinned_once = false;
+    for seed in 1..=12 {
+        let mut b = ap(seed);
+        until(&mut b, "gob", |_| true);
+        in_a_grapple(&mut b, "hero", "gob");
+        let pin = Command::Wrestle { follow_up: GrappleFollowUp::Pin };
+        until(&mut b, "hero", |b| b.validate(&pin).is_ok());
+        let (hero, gob) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+        // Against anyone else a grappled creature has no Dexterity to AC already; against
+        // the one it grapples with, only a pin takes it.
+        let dexterity_lost = |b: &BattleWorld, i: usize| {
+            let read = b.read();
+            let partner = if i == hero { gob } else { hero };
+            loses_dexterity(&read.fighters.conditions[i], &read.fighters.grapple[i], partner)
+        };
+        assert!(!dexterity_lost(&b, hero) && !dexterity_lost(&b, gob), "control: holding costs no Dexterity");
+        b.execute(pin).unwrap();
+        until(&mut b, "hero", |_| true);
+        b.execute(Command::EndTurn).unwrap();
+        let (_, hit) = maneuvers(&b, "continue grapple")[0].clone();
+        let pinned = b.read().fighters.conditions[gob].has(Condition::Pinned);
+        assert_eq!(pinned, hit, "seed {seed}: a pin only on a success");
+        if !pinned {
+            continue;
+        }
+        pinned_once = true;
+        assert!(dexterity_lost(&b, hero) && dexterity_lost(&b, gob), "seed {seed}: both lose their Dexterity");
+        assert!(b.read().fighters.conditions[hero].has(Condition::Grappled), "the pinner stays grappled");
+        assert!(
+            b.validate(&Command::Wrestle { follow_up: GrappleFollowUp::Pin }).is_err(),
+            "seed {seed}: no second pin"
+        );
+        // The pinned one's turn: anything but escaping is refused.
+        until(&mut b, "gob", |_| true);
+        let attack = b.validate(&Command::Attack { target: "hero".into() }).unwrap_err();
+        assert!(attack.reason.contains("pinned"), "{attack}");
+        assert!(b.validate(&Command::Move { to: GridPos::new(5, 3) }).is_err());
+        b.validate(&Command::Escape).expect("a pinned creature may try to escape");
+        // The grapple's end frees both, pin and all.
+        until(&mut b, "hero", |b| b.validate(&Command::Wrestle { follow_up: GrappleFollowUp::End }).is_ok());
+        b.execute(Command::Wrestle { follow_up: GrappleFollowUp::End }).unwrap();
+        assert!(!b.read().fighters.conditions[gob].has(Condition::Pinned));
+        assert!(!dexterity_lost(&b, hero) && !dexterity_lost(&b, gob));
+        b.validate(&Command::EndTurn).unwrap();
+        break;
+    }
+    assert!(pinned_once, "some pin succeeded");
+}
+
+/// "Move: If you decide to move your target, immediately after the grapple, you can take a
+/// move simple action and move the creature you are grappling with you. At the end of that
+/// move action, you can place your target in any space adjacent to you." Here the foe is
+/// placed on the free square beside the grappler nearest where it stood
+/// (`docs/rules-notes.md`), still held.
+#[test]
+fn ap_a_grappler_moves_and_places_the_held_foe_beside_it() {
+    let rows = ["##########", "#........#", "#........#", "#........#", "#........#", "##########"];
+    let mut dragged_once = false;
+    for seed in 1..=12 {
+        let units =
+            vec![unit("hero", "blue", (2, 2), "human_fighter", None), unit("gob", "red", (3, 2), "goblin", None)];
+        let mut b = battle_on(&rows, units, RulesVariant::ApPhases, seed);
+        until(&mut b, "gob", |_| true);
+        in_a_grapple(&mut b, "hero", "gob");
+        let to = GridPos::new(6, 3);
+        let drag = Command::Wrestle { follow_up: GrappleFollowUp::Move { to } };
+        until(&mut b, "hero", |b| b.validate(&drag).is_ok());
+        // Out of a move's reach, or a wall: refused.
+        let far = Command::Wrestle { follow_up: GrappleFollowUp::Move { to: GridPos::new(30, 3) } };
+        assert!(b.validate(&far).is_err());
+        assert!(b.validate(&Command::Wrestle { follow_up: GrappleFollowUp::Move { to: GridPos::new(0, 0) } }).is_err());
+        b.execute(drag).unwrap();
+        until(&mut b, "hero", |_| true);
+        b.execute(Command::EndTurn).unwrap();
+        let (_, hit) = maneuvers(&b, "continue grapple")[0].clone();
+        let (hero, gob) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+        let read = b.read();
+        let (hero_at, gob_at) = (read.fighters.position[hero].0, read.fighters.position[gob].0);
+        if !hit {
+            assert_eq!((hero_at, gob_at), (GridPos::new(2, 2), GridPos::new(3, 2)), "seed {seed}: nobody moves");
+            continue;
+        }
+        dragged_once = true;
+        assert_eq!(hero_at, to, "seed {seed}");
+        // Beside the grappler, on the free square nearest where the foe stood.
+        assert_eq!(gob_at, GridPos::new(5, 2), "seed {seed}");
+        assert_eq!(read.fighters.grapple[hero].with, Some(gob), "still held");
+        assert!(read.fighters.conditions[gob].has(Condition::Grappled));
+        let dragged: Vec<&str> = b
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                CombatEvent::Moved { unit, kind, .. } if kind == "dragged" => Some(unit.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dragged, ["gob"], "seed {seed}: the foe is dragged once, after the grappler's move");
+        break;
+    }
+    assert!(dragged_once, "some drag succeeded");
+}

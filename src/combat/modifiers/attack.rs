@@ -205,6 +205,8 @@ pub fn loses_dexterity(conditions: &Conditions, grapple: &Grapple, a: usize) -> 
         || conditions.has(Condition::Surprised)
         || grappled_by_other
         || conditions.has(Condition::Stunned)
+        || conditions.has(Condition::Pinned)
+        || grapple.pinning
 }
 
 /// The target's cover, as a penalty to the roll, named in the variant's words.

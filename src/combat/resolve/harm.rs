@@ -85,11 +85,15 @@ pub(crate) fn lose(b: &mut Battle, i: usize, c: Condition) {
 /// Ends a grapple for both.
 pub(crate) fn release(b: &mut Battle, i: usize) {
     b.fighters.grapple[i].holds = false;
+    b.fighters.grapple[i].pinning = false;
     if let Some(other) = b.fighters.grapple[i].with.take() {
         b.fighters.grapple[other].with = None;
         b.fighters.grapple[other].holds = false;
+        b.fighters.grapple[other].pinning = false;
+        lose(b, other, Condition::Pinned);
         lose(b, other, Condition::Grappled);
     }
+    lose(b, i, Condition::Pinned);
     lose(b, i, Condition::Grappled);
 }
 

@@ -19,7 +19,9 @@ pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
 pub use movement::{Leg, Then, Walk};
-pub(crate) use movement::{charge_attack, charge_path, charge_walk, held_attack, set_initiative, straight_run};
+pub(crate) use movement::{
+    beside, charge_attack, charge_path, charge_walk, drag_beside, held_attack, set_initiative, straight_run,
+};
 pub use reactions::reaction_allowance;
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub(crate) use strike::{attack_routine, deal_damage};

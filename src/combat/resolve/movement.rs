@@ -1,6 +1,6 @@
 //! Moving square by square: a walk stops where leaving a square provokes an attack of
 //! opportunity, and where stepping in draws a foe's held attack, for the rules schedule's
-//! strikes stage to make them; and the straight path of a charge.
+//! strikes stage to make them; the straight path of a charge; and a held foe dragged along.
 
 use super::*;
 use crate::rules::movement::Provocation;
@@ -39,6 +39,11 @@ pub enum Then {
     /// A charge's attack on the foe with this index, with the charge's bonuses.
     ChargeAttack {
         target: usize,
+    },
+    /// The foe with this index, held in a grapple, is placed beside the mover (ap-phases'
+    /// "move … the creature you are grappling with you").
+    Drag {
+        foe: usize,
     },
 }
 
@@ -292,4 +297,60 @@ pub(crate) fn charge_attack(b: &mut Battle, a: usize, t: usize) {
     attack_routine(b, a, t, AttackKind::Primary, full, &ctx);
     // The damage bonus lasts for the charge's attacks only.
     b.fighters.bonuses[a].damage.retain(|(n, _)| n != "charge");
+}
+
+/// Where a foe held by a mover standing on `mover_at` can be put beside it: the free square
+/// (all of the foe's footprint on passable, empty ground, touching the mover's) nearest to
+/// where the foe stands now, ties in row order. `None` when there is no room.
+pub(crate) fn beside(b: &Battle, mover_at: Footprint, foe: usize) -> Option<GridPos> {
+    let view = b.view();
+    let foe_at = b.fighters.at(foe).footprint();
+    let metric = b.variant.range_metric();
+    let shape = b.variant.shape();
+    let mut best: Option<(u32, GridPos)> = None;
+    for cell in mover_at.cells() {
+        for &(dx, dy) in crate::grid::neighbour_offsets(shape, cell).iter() {
+            let origin = cell.offset(dx, dy);
+            let there = Footprint::new(origin, foe_at.side);
+            let free = there.cells().all(|c| {
+                !mover_at.contains(c)
+                    && view.field.terrain.get(c).passable()
+                    && view.occupancy.at(c).is_none_or(|who| who == foe)
+            });
+            let key = (metric.footprint_ft(there, foe_at), origin);
+            if free && best.is_none_or(|(ft, at)| (key.0, (key.1.y, key.1.x)) < (ft, (at.y, at.x))) {
+                best = Some(key);
+            }
+        }
+    }
+    best.map(|(_, at)| at)
+}
+
+/// A walk dragging a held foe is over: if the mover still holds it, the foe is put beside
+/// the mover (`beside`); if there is no room, the hold is lost.
+pub(crate) fn drag_beside(b: &mut Battle, mover: usize, foe: usize) {
+    let g = &b.fighters.grapple[mover];
+    if g.with != Some(foe) || !g.holds || !b.fighters.conditions[mover].in_fight() {
+        return;
+    }
+    b.refresh();
+    let unit = b.fighters.combatant[foe].id.clone();
+    match beside(b, b.fighters.at(mover).footprint(), foe) {
+        Some(to) => {
+            let from = b.fighters.position[foe].0;
+            b.fighters.position[foe].0 = to;
+            b.invalidate();
+            let cost_ft = b.variant.range_metric().footprint_ft(Footprint::new(from, 1), Footprint::new(to, 1));
+            b.emit(CombatEvent::Moved { unit, path: vec![to], cost_ft, kind: "dragged".into() });
+        }
+        None => {
+            let by = b.fighters.combatant[mover].id.clone();
+            b.emit(CombatEvent::Spoiled {
+                unit: by,
+                action: "drag".into(),
+                reason: format!("no room beside it for {unit}"),
+            });
+            super::release(b, mover);
+        }
+    }
 }

@@ -60,6 +60,12 @@ impl Battle<'_, '_> {
             action: cmd.name().into(),
             reason: "nobody is acting (the battle is over)".into(),
         })?;
+        // "the target gains the pinned condition": held down, it can only try to get free.
+        if self.fighters.conditions[actor].has(Condition::Pinned)
+            && !matches!(cmd, Command::Escape | Command::EndTurn | Command::Delay)
+        {
+            return Err(err(self, actor, cmd, "pinned: it can only try to escape"));
+        }
         let (budget_after, kind) = spend(self, actor, self.budget(), cmd).map_err(|r| err(self, actor, cmd, r))?;
         let view = self.view();
         let mut plan = Plan { command: cmd.clone(), budget_after, path: None, attack: None, kind: kind.clone() };

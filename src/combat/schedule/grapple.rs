@@ -64,11 +64,14 @@ fn release(me: Entity, other: Option<Entity>, fighters: &mut Grapplers, log: &mu
         let Ok((combatant, _, _, mut grapple, _)) = fighters.get_mut(who) else { continue };
         grapple.holds = false;
         grapple.with = None;
+        grapple.pinning = false;
         let unit = combatant.id.clone();
         let Ok((.., mut conditions)) = fighters.get_mut(who) else { continue };
-        if conditions.remove(Condition::Grappled) {
-            log.push(CombatEvent::ConditionLost { unit, condition: Condition::Grappled });
-            derived.stale = true;
+        for condition in [Condition::Pinned, Condition::Grappled] {
+            if conditions.remove(condition) {
+                log.push(CombatEvent::ConditionLost { unit: unit.clone(), condition });
+                derived.stale = true;
+            }
         }
     }
 }

@@ -232,6 +232,7 @@ impl Moves<'_> {
             crate::combat::resolve::Then::ChargeAttack { target } => {
                 self.stack.0.push(Strike::Charge { by: mover, target });
             }
+            crate::combat::resolve::Then::Drag { foe } => crate::combat::resolve::drag_beside(b, mover, foe),
         }
     }
 

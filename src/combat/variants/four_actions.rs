@@ -97,6 +97,9 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
             let p = crate::combat::attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
             if p.legal { Ok(()) } else { Err(p.reason.unwrap_or_default()) }
         }
+        GrappleFollowUp::Pin | GrappleFollowUp::Move { .. } => {
+            Err("wrestling trips, pushes, attacks or keeps hold (a push moves both)".into())
+        }
         _ => Ok(()),
     }
 }
@@ -195,7 +198,10 @@ pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
                 GrappleFollowUp::Attack => {
                     attack_routine(b, a, t, AttackKind::Primary, false, &AttackContext::default());
                 }
-                GrappleFollowUp::Maintain | GrappleFollowUp::End => {}
+                GrappleFollowUp::Maintain
+                | GrappleFollowUp::End
+                | GrappleFollowUp::Pin
+                | GrappleFollowUp::Move { .. } => {}
             }
         }
     }

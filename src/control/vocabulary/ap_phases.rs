@@ -22,6 +22,8 @@ pub(super) fn actions() -> Vec<(&'static str, SlotAction)> {
         ("Disarm", Aim(Tool::Disarm)),
         ("Grapple", Aim(Tool::Grapple)),
         ("Continue grapple: damage", Now(Command::Wrestle { follow_up: GrappleFollowUp::Attack })),
+        ("Continue grapple: move", Aim(Tool::Drag)),
+        ("Continue grapple: pin", Now(Command::Wrestle { follow_up: GrappleFollowUp::Pin })),
         ("Continue grapple: hold", Now(Command::Wrestle { follow_up: GrappleFollowUp::Maintain })),
         ("End grapple (free)", Now(Command::Wrestle { follow_up: GrappleFollowUp::End })),
         ("Total defense", Now(Command::Defend)),

@@ -53,6 +53,8 @@ pub enum Tool {
     CoupDeGrace,
     /// ap-phases: give first aid to a dying ally.
     FirstAid,
+    /// ap-phases: continue a grapple by moving, the held foe dragged along.
+    Drag,
 }
 
 impl Tool {
@@ -83,6 +85,7 @@ impl Tool {
             Tool::FullAttack => "full attack".into(),
             Tool::CoupDeGrace => "coup de grace".into(),
             Tool::FirstAid => "first aid".into(),
+            Tool::Drag => "continue grapple: move".into(),
             other => format!("{other:?}").to_lowercase(),
         }
     }
@@ -113,6 +116,7 @@ impl Tool {
             Tool::Cast { spell, defensive } => Command::Cast { spell: spell.into(), target, defensive },
             Tool::CoupDeGrace => Command::CoupDeGrace { target },
             Tool::FirstAid => Command::FirstAid { target },
+            Tool::Drag => Command::Wrestle { follow_up: crate::combat::command::GrappleFollowUp::Move { to } },
         }
     }
 }

@@ -265,7 +265,7 @@ pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
         AdvancedKind::CoupDeGrace { target } => coup_de_grace(b, i, &target),
         AdvancedKind::FirstAid { target } => first_aid(b, i, &target),
         AdvancedKind::Grapple { target } => super::grapple::complete_grapple(b, i, &target),
-        AdvancedKind::ContinueGrapple { follow_up } => super::grapple::complete_continue(b, i, follow_up),
+        AdvancedKind::ContinueGrapple { follow_up } => return super::grapple::complete_continue(b, i, follow_up),
     }
     None
 }

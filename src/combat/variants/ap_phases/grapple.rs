@@ -1,14 +1,15 @@
 //! ap-phases' grapple (source 000). "Initiate a Grapple (Attack; 2 AP)": an advanced
 //! action whose combat maneuver check is made when its second AP goes in. "Continue a
-//! Grapple (2 AP)": the same, at +5, and a success deals the wielder's damage or keeps
-//! hold (moving the foe and pinning it are not built). "Escape a Grapple": a combat
-//! maneuver check against the grappler, at −5 the second time in a round and −10 the
-//! third. The one who initiated it may "end the grapple as a free action".
+//! Grapple (2 AP)": the same, at +5, and a success moves the pair (the foe placed beside
+//! the grappler at the end), deals the wielder's damage, pins the foe or keeps hold.
+//! "Escape a Grapple": a combat maneuver check against the grappler, at −5 the second time
+//! in a round and −10 the third. The one who initiated it may "end the grapple as a free
+//! action".
 
 use super::super::prelude::*;
 use super::{Advanced, AdvancedKind, points, points_mut};
 use crate::combat::command::GrappleFollowUp;
-use crate::combat::resolve::{deal_damage, release};
+use crate::combat::resolve::{Then, Walk, deal_damage, release};
 
 /// `a`'s combat maneuver check against `t`'s defence, with `cmb` its combat maneuver bonus
 /// and `extra` the terms this check adds: by how much it won (below 0: lost). Logged as an
@@ -58,10 +59,31 @@ pub(super) fn check_continue(b: &Battle, a: usize, follow_up: GrappleFollowUp) -
             Err(format!("a {} is too big to hurt a foe in a grapple", f.wielded().def.name.to_lowercase()))
         }
         GrappleFollowUp::Attack => Ok(()),
+        GrappleFollowUp::Pin if f.grapple().pinning => Err("the foe is pinned already".into()),
+        GrappleFollowUp::Pin => Ok(()),
+        GrappleFollowUp::Move { to } => drag_path(b, a, to).map(|_| ()),
         GrappleFollowUp::Trip | GrappleFollowUp::Push => {
-            Err("continuing a grapple deals damage or keeps hold here (moving and pinning are not built)".into())
+            Err("continuing a grapple moves the foe, deals damage, pins it or keeps hold".into())
         }
     }
+}
+
+/// The path of a grappler `a` moving to `to` with the foe it holds ("you can take a move
+/// simple action and move the creature you are grappling with you"): a move's worth, and
+/// room beside `to` to place the foe.
+fn drag_path(b: &Battle, a: usize, to: crate::grid::GridPos) -> Result<crate::rules::PathPlan, String> {
+    let foe = b.fighters.grapple[a].with.ok_or("not in a grapple")?;
+    let view = b.view();
+    let allowance = crate::rules::allowance_ft(&view, a, crate::rules::MoveMode::Move);
+    let range = crate::rules::movement_range(&view, a, crate::rules::MoveMode::Move, allowance);
+    let path = range.plan_to(&view, to).map_err(|r| r.0)?;
+    if path.squares.is_empty() {
+        return Err("already there".into());
+    }
+    let there = crate::grid::Footprint::new(to, b.fighters.at(a).footprint().side);
+    resolve::beside(b, there, foe)
+        .ok_or_else(|| format!("no room beside {to} for {}", b.fighters.combatant[foe].id))?;
+    Ok(path)
 }
 
 /// Initiating a grapple on `t`: its first AP goes in now, the check comes with the second.
@@ -104,26 +126,45 @@ pub(super) fn begin_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowU
 }
 
 /// The continued grapple's second AP: the check at +5; a success deals the wielder's
-/// damage, or keeps hold.
-pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
+/// damage, pins the foe (who can then only try to escape, and has no Dexterity to AC; nor
+/// has the one pinning it), or keeps hold.
+pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) -> Option<Walk> {
     let Some(t) = b.fighters.grapple[a].with.filter(|_| b.fighters.grapple[a].holds) else {
         let unit = b.fighters.combatant[a].id.clone();
         b.emit(CombatEvent::Spoiled { unit, action: "continue grapple".into(), reason: "the grapple is over".into() });
-        return;
+        return None;
     };
     let margin = combat_maneuver(b, a, t, "continue grapple", cmb(b, a), &[Modifier::new("continue a grapple", 5)]);
     if margin < 0 {
-        return;
+        return None;
     }
     match follow_up {
+        GrappleFollowUp::Move { to } => {
+            b.refresh();
+            match drag_path(b, a, to) {
+                Ok(path) => {
+                    let at = b.fighters.position[a].0;
+                    return Some(Walk::new(a, at, &path, "move", None).then(Then::Drag { foe: t }));
+                }
+                Err(reason) => {
+                    let unit = b.fighters.combatant[a].id.clone();
+                    b.emit(CombatEvent::Spoiled { unit, action: "drag".into(), reason });
+                }
+            }
+        }
         GrappleFollowUp::Attack => {
             deal_damage(b, a, t, false, true);
+        }
+        GrappleFollowUp::Pin => {
+            b.fighters.grapple[a].pinning = true;
+            gain(b, t, Condition::Pinned);
         }
         _ => {
             let (unit, foe) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
             b.emit(CombatEvent::Action { unit, action: "keeps hold".into(), detail: format!("of {foe}") });
         }
     }
+    None
 }
 
 /// Escaping: a combat maneuver check against the grappler, at −5 the second time this
