@@ -185,11 +185,11 @@ impl Engine {
         }
     }
 
-    /// What the variant keeps of its own in a battle, and in each combatant's economy, as
-    /// a battle starts them (its plugin registered them).
-    pub fn starting_state(&self) -> (super::own::Own, super::fighter::Economy) {
-        let own = self.world.resource::<OwnState>();
-        (own.fresh(), own.fresh_economy())
+    /// What the variant keeps of its own (its plugin registered it): the battle's part and
+    /// each seated combatant's, started with their defaults.
+    pub(crate) fn start_kept(&mut self) {
+        let own = *self.world.resource::<OwnState>();
+        own.start(&mut self.world);
     }
 
     /// How many times the schedule ran for the last command: one, and one more for each

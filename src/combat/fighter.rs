@@ -2,7 +2,6 @@
 //! bonuses lasting until its next turn, reactions and held attacks, grapples, spells,
 //! initiative and its part of its variant's action economy; and the modifiers they carry.
 
-use super::own::Own;
 use super::time::Budget;
 use bevy::prelude::Component;
 use serde::Serialize;
@@ -99,17 +98,16 @@ pub struct Initiative {
 
 /// Its action economy: the budget left in its opportunity (the actions the variants share
 /// and the variant's own part of a budget: a quick or swift action, a phase's action…; set
-/// fresh when its opportunity opens), and what its variant keeps of it from one
-/// opportunity to the next, of a type the variant's plugin defines and registers
-/// (`schedule::own_economy`): ap-phases' action points and advanced action, d20-classic's
-/// immediate action, osr-segments' declaration, hex-phases' abort.
+/// fresh when its opportunity opens). What its variant keeps of it from one opportunity to
+/// the next is a component of the variant's own (`combat::kept`): ap-phases' action points
+/// and advanced action, d20-classic's immediate action, osr-segments' declaration,
+/// hex-phases' abort.
 #[derive(Component, Debug, Default, PartialEq)]
 pub struct Economy {
     pub budget: Budget,
-    pub kept: Own,
 }
 
-clone_in_place!(Economy { budget, kept });
+clone_in_place!(Economy { budget });
 
 /// A spell being cast (osr-segments: announced in the caster's group turn).
 #[derive(Debug, PartialEq, Eq)]
@@ -120,14 +118,7 @@ pub struct Casting {
 
 clone_in_place!(Casting { spell, target });
 
-/// What an immediate action is spent on (d20-classic keeps which, in each combatant's
-/// `Economy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Immediate {
-    AttackOfOpportunity,
-    HeldAction,
-    Counterspell,
-}
+pub use super::kept::Immediate;
 
 /// A roll-relevant modifier by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -2,7 +2,7 @@
 //! commands checked and resolved into events carrying every die and modifier, run through
 //! one Bevy schedule of rule systems (`schedule`, built per variant by `engine`). Pure and
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
-//! using only those below it: `command`, `slot`, `odds`, `own`, `fighter`, `event`, `time`; `battle`;
+//! using only those below it: `command`, `slot`, `odds`, `kept`, `fighter`, `event`, `time`; `battle`;
 //! `modifiers`; `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`;
 //! `house_rules`; `listing`; `snapshot`; `engine`; `world`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
@@ -18,10 +18,10 @@ pub mod fighter;
 pub mod foresight;
 pub mod house_rules;
 pub mod invariants;
+pub mod kept;
 pub mod listing;
 pub mod modifiers;
 pub mod odds;
-pub mod own;
 pub mod plugin;
 pub mod resolve;
 pub mod schedule;

@@ -7,7 +7,8 @@
 
 use super::battle::store::Record;
 use super::battle::{Derived, EventLog, Fighter, FighterInPlay, FighterParts, Seats};
-use super::own::Own;
+use super::kept::Kept;
+use super::schedule::OwnState;
 use super::time::Clock;
 use crate::rules::{Battlefield, Dice};
 use crate::variants::{HouseRule, RulesVariant};
@@ -22,12 +23,13 @@ pub struct Snapshot {
     pub(crate) dice: Dice,
     pub(crate) clock: Clock,
     pub(crate) events: EventLog,
-    pub(crate) own: Own,
+    /// What the variant keeps of its own (`combat::kept`).
+    pub(crate) kept: Kept,
     pub(crate) derived: Derived,
     pub(crate) record: Record,
 }
 
-clone_in_place!(Snapshot { fighters, field, dice, clock, events, own, derived, record });
+clone_in_place!(Snapshot { fighters, field, dice, clock, events, kept, derived, record });
 
 impl Snapshot {
     /// The rules variant of the battle.
@@ -49,7 +51,6 @@ type Writing = (
     ResMut<'static, Dice>,
     ResMut<'static, Clock>,
     ResMut<'static, EventLog>,
-    ResMut<'static, Own>,
     ResMut<'static, Derived>,
     ResMut<'static, Record>,
 );
@@ -77,13 +78,15 @@ impl Copier {
     /// A snapshot of the battle in `world`, without its event log.
     pub fn take(&self, world: &World) -> Snapshot {
         let fighters = world.resource::<Seats>().0.iter().map(|&e| Fighter::from_parts(self.parts_of(world, e)));
+        let mut kept = Kept::default();
+        world.resource::<OwnState>().take(world, &mut kept);
         Snapshot {
             fighters: fighters.collect(),
             field: world.resource::<Battlefield>().clone(),
             dice: world.resource::<Dice>().clone(),
             clock: world.resource::<Clock>().clone(),
             events: EventLog::default(),
-            own: world.resource::<Own>().clone(),
+            kept,
             derived: world.resource::<Derived>().clone(),
             record: world.resource::<Record>().clone(),
         }
@@ -112,7 +115,7 @@ impl Copier {
         snapshot.dice.clone_from(world.resource::<Dice>());
         snapshot.clock.clone_from(world.resource::<Clock>());
         snapshot.events.clear();
-        snapshot.own.clone_from(world.resource::<Own>());
+        world.resource::<OwnState>().take(world, &mut snapshot.kept);
         snapshot.derived.clone_from(world.resource::<Derived>());
         snapshot.record.clone_from(record);
     }
@@ -120,7 +123,7 @@ impl Copier {
     /// Puts the battle of `snapshot` in `world`, whose seats are as many as its fighters,
     /// in place of the one there.
     pub fn put(&mut self, world: &mut World, snapshot: &Snapshot) {
-        let (seats, mut fighters, mut field, mut dice, mut clock, mut events, mut own, mut derived, mut record) =
+        let (seats, mut fighters, mut field, mut dice, mut clock, mut events, mut derived, mut record) =
             self.writing.get_mut(world).expect("the world holds a battle (`store::furnish`)");
         debug_assert_eq!(seats.0.len(), snapshot.fighters.len(), "restored into as many seats");
         if record.setup == snapshot.record.setup {
@@ -146,9 +149,10 @@ impl Copier {
         dice.clone_from(&snapshot.dice);
         clock.clone_from(&snapshot.clock);
         events.clone_from(&snapshot.events);
-        own.clone_from(&snapshot.own);
         derived.clone_from(&snapshot.derived);
         record.clone_from(&snapshot.record);
+        let own = *world.resource::<OwnState>();
+        own.put(world, &snapshot.kept);
     }
 
     fn parts_of<'w, 's>(&'s self, world: &'w World, entity: Entity) -> super::battle::FighterPartsReadOnlyItem<'w, 's> {

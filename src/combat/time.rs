@@ -1,9 +1,9 @@
 //! Where a battle is in time, as data: the round and phase, whose opportunity it is, the
 //! initiative order and the queue; and what a budget is (the one left in an opportunity is
 //! the acting fighter's, in its `Economy`). What a variant keeps of its own (the segment
-//! step, group initiative) is its own state (`own`). The clock's moves are in `clock`.
+//! step, group initiative) is its own resource (`kept`). The clock's moves are in `clock`.
 
-use super::own::{Own, OwnData};
+use super::kept::{BudgetPart, OwnBudget};
 
 /// What the acting fighter may still do in this opportunity: the actions the variants
 /// share, and the variant's own (`own`: a quick or swift action, a phase's action…).
@@ -17,18 +17,18 @@ pub struct Budget {
     pub stepped: bool,
     /// Surprise round or phase: one standard (attack) or one move action only.
     pub single_action: bool,
-    /// The variant's own part, of a type its module defines.
-    pub own: Own,
+    /// The variant's own part, in its case of `BudgetPart`.
+    pub own: BudgetPart,
 }
 
 clone_in_place!(Budget { standard, move_action, fresh, moved, stepped, single_action, own });
 
 impl Budget {
     /// The variant's own part of the budget (its default while none is set).
-    pub fn own<T: OwnData + Default + Clone>(&self) -> T {
-        self.own.read()
+    pub fn own<T: OwnBudget>(&self) -> T {
+        self.own.get()
     }
-    pub fn own_mut<T: OwnData + Default>(&mut self) -> &mut T {
+    pub fn own_mut<T: OwnBudget>(&mut self) -> &mut T {
         self.own.get_mut()
     }
 }

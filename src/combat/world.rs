@@ -12,6 +12,7 @@ use super::battle::{Battle, BattleOptions, BattleRead, BattleStats, Derived, Eve
 use super::command::{Command, RuleError};
 use super::engine::Engine;
 use super::event::CombatEvent;
+use super::fighter::Economy;
 use super::resolve::Plan;
 use super::snapshot::Snapshot;
 use super::time::Clock;
@@ -73,16 +74,16 @@ impl BattleWorld {
 
     fn paused_on(mut engine: Engine, level: &Level, catalogue: &Catalogue, seed: u64, options: BattleOptions) -> Self {
         let variant = engine.variant();
-        let (own, economy) = engine.starting_state();
         let mut fighters: Vec<Fighter> =
-            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue, economy.clone())).collect();
+            level.def.units.iter().filter_map(|u| Fighter::from_unit(u, catalogue, Economy::default())).collect();
         fighters.sort_by(|a, b| a.combatant.id.cmp(&b.combatant.id));
         let unarmed = catalogue.weapon("unarmed").cloned().expect("the catalogue has an unarmed strike");
         let house_rules = options.house_rules.clone();
         let record = Record::new(variant, super::variants::rules, level.def.name.clone(), options, Arc::new(unarmed));
         let world = engine.world_mut();
-        store::furnish(world, Battlefield { terrain: level.terrain.clone(), variant }, Dice::seeded(seed), record, own);
+        store::furnish(world, Battlefield { terrain: level.terrain.clone(), variant }, Dice::seeded(seed), record);
         store::seat(world, fighters);
+        engine.start_kept();
         engine.refresh_copier();
         let mut battle = BattleWorld { engine: Some(engine) };
         battle.lend().emit(CombatEvent::BattleStarted {
@@ -296,10 +297,10 @@ impl BattleWorld {
         let seated = world.contains_resource::<Record>()
             && world.get_resource::<Seats>().is_some_and(|s| s.0.len() == snapshot.fighters.len());
         if !seated {
-            let (field, dice, record, own) =
-                (snapshot.field.clone(), snapshot.dice.clone(), snapshot.record.clone(), snapshot.own.clone());
-            store::furnish(world, field, dice, record, own);
+            let (field, dice, record) = (snapshot.field.clone(), snapshot.dice.clone(), snapshot.record.clone());
+            store::furnish(world, field, dice, record);
             store::seat(world, snapshot.fighters.clone());
+            engine.start_kept();
             engine.refresh_copier();
         }
         engine.put(snapshot);

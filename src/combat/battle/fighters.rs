@@ -250,6 +250,11 @@ impl<'w, 's> Fighters<'w, 's> {
         self.combatant.len()
     }
 
+    /// The entity of fighter `i`.
+    pub(crate) fn seat(&self, i: usize) -> Entity {
+        self.combatant.entity(i)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

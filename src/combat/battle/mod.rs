@@ -22,12 +22,12 @@ pub(crate) use slots::{Counterspells, Criticals, Maneuver, VariantRules};
 pub use store::{BattleRead, Derived, EventLog, Held, Seats};
 
 use super::event::CombatEvent;
-use super::own::{Own, OwnData};
 use super::time::{Budget, Clock};
 use crate::rules::{Battlefield, Conditions, Dice, Roster, RulesView, Side};
 use crate::variants::RulesVariant;
+use bevy::ecs::component::Mutable;
 use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
-use bevy::prelude::World;
+use bevy::prelude::{Component, Resource, World};
 use serde::Serialize;
 
 pub use crate::level::DeathSaves;
@@ -87,9 +87,6 @@ pub struct Battle<'w, 's> {
     pub stats: Held<'w, BattleStats>,
     /// `None` while the battle is on; then `Some(winner)`, `Some(None)` for a draw.
     pub winner: Held<'w, Option<Option<String>>>,
-    /// What the variant keeps of its own of the battle (osr-segments' step and groups), of
-    /// a type its module defines.
-    pub(crate) own: Held<'w, super::own::Own>,
     /// What a disarmed fighter fights with.
     pub unarmed: Held<'w, std::sync::Arc<crate::level::WeaponDef>>,
     /// Roster, occupancy and threat as of the last `refresh`.
@@ -143,14 +140,25 @@ impl Battle<'_, '_> {
         (self.rules_of)(self.variant)
     }
 
-    /// The variant's own state in this battle, if it keeps one of type `T`.
-    pub fn own<T: OwnData>(&self) -> Option<&T> {
-        self.own.get()
+    /// The variant's own state in this battle (a resource of its type), if it keeps one.
+    pub fn own<T: Resource>(&self) -> Option<&T> {
+        match self.world {
+            Whole::Read(world) => world.get_resource::<T>(),
+            // SAFETY: the world is lent whole to this battle, and `T` is a variant's own
+            // resource, which no part of the battle holds (`store::lend`).
+            Whole::Lent(cell) => unsafe { cell.get_resource::<T>() },
+        }
     }
 
-    /// The variant's own state, as its module keeps it.
-    pub(crate) fn own_mut<T: OwnData + Default>(&mut self) -> &mut T {
-        self.own.get_mut()
+    /// The variant's own state, as its module keeps it: its plugin put it in the world.
+    pub(crate) fn own_mut<T: Resource + Component<Mutability = Mutable>>(&mut self) -> &mut T {
+        match self.world {
+            // SAFETY: as `own`, and the battle is borrowed uniquely.
+            Whole::Lent(cell) => unsafe { cell.get_resource_mut::<T>() }
+                .map(|state| state.into_inner())
+                .expect("the variant's plugin put its own state in the world"),
+            Whole::Read(_) => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
+        }
     }
 
     /// What the fighter acting now may still do in its opportunity (nothing, while nobody
@@ -163,19 +171,34 @@ impl Battle<'_, '_> {
             moved: false,
             stepped: false,
             single_action: false,
-            own: Own::NONE,
+            own: crate::combat::kept::BudgetPart::None,
         };
         self.clock.actor.map_or(&SPENT, |i| &self.fighters.economy[i].budget)
     }
 
-    /// Fighter `i`'s part of the variant's action economy, if it keeps one of type `T`.
-    pub fn economy<T: OwnData>(&self, i: usize) -> Option<&T> {
-        self.fighters.economy[i].kept.get()
+    /// Fighter `i`'s part of the variant's action economy (a component of its type), if it
+    /// keeps one.
+    pub fn economy<T: Component>(&self, i: usize) -> Option<&T> {
+        let e = self.fighters.seat(i);
+        match self.world {
+            Whole::Read(world) => world.get::<T>(e),
+            // SAFETY: the world is lent whole to this battle, and `T` is a variant's own
+            // component, which no column of the battle holds (`store::lend`).
+            Whole::Lent(cell) => unsafe { cell.get_entity(e).ok()?.get::<T>() },
+        }
     }
 
-    /// Fighter `i`'s part of the variant's action economy, as its module keeps it.
-    pub(crate) fn economy_mut<T: OwnData + Default>(&mut self, i: usize) -> &mut T {
-        self.fighters.economy[i].kept.get_mut()
+    /// Fighter `i`'s part of the variant's action economy, as its module keeps it: its
+    /// plugin gave every combatant one.
+    pub(crate) fn economy_mut<T: Component<Mutability = Mutable>>(&mut self, i: usize) -> &mut T {
+        let e = self.fighters.seat(i);
+        match self.world {
+            // SAFETY: as `economy`, and the battle is borrowed uniquely.
+            Whole::Lent(cell) => unsafe { cell.get_entity(e).ok().and_then(|c| c.get_mut::<T>()) }
+                .map(|part| part.into_inner())
+                .expect("the variant's plugin gave every combatant its part"),
+            Whole::Read(_) => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
+        }
     }
 
     /// This battle is a copy resolving a command only to foresee what it provokes.

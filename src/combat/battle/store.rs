@@ -8,7 +8,6 @@
 use super::fighters::{Fighter, Fighters};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules, Whole};
 use crate::combat::event::CombatEvent;
-use crate::combat::own::Own;
 use crate::combat::time::Clock;
 use crate::level::WeaponDef;
 use crate::rules::{Battlefield, Dice, Occupancy, Roster, ThreatMap};
@@ -218,7 +217,6 @@ pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
             ),
             stats: Held::lent(&mut record.stats),
             winner: Held::lent(&mut record.winner),
-            own: Held::lent(cell.get_resource_mut::<Own>().unwrap_or_else(|| resource("Own")).into_inner()),
             unarmed: Held::lent(&mut record.unarmed),
             derived: Held::lent(cell.get_resource_mut::<Derived>().unwrap_or_else(|| resource("Derived")).into_inner()),
             foreseen: Held::lent(&mut record.foreseen),
@@ -230,7 +228,7 @@ pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
 
 /// Puts a battle's resources into `world`, in place of any there (the combatants are seated
 /// apart, `seat`, in the seats already there).
-pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record: Record, own: Own) {
+pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record: Record) {
     if !world.contains_resource::<Seats>() {
         world.insert_resource(Seats::default());
     }
@@ -238,7 +236,6 @@ pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record:
     world.insert_resource(dice);
     world.insert_resource(Clock::default());
     world.insert_resource(EventLog::default());
-    world.insert_resource(own);
     world.insert_resource(Derived { stale: true, ..Derived::default() });
     world.insert_resource(record);
 }
@@ -258,7 +255,6 @@ pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
         events: Held::Read(world.resource::<EventLog>()),
         stats: Held::Read(&record.stats),
         winner: Held::Read(&record.winner),
-        own: Held::Read(world.resource::<Own>()),
         unarmed: Held::Read(&record.unarmed),
         derived: Held::Read(world.resource::<Derived>()),
         foreseen: Held::Read(&record.foreseen),

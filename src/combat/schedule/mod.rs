@@ -23,10 +23,11 @@ pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, maneuver_strike
 pub use clock::{ClockSchedule, ClockStep, TimeMoves};
 
 use super::Battle;
+use super::battle::Seats;
 use super::clock::Budget;
 use super::command::{Command, RuleError};
 use super::fighter::Economy;
-use super::own::{Own, OwnData};
+use super::kept::{Kept, KeptByBattle, KeptByEach, KeptType, OwnBudget, type_name_of};
 use super::resolve::Plan;
 use bevy::app::App;
 use bevy::ecs::schedule::{
@@ -313,31 +314,47 @@ impl Plugin for RulesSchedulePlugin {
     }
 }
 
-/// What a variant keeps of its own (`combat::own`), as its plugin registered it: the
-/// battle's part, each combatant's part of the action economy (an `Economy` component),
-/// and the budget's part; the first two with how a battle starts them.
-#[derive(Resource, Default)]
+/// What a variant keeps of its own (`combat::kept`), as its plugin registered it: the
+/// battle's part (a resource), each combatant's part of the action economy (a component),
+/// and the budget's part; the first two with how a battle starts them and how a snapshot
+/// copies them.
+#[derive(Resource, Default, Clone, Copy)]
 pub struct OwnState {
-    battle: Option<(&'static str, fn() -> Own)>,
-    each: Option<(&'static str, fn() -> Own)>,
+    battle: Option<KeptType>,
+    each: Option<KeptType>,
     budget: Option<&'static str>,
 }
 
 impl OwnState {
-    /// The battle's part as a battle starts it (nothing, if the variant keeps none).
-    pub fn fresh(&self) -> Own {
-        self.battle.map_or_else(Own::default, |(_, fresh)| fresh())
+    /// Starts the battle's and each seated combatant's part with their defaults.
+    pub(crate) fn start(&self, world: &mut World) {
+        world.resource_scope(|world, seats: Mut<Seats>| {
+            for kept in [self.battle, self.each].into_iter().flatten() {
+                (kept.start)(world, &seats.0);
+            }
+        });
     }
 
-    /// A combatant's part of the economy as a battle starts it (nothing, if the variant
-    /// keeps none).
-    pub fn fresh_economy(&self) -> Economy {
-        Economy { budget: Default::default(), kept: self.each.map_or_else(Own::default, |(_, fresh)| fresh()) }
+    /// Copies what the variant keeps out of `world`.
+    pub(crate) fn take(&self, world: &World, into: &mut Kept) {
+        let seats = &world.resource::<Seats>().0;
+        for kept in [self.battle, self.each].into_iter().flatten() {
+            (kept.take)(world, seats, into);
+        }
+    }
+
+    /// Puts a copy of what the variant keeps into `world`.
+    pub(crate) fn put(&self, world: &mut World, from: &Kept) {
+        world.resource_scope(|world, seats: Mut<Seats>| {
+            for kept in [self.battle, self.each].into_iter().flatten() {
+                (kept.put)(world, &seats.0, from);
+            }
+        });
     }
 
     /// The names of its types, each with what holds it.
     pub fn names(&self) -> Vec<String> {
-        [(self.battle.map(|(name, _)| name), "battle"), (self.each.map(|(name, _)| name), "each combatant")]
+        [(self.battle.map(|k| k.name), "battle"), (self.each.map(|k| k.name), "each combatant")]
             .into_iter()
             .chain([(self.budget, "budget")])
             .filter_map(|(name, of)| name.map(|name| format!("{name} ({of})")))
@@ -345,27 +362,21 @@ impl OwnState {
     }
 }
 
-/// A type's name without its path.
-fn type_name_of<T>() -> &'static str {
-    let full = std::any::type_name::<T>();
-    full.rsplit("::").next().unwrap_or(full)
+/// A variant's plugin registers the state it keeps of its own in a battle: a resource (a
+/// battle starts with its default).
+pub fn keep_for_battle<T: KeptByBattle>(app: &mut App) {
+    app.world_mut().resource_mut::<OwnState>().battle = Some(KeptType::battle::<T>());
 }
 
-/// A variant's plugin registers the state it keeps of its own in a battle (a battle starts
-/// with its default).
-pub fn own_state<T: OwnData + Default>(app: &mut App) {
-    app.world_mut().resource_mut::<OwnState>().battle = Some((type_name_of::<T>(), || Own::new(T::default())));
-}
-
-/// A variant's plugin registers each combatant's part of its action economy, held by the
-/// combatant's `Economy` component (a battle starts each with the default).
-pub fn own_economy<T: OwnData + Default>(app: &mut App) {
-    app.world_mut().resource_mut::<OwnState>().each = Some((type_name_of::<T>(), || Own::new(T::default())));
+/// A variant's plugin registers each combatant's part of its action economy: a component
+/// every combatant gets (a battle starts each with the default).
+pub fn keep_each<T: KeptByEach>(app: &mut App) {
+    app.world_mut().resource_mut::<OwnState>().each = Some(KeptType::each::<T>());
 }
 
 /// A variant's plugin registers its own part of a budget (set by its `fresh_budget` or
 /// its `spend`; its default until then).
-pub fn own_budget<T: OwnData>(app: &mut App) {
+pub fn own_budget<T: OwnBudget>(app: &mut App) {
     app.world_mut().resource_mut::<OwnState>().budget = Some(type_name_of::<T>());
 }
 

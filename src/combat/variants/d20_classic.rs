@@ -8,16 +8,7 @@ use crate::combat::attack::{self, AttackContext};
 use crate::combat::schedule::clock::next_round;
 use crate::level::DeathSaves;
 
-/// d20-classic's own part of a budget: the swift action.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SwiftAction {
-    pub left: bool,
-}
-
-/// d20-classic's part of a combatant's economy: what its immediate action (one a round,
-/// until its next turn) went on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ImmediateAction(pub Option<Immediate>);
+pub use crate::combat::kept::{ImmediateAction, SwiftAction};
 
 /// What `i`'s immediate action went on since its last turn.
 pub fn immediate(b: &Battle, i: usize) -> Option<Immediate> {
@@ -307,7 +298,7 @@ pub struct D20ClassicPlugin;
 
 impl Plugin for D20ClassicPlugin {
     fn build(&self, app: &mut App) {
-        own_economy::<ImmediateAction>(app);
+        keep_each::<ImmediateAction>(app);
         own_budget::<SwiftAction>(app);
         modifiers::add_d20_family(app);
         // Strength to damage, one and a half times with two hands.

@@ -19,12 +19,7 @@ use crate::grid::{Footprint, GridPos};
 use crate::rules::{Awareness, Combatant, Dice, Stats};
 use bevy::prelude::{Query, Res, ResMut, World};
 
-/// four-actions' own part of a budget: the quick action, beside the standard and move
-/// actions every variant of the family has.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct QuickAction {
-    pub left: bool,
-}
+pub use crate::combat::kept::QuickAction;
 
 /// Whether the quick action is left in `budget`.
 pub fn quick_left(budget: &Budget) -> bool {

@@ -9,24 +9,7 @@ use crate::combat::schedule::clock::round_cap;
 use crate::combat::time::Clock;
 use crate::rules::Awareness;
 
-/// hex-phases' own part of a budget: what of a phase's actions ("an attack action and a
-/// move action, or two move actions") is used.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PhaseActions {
-    pub attack_used: bool,
-    pub moves_used: u8,
-}
-
-/// hex-phases' part of a combatant's economy: its standing order to abort to a dodge when
-/// attacked (`None`: when down to half its hit points or less), whether it has aborted
-/// and may not again until its next action, and the (turn, phase) whose action an abort
-/// gave up.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Abort {
-    pub order: Option<bool>,
-    pub locked: bool,
-    pub skip: Option<(u32, u32)>,
-}
+pub use crate::combat::kept::{Abort, PhaseActions};
 
 /// Fighter `i`'s abort as it stands (none in a battle of another variant).
 pub fn abort<'b>(b: &'b Battle, i: usize) -> &'b Abort {
@@ -73,23 +56,23 @@ fn abort_to_dodge(b: &mut Battle, t: usize) {
 fn give_abort_order(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut fighters: Query<(&Combatant, &mut Abort)>,
     mut log: ResMut<EventLog>,
 ) {
     let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let Command::AbortOrder { on } = plan.command else { return };
-    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
-    economy.kept.get_mut::<Abort>().order = Some(on);
+    let Ok((who, mut abort)) = fighters.get_mut(me) else { return };
+    abort.order = Some(on);
     let detail = if on { "will abort to a dodge when attacked, giving up its next action" } else { "will not abort" };
     log.push(CombatEvent::Action { unit: who.id.clone(), action: "abort order".into(), detail: detail.into() });
 }
 
 /// What the opening of a phase reads and changes of each fighter: its name for the log, its
-/// awareness, its conditions (surprised, stunned), its reactions and its economy (an abort).
+/// awareness, its conditions (surprised, stunned), its reactions and its abort.
 type PhaseFighters<'w, 's> = Query<
     'w,
     's,
-    (&'static Combatant, &'static Awareness, &'static mut Conditions, &'static mut Reactions, &'static mut Economy),
+    (&'static Combatant, &'static Awareness, &'static mut Conditions, &'static mut Reactions, &'static mut Abort),
 >;
 
 /// Opens the next window of hex-phases' clock: the surprise phase for those aware of their
@@ -152,14 +135,14 @@ fn next_phase_of_turn(
     log.push(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
     let mut queue = clock.order.clone();
     for (i, &e) in seats.0.iter().enumerate() {
-        let Ok((who, _, _, mut reactions, mut economy)) = fighters.get_mut(e) else { continue };
+        let Ok((who, _, _, mut reactions, mut abort)) = fighters.get_mut(e) else { continue };
         reactions.used = 0;
         // "Moving out of more than one hex threatened by the same opponent in the same Phase
         // doesn't count as more than one opportunity."
         reactions.free_attacked_by.clear();
         // An abort in the phase before gave this phase's action up.
-        if economy.kept.get::<Abort>().and_then(|a| a.skip).is_some_and(|s| s <= (r, p)) {
-            economy.kept.get_mut::<Abort>().skip = None;
+        if abort.skip.is_some_and(|s| s <= (r, p)) {
+            abort.skip = None;
             queue.retain(|&q| q != i);
             log.push(CombatEvent::Action {
                 unit: who.id.clone(),
@@ -388,7 +371,7 @@ pub struct HexPhasesPlugin;
 
 impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
-        own_economy::<Abort>(app);
+        keep_each::<Abort>(app);
         own_budget::<PhaseActions>(app);
         add_attack_modifiers(app);
         app.add_systems(

@@ -23,7 +23,6 @@ mod prelude {
     pub(super) use crate::combat::clock::Budget;
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
-    pub(super) use crate::combat::fighter::Economy;
     pub(super) use crate::combat::fighter::Grapple;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
@@ -37,8 +36,8 @@ mod prelude {
     pub(super) use crate::combat::resolve::{Plan, spell_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, act, acting, own_budget, own_economy, own_state,
-        pass_turn_when, replace_slot,
+        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, act, acting, keep_each, keep_for_battle,
+        own_budget, pass_turn_when, replace_slot,
     };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;

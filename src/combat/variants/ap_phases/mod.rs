@@ -20,6 +20,7 @@ mod grapple;
 mod maneuvers;
 mod plugin;
 
+pub use crate::combat::kept::{ActionPoints, Advanced, AdvancedKind, PhaseAction};
 pub use plugin::ApPhasesPlugin;
 
 pub(crate) use advanced::check_complex;
@@ -29,66 +30,8 @@ use maneuvers::{backfire, maneuver_check};
 /// "Creatures receive 3 action points to use during any standard combat round."
 pub const ACTION_POINTS: u8 = 3;
 
-/// An advanced action in progress.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Advanced {
-    pub action: AdvancedKind,
-    pub spent: u8,
-    pub needed: u8,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AdvancedKind {
-    Charge {
-        target: String,
-    },
-    TotalDefense,
-    /// A standard-action spell (complex, 2 AP); `defensive`: cast defensively, so no
-    /// longer complex.
-    Cast {
-        spell: String,
-        target: String,
-        defensive: bool,
-    },
-    CoupDeGrace {
-        target: String,
-    },
-    FirstAid {
-        target: String,
-    },
-    /// Initiating a grapple (an attack action, 2 AP).
-    Grapple {
-        target: String,
-    },
-    /// Continuing a grapple (2 AP), then `follow_up`.
-    ContinueGrapple {
-        follow_up: crate::combat::command::GrappleFollowUp,
-    },
-}
-
 /// Names of the action phases.
 pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fast", "average", "slow", "very slow"];
-
-/// ap-phases' part of a combatant's economy in a round: action points left, attack actions
-/// taken, and the advanced action under way.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ActionPoints {
-    pub ap: u8,
-    pub attack_actions: u8,
-    /// Escapes from a grapple tried this round.
-    pub escapes: u8,
-    pub advanced: Option<Advanced>,
-}
-
-/// ap-phases' own part of a budget.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PhaseAction {
-    /// One action may be taken in this phase.
-    pub left: bool,
-    /// An advanced action is under way: ending the turn spends this phase's AP on it;
-    /// any other action abandons it.
-    pub continuing: bool,
-}
 
 /// Fighter `i`'s action points in the round as they stand (none in a battle of another
 /// variant).
@@ -120,7 +63,7 @@ pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
 type PhaseFighters<'w, 's> = Query<
     'w,
     's,
-    (&'static Awareness, &'static Conditions, &'static mut Bonuses, &'static mut Reactions, &'static mut Economy),
+    (&'static Awareness, &'static Conditions, &'static mut Bonuses, &'static mut Reactions, &'static mut ActionPoints),
 >;
 
 /// Opens the next action phase, and with the first of a round the round itself: 3 action
@@ -146,12 +89,11 @@ pub(crate) fn next_action_phase(
         }
         clock.phase = 1;
         let mut each = fighters.iter_many_mut(&seats.0);
-        while let Some((awareness, conditions, mut bonuses, mut reactions, mut economy)) = each.fetch_next() {
+        while let Some((awareness, conditions, mut bonuses, mut reactions, mut points)) = each.fetch_next() {
             clock::new_round(&mut reactions);
             // Effects lasting "until the start of your next round of actions" end.
             bonuses.clear();
             reactions.held = None;
-            let points = economy.kept.get_mut::<ActionPoints>();
             points.ap = if !conditions.can_act() {
                 0
             } else if clock.surprise {
@@ -171,11 +113,10 @@ pub(crate) fn next_action_phase(
     log.push(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
     let mut may_act = Vec::with_capacity(seats.0.len());
     let mut each = fighters.iter_many_mut(&seats.0);
-    while let Some((_, conditions, _, mut reactions, economy)) = each.fetch_next() {
+    while let Some((_, conditions, _, mut reactions, points)) = each.fetch_next() {
         reactions.used = 0;
         let dying = conditions.has(Condition::Dying) && conditions.alive();
-        let ap = economy.kept.get::<ActionPoints>().map_or(0, |points| points.ap);
-        may_act.push(ap > 0 || (p == 2 && dying));
+        may_act.push(points.ap > 0 || (p == 2 && dying));
     }
     clock.queue = if p == 1 { vec![] } else { clock.order.iter().copied().filter(|&i| may_act[i]).collect() };
 }

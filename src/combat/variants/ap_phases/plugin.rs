@@ -18,7 +18,7 @@ pub struct ApPhasesPlugin;
 
 impl Plugin for ApPhasesPlugin {
     fn build(&self, app: &mut App) {
-        own_economy::<ActionPoints>(app);
+        keep_each::<ActionPoints>(app);
         own_budget::<PhaseAction>(app);
         modifiers::add_d20_family(app);
         // Strength to damage, one and a half times with two hands.
@@ -75,13 +75,12 @@ fn go_on_with_advanced_action(world: &mut World) {
 fn declare_charge(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut fighters: Query<(&Combatant, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
     let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let Command::Charge { target } = &plan.command else { return };
-    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
-    let points = economy.kept.get_mut::<ActionPoints>();
+    let Ok((who, mut points)) = fighters.get_mut(me) else { return };
     points.ap -= 1;
     points.advanced = Some(Advanced { action: AdvancedKind::Charge { target: target.clone() }, spent: 1, needed: 2 });
     let detail = format!("declared at {target} (2 AP)");
@@ -92,12 +91,11 @@ fn declare_charge(
 fn begin_total_defense(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut fighters: Query<(&Combatant, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
     let Some((me, _, _)) = acting(&turn, &seats) else { return };
-    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
-    let points = economy.kept.get_mut::<ActionPoints>();
+    let Ok((who, mut points)) = fighters.get_mut(me) else { return };
     points.ap = points.ap.saturating_sub(1);
     points.advanced = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
     log.push(CombatEvent::Action {
@@ -137,10 +135,10 @@ fn escape_with_maneuver_check(b: &mut Battle, actor: usize, _plan: &Plan) {
 }
 
 /// "Once you ready an action, you forfeit all other actions this round."
-fn forfeit_other_actions(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&mut Economy>) {
+fn forfeit_other_actions(turn: Res<Turn>, seats: Res<Seats>, mut points: Query<&mut ActionPoints>) {
     let Some((me, _, _)) = acting(&turn, &seats) else { return };
-    if let Ok(mut economy) = economies.get_mut(me) {
-        economy.kept.get_mut::<ActionPoints>().ap = 1;
+    if let Ok(mut points) = points.get_mut(me) {
+        points.ap = 1;
     }
 }
 
@@ -152,7 +150,7 @@ fn begin_casting(b: &mut Battle, actor: usize, plan: &Plan) {
 }
 
 /// Every action spends an AP; those that are advanced actions spent theirs already.
-fn spend_action_point(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&mut Economy>) {
+fn spend_action_point(turn: Res<Turn>, seats: Res<Seats>, mut points: Query<&mut ActionPoints>) {
     let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let spent_already = matches!(
         plan.command,
@@ -165,8 +163,7 @@ fn spend_action_point(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&
             | Command::Declare { .. }
             | Command::Wrestle { follow_up: crate::combat::command::GrappleFollowUp::End }
     );
-    if !spent_already && let Ok(mut economy) = economies.get_mut(me) {
-        let points = economy.kept.get_mut::<ActionPoints>();
+    if !spent_already && let Ok(mut points) = points.get_mut(me) {
         points.ap = points.ap.saturating_sub(1);
     }
 }

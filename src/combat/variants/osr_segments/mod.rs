@@ -4,7 +4,6 @@
 
 use super::prelude::*;
 use crate::combat::battle::Derived;
-use crate::combat::own::Own;
 use crate::combat::resolve::attack_routine;
 use crate::rules::Side;
 
@@ -370,8 +369,8 @@ pub struct OsrSegmentsPlugin;
 
 impl Plugin for OsrSegmentsPlugin {
     fn build(&self, app: &mut App) {
-        own_state::<OsrRound>(app);
-        own_economy::<Declaration>(app);
+        keep_for_battle::<OsrRound>(app);
+        keep_each::<Declaration>(app);
         own_budget::<MajorAction>(app);
         add_attack_modifiers(app);
         for slot in [Slot::Defend, Slot::Cast] {
@@ -396,17 +395,14 @@ impl Plugin for OsrSegmentsPlugin {
 fn delay_to_low_group(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    own: Res<Own>,
-    mut fighters: Query<(&Combatant, &Side, &mut Conditions, &mut Economy)>,
+    round: Res<OsrRound>,
+    mut fighters: Query<(&Combatant, &Side, &mut Conditions, &mut Declaration)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
     let Some((me, _, _)) = acting(&turn, &seats) else { return };
-    let Ok((who, side, mut conditions, mut economy)) = fighters.get_mut(me) else { return };
-    let none = OsrRound::default();
-    let round = own.get::<OsrRound>().unwrap_or(&none);
-    let declared = economy.kept.read::<Declaration>();
-    let was_high = round::in_high_group(&conditions, &declared, side, round);
+    let Ok((who, side, mut conditions, mut declared)) = fighters.get_mut(me) else { return };
+    let was_high = round::in_high_group(&conditions, &declared, side, &round);
     let unit = who.id.clone();
     if conditions.add(Condition::Delayed) {
         log.push(CombatEvent::ConditionGained { unit: unit.clone(), condition: Condition::Delayed });
@@ -415,7 +411,7 @@ fn delay_to_low_group(
     let detail = if was_high && round.step == OsrStep::High {
         "acts with the LOW group"
     } else {
-        economy.kept.get_mut::<Declaration>().acted = true;
+        declared.acted = true;
         "loses its major action"
     };
     log.push(CombatEvent::Action { unit, action: "delay".into(), detail: detail.into() });
@@ -425,13 +421,13 @@ fn delay_to_low_group(
 fn declare_intent(
     turn: Res<Turn>,
     seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Economy)>,
+    mut fighters: Query<(&Combatant, &mut Declaration)>,
     mut log: ResMut<EventLog>,
 ) {
     let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let Command::Declare { intent } = &plan.command else { return };
-    let Ok((who, mut economy)) = fighters.get_mut(me) else { return };
-    economy.kept.get_mut::<Declaration>().intent = Some(intent.clone());
+    let Ok((who, mut declared)) = fighters.get_mut(me) else { return };
+    declared.intent = Some(intent.clone());
     log.push(CombatEvent::Action { unit: who.id.clone(), action: "declares".into(), detail: intent.describe() });
 }
 
@@ -443,15 +439,14 @@ fn announce_spell(b: &mut Battle, actor: usize, plan: &Plan) {
 }
 
 /// Moving or attacking takes the round's major action.
-fn take_major_action(turn: Res<Turn>, seats: Res<Seats>, mut economies: Query<&mut Economy>) {
+fn take_major_action(turn: Res<Turn>, seats: Res<Seats>, mut declarations: Query<&mut Declaration>) {
     let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let cmd = &plan.command;
     let moves = matches!(cmd, Command::Move { .. });
     let attacks = matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. });
     if (moves || attacks)
-        && let Ok(mut economy) = economies.get_mut(me)
+        && let Ok(mut mine) = declarations.get_mut(me)
     {
-        let mine = economy.kept.get_mut::<Declaration>();
         mine.acted = true;
         mine.attacked |= attacks;
     }

@@ -6,51 +6,7 @@
 use super::super::prelude::*;
 use crate::rules::Side;
 
-/// The steps of a round.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum OsrStep {
-    #[default]
-    Declare,
-    FastActions,
-    /// Fighters with the multi-attack ability in melee strike first…
-    MultiFirst,
-    High,
-    Low,
-    /// …and finish their remaining attacks after the LOW group.
-    MultiRest,
-    /// Step 7: spells go off by segment.
-    Spells,
-}
-
-/// osr-segments' own state of a round: its step and each side's group.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OsrRound {
-    pub step: OsrStep,
-    /// Each side's group initiative (true = HIGH).
-    pub high: Vec<(String, bool)>,
-}
-
-/// osr-segments' part of a combatant's economy in a round: what it declared, and whether
-/// it has taken its major action (and attacked with it).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Declaration {
-    pub intent: Option<Intent>,
-    pub acted: bool,
-    pub attacked: bool,
-}
-
-/// osr-segments' own part of a budget: the round's major action, and what the step
-/// allows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MajorAction {
-    pub major: bool,
-    /// Only fast actions (charge, flee) now.
-    pub fast_only: bool,
-    /// Only the multi-attack routine now.
-    pub attacks_only: bool,
-    /// The round's declarations are being made; only a declaration now.
-    pub declaring: bool,
-}
+pub use crate::combat::kept::{Declaration, MajorAction, OsrRound, OsrStep};
 
 /// The round as it stands (empty in a battle of another variant).
 pub fn round<'b>(b: &'b Battle) -> &'b OsrRound {

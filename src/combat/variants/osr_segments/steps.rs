@@ -10,7 +10,6 @@ use super::spells_step;
 use crate::combat::battle::Derived;
 use crate::combat::battle::store::{Record, lend};
 use crate::combat::fighter::Bonuses;
-use crate::combat::own::Own;
 use crate::combat::schedule::TimeMoves;
 use crate::combat::schedule::clock::round_cap;
 use crate::combat::time::Clock;
@@ -39,15 +38,10 @@ pub(super) fn add_steps(app: &mut App, derive: ScheduleConfigs<ScheduleSystem>) 
     );
 }
 
-fn step(own: &Own) -> OsrStep {
-    own.get::<OsrRound>().map_or(OsrStep::Declare, |round| round.step)
-}
-
 /// The round moves on to its next step; every fighter has its one free attack a segment
 /// again.
-fn next_step(mut own: ResMut<Own>, mut reactions: Query<&mut Reactions>, mut time: ResMut<TimeMoves>) {
+fn next_step(mut round: ResMut<OsrRound>, mut reactions: Query<&mut Reactions>, mut time: ResMut<TimeMoves>) {
     time.window_due = false;
-    let round = own.get_mut::<OsrRound>();
     round.step = match round.step {
         OsrStep::Declare => OsrStep::FastActions,
         OsrStep::FastActions => OsrStep::MultiFirst,
@@ -76,18 +70,18 @@ fn by_weapon_speed(mut members: Vec<(usize, u32)>) -> Vec<usize> {
 type RoundFighters<'w, 's> = Query<
     'w,
     's,
-    (&'static Wielded, &'static Conditions, &'static mut Reactions, &'static mut Bonuses, &'static mut Economy),
+    (&'static Wielded, &'static Conditions, &'static mut Reactions, &'static mut Bonuses, &'static mut Declaration),
 >;
 
 /// As a new round opens after the first, surprise ends, and so does a delay.
 fn surprise_and_delay_end(
     seats: Res<Seats>,
-    own: Res<Own>,
+    round: Res<OsrRound>,
     clock: Res<Clock>,
     mut fighters: Query<(&Combatant, &mut Conditions)>,
     mut log: ResMut<EventLog>,
 ) {
-    if step(&own) != OsrStep::Declare || clock.round == 0 {
+    if round.step != OsrStep::Declare || clock.round == 0 {
         return;
     }
     let mut each = fighters.iter_many_mut(&seats.0);
@@ -104,19 +98,19 @@ fn surprise_and_delay_end(
 /// declare, quickest weapon first.
 fn open_declarations(
     seats: Res<Seats>,
-    own: Res<Own>,
+    round: Res<OsrRound>,
     mut fighters: RoundFighters,
     mut clock: ResMut<Clock>,
     mut record: ResMut<Record>,
     mut log: ResMut<EventLog>,
 ) {
-    if step(&own) != OsrStep::Declare {
+    if round.step != OsrStep::Declare {
         return;
     }
     let mut each = fighters.iter_many_mut(&seats.0);
-    while let Some((.., mut reactions, mut bonuses, mut economy)) = each.fetch_next() {
+    while let Some((.., mut reactions, mut bonuses, mut declared)) = each.fetch_next() {
         clock::new_round(&mut reactions);
-        *economy.kept.get_mut::<Declaration>() = Declaration::default();
+        *declared = Declaration::default();
         bonuses.clear();
     }
     clock.round += 1;
@@ -133,13 +127,13 @@ fn open_declarations(
 /// turn, once a round, comes here).
 fn roll_group_initiative(
     seats: Res<Seats>,
-    mut own: ResMut<Own>,
-    fighters: Query<(&Side, &Wielded, &Conditions, &Economy)>,
+    mut round: ResMut<OsrRound>,
+    fighters: Query<(&Side, &Wielded, &Conditions, &Declaration)>,
     mut dice: ResMut<Dice>,
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    if step(&own) != OsrStep::FastActions {
+    if round.step != OsrStep::FastActions {
         return;
     }
     let mut sides: Vec<String> = fighters.iter_many(&seats.0).map(|(side, ..)| side.0.clone()).collect();
@@ -147,16 +141,15 @@ fn roll_group_initiative(
     sides.dedup();
     let rolls: Vec<(String, i32)> = sides.into_iter().map(|s| (s, dice.roll(6) as i32)).collect();
     let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
-    own.get_mut::<OsrRound>().high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
+    round.high = rolls.iter().map(|(s, r)| (s.clone(), *r == best)).collect();
     for (side, roll) in rolls {
         let group = if roll == best { "HIGH" } else { "LOW" }.to_string();
         log.push(CombatEvent::GroupInitiative { side, roll, group });
     }
     let r = clock.round;
     log.push(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
-    let acting = fighters.iter_many(&seats.0).enumerate().filter(|(_, (_, _, conditions, economy))| {
-        let charging =
-            matches!(economy.kept.get::<Declaration>().and_then(|d| d.intent.as_ref()), Some(Intent::Charge { .. }));
+    let acting = fighters.iter_many(&seats.0).enumerate().filter(|(_, (_, _, conditions, declared))| {
+        let charging = matches!(declared.intent, Some(Intent::Charge { .. }));
         (may_act(conditions) && charging) || (conditions.has(Condition::Dying) && conditions.alive())
     });
     clock.queue = by_weapon_speed(acting.map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor)).collect());
@@ -166,14 +159,14 @@ fn roll_group_initiative(
 /// groups act, and those who attacked finish their remaining attacks after the LOW group.
 fn multi_attacks(
     seats: Res<Seats>,
-    own: Res<Own>,
-    fighters: Query<(&Stats, &Wielded, &Conditions, &Economy)>,
+    round: Res<OsrRound>,
+    fighters: Query<(&Stats, &Wielded, &Conditions, &Declaration)>,
     field: Res<Battlefield>,
     derived: Res<Derived>,
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let first = match step(&own) {
+    let first = match round.step {
         OsrStep::MultiFirst => true,
         OsrStep::MultiRest => false,
         _ => return,
@@ -182,12 +175,11 @@ fn multi_attacks(
     let members: Vec<(usize, u32)> = fighters
         .iter_many(&seats.0)
         .enumerate()
-        .filter(|&(seat, (stats, wielded, conditions, economy))| {
-            let declared = economy.kept.get::<Declaration>();
+        .filter(|&(seat, (stats, wielded, conditions, declared))| {
             may_act(conditions)
                 && super::round::multi_attacker(stats, wielded)
                 && crate::rules::movement::in_melee(&view, seat)
-                && if first { !declared.is_some_and(|d| d.acted) } else { declared.is_some_and(|d| d.attacked) }
+                && if first { !declared.acted } else { declared.attacked }
         })
         .map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor))
         .collect();
@@ -202,23 +194,20 @@ fn multi_attacks(
 /// not yet taken its major action, quickest weapon first.
 fn group_acts(
     seats: Res<Seats>,
-    own: Res<Own>,
-    fighters: Query<(&Side, &Wielded, &Conditions, &Economy)>,
+    round: Res<OsrRound>,
+    fighters: Query<(&Side, &Wielded, &Conditions, &Declaration)>,
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let high = match step(&own) {
+    let high = match round.step {
         OsrStep::High => true,
         OsrStep::Low => false,
         _ => return,
     };
     let name = if high { "HIGH group" } else { "LOW group" };
     log.push(CombatEvent::PhaseStarted { round: clock.round, phase: if high { 2 } else { 3 }, name: name.into() });
-    let none = OsrRound::default();
-    let round = own.get::<OsrRound>().unwrap_or(&none);
-    let members = fighters.iter_many(&seats.0).enumerate().filter(|(_, (side, _, conditions, economy))| {
-        let declared = economy.kept.read::<Declaration>();
-        may_act(conditions) && !declared.acted && in_high_group(conditions, &declared, side, round) == high
+    let members = fighters.iter_many(&seats.0).enumerate().filter(|(_, (side, _, conditions, declared))| {
+        may_act(conditions) && !declared.acted && in_high_group(conditions, declared, side, &round) == high
     });
     clock.queue = by_weapon_speed(members.map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor)).collect());
 }
@@ -226,7 +215,7 @@ fn group_acts(
 /// Step 7: the spells still being cast go off, segment by segment; nobody acts. Spells
 /// hurt and break other spells, so this step is handed the battle.
 fn spells_go_off(world: &mut World) {
-    if step(world.resource::<Own>()) != OsrStep::Spells {
+    if world.resource::<OsrRound>().step != OsrStep::Spells {
         return;
     }
     let mut b = lend(world);
