@@ -1,6 +1,7 @@
 //! Breaking free of a grapple by an opposed check (d20-classic, osr-segments, hex-phases): a
 //! system over the two grapplers' own components, their `Grapple` and `Conditions` the only
-//! ones it changes, with the dice and the log.
+//! ones it changes, with the dice and the log; and the end of a grapple for both, which the
+//! variants' own escapes share.
 
 use super::Turn;
 use super::stances::acting;
@@ -12,7 +13,7 @@ use crate::rules::{Body, Combatant, Condition, Conditions, Dice, Stats};
 use bevy::prelude::*;
 
 /// The grapplers' components that breaking free reads and changes.
-type Grapplers<'w, 's> =
+pub(crate) type Grapplers<'w, 's> =
     Query<'w, 's, (&'static Combatant, &'static Stats, &'static Body, &'static mut Grapple, &'static mut Conditions)>;
 
 /// Escaping: d20 + base attack + Strength + the size modifier (−4 a category, Large +4)
@@ -32,7 +33,7 @@ pub(crate) fn escape_by_opposed_check(
     }
     let Ok((_, _, _, grapple, _)) = fighters.get(me) else { return };
     let Some(other) = grapple.with.and_then(|o| seats.0.get(o).copied()) else {
-        return release(me, None, &mut fighters, &mut log, &mut derived);
+        return release_both(me, None, &mut fighters, &mut log, &mut derived);
     };
     let Ok([(mine, my_stats, my_body, ..), (theirs, their_stats, their_body, ..)]) = fighters.get_many([me, other])
     else {
@@ -53,13 +54,19 @@ pub(crate) fn escape_by_opposed_check(
         success,
     });
     if success {
-        release(me, Some(other), &mut fighters, &mut log, &mut derived);
+        release_both(me, Some(other), &mut fighters, &mut log, &mut derived);
     }
 }
 
-/// Ends the grapple of `me` and `other` for both: neither holds, neither is grappled (the
+/// Ends the grapple of `me` and `other` for both: neither holds, pins or is grappled (the
 /// other lets go first, as `resolve::release` has it).
-fn release(me: Entity, other: Option<Entity>, fighters: &mut Grapplers, log: &mut EventLog, derived: &mut Derived) {
+pub(crate) fn release_both(
+    me: Entity,
+    other: Option<Entity>,
+    fighters: &mut Grapplers,
+    log: &mut EventLog,
+    derived: &mut Derived,
+) {
     for who in [other, Some(me)].into_iter().flatten() {
         let Ok((combatant, _, _, mut grapple, _)) = fighters.get_mut(who) else { continue };
         grapple.holds = false;

@@ -13,6 +13,7 @@
 
 pub mod clock;
 mod grapple;
+pub(crate) use grapple::{Grapplers, release_both};
 mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;

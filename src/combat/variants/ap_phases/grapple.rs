@@ -7,25 +7,40 @@
 //! action".
 
 use super::super::prelude::*;
-use super::{Advanced, AdvancedKind, points, points_mut};
+use super::{ActionPoints, Advanced, AdvancedKind, points_mut};
+use crate::combat::battle::Derived;
 use crate::combat::command::GrappleFollowUp;
 use crate::combat::resolve::{Then, Walk, deal_damage, release};
+use crate::combat::schedule::{Grapplers, release_both};
+use crate::rules::Dice;
 
 /// `a`'s combat maneuver check against `t`'s defence, with `cmb` its combat maneuver bonus
-/// and `extra` the terms this check adds: by how much it won (below 0: lost). Logged as an
-/// attack roll whose number to reach is the CMD.
+/// and `extra` the terms this check adds: by how much it won (below 0: lost).
 pub(super) fn combat_maneuver(b: &mut Battle, a: usize, t: usize, what: &str, cmb: i32, extra: &[Modifier]) -> i32 {
-    let size = |b: &Battle, i: usize| -b.fighters.body[i].size.size_modifier().clamp(-2, 2);
-    let g = b.fighters.at(t);
-    let cmd = 10 + g.stats().def.base_attack + g.stats().str_mod() + g.stats().dex_mod() + size(b, t);
+    let cmd = cmd_of(&b.fighters.stats[t], &b.fighters.body[t]);
     let mut modifiers = vec![Modifier::new("combat maneuver bonus", cmb)];
     modifiers.extend(extra.iter().cloned());
-    let bonus: i32 = modifiers.iter().map(|m| m.value).sum();
-    let roll = b.dice.roll(20) as i32;
     let (attacker, target) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    b.emit(CombatEvent::Attack {
-        attacker,
-        target,
+    let b = &mut *b;
+    maneuver_roll(&mut b.dice, &mut b.events, (&attacker, &target), what, modifiers, cmd)
+}
+
+/// A combat maneuver check of `who` (attacker, target): d20 + `modifiers` against the
+/// target's `cmd`, logged as an attack roll whose number to reach is the CMD. By how much it
+/// won (below 0: lost).
+fn maneuver_roll(
+    dice: &mut Dice,
+    log: &mut EventLog,
+    who: (&str, &str),
+    what: &str,
+    modifiers: Vec<Modifier>,
+    cmd: i32,
+) -> i32 {
+    let bonus: i32 = modifiers.iter().map(|m| m.value).sum();
+    let roll = dice.roll(20) as i32;
+    log.push(CombatEvent::Attack {
+        attacker: who.0.into(),
+        target: who.1.into(),
         kind: format!("{what} (combat maneuver) on"),
         die: "d20".into(),
         rolls: vec![roll],
@@ -38,10 +53,19 @@ pub(super) fn combat_maneuver(b: &mut Battle, a: usize, t: usize, what: &str, cm
     roll + bonus - cmd
 }
 
-/// `a`'s combat maneuver bonus: base attack, Strength and size.
+/// A combatant's combat maneuver defence: 10 + base attack + Strength + Dexterity + size.
+fn cmd_of(stats: &Stats, body: &Body) -> i32 {
+    10 + stats.def.base_attack + stats.str_mod() + stats.dex_mod() - body.size.size_modifier().clamp(-2, 2)
+}
+
+/// A combatant's combat maneuver bonus: base attack, Strength and size.
+fn cmb_of(stats: &Stats, body: &Body) -> i32 {
+    stats.def.base_attack + stats.str_mod() - body.size.size_modifier().clamp(-2, 2)
+}
+
+/// `a`'s combat maneuver bonus.
 pub(super) fn cmb(b: &Battle, a: usize) -> i32 {
-    let f = b.fighters.at(a);
-    f.stats().def.base_attack + f.stats().str_mod() - f.size().size_modifier().clamp(-2, 2)
+    cmb_of(&b.fighters.stats[a], &b.fighters.body[a])
 }
 
 /// Whether `a` may continue its grapple with `follow_up` now (its cost is `spend`'s).
@@ -167,23 +191,39 @@ pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFoll
     None
 }
 
-/// Escaping: a combat maneuver check against the grappler, at −5 the second time this
-/// round and −10 the third; a success frees both.
-pub(super) fn escape(b: &mut Battle, a: usize) {
-    let Some(other) = b.fighters.grapple[a].with else {
-        release(b, a);
+/// "Escape a Grapple": a combat maneuver check against the grappler, at −5 the second time
+/// this round and −10 the third; a success frees both. A system over the two grapplers'
+/// own components and the escaper's action points.
+pub(super) fn escape_with_maneuver_check(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Grapplers,
+    mut points: Query<&mut ActionPoints>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    if plan.command != Command::Escape {
         return;
+    }
+    let Ok((_, _, _, grapple, _)) = fighters.get(me) else { return };
+    let Some(other) = grapple.with.and_then(|o| seats.0.get(o).copied()) else {
+        return release_both(me, None, &mut fighters, &mut log, &mut derived);
     };
-    let earlier = points(b, a).escapes;
-    points_mut(b, a).escapes += 1;
-    let extra: Vec<Modifier> = match earlier {
-        0 => vec![],
-        1 => vec![Modifier::new("second escape this round", -5)],
-        _ => vec![Modifier::new("third escape this round", -10)],
-    };
-    if combat_maneuver(b, a, other, "escape grapple", cmb(b, a), &extra) >= 0 {
-        let unit = b.fighters.combatant[a].id.clone();
-        b.emit(CombatEvent::Action { unit, action: "escapes the grapple".into(), detail: String::new() });
-        release(b, a);
+    let Ok(mut mine) = points.get_mut(me) else { return };
+    let earlier = mine.escapes;
+    mine.escapes += 1;
+    let Ok([(a, sa, ba, ..), (t, st, bt, ..)]) = fighters.get_many([me, other]) else { return };
+    let mut modifiers = vec![Modifier::new("combat maneuver bonus", cmb_of(sa, ba))];
+    match earlier {
+        0 => {}
+        1 => modifiers.push(Modifier::new("second escape this round", -5)),
+        _ => modifiers.push(Modifier::new("third escape this round", -10)),
+    }
+    let (unit, foe) = (a.id.clone(), t.id.clone());
+    if maneuver_roll(&mut dice, &mut log, (&unit, &foe), "escape grapple", modifiers, cmd_of(st, bt)) >= 0 {
+        log.push(CombatEvent::Action { unit, action: "escapes the grapple".into(), detail: String::new() });
+        release_both(me, Some(other), &mut fighters, &mut log, &mut derived);
     }
 }

@@ -37,7 +37,7 @@ impl Plugin for ApPhasesPlugin {
                 declare_charge.in_set(Slot::Charge),
                 begin_total_defense.in_set(Slot::Defend),
                 maneuver_or_begin_grapple.before(stand).in_set(Slot::Maneuver),
-                act(escape_with_maneuver_check).in_set(Slot::Escape),
+                super::grapple::escape_with_maneuver_check.in_set(Slot::Escape),
                 act(begin_complex_action).in_set(Slot::Own),
                 forfeit_other_actions.in_set(Slot::Held),
                 act(begin_casting).in_set(Slot::Cast),
@@ -126,12 +126,6 @@ fn maneuver_or_begin_grapple(world: &mut World) {
         _ => strike = maneuver_strike(plan, actor, |id| b.index_of(id)),
     });
     world.resource_mut::<StrikeStack>().0.extend(strike);
-}
-
-/// "Escape a Grapple": a combat maneuver check against the grappler, at −5 the second
-/// time in a round and −10 the third.
-fn escape_with_maneuver_check(b: &mut Battle, actor: usize, _plan: &Plan) {
-    super::grapple::escape(b, actor);
 }
 
 /// "Once you ready an action, you forfeit all other actions this round."
