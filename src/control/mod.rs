@@ -67,6 +67,11 @@ pub fn action_bar(battle: &BattleWorld) -> Vec<ActionSlot> {
                         Err(if units.len() > 1 { format!("none can be targeted ({last})") } else { last })
                     })
                 }
+                // Moving with a held foe: for the one who holds a grapple and may continue it.
+                SlotAction::Aim(Tool::Drag) => {
+                    let hold = Command::Wrestle { follow_up: crate::combat::command::GrappleFollowUp::Maintain };
+                    battle.validate(&hold).map(|_| ()).map_err(|e| e.reason)
+                }
                 SlotAction::Aim(tool) => b.affordable(&tool.command(here, "")),
             };
             let provokes = match (&action, &state) {
