@@ -1,9 +1,9 @@
 //! Time in the rules schedule. When the acting fighter is done (the variant's own system
 //! in the clock stage says so), time moves: the clock stage runs the [`ClockSchedule`]
 //! until someone's opportunity is open or the battle is over. Each run either calls the
-//! next fighter up ([`ClockStep::NextUp`]: `clock::tick` until one in the queue may act,
-//! passing over those who cannot and making a dying one's death save on the way) or, once
-//! the queue is empty, lets the variant's own system in [`ClockStep::Window`] open the next
+//! next fighter up ([`ClockStep::NextUp`]: `call_next` passes over those who cannot act and
+//! stops at one who may, or at a dying one, whose turn the clock driver then takes) or, once
+//! the queue is empty, lets the variant's systems in [`ClockStep::Window`] open the next
 //! round, phase or step.
 
 use crate::combat::battle::store::{Record, lend};
