@@ -19,7 +19,7 @@ pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
-pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, maneuver_strike, stand};
+pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, maneuver_strike, seat_of, stand};
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves};
 

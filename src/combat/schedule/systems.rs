@@ -138,7 +138,7 @@ fn charge_straight(
 }
 
 /// The seat of the combatant called `id` (seats are in id order).
-fn seat_of(seats: &Seats, combatants: &Query<&Combatant>, id: &str) -> Option<usize> {
+pub(crate) fn seat_of(seats: &Seats, combatants: &Query<&Combatant>, id: &str) -> Option<usize> {
     seats.0.binary_search_by(|&e| combatants.get(e).map_or("", |c| c.id.as_str()).cmp(id)).ok()
 }
 

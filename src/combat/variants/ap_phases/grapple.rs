@@ -110,15 +110,6 @@ fn drag_path(b: &Battle, a: usize, to: crate::grid::GridPos) -> Result<crate::ru
     Ok(path)
 }
 
-/// Initiating a grapple on `t`: its first AP goes in now, the check comes with the second.
-pub(super) fn begin_grapple(b: &mut Battle, a: usize, t: usize) {
-    let target = b.fighters.combatant[t].id.clone();
-    points_mut(b, a).advanced =
-        Some(Advanced { action: AdvancedKind::Grapple { target: target.clone() }, spent: 1, needed: 2 });
-    let unit = b.fighters.combatant[a].id.clone();
-    b.emit(CombatEvent::Action { unit, action: "grapple".into(), detail: format!("begun on {target} (2 AP)") });
-}
-
 /// The grapple's second AP: the combat maneuver check (an attack action), if the foe is
 /// still in the fight and within reach.
 pub(super) fn complete_grapple(b: &mut Battle, a: usize, target: &str) {

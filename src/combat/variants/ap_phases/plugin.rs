@@ -9,8 +9,7 @@ use super::advanced::{begin_advanced, begin_complex, continue_advanced};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points_mut};
 use super::{advanced_name, next_action_phase};
 use crate::combat::schedule::{
-    StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems, stand, with_accepted,
-    with_accepted_moves,
+    StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems, seat_of, stand, with_accepted_moves,
 };
 use bevy::prelude::{Res, World};
 
@@ -113,19 +112,30 @@ fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
     }
 }
 
-/// "Initiate a Grapple (Attack; 2 AP)" is begun now and checked with its second AP; the
-/// other maneuvers wait on the strike stack, as in every variant.
-fn maneuver_or_begin_grapple(world: &mut World) {
-    let mut strike = None;
-    with_accepted(world, |b, actor, plan| match &plan.command {
-        Command::Grapple { target } => {
-            if let Some(t) = b.index_of(target) {
-                super::grapple::begin_grapple(b, actor, t);
-            }
-        }
-        _ => strike = maneuver_strike(plan, actor, |id| b.index_of(id)),
-    });
-    world.resource_mut::<StrikeStack>().0.extend(strike);
+/// "Initiate a Grapple (Attack; 2 AP)" is begun now (its first AP went in) and checked
+/// with its second AP; the other maneuvers wait on the strike stack, as in every variant.
+fn maneuver_or_begin_grapple(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    combatants: Query<&Combatant>,
+    mut points: Query<&mut ActionPoints>,
+    mut log: ResMut<EventLog>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let Command::Grapple { target } = &plan.command else {
+        stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &combatants, id)));
+        return;
+    };
+    let (Some(_), Ok(who), Ok(mut mine)) =
+        (seat_of(&seats, &combatants, target), combatants.get(me), points.get_mut(me))
+    else {
+        return;
+    };
+    let action = AdvancedKind::Grapple { target: target.clone() };
+    mine.advanced = Some(Advanced { action, spent: 1, needed: 2 });
+    let detail = format!("begun on {target} (2 AP)");
+    log.push(CombatEvent::Action { unit: who.id.clone(), action: "grapple".into(), detail });
 }
 
 /// "Once you ready an action, you forfeit all other actions this round."
