@@ -489,7 +489,7 @@ fn only_the_named_drivers_take_the_whole_world() {
     let common = ["take_verdict", "walk_on", "make_strike", "run_the_clock"];
     for v in RulesVariant::ALL {
         let own: &[&str] = match v {
-            RulesVariant::ApPhases => &["go_on_with_advanced_action", "begin_complex_action", "begin_casting"],
+            RulesVariant::ApPhases => &["go_on_with_advanced_action", "begin_casting"],
             RulesVariant::FourActions => &["escape_by_grapple_contest", "wrestle_dash_or_tumble", "cast_with_focus"],
             RulesVariant::D20Classic => &["cast_at_once"],
             RulesVariant::OsrSegments => &["announce_spell", "spells_go_off"],

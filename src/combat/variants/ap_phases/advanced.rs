@@ -84,24 +84,6 @@ pub(crate) fn check_complex(b: &Battle, a: usize, cmd: &Command, target: &str) -
     complex_target(b, a, t, matches!(cmd, Command::CoupDeGrace { .. }))
 }
 
-/// Declares a complex advanced action: threatening foes strike first, then its first AP
-/// goes in (`Battle::execute` spends it); the rest follow in the next phases.
-pub(crate) fn begin_complex(b: &mut Battle, a: usize, cmd: &Command) {
-    let Some((action, name, trigger, needed)) = complex_action(cmd) else { return };
-    provoke_threateners(b, a, trigger);
-    let id = b.fighters.combatant[a].id.clone();
-    if !b.fighters.conditions[a].in_fight() {
-        b.emit(CombatEvent::Spoiled { unit: id, action: name.into(), reason: "struck down first".into() });
-        return;
-    }
-    let target = match &action {
-        AdvancedKind::CoupDeGrace { target } | AdvancedKind::FirstAid { target } => target.clone(),
-        _ => String::new(),
-    };
-    points_mut(b, a).advanced = Some(Advanced { action, spent: 1, needed });
-    b.emit(CombatEvent::Action { unit: id, action: name.into(), detail: format!("begun on {target} ({needed} AP)") });
-}
-
 /// Before another AP goes into an advanced action: a complex one provokes every
 /// threatening foe. False if that struck the actor down (the action is lost).
 pub(crate) fn provoke_complex(b: &mut Battle, a: usize, action: &AdvancedKind) -> bool {

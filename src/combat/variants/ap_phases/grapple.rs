@@ -7,10 +7,10 @@
 //! action".
 
 use super::super::prelude::*;
-use super::{ActionPoints, Advanced, AdvancedKind, points_mut};
+use super::{ActionPoints, Advanced, AdvancedKind};
 use crate::combat::battle::Derived;
 use crate::combat::command::GrappleFollowUp;
-use crate::combat::resolve::{Then, Walk, deal_damage, release};
+use crate::combat::resolve::{Then, Walk, deal_damage};
 use crate::combat::schedule::{Grapplers, release_both};
 use crate::rules::Dice;
 
@@ -126,18 +126,28 @@ pub(super) fn complete_grapple(b: &mut Battle, a: usize, target: &str) {
     resolve::maneuver(b, a, t, Maneuver::Grapple);
 }
 
-/// Continuing the grapple: ending it is a free action, done at once; anything else is an
-/// advanced action of 2 AP.
-pub(super) fn begin_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
-    let unit = b.fighters.combatant[a].id.clone();
+/// Continuing the grapple: ending it is a free action, done at once (both are free);
+/// anything else is an advanced action of 2 AP, its first AP in now.
+pub(super) fn begin_continued_grapple(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Grapplers,
+    mut points: Query<&mut ActionPoints>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Command::Wrestle { follow_up } = plan.command else { return };
+    let Ok((who, _, _, grapple, _)) = fighters.get(me) else { return };
+    let unit = who.id.clone();
     if follow_up == GrappleFollowUp::End {
-        b.emit(CombatEvent::Action { unit, action: "ends the grapple".into(), detail: "a free action".into() });
-        release(b, a);
-        return;
+        let other = grapple.with.and_then(|o| seats.0.get(o).copied());
+        log.push(CombatEvent::Action { unit, action: "ends the grapple".into(), detail: "a free action".into() });
+        return release_both(me, other, &mut fighters, &mut log, &mut derived);
     }
-    points_mut(b, a).advanced =
-        Some(Advanced { action: AdvancedKind::ContinueGrapple { follow_up }, spent: 1, needed: 2 });
-    b.emit(CombatEvent::Action { unit, action: "continue grapple".into(), detail: "begun (2 AP)".into() });
+    let Ok(mut mine) = points.get_mut(me) else { return };
+    mine.advanced = Some(Advanced { action: AdvancedKind::ContinueGrapple { follow_up }, spent: 1, needed: 2 });
+    log.push(CombatEvent::Action { unit, action: "continue grapple".into(), detail: "begun (2 AP)".into() });
 }
 
 /// The continued grapple's second AP: the check at +5; a success deals the wielder's

@@ -5,11 +5,12 @@
 //! taken; a round runs seven action phases.
 
 use super::super::prelude::*;
-use super::advanced::{begin_advanced, begin_complex, continue_advanced};
+use super::advanced::{begin_advanced, complex_action, continue_advanced};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points_mut};
 use super::{advanced_name, next_action_phase};
 use crate::combat::schedule::{
-    StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems, seat_of, stand, with_accepted_moves,
+    Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems, seat_of, stand,
+    with_accepted_moves,
 };
 use bevy::prelude::{Res, World};
 
@@ -37,7 +38,8 @@ impl Plugin for ApPhasesPlugin {
                 begin_total_defense.in_set(Slot::Defend),
                 maneuver_or_begin_grapple.before(stand).in_set(Slot::Maneuver),
                 super::grapple::escape_with_maneuver_check.in_set(Slot::Escape),
-                act(begin_complex_action).in_set(Slot::Own),
+                (provoke_complex_action, super::grapple::begin_continued_grapple).chain().in_set(Slot::Own),
+                begin_complex_action.before(spend_action_point).in_set(Slot::AfterCommand),
                 forfeit_other_actions.in_set(Slot::Held),
                 act(begin_casting).in_set(Slot::Cast),
                 spend_action_point.in_set(Slot::AfterCommand),
@@ -104,12 +106,37 @@ fn begin_total_defense(
     });
 }
 
-/// Coup de grace and first aid: complex advanced actions.
-fn begin_complex_action(b: &mut Battle, actor: usize, plan: &Plan) {
-    match plan.command {
-        Command::Wrestle { follow_up } => super::grapple::begin_continue(b, actor, follow_up),
-        _ => begin_complex(b, actor, &plan.command),
+/// Coup de grace and first aid are complex advanced actions: beginning one provokes every
+/// threatening foe, whose attacks wait on the strike stack.
+fn provoke_complex_action(turn: Res<Turn>, seats: Res<Seats>, mut stack: ResMut<StrikeStack>) {
+    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    if let Some((_, _, trigger, _)) = complex_action(&plan.command) {
+        stack.0.push(Strike::Provoked { mover: actor, trigger: trigger.into() });
     }
+}
+
+/// Once the attacks it drew are made: the complex action is begun, its first AP in, unless
+/// they struck its maker down.
+fn begin_complex_action(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &Conditions, &mut ActionPoints)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((action, name, _, needed)) = complex_action(&plan.command) else { return };
+    let Ok((who, conditions, mut points)) = fighters.get_mut(me) else { return };
+    let unit = who.id.clone();
+    if !conditions.in_fight() {
+        log.push(CombatEvent::Spoiled { unit, action: name.into(), reason: "struck down first".into() });
+        return;
+    }
+    let target = match &action {
+        AdvancedKind::CoupDeGrace { target } | AdvancedKind::FirstAid { target } => target.clone(),
+        _ => String::new(),
+    };
+    points.advanced = Some(Advanced { action, spent: 1, needed });
+    log.push(CombatEvent::Action { unit, action: name.into(), detail: format!("begun on {target} ({needed} AP)") });
 }
 
 /// "Initiate a Grapple (Attack; 2 AP)" is begun now (its first AP went in) and checked
