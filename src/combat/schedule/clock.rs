@@ -15,6 +15,7 @@ use crate::combat::resolve;
 use crate::combat::time::Clock;
 use crate::rules::{Awareness, Condition, Conditions, Side};
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 /// The schedule that moves time on: each run calls the next fighter up or opens the next
@@ -164,18 +165,30 @@ pub(crate) fn run_the_clock(world: &mut World) {
     }
 }
 
+/// What a window of time opening changes of the battle as a whole: the clock (its round,
+/// phase and queue), the record and log (a round past the cap ends the battle), and whether
+/// a window is still due. Each variant's system that opens its windows takes it.
+#[derive(SystemParam)]
+pub(crate) struct WindowOpens<'w> {
+    clock: ResMut<'w, Clock>,
+    record: ResMut<'w, Record>,
+    log: ResMut<'w, EventLog>,
+    time: ResMut<'w, TimeMoves>,
+}
+
+impl<'w> WindowOpens<'w> {
+    /// The window is open (no longer due): the clock, record and log to open it with.
+    pub(crate) fn open(mut self) -> (ResMut<'w, Clock>, ResMut<'w, Record>, ResMut<'w, EventLog>) {
+        self.time.window_due = false;
+        (self.clock, self.record, self.log)
+    }
+}
+
 /// d20-classic's and four-actions' window of time: a surprise round for those aware of
 /// their foes (in initiative order; four-actions' plugin reorders it), then round after
 /// round in initiative order, everyone's reactions back at the start of each.
-pub(crate) fn next_round(
-    seats: Res<Seats>,
-    mut fighters: Query<(&Awareness, &mut Reactions)>,
-    mut clock: ResMut<Clock>,
-    mut record: ResMut<Record>,
-    mut log: ResMut<EventLog>,
-    mut time: ResMut<TimeMoves>,
-) {
-    time.window_due = false;
+pub(crate) fn next_round(seats: Res<Seats>, mut fighters: Query<(&Awareness, &mut Reactions)>, window: WindowOpens) {
+    let (mut clock, mut record, mut log) = window.open();
     if clock.surprise_pending {
         clock.surprise_pending = false;
         clock.surprise = true;

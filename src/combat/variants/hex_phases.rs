@@ -3,10 +3,7 @@
 //! ready and abort; post-turn recovery.
 
 use super::prelude::*;
-use crate::combat::battle::store::Record;
-use crate::combat::schedule::TimeMoves;
-use crate::combat::schedule::clock::round_cap;
-use crate::combat::time::Clock;
+use crate::combat::schedule::clock::{WindowOpens, round_cap};
 use crate::rules::Awareness;
 
 pub use crate::combat::kept::{Abort, PhaseActions};
@@ -79,15 +76,8 @@ type PhaseFighters<'w, 's> = Query<
 /// foes (the unaware are Surprised, at −3 DCV, through it), then phase after phase of each
 /// 12-second turn, with post-turn recovery after the fourth; each phase in combat-value
 /// order, less those whose abort in the phase before gave its action up.
-fn next_phase_of_turn(
-    seats: Res<Seats>,
-    mut fighters: PhaseFighters,
-    mut clock: ResMut<Clock>,
-    mut record: ResMut<Record>,
-    mut log: ResMut<EventLog>,
-    mut time: ResMut<TimeMoves>,
-) {
-    time.window_due = false;
+fn next_phase_of_turn(seats: Res<Seats>, mut fighters: PhaseFighters, window: WindowOpens) {
+    let (mut clock, mut record, mut log) = window.open();
     if clock.surprise_pending {
         clock.surprise_pending = false;
         clock.surprise = true;

@@ -6,12 +6,9 @@
 
 use super::Criticals;
 use super::prelude::*;
-use crate::combat::battle::store::Record;
 use crate::combat::fighter::Bonuses;
 use crate::combat::resolve::{gain, lose};
-use crate::combat::schedule::TimeMoves;
-use crate::combat::schedule::clock::round_cap;
-use crate::combat::time::Clock;
+use crate::combat::schedule::clock::{WindowOpens, round_cap};
 use crate::level::{WeaponKind, WeaponSpeed};
 use crate::rules::{Awareness, Conditions};
 
@@ -70,15 +67,8 @@ type PhaseFighters<'w, 's> = Query<
 /// points each (2 in the surprise round, for the aware only), then the seven phases in
 /// turn; in each phase those with AP left act in initiative order (nobody in the
 /// declaration phase; the dying roll to stabilise in the first phase that has actions).
-pub(crate) fn next_action_phase(
-    seats: Res<Seats>,
-    mut fighters: PhaseFighters,
-    mut clock: ResMut<Clock>,
-    mut record: ResMut<Record>,
-    mut log: ResMut<EventLog>,
-    mut time: ResMut<TimeMoves>,
-) {
-    time.window_due = false;
+pub(crate) fn next_action_phase(seats: Res<Seats>, mut fighters: PhaseFighters, window: WindowOpens) {
+    let (mut clock, mut record, mut log) = window.open();
     if clock.phase == 0 || clock.phase >= 7 {
         if clock.surprise_pending {
             clock.surprise_pending = false;
