@@ -163,7 +163,11 @@ fn start_battle<T: KeptByBattle>(world: &mut World, _: &[Entity]) {
 }
 
 fn take_battle<T: KeptByBattle>(world: &World, _: &[Entity], kept: &mut Kept) {
-    T::copy_mut(kept).clone_from(&world.get_resource::<T>().cloned());
+    // In place when both are there (a playout's snapshot taken again allocates nothing).
+    match (T::copy_mut(kept), world.get_resource::<T>()) {
+        (Some(copy), Some(state)) => copy.clone_from(state),
+        (copy, state) => *copy = state.cloned(),
+    }
 }
 
 fn put_battle<T: KeptByBattle>(world: &mut World, _: &[Entity], kept: &Kept) {

@@ -337,10 +337,10 @@ pub(crate) fn drag_beside(b: &mut Battle, mover: usize, foe: usize) {
     let unit = b.fighters.combatant[foe].id.clone();
     match beside(b, b.fighters.at(mover).footprint(), foe) {
         Some(to) => {
-            let from = b.fighters.position[foe].0;
+            let (from, side) = (b.fighters.position[foe].0, b.fighters.at(foe).footprint().side);
             b.fighters.position[foe].0 = to;
             b.invalidate();
-            let cost_ft = b.variant.range_metric().footprint_ft(Footprint::new(from, 1), Footprint::new(to, 1));
+            let cost_ft = b.variant.range_metric().footprint_ft(Footprint::new(from, side), Footprint::new(to, side));
             b.emit(CombatEvent::Moved { unit, path: vec![to], cost_ft, kind: "dragged".into() });
         }
         None => {
