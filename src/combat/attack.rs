@@ -59,17 +59,35 @@ pub fn profile(
     kind: &AttackKind,
     ctx: &AttackContext,
 ) -> AttackProfile {
+    match legality(b, view, a, t) {
+        Ok(aim) => weighed(b, aim, kind, ctx),
+        Err(refused) => refused,
+    }
+}
+
+/// A legal attack's aim, before its modifiers are weighed.
+pub(crate) struct Aim {
+    a: usize,
+    t: usize,
+    melee: bool,
+    dist: u32,
+    cover_bonus: i32,
+}
+
+/// Whether `a` may attack `t` now (reach or range, cover, the variant's refusals), without
+/// weighing a modifier: what a check needs, and all a battle without a world can tell.
+pub(crate) fn legality(b: &Battle, view: &RulesView, a: usize, t: usize) -> Result<Aim, AttackProfile> {
     let variant = b.variant;
     let die = b.rules().attack_die();
     let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
     if a == t {
-        return AttackProfile::refuse("a creature cannot attack itself".into(), die);
+        return Err(AttackProfile::refuse("a creature cannot attack itself".into(), die));
     }
     if !fa.can_act() {
-        return AttackProfile::refuse(format!("{} cannot act", fa.id()), die);
+        return Err(AttackProfile::refuse(format!("{} cannot act", fa.id()), die));
     }
     if !ft.alive() {
-        return AttackProfile::refuse(format!("{} is dead", ft.id()), die);
+        return Err(AttackProfile::refuse(format!("{} is dead", ft.id()), die));
     }
     let metric = variant.range_metric();
     let dist = metric.footprint_ft(fa.footprint(), ft.footprint());
@@ -91,17 +109,18 @@ pub fn profile(
                 }
                 Some(_) => format!("{} is {dist} ft away, out of reach", ft.id()),
             };
-            return AttackProfile::refuse(reason, die);
+            return Err(AttackProfile::refuse(reason, die));
         }
     } else {
         let inc = fa.wielded().def.range_increment_ft.max(5);
         if dist > inc * 10 {
-            return AttackProfile::refuse(format!("{} is {dist} ft away, beyond 10 range increments", ft.id()), die);
+            let reason = format!("{} is {dist} ft away, beyond 10 range increments", ft.id());
+            return Err(AttackProfile::refuse(reason, die));
         }
     }
     let rules = b.rules();
     if let Some(reason) = rules.refuses_attack(b, view, a, melee) {
-        return AttackProfile::refuse(reason, die);
+        return Err(AttackProfile::refuse(reason, die));
     }
     let cover = rules::cover_between(view, a, t, false);
     if !cover.can_target {
@@ -110,11 +129,17 @@ pub fn profile(
         } else {
             format!("{:?} cover, and creatures with cover cannot be targeted", cover.cover).to_lowercase()
         };
-        return AttackProfile::refuse(format!("{} has {why}", ft.id()), die);
+        return Err(AttackProfile::refuse(format!("{} has {why}", ft.id()), die));
     }
+    Ok(Aim { a, t, melee, dist, cover_bonus: cover.ac_bonus })
+}
 
+/// A legal attack with its modifiers weighed by the variant's attack modifier systems.
+fn weighed(b: &Battle, aim: Aim, kind: &AttackKind, ctx: &AttackContext) -> AttackProfile {
+    let Aim { a, t, melee, dist, cover_bonus } = aim;
+    let die = b.rules().attack_die();
     let mut attack = PendingAttack {
-        variant,
+        variant: b.variant,
         attacker: b.fighters.entity(a),
         target: b.fighters.entity(t),
         a,
@@ -123,13 +148,13 @@ pub fn profile(
         ctx: ctx.clone(),
         melee,
         dist,
-        cover_bonus: cover.ac_bonus,
+        cover_bonus,
         flanking: false,
         terms: Vec::new(),
         target_number: 0,
         against: String::new(),
     };
-    AttackModifiers::weigh(b.world(), &mut attack);
+    AttackModifiers::weigh(b.world().expect(WEIGHED_IN_A_WORLD), &mut attack);
     let bonus: i32 = attack.terms.iter().map(|x| x.value).sum();
     AttackProfile {
         legal: true,
@@ -143,6 +168,10 @@ pub fn profile(
     }
 }
 
+/// Modifiers run over a world: a check run as a system, which has none, asks only
+/// [`legality`].
+const WEIGHED_IN_A_WORLD: &str = "a roll is weighed over a battle's world, not by a check run as a system";
+
 /// The flat terms a blow of `a` on `t` adds to its damage dice, each by name, from the
 /// variant's damage modifier systems (what the strike rolls with, and the forecast uses).
 pub(crate) fn damage_terms(b: &Battle, a: usize, t: usize, melee: bool) -> Vec<Modifier> {
@@ -153,7 +182,7 @@ pub(crate) fn damage_terms(b: &Battle, a: usize, t: usize, melee: bool) -> Vec<M
         melee,
         terms: Vec::new(),
     };
-    DamageModifiers::weigh(b.world(), &mut pending);
+    DamageModifiers::weigh(b.world().expect(WEIGHED_IN_A_WORLD), &mut pending);
     pending.terms
 }
 

@@ -24,6 +24,8 @@ pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
     Lent { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId>, of: PhantomData<&'s C> },
     /// Read from a world shared with others (`store::read`): the cell was made read-only.
     Read { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId> },
+    /// Read through a system's own query of the component (the checks, `store::checked`).
+    Queried { seats: &'w [Entity], query: Query<'w, 's, &'static C> },
 }
 
 impl<'w, C: Component<Mutability = Mutable>> Column<'w, '_, C> {
@@ -40,7 +42,10 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     /// The component in seat `i` of the world.
     #[inline]
     fn seated(&self, i: usize) -> &C {
-        let (Column::Lent { seats, world, id, .. } | Column::Read { seats, world, id }) = self;
+        let (Column::Lent { seats, world, id, .. } | Column::Read { seats, world, id }) = self else {
+            let Column::Queried { seats, query } = self else { unreachable!() };
+            return query.get(seats[i]).expect("every seat holds a fighter");
+        };
         // SAFETY: `id` is `C`'s id in this world (`component_id::<C>`), so the pointer is
         // to a `C`. Lent: the world was lent whole (`store::lend`, from `&mut World`) to
         // the battle holding this column, the one way to its `C`s, and a shared borrow of
@@ -60,7 +65,9 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
                     .map(|changed| changed.into_inner().deref_mut::<C>())
             }
             .expect("every seat holds a fighter"),
-            Column::Read { .. } => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
+            Column::Read { .. } | Column::Queried { .. } => {
+                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
+            }
         }
     }
 
@@ -73,13 +80,16 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
 
     /// The entity in seat `i`.
     fn entity(&self, i: usize) -> Entity {
-        let (Column::Lent { seats, .. } | Column::Read { seats, .. }) = self;
-        seats[i]
+        self.seats()[i]
     }
 
     fn len(&self) -> usize {
-        let (Column::Lent { seats, .. } | Column::Read { seats, .. }) = self;
-        seats.len()
+        self.seats().len()
+    }
+
+    fn seats(&self) -> &[Entity] {
+        let (Column::Lent { seats, .. } | Column::Read { seats, .. } | Column::Queried { seats, .. }) = self;
+        seats
     }
 }
 
@@ -115,9 +125,13 @@ macro_rules! fighter_columns {
         changing { $($changing:ident: $changing_component:ty,)* }
     ) => {
         fighter_columns!(@all [$($fixed: $fixed_component,)* $($changing: $changing_component,)*]
-            [$($fixed)*] [$($changing: $changing_component,)*]);
+            [$($fixed: $fixed_component,)*] [$($changing: $changing_component,)*]);
     };
-    (@all [$($column:ident: $component:ty,)*] [$($fixed:ident)*] [$($changing:ident: $changing_component:ty,)*]) => {
+    (
+        @all [$($column:ident: $component:ty,)*]
+        [$($fixed:ident: $fixed_component:ty,)*]
+        [$($changing:ident: $changing_component:ty,)*]
+    ) => {
         /// The combatants, in id order, one column per component.
         pub struct Fighters<'w, 's> {
             $(pub $column: Column<'w, 's, $component>,)*
@@ -138,6 +152,29 @@ macro_rules! fighter_columns {
             /// The fighters seated in a world lent whole to the rules.
             pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
                 Fighters { $($column: Column::lent(seats, world),)* }
+            }
+        }
+
+        /// A query of each component fixed for the battle, to read (half of what the checks
+        /// read of the combatants: a system parameter holds at most sixteen).
+        #[derive(bevy::ecs::system::SystemParam)]
+        pub struct FixedReads<'w, 's> {
+            $($fixed: Query<'w, 's, &'static $fixed_component>,)*
+        }
+
+        /// A query of each component that changes in play, to read.
+        #[derive(bevy::ecs::system::SystemParam)]
+        pub struct ChangingReads<'w, 's> {
+            $($changing: Query<'w, 's, &'static $changing_component>,)*
+        }
+
+        impl<'w, 's> Fighters<'w, 's> {
+            /// The fighters in `seats`, read through a system's own queries.
+            pub(super) fn queried(seats: &'w [Entity], fixed: FixedReads<'w, 's>, changing: ChangingReads<'w, 's>) -> Self {
+                Fighters {
+                    $($fixed: Column::Queried { seats, query: fixed.$fixed },)*
+                    $($changing: Column::Queried { seats, query: changing.$changing },)*
+                }
             }
         }
 

@@ -22,12 +22,12 @@ pub(crate) use slots::{Counterspells, Criticals, Maneuver, VariantRules};
 pub use store::{BattleRead, Derived, EventLog, Held, Seats};
 
 use super::event::CombatEvent;
+use super::kept::{KeptByBattle, KeptByEach, KeptReads};
 use super::time::{Budget, Clock};
 use crate::rules::{Battlefield, Conditions, Dice, Roster, RulesView, Side};
 use crate::variants::RulesVariant;
-use bevy::ecs::component::Mutable;
 use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
-use bevy::prelude::{Component, Resource, World};
+use bevy::prelude::World;
 use serde::Serialize;
 
 pub use crate::level::DeathSaves;
@@ -98,17 +98,18 @@ pub struct Battle<'w, 's> {
     /// (`variants::rules`), so the shared rules never name the registry's module.
     pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
     /// The world it is in, for read-only systems to run over (`Battle::world`).
-    pub(crate) world: Whole<'w>,
+    pub(crate) world: Whole<'w, 's>,
 }
 
-/// The world a battle is in: lent whole to it, or shared with others.
-#[derive(Clone, Copy)]
-pub(crate) enum Whole<'w> {
+/// The world a battle is in: lent whole to it, or shared with others; or, for a check run
+/// as a system, no world but the queries of the variants' own state.
+pub(crate) enum Whole<'w, 's> {
     Lent(UnsafeWorldCell<'w>),
     Read(&'w World),
+    Checked(KeptReads<'w, 's>),
 }
 
-impl std::fmt::Debug for Whole<'_> {
+impl std::fmt::Debug for Whole<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("World")
     }
@@ -116,13 +117,15 @@ impl std::fmt::Debug for Whole<'_> {
 
 impl Battle<'_, '_> {
     /// The whole world of the battle, to run read-only systems over (the attack modifiers):
-    /// while it is borrowed, nothing of the battle can be changed.
-    pub fn world(&self) -> &World {
+    /// while it is borrowed, nothing of the battle can be changed. A check run as a system
+    /// (`store::checked`) has none: it reads only what its queries name.
+    pub fn world(&self) -> Option<&World> {
         match self.world {
             // SAFETY: the world was lent whole to this battle (`store::lend`), and it gives
             // out `&mut` to its parts only while borrowed uniquely, which `&self` rules out.
-            Whole::Lent(cell) => unsafe { cell.world() },
-            Whole::Read(world) => world,
+            Whole::Lent(cell) => Some(unsafe { cell.world() }),
+            Whole::Read(world) => Some(world),
+            Whole::Checked(_) => None,
         }
     }
 
@@ -141,9 +144,10 @@ impl Battle<'_, '_> {
     }
 
     /// The variant's own state in this battle (a resource of its type), if it keeps one.
-    pub fn own<T: Resource>(&self) -> Option<&T> {
-        match self.world {
+    pub fn own<T: KeptByBattle>(&self) -> Option<&T> {
+        match &self.world {
             Whole::Read(world) => world.get_resource::<T>(),
+            Whole::Checked(reads) => T::read(reads),
             // SAFETY: the world is lent whole to this battle, and `T` is a variant's own
             // resource, which no part of the battle holds (`store::lend`).
             Whole::Lent(cell) => unsafe { cell.get_resource::<T>() },
@@ -151,13 +155,15 @@ impl Battle<'_, '_> {
     }
 
     /// The variant's own state, as its module keeps it: its plugin put it in the world.
-    pub(crate) fn own_mut<T: Resource + Component<Mutability = Mutable>>(&mut self) -> &mut T {
+    pub(crate) fn own_mut<T: KeptByBattle>(&mut self) -> &mut T {
         match self.world {
             // SAFETY: as `own`, and the battle is borrowed uniquely.
             Whole::Lent(cell) => unsafe { cell.get_resource_mut::<T>() }
                 .map(|state| state.into_inner())
                 .expect("the variant's plugin put its own state in the world"),
-            Whole::Read(_) => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
+            Whole::Read(_) | Whole::Checked(_) => {
+                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
+            }
         }
     }
 
@@ -178,10 +184,11 @@ impl Battle<'_, '_> {
 
     /// Fighter `i`'s part of the variant's action economy (a component of its type), if it
     /// keeps one.
-    pub fn economy<T: Component>(&self, i: usize) -> Option<&T> {
+    pub fn economy<T: KeptByEach>(&self, i: usize) -> Option<&T> {
         let e = self.fighters.seat(i);
-        match self.world {
+        match &self.world {
             Whole::Read(world) => world.get::<T>(e),
+            Whole::Checked(reads) => T::read(reads, e),
             // SAFETY: the world is lent whole to this battle, and `T` is a variant's own
             // component, which no column of the battle holds (`store::lend`).
             Whole::Lent(cell) => unsafe { cell.get_entity(e).ok()?.get::<T>() },
@@ -190,14 +197,16 @@ impl Battle<'_, '_> {
 
     /// Fighter `i`'s part of the variant's action economy, as its module keeps it: its
     /// plugin gave every combatant one.
-    pub(crate) fn economy_mut<T: Component<Mutability = Mutable>>(&mut self, i: usize) -> &mut T {
+    pub(crate) fn economy_mut<T: KeptByEach>(&mut self, i: usize) -> &mut T {
         let e = self.fighters.seat(i);
         match self.world {
             // SAFETY: as `economy`, and the battle is borrowed uniquely.
             Whole::Lent(cell) => unsafe { cell.get_entity(e).ok().and_then(|c| c.get_mut::<T>()) }
                 .map(|part| part.into_inner())
                 .expect("the variant's plugin gave every combatant its part"),
-            Whole::Read(_) => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
+            Whole::Read(_) | Whole::Checked(_) => {
+                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
+            }
         }
     }
 

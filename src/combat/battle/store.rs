@@ -5,13 +5,15 @@
 //! rule drivers and `BattleWorld::lend` take the world whole ([`lend`]); the checks and
 //! anyone else read it from a shared world ([`read`]).
 
-use super::fighters::{Fighter, Fighters};
+use super::fighters::{ChangingReads, Fighter, Fighters, FixedReads};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules, Whole};
 use crate::combat::event::CombatEvent;
+use crate::combat::kept::KeptReads;
 use crate::combat::time::Clock;
 use crate::level::WeaponDef;
 use crate::rules::{Battlefield, Dice, Occupancy, Roster, ThreatMap};
 use crate::variants::RulesVariant;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
@@ -261,6 +263,49 @@ pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
         rules_of: record.rules_of,
         world: Whole::Read(world),
     })
+}
+
+/// What a check reads of a battle, each part through a query or resource of its own: the
+/// combatants' components, the battle's resources and the variants' own state. Nothing is
+/// changed, and the whole world is never reached.
+#[derive(SystemParam)]
+pub struct BattleCheck<'w, 's> {
+    seats: Res<'w, Seats>,
+    record: Res<'w, Record>,
+    field: Res<'w, Battlefield>,
+    dice: Res<'w, Dice>,
+    clock: Res<'w, Clock>,
+    events: Res<'w, EventLog>,
+    derived: Res<'w, Derived>,
+    fixed: FixedReads<'w, 's>,
+    changing: ChangingReads<'w, 's>,
+    kept: KeptReads<'w, 's>,
+}
+
+impl<'w, 's> BattleCheck<'w, 's> {
+    /// The battle these read, to check a command against: it has no world, so the attack
+    /// modifiers are not weighed (a check needs only whether an attack is legal).
+    pub fn battle(self) -> BattleRead<'w, 's> {
+        let record = self.record.into_inner();
+        let seats = &self.seats.into_inner().0[..];
+        BattleRead(Battle {
+            level_name: Held::Read(&record.level_name),
+            field: Held::Read(self.field.into_inner()),
+            variant: record.variant,
+            fighters: Fighters::queried(seats, self.fixed, self.changing),
+            dice: Held::Read(self.dice.into_inner()),
+            options: Held::Read(&record.options),
+            clock: Held::Read(self.clock.into_inner()),
+            events: Held::Read(self.events.into_inner()),
+            stats: Held::Read(&record.stats),
+            winner: Held::Read(&record.winner),
+            unarmed: Held::Read(&record.unarmed),
+            derived: Held::Read(self.derived.into_inner()),
+            foreseen: Held::Read(&record.foreseen),
+            rules_of: record.rules_of,
+            world: Whole::Checked(self.kept),
+        })
+    }
 }
 
 /// Seats `fighters` in `world` in their order, reusing the entities of the seats there

@@ -16,6 +16,7 @@ pub use types::{
 };
 
 use bevy::ecs::component::Mutable;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::fmt::Debug;
 
@@ -52,15 +53,33 @@ impl Clone for Kept {
 pub trait KeptByEach: Component<Mutability = Mutable> + Clone + Default + Debug {
     fn copies(kept: &Kept) -> &Vec<Self>;
     fn copies_mut(kept: &mut Kept) -> &mut Vec<Self>;
+    /// Combatant `e`'s part, read through the checks' own query of this type.
+    fn read<'a>(reads: &'a KeptReads, e: Entity) -> Option<&'a Self>;
 }
 
 /// A variant's state of the battle: a resource of the variant's, copied in a snapshot.
 pub trait KeptByBattle: Resource + Component<Mutability = Mutable> + Clone + Default + Debug {
     fn copy(kept: &Kept) -> &Option<Self>;
     fn copy_mut(kept: &mut Kept) -> &mut Option<Self>;
+    /// The battle's part, read by the checks as a resource of theirs.
+    fn read<'a>(reads: &'a KeptReads) -> Option<&'a Self>;
+}
+
+/// What the checks read of every variant's own state, each type through a query or a
+/// resource of its own (a variant that keeps none of a type has none to read).
+#[derive(SystemParam)]
+pub struct KeptReads<'w, 's> {
+    points: Query<'w, 's, &'static ActionPoints>,
+    immediates: Query<'w, 's, &'static ImmediateAction>,
+    declarations: Query<'w, 's, &'static Declaration>,
+    aborts: Query<'w, 's, &'static Abort>,
+    round: Option<Res<'w, OsrRound>>,
 }
 
 impl KeptByEach for ActionPoints {
+    fn read<'a>(reads: &'a KeptReads, e: Entity) -> Option<&'a Self> {
+        reads.points.get(e).ok()
+    }
     fn copies(kept: &Kept) -> &Vec<Self> {
         &kept.points
     }
@@ -70,6 +89,9 @@ impl KeptByEach for ActionPoints {
 }
 
 impl KeptByEach for ImmediateAction {
+    fn read<'a>(reads: &'a KeptReads, e: Entity) -> Option<&'a Self> {
+        reads.immediates.get(e).ok()
+    }
     fn copies(kept: &Kept) -> &Vec<Self> {
         &kept.immediates
     }
@@ -79,6 +101,9 @@ impl KeptByEach for ImmediateAction {
 }
 
 impl KeptByEach for Declaration {
+    fn read<'a>(reads: &'a KeptReads, e: Entity) -> Option<&'a Self> {
+        reads.declarations.get(e).ok()
+    }
     fn copies(kept: &Kept) -> &Vec<Self> {
         &kept.declarations
     }
@@ -88,6 +113,9 @@ impl KeptByEach for Declaration {
 }
 
 impl KeptByEach for Abort {
+    fn read<'a>(reads: &'a KeptReads, e: Entity) -> Option<&'a Self> {
+        reads.aborts.get(e).ok()
+    }
     fn copies(kept: &Kept) -> &Vec<Self> {
         &kept.aborts
     }
@@ -97,6 +125,9 @@ impl KeptByEach for Abort {
 }
 
 impl KeptByBattle for OsrRound {
+    fn read<'a>(reads: &'a KeptReads) -> Option<&'a Self> {
+        reads.round.as_deref()
+    }
     fn copy(kept: &Kept) -> &Option<Self> {
         &kept.round
     }

@@ -2,6 +2,7 @@
 //! target, a path, and what the first attack would roll.
 
 use super::*;
+use crate::combat::slot::UnfilledSlots;
 
 impl Battle<'_, '_> {
     /// Whether `a` has a charge path to `t` from where it stands (whatever its budget).
@@ -44,8 +45,14 @@ impl Battle<'_, '_> {
     /// ([`Battle::refresh`]): reads only, and leaves out a charge's attack profile (which
     /// needs the charger moved).
     pub fn check_command(&self, cmd: &Command) -> Result<Plan, RuleError> {
+        let unfilled = self.world().and_then(|w| w.get_resource::<UnfilledSlots>());
+        self.check_with(cmd, unfilled)
+    }
+
+    /// [`Battle::check_command`], with the commands no rule system carries out (under a
+    /// house rule) given: what the check run as a system, which has no world, reads.
+    pub fn check_with(&self, cmd: &Command, unfilled: Option<&UnfilledSlots>) -> Result<Plan, RuleError> {
         let plan = self.check_under_the_rules(cmd)?;
-        let unfilled = self.world().get_resource::<crate::combat::slot::UnfilledSlots>();
         if unfilled.is_some_and(|u| u.unresolved(cmd)) {
             let actor = self.actor().unwrap_or_default();
             return Err(err(self, actor, cmd, "switched off by a house rule (no rule system carries it out)"));
@@ -91,11 +98,14 @@ impl Battle<'_, '_> {
                 if self.fighters.wielded[actor].def.reload {
                     self.rules().crossbow_ready(self, actor).map_err(|r| err(self, actor, cmd, r))?;
                 }
-                let p = attack::profile(self, &view, actor, t, &kind, &AttackContext::default());
-                if !p.legal {
-                    return Err(err(self, actor, cmd, p.reason.clone().unwrap_or_default()));
+                if let Err(refused) = attack::legality(self, &view, actor, t) {
+                    return Err(err(self, actor, cmd, refused.reason.unwrap_or_default()));
                 }
-                plan.attack = Some(p);
+                // Weighed where the battle has its world; a check run as a system asks
+                // only whether the attack is legal.
+                if self.world().is_some() {
+                    plan.attack = Some(attack::profile(self, &view, actor, t, &kind, &AttackContext::default()));
+                }
             }
             Command::Charge { target } => {
                 let t = self.foe(actor, target).map_err(|r| err(self, actor, cmd, r))?;

@@ -7,10 +7,12 @@ use super::{RulesSchedule, RulesStage, Slot, Strike, StrikeStack, Turn, Walking,
 use crate::combat::Command;
 use crate::combat::attack::AttackContext;
 use crate::combat::battle::Maneuver;
+use crate::combat::battle::store::BattleCheck;
 use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::event::CombatEvent;
 use crate::combat::resolve::{self, Walk};
+use crate::combat::slot::UnfilledSlots;
 use crate::combat::time::Clock;
 use crate::rules::components::RosterQuery;
 use crate::rules::{Battlefield, Combatant, Condition, Conditions, Position, Roster, Side, Wielded, unit_view};
@@ -83,11 +85,12 @@ fn derive_maps(seats: Res<Seats>, combatants: RosterQuery, field: Res<Battlefiel
 }
 
 /// Whether the command taken in is legal now, what it costs and where it goes: a check
-/// over the battle as it stands, reading only (`store::read` of the shared world).
-pub fn judge_command(world: &World) -> Option<Turn> {
-    let Turn::Taken(command) = world.resource::<Turn>() else { return None };
-    let battle = battle::store::read(world);
-    Some(match (battle.check_command(command), battle.actor()) {
+/// over the battle as it stands, reading each part through a query or resource of its own
+/// (`BattleCheck`) and changing nothing.
+pub fn judge_command(turn: Res<Turn>, check: BattleCheck, unfilled: Option<Res<UnfilledSlots>>) -> Option<Turn> {
+    let Turn::Taken(command) = &*turn else { return None };
+    let battle = check.battle();
+    Some(match (battle.check_with(command, unfilled.as_deref()), battle.actor()) {
         (Ok(plan), Some(actor)) => Turn::Accepted { actor, plan },
         (Err(e), _) => Turn::Refused(e),
         (Ok(_), None) => unreachable!("a command is checked only for the fighter acting now"),

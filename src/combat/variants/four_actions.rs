@@ -89,8 +89,8 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
             Err(format!("the {} is not loaded", f.wielded().def.name.to_lowercase()))
         }
         GrappleFollowUp::Attack => {
-            let p = crate::combat::attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
-            if p.legal { Ok(()) } else { Err(p.reason.unwrap_or_default()) }
+            let legal = crate::combat::attack::legality(b, &b.view(), a, t);
+            legal.map(|_| ()).map_err(|refused| refused.reason.unwrap_or_default())
         }
         GrappleFollowUp::Pin | GrappleFollowUp::Move { .. } => {
             Err("wrestling trips, pushes, attacks or keeps hold (a push moves both)".into())
