@@ -210,11 +210,6 @@ impl Battle<'_, '_> {
         }
     }
 
-    /// This battle is a copy resolving a command only to foresee what it provokes.
-    pub(crate) fn is_foreseeing(&self) -> bool {
-        self.foreseen.is_some()
-    }
-
     /// While foreseeing, notes that `by` would strike (`trigger` in the log's words) and
     /// says so: the caller then leaves the strike unrolled.
     pub(crate) fn foresee(&mut self, by: usize, trigger: &str) -> bool {

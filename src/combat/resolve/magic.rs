@@ -80,27 +80,18 @@ fn line_of_effect(b: &Battle, a: usize, t: usize) -> bool {
     cover.can_target && !cover.breaks_line_of_effect
 }
 
-/// Casting that happens at once (the default): the spell is spent, provokes as the
-/// variant has it, may be countered, and takes effect.
-pub(crate) fn cast_now(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
-    begin(b, c, sp, t, "casts");
-    if !survives_provoking(b, c, sp, defensive) || countered(b, c, sp) {
-        return;
+/// A spell announced (`Strike::Spell`): it provokes as the variant has it; then, if it
+/// `goes_off` now, it may be countered, and takes effect. Whether the caster kept hold of
+/// it through the attacks it drew.
+pub(crate) fn spell_is_cast(b: &mut Battle, c: usize, t: usize, id: &str, defensive: bool, goes_off: bool) -> bool {
+    let Some(sp) = spell(id) else { return false };
+    if !survives_provoking(b, c, sp, defensive) {
+        return false;
     }
-    take_effect(b, c, sp, t);
-}
-
-/// The spell is spent and the casting announced.
-pub(crate) fn begin(b: &mut Battle, c: usize, sp: &SpellDef, t: usize, verb: &str) {
-    b.fighters.spells[c].left -= cost(b, sp);
-    b.stats.spells_cast += 1;
-    let (id, tid, left) =
-        (b.fighters.combatant[c].id.clone(), b.fighters.combatant[t].id.clone(), b.fighters.spells[c].left);
-    b.emit(CombatEvent::Action {
-        unit: id,
-        action: format!("{verb} {}", sp.name),
-        detail: format!("on {tid} (level {}; {left} left)", sp.level),
-    });
+    if goes_off && !countered(b, c, sp) {
+        take_effect(b, c, sp, t);
+    }
+    true
 }
 
 /// The spell fizzles: it is spent all the same.

@@ -3,7 +3,6 @@
 //! as each source defines them, damage, dropping, dying and death.
 
 mod actions;
-mod commands;
 mod economy;
 mod harm;
 pub mod magic;
@@ -14,7 +13,6 @@ mod validate;
 
 pub(crate) use super::battle::Maneuver;
 pub(crate) use actions::maneuver;
-pub(crate) use commands::*;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};

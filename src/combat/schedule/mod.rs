@@ -11,7 +11,10 @@
 //! stage (the command's last slot, and victory) and the clock run. The schedule knows no
 //! variant; `combat::engine` builds it for one.
 
+mod casting;
 pub mod clock;
+pub(crate) use casting::Announcing;
+pub use casting::SpellsUnderWay;
 mod grapple;
 pub(crate) use grapple::{Grapplers, release_both};
 mod stances;
@@ -165,6 +168,10 @@ pub enum Strike {
     /// it does (`trigger`, in the log's words: it stands up, it reloads); what it does
     /// comes about in the settle stage, if it is still in the fight.
     Provoked { mover: usize, trigger: String },
+    /// `caster`'s spell on `target`, announced: the attacks of opportunity casting draws
+    /// and the concentration they break, as the variant has it; then, if it `goes_off` now,
+    /// any counterspell and its effect, or else it is left under way ([`SpellsUnderWay`]).
+    Spell { caster: usize, target: usize, spell: String, defensive: bool, goes_off: bool },
 }
 
 /// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square
@@ -276,6 +283,7 @@ impl Plugin for RulesSchedulePlugin {
             .init_resource::<Pass>()
             .init_resource::<Walking>()
             .init_resource::<StrikeStack>()
+            .init_resource::<SpellsUnderWay>()
             .init_resource::<OwnState>();
         for pair in RulesStage::ALL.windows(2) {
             app.configure_sets(RulesSchedule, pair[0].before(pair[1]));

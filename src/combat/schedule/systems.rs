@@ -3,7 +3,7 @@
 //! end of the battle, the derived state, and the clock.
 
 use super::stances::acting;
-use super::{RulesSchedule, RulesStage, Slot, Strike, StrikeStack, Turn, Walking, act, with_moves};
+use super::{RulesSchedule, RulesStage, Slot, SpellsUnderWay, Strike, StrikeStack, Turn, Walking, with_moves};
 use crate::combat::Command;
 use crate::combat::attack::AttackContext;
 use crate::combat::battle::Maneuver;
@@ -11,7 +11,7 @@ use crate::combat::battle::store::BattleCheck;
 use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::event::CombatEvent;
-use crate::combat::resolve::{self, Walk};
+use crate::combat::resolve::{self, Walk, magic};
 use crate::combat::slot::UnfilledSlots;
 use crate::combat::time::Clock;
 use crate::rules::components::RosterQuery;
@@ -44,7 +44,7 @@ pub(super) fn add_common(app: &mut App) {
             super::grapple::escape_by_opposed_check.in_set(Slot::Escape),
             super::stances::hold_attack.in_set(Slot::Hold),
             super::stances::take_stance.in_set(Slot::Stance),
-            act(resolve::cast_at_once).in_set(Slot::Cast),
+            super::casting::cast_at_once.in_set(Slot::Cast),
             end_if_decided.after(Slot::AfterCommand).in_set(RulesStage::Settle),
             derive_maps.run_if(derived_is_stale).in_set(RulesStage::Derive),
         ),
@@ -257,6 +257,13 @@ fn walk_on(world: &mut World) {
 /// (conditions, dropping, dying, death).
 fn make_strike(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
+    if let Strike::Spell { caster, target, spell, defensive, goes_off } = strike {
+        let kept = magic::spell_is_cast(&mut battle::store::lend(world), caster, target, &spell, defensive, goes_off);
+        if kept && !goes_off {
+            world.resource_mut::<SpellsUnderWay>().0.push(caster);
+        }
+        return;
+    }
     let b = &mut battle::store::lend(world);
     match strike {
         Strike::Opportunity { by, mover, trigger } => resolve::opportunity(b, by, mover, &trigger),
@@ -268,6 +275,7 @@ fn make_strike(world: &mut World) {
         Strike::Charge { by, target } => resolve::charge_attack(b, by, target),
         Strike::Maneuver { by, target, kind } => resolve::maneuver(b, by, target, kind),
         Strike::Provoked { mover, trigger } => resolve::provoke_threateners(b, mover, &trigger),
+        Strike::Spell { .. } => unreachable!("a spell is cast above"),
     }
 }
 

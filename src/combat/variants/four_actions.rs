@@ -13,7 +13,7 @@ use crate::combat::fighter::Initiative;
 use crate::combat::resolve::Walk;
 use crate::combat::resolve::{attack_routine, gain, release, straight_run};
 use crate::combat::schedule::clock::next_round;
-use crate::combat::schedule::with_accepted_moves;
+use crate::combat::schedule::{Announcing, StrikeStack, with_accepted_moves};
 use crate::combat::time::Clock;
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{Awareness, Combatant, Dice, Stats};
@@ -50,30 +50,6 @@ fn athletics(b: &Battle, i: usize) -> i32 {
 pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::rules::PathPlan> {
     straight_run(b, a, to, b.fighters.stats[a].def.speed_ft * 2)
 }
-
-/// "A caster must also present a Spellcasting Focus through which the caster channels their
-/// SQ … (this requires a [Magical Aptitude] check against a DC numbering 13+ Spell Order
-/// doubled)". Magical Aptitude is d20 + caster level + casting ability, as when a foe
-/// identifies a spell. On a failure no spell begins: the action is spent, the Spell
-/// Quantity is not.
-pub(crate) fn present_focus(b: &mut Battle, c: usize, sp: &crate::level::SpellDef) -> bool {
-    if b.is_foreseeing() {
-        return true; // what the casting would provoke, should the focus be presented
-    }
-    let bonus = b.fighters.stats[c].caster_level() + b.fighters.stats[c].casting_mod();
-    let dc = 13 + 2 * sp.level as i32;
-    if b.check(c, format!("Magical Aptitude (spellcasting focus, {})", sp.name), bonus, dc) {
-        return true;
-    }
-    let unit = b.fighters.combatant[c].id.clone();
-    b.emit(CombatEvent::Spoiled {
-        unit,
-        action: sp.name.to_lowercase(),
-        reason: "no spellcasting focus presented".into(),
-    });
-    false
-}
-
 /// Whether `a` may wrestle now with `follow_up` in mind (its cost is `spend`'s): it must
 /// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
 /// first.
@@ -511,7 +487,7 @@ impl Plugin for FourActionsPlugin {
             (
                 act(escape_by_grapple_contest).in_set(Slot::Escape),
                 wrestle_dash_or_tumble.in_set(Slot::Own),
-                act(cast_with_focus).in_set(Slot::Cast),
+                cast_with_focus.in_set(Slot::Cast),
                 pass_turn_when(actions_spent).in_set(Passing::Spent),
             ),
         );
@@ -573,13 +549,36 @@ fn wrestle_dash_or_tumble(world: &mut World) {
     })
 }
 
-/// A spell is cast only with its focus present (the focus check).
-fn cast_with_focus(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let Some((t, sp, defensive)) = spell_of(b, actor, plan)
-        && present_focus(b, actor, sp)
-    {
-        magic::cast_now(b, actor, sp, t, defensive);
+/// "A caster must also present a Spellcasting Focus through which the caster channels their
+/// SQ … (this requires a [Magical Aptitude] check against a DC numbering 13+ Spell Order
+/// doubled)". Magical Aptitude is d20 + caster level + casting ability, as when a foe
+/// identifies a spell. On a failure no spell begins: the action is spent, the Spell
+/// Quantity is not. Presented, the spell is announced, and what becomes of it waits on the
+/// strike stack.
+fn cast_with_focus(
+    mut announcing: Announcing,
+    stats: Query<&Stats>,
+    mut dice: ResMut<Dice>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    let Some(cast) = announcing.cast() else { return };
+    // Foreseen, the casting draws what it would should the focus be presented.
+    if !announcing.foreseeing() {
+        let Ok(stats) = stats.get(cast.me) else { return };
+        let (sp, unit) = (cast.spell, announcing.caster_id(&cast));
+        let bonus = stats.caster_level() + stats.casting_mod();
+        let (roll, dc) = (dice.roll(20) as i32, 13 + 2 * sp.level as i32);
+        let success = roll + bonus >= dc;
+        let kind = format!("Magical Aptitude (spellcasting focus, {})", sp.name);
+        announcing.log(CombatEvent::Save { unit: unit.clone(), kind, roll, bonus, dc, success });
+        if !success {
+            let reason = "no spellcasting focus presented".into();
+            announcing.log(CombatEvent::Spoiled { unit, action: sp.name.to_lowercase(), reason });
+            return;
+        }
     }
+    announcing.announce(&cast, "casts");
+    stack.0.push(cast.strike(true));
 }
 
 /// Standard, move and quick actions all spent.

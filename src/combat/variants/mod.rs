@@ -28,12 +28,12 @@ mod prelude {
     pub(super) use crate::combat::fighter::Reactions;
     pub(super) use crate::combat::fighter::{Casting, Immediate};
     pub(super) use crate::combat::magic::{
-        self, Counterspells, begin, cost, lost, reaches, spell, survives_provoking, take_effect,
+        self, Counterspells, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::odds::AttackDie;
+    pub(super) use crate::combat::resolve::Plan;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
-    pub(super) use crate::combat::resolve::{Plan, spell_of};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
         ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, act, acting, keep_each, keep_for_battle,

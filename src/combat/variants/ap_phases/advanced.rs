@@ -147,20 +147,6 @@ pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
     }
 }
 
-/// ap-phases: "Cast a Standard-Action Spell (Complex; 2 AP)": the first AP now, the
-/// second in the next phase (consecutively, or the spell is lost). Complex: it provokes
-/// each phase AP are spent, unless cast defensively (a concentration check, after which
-/// it is no longer complex).
-pub(crate) fn begin_advanced(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize, defensive: bool) {
-    begin(b, c, sp, t, "begins casting"); // the command spends its first AP
-    if !survives_provoking(b, c, sp, defensive) {
-        return;
-    }
-    let target = b.fighters.combatant[t].id.clone();
-    points_mut(b, c).advanced =
-        Some(Advanced { action: AdvancedKind::Cast { spell: sp.id.clone(), target, defensive }, spent: 1, needed: 2 });
-}
-
 /// ap-phases: the casting's last AP: it provokes again (unless cast defensively), then
 /// the spell takes effect if its target is still there to be reached.
 pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target: &str, defensive: bool) {

@@ -5,12 +5,12 @@
 //! taken; a round runs seven action phases.
 
 use super::super::prelude::*;
-use super::advanced::{begin_advanced, complex_action, continue_advanced};
+use super::advanced::{complex_action, continue_advanced};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points_mut};
 use super::{advanced_name, next_action_phase};
 use crate::combat::schedule::{
-    Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems, seat_of, stand,
-    with_accepted_moves,
+    Announcing, SpellsUnderWay, Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems,
+    seat_of, stand, with_accepted_moves,
 };
 use bevy::prelude::{Res, World};
 
@@ -39,9 +39,9 @@ impl Plugin for ApPhasesPlugin {
                 maneuver_or_begin_grapple.before(stand).in_set(Slot::Maneuver),
                 super::grapple::escape_with_maneuver_check.in_set(Slot::Escape),
                 (provoke_complex_action, super::grapple::begin_continued_grapple).chain().in_set(Slot::Own),
-                begin_complex_action.before(spend_action_point).in_set(Slot::AfterCommand),
+                (begin_complex_action, cast_under_way).chain().before(spend_action_point).in_set(Slot::AfterCommand),
                 forfeit_other_actions.in_set(Slot::Held),
-                act(begin_casting).in_set(Slot::Cast),
+                begin_casting.in_set(Slot::Cast),
                 spend_action_point.in_set(Slot::AfterCommand),
                 pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
@@ -173,10 +173,30 @@ fn forfeit_other_actions(turn: Res<Turn>, seats: Res<Seats>, mut points: Query<&
     }
 }
 
-/// "Cast a Standard-Action Spell (Complex; 2 AP)": begun now.
-fn begin_casting(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let Some((t, sp, defensive)) = spell_of(b, actor, plan) {
-        begin_advanced(b, actor, sp, t, defensive);
+/// "Cast a Standard-Action Spell (Complex; 2 AP)": begun now, its first AP in; the
+/// attacks of opportunity it draws, and the concentration they break, wait on the strike
+/// stack (`Strike::Spell`, left under way).
+fn begin_casting(mut announcing: Announcing, mut stack: ResMut<StrikeStack>) {
+    let Some(cast) = announcing.cast() else { return };
+    announcing.announce(&cast, "begins casting");
+    stack.0.push(cast.strike(false));
+}
+
+/// A spell begun and kept through the attacks it drew is under way: its second AP, at the
+/// end of the turn, completes it (`go_on_with_advanced_action`).
+fn cast_under_way(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut under_way: ResMut<SpellsUnderWay>,
+    mut points: Query<&mut ActionPoints>,
+) {
+    let Some((_, plan)) = turn.accepted() else { return };
+    let Command::Cast { spell, target, defensive } = &plan.command else { return };
+    for caster in under_way.0.drain(..) {
+        if let Some(mut points) = seats.0.get(caster).and_then(|&e| points.get_mut(e).ok()) {
+            let action = AdvancedKind::Cast { spell: spell.clone(), target: target.clone(), defensive: *defensive };
+            points.advanced = Some(Advanced { action, spent: 1, needed: 2 });
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 use super::prelude::*;
 use crate::combat::battle::Derived;
 use crate::combat::resolve::attack_routine;
+use crate::combat::schedule::Announcing;
 use crate::rules::Side;
 
 mod round;
@@ -281,15 +282,6 @@ impl VariantRules for OsrSegments {
     }
 }
 
-/// osr-segments: the caster announces its target in its group turn; the spell will go
-/// off in the spells step. (The declaration is now the casting.)
-pub(crate) fn announce(b: &mut Battle, c: usize, sp: &'static SpellDef, t: usize) {
-    begin(b, c, sp, t, "begins casting");
-    let target = b.fighters.combatant[t].id.clone();
-    b.fighters.spells[c].casting = Some(Casting { spell: sp.id.clone(), target });
-    declaration_mut(b, c).intent = None;
-}
-
 /// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
 /// incantation's casting "always begins on the 1st segment", so a spell declared but not
 /// yet announced is lost too, as if cast, and with it the round's major action.
@@ -381,7 +373,7 @@ impl Plugin for OsrSegmentsPlugin {
             (
                 delay_to_low_group.in_set(Slot::Delay),
                 declare_intent.in_set(Slot::Orders),
-                act(announce_spell).in_set(Slot::Cast),
+                announce_spell.in_set(Slot::Cast),
                 take_major_action.in_set(Slot::AfterCommand),
                 pass_turn_when(major_action_spent).in_set(Passing::Spent),
             ),
@@ -431,10 +423,14 @@ fn declare_intent(
     log.push(CombatEvent::Action { unit: who.id.clone(), action: "declares".into(), detail: intent.describe() });
 }
 
-/// A spell is announced in the caster's group turn and goes off in its segment.
-fn announce_spell(b: &mut Battle, actor: usize, plan: &Plan) {
-    if let Some((t, sp, _)) = spell_of(b, actor, plan) {
-        announce(b, actor, sp, t);
+/// The caster announces its spell's target in its group turn; the spell goes off in its
+/// segment, in the spells step (`spells_go_off`). The declaration is now the casting.
+fn announce_spell(mut announcing: Announcing, mut declarations: Query<&mut Declaration>) {
+    let Some(cast) = announcing.cast() else { return };
+    announcing.announce(&cast, "begins casting");
+    announcing.hold(&cast);
+    if let Ok(mut declared) = declarations.get_mut(cast.me) {
+        declared.intent = None;
     }
 }
 

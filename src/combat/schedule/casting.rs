@@ -1,0 +1,117 @@
+//! Casting a spell as a pipeline. The command's slot announces it: the spell spent and the
+//! casting in the log, a system over the caster's `Spells`. What becomes of it waits on
+//! the strike stack (`Strike::Spell`) for the harm driver: the attacks of opportunity it
+//! draws and the concentration they break, as the variant has it, then, for a spell that
+//! goes off at once, any counterspell and its effect. A spell that takes longer
+//! (ap-phases' two AP) is left under way, if its caster kept hold of it, for its variant's
+//! settle-stage system ([`SpellsUnderWay`]).
+
+use super::stances::acting;
+use super::{Strike, StrikeStack, Turn};
+use crate::combat::Command;
+use crate::combat::battle::store::Record;
+use crate::combat::battle::{EventLog, Seats};
+use crate::combat::event::CombatEvent;
+use crate::combat::fighter::{Casting, Spells};
+use crate::combat::resolve::magic;
+use crate::level::SpellDef;
+use crate::rules::Combatant;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+/// A spell cast by the command being carried out, its caster and target by seat.
+pub(crate) struct Cast {
+    pub(crate) me: Entity,
+    pub(crate) caster: usize,
+    pub(crate) target: usize,
+    pub(crate) spell: &'static SpellDef,
+    pub(crate) defensive: bool,
+}
+
+/// The casters whose spell, begun, is under way after its attacks of opportunity: the harm
+/// driver notes them, and the variant that keeps a spell under way takes them up.
+#[derive(Resource, Debug, Default)]
+pub struct SpellsUnderWay(pub Vec<usize>);
+
+/// What announcing a spell reads and changes: the accepted command, the caster's spells,
+/// the record's count of spells cast, and the log.
+#[derive(SystemParam)]
+pub(crate) struct Announcing<'w, 's> {
+    turn: Res<'w, Turn>,
+    seats: Res<'w, Seats>,
+    combatants: Query<'w, 's, &'static Combatant>,
+    spells: Query<'w, 's, &'static mut Spells>,
+    record: ResMut<'w, Record>,
+    log: ResMut<'w, EventLog>,
+}
+
+impl Announcing<'_, '_> {
+    /// The spell the accepted command casts, as the check let it through.
+    pub(crate) fn cast(&self) -> Option<Cast> {
+        let (me, caster, plan) = acting(&self.turn, &self.seats)?;
+        let Command::Cast { spell, target, defensive } = &plan.command else { return None };
+        let target = super::seat_of(&self.seats, &self.combatants, target)?;
+        Some(Cast { me, caster, target, spell: magic::spell(spell)?, defensive: *defensive })
+    }
+
+    /// The casting only foreseen (what it would provoke), not carried out.
+    pub(crate) fn foreseeing(&self) -> bool {
+        self.record.foreseen.is_some()
+    }
+
+    /// The caster's name, as the log gives it.
+    pub(crate) fn caster_id(&self, cast: &Cast) -> String {
+        self.combatants.get(cast.me).map(|c| c.id.clone()).unwrap_or_default()
+    }
+
+    pub(crate) fn log(&mut self, event: CombatEvent) {
+        self.log.push(event);
+    }
+
+    /// The spell is spent as the variant counts it, and the casting (`verb`) logged.
+    pub(crate) fn announce(&mut self, cast: &Cast, verb: &str) {
+        let cost = (self.record.rules_of)(self.record.variant).spell_cost(cast.spell);
+        let Ok(mut spells) = self.spells.get_mut(cast.me) else { return };
+        spells.left -= cost;
+        let left = spells.left;
+        self.record.stats.spells_cast += 1;
+        let sp = cast.spell;
+        let target = self.seats.0.get(cast.target).and_then(|&e| self.combatants.get(e).ok());
+        let detail = format!("on {} (level {}; {left} left)", target.map_or("", |c| c.id.as_str()), sp.level);
+        let unit = self.caster_id(cast);
+        self.log.push(CombatEvent::Action { unit, action: format!("{verb} {}", sp.name), detail });
+    }
+}
+
+impl Announcing<'_, '_> {
+    /// The spell is held under way in the caster's `Spells` until it goes off
+    /// (osr-segments' incantation, by segment).
+    pub(crate) fn hold(&mut self, cast: &Cast) {
+        let target = self.seats.0.get(cast.target).and_then(|&e| self.combatants.get(e).ok()).map(|c| c.id.clone());
+        if let (Ok(mut spells), Some(target)) = (self.spells.get_mut(cast.me), target) {
+            spells.casting = Some(Casting { spell: cast.spell.id.clone(), target });
+        }
+    }
+}
+
+impl Cast {
+    /// What becomes of the spell, for the harm driver: it goes off at once (`goes_off`) or
+    /// is left under way.
+    pub(crate) fn strike(&self, goes_off: bool) -> Strike {
+        Strike::Spell {
+            caster: self.caster,
+            target: self.target,
+            spell: self.spell.id.clone(),
+            defensive: self.defensive,
+            goes_off,
+        }
+    }
+}
+
+/// A spell cast at once (d20-classic, hex-phases): announced, and what becomes of it
+/// pushed for the harm driver.
+pub(crate) fn cast_at_once(mut announcing: Announcing, mut stack: ResMut<StrikeStack>) {
+    let Some(cast) = announcing.cast() else { return };
+    announcing.announce(&cast, "casts");
+    stack.0.push(cast.strike(true));
+}
