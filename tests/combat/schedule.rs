@@ -498,7 +498,7 @@ fn only_the_named_drivers_take_the_whole_world() {
     for v in RulesVariant::ALL {
         let own: &[&str] = match v {
             RulesVariant::ApPhases => &["go_on_with_advanced_action"],
-            RulesVariant::FourActions => &["escape_by_grapple_contest", "wrestle_dash_or_tumble"],
+            RulesVariant::FourActions => &[],
             RulesVariant::D20Classic => &[],
             RulesVariant::OsrSegments => &["spells_go_off"],
             RulesVariant::HexPhases => &[],

@@ -20,8 +20,8 @@ pub use movement::{Leg, Then, Walk};
 pub(crate) use movement::{
     beside, charge_attack, charge_path, charge_walk, drag_beside, held_attack, set_initiative, straight_run,
 };
-pub use reactions::reaction_allowance;
 pub(crate) use reactions::{opportunity, provoke_threateners};
+pub use reactions::{reaction_allowance, reactions_allowed};
 pub(crate) use strike::{attack_routine, deal_damage};
 
 use actions::*;

@@ -66,9 +66,14 @@ pub(crate) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
 
 /// How many reactions (attacks of opportunity) a fighter has per window.
 pub fn reaction_allowance(b: &Battle, i: usize) -> u32 {
-    let f = b.fighters.at(i);
-    if f.stats().has_trait("combat_reflexes") {
-        1 + crate::level::ability_mod(f.stats().def.abilities.dex).max(0) as u32
+    reactions_allowed(&b.fighters.stats[i])
+}
+
+/// The reactions a window allows a combatant of these stats: one, or with Combat Reflexes
+/// one plus its Dexterity modifier.
+pub fn reactions_allowed(stats: &crate::rules::Stats) -> u32 {
+    if stats.has_trait("combat_reflexes") {
+        1 + crate::level::ability_mod(stats.def.abilities.dex).max(0) as u32
     } else {
         1
     }

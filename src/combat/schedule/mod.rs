@@ -192,16 +192,6 @@ pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves))
     })
 }
 
-/// The world's battle lent to `work` with the accepted command's actor and plan, if a
-/// command was accepted.
-pub fn with_accepted(world: &mut World, work: impl FnOnce(&mut Battle, usize, &Plan)) {
-    world.resource_scope(|world, turn: Mut<Turn>| {
-        if let Some((actor, plan)) = turn.accepted() {
-            work(&mut crate::combat::battle::store::lend(world), actor, plan);
-        }
-    })
-}
-
 /// The world's battle lent to `work` with the accepted command's actor and plan and the
 /// moves under way, if a command was accepted.
 pub fn with_accepted_moves(world: &mut World, work: impl FnOnce(&mut Battle, usize, &Plan, &mut Moves)) {
@@ -406,16 +396,6 @@ pub fn remove_rule_systems<M>(app: &mut App, set: impl IntoSystemSet<M>) {
         .remove_systems_in_set(set, world, ScheduleCleanupPolicy::RemoveSystemsOnly)
         .expect("the rules schedule has the set");
     world.resource_mut::<Schedules>().insert(schedule);
-}
-
-/// A rule step as a system: `step` carries out the accepted command for its actor. The
-/// system is named after `step`'s own path, so the schedule's listing shows the function
-/// that does the work.
-pub fn act<F>(step: F) -> impl System<In = (), Out = ()>
-where
-    F: Fn(&mut Battle, usize, &Plan) + Send + Sync + 'static,
-{
-    IntoSystem::into_system(move |world: &mut World| with_accepted(world, &step)).with_name(std::any::type_name::<F>())
 }
 
 /// The variant's clock system: once the acting fighter has ended its opportunity, dropped,

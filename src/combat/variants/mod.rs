@@ -32,12 +32,11 @@ mod prelude {
     };
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::odds::AttackDie;
-    pub(super) use crate::combat::resolve::Plan;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, act, acting, keep_each, keep_for_battle,
-        own_budget, pass_turn_when, replace_slot,
+        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, acting, keep_each, keep_for_battle, own_budget,
+        pass_turn_when, replace_slot,
     };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;

@@ -4,20 +4,21 @@
 //! turn's contest (a standard action against a reaction) says, its winner ending it or
 //! keeping hold to trip, push or strike.
 
+mod wrestle;
+
 use super::Criticals;
 use super::prelude::*;
-use crate::combat::attack::AttackContext;
 use crate::combat::clock::{d20_initiative, initiative_order};
 use crate::combat::command::GrappleFollowUp;
 use crate::combat::fighter::Initiative;
-use crate::combat::resolve::Walk;
-use crate::combat::resolve::{attack_routine, gain, release, straight_run};
+use crate::combat::resolve::straight_run;
 use crate::combat::schedule::clock::next_round;
-use crate::combat::schedule::{Announcing, StrikeStack, with_accepted_moves};
+use crate::combat::schedule::{Announcing, StrikeStack};
 use crate::combat::time::Clock;
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{Awareness, Combatant, Dice, Stats};
-use bevy::prelude::{Query, Res, ResMut, World};
+use bevy::prelude::{Query, Res, ResMut};
+use wrestle::{Contest, contest_follow_up, dash_or_tumble, grapple_contest, push_squares};
 
 pub use crate::combat::kept::QuickAction;
 
@@ -38,18 +39,13 @@ fn take_quick(budget: &Budget, n: &mut Budget, what: &str) -> Result<(), String>
     Ok(())
 }
 
-/// A creature's Athletics bonus: Strength modifier + half its base attack bonus.
-fn athletics(b: &Battle, i: usize) -> i32 {
-    let f = b.fighters.at(i);
-    f.stats().str_mod() + f.stats().def.base_attack / 2
-}
-
 /// "A dash … allowing the creature to move double its speed, but it must be in a straight
 /// line, or at one-and-a-half speed without the restriction on direction": the straight run
 /// to `to`, when one-and-a-half speed does not get there.
 pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::rules::PathPlan> {
     straight_run(b, a, to, b.fighters.stats[a].def.speed_ft * 2)
 }
+
 /// Whether `a` may wrestle now with `follow_up` in mind (its cost is `spend`'s): it must
 /// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
 /// first.
@@ -60,7 +56,11 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
     let (f, foe) = (b.fighters.at(a), b.fighters.at(t));
     match follow_up {
         GrappleFollowUp::Trip if foe.has(Condition::Prone) => Err(format!("{} is already prone", foe.id())),
-        GrappleFollowUp::Push if push_squares(b, a, t).is_none() => Err(format!("no room to push {}", foe.id())),
+        GrappleFollowUp::Push
+            if push_squares(&b.field, b.view().occupancy, (a, f.footprint()), (t, foe.footprint())).is_none() =>
+        {
+            Err(format!("no room to push {}", foe.id()))
+        }
         GrappleFollowUp::Attack if f.wielded().def.reload && !f.wielded().loaded => {
             Err(format!("the {} is not loaded", f.wielded().def.name.to_lowercase()))
         }
@@ -73,127 +73,6 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
         }
         _ => Ok(()),
     }
-}
-
-/// Where a push inside a grapple takes the pair: the foe 5 ft straight away from the
-/// pusher, the pusher after it, both keeping hold. `None` when either has no room.
-fn push_squares(b: &Battle, a: usize, t: usize) -> Option<(GridPos, GridPos)> {
-    let (fa, ft) = (b.fighters.at(a).footprint(), b.fighters.at(t).footprint());
-    let dx = (2 * ft.origin.x + ft.side - 2 * fa.origin.x - fa.side).signum();
-    let dy = (2 * ft.origin.y + ft.side - 2 * fa.origin.y - fa.side).signum();
-    let (to_t, to_a) = (ft.origin.offset(dx, dy), fa.origin.offset(dx, dy));
-    let view = b.view();
-    let room = |fp: Footprint| {
-        fp.cells().all(|c| b.field.terrain.get(c).passable() && view.occupancy.at(c).is_none_or(|u| u == a || u == t))
-    };
-    (room(Footprint::new(to_t, ft.side)) && room(Footprint::new(to_a, fa.side))).then_some((to_t, to_a))
-}
-
-/// The turn's grapple contest: `a`'s standard action against the other's reaction,
-/// opposed Athletics (d20 + Strength + half base attack). Without a reaction left the
-/// other resists all the same. The winner ends or maintains the grapple: `a` as
-/// `follow_up` says, following up if it keeps hold; the other keeps hold if it had the
-/// upper hand and otherwise breaks free. A tie maintains the grapple and `a` can act no
-/// further this turn.
-pub(crate) fn wrestle(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) {
-    let Some(t) = b.fighters.grapple[a].with else {
-        release(b, a);
-        return;
-    };
-    let reacts = b.fighters.reactions[t].used < resolve::reaction_allowance(b, t);
-    if reacts {
-        b.fighters.reactions[t].used += 1;
-        b.fighters.reactions[t].this_round += 1;
-    }
-    let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-    let (ba, bt) = (athletics(b, a), athletics(b, t));
-    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    let (total_a, total_t) = (ra + ba, rt + bt);
-    b.emit(CombatEvent::Save {
-        unit: aid.clone(),
-        kind: format!("Athletics (grapple contest, standard action) vs {tid}"),
-        roll: ra,
-        bonus: ba,
-        dc: total_t,
-        success: total_a > total_t,
-    });
-    let how = if reacts { "reaction" } else { "no reaction left" };
-    b.emit(CombatEvent::Save {
-        unit: tid.clone(),
-        kind: format!("Athletics (grapple contest, {how}) vs {aid}"),
-        roll: rt,
-        bonus: bt,
-        dc: total_a,
-        success: total_t > total_a,
-    });
-    match total_a.cmp(&total_t) {
-        std::cmp::Ordering::Equal => {
-            // "Ties result in the Grapple being maintained, and neither creature can act
-            // further."
-            b.fighters.economy[a].budget = Budget::default();
-            b.emit(CombatEvent::Action {
-                unit: aid,
-                action: "the grapple holds".into(),
-                detail: format!("a tie with {tid}: neither acts further"),
-            });
-        }
-        std::cmp::Ordering::Less => {
-            let keeps = b.fighters.grapple[t].holds;
-            let action = if keeps { GrappleFollowUp::Maintain } else { GrappleFollowUp::End };
-            b.emit(CombatEvent::Action {
-                unit: tid,
-                action: action.describe().into(),
-                detail: format!("wins the contest against {aid}"),
-            });
-            if !keeps {
-                release(b, t);
-            }
-        }
-        std::cmp::Ordering::Greater => {
-            b.emit(CombatEvent::Action {
-                unit: aid.clone(),
-                action: follow_up.describe().into(),
-                detail: format!("wins the contest against {tid}"),
-            });
-            if !follow_up.maintains() {
-                release(b, a);
-                return;
-            }
-            b.fighters.grapple[a].holds = true;
-            b.fighters.grapple[t].holds = false;
-            match follow_up {
-                GrappleFollowUp::Trip => {
-                    gain(b, t, Condition::Prone);
-                }
-                GrappleFollowUp::Push => push(b, a, t, &aid, &tid),
-                GrappleFollowUp::Attack => {
-                    attack_routine(b, a, t, AttackKind::Primary, false, &AttackContext::default());
-                }
-                GrappleFollowUp::Maintain
-                | GrappleFollowUp::End
-                | GrappleFollowUp::Pin
-                | GrappleFollowUp::Move { .. } => {}
-            }
-        }
-    }
-}
-
-/// The pair moves 5 ft, the foe pushed and the pusher after it; neither move provokes.
-fn push(b: &mut Battle, a: usize, t: usize, aid: &str, tid: &str) {
-    b.refresh();
-    let Some((to_t, to_a)) = push_squares(b, a, t) else {
-        b.emit(CombatEvent::Spoiled {
-            unit: aid.into(),
-            action: "push".into(),
-            reason: format!("no room to push {tid}"),
-        });
-        return;
-    };
-    b.fighters.position[t].0 = to_t;
-    b.fighters.position[a].0 = to_a;
-    b.invalidate();
-    b.emit(CombatEvent::Moved { unit: tid.into(), path: vec![to_t], cost_ft: 5, kind: "pushed back".into() });
-    b.emit(CombatEvent::Moved { unit: aid.into(), path: vec![to_a], cost_ft: 5, kind: "follow".into() });
 }
 
 /// This variant's rules, as the engine calls them.
@@ -450,21 +329,6 @@ fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) ->
     Ok(path)
 }
 
-/// A tumble: an Agility check against 5 + 5 per foe the path would provoke, then the
-/// walk; on a success none of them may react.
-fn tumble(b: &mut Battle, actor: usize, mut path: PathPlan) -> Walk {
-    let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
-    let dc = 5 + 5 * foes.len() as i32;
-    let (roll, bonus) = (b.dice.roll(20) as i32, b.fighters.stats[actor].dex_mod());
-    let success = roll + bonus >= dc;
-    let id = b.fighters.combatant[actor].id.clone();
-    b.emit(CombatEvent::Save { unit: id, kind: "Agility (tumble)".into(), roll, bonus, dc, success });
-    if success {
-        path.provokes.clear();
-    }
-    Walk::new(actor, b.fighters.position[actor].0, &path, "tumble", None)
-}
-
 /// four-actions in the rules schedule: escaping is the turn's grapple contest; wrestling,
 /// dashing and tumbling are its own actions; a spell needs its focus present; the
 /// opportunity ends when standard, move and quick actions are spent.
@@ -473,6 +337,7 @@ pub struct FourActionsPlugin;
 impl Plugin for FourActionsPlugin {
     fn build(&self, app: &mut App) {
         own_budget::<QuickAction>(app);
+        app.init_resource::<Contest>();
         // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
         modifiers::add_d20_family(app);
         app.replace_modifier(modifiers::target_flat_footed, target_surprised);
@@ -485,8 +350,8 @@ impl Plugin for FourActionsPlugin {
         app.add_systems(
             RulesSchedule,
             (
-                act(escape_by_grapple_contest).in_set(Slot::Escape),
-                wrestle_dash_or_tumble.in_set(Slot::Own),
+                (grapple_contest, contest_follow_up).chain().in_set(Slot::Escape),
+                (grapple_contest, contest_follow_up, dash_or_tumble).chain().in_set(Slot::Own),
                 cast_with_focus.in_set(Slot::Cast),
                 pass_turn_when(actions_spent).in_set(Passing::Spent),
             ),
@@ -529,24 +394,6 @@ fn ambushers_in_no_particular_order(seats: Res<Seats>, awareness: Query<&Awarene
         let aware = awareness.iter_many(&seats.0).map(|a| a.aware);
         clock.queue = aware.enumerate().filter_map(|(i, aware)| aware.then_some(i)).collect();
     }
-}
-
-/// Escaping is the turn's grapple contest, won to end the grapple.
-fn escape_by_grapple_contest(b: &mut Battle, actor: usize, _plan: &Plan) {
-    wrestle(b, actor, GrappleFollowUp::End);
-}
-
-/// Wrestling is resolved at once; a dash or a tumble sets out, leg by leg.
-fn wrestle_dash_or_tumble(world: &mut World) {
-    with_accepted_moves(world, |b, actor, plan, moves| {
-        let walk = match (&plan.command, plan.path.clone()) {
-            (Command::Dash { .. }, Some(path)) => Walk::new(actor, b.fighters.position[actor].0, &path, "dash", None),
-            (Command::Tumble { .. }, Some(path)) => tumble(b, actor, path),
-            (Command::Wrestle { follow_up }, _) => return wrestle(b, actor, *follow_up),
-            _ => return,
-        };
-        moves.set_out(b, walk);
-    })
 }
 
 /// "A caster must also present a Spellcasting Focus through which the caster channels their
