@@ -131,7 +131,7 @@ fn threatened(view: &RulesView, actor: usize, fp: Footprint) -> bool {
 
 /// The first of `squares`' moves that the rules accept, best first.
 fn first_valid_move(b: &mut Battle, squares: impl IntoIterator<Item = GridPos>) -> Option<Command> {
-    squares.into_iter().map(|to| Command::Move { to }).find(|m| b.validate(m).is_ok())
+    squares.into_iter().map(|to| Command::Move { to }).find(|m| b.allows(m))
 }
 
 /// Strike the weakest foe in reach; failing that, close on the weakest foe there is.
@@ -140,7 +140,7 @@ fn focus_fire(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     weakest.sort_by_key(|&t| (b.fighters.health[t].hp, t));
     for &t in &weakest {
         let attack = Command::Attack { target: b.fighters.combatant[t].id.clone() };
-        if b.validate(&attack).is_ok() {
+        if b.allows(&attack) {
             return None; // the common strike takes the weakest in reach
         }
     }
@@ -257,7 +257,7 @@ fn step_out(b: &mut Battle, actor: usize) -> Option<Command> {
             .filter(|&p| p != o && !threatened(&view, actor, Footprint::new(p, side)))
             .collect()
     };
-    steps.into_iter().map(|to| Command::Step { to }).find(|s| b.validate(s).is_ok())
+    steps.into_iter().map(|to| Command::Step { to }).find(|s| b.allows(s))
 }
 
 /// Fall back: out of every foe's reach by a step where one will do (it draws no attack);
@@ -283,7 +283,7 @@ fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
     if let Some(m) = first_valid_move(b, scored.into_iter().map(|(_, p)| p)) {
         return m;
     }
-    if b.validate(&Command::Defend).is_ok() {
+    if b.allows(&Command::Defend) {
         return Command::Defend;
     }
     Command::EndTurn

@@ -169,11 +169,10 @@ pub(crate) fn first_things(b: &mut Battle, actor: usize) -> Option<Command> {
     if b.rules().continuing(b.budget()) {
         return Some(Command::EndTurn);
     }
-    if b.fighters.conditions[actor].has(crate::rules::Condition::Prone) && b.validate(&Command::Stand).is_ok() {
+    if b.fighters.conditions[actor].has(crate::rules::Condition::Prone) && b.allows(&Command::Stand) {
         return Some(Command::Stand);
     }
-    if b.fighters.wielded[actor].def.reload && !b.fighters.wielded[actor].loaded && b.validate(&Command::Reload).is_ok()
-    {
+    if b.fighters.wielded[actor].def.reload && !b.fighters.wielded[actor].loaded && b.allows(&Command::Reload) {
         return Some(Command::Reload);
     }
     // Where the grapple is a contest each turn: with the upper hand, wrestle and strike;
@@ -181,13 +180,13 @@ pub(crate) fn first_things(b: &mut Battle, actor: usize) -> Option<Command> {
     if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled) {
         let follow_up = if b.fighters.grapple[actor].holds { GrappleFollowUp::Attack } else { GrappleFollowUp::End };
         let wrestle = Command::Wrestle { follow_up };
-        if b.validate(&wrestle).is_ok() {
+        if b.allows(&wrestle) {
             return Some(wrestle);
         }
     }
     if b.fighters.conditions[actor].has(crate::rules::Condition::Grappled)
         && b.budget().fresh
-        && b.validate(&Command::Escape).is_ok()
+        && b.allows(&Command::Escape)
     {
         return Some(Command::Escape);
     }
@@ -204,11 +203,11 @@ pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> 
     for &t in &targets {
         let id = b.fighters.combatant[t].id.clone();
         let full = Command::FullAttack { target: id.clone() };
-        if b.variant.numbers().ai.full_attack && b.validate(&full).is_ok() {
+        if b.variant.numbers().ai.full_attack && b.allows(&full) {
             return full;
         }
         let single = Command::Attack { target: id };
-        if b.validate(&single).is_ok() {
+        if b.allows(&single) {
             return single;
         }
     }
@@ -231,7 +230,7 @@ pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> 
     {
         for &t in &nearest_first(b, actor, foes) {
             let c = Command::Charge { target: b.fighters.combatant[t].id.clone() };
-            if b.validate(&c).is_ok() {
+            if b.allows(&c) {
                 return c;
             }
         }
@@ -243,7 +242,7 @@ pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> 
         && let Some(to) = best_approach(b, actor, foes)
     {
         let m = Command::Move { to };
-        if b.validate(&m).is_ok() {
+        if b.allows(&m) {
             return m;
         }
     }
@@ -291,7 +290,7 @@ pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
             let castable = if b.rules().declaring(b.budget()) {
                 super::magic::check(b, actor, &id, &b.fighters.combatant[t].id).is_ok()
             } else {
-                b.validate(&cast).is_ok()
+                b.allows(&cast)
             };
             if castable {
                 return Some(cast);
@@ -351,7 +350,7 @@ fn coup_de_grace_or_first_aid(b: &mut Battle, actor: usize, foes: &[usize]) -> O
     };
     let aid = down(true).into_iter().map(|target| Command::FirstAid { target });
     let coup = down(false).into_iter().map(|target| Command::CoupDeGrace { target });
-    aid.chain(coup).find(|c| b.validate(c).is_ok())
+    aid.chain(coup).find(|c| b.allows(c))
 }
 
 pub(crate) fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usize> {

@@ -386,7 +386,7 @@ fn strikes(b: &mut Battle, actor: usize) -> Vec<Command> {
     for t in super::foes_of(b, actor) {
         let id = b.fighters.combatant[t].id.clone();
         let options = [Command::FullAttack { target: id.clone() }, Command::Attack { target: id }];
-        if let Some(strike) = options.into_iter().find(|c| b.validate(c).is_ok()) {
+        if let Some(strike) = options.into_iter().find(|c| b.allows(c)) {
             found.push(strike);
         }
     }

@@ -46,13 +46,23 @@ impl Battle<'_, '_> {
     /// needs the charger moved).
     pub fn check_command(&self, cmd: &Command) -> Result<Plan, RuleError> {
         let unfilled = self.world().and_then(|w| w.get_resource::<UnfilledSlots>());
-        self.check_with(cmd, unfilled)
+        self.check_with(cmd, unfilled, true)
+    }
+
+    /// Whether `cmd` is legal for the fighter acting now: [`Battle::validate`]'s verdict
+    /// without the plan's attack profile, whose modifiers are not weighed (what an AI asks
+    /// of many commands in one decision).
+    pub fn allows(&mut self, cmd: &Command) -> bool {
+        self.refresh();
+        let unfilled = self.world().and_then(|w| w.get_resource::<UnfilledSlots>());
+        self.check_with(cmd, unfilled, false).is_ok()
     }
 
     /// [`Battle::check_command`], with the commands no rule system carries out (under a
-    /// house rule) given: what the check run as a system, which has no world, reads.
-    pub fn check_with(&self, cmd: &Command, unfilled: Option<&UnfilledSlots>) -> Result<Plan, RuleError> {
-        let plan = self.check_under_the_rules(cmd)?;
+    /// house rule) given: what the check run as a system, which has no world, reads. An
+    /// attack's profile is weighed into the plan if `weigh` (and the battle has its world).
+    pub fn check_with(&self, cmd: &Command, unfilled: Option<&UnfilledSlots>, weigh: bool) -> Result<Plan, RuleError> {
+        let plan = self.check_under_the_rules(cmd, weigh)?;
         if unfilled.is_some_and(|u| u.unresolved(cmd)) {
             let actor = self.actor().unwrap_or_default();
             return Err(err(self, actor, cmd, "switched off by a house rule (no rule system carries it out)"));
@@ -61,7 +71,7 @@ impl Battle<'_, '_> {
     }
 
     /// [`Battle::check_command`] under the variant's own rules.
-    fn check_under_the_rules(&self, cmd: &Command) -> Result<Plan, RuleError> {
+    fn check_under_the_rules(&self, cmd: &Command, weigh: bool) -> Result<Plan, RuleError> {
         let actor = self.actor().ok_or_else(|| RuleError {
             unit: "-".into(),
             action: cmd.name().into(),
@@ -101,9 +111,9 @@ impl Battle<'_, '_> {
                 if let Err(refused) = attack::legality(self, &view, actor, t) {
                     return Err(err(self, actor, cmd, refused.reason.unwrap_or_default()));
                 }
-                // Weighed where the battle has its world; a check run as a system asks
-                // only whether the attack is legal.
-                if self.world().is_some() {
+                // Weighed where the battle has its world and the plan is wanted; a check
+                // run as a system, or an AI's question, asks only whether it is legal.
+                if weigh && self.world().is_some() {
                     plan.attack = Some(attack::profile(self, &view, actor, t, &kind, &AttackContext::default()));
                 }
             }

@@ -90,7 +90,7 @@ fn derive_maps(seats: Res<Seats>, combatants: RosterQuery, field: Res<Battlefiel
 pub fn judge_command(turn: Res<Turn>, check: BattleCheck, unfilled: Option<Res<UnfilledSlots>>) -> Option<Turn> {
     let Turn::Taken(command) = &*turn else { return None };
     let battle = check.battle();
-    Some(match (battle.check_with(command, unfilled.as_deref()), battle.actor()) {
+    Some(match (battle.check_with(command, unfilled.as_deref(), false), battle.actor()) {
         (Ok(plan), Some(actor)) => Turn::Accepted { actor, plan },
         (Err(e), _) => Turn::Refused(e),
         (Ok(_), None) => unreachable!("a command is checked only for the fighter acting now"),
