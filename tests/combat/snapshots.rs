@@ -92,3 +92,29 @@ fn restoring_rewinds_a_playout_in_the_same_world() {
         assert_eq!(restored, at_start);
     }
 }
+
+/// A movement range is searched once while the derived maps stand (an AI's choice of
+/// square, its check and the command's own check share it), and searched anew once
+/// anyone moves: it is always the range the rules would search now.
+#[test]
+fn a_movement_range_kept_is_the_one_the_rules_would_search_now() {
+    use fivefoot::rules::{MoveMode, movement_range};
+    let cat = Catalogue::builtin();
+    let mut world = BattleWorld::new(&skirmish(), &cat, RulesVariant::D20Classic, 5, BattleOptions::default());
+    let actor = world.lend().actor().expect("someone acts");
+    let searched = |world: &mut BattleWorld| {
+        let mut b = world.lend();
+        b.refresh();
+        let (kept, again) = (b.move_range(actor, MoveMode::Move, 30), b.move_range(actor, MoveMode::Move, 30));
+        let fresh = movement_range(&b.view(), actor, MoveMode::Move, 30);
+        let view = b.view();
+        assert_eq!(kept.destinations(&view), fresh.destinations(&view));
+        assert_eq!(again.destinations(&view), fresh.destinations(&view));
+        kept.destinations(&view)
+    };
+    let before = searched(&mut world);
+    let (to, _, _) = *before.last().expect("somewhere to go");
+    world.execute(Command::Move { to }).expect("a square of its range");
+    let after = searched(&mut world);
+    assert_ne!(after, before, "moved, it reaches other squares at other costs");
+}

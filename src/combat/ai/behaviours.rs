@@ -117,7 +117,7 @@ fn reachable(b: &mut Battle, actor: usize) -> Vec<Reachable> {
     }
     b.refresh();
     let view = b.view();
-    one_move(&view, actor)
+    one_move(b, actor)
         .destinations(&view)
         .into_iter()
         .map(|(to, cost, provokes)| Reachable { to, cost, provokes })

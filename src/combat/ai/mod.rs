@@ -362,15 +362,15 @@ pub(crate) fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usi
 }
 
 /// Where one move action can take `actor` (the battle's derived maps must be fresh).
-pub(crate) fn one_move(view: &rules::RulesView, actor: usize) -> rules::MoveRange {
-    let allowance = rules::allowance_ft(view, actor, MoveMode::Move);
-    rules::movement_range(view, actor, MoveMode::Move, allowance)
+pub(crate) fn one_move(b: &Battle, actor: usize) -> rules::MoveRange {
+    let allowance = rules::allowance_ft(&b.view(), actor, MoveMode::Move);
+    b.move_range(actor, MoveMode::Move, allowance)
 }
 
 fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
     b.refresh();
     let view = b.view();
-    let range = one_move(&view, actor);
+    let range = one_move(b, actor);
     let side = b.fighters.body[actor].size.side();
     let Some(band) = b.reach_band(b.fighters.at(actor)) else {
         return false;
@@ -392,7 +392,7 @@ pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Opt
     b.refresh();
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
-    let range = one_move(&view, actor);
+    let range = one_move(b, actor);
     let me = b.fighters.at(actor);
     let side = me.size().side();
     let metric = b.variant.range_metric();

@@ -397,5 +397,5 @@ fn strikes(b: &mut Battle, actor: usize) -> Vec<Command> {
 fn attacks_drawn(b: &mut Battle, actor: usize, to: crate::grid::GridPos) -> Option<usize> {
     b.refresh();
     let view = b.view();
-    Some(super::one_move(&view, actor).plan_to(&view, to).ok()?.provokes.len())
+    Some(super::one_move(b, actor).plan_to(&view, to).ok()?.provokes.len())
 }

@@ -244,6 +244,12 @@ impl Battle<'_, '_> {
         }
     }
 
+    /// Where `mover` can go with one movement of `mode` within `budget_ft`, as the battle
+    /// stands (searched once while the derived maps stand). Call [`Battle::refresh`] first.
+    pub fn move_range(&self, mover: usize, mode: crate::rules::MoveMode, budget_ft: u32) -> crate::rules::MoveRange {
+        self.derived.move_range(&self.field, mover, mode, budget_ft)
+    }
+
     /// The rules' view of the battle as it stands. Call [`Battle::refresh`] first.
     pub fn view(&self) -> RulesView<'_> {
         self.derived.view(&self.field)

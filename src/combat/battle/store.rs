@@ -11,14 +11,14 @@ use crate::combat::event::CombatEvent;
 use crate::combat::kept::KeptReads;
 use crate::combat::time::Clock;
 use crate::level::WeaponDef;
-use crate::rules::{Battlefield, Dice, Occupancy, Roster, ThreatMap};
+use crate::rules::{Battlefield, Dice, MoveMode, MoveRange, Occupancy, Roster, ThreatMap};
 use crate::variants::RulesVariant;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// One part of a battle's state, in its world: lent with the whole world, to change, or
 /// read from a world shared with others.
@@ -79,13 +79,19 @@ pub struct Seats(pub Vec<Entity>);
 pub struct EventLog(pub Vec<CombatEvent>);
 
 /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
+/// The movement ranges searched over these maps are kept until they are rebuilt: an AI's
+/// choice of square, its check and the command's own check search one range once.
 #[derive(Resource, Debug, Default)]
 pub struct Derived {
     pub roster: Roster,
     pub occupancy: Occupancy,
     pub threat: ThreatMap,
     pub stale: bool,
+    ranges: Mutex<Vec<MoveRange>>,
 }
+
+/// The movement ranges kept: the last few searched.
+const RANGES_KEPT: usize = 4;
 
 impl Clone for Derived {
     fn clone(&self) -> Self {
@@ -94,6 +100,7 @@ impl Clone for Derived {
             occupancy: self.occupancy.clone(),
             threat: self.threat.clone(),
             stale: self.stale,
+            ranges: Mutex::default(),
         }
     }
 
@@ -103,6 +110,7 @@ impl Clone for Derived {
         self.occupancy.clone_from(&source.occupancy);
         self.threat.clone_from(&source.threat);
         self.stale = source.stale;
+        self.forget_ranges();
     }
 }
 
@@ -119,6 +127,29 @@ impl Derived {
         self.threat.rebuild(field, &roster);
         self.roster = roster;
         self.stale = false;
+        self.forget_ranges();
+    }
+
+    /// Where `mover` can go with one movement of `mode` within `budget_ft` over these maps
+    /// (`rules::movement_range`), searched once while they stand.
+    pub fn move_range(&self, field: &Battlefield, mover: usize, mode: MoveMode, budget_ft: u32) -> MoveRange {
+        let kept = |ranges: &mut Vec<MoveRange>| {
+            ranges.iter().position(|r| (r.mover, r.mode, r.budget_ft) == (mover, mode, budget_ft))
+        };
+        let mut ranges = self.ranges.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(i) = kept(&mut ranges) {
+            return ranges[i].clone();
+        }
+        let range = crate::rules::movement_range(&self.view(field), mover, mode, budget_ft);
+        if ranges.len() == RANGES_KEPT {
+            ranges.remove(0);
+        }
+        ranges.push(range.clone());
+        range
+    }
+
+    fn forget_ranges(&mut self) {
+        self.ranges.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
     }
 }
 

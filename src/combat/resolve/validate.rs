@@ -93,7 +93,7 @@ impl Battle<'_, '_> {
                 if self.fighters.conditions[actor].has(Condition::Prone) && mode == MoveMode::Move {
                     allowance /= 2;
                 }
-                let range = rules::movement_range(&view, actor, mode, allowance);
+                let range = self.move_range(actor, mode, allowance);
                 let path = range.plan_to(&view, *to).map_err(|r| err(self, actor, cmd, r.0))?;
                 if path.squares.is_empty() {
                     return Err(err(self, actor, cmd, "already there"));
