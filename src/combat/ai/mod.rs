@@ -375,13 +375,17 @@ fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
     let Some(band) = b.reach_band(b.fighters.at(actor)) else {
         return false;
     };
+    // The squares of the foes in the fight, gathered once for every square it could reach.
+    let mine = &b.fighters.side[actor];
+    let foe_squares: Vec<GridPos> = b
+        .fighters
+        .iter()
+        .filter(|f| f.side() != mine && f.in_fight())
+        .flat_map(|f| f.footprint().cells().collect::<Vec<_>>())
+        .collect();
     range.destinations(&view).iter().any(|&(p, _, _)| {
         let fp = crate::grid::Footprint::new(p, side);
-        b.fighters.iter().any(|f| {
-            *f.side() != b.fighters.side[actor]
-                && f.in_fight()
-                && f.footprint().cells().any(|c| band.covers(b.variant, fp, c))
-        })
+        foe_squares.iter().any(|&c| band.covers(b.variant, fp, c))
     })
 }
 
