@@ -162,7 +162,15 @@ fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
             "osr_segments::spells_go_off"
         ]
     );
-    assert_eq!(window(RulesVariant::HexPhases), ["hex_phases::next_phase_of_turn"]);
+    assert_eq!(
+        window(RulesVariant::HexPhases),
+        [
+            "hex_phases::open_surprise_phase",
+            "hex_phases::surprise_phase_ends",
+            "hex_phases::post_turn_recovery",
+            "hex_phases::next_phase_of_turn"
+        ]
+    );
     assert_eq!(window(RulesVariant::D20Classic), ["next_round"]);
     // four-actions: initiative is rolled only as the surprise round ends, and the ambushers
     // act in no particular order (by id) before it.

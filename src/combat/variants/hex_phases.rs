@@ -3,7 +3,9 @@
 //! ready and abort; post-turn recovery.
 
 use super::prelude::*;
+use crate::combat::schedule::TimeMoves;
 use crate::combat::schedule::clock::{WindowOpens, round_cap};
+use crate::combat::time::Clock;
 use crate::rules::Awareness;
 
 pub use crate::combat::kept::{Abort, PhaseActions};
@@ -64,56 +66,70 @@ fn give_abort_order(
     log.push(CombatEvent::Action { unit: who.id.clone(), action: "abort order".into(), detail: detail.into() });
 }
 
-/// What the opening of a phase reads and changes of each fighter: its name for the log, its
-/// awareness, its conditions (surprised, stunned), its reactions and its abort.
-type PhaseFighters<'w, 's> = Query<
-    'w,
-    's,
-    (&'static Combatant, &'static Awareness, &'static mut Conditions, &'static mut Reactions, &'static mut Abort),
->;
+/// The surprise phase opens for those aware of their foes, in initiative order; "characters
+/// who are unaware at the start of battle ... have a -3 DCV penalty during that Phase":
+/// they are Surprised through it.
+fn open_surprise_phase(seats: Res<Seats>, mut fighters: Query<(&Awareness, &mut Conditions)>, window: WindowOpens) {
+    let (mut clock, _, mut log) = window.open();
+    clock.surprise_pending = false;
+    clock.surprise = true;
+    clock.phase = 0;
+    log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
+    let mut aware = Vec::with_capacity(seats.0.len());
+    for &e in &seats.0 {
+        // One entry a seat, so that the order's indices find theirs.
+        let Ok((awareness, mut conditions)) = fighters.get_mut(e) else {
+            aware.push(false);
+            continue;
+        };
+        if !awareness.aware {
+            conditions.add(Condition::Surprised);
+        }
+        aware.push(awareness.aware);
+    }
+    clock.queue = clock.order.iter().copied().filter(|&i| aware.get(i) == Some(&true)).collect();
+}
 
-/// Opens the next window of hex-phases' clock: the surprise phase for those aware of their
-/// foes (the unaware are Surprised, at −3 DCV, through it), then phase after phase of each
-/// 12-second turn, with post-turn recovery after the fourth; each phase in combat-value
-/// order, less those whose abort in the phase before gave its action up.
-fn next_phase_of_turn(seats: Res<Seats>, mut fighters: PhaseFighters, window: WindowOpens) {
+/// The surprise phase over, nobody is Surprised any more.
+fn surprise_phase_ends(
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Conditions)>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    clock.surprise = false;
+    lose_in_each(&seats, &mut fighters, &mut log, Condition::Surprised, false);
+}
+
+/// "After every Phase 4, before the next Turn begins, there is a 'Post-Turn' period which
+/// takes no time. At this time most characters automatically get to Take a Recovery": the
+/// stunned still in the fight recover.
+fn post_turn_recovery(
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Conditions)>,
+    clock: Res<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    log.push(CombatEvent::PhaseStarted { round: clock.round, phase: 5, name: "post-turn recovery".into() });
+    lose_in_each(&seats, &mut fighters, &mut log, Condition::Stunned, true);
+}
+
+/// Opens the next phase of the 12-second turn (a new turn after the fourth, everyone's
+/// reactions back), in combat-value order, one attack of opportunity a phase; those whose
+/// abort in the phase before gave this phase's action up have none.
+fn next_phase_of_turn(
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Reactions, &mut Abort)>,
+    window: WindowOpens,
+) {
     let (mut clock, mut record, mut log) = window.open();
-    if clock.surprise_pending {
-        clock.surprise_pending = false;
-        clock.surprise = true;
-        clock.phase = 0;
-        log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
-        let mut aware = Vec::with_capacity(seats.0.len());
-        for &e in &seats.0 {
-            // One entry a seat, so that the order's indices find theirs.
-            let Ok((_, awareness, mut conditions, ..)) = fighters.get_mut(e) else {
-                aware.push(false);
-                continue;
-            };
-            if !awareness.aware {
-                conditions.add(Condition::Surprised);
-            }
-            aware.push(awareness.aware);
-        }
-        clock.queue = clock.order.iter().copied().filter(|&i| aware.get(i) == Some(&true)).collect();
-        return;
-    }
-    if clock.surprise {
-        clock.surprise = false;
-        lose_in_each(&seats, &mut fighters, &mut log, Condition::Surprised, false);
-    }
     if clock.phase == 0 || clock.phase >= 4 {
-        if clock.phase >= 4 {
-            let round = clock.round;
-            log.push(CombatEvent::PhaseStarted { round, phase: 5, name: "post-turn recovery".into() });
-            lose_in_each(&seats, &mut fighters, &mut log, Condition::Stunned, true);
-        }
         clock.round += 1;
         clock.phase = 1;
         clock.surprise = false;
         log.push(CombatEvent::RoundStarted { round: clock.round });
         for &e in &seats.0 {
-            if let Ok((.., mut reactions, _)) = fighters.get_mut(e) {
+            if let Ok((_, mut reactions, _)) = fighters.get_mut(e) {
                 clock::new_round(&mut reactions);
             }
         }
@@ -125,7 +141,7 @@ fn next_phase_of_turn(seats: Res<Seats>, mut fighters: PhaseFighters, window: Wi
     log.push(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
     let mut queue = clock.order.clone();
     for (i, &e) in seats.0.iter().enumerate() {
-        let Ok((who, _, _, mut reactions, mut abort)) = fighters.get_mut(e) else { continue };
+        let Ok((who, mut reactions, mut abort)) = fighters.get_mut(e) else { continue };
         reactions.used = 0;
         // "Moving out of more than one hex threatened by the same opponent in the same Phase
         // doesn't count as more than one opportunity."
@@ -148,13 +164,13 @@ fn next_phase_of_turn(seats: Res<Seats>, mut fighters: PhaseFighters, window: Wi
 /// order, with a line in the log for each who had it.
 fn lose_in_each(
     seats: &Seats,
-    fighters: &mut PhaseFighters,
+    fighters: &mut Query<(&Combatant, &mut Conditions)>,
     log: &mut EventLog,
     condition: Condition,
     in_fight_only: bool,
 ) {
     for &e in &seats.0 {
-        let Ok((who, _, mut conditions, ..)) = fighters.get_mut(e) else { continue };
+        let Ok((who, mut conditions)) = fighters.get_mut(e) else { continue };
         if (!in_fight_only || conditions.in_fight()) && conditions.remove(condition) {
             log.push(CombatEvent::ConditionLost { unit: who.id.clone(), condition });
         }
@@ -372,7 +388,20 @@ impl Plugin for HexPhasesPlugin {
                 pass_turn_when(phase_actions_spent).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, next_phase_of_turn.in_set(ClockStep::Window));
+        // One rule a system, each only while the window is still to open: the surprise
+        // phase first, else its end, the post-turn recovery after phase 4, and the phase.
+        app.add_systems(
+            ClockSchedule,
+            (
+                open_surprise_phase.run_if(|clock: Res<Clock>| clock.surprise_pending),
+                surprise_phase_ends.run_if(|time: Res<TimeMoves>, clock: Res<Clock>| time.window_due && clock.surprise),
+                post_turn_recovery
+                    .run_if(|time: Res<TimeMoves>, clock: Res<Clock>| time.window_due && clock.phase >= 4),
+                next_phase_of_turn.run_if(|time: Res<TimeMoves>| time.window_due),
+            )
+                .chain()
+                .in_set(ClockStep::Window),
+        );
     }
 }
 
