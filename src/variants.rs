@@ -178,6 +178,28 @@ mod tests {
         assert_ne!(RulesVariant::HexPhases.numbers(), RulesVariant::D20Classic.numbers());
     }
 
+    /// The rules a source settles by a choice, as each numbers file gives them: d20-classic
+    /// only "equal to or greater than AC hits" (no natural 20 or 1), hex-phases rolls 3d6,
+    /// osr-segments has no surprise round but declarations, criticals as each source has
+    /// them.
+    #[test]
+    fn each_variant_makes_its_source_s_choices() {
+        use RulesVariant::*;
+        let rules = |v: RulesVariant| v.numbers().rules.clone();
+        assert_eq!(rules(D20Classic).attack_die, AttackDie::D20 { naturals: false });
+        assert_eq!(rules(ApPhases).attack_die, AttackDie::D20 { naturals: true });
+        assert_eq!(rules(HexPhases).attack_die, AttackDie::ThreeD6);
+        assert!(!rules(OsrSegments).surprise_round && rules(OsrSegments).declarations);
+        assert!(RulesVariant::ALL.iter().filter(|&&v| v != OsrSegments).all(|&v| rules(v).surprise_round));
+        let criticals = RulesVariant::ALL.map(|v| rules(v).criticals);
+        use Criticals::{Confirmed, None, OnThreat};
+        assert_eq!(criticals, [Confirmed, OnThreat, Confirmed, None, None]);
+        let grapples = RulesVariant::ALL.map(|v| rules(v).grapples);
+        assert_eq!(grapples, [true, true, true, false, false]);
+        assert!(rules(HexPhases).aborting && rules(ApPhases).charge_completes_later);
+        assert!(rules(FourActions).pusher_follows && rules(D20Classic).massive_damage);
+    }
+
     #[test]
     fn only_hex_phases_uses_hexes() {
         for v in RulesVariant::ALL {

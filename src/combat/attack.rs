@@ -78,7 +78,7 @@ pub(crate) struct Aim {
 /// weighing a modifier: what a check needs, and all a battle without a world can tell.
 pub(crate) fn legality(b: &Battle, view: &RulesView, a: usize, t: usize) -> Result<Aim, AttackProfile> {
     let variant = b.variant;
-    let die = b.rules().attack_die();
+    let die = b.variant.numbers().rules.attack_die;
     let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
     if a == t {
         return Err(AttackProfile::refuse("a creature cannot attack itself".into(), die));
@@ -137,7 +137,7 @@ pub(crate) fn legality(b: &Battle, view: &RulesView, a: usize, t: usize) -> Resu
 /// A legal attack with its modifiers weighed by the variant's attack modifier systems.
 fn weighed(b: &Battle, aim: Aim, kind: &AttackKind, ctx: &AttackContext) -> AttackProfile {
     let Aim { a, t, melee, dist, cover_bonus } = aim;
-    let die = b.rules().attack_die();
+    let die = b.variant.numbers().rules.attack_die;
     let mut attack = PendingAttack {
         variant: b.variant,
         attacker: b.fighters.entity(a),
@@ -220,7 +220,7 @@ pub fn forecast(b: &Battle, view: &RulesView, a: usize, t: usize, kind: &AttackK
     let fa = b.fighters.at(a);
     let dice = fa.damage_dice();
     let weapon = &fa.wielded().def;
-    let criticals = match b.rules().criticals() {
+    let criticals = match b.variant.numbers().rules.criticals {
         Criticals::None => None,
         rule => Some(CriticalHits {
             from: weapon.crit_range as i32,

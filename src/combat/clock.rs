@@ -15,7 +15,7 @@ pub fn start(b: &mut Battle) {
     let some_aware = b.fighters.iter().any(|f| f.awareness().aware);
     let some_unaware = b.fighters.iter().any(|f| !f.awareness().aware);
     let rules = b.rules();
-    b.clock.surprise_pending = some_aware && some_unaware && rules.surprise_round();
+    b.clock.surprise_pending = some_aware && some_unaware && b.variant.numbers().rules.surprise_round;
     rules.start(b);
     // The surprise round (phase) is round 0; the fight proper opens on round 1.
     b.clock.round = 0;

@@ -4,15 +4,7 @@
 //! hit, and its expected damage, worked out exactly from the same numbers the strike rolls
 //! against, not sampled.
 
-/// The die an attack roll uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AttackDie {
-    /// d20; with `naturals`, a 20 always hits and a 1 always misses.
-    D20 { naturals: bool },
-    /// 3d6, roll high.
-    ThreeD6,
-}
+pub use crate::variants::AttackDie;
 
 /// Number of ways 3d6 totals each value 3..=18 (out of 216).
 const WAYS_3D6: [u32; 19] = [0, 0, 0, 1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1];

@@ -68,6 +68,76 @@ pub enum CoverRule {
     ByCorners,
 }
 
+/// The die an attack roll uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackDie {
+    /// d20; with `naturals`, a 20 always hits and a 1 always misses.
+    D20 { naturals: bool },
+    /// 3d6, roll high.
+    ThreeD6,
+}
+
+/// How criticals work in a variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum Criticals {
+    /// No critical hits.
+    #[default]
+    None,
+    /// A threat is a critical: the dice are multiplied, flat bonuses added once
+    /// (four-actions).
+    OnThreat,
+    /// A threat is confirmed by a second roll that would hit; dice and flat bonuses are
+    /// multiplied (d20-classic, ap-phases).
+    Confirmed,
+}
+
+/// What a variant's source settles by choosing between ways, not by a formula: whether it
+/// has a rule at all, and which kind. The rules read these; their formulas live in code.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RuleChoices {
+    /// The aware act in a surprise round (or phase) before the first.
+    pub surprise_round: bool,
+    /// Each round opens with declared intentions.
+    pub declarations: bool,
+    /// A spell may be cast defensively (a concentration check instead of provoking).
+    pub defensive_casting: bool,
+    /// A fighter may abort to a defensive action before its turn.
+    pub aborting: bool,
+    /// Grapples and escapes.
+    pub grapples: bool,
+    /// A fighter below 0 hit points is dying rather than out.
+    pub dying_below_zero: bool,
+    pub criticals: Criticals,
+    /// A successful shove moves the pusher after its target.
+    pub pusher_follows: bool,
+    /// A charge is declared now and run at its completion (an advanced action).
+    pub charge_completes_later: bool,
+    pub attack_die: AttackDie,
+    /// A blow of half a fighter's hit points or more calls for a save against massive
+    /// damage.
+    pub massive_damage: bool,
+}
+
+impl Default for RuleChoices {
+    fn default() -> Self {
+        RuleChoices {
+            surprise_round: true,
+            declarations: false,
+            defensive_casting: false,
+            aborting: false,
+            grapples: false,
+            dying_below_zero: false,
+            criticals: Criticals::None,
+            pusher_follows: false,
+            charge_completes_later: false,
+            attack_die: AttackDie::D20 { naturals: true },
+            massive_damage: false,
+        }
+    }
+}
+
 /// What the tactical AI should know of a variant's options.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -119,6 +189,9 @@ pub struct VariantNumbers {
     /// What the tactical AI should know of this variant's options.
     #[serde(default)]
     pub ai: AiHints,
+    /// What its source settles by a choice between ways.
+    #[serde(default)]
+    pub rules: RuleChoices,
     /// Attack bonus for flanking (0 where flanking works otherwise).
     pub flanking: i32,
     pub charge_attack: i32,

@@ -263,7 +263,7 @@ pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
         let view = b.view();
         view.threat.threateners_of(b.fighters.at(actor).footprint()) & view.roster.foes_of(actor) != 0
     };
-    let defensive = threatened && b.rules().defensive_casting();
+    let defensive = threatened && b.variant.numbers().rules.defensive_casting;
     for id in known {
         if let Some(super::command::Intent::Cast { spell }) = b.rules().declared(b, actor)
             && *spell != id

@@ -8,7 +8,6 @@ use super::Battle;
 use super::FighterRef;
 use crate::combat::command::Command;
 use crate::combat::fighter::Reactions;
-use crate::combat::odds::AttackDie;
 use crate::combat::time::Budget;
 use crate::level::SpellDef;
 use crate::rules::{PathPlan, RulesView};
@@ -27,11 +26,6 @@ pub(crate) trait VariantRules: Sync {
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
     /// Sets the battle going: initiative, and who starts surprised.
     fn start(&self, b: &mut Battle);
-    /// When some combatants are unaware, a surprise round (or phase) for the aware comes
-    /// first.
-    fn surprise_round(&self) -> bool {
-        true
-    }
     /// A dying fighter's turn (its save, check or bleeding) falls in the window open now.
     fn dying_acts_now(&self, _b: &Battle) -> bool {
         true
@@ -42,10 +36,6 @@ pub(crate) trait VariantRules: Sync {
     /// At the start of a fighter's turn: what it regains, and the condition it loses.
     fn turn_starts(&self, _reactions: &mut Reactions) -> Option<crate::rules::Condition> {
         None
-    }
-    /// Its combatants declare intentions at the start of the round.
-    fn declarations(&self) -> bool {
-        false
     }
     /// `a` takes an attack action (ap-phases counts them: each after the first is at −5).
     fn attack_action_taken(&self, _b: &mut Battle, _a: usize) {}
@@ -71,20 +61,8 @@ pub(crate) trait VariantRules: Sync {
     fn moves_taken(&self, budget: &Budget) -> u32 {
         budget.moved as u32
     }
-    /// A caster may cast defensively.
-    fn defensive_casting(&self) -> bool {
-        false
-    }
     /// `t` is about to be attacked (hex-phases: it may abort to a dodge).
     fn before_attacked(&self, _b: &mut Battle, _t: usize) {}
-    /// A standing order to abort to a dodge when attacked.
-    fn aborting(&self) -> bool {
-        false
-    }
-    /// Grapples and escapes.
-    fn grapples(&self) -> bool {
-        false
-    }
     /// `by` makes an attack of opportunity (d20-classic: its immediate action).
     fn opportunity_taken(&self, _b: &mut Battle, _by: usize) {}
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
@@ -107,16 +85,8 @@ pub(crate) trait VariantRules: Sync {
     }
     /// Past the point of death.
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool;
-    /// Alive, not stable, and dying again (hit points below 0 where that means dying).
-    fn dying_below_zero(&self) -> bool {
-        false
-    }
     /// A dying fighter's turn: its death save, stabilising check or bleeding.
     fn dying_turn(&self, _b: &mut Battle, _i: usize) {}
-    /// How a d20 roll in the weapon's threat range becomes a critical hit.
-    fn criticals(&self) -> Criticals {
-        Criticals::None
-    }
     /// What casting `sp` takes from the caster's spells: a slot.
     fn spell_cost(&self, _sp: &SpellDef) -> u32 {
         1
@@ -154,24 +124,12 @@ pub(crate) trait VariantRules: Sync {
     fn shove_ft(&self, _pusher_speed_ft: u32, margin: i32) -> u32 {
         5 * (1 + margin.max(0) as u32 / 5)
     }
-    /// The pusher follows its target.
-    fn pusher_follows(&self) -> bool {
-        false
-    }
-    /// A charge is declared now and run at its completion (an advanced action).
-    fn charge_completes_later(&self) -> bool {
-        false
-    }
     /// A fighter dropped: what it had under way is lost.
     fn dropped(&self, _b: &mut Battle, _t: usize) {}
     /// Whether a command only this variant has (dash, tumble, wrestle, coup de grace,
     /// first aid…) is legal now, and the path it takes if it moves; its cost is `spend`'s.
     fn check_own(&self, _b: &Battle, _actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
         Err(format!("{} is not an action in these rules", cmd.name()))
-    }
-    /// The die rolled to hit: a d20, where a natural 1 misses and a natural 20 hits.
-    fn attack_die(&self) -> AttackDie {
-        AttackDie::D20 { naturals: true }
     }
     /// Why `a` may not make its attack where it stands, beyond reach, range and cover.
     fn refuses_attack(&self, _b: &Battle, _view: &RulesView, _a: usize, _melee: bool) -> Option<String> {
@@ -190,10 +148,6 @@ pub(crate) trait VariantRules: Sync {
     fn full_attacks(&self, _f: FighterRef<'_, '_, '_>) -> u32 {
         1
     }
-    /// Half of maximum hit points or more in one hit calls for a Fortitude save.
-    fn massive_damage(&self) -> bool {
-        false
-    }
     /// A readied attack may be taken now. Every holder a step draws is asked before the
     /// first of them strikes, so this reads only the holder's own state.
     fn may_take_held(&self, _b: &Battle, _h: usize) -> bool {
@@ -209,18 +163,7 @@ pub(crate) trait VariantRules: Sync {
     }
 }
 
-/// How criticals work in a variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Criticals {
-    /// No critical hits.
-    None,
-    /// A threat is a critical: the dice are multiplied, flat bonuses added once
-    /// (four-actions).
-    OnThreat,
-    /// A threat is confirmed by a second roll that would hit; dice and flat bonuses are
-    /// multiplied (d20-classic, ap-phases).
-    Confirmed,
-}
+pub(crate) use crate::variants::Criticals;
 
 /// How a variant's foes counter a spell as it is cast: who may, the DC, the skill that
 /// identifies the spell, and what countering spends and rolls.

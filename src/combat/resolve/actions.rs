@@ -49,7 +49,7 @@ fn shove(b: &mut Battle, rules: &'static dyn crate::combat::battle::VariantRules
     b.invalidate();
     let tid = b.fighters.combatant[t].id.clone();
     b.emit(CombatEvent::Moved { unit: tid, path: pushed.squares, cost_ft: pushed.feet, kind: "pushed back".into() });
-    if !rules.pusher_follows() {
+    if !b.variant.numbers().rules.pusher_follows {
         return;
     }
     b.refresh();

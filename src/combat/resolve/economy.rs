@@ -6,8 +6,9 @@ use super::*;
 /// What a command costs from `budget` under `variant`, and the attack slot it uses.
 pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
     let rules = b.rules();
+    let choices = &b.variant.numbers().rules;
     if let Command::Declare { intent } = cmd {
-        if !rules.declarations() {
+        if !choices.declarations {
             return Err(format!("{} has no declarations", b.variant.id()));
         }
         if !rules.declaring(budget) {
@@ -35,12 +36,12 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         return Ok((Budget::default(), AttackKind::Primary));
     }
     if let Command::Cast { defensive: true, .. } = cmd
-        && !rules.defensive_casting()
+        && !choices.defensive_casting
     {
         return Err(format!("{} has no defensive casting", b.variant.id()));
     }
     if let Command::AbortOrder { .. } = cmd
-        && !rules.aborting()
+        && !choices.aborting
     {
         return Err(format!("{} has no aborting", b.variant.id()));
     }
@@ -59,7 +60,7 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
     if matches!(cmd, Command::Reload) && (!b.fighters.wielded[actor].def.reload || b.fighters.wielded[actor].loaded) {
         return Err("nothing to reload".into());
     }
-    if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !rules.grapples() {
+    if matches!(cmd, Command::Grapple { .. } | Command::Escape) && !choices.grapples {
         return Err(format!("{} has no grapple rules here", v.id()));
     }
     // The rest is each variant's own (src/combat/variants/).

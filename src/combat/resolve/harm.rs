@@ -40,7 +40,11 @@ pub(crate) fn apply_damage(
     b.rules().hurt_while_casting(b, t, amount);
     // Massive damage: half of maximum HP or more in one hit.
     let mut auto_fail = false;
-    if b.rules().massive_damage() && !nonlethal && amount * 2 >= b.fighters.health[t].max && before > 0 && hp_after > 0
+    if b.variant.numbers().rules.massive_damage
+        && !nonlethal
+        && amount * 2 >= b.fighters.health[t].max
+        && before > 0
+        && hp_after > 0
     {
         let dc = 10 + b.fighters.stats[a].def.hit_dice as i32;
         let bonus = b.fighters.stats[t].fortitude();
@@ -123,7 +127,7 @@ pub(crate) fn check_death(b: &mut Battle, t: usize) {
     let rules = b.rules();
     if rules.dead(f) {
         kill(b, t);
-    } else if rules.dying_below_zero() && f.health().hp < 0 && !f.has(Condition::Stabilized) {
+    } else if b.variant.numbers().rules.dying_below_zero && f.health().hp < 0 && !f.has(Condition::Stabilized) {
         gain(b, t, Condition::Dying);
     }
 }

@@ -51,7 +51,7 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
     let natural: i32 = rolls.iter().sum();
     let hit = p.die.hits(natural, bonus, p.target_number);
     let weapon = b.fighters.wielded[a].def.clone();
-    let criticals = b.rules().criticals();
+    let criticals = b.variant.numbers().rules.criticals;
     let threat = hit
         && matches!(p.die, crate::combat::AttackDie::D20 { .. })
         && criticals != Criticals::None
@@ -132,7 +132,6 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     let dice = fa.damage_dice();
     let weapon = fa.wielded().def.clone();
     let flat = attack::damage_terms(b, a, t, melee);
-    let rules = b.rules();
     let mult = if critical { weapon.crit_mult } else { 1 };
     let mut rolls = Vec::new();
     let mut total = 0i32;
@@ -143,7 +142,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
         rolls.extend(r.into_iter().map(|x| x as i32));
         // Confirmed criticals multiply flat bonuses with the dice; four-actions adds them once
         // ("roll and add the appropriate modifiers").
-        let multiply_flat = rules.criticals() == Criticals::Confirmed;
+        let multiply_flat = b.variant.numbers().rules.criticals == Criticals::Confirmed;
         if k == 0 || multiply_flat {
             total += flat_sum;
         }
@@ -151,7 +150,7 @@ pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, me
     let total = total.max(1);
     let dice_label =
         if mult > 1 { format!("{}d{} x{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
-    let mods = if critical && rules.criticals() == Criticals::Confirmed {
+    let mods = if critical && b.variant.numbers().rules.criticals == Criticals::Confirmed {
         flat.iter().map(|m| Modifier::new(format!("{} x{mult}", m.source), m.value * mult as i32)).collect()
     } else {
         flat

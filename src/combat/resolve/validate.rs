@@ -122,7 +122,7 @@ impl Battle<'_, '_> {
                 if self.fighters.wielded[actor].def.is_ranged() {
                     return Err(err(self, actor, cmd, "a charge ends in a melee attack"));
                 }
-                if self.rules().charge_completes_later() {
+                if self.variant.numbers().rules.charge_completes_later {
                     // Declared now, moved and struck at its completion: the foe must be
                     // within a charge now.
                     charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;

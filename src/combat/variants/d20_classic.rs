@@ -2,7 +2,6 @@
 //! immediate action a round (attacks of opportunity, counterspells and readied actions
 //! exclude each other); iterative attacks, criticals with confirmation, death saves.
 
-use super::Criticals;
 use super::prelude::*;
 use crate::combat::attack::{self, AttackContext};
 use crate::combat::schedule::clock::next_round;
@@ -30,16 +29,9 @@ impl VariantRules for D20Classic {
     fn opportunity_taken(&self, b: &mut Battle, by: usize) {
         spend_immediate(b, by, Some(Immediate::AttackOfOpportunity));
     }
-    fn attack_die(&self) -> AttackDie {
-        // Source 002 says only "equal to or greater than AC hits": no automatic results.
-        AttackDie::D20 { naturals: false }
-    }
     fn full_attacks(&self, f: FighterRef<'_, '_, '_>) -> u32 {
         // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
         (1 + (f.stats().def.base_attack - 1).max(0) / 5).clamp(1, 4) as u32
-    }
-    fn massive_damage(&self) -> bool {
-        true
     }
     fn may_take_held(&self, b: &Battle, h: usize) -> bool {
         // A held action is an immediate action, and an attack of opportunity already taken
@@ -160,12 +152,6 @@ impl VariantRules for D20Classic {
         budget.own_mut::<SwiftAction>().left = true;
         budget
     }
-    fn defensive_casting(&self) -> bool {
-        true
-    }
-    fn grapples(&self) -> bool {
-        true
-    }
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         // After a held action, no attacks of opportunity until its next turn.
         b.fighters.reactions[reactor].used < allowance
@@ -203,9 +189,6 @@ impl VariantRules for D20Classic {
             b.fighters.health[i].death_fails += 1;
             check_death(b, i);
         }
-    }
-    fn criticals(&self) -> Criticals {
-        Criticals::Confirmed
     }
 }
 

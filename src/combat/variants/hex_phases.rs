@@ -199,9 +199,6 @@ impl VariantRules for HexPhases {
         }
         Ok(())
     }
-    fn attack_die(&self) -> AttackDie {
-        AttackDie::ThreeD6
-    }
     fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
         // Its new place in the order is just before the trigger. "If you take your readied
         // action in the next Phase, before your regular turn comes up, … you do not get your
@@ -308,9 +305,6 @@ impl VariantRules for HexPhases {
     /// What a combatant may do when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, _i: usize) -> Budget {
         Budget { fresh: true, single_action: b.clock.surprise, ..Budget::default() }
-    }
-    fn aborting(&self) -> bool {
-        true
     }
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool {
         // None after a dodge; one per foe a phase however often it is left.

@@ -31,7 +31,6 @@ mod prelude {
         self, Counterspells, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
-    pub(super) use crate::combat::odds::AttackDie;
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::{
@@ -52,7 +51,7 @@ mod prelude {
 }
 
 use crate::combat::battle::Battle;
-pub(crate) use crate::combat::battle::{Criticals, VariantRules};
+pub(crate) use crate::combat::battle::VariantRules;
 use crate::combat::magic;
 use crate::level::SpellDef;
 use crate::variants::RulesVariant;

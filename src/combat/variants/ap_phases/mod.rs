@@ -4,7 +4,6 @@
 //! grace, first aid) provoke attacks of opportunity in every phase AP are spent on them,
 //! and are resolved here once the last AP is spent.
 
-use super::Criticals;
 use super::prelude::*;
 use crate::combat::fighter::Bonuses;
 use crate::combat::resolve::{gain, lose};
@@ -135,12 +134,6 @@ impl VariantRules for ApPhases {
             _ => Err(format!("{} is not an action in these rules", cmd.name())),
         }
     }
-    fn charge_completes_later(&self) -> bool {
-        true
-    }
-    fn grapples(&self) -> bool {
-        true
-    }
     fn dropped(&self, b: &mut Battle, t: usize) {
         // An advanced action in progress is lost ("or the action is lost").
         if let Some(adv) = points_mut(b, t).advanced.take() {
@@ -248,9 +241,6 @@ impl VariantRules for ApPhases {
         budget.own_mut::<PhaseAction>().left = true;
         budget
     }
-    fn defensive_casting(&self) -> bool {
-        true
-    }
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         // "only one free action or reaction … during any action phase"
         let f = b.fighters.at(reactor);
@@ -261,9 +251,6 @@ impl VariantRules for ApPhases {
     }
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
         f.health().hp <= -f.stats().def.abilities.con
-    }
-    fn dying_below_zero(&self) -> bool {
-        true
     }
     fn dying_turn(&self, b: &mut Battle, i: usize) {
         let id = b.fighters.combatant[i].id.clone();
@@ -278,9 +265,6 @@ impl VariantRules for ApPhases {
             b.fighters.health[i].hp -= 1;
             check_death(b, i);
         }
-    }
-    fn criticals(&self) -> Criticals {
-        Criticals::Confirmed
     }
 }
 

@@ -6,7 +6,6 @@
 
 mod wrestle;
 
-use super::Criticals;
 use super::prelude::*;
 use crate::combat::clock::{d20_initiative, initiative_order};
 use crate::combat::command::GrappleFollowUp;
@@ -96,10 +95,6 @@ impl VariantRules for FourActions {
         // "a success moves both the pusher and the target up to half speed": half the
         // pusher's speed, in whole squares.
         pusher_speed_ft / 2 / 5 * 5
-    }
-    fn pusher_follows(&self) -> bool {
-        // "a success moves both the pusher and the target".
-        true
     }
     fn spell_cost(&self, sp: &SpellDef) -> u32 {
         // Spell Quantity equal to the Spell Order.
@@ -213,9 +208,6 @@ impl VariantRules for FourActions {
         budget.own_mut::<QuickAction>().left = true;
         budget
     }
-    fn grapples(&self) -> bool {
-        true
-    }
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         b.fighters.reactions[reactor].used < allowance
     }
@@ -224,9 +216,6 @@ impl VariantRules for FourActions {
     }
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
         f.health().hp <= -f.stats().def.abilities.con
-    }
-    fn dying_below_zero(&self) -> bool {
-        true
     }
     fn dying_turn(&self, b: &mut Battle, i: usize) {
         let id = b.fighters.combatant[i].id.clone();
@@ -239,9 +228,6 @@ impl VariantRules for FourActions {
             b.fighters.health[i].hp -= 1;
             check_death(b, i);
         }
-    }
-    fn criticals(&self) -> Criticals {
-        Criticals::OnThreat
     }
 }
 

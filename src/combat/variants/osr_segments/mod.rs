@@ -122,10 +122,6 @@ impl VariantRules for OsrSegments {
         // The step before a round's declarations.
         round_mut(b).step = OsrStep::Low;
     }
-    fn surprise_round(&self) -> bool {
-        // No surprise round: the surprised simply lose the first round.
-        false
-    }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         round(b).step == OsrStep::FastActions
     }
@@ -248,9 +244,6 @@ impl VariantRules for OsrSegments {
             attacks_only: matches!(step, OsrStep::MultiFirst | OsrStep::MultiRest),
         };
         budget
-    }
-    fn declarations(&self) -> bool {
-        true
     }
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, _allowance: u32) -> bool {
         // One free attack a segment, one per opponent a round, none while surprised.
