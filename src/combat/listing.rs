@@ -207,6 +207,10 @@ pub fn systems_outside(schedule: &Schedule, sets: &[InternedSystemSet]) -> Vec<S
 /// A system's name as its module and function, without the crate's path:
 /// `schedule::take_stance`, `ap_phases::declare_charge`, `call_next` (the schedule's own).
 pub fn short_name(full: &str) -> String {
+    // A piped pair (the check piped into the turn) shows both: `judge_command → take_verdict`.
+    if let Some((first, then)) = full.strip_prefix("Pipe(").and_then(|s| s.strip_suffix(')')?.split_once(", ")) {
+        return format!("{} → {}", short_name(first), short_name(then));
+    }
     let name = full.strip_prefix("fivefoot::combat::").unwrap_or(full);
     let name = name.strip_prefix("variants::").unwrap_or(name);
     let name = name.strip_prefix("schedule::systems::").unwrap_or(name);

@@ -568,3 +568,18 @@ fn no_rule_system_changes_more_than_three_kinds_of_combatant_state() {
     let wide = ["Conditions", "Reactions", "Bonuses", "Economy"].map(String::from);
     assert_eq!(wide.iter().filter(|n| COMBATANT_STATE.contains(&n.as_str())).count(), 4);
 }
+
+/// The validate stage lists the check by its name, piped into the turn, with what it reads
+/// (the combatants' components and the battle's resources, never the whole world) and the
+/// turn the only thing written.
+#[test]
+fn the_listing_shows_the_check_piped_into_the_turn() {
+    for v in RulesVariant::ALL {
+        let listing = Engine::new(v).listing();
+        let validate = listing.sets.iter().find(|s| s.name == "validate").expect("a validate stage");
+        let [check] = &validate.systems[..] else { panic!("{v:?}: one check, {:?}", validate.systems) };
+        assert_eq!(check.name, "judge_command → take_verdict", "{v:?}");
+        assert_eq!(check.writes, ["Turn"], "{v:?}");
+        assert!(check.reads.iter().any(|r| r == "Position") && !check.reads.iter().any(|r| r == "World"));
+    }
+}
