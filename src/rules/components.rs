@@ -117,6 +117,11 @@ impl Stats {
     pub fn casting_mod(&self) -> i32 {
         self.def.spellcasting.as_ref().map_or(0, |m| ability_mod(self.def.abilities.casting(m.ability)))
     }
+    /// What a caster adds to its d20 in a caster's check (concentration, identifying a
+    /// spell, presenting a focus): caster level + casting ability modifier.
+    pub fn casting_check(&self) -> i32 {
+        self.caster_level() + self.casting_mod()
+    }
     /// A Fortitude save bonus derived from the entry (good save: 2 + HD/2, plus Con).
     pub fn fortitude(&self) -> i32 {
         2 + self.def.hit_dice as i32 / 2 + self.con_mod()

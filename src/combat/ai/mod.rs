@@ -377,12 +377,10 @@ fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
     };
     // The squares of the foes in the fight, gathered once for every square it could reach.
     let mine = &b.fighters.side[actor];
-    let foe_squares: Vec<GridPos> = b
-        .fighters
-        .iter()
-        .filter(|f| f.side() != mine && f.in_fight())
-        .flat_map(|f| f.footprint().cells().collect::<Vec<_>>())
-        .collect();
+    let mut foe_squares: Vec<GridPos> = Vec::new();
+    for f in b.fighters.iter().filter(|f| f.side() != mine && f.in_fight()) {
+        foe_squares.extend(f.footprint().cells());
+    }
     range.destinations(&view).iter().any(|&(p, _, _)| {
         let fp = crate::grid::Footprint::new(p, side);
         foe_squares.iter().any(|&c| band.covers(b.variant, fp, c))

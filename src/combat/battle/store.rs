@@ -133,12 +133,9 @@ impl Derived {
     /// Where `mover` can go with one movement of `mode` within `budget_ft` over these maps
     /// (`rules::movement_range`), searched once while they stand.
     pub fn move_range(&self, field: &Battlefield, mover: usize, mode: MoveMode, budget_ft: u32) -> MoveRange {
-        let kept = |ranges: &mut Vec<MoveRange>| {
-            ranges.iter().position(|r| (r.mover, r.mode, r.budget_ft) == (mover, mode, budget_ft))
-        };
         let mut ranges = self.ranges.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(i) = kept(&mut ranges) {
-            return ranges[i].clone();
+        if let Some(kept) = ranges.iter().find(|r| (r.mover, r.mode, r.budget_ft) == (mover, mode, budget_ft)) {
+            return kept.clone();
         }
         let range = crate::rules::movement_range(&self.view(field), mover, mode, budget_ft);
         if ranges.len() == RANGES_KEPT {

@@ -102,7 +102,7 @@ pub(crate) fn lost(b: &mut Battle, c: usize, sp: &SpellDef, reason: String) {
 
 /// d20 + caster level + casting ability against `dc`, as a logged check.
 pub(crate) fn concentration(b: &mut Battle, c: usize, dc: i32, why: &str) -> bool {
-    let bonus = b.fighters.stats[c].caster_level() + b.fighters.stats[c].casting_mod();
+    let bonus = b.fighters.stats[c].casting_check();
     b.check(c, format!("concentration ({why})"), bonus, dc)
 }
 
@@ -138,7 +138,7 @@ fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
         if !able || reaches_as_counter(b, r, c, sp).is_err() {
             continue;
         }
-        let bonus = f.stats().caster_level() + f.stats().casting_mod();
+        let bonus = f.stats().casting_check();
         let (rid, cid) = (b.fighters.combatant[r].id.clone(), b.fighters.combatant[c].id.clone());
         if !b.check(r, format!("{} (identify {cid}'s {})", rule.skill(), sp.name), bonus, dc) {
             continue;

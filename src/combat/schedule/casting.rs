@@ -19,11 +19,13 @@ use crate::rules::Combatant;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-/// A spell cast by the command being carried out, its caster and target by seat.
+/// A spell cast by the command being carried out, its caster and target by seat and name.
 pub(crate) struct Cast {
     pub(crate) me: Entity,
     pub(crate) caster: usize,
+    pub(crate) caster_id: String,
     pub(crate) target: usize,
+    pub(crate) target_id: String,
     pub(crate) spell: &'static SpellDef,
     pub(crate) defensive: bool,
 }
@@ -50,18 +52,15 @@ impl Announcing<'_, '_> {
     pub(crate) fn cast(&self) -> Option<Cast> {
         let (me, caster, plan) = acting(&self.turn, &self.seats)?;
         let Command::Cast { spell, target, defensive } = &plan.command else { return None };
-        let target = super::seat_of(&self.seats, &self.combatants, target)?;
-        Some(Cast { me, caster, target, spell: magic::spell(spell)?, defensive: *defensive })
+        let caster_id = self.combatants.get(me).ok()?.id.clone();
+        let (target_id, target) = (target.clone(), super::seat_of(&self.seats, &self.combatants, target)?);
+        let spell = magic::spell(spell)?;
+        Some(Cast { me, caster, caster_id, target, target_id, spell, defensive: *defensive })
     }
 
     /// The casting only foreseen (what it would provoke), not carried out.
     pub(crate) fn foreseeing(&self) -> bool {
         self.record.foreseen.is_some()
-    }
-
-    /// The caster's name, as the log gives it.
-    pub(crate) fn caster_id(&self, cast: &Cast) -> String {
-        self.combatants.get(cast.me).map(|c| c.id.clone()).unwrap_or_default()
     }
 
     pub(crate) fn log(&mut self, event: CombatEvent) {
@@ -76,20 +75,16 @@ impl Announcing<'_, '_> {
         let left = spells.left;
         self.record.stats.spells_cast += 1;
         let sp = cast.spell;
-        let target = self.seats.0.get(cast.target).and_then(|&e| self.combatants.get(e).ok());
-        let detail = format!("on {} (level {}; {left} left)", target.map_or("", |c| c.id.as_str()), sp.level);
-        let unit = self.caster_id(cast);
-        self.log.push(CombatEvent::Action { unit, action: format!("{verb} {}", sp.name), detail });
+        let detail = format!("on {} (level {}; {left} left)", cast.target_id, sp.level);
+        let (unit, action) = (cast.caster_id.clone(), format!("{verb} {}", sp.name));
+        self.log.push(CombatEvent::Action { unit, action, detail });
     }
-}
 
-impl Announcing<'_, '_> {
     /// The spell is held under way in the caster's `Spells` until it goes off
     /// (osr-segments' incantation, by segment).
     pub(crate) fn hold(&mut self, cast: &Cast) {
-        let target = self.seats.0.get(cast.target).and_then(|&e| self.combatants.get(e).ok()).map(|c| c.id.clone());
-        if let (Ok(mut spells), Some(target)) = (self.spells.get_mut(cast.me), target) {
-            spells.casting = Some(Casting { spell: cast.spell.id.clone(), target });
+        if let Ok(mut spells) = self.spells.get_mut(cast.me) {
+            spells.casting = Some(Casting { spell: cast.spell.id.clone(), target: cast.target_id.clone() });
         }
     }
 }

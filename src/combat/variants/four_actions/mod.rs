@@ -398,8 +398,8 @@ fn cast_with_focus(
     // Foreseen, the casting draws what it would should the focus be presented.
     if !announcing.foreseeing() {
         let Ok(stats) = stats.get(cast.me) else { return };
-        let (sp, unit) = (cast.spell, announcing.caster_id(&cast));
-        let bonus = stats.caster_level() + stats.casting_mod();
+        let (sp, unit) = (cast.spell, cast.caster_id.clone());
+        let bonus = stats.casting_check();
         let (roll, dc) = (dice.roll(20) as i32, 13 + 2 * sp.level as i32);
         let success = roll + bonus >= dc;
         let kind = format!("Magical Aptitude (spellcasting focus, {})", sp.name);
