@@ -94,6 +94,26 @@ pub(crate) fn spell_is_cast(b: &mut Battle, c: usize, t: usize, id: &str, defens
     true
 }
 
+/// Spells whose segment has come go off together: each of `casters` still casting releases
+/// its spell (one broken by an earlier segment's spell has none to release), then each
+/// takes effect, in order, if its target is still there to be reached.
+pub(crate) fn go_off_together(b: &mut Battle, casters: &[usize]) {
+    let going_off: Vec<(usize, crate::combat::fighter::Casting)> =
+        casters.iter().filter_map(|&c| b.fighters.spells[c].casting.take().map(|casting| (c, casting))).collect();
+    for (c, casting) in going_off {
+        let Some(sp) = spell(&casting.spell) else { continue };
+        let unit = b.fighters.combatant[c].id.clone();
+        let detail = format!("segment {}", sp.segments);
+        b.emit(CombatEvent::Action { unit, action: format!("{} goes off", sp.name), detail });
+        let Some(t) = b.index_of(&casting.target) else { continue };
+        b.refresh();
+        match reaches(b, c, t, sp) {
+            Ok(()) => take_effect(b, c, sp, t),
+            Err(reason) => lost(b, c, sp, reason),
+        }
+    }
+}
+
 /// The spell fizzles: it is spent all the same.
 pub(crate) fn lost(b: &mut Battle, c: usize, sp: &SpellDef, reason: String) {
     let id = b.fighters.combatant[c].id.clone();

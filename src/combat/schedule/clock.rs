@@ -140,7 +140,8 @@ fn call_next(
     time.moving = false;
 }
 
-/// The clock: runs the clock schedule until time stands again. A dying fighter called
+/// The clock: runs the clock schedule until time stands again, making the strikes a window
+/// of time pushed (with the harm driver) after each run. A dying fighter called
 /// takes its turn if its variant says dying turns fall in this window (harm: the battle
 /// is lent); a fighter called to act gets its fresh budget, and its opportunity opens as
 /// its variant says.
@@ -148,6 +149,11 @@ pub(crate) fn run_the_clock(world: &mut World) {
     world.resource_mut::<Clock>().actor = None;
     while world.resource::<TimeMoves>().moving {
         world.run_schedule(ClockSchedule);
+        // What a window of time sets going that harms (osr-segments' spells going off) is
+        // made now, strike by strike, before time moves on.
+        while !world.resource::<super::StrikeStack>().0.is_empty() {
+            super::make_strike(world);
+        }
         match std::mem::take(&mut *world.resource_mut::<Called>()) {
             Called::Nobody => {}
             Called::Dying(i) => {

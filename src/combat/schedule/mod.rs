@@ -22,7 +22,7 @@ pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
-pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, maneuver_strike, seat_of, stand};
+pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
 
 pub use clock::{ClockSchedule, ClockStep, TimeMoves};
 
@@ -172,6 +172,9 @@ pub enum Strike {
     /// and the concentration they break, as the variant has it; then, if it `goes_off` now,
     /// any counterspell and its effect, or else it is left under way ([`SpellsUnderWay`]).
     Spell { caster: usize, target: usize, spell: String, defensive: bool, goes_off: bool },
+    /// The spells of `casters` still being cast when their segment comes go off together
+    /// (osr-segments' spells step, made as time moves on).
+    Segment { casters: Vec<usize> },
 }
 
 /// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square

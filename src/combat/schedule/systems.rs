@@ -255,7 +255,7 @@ fn walk_on(world: &mut World) {
 /// The harm driver: the strike on top of the stack is made, each attack rolled with its
 /// modifiers, its critical and its damage, each maneuver checked, and the harm done
 /// (conditions, dropping, dying, death).
-fn make_strike(world: &mut World) {
+pub(crate) fn make_strike(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
     if let Strike::Spell { caster, target, spell, defensive, goes_off } = strike {
         let kept = magic::spell_is_cast(&mut battle::store::lend(world), caster, target, &spell, defensive, goes_off);
@@ -275,6 +275,7 @@ fn make_strike(world: &mut World) {
         Strike::Charge { by, target } => resolve::charge_attack(b, by, target),
         Strike::Maneuver { by, target, kind } => resolve::maneuver(b, by, target, kind),
         Strike::Provoked { mover, trigger } => resolve::provoke_threateners(b, mover, &trigger),
+        Strike::Segment { casters } => magic::go_off_together(b, &casters),
         Strike::Spell { .. } => unreachable!("a spell is cast above"),
     }
 }

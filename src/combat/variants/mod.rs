@@ -26,7 +26,7 @@ mod prelude {
     pub(super) use crate::combat::fighter::Grapple;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
-    pub(super) use crate::combat::fighter::{Casting, Immediate};
+    pub(super) use crate::combat::fighter::Immediate;
     pub(super) use crate::combat::magic::{
         self, Counterspells, cost, lost, reaches, spell, survives_provoking, take_effect,
     };

@@ -295,45 +295,6 @@ pub(crate) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
     }
 }
 
-/// osr-segments, step 7: every spell still being cast goes off in the segment its
-/// casting time says, the HIGH group's before the LOW group's in the same segment (the
-/// delayed count as LOW); spells of one group in one segment go off together. A spell
-/// that hurts a caster whose spell has not gone off yet breaks that one.
-pub(crate) fn spells_step(b: &mut Battle, casters: &[usize]) {
-    let mut timed: Vec<((u32, bool), usize)> = casters
-        .iter()
-        .filter_map(|&i| {
-            let sp = spell(&b.fighters.spells[i].casting.as_ref()?.spell)?;
-            Some(((sp.segments, !osr_is_high(b, i)), i))
-        })
-        .collect();
-    timed.sort_by_key(|&(key, _)| key);
-    for batch in timed.chunk_by(|x, y| x.0 == y.0) {
-        // Those still casting when their segment comes (an earlier batch may have broken
-        // some) release their spells together.
-        let going_off: Vec<(usize, Casting)> = batch
-            .iter()
-            .filter_map(|&(_, c)| b.fighters.spells[c].casting.take().map(|casting| (c, casting)))
-            .collect();
-        for (c, casting) in going_off {
-            let Some(sp) = spell(&casting.spell) else { continue };
-            let id = b.fighters.combatant[c].id.clone();
-            let segment = sp.segments;
-            b.emit(CombatEvent::Action {
-                unit: id,
-                action: format!("{} goes off", sp.name),
-                detail: format!("segment {segment}"),
-            });
-            let Some(t) = b.index_of(&casting.target) else { continue };
-            b.refresh();
-            match reaches(b, c, t, sp) {
-                Ok(()) => take_effect(b, c, sp, t),
-                Err(reason) => lost(b, c, sp, reason),
-            }
-        }
-    }
-}
-
 /// Whether an adjacent square is open (on the map, passable, empty).
 fn has_open_neighbour(b: &Battle, view: &RulesView, a: usize) -> bool {
     let fp = b.fighters.at(a).footprint();

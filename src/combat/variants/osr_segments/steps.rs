@@ -1,22 +1,22 @@
 //! osr-segments' clock: the systems that open each step of a round (its windows of time),
 //! one a step: the step moves on, then declarations (a new round), the group initiative
 //! with the fast actions, the multi-attack routines, the HIGH and LOW groups, and the
-//! spells going off segment by segment. Each system but the last reads and changes only
-//! what its step names; spells going off hurt, so that one is handed the battle.
+//! spells going off segment by segment (each segment's spells a strike for the harm
+//! driver). Each system reads and changes only what its step names.
 
 use super::super::prelude::*;
 use super::round::{Declaration, OsrRound, OsrStep, in_high_group};
-use super::spells_step;
 use crate::combat::battle::Derived;
-use crate::combat::battle::store::{Record, lend};
-use crate::combat::fighter::Bonuses;
+use crate::combat::battle::store::Record;
+use crate::combat::fighter::{Bonuses, Spells};
+use crate::combat::schedule::{Strike, StrikeStack};
 use crate::combat::schedule::TimeMoves;
 use crate::combat::schedule::clock::round_cap;
 use crate::combat::time::Clock;
 use crate::rules::{Battlefield, Conditions, Dice, Side, Wielded};
 use bevy::ecs::schedule::ScheduleConfigs;
 use bevy::ecs::system::ScheduleSystem;
-use bevy::prelude::{IntoScheduleConfigs, Query, Res, ResMut, World};
+use bevy::prelude::{IntoScheduleConfigs, Query, Res, ResMut};
 
 /// The systems of osr-segments' windows of time, in order, with `derive` (which brings
 /// the derived maps up to date when something changed since) before the multi-attacks.
@@ -212,18 +212,35 @@ fn group_acts(
     clock.queue = by_weapon_speed(members.map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor)).collect());
 }
 
-/// Step 7: the spells still being cast go off, segment by segment; nobody acts. Spells
-/// hurt and break other spells, so this step is handed the battle.
-fn spells_go_off(world: &mut World) {
-    if world.resource::<OsrRound>().step != OsrStep::Spells {
+/// Step 7: the spells still being cast go off in the segment their casting time says, the
+/// HIGH group's before the LOW group's in the same segment (the delayed count as LOW);
+/// spells of one group in one segment go off together; nobody acts. Each segment's spells
+/// wait on the strike stack, the first on top, for the harm driver: a spell that hurts a
+/// caster whose segment has not come yet breaks that one.
+fn spells_go_off(
+    round: Res<OsrRound>,
+    seats: Res<Seats>,
+    fighters: Query<(&Spells, &Side, &Conditions, &Declaration)>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    if round.step != OsrStep::Spells {
         return;
     }
-    let mut b = lend(world);
-    let casting: Vec<usize> = (0..b.fighters.len()).filter(|&i| b.fighters.spells[i].casting.is_some()).collect();
-    if !casting.is_empty() {
-        let r = b.clock.round;
-        b.emit(CombatEvent::PhaseStarted { round: r, phase: 5, name: "spells by segment".into() });
-        spells_step(&mut b, &casting);
+    let mut timed: Vec<((u32, bool), usize)> = fighters
+        .iter_many(&seats.0)
+        .enumerate()
+        .filter_map(|(seat, (spells, side, conditions, declared))| {
+            let sp = spell(&spells.casting.as_ref()?.spell)?;
+            Some(((sp.segments, !in_high_group(conditions, declared, side, &round)), seat))
+        })
+        .collect();
+    if fighters.iter_many(&seats.0).any(|(spells, ..)| spells.casting.is_some()) {
+        log.push(CombatEvent::PhaseStarted { round: clock.round, phase: 5, name: "spells by segment".into() });
     }
-    b.clock.queue = vec![];
+    timed.sort_by_key(|&(key, _)| key);
+    let segments = timed.chunk_by(|x, y| x.0 == y.0).rev();
+    stack.0.extend(segments.map(|batch| Strike::Segment { casters: batch.iter().map(|&(_, c)| c).collect() }));
+    clock.queue = vec![];
 }
