@@ -175,7 +175,16 @@ pub enum Strike {
     /// The spells of `casters` still being cast when their segment comes go off together
     /// (osr-segments' spells step, made as time moves on).
     Segment { casters: Vec<usize> },
+    /// `by`'s advanced action under way (`action`, out of its hands meanwhile) takes its next
+    /// action point (ap-phases): the variant completes it once all are in; a charge then
+    /// sets out.
+    Advanced { by: usize, action: crate::combat::kept::Advanced },
 }
+
+/// How a variant that has advanced actions (ap-phases) spends an AP on one and completes
+/// it, as its plugin gives it: the harm driver calls it for each [`Strike::Advanced`].
+#[derive(Resource, Clone, Copy)]
+pub struct AdvancedActions(pub fn(&mut Battle, usize, crate::combat::kept::Advanced) -> Option<crate::combat::resolve::Walk>);
 
 /// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square
 /// whose leaving provokes, or whose entering draws reactions), and the attacks there are

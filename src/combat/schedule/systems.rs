@@ -264,6 +264,15 @@ pub(crate) fn make_strike(world: &mut World) {
         }
         return;
     }
+    if let Strike::Advanced { by, action } = strike {
+        let Some(&super::AdvancedActions(goes_on)) = world.get_resource() else { return };
+        with_moves(world, |b, moves| {
+            if let Some(walk) = goes_on(b, by, action) {
+                moves.set_out(b, walk);
+            }
+        });
+        return;
+    }
     let b = &mut battle::store::lend(world);
     match strike {
         Strike::Opportunity { by, mover, trigger } => resolve::opportunity(b, by, mover, &trigger),
@@ -276,7 +285,7 @@ pub(crate) fn make_strike(world: &mut World) {
         Strike::Maneuver { by, target, kind } => resolve::maneuver(b, by, target, kind),
         Strike::Provoked { mover, trigger } => resolve::provoke_threateners(b, mover, &trigger),
         Strike::Segment { casters } => magic::go_off_together(b, &casters),
-        Strike::Spell { .. } => unreachable!("a spell is cast above"),
+        Strike::Spell { .. } | Strike::Advanced { .. } => unreachable!("made above"),
     }
 }
 

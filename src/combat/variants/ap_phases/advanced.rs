@@ -6,7 +6,7 @@
 use super::super::prelude::*;
 use super::FIRST_AID_DC;
 use super::{Advanced, AdvancedKind, points, points_mut};
-use crate::combat::resolve::{Walk, deal_damage, gain, kill, lose, provoke_threateners};
+use crate::combat::resolve::{Walk, deal_damage, gain, kill, lose};
 use crate::level::ability_mod;
 
 /// The complex advanced actions: what each is called, what a foe sees it do (the trigger
@@ -82,19 +82,6 @@ pub(super) fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Resu
 pub(crate) fn check_complex(b: &Battle, a: usize, cmd: &Command, target: &str) -> Result<(), String> {
     let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\""))?;
     complex_target(b, a, t, matches!(cmd, Command::CoupDeGrace { .. }))
-}
-
-/// Before another AP goes into an advanced action: a complex one provokes every
-/// threatening foe. False if that struck the actor down (the action is lost).
-pub(crate) fn provoke_complex(b: &mut Battle, a: usize, action: &AdvancedKind) -> bool {
-    let Some(trigger) = complex_trigger(action) else { return true };
-    provoke_threateners(b, a, trigger);
-    if b.fighters.conditions[a].in_fight() {
-        return true;
-    }
-    let id = b.fighters.combatant[a].id.clone();
-    b.emit(CombatEvent::Spoiled { unit: id, action: trigger.into(), reason: "struck down first".into() });
-    false
 }
 
 /// The coup de grace, its 3 AP spent: an automatic hit and a confirmed critical; a foe
@@ -181,15 +168,15 @@ pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
     }
 }
 
-/// ap-phases: an advanced action spends its next AP (consecutively) and completes. A
-/// complex one provokes first, in every phase AP are spent on it.
-pub(crate) fn continue_advanced(b: &mut Battle, i: usize) -> Option<Walk> {
-    let mut adv = points_mut(b, i).advanced.take()?;
-    if points(b, i).ap == 0 {
-        points_mut(b, i).advanced = Some(adv);
-        return None;
-    }
-    if !provoke_complex(b, i, &adv.action) {
+/// ap-phases: an advanced action spends its next AP (consecutively) and, once all are in,
+/// completes (a charge then sets out: its walk is returned). A complex one provoked first
+/// (`go_on_with_advanced_action`); if that struck its maker down, the action is lost.
+pub(crate) fn advanced_action_goes_on(b: &mut Battle, i: usize, mut adv: Advanced) -> Option<Walk> {
+    if let Some(trigger) = complex_trigger(&adv.action)
+        && !b.fighters.conditions[i].in_fight()
+    {
+        let unit = b.fighters.combatant[i].id.clone();
+        b.emit(CombatEvent::Spoiled { unit, action: trigger.into(), reason: "struck down first".into() });
         return None;
     }
     points_mut(b, i).ap -= 1;

@@ -5,20 +5,22 @@
 //! taken; a round runs seven action phases.
 
 use super::super::prelude::*;
-use super::advanced::{complex_action, continue_advanced};
-use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction, points_mut};
+use crate::combat::fighter::Economy;
+use super::advanced::{complex_action, complex_trigger};
+use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction};
 use super::{advanced_name, next_action_phase};
 use crate::combat::schedule::{
-    Announcing, SpellsUnderWay, Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems,
-    seat_of, stand, with_accepted_moves,
+    AdvancedActions, Announcing, SpellsUnderWay, Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems,
+    seat_of, stand,
 };
-use bevy::prelude::{Res, World};
+use bevy::prelude::Res;
 
 pub struct ApPhasesPlugin;
 
 impl Plugin for ApPhasesPlugin {
     fn build(&self, app: &mut App) {
         keep_each::<ActionPoints>(app);
+        app.insert_resource(AdvancedActions(super::advanced::advanced_action_goes_on));
         own_budget::<PhaseAction>(app);
         modifiers::add_d20_family(app);
         // Strength to damage, one and a half times with two hands.
@@ -50,26 +52,40 @@ impl Plugin for ApPhasesPlugin {
     }
 }
 
-/// Ending the turn goes on with the advanced action under way (a charge sets out, leg by
-/// leg; the end of the turn then moves time on as ever); any other action abandons it ("it
-/// may be wise to abandon an advanced action").
-fn go_on_with_advanced_action(world: &mut World) {
-    with_accepted_moves(world, |b, actor, plan, moves| {
-        if !b.fighters.economy[actor].budget.own::<PhaseAction>().continuing {
-            return;
+/// Ending the turn goes on with the advanced action under way, if an AP is left for it:
+/// its next AP waits on the strike stack (`Strike::Advanced`, beneath the attacks of
+/// opportunity a complex one draws first). Any other action abandons it ("it may be wise to
+/// abandon an advanced action").
+fn go_on_with_advanced_action(
+    turn: Res<Turn>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &Economy, &mut ActionPoints)>,
+    mut log: ResMut<EventLog>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let Ok((who, economy, mut points)) = fighters.get_mut(me) else { return };
+    if !economy.budget.own::<PhaseAction>().continuing {
+        return;
+    }
+    if plan.command != Command::EndTurn {
+        if let Some(adv) = points.advanced.take() {
+            let action = advanced_name(&adv.action);
+            log.push(CombatEvent::Spoiled { unit: who.id.clone(), action, reason: "abandoned".into() });
         }
-        if plan.command != Command::EndTurn {
-            if let Some(adv) = points_mut(b, actor).advanced.take() {
-                let unit = b.fighters.combatant[actor].id.clone();
-                let action = advanced_name(&adv.action);
-                b.emit(CombatEvent::Spoiled { unit, action, reason: "abandoned".into() });
-            }
-            return;
-        }
-        if let Some(charge) = continue_advanced(b, actor) {
-            moves.set_out(b, charge);
-        }
-    })
+        return;
+    }
+    if points.ap == 0 {
+        return;
+    }
+    // Out of its maker's hands while the attacks it drew are made: dropping now loses it
+    // as "struck down first", not as an action under way.
+    let Some(adv) = points.advanced.take() else { return };
+    let trigger = complex_trigger(&adv.action);
+    stack.0.push(Strike::Advanced { by: actor, action: adv });
+    if let Some(trigger) = trigger {
+        stack.0.push(Strike::Provoked { mover: actor, trigger: trigger.into() });
+    }
 }
 
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
