@@ -166,9 +166,13 @@ fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
         window(RulesVariant::HexPhases),
         [
             "hex_phases::open_surprise_phase",
+            "hex_phases::unaware_are_surprised",
             "hex_phases::surprise_phase_ends",
             "hex_phases::post_turn_recovery",
-            "hex_phases::next_phase_of_turn"
+            "hex_phases::next_phase_of_turn",
+            "hex_phases::reactions_each_turn",
+            "hex_phases::one_attack_of_opportunity_a_phase",
+            "hex_phases::aborted_last_phase"
         ]
     );
     assert_eq!(window(RulesVariant::D20Classic), ["next_round"]);
@@ -464,6 +468,10 @@ fn the_schedule_listing_shows_what_bevy_says_each_system_accesses() {
         let mut reads = spent.reads.clone();
         reads.sort();
         assert_eq!(reads, ["Conditions", "Economy", "Seats", "Turn"], "{v:?}: {}", spent.name);
+        // Forty or more systems a variant, each listed once whatever the sets it runs in.
+        let names: std::collections::BTreeSet<&str> =
+            listing.sets.iter().flat_map(|set| &set.systems).map(|s| s.name.as_str()).collect();
+        assert!(names.len() >= 40, "{v:?}: {} systems", names.len());
         // The attack modifiers are read-only systems over the pending attack they are given:
         // eight or more a variant (hex-phases' source names six terms), two in three reading
         // a combatant component of their own.

@@ -66,28 +66,26 @@ fn give_abort_order(
     log.push(CombatEvent::Action { unit: who.id.clone(), action: "abort order".into(), detail: detail.into() });
 }
 
-/// The surprise phase opens for those aware of their foes, in initiative order; "characters
-/// who are unaware at the start of battle ... have a -3 DCV penalty during that Phase":
-/// they are Surprised through it.
-fn open_surprise_phase(seats: Res<Seats>, mut fighters: Query<(&Awareness, &mut Conditions)>, window: WindowOpens) {
+/// The surprise phase opens: "characters who are unaware at the start of battle don't get
+/// to act in the Surprise Phase"; those aware act in it, in initiative order.
+fn open_surprise_phase(seats: Res<Seats>, awareness: Query<&Awareness>, window: WindowOpens) {
     let (mut clock, _, mut log) = window.open();
     clock.surprise_pending = false;
     clock.surprise = true;
     clock.phase = 0;
     log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
-    let mut aware = Vec::with_capacity(seats.0.len());
-    for &e in &seats.0 {
-        // One entry a seat, so that the order's indices find theirs.
-        let Ok((awareness, mut conditions)) = fighters.get_mut(e) else {
-            aware.push(false);
-            continue;
-        };
+    // One entry a seat, so that the order's indices find theirs.
+    let aware: Vec<bool> = seats.0.iter().map(|&e| awareness.get(e).is_ok_and(|a| a.aware)).collect();
+    clock.queue = clock.order.iter().copied().filter(|&i| aware.get(i) == Some(&true)).collect();
+}
+
+/// "... and have a -3 DCV penalty during that Phase": the unaware are Surprised through it.
+fn unaware_are_surprised(mut fighters: Query<(&Awareness, &mut Conditions)>) {
+    for (awareness, mut conditions) in &mut fighters {
         if !awareness.aware {
             conditions.add(Condition::Surprised);
         }
-        aware.push(awareness.aware);
     }
-    clock.queue = clock.order.iter().copied().filter(|&i| aware.get(i) == Some(&true)).collect();
 }
 
 /// The surprise phase over, nobody is Surprised any more.
@@ -114,42 +112,55 @@ fn post_turn_recovery(
     lose_in_each(&seats, &mut fighters, &mut log, Condition::Stunned, true);
 }
 
-/// Opens the next phase of the 12-second turn (a new turn after the fourth, everyone's
-/// reactions back), in combat-value order, one attack of opportunity a phase; those whose
-/// abort in the phase before gave this phase's action up have none.
-fn next_phase_of_turn(
-    seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Reactions, &mut Abort)>,
-    window: WindowOpens,
-) {
+/// Opens the next phase of the 12-second turn (a new turn after the fourth), everyone in
+/// combat-value order.
+fn next_phase_of_turn(window: WindowOpens) {
     let (mut clock, mut record, mut log) = window.open();
     if clock.phase == 0 || clock.phase >= 4 {
         clock.round += 1;
         clock.phase = 1;
         clock.surprise = false;
         log.push(CombatEvent::RoundStarted { round: clock.round });
-        for &e in &seats.0 {
-            if let Ok((_, mut reactions, _)) = fighters.get_mut(e) {
-                clock::new_round(&mut reactions);
-            }
-        }
         round_cap(&mut clock, &mut record, &mut log);
     } else {
         clock.phase += 1;
     }
     let (r, p) = (clock.round, clock.phase);
     log.push(CombatEvent::PhaseStarted { round: r, phase: p, name: format!("phase {p} of 4") });
-    let mut queue = clock.order.clone();
-    for (i, &e) in seats.0.iter().enumerate() {
-        let Ok((who, mut reactions, mut abort)) = fighters.get_mut(e) else { continue };
+    clock.queue = clock.order.clone();
+}
+
+/// A new turn: the reactions each fighter counts by the turn start again.
+fn reactions_each_turn(mut reactions: Query<&mut Reactions>) {
+    for mut reactions in &mut reactions {
+        clock::new_round(&mut reactions);
+    }
+}
+
+/// "An attack of opportunity is a single melee attack, and you can only make one per
+/// Phase"; and "moving out of more than one hex threatened by the same opponent in the same
+/// Phase doesn't count as more than one opportunity".
+fn one_attack_of_opportunity_a_phase(mut reactions: Query<&mut Reactions>) {
+    for mut reactions in &mut reactions {
         reactions.used = 0;
-        // "Moving out of more than one hex threatened by the same opponent in the same Phase
-        // doesn't count as more than one opportunity."
         reactions.free_attacked_by.clear();
-        // An abort in the phase before gave this phase's action up.
-        if abort.skip.is_some_and(|s| s <= (r, p)) {
+    }
+}
+
+/// An abort in the phase before gave this phase's action up: those who aborted are out of
+/// this phase's order.
+fn aborted_last_phase(
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Abort)>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    let now = (clock.round, clock.phase);
+    for (i, &e) in seats.0.iter().enumerate() {
+        let Ok((who, mut abort)) = fighters.get_mut(e) else { continue };
+        if abort.skip.is_some_and(|s| s <= now) {
             abort.skip = None;
-            queue.retain(|&q| q != i);
+            clock.queue.retain(|&q| q != i);
             log.push(CombatEvent::Action {
                 unit: who.id.clone(),
                 action: "has no action".into(),
@@ -157,7 +168,6 @@ fn next_phase_of_turn(
             });
         }
     }
-    clock.queue = queue;
 }
 
 /// Each fighter (each still in the fight, if `in_fight_only`) loses `condition`, in id
@@ -383,15 +393,25 @@ impl Plugin for HexPhasesPlugin {
             ),
         );
         // One rule a system, each only while the window is still to open: the surprise
-        // phase first, else its end, the post-turn recovery after phase 4, and the phase.
+        // phase first, else its end, the post-turn recovery after phase 4, and the phase
+        // (each condition on a chain is tested once, before its first system runs).
         app.add_systems(
             ClockSchedule,
             (
-                open_surprise_phase.run_if(|clock: Res<Clock>| clock.surprise_pending),
+                (open_surprise_phase, unaware_are_surprised)
+                    .chain()
+                    .run_if(|clock: Res<Clock>| clock.surprise_pending),
                 surprise_phase_ends.run_if(|time: Res<TimeMoves>, clock: Res<Clock>| time.window_due && clock.surprise),
                 post_turn_recovery
                     .run_if(|time: Res<TimeMoves>, clock: Res<Clock>| time.window_due && clock.phase >= 4),
-                next_phase_of_turn.run_if(|time: Res<TimeMoves>| time.window_due),
+                (
+                    next_phase_of_turn,
+                    reactions_each_turn.run_if(|clock: Res<Clock>| clock.phase == 1),
+                    one_attack_of_opportunity_a_phase,
+                    aborted_last_phase,
+                )
+                    .chain()
+                    .run_if(|time: Res<TimeMoves>| time.window_due),
             )
                 .chain()
                 .in_set(ClockStep::Window),
