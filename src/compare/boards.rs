@@ -264,6 +264,7 @@ pub(super) fn panels(
     mut boards: ResMut<Boards>,
     mut next: ResMut<NextState<Screen>>,
     mut squares: Local<SquareLines>,
+    mut live: Option<ResMut<super::live::LiveBatch>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -287,6 +288,11 @@ pub(super) fn panels(
             if ui.add(egui::Slider::new(&mut per_second, 0.25..=50.0).logarithmic(true).suffix("/s")).changed() {
                 boards.pace.set_duration(std::time::Duration::from_secs_f32(1.0 / per_second));
             }
+            if let Some(live) = live.as_mut()
+                && ui.selectable_label(live.open, "Batch (B)").clicked()
+            {
+                live.open = !live.open;
+            }
             if ui.button("Menu (Esc)").clicked() {
                 next.set(Screen::Menu);
             }
@@ -296,7 +302,7 @@ pub(super) fn panels(
         ui.add_space(6.0);
         ui.label(
             "Space: play or pause · .: one command on every board · [ ]: pace · wheel or = -: zoom all · \
-             WASD, arrows or middle-drag: pan all · click a unit: select it on every board · Esc: menu",
+             WASD, arrows or middle-drag: pan all · click a unit: select it on every board · B: batch · Esc: menu",
         );
         ui.weak(
             "Each board is its own battle: the same level and seed, the same AIs, the variant's own rules and dice.",

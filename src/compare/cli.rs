@@ -47,6 +47,10 @@ pub struct CompareArgs {
     /// against AI in step (optionally the window's size, WIDTHxHEIGHT).
     #[arg(long, num_args = 0..=1, default_missing_value = "1280x800", value_parser = crate::play::parse_window)]
     pub window: Option<(u32, u32)>,
+    /// With --window: open the batch window at once and play --battles battles a variant in
+    /// it, its charts drawn as they come in (B opens it in the window at any time).
+    #[arg(long, requires = "window")]
+    pub live: bool,
     /// With --window: save a screenshot after --frames frames, then exit.
     #[arg(long, requires = "window")]
     pub screenshot: Option<PathBuf>,
@@ -121,6 +125,7 @@ fn window(args: &CompareArgs) -> Result<(), String> {
         specs,
         seed: args.seed,
         ais: args.ai.iter().cloned().collect(),
+        batch: args.live.then_some(args.battles),
     };
     let opts = crate::play::PlayOptions {
         compare: Some(setup),

@@ -9,6 +9,7 @@ pub mod batch;
 mod boards;
 pub mod cli;
 pub mod curves;
+pub mod live;
 pub mod plot;
 pub mod shard;
 pub mod window;

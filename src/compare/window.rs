@@ -24,6 +24,8 @@ pub struct CompareSetup {
     pub seed: u64,
     /// The AI of a side (greedy where none is named, or the level's).
     pub ais: BTreeMap<String, AiKind>,
+    /// Open the batch window at once and play this many battles a variant in it.
+    pub batch: Option<u32>,
 }
 
 /// One board: a spec's battle, its AIs, and where it sits in the world.
@@ -64,6 +66,8 @@ pub struct Boards {
     pub level_name: String,
     /// The level's sides, for their colours.
     pub sides: Vec<crate::level::SideDef>,
+    /// The sides with units, in name order (as the batch reports them).
+    pub side_names: Vec<String>,
     pub seed: u64,
     pub running: bool,
     /// Commands a second on every board while running.
@@ -103,6 +107,7 @@ impl Boards {
             boards,
             level_name: level.def.name.clone(),
             sides: level.def.sides.clone(),
+            side_names: crate::combat::sim::sides_of(&level),
             seed: setup.seed,
             running: true,
             pace: Timer::from_seconds(0.5, TimerMode::Repeating),
@@ -110,6 +115,22 @@ impl Boards {
             pointer: None,
             selected: None,
         })
+    }
+
+    /// The AI of each side on the boards: the level's, overridden by the setup's.
+    pub fn ais(&self) -> BTreeMap<String, AiKind> {
+        self.boards.first().map(|b| b.kinds.clone()).unwrap_or_default()
+    }
+
+    /// Starts every board again from `setup` (another seed: another battle of the batch),
+    /// keeping the pace, the pointer and the selected unit, and plays on.
+    pub fn restart(&mut self, setup: &CompareSetup) -> Result<(), String> {
+        let mut fresh = Boards::new(setup)?;
+        fresh.pace = self.pace.clone();
+        fresh.pointer = self.pointer;
+        fresh.selected = self.selected.take();
+        *self = fresh;
+        Ok(())
     }
 
     /// One command on every board still being fought; whether any was.
@@ -164,20 +185,23 @@ pub struct CompareWindowPlugin;
 
 impl Plugin for CompareWindowPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(OnEnter(Screen::Compare), start_boards)
+        app.add_systems(OnEnter(Screen::Compare), (start_boards, super::live::open_if_asked).chain())
             .add_systems(OnExit(Screen::Compare), |mut commands: Commands| {
                 commands.remove_resource::<Boards>();
                 commands.remove_resource::<BoardLayout>();
+                commands.remove_resource::<super::live::LiveBatch>();
             })
             .add_systems(
                 Update,
-                (play_in_step, super::boards::point_and_select, super::boards::draw_boards)
+                (play_in_step, super::live::toggle, super::boards::point_and_select, super::boards::draw_boards)
                     .chain()
                     .run_if(in_state(Screen::Compare).and_then(resource_exists::<Boards>)),
             )
             .add_systems(
                 bevy_egui::EguiPrimaryContextPass,
-                super::boards::panels.run_if(in_state(Screen::Compare).and_then(resource_exists::<Boards>)),
+                (super::boards::panels, super::live::batch_window)
+                    .chain()
+                    .run_if(in_state(Screen::Compare).and_then(resource_exists::<Boards>)),
             );
     }
 }

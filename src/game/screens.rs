@@ -187,6 +187,7 @@ fn menu_screen(
             specs: crate::compare::VariantSpec::all(),
             seed: *seed,
             ais: choice.ais.clone(),
+            batch: None,
         });
         next.set(Screen::Compare);
     }

@@ -11,6 +11,7 @@ fn setup(specs: Vec<VariantSpec>) -> CompareSetup {
         specs,
         seed: 9,
         ais: Default::default(),
+        batch: None,
     }
 }
 
@@ -57,4 +58,67 @@ fn a_board_takes_its_specs_house_rules_and_a_bad_level_is_an_error() {
     bad.level = "/nonexistent/level.ron".into();
     let err = Boards::new(&bad).err().expect("no such level");
     assert!(err.contains("level.ron"), "{err}");
+}
+
+/// The window's batch plays its battles a chunk at a time, and what comes in, joined, is the
+/// comparison `compare` makes of them all (the charts the window draws are the report's).
+#[test]
+fn the_window_s_batch_in_chunks_is_the_whole_comparison() {
+    use fivefoot::compare::batch::{CompareSpec, report_of, run_specs};
+    use fivefoot::compare::live::{CHUNK, play_in_chunks};
+    let catalogue = Catalogue::builtin();
+    let level = Level::load(&setup(vec![]).level, &catalogue).unwrap();
+    let specs = VariantSpec::parse_list("hex-phases,d20-classic+no-flanking").unwrap();
+    let battles = 2 * CHUNK + 5;
+    let spec = CompareSpec { variants: specs, battles, seed: 9, ais: Default::default(), threads: 1 };
+    let whole = run_specs(&level, &catalogue, &spec, 0, &mut |_| {}).unwrap();
+    let mut joined: Vec<fivefoot::compare::batch::SpecRun> = Vec::new();
+    let mut seen = Vec::new();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    play_in_chunks(&level, &catalogue, &spec, battles, &stop, &mut |runs, done| {
+        seen.push(done);
+        if joined.is_empty() {
+            joined = runs;
+        } else {
+            for (j, part) in joined.iter_mut().zip(runs) {
+                j.battles.extend(part.battles);
+            }
+        }
+    })
+    .unwrap();
+    assert_eq!(seen, [CHUNK, 2 * CHUNK, battles]);
+    assert_eq!(joined, whole);
+    let sides = fivefoot::combat::sim::sides_of(&level);
+    assert_eq!(report_of("m", 9, &sides, &joined), report_of("m", 9, &sides, &whole));
+    // Stopped, it plays nothing more.
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut more = 0;
+    play_in_chunks(&level, &catalogue, &spec, battles, &stop, &mut |_, _| more += 1).unwrap();
+    assert_eq!(more, 0);
+}
+
+/// A battle picked in the batch's list is replayed on the boards as it went in the batch:
+/// the boards started again from seed S + i play to the same winner in the same rounds.
+#[test]
+fn a_battle_of_the_batch_watched_on_the_boards_is_the_same_battle() {
+    use fivefoot::compare::batch::{CompareSpec, run_specs};
+    let catalogue = Catalogue::builtin();
+    let specs = VariantSpec::parse_list("ap-phases,osr-segments").unwrap();
+    let mut boards = Boards::new(&setup(specs.clone())).unwrap();
+    let level = Level::load(&setup(vec![]).level, &catalogue).unwrap();
+    let spec = CompareSpec { variants: specs.clone(), battles: 4, seed: 9, ais: boards.ais(), threads: 1 };
+    let runs = run_specs(&level, &catalogue, &spec, 0, &mut |_| {}).unwrap();
+    for i in [1u64, 3] {
+        boards.selected = Some("kept".into());
+        boards.restart(&CompareSetup { seed: 9 + i, ..setup(specs.clone()) }).unwrap();
+        assert_eq!(boards.seed, 9 + i);
+        assert_eq!(boards.selected.as_deref(), Some("kept"), "the selected unit stays selected");
+        while boards.step() {}
+        for (board, run) in boards.boards.iter().zip(&runs) {
+            let summary = &run.battles[i as usize];
+            assert_eq!(summary.seed, 9 + i);
+            let winner = board.battle.winner().flatten().unwrap_or_else(|| "draw".into());
+            assert_eq!((winner, board.battle.clock().round), (summary.winner.clone(), summary.rounds), "{}", board.spec);
+        }
+    }
 }
