@@ -203,7 +203,11 @@ pub(super) fn open_if_asked(mut commands: Commands, setup: Option<Res<CompareSet
 }
 
 /// B opens or closes the batch window.
-pub(super) fn toggle(keys: Res<ButtonInput<KeyCode>>, typing: Res<crate::input::TextFocus>, mut live: ResMut<LiveBatch>) {
+pub(super) fn toggle(
+    keys: Res<ButtonInput<KeyCode>>,
+    typing: Res<crate::input::TextFocus>,
+    mut live: ResMut<LiveBatch>,
+) {
     if !typing.0 && keys.just_pressed(KeyCode::KeyB) {
         live.open = !live.open;
     }
@@ -302,7 +306,11 @@ fn by_spec<'a>(id: &str, report: &'a CompareReport, y: &str) -> Plot<'a> {
         .y_axis_label(y.to_string())
         .x_axis_formatter(move |mark, _| {
             let k = mark.value.round();
-            if (mark.value - k).abs() < 1e-6 && k >= 0.0 { names.get(k as usize).cloned().unwrap_or_default() } else { String::new() }
+            if (mark.value - k).abs() < 1e-6 && k >= 0.0 {
+                names.get(k as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
         })
         .allow_scroll(false)
 }
@@ -404,7 +412,9 @@ fn export(setup: &CompareSetup, report: &CompareReport) -> Result<PathBuf, Strin
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("table.csv");
     let mut file = AtomicFile::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    file.write_all(report.csv().as_bytes()).and_then(|()| file.commit()).map_err(|e| format!("{}: {e}", path.display()))?;
+    file.write_all(report.csv().as_bytes())
+        .and_then(|()| file.commit())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let catalogue = Catalogue::builtin();
     let curves = Level::load(&setup.level, &catalogue).ok().and_then(|level| {
         let (attacker, target) = super::curves::default_pair(&level)?;

@@ -118,7 +118,12 @@ fn a_battle_of_the_batch_watched_on_the_boards_is_the_same_battle() {
             let summary = &run.battles[i as usize];
             assert_eq!(summary.seed, 9 + i);
             let winner = board.battle.winner().flatten().unwrap_or_else(|| "draw".into());
-            assert_eq!((winner, board.battle.clock().round), (summary.winner.clone(), summary.rounds), "{}", board.spec);
+            assert_eq!(
+                (winner, board.battle.clock().round),
+                (summary.winner.clone(), summary.rounds),
+                "{}",
+                board.spec
+            );
         }
     }
 }

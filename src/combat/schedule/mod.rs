@@ -184,7 +184,9 @@ pub enum Strike {
 /// How a variant that has advanced actions (ap-phases) spends an AP on one and completes
 /// it, as its plugin gives it: the harm driver calls it for each [`Strike::Advanced`].
 #[derive(Resource, Clone, Copy)]
-pub struct AdvancedActions(pub fn(&mut Battle, usize, crate::combat::kept::Advanced) -> Option<crate::combat::resolve::Walk>);
+pub struct AdvancedActions(
+    pub fn(&mut Battle, usize, crate::combat::kept::Advanced) -> Option<crate::combat::resolve::Walk>,
+);
 
 /// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square
 /// whose leaving provokes, or whose entering draws reactions), and the attacks there are

@@ -398,9 +398,7 @@ impl Plugin for HexPhasesPlugin {
         app.add_systems(
             ClockSchedule,
             (
-                (open_surprise_phase, unaware_are_surprised)
-                    .chain()
-                    .run_if(|clock: Res<Clock>| clock.surprise_pending),
+                (open_surprise_phase, unaware_are_surprised).chain().run_if(|clock: Res<Clock>| clock.surprise_pending),
                 surprise_phase_ends.run_if(|time: Res<TimeMoves>, clock: Res<Clock>| time.window_due && clock.surprise),
                 post_turn_recovery
                     .run_if(|time: Res<TimeMoves>, clock: Res<Clock>| time.window_due && clock.phase >= 4),

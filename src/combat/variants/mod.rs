@@ -24,9 +24,9 @@ mod prelude {
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Grapple;
+    pub(super) use crate::combat::fighter::Immediate;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
-    pub(super) use crate::combat::fighter::Immediate;
     pub(super) use crate::combat::magic::{
         self, Counterspells, cost, lost, reaches, spell, survives_provoking, take_effect,
     };

@@ -5,13 +5,13 @@
 //! taken; a round runs seven action phases.
 
 use super::super::prelude::*;
-use crate::combat::fighter::Economy;
 use super::advanced::{complex_action, complex_trigger};
 use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction};
 use super::{advanced_name, next_action_phase};
+use crate::combat::fighter::Economy;
 use crate::combat::schedule::{
-    AdvancedActions, Announcing, SpellsUnderWay, Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike, remove_rule_systems,
-    seat_of, stand,
+    AdvancedActions, Announcing, SpellsUnderWay, Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike,
+    remove_rule_systems, seat_of, stand,
 };
 use bevy::prelude::Res;
 
