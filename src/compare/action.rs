@@ -3,11 +3,12 @@
 //! own World, set up from the same level) which is put in the live battle's situation (where
 //! each unit stands, its conditions and its weapon) and then asked through the functions the
 //! game's own previews use: the attack's forecast (`combat::attack::forecast`), the path's
-//! plan with the attacks of opportunity it draws, and each of those attacks' forecast.
+//! plan with the attacks of opportunity it draws, and each of those attacks' forecast; and
+//! what it costs from a fresh opportunity in the variant's own economy.
 
 use crate::combat::attack::forecast;
 use crate::combat::odds::AttackOdds;
-use crate::combat::{AttackKind, Battle, BattleOptions, BattleWorld};
+use crate::combat::{AttackKind, Battle, BattleOptions, BattleWorld, Command};
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level};
 use crate::rules::movement::{MoveMode, allowance_ft, movement_range};
@@ -28,6 +29,9 @@ pub struct ActionRow {
     pub provoked_damage: f64,
     /// An attack: whether its target could still strike back at once (a reaction left).
     pub reply: Option<bool>,
+    /// What it costs from a fresh opportunity, in the variant's words ("standard", "this
+    /// phase's action (1 AP)", "major action"), or why that budget cannot pay for it.
+    pub cost: String,
 }
 
 impl ActionRow {
@@ -40,8 +44,14 @@ impl ActionRow {
             provoked: 0,
             provoked_damage: 0.0,
             reply: None,
+            cost: String::new(),
         }
     }
+}
+
+/// What `cmd` takes of `actor`'s turn in `b`'s variant.
+fn cost(b: &mut Battle, actor: usize, cmd: &Command) -> String {
+    crate::control::action_cost(b, actor, cmd)
 }
 
 /// A battle per variant, to ask about the live battle's situation.
@@ -65,60 +75,23 @@ impl Mirrors {
     /// `a`'s attack on `t` under every variant, as things stand in `live`.
     pub fn attack(&mut self, live: &Battle, a: usize, t: usize) -> Vec<ActionRow> {
         self.rows(live, |b| {
-            let b = &*b;
-            let view = b.view();
-            let seen = forecast(b, &view, a, t, &AttackKind::Primary, &Default::default());
-            if !seen.profile.legal {
-                return ActionRow::refused(b.variant, seen.profile.reason.unwrap_or_default());
+            let mut row = attack_row(b, a, t);
+            if row.refused.is_none() {
+                let attack = Command::Attack { target: b.fighters.combatant[t].id.clone() };
+                row.cost = cost(b, a, &attack);
             }
-            // Firing with foes in reach draws their attacks where the variant says so.
-            let fires = !seen.profile.melee && b.variant.numbers().provoked_by.contains(&Provoking::Firing);
-            let by: Vec<usize> = if fires { foes_threatening(b, a) } else { vec![] };
-            ActionRow {
-                variant: b.variant,
-                refused: None,
-                odds: Some(seen.odds()),
-                feet: None,
-                provoked: by.len(),
-                provoked_damage: opportunity_damage(b, &by, a),
-                reply: Some(b.can_react(t, a)),
-            }
+            row
         })
     }
 
     /// `mover`'s walk to `to` with one move under every variant, as things stand in `live`.
     pub fn walk(&mut self, live: &Battle, mover: usize, to: GridPos) -> Vec<ActionRow> {
         self.rows(live, |b| {
-            let plan = {
-                let view = b.view();
-                let allowance = allowance_ft(&view, mover, MoveMode::Move);
-                movement_range(&view, mover, MoveMode::Move, allowance).plan_to(&view, to)
-            };
-            let plan = match plan {
-                Ok(plan) => plan,
-                Err(why) => return ActionRow::refused(b.variant, why.0),
-            };
-            // Each attack comes as the mover leaves its square: struck there.
-            let home = b.fighters.position[mover].0;
-            let (mut provoked, mut damage) = (0, 0.0);
-            let reacting: Vec<_> = plan.provokes.iter().filter(|p| b.can_react(p.by, mover)).collect();
-            for p in reacting {
-                b.fighters.position[mover].0 = p.from;
-                b.invalidate();
-                b.refresh();
-                provoked += 1;
-                damage += opportunity_damage(b, &[p.by], mover);
+            let mut row = walk_row(b, mover, to);
+            if row.refused.is_none() {
+                row.cost = cost(b, mover, &Command::Move { to });
             }
-            b.fighters.position[mover].0 = home;
-            ActionRow {
-                variant: b.variant,
-                refused: None,
-                odds: None,
-                feet: Some(plan.cost_ft),
-                provoked,
-                provoked_damage: damage,
-                reply: None,
-            }
+            row
         })
     }
 
@@ -159,4 +132,63 @@ fn opportunity_damage(b: &Battle, by: &[usize], on: usize) -> f64 {
     by.iter()
         .map(|&p| forecast(b, &view, p, on, &AttackKind::Opportunity, &Default::default()).odds().expected_damage)
         .fold(0.0, |all, d| all + d)
+}
+
+/// `a`'s attack on `t` in `b`, all but its cost.
+fn attack_row(b: &Battle, a: usize, t: usize) -> ActionRow {
+    let view = b.view();
+    let seen = forecast(b, &view, a, t, &AttackKind::Primary, &Default::default());
+    if !seen.profile.legal {
+        return ActionRow::refused(b.variant, seen.profile.reason.unwrap_or_default());
+    }
+    // Firing with foes in reach draws their attacks where the variant says so.
+    let fires = !seen.profile.melee && b.variant.numbers().provoked_by.contains(&Provoking::Firing);
+    let by: Vec<usize> = if fires { foes_threatening(b, a) } else { vec![] };
+    ActionRow {
+        variant: b.variant,
+        refused: None,
+        odds: Some(seen.odds()),
+        feet: None,
+        provoked: by.len(),
+        provoked_damage: opportunity_damage(b, &by, a),
+        reply: Some(b.can_react(t, a)),
+        cost: String::new(),
+    }
+}
+
+/// `mover`'s walk to `to` with one move in `b`, all but its cost.
+fn walk_row(b: &mut Battle, mover: usize, to: GridPos) -> ActionRow {
+    let plan = {
+        let view = b.view();
+        let allowance = allowance_ft(&view, mover, MoveMode::Move);
+        movement_range(&view, mover, MoveMode::Move, allowance).plan_to(&view, to)
+    };
+    let plan = match plan {
+        Ok(plan) => plan,
+        Err(why) => return ActionRow::refused(b.variant, why.0),
+    };
+    // Each attack comes as the mover leaves its square: struck there.
+    let home = b.fighters.position[mover].0;
+    let (mut provoked, mut damage) = (0, 0.0);
+    let reacting: Vec<_> = plan.provokes.iter().filter(|p| b.can_react(p.by, mover)).collect();
+    for p in reacting {
+        b.fighters.position[mover].0 = p.from;
+        b.invalidate();
+        b.refresh();
+        provoked += 1;
+        damage += opportunity_damage(b, &[p.by], mover);
+    }
+    b.fighters.position[mover].0 = home;
+    b.invalidate();
+    b.refresh();
+    ActionRow {
+        variant: b.variant,
+        refused: None,
+        odds: None,
+        feet: Some(plan.cost_ft),
+        provoked,
+        provoked_damage: damage,
+        reply: None,
+        cost: String::new(),
+    }
 }

@@ -138,4 +138,4 @@ pub fn plan_for_click(battle: &BattleWorld, tool: Tool, cell: GridPos) -> Result
     Err(reason)
 }
 
-pub use vocabulary::budget_line;
+pub use vocabulary::{action_cost, budget_line};

@@ -1,7 +1,8 @@
 //! The side panel's per-variant table: the attack or the walk being aimed, as every variant
 //! would have it from where the units stand now (`compare::action`): chance to hit and to
 //! land a critical, expected damage, the attacks of opportunity it draws and their expected
-//! damage, the feet a walk costs, and whether the target could strike back at once.
+//! damage, the feet a walk costs, whether the target could strike back at once, and what it
+//! takes of a fresh turn's actions.
 
 use crate::combat::plugin::BattleRes;
 use crate::compare::action::{ActionRow, Mirrors};
@@ -97,19 +98,16 @@ pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::R
     let attack = table.rows.iter().any(|r| r.odds.is_some());
     egui::Grid::new("variants").striped(true).show(ui, |ui| {
         ui.label("");
-        if attack {
-            for head in ["hit", "crit", "dmg", "AoO (dmg)", "reply"] {
-                ui.weak(head).on_hover_text(match head {
-                    "dmg" => "expected damage of the attack, misses counted as nothing",
-                    "AoO (dmg)" => "attacks of opportunity it draws, and their expected damage together",
-                    "reply" => "whether the target still has a reaction to answer with",
-                    _ => "",
-                });
-            }
-        } else {
-            for head in ["ft", "AoO (dmg)"] {
-                ui.weak(head);
-            }
+        let heads: &[&str] =
+            if attack { &["hit", "crit", "dmg", "AoO (dmg)", "reply", "costs"] } else { &["ft", "AoO (dmg)", "costs"] };
+        for head in heads {
+            ui.weak(*head).on_hover_text(match *head {
+                "dmg" => "expected damage of the attack, misses counted as nothing",
+                "AoO (dmg)" => "attacks of opportunity it draws, and their expected damage together",
+                "reply" => "whether the target still has a reaction to answer with",
+                "costs" => "what it takes of a fresh turn's actions, in the variant's words",
+                _ => "",
+            });
         }
         ui.end_row();
         for row in &table.rows {
@@ -135,6 +133,7 @@ pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::R
             if let Some(reply) = row.reply {
                 ui.label(if reply { "yes" } else { "no" });
             }
+            ui.label(&row.cost);
             ui.end_row();
         }
     });

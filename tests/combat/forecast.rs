@@ -132,10 +132,25 @@ fn the_table_of_variants_answers_for_the_battle_as_it_stands() {
     }
     let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
     assert_eq!(own.odds, Some(live.attack_forecast(a, t, &AttackKind::Primary, &Default::default()).odds()));
+    // What the attack takes of a fresh turn, in each variant's words.
+    let costs: Vec<(RulesVariant, &str)> = rows.iter().map(|r| (r.variant, r.cost.as_str())).collect();
+    assert_eq!(
+        costs,
+        [
+            (RulesVariant::ApPhases, "this phase's action (1 AP)"),
+            (RulesVariant::FourActions, "standard"),
+            (RulesVariant::D20Classic, "standard"),
+            (RulesVariant::OsrSegments, "major action"),
+            (RulesVariant::HexPhases, "attack"),
+        ]
+    );
 
     // Walking back out of the goblin's reach draws its attack of opportunity under d20-classic.
     let rows = mirrors.walk(&live.read(), a, GridPos::new(1, 2));
     let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
     assert_eq!((own.feet, own.provoked), (Some(10), 1), "{own:?}");
     assert!(own.provoked_damage > 0.0);
+    let costs: Vec<&str> = rows.iter().map(|r| r.cost.as_str()).collect();
+    // d20-classic: a move forfeits the turn's 5-ft step too.
+    assert_eq!(costs, ["this phase's action (1 AP)", "move", "move + 5-ft step", "major action", "move"]);
 }

@@ -362,7 +362,7 @@ pub(crate) fn nearest_first(b: &Battle, actor: usize, foes: &[usize]) -> Vec<usi
 }
 
 /// Where one move action can take `actor` (the battle's derived maps must be fresh).
-pub(crate) fn one_move(b: &Battle, actor: usize) -> rules::MoveRange {
+pub(crate) fn one_move(b: &Battle, actor: usize) -> std::sync::Arc<rules::MoveRange> {
     let allowance = rules::allowance_ft(&b.view(), actor, MoveMode::Move);
     b.move_range(actor, MoveMode::Move, allowance)
 }
@@ -399,25 +399,25 @@ pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Opt
     let side = me.size().side();
     let metric = b.variant.range_metric();
     let here = me.footprint();
-    let can_attack_from = |p: GridPos| attack_position(b, &view, actor, foes, Footprint::new(p, side));
+    let squares = AttackSquares::new(b, &view, actor, foes);
+    let can_attack_from = |p: GridPos| squares.contain(b, &view, actor, foes, Footprint::new(p, side));
     let reachable = range.destinations(&view);
     // hex-phases: after a move, a second move leaves no attack this phase ("an attack action
     // and a move action, or two move actions"). Ending it beside the foe, or a hex or two
     // short, only hands the foe the first blow; within one move of an attack position the
     // phase is better ended there, so the next phase is move + attack.
     let last_move = b.variant.numbers().ai.second_move_may_wait && b.rules().moves_taken(b.budget()) >= 1;
-    let striking = reachable.iter().any(|(p, _, _)| can_attack_from(*p));
-    if last_move && striking {
-        return None;
-    }
-    if let Some((_, p)) =
-        reachable.iter().filter(|(p, _, _)| can_attack_from(*p)).map(|&(p, cost, provokes)| ((provokes, cost), p)).min()
-    {
-        return Some(p);
+    let striking = reachable
+        .iter()
+        .filter(|(p, _, _)| can_attack_from(*p))
+        .map(|&(p, cost, provokes)| ((provokes, cost), p))
+        .min();
+    if let Some((_, p)) = striking {
+        return if last_move { None } else { Some(p) };
     }
     // Plan the whole way to the nearest attack position and go as far as one move allows
     // (with the phase's last move, only as far as striking distance).
-    let whole = rules::movement_range(&view, actor, MoveMode::Move, u32::MAX / 4);
+    let whole = b.move_range(actor, MoveMode::Move, u32::MAX / 4);
     let mut candidates = whole.destinations(&view);
     candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
     let cost_from_here: std::collections::BTreeMap<GridPos, u32> = candidates.iter().map(|&(p, c, _)| (p, c)).collect();
@@ -448,6 +448,53 @@ pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Opt
         .filter(|((dist, _), _)| *dist < now)
         .min()
         .map(|(_, p)| p)
+}
+
+/// Where the actor could attack one of `foes` from, for one decision. With a melee weapon the
+/// squares are found once, from the foes' side: each square within its reach band of a foe's
+/// square, with a line of effect to it ([`attack_position`]'s own test, made over a box round
+/// each foe square that holds every square the band reaches). A ranged weapon's squares are
+/// asked one by one.
+struct AttackSquares(Option<std::collections::HashSet<GridPos>>);
+
+impl AttackSquares {
+    fn new(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize]) -> AttackSquares {
+        let me = b.fighters.at(actor);
+        if me.wielded().def.is_ranged() {
+            return AttackSquares(None);
+        }
+        let mut squares = std::collections::HashSet::new();
+        let Some(band) = b.reach_band(me) else { return AttackSquares(Some(squares)) };
+        let side = me.size().side();
+        // A step to a neighbouring square or hex moves a column and a row at most, so every
+        // square the band reaches is within this many of the foe's square, either way.
+        let r = (band.max_ft / 5) as i32 + 2;
+        for &t in foes {
+            for c in b.fighters.at(t).footprint().cells() {
+                for y in c.y - r - side + 1..=c.y + r {
+                    for x in c.x - r - side + 1..=c.x + r {
+                        let p = GridPos::new(x, y);
+                        let fp = Footprint::new(p, side);
+                        if !squares.contains(&p)
+                            && band.covers(b.variant, fp, c)
+                            && rules::cover::has_line_of_effect(view.field, fp, c)
+                        {
+                            squares.insert(p);
+                        }
+                    }
+                }
+            }
+        }
+        AttackSquares(Some(squares))
+    }
+
+    /// Whether the actor could attack one of `foes` standing on `fp`.
+    fn contain(&self, b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
+        match &self.0 {
+            Some(squares) => squares.contains(&fp.origin),
+            None => attack_position(b, view, actor, foes, fp),
+        }
+    }
 }
 
 /// Whether the actor, standing on `fp`, could attack one of `foes` with its weapon.

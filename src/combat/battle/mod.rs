@@ -246,7 +246,12 @@ impl Battle<'_, '_> {
 
     /// Where `mover` can go with one movement of `mode` within `budget_ft`, as the battle
     /// stands (searched once while the derived maps stand). Call [`Battle::refresh`] first.
-    pub fn move_range(&self, mover: usize, mode: crate::rules::MoveMode, budget_ft: u32) -> crate::rules::MoveRange {
+    pub fn move_range(
+        &self,
+        mover: usize,
+        mode: crate::rules::MoveMode,
+        budget_ft: u32,
+    ) -> std::sync::Arc<crate::rules::MoveRange> {
         self.derived.move_range(&self.field, mover, mode, budget_ft)
     }
 

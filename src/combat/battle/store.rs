@@ -87,7 +87,7 @@ pub struct Derived {
     pub occupancy: Occupancy,
     pub threat: ThreatMap,
     pub stale: bool,
-    ranges: Mutex<Vec<MoveRange>>,
+    ranges: Mutex<Vec<Arc<MoveRange>>>,
 }
 
 /// The movement ranges kept: the last few searched.
@@ -131,13 +131,13 @@ impl Derived {
     }
 
     /// Where `mover` can go with one movement of `mode` within `budget_ft` over these maps
-    /// (`rules::movement_range`), searched once while they stand.
-    pub fn move_range(&self, field: &Battlefield, mover: usize, mode: MoveMode, budget_ft: u32) -> MoveRange {
+    /// (`rules::movement_range`), searched once while they stand and shared, not copied.
+    pub fn move_range(&self, field: &Battlefield, mover: usize, mode: MoveMode, budget_ft: u32) -> Arc<MoveRange> {
         let mut ranges = self.ranges.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(kept) = ranges.iter().find(|r| (r.mover, r.mode, r.budget_ft) == (mover, mode, budget_ft)) {
             return kept.clone();
         }
-        let range = crate::rules::movement_range(&self.view(field), mover, mode, budget_ft);
+        let range = Arc::new(crate::rules::movement_range(&self.view(field), mover, mode, budget_ft));
         if ranges.len() == RANGES_KEPT {
             ranges.remove(0);
         }

@@ -17,6 +17,17 @@ impl Battle<'_, '_> {
         spend(self, actor, self.budget(), cmd).map(|_| ())
     }
 
+    /// The budget fighter `i` would have at the start of an opportunity now.
+    pub fn fresh_budget_of(&self, i: usize) -> Budget {
+        self.rules().fresh_budget(self, i)
+    }
+
+    /// What would be left of `budget` once fighter `actor` spent it on `cmd`, or why it
+    /// cannot pay for it.
+    pub fn spend_from(&self, actor: usize, budget: &Budget, cmd: &Command) -> Result<Budget, String> {
+        spend(self, actor, budget, cmd).map(|(left, _)| left)
+    }
+
     /// The index of `target` if it is a foe of `actor` still in the fight (not an ally, not
     /// a corpse), or why not.
     pub(super) fn foe(&self, actor: usize, target: &str) -> Result<usize, String> {

@@ -3,7 +3,9 @@
 
 use super::prelude::*;
 use crate::combat::command::GrappleFollowUp;
-use crate::combat::variants::ap_phases::{AP_PHASES, PhaseAction, advanced_name, points};
+use crate::combat::variants::ap_phases::{
+    ACTION_POINTS, AP_PHASES, PhaseAction, advanced_name, ap_earliest_attack_phase, points, points_mut,
+};
 
 /// This variant's systems, each running only while it is the active variant.
 pub fn plugin(app: &mut App) {
@@ -44,10 +46,9 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     format!("{} | {} | {who} acts", super::round_label(b), track.join(" > "))
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let budget = &b.fighters.economy[actor].budget;
+pub(super) fn budget_words(b: &Battle, actor: usize, budget: &Budget) -> Vec<String> {
     let mut parts = vec![format!("{} AP", points(b, actor).ap)];
-    say(&mut parts, budget.own::<PhaseAction>().left, "an action this phase");
+    say(&mut parts, budget.own::<PhaseAction>().left, "this phase's action (1 AP)");
     if budget.own::<PhaseAction>().continuing
         && let Some(adv) = &points(b, actor).advanced
     {
@@ -57,6 +58,21 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
         ));
     }
     parts
+}
+
+/// Puts `actor`'s battle in the first phase its weapon strikes in, with the round's AP whole
+/// (what an action costs is asked as of a phase it can act in); what they were, to put back.
+pub(super) fn ready_to_act(b: &mut Battle, actor: usize) -> (u32, u8) {
+    let was = (b.clock.phase, points(b, actor).ap);
+    b.clock.phase = ap_earliest_attack_phase(b, actor);
+    points_mut(b, actor).ap = ACTION_POINTS;
+    was
+}
+
+/// Puts back what [`ready_to_act`] changed.
+pub(super) fn as_it_was(b: &mut Battle, actor: usize, (phase, ap): (u32, u8)) {
+    b.clock.phase = phase;
+    points_mut(b, actor).ap = ap;
 }
 
 /// The line under a token.

@@ -36,8 +36,7 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     super::initiative_clock_line(b, who)
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let bud = &b.fighters.economy[actor].budget;
+pub(super) fn budget_words(_b: &Battle, _actor: usize, bud: &Budget) -> Vec<String> {
     let mut parts = vec![];
     say(&mut parts, bud.standard, "standard");
     say(&mut parts, bud.move_action, "move");

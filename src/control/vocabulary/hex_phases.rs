@@ -27,13 +27,14 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     format!("Turn {} | phase {}{surprise} | {who} acts", c.round, phases.join(" "))
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let bud = &b.fighters.economy[actor].budget;
+pub(super) fn budget_words(_b: &Battle, _actor: usize, bud: &Budget) -> Vec<String> {
     let mut parts = vec![];
     say(&mut parts, bud.fresh, "full-phase");
     let used = bud.own::<crate::combat::variants::hex_phases::PhaseActions>();
     say(&mut parts, !used.attack_used, "attack");
-    parts.push(format!("{} move(s)", 2u8.saturating_sub(used.moves_used)));
+    for _ in used.moves_used..2 {
+        parts.push("move".into());
+    }
     parts
 }
 

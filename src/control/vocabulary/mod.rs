@@ -11,15 +11,15 @@ mod osr_segments;
 
 mod prelude {
     pub(super) use super::{SlotAction, Tool, add_badges, say};
-    pub(super) use crate::combat::Battle;
     pub(super) use crate::combat::command::{Command, Intent, Stance};
+    pub(super) use crate::combat::{Battle, Budget};
     pub(super) use crate::variants::RulesVariant;
     pub(super) use bevy::prelude::App;
 }
 
-use crate::combat::Battle;
 use crate::combat::command::{Command, Intent};
 use crate::combat::plugin::BattleRes;
+use crate::combat::{Battle, Budget};
 use crate::grid::GridPos;
 use crate::rules::{Combatant, RulesSet};
 use crate::variants::RulesVariant;
@@ -254,17 +254,71 @@ fn initiative_clock_line(b: &Battle, who: &str) -> String {
 /// What the acting fighter may still do, in the variant's words.
 pub fn budget_line(b: &Battle) -> String {
     let Some(actor) = b.actor() else { return String::new() };
-    let mut parts = match b.variant {
-        RulesVariant::ApPhases => ap_phases::budget_words(b, actor),
-        RulesVariant::FourActions => four_actions::budget_words(b, actor),
-        RulesVariant::D20Classic => d20_classic::budget_words(b, actor),
-        RulesVariant::OsrSegments => osr_segments::budget_words(b, actor),
-        RulesVariant::HexPhases => hex_phases::budget_words(b, actor),
-    };
+    let mut parts = budget_words(b, actor, &b.fighters.economy[actor].budget);
     if b.budget().single_action {
         parts.push("surprise: one action".into());
     }
     if parts.is_empty() { "nothing left".into() } else { parts.join(", ") }
+}
+
+/// The parts of `budget` fighter `actor` may still spend, in the variant's words.
+fn budget_words(b: &Battle, actor: usize, budget: &Budget) -> Vec<String> {
+    match b.variant {
+        RulesVariant::ApPhases => ap_phases::budget_words(b, actor, budget),
+        RulesVariant::FourActions => four_actions::budget_words(b, actor, budget),
+        RulesVariant::D20Classic => d20_classic::budget_words(b, actor, budget),
+        RulesVariant::OsrSegments => osr_segments::budget_words(b, actor, budget),
+        RulesVariant::HexPhases => hex_phases::budget_words(b, actor, budget),
+    }
+}
+
+/// What `cmd` takes of fighter `actor`'s turn from its start (osr-segments: its group's turn,
+/// the intent declared; ap-phases: a phase it may strike in), in the variant's words, or why
+/// a turn cannot pay for it.
+pub fn action_cost(b: &mut Battle, actor: usize, cmd: &Command) -> String {
+    // ap-phases: as in the phase its weapon first strikes, the round's AP whole; put back after.
+    let was = (b.variant == RulesVariant::ApPhases).then(|| ap_phases::ready_to_act(b, actor));
+    let mut fresh = b.fresh_budget_of(actor);
+    if b.variant == RulesVariant::OsrSegments {
+        osr_segments::as_group_turn(&mut fresh);
+    }
+    let cost = match b.spend_from(actor, &fresh, cmd) {
+        Ok(left) => cost_line(b, actor, &fresh, &left),
+        Err(why) => format!("not in one turn: {why}"),
+    };
+    if let Some(was) = was {
+        ap_phases::as_it_was(b, actor, was);
+    }
+    cost
+}
+
+/// What an action costs, spent from `before` and leaving `after`, in the variant's words:
+/// the parts of the budget it uses up ("standard", "move", "this phase's action (1 AP)"),
+/// and the whole turn's only where nothing else goes ("full-round"); "free" where nothing is.
+pub fn cost_line(b: &Battle, actor: usize, before: &Budget, after: &Budget) -> String {
+    let words = |budget: &Budget, fresh: bool| {
+        let mut budget = budget.clone();
+        budget.fresh &= fresh;
+        budget_words(b, actor, &budget)
+    };
+    let gone = |fresh: bool| {
+        let mut left = words(after, fresh);
+        let mut gone = Vec::new();
+        for word in words(before, fresh) {
+            match left.iter().position(|w| *w == word) {
+                Some(k) => {
+                    left.remove(k);
+                }
+                None => gone.push(word),
+            }
+        }
+        gone
+    };
+    let mut parts = gone(false);
+    if parts.is_empty() {
+        parts = gone(true);
+    }
+    if parts.is_empty() { "free".into() } else { parts.join(" + ") }
 }
 
 /// The words `on` switches in: a helper for budget lines.

@@ -29,8 +29,8 @@ pub(super) fn clock_line(b: &Battle, who: &str) -> String {
     format!("{} (1 min, 10 segments) | {:?} | {groups} | {who} acts", super::round_label(b), round(b).step)
 }
 
-pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
-    let bud = b.fighters.economy[actor].budget.own::<MajorAction>();
+pub(super) fn budget_words(b: &Battle, actor: usize, budget: &Budget) -> Vec<String> {
+    let bud = budget.own::<MajorAction>();
     let mut parts = vec![];
     let caster = b.fighters.spells[actor].left > 0;
     say(&mut parts, bud.declaring && !caster, "declare: fight, charge or delay");
@@ -39,8 +39,13 @@ pub(super) fn budget_words(b: &Battle, actor: usize) -> Vec<String> {
     say(&mut parts, bud.fast_only, "(fast actions only)");
     say(&mut parts, bud.attacks_only, "(attack routine only)");
     let after_acting = !bud.major && !bud.declaring && !bud.fast_only && !bud.attacks_only;
-    say(&mut parts, after_acting && !b.fighters.economy[actor].budget.stepped, "a positioning move (10 ft)");
+    say(&mut parts, after_acting && !budget.stepped, "a positioning move (10 ft)");
     parts
+}
+
+/// A budget as at the fighter's group turn, its intent declared: its major action left.
+pub(super) fn as_group_turn(budget: &mut Budget) {
+    *budget.own_mut::<MajorAction>() = MajorAction { major: true, ..Default::default() };
 }
 
 /// The line under a token.
