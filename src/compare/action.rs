@@ -49,11 +49,6 @@ impl ActionRow {
     }
 }
 
-/// What `cmd` takes of `actor`'s turn in `b`'s variant.
-fn cost(b: &mut Battle, actor: usize, cmd: &Command) -> String {
-    crate::control::action_cost(b, actor, cmd)
-}
-
 /// A battle per variant, to ask about the live battle's situation.
 pub struct Mirrors {
     worlds: Vec<BattleWorld>,
@@ -78,7 +73,7 @@ impl Mirrors {
             let mut row = attack_row(b, a, t);
             if row.refused.is_none() {
                 let attack = Command::Attack { target: b.fighters.combatant[t].id.clone() };
-                row.cost = cost(b, a, &attack);
+                row.cost = crate::control::action_cost(b, a, &attack);
             }
             row
         })
@@ -89,7 +84,7 @@ impl Mirrors {
         self.rows(live, |b| {
             let mut row = walk_row(b, mover, to);
             if row.refused.is_none() {
-                row.cost = cost(b, mover, &Command::Move { to });
+                row.cost = crate::control::action_cost(b, mover, &Command::Move { to });
             }
             row
         })

@@ -289,12 +289,10 @@ pub(super) fn batch_window(
     Ok(())
 }
 
-/// The colour of series `i` (the charts' colours, as in `--plot`).
+/// The colour of series `i`: the charts' own (`plot::COLOURS`), as in `--plot`.
 fn colour(i: usize) -> egui::Color32 {
-    const COLOURS: [(u8, u8, u8); 6] =
-        [(0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167), (230, 159, 0), (86, 180, 233)];
-    let (r, g, b) = COLOURS[i % COLOURS.len()];
-    egui::Color32::from_rgb(r, g, b)
+    let c = super::plot::COLOURS[i % super::plot::COLOURS.len()];
+    egui::Color32::from_rgb(c.0, c.1, c.2)
 }
 
 /// A plot whose x axis names the specs at 0, 1, 2…

@@ -17,7 +17,7 @@ const SIZE: (u32, u32) = (960, 600);
 const FONT: &str = "sans-serif";
 
 /// One colour per series, told apart in print and by the colour-blind.
-const COLOURS: [RGBColor; 8] = [
+pub(super) const COLOURS: [RGBColor; 8] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(0, 158, 115),

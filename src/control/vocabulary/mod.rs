@@ -295,7 +295,7 @@ pub fn action_cost(b: &mut Battle, actor: usize, cmd: &Command) -> String {
 /// What an action costs, spent from `before` and leaving `after`, in the variant's words:
 /// the parts of the budget it uses up ("standard", "move", "this phase's action (1 AP)"),
 /// and the whole turn's only where nothing else goes ("full-round"); "free" where nothing is.
-pub fn cost_line(b: &Battle, actor: usize, before: &Budget, after: &Budget) -> String {
+fn cost_line(b: &Battle, actor: usize, before: &Budget, after: &Budget) -> String {
     let words = |budget: &Budget, fresh: bool| {
         let mut budget = budget.clone();
         budget.fresh &= fresh;
