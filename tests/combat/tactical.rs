@@ -359,3 +359,115 @@ fn a_withdrawing_fighter_steps_out_rather_than_walking_out() {
         assert_eq!(b.stats().attacks_of_opportunity, before, "{v}: {cmd:?} drew an attack of opportunity");
     }
 }
+
+/// "Focuses fire": every unit of a side picks the same foe, the one the most of them can
+/// strike this turn. Two fighters flank a goblin; a third, nearer a lone wolf than the
+/// goblin, goes for the goblin too (greedy goes for the nearer wolf), and the two strike it.
+#[test]
+fn the_side_concentrates_on_the_foe_most_of_it_can_strike() {
+    use fivefoot::combat::ai::Behaviour;
+    for v in [RulesVariant::FourActions, RulesVariant::D20Classic, RulesVariant::OsrSegments] {
+        let units = vec![
+            unit("left", "blue", (4, 3), "human_fighter", None),
+            unit("right", "blue", (6, 3), "human_fighter", None),
+            unit("third", "blue", (11, 7), "human_fighter", None),
+            unit("gob", "red", (5, 3), "goblin", None),
+            unit("wolf", "red", (14, 8), "wolf", None),
+        ];
+        for id in ["left", "right"] {
+            let mut b = wide_battle(units.clone(), v, 4);
+            let cmd = next_deed(&mut b, id, &mut |b, a| Behaviour::Concentrate.command(&mut b.lend(), a));
+            assert!(
+                matches!(&cmd, Command::Attack { target } | Command::FullAttack { target } if target == "gob"),
+                "{v}: {id} strikes the goblin: {cmd:?}"
+            );
+        }
+        let toward = |cmd: &Command| match cmd {
+            Command::Move { to } => {
+                let d = |x: i32, y: i32| (to.x - x).abs().max((to.y - y).abs());
+                if d(5, 3) < d(14, 8) { "gob" } else { "wolf" }
+            }
+            Command::Charge { target } => {
+                if target == "gob" {
+                    "gob"
+                } else {
+                    "wolf"
+                }
+            }
+            other => panic!("{v}: a move or a charge, not {other:?}"),
+        };
+        let mut b = wide_battle(units.clone(), v, 4);
+        let cmd = next_deed_or_charge(&mut b, "third", &mut |b, a| Behaviour::Concentrate.command(&mut b.lend(), a));
+        assert_eq!(toward(&cmd), "gob", "{v}: the third goes for the goblin: {cmd:?}");
+        let mut b = wide_battle(units, v, 4);
+        let greedy = next_deed_or_charge(&mut b, "third", &mut |b, a| fivefoot::combat::ai::greedy(&mut b.lend(), a));
+        assert_eq!(toward(&greedy), "wolf", "{v}: greedy goes for the nearest, so the test tells them apart");
+    }
+}
+
+/// As [`next_deed`], a charge counting as a deed too.
+fn next_deed_or_charge(
+    b: &mut BattleWorld,
+    id: &str,
+    pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command,
+) -> Command {
+    for _ in 0..40 {
+        let a = b.actor().expect("battle on");
+        if b.read().fighters.combatant[a].id != id {
+            b.execute(Command::EndTurn).unwrap();
+            continue;
+        }
+        let cmd = pick(b, a);
+        if matches!(cmd, Command::Charge { .. } | Command::Move { .. } | Command::Attack { .. }) {
+            return cmd;
+        }
+        if b.execute(cmd).is_err() {
+            b.execute(Command::EndTurn).unwrap();
+        }
+    }
+    panic!("{id} never moved or charged");
+}
+
+/// Holding waits for the foes only while nobody is engaged: once an ally stands in a foe's
+/// reach, the holder goes to the fight rather than watch it.
+#[test]
+fn holding_ends_when_an_ally_is_engaged() {
+    use fivefoot::combat::ai::Behaviour;
+    for v in [RulesVariant::FourActions, RulesVariant::D20Classic] {
+        let apart = vec![
+            unit("hero", "blue", (2, 2), "human_fighter", None),
+            unit("ally", "blue", (2, 6), "human_fighter", None),
+            unit("gob", "red", (12, 4), "goblin", None),
+        ];
+        let mut b = wide_battle(apart, v, 2);
+        let wait = next_hold(&mut b, "hero");
+        assert_eq!(wait, Command::EndTurn, "{v}: no one engaged, it waits");
+        let engaged = vec![
+            unit("hero", "blue", (2, 2), "human_fighter", None),
+            unit("ally", "blue", (11, 4), "human_fighter", None),
+            unit("gob", "red", (12, 4), "goblin", None),
+        ];
+        let mut b = wide_battle(engaged, v, 2);
+        let go = next_hold(&mut b, "hero");
+        assert!(matches!(go, Command::Move { .. } | Command::Charge { .. }), "{v}: it joins the fight: {go:?}");
+    }
+}
+
+/// The hold behaviour's first command for `id` (everyone before it ending its turn).
+fn next_hold(b: &mut BattleWorld, id: &str) -> Command {
+    use fivefoot::combat::ai::Behaviour;
+    for _ in 0..20 {
+        let a = b.actor().expect("battle on");
+        if b.read().fighters.combatant[a].id == id {
+            return Behaviour::Hold.command(&mut b.lend(), a);
+        }
+        b.execute(Command::EndTurn).unwrap();
+    }
+    panic!("{id} never acted");
+}
+
+/// A battle on an open 16 × 10 field.
+fn wide_battle(units: Vec<UnitDef>, v: RulesVariant, seed: u64) -> BattleWorld {
+    let rows = common::open_rows(16, 10);
+    BattleWorld::new(&common::level(&rows, units, v), &Catalogue::builtin(), v, seed, BattleOptions::default())
+}

@@ -1,6 +1,7 @@
 //! The tactical AI's portfolio: scripted behaviours, each a whole way of fighting for one
-//! unit (close with the nearest foe, focus the weakest, take a flanking square, hold cover
-//! and shoot, kite out of reach, withdraw). Each gives the unit's next command from the
+//! unit (close with the nearest foe, strike the foe the whole side can reach, focus the
+//! weakest, take a flanking square, hold cover and shoot, kite out of reach, withdraw, wait
+//! for the foes to come). Each gives the unit's next command from the
 //! battle as it stands; the search (`tactical`) plays each out and keeps the best. They
 //! read the rules as the game shows them: the movement range with the attacks of
 //! opportunity each square costs, the threat map, flanking squares, cover and lines of fire.
@@ -28,15 +29,20 @@ pub enum Behaviour {
     /// than against it): fall back as far from the foes as a move takes it, drawing as few
     /// attacks as it can.
     Withdraw,
-    /// Wait where it stands for the foes to come (they walk into its reach and it strikes
-    /// first), while no foe is in its reach and none threatens it.
+    /// Strike the foe the side can bring the most blows on this turn (the weakest of those),
+    /// every unit of the side choosing the same one: a foe beaten by three at once falls
+    /// before it has struck back much.
+    Concentrate,
+    /// Wait where it stands for the foes to come (they walk into its side's reach and it
+    /// strikes first), while the fight has not begun: no unit of its side engaged.
     Hold,
 }
 
 impl Behaviour {
     /// Every behaviour, in the order ties are broken.
-    pub const ALL: [Behaviour; 7] = [
+    pub const ALL: [Behaviour; 8] = [
         Behaviour::Greedy,
+        Behaviour::Concentrate,
         Behaviour::FocusFire,
         Behaviour::FlankPartner,
         Behaviour::HoldCover,
@@ -55,6 +61,7 @@ impl Behaviour {
             Behaviour::Kite => "kite",
             Behaviour::Withdraw => "withdraw",
             Behaviour::Hold => "hold",
+            Behaviour::Concentrate => "concentrate",
         }
     }
 
@@ -72,6 +79,7 @@ impl Behaviour {
         let moved = match self {
             Behaviour::Withdraw if losing(b, actor) => return withdraw(b, actor, &foes),
             Behaviour::FocusFire => focus_fire(b, actor, &foes),
+            Behaviour::Concentrate => concentrate(b, actor, &foes),
             Behaviour::FlankPartner if !ranged => flank(b, actor),
             Behaviour::HoldCover if ranged => hold_cover(b, actor, &foes),
             Behaviour::Kite if ranged => kite(b, actor, &foes),
@@ -129,6 +137,14 @@ fn threatened(view: &RulesView, actor: usize, fp: Footprint) -> bool {
     view.threat.threateners_of(fp) & view.roster.foes_of(actor) != 0
 }
 
+/// Whether a foe stands in `actor`'s reach (it strikes there, or waits there for its next
+/// strike, rather than walking off after another).
+fn in_reach_of_a_foe(b: &mut Battle, actor: usize, foes: &[usize]) -> bool {
+    b.refresh();
+    let view = b.view();
+    foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
+}
+
 /// The first of `squares`' moves that the rules accept, best first.
 fn first_valid_move(b: &mut Battle, squares: impl IntoIterator<Item = GridPos>) -> Option<Command> {
     squares.into_iter().map(|to| Command::Move { to }).find(|m| b.allows(m))
@@ -138,17 +154,69 @@ fn first_valid_move(b: &mut Battle, squares: impl IntoIterator<Item = GridPos>) 
 fn focus_fire(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let mut weakest = foes.to_vec();
     weakest.sort_by_key(|&t| (b.fighters.health[t].hp, t));
-    for &t in &weakest {
-        let attack = Command::Attack { target: b.fighters.combatant[t].id.clone() };
-        if b.allows(&attack) {
-            return None; // the common strike takes the weakest in reach
-        }
+    if in_reach_of_a_foe(b, actor, foes) {
+        return None; // the common strike takes the weakest in reach
     }
     let here = b.fighters.position[actor].0;
     if b.affordable(&Command::Move { to: here }).is_err() {
         return None;
     }
     let target = *weakest.first()?;
+    best_approach(b, actor, &[target]).and_then(|to| first_valid_move(b, [to]))
+}
+
+/// The foe the side of `actor` should all strike: the one the most of its units in the fight
+/// could strike this turn (within a move and a reach, or any for a shooter), then the one
+/// with the fewest hit points, then the first by id. Every unit of the side works it out
+/// alike from the battle as it stands.
+pub(crate) fn side_target(b: &Battle, actor: usize, foes: &[usize]) -> Option<usize> {
+    let metric = b.variant.range_metric();
+    let side = &b.fighters.side[actor];
+    let ours: Vec<usize> =
+        (0..b.fighters.len()).filter(|&a| b.fighters.side[a] == *side && b.fighters.conditions[a].in_fight()).collect();
+    foes.iter()
+        .map(|&t| {
+            let tf = b.fighters.at(t).footprint();
+            let strikers = ours
+                .iter()
+                .filter(|&&a| {
+                    let f = b.fighters.at(a);
+                    if f.wielded().def.is_ranged() {
+                        return true;
+                    }
+                    let reach = b.reach_band(f).map_or(5, |band| band.max_ft);
+                    metric.footprint_ft(f.footprint(), tf) <= b.variant.move_action_ft(f.stats().def.speed_ft) + reach
+                })
+                .count();
+            (std::cmp::Reverse(strikers), b.fighters.health[t].hp, t)
+        })
+        .min()
+        .map(|(_, _, t)| t)
+}
+
+/// Strike the side's target if it is in reach; close with it if no foe is; else (another
+/// foe in reach) the common strike.
+fn concentrate(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    let target = side_target(b, actor, foes)?;
+    let id = b.fighters.combatant[target].id.clone();
+    let strikes = [Command::FullAttack { target: id.clone() }, Command::Attack { target: id.clone() }];
+    let full_first = usize::from(!b.variant.numbers().ai.full_attack);
+    if let Some(strike) = strikes.into_iter().skip(full_first).find(|c| b.allows(c)) {
+        return Some(strike);
+    }
+    if in_reach_of_a_foe(b, actor, foes) {
+        return None;
+    }
+    let here = b.fighters.position[actor].0;
+    if b.affordable(&Command::Move { to: here }).is_err() {
+        return None;
+    }
+    if b.variant.numbers().ai.charge_from_afar && !b.fighters.wielded[actor].def.is_ranged() {
+        let charge = Command::Charge { target: id };
+        if b.allows(&charge) {
+            return Some(charge);
+        }
+    }
     best_approach(b, actor, &[target]).and_then(|to| first_valid_move(b, [to]))
 }
 
@@ -289,12 +357,18 @@ fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
     Command::EndTurn
 }
 
-/// Wait for the foes: end the turn while no foe is in reach and none threatens it.
+/// Wait for the foes: end the turn while the fight has not begun (no unit of its side
+/// threatens a foe or stands where a foe threatens it), so the foes walk into its side's
+/// reach and it strikes first; once anyone is engaged, the behaviour closes and strikes.
 fn hold(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     b.refresh();
     let view = b.view();
-    let here = b.fighters.at(actor).footprint();
-    let engaged = threatened(&view, actor, here)
-        || foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()));
+    let side = &b.fighters.side[actor];
+    let engaged = (0..b.fighters.len())
+        .filter(|&a| b.fighters.side[a] == *side && b.fighters.conditions[a].in_fight())
+        .any(|a| {
+            threatened(&view, a, b.fighters.at(a).footprint())
+                || foes.iter().any(|&t| view.threat.threatens(a, b.fighters.at(t).footprint()))
+        });
     (!engaged).then_some(Command::EndTurn)
 }

@@ -3,7 +3,10 @@
 //! normal up) a strike at each foe in reach; commands that agree are one candidate. Each
 //! candidate is played out by the real rules engine: the battle's snapshot restored into a
 //! scratch world of its variant and house rules, the acting unit giving that command and
-//! fighting on by its behaviour, everyone else as the greedy AI, to a horizon of turns.
+//! fighting on by its behaviour, its allies by the lines they chose last, the foes as the
+//! greedy AI, to the end of the acting unit's next opportunity. A line is chosen over
+//! closing and striking only when it beats it pair by pair, over the same dice, by more than
+//! the pairs' spread allows to luck.
 //! Every candidate faces the same dice (each playout's dice reseeded from the decision and
 //! the sample, each unit rolling from a stream of its own: common random numbers, so two
 //! lines that agree roll alike), and the budget counts playouts, so the
@@ -18,11 +21,11 @@ use crate::combat::{Battle, BattleWorld};
 /// How hard the tactical AI plays: its search budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Difficulty {
-    /// Three behaviours, one antithetic pair of playouts each to its next turn: it
-    /// misjudges a fight that a few lucky or unlucky rolls decide.
+    /// Three behaviours, one antithetic pair of playouts each: it misjudges a fight that a
+    /// few lucky or unlucky rolls decide.
     Easy,
-    /// Every behaviour and a strike at each foe in reach, 24 playouts each (12 antithetic
-    /// pairs) to its next turn.
+    /// Every behaviour and a strike at each foe in reach, up to 24 playouts each (12
+    /// antithetic pairs) within a budget of 2,000 commands.
     #[default]
     Normal,
     /// As normal, with 48 playouts each.
@@ -37,8 +40,8 @@ struct Budget {
     /// Commands all the playouts of a decision may play together, roughly: after the first
     /// pair of each candidate, as many more pairs as this allows (at least none more).
     commands_per_decision: u32,
-    /// How far each playout looks ahead: until the acting unit's turn has come round again
-    /// this many times (everyone else answering in between).
+    /// How far each playout looks ahead: through the acting unit's opportunity after it has
+    /// come round again this many times (everyone else answering in between).
     turns: u32,
     /// A playout stops after this many commands, whatever the clock.
     commands: u32,
@@ -81,8 +84,8 @@ impl Difficulty {
     }
 }
 
-/// How much better than closing and striking another line must score to be chosen (in
-/// units standing: a fifth of a unit at full health counts 0.4).
+/// How much better than closing and striking another line must score, on one pair of
+/// playouts, to be chosen (in units standing: a fifth of a unit at full health counts 0.4).
 const MARGIN: f64 = 0.3;
 
 /// The tactical AI at one difficulty.
@@ -96,6 +99,9 @@ pub struct Tactical {
     held: Option<Held>,
     /// The candidates of the last decision that weighed any, by square.
     scored: Vec<super::ScoredSquare>,
+    /// The line each unit of its side chose last, by seat: in a playout its allies fight
+    /// on by theirs, so units that chose to hold or flank together are weighed together.
+    plan: Vec<Option<Behaviour>>,
 }
 
 /// A line held through one opportunity: whose, when, and which behaviour.
@@ -109,7 +115,7 @@ struct Held {
 
 impl Tactical {
     pub fn new(difficulty: Difficulty) -> Tactical {
-        Tactical { difficulty, snapshot: None, reason: String::new(), held: None, scored: Vec::new() }
+        Tactical { difficulty, snapshot: None, reason: String::new(), held: None, scored: Vec::new(), plan: Vec::new() }
     }
 
     /// The line held for `actor`, if this decision is in the same opportunity as the one
@@ -175,38 +181,45 @@ impl Ai for Tactical {
         // Samples come in antithetic pairs: the second of each rolls the first's dice turned
         // over, so the pair's luck cancels out. The first pair of every candidate shows how
         // long its playouts run; the rest of the budget of commands sets how many more pairs.
+        let plan = &self.plan;
         let mut play = |c: &Candidate, sample: u32| {
             scratch.restore(snapshot);
             scratch.reseed_dice_per_roller(mix(decision, u64::from(sample / 2)), sample % 2 == 1);
-            playout(&mut scratch, actor, &c.command, c.behaviours[0], &budget)
+            playout(&mut scratch, actor, &c.command, c.behaviours[0], plan, &budget)
         };
-        let mut totals = vec![0.0; candidates.len()];
+        // Each candidate's score of each antithetic pair, pair by pair: the first pair of
+        // every candidate shows how long its playouts run; the rest of the budget of
+        // commands sets how many more pairs.
+        let mut pairs_of: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
         let mut spent = 0;
-        for (c, total) in candidates.iter().zip(&mut totals) {
-            for sample in 0..2 {
-                let (score, commands) = play(c, sample);
-                *total += score;
-                spent += commands;
-            }
+        for (c, row) in candidates.iter().zip(&mut pairs_of) {
+            let (a, ca) = play(c, 0);
+            let (b, cb) = play(c, 1);
+            row.push((a + b) / 2.0);
+            spent += ca + cb;
         }
         let pairs = (budget.commands_per_decision / spent.max(1)).clamp(1, budget.samples / 2);
-        for (c, total) in candidates.iter().zip(&mut totals) {
-            for sample in 2..pairs * 2 {
-                *total += play(c, sample).0;
+        for (c, row) in candidates.iter().zip(&mut pairs_of) {
+            for pair in 1..pairs {
+                row.push((play(c, pair * 2).0 + play(c, pair * 2 + 1).0) / 2.0);
             }
         }
         let samples = pairs * 2;
-        for (c, total) in candidates.iter_mut().zip(totals) {
-            c.score = total / f64::from(samples);
+        for (c, row) in candidates.iter_mut().zip(&pairs_of) {
+            c.score = row.iter().sum::<f64>() / row.len() as f64;
         }
-        // The best score; the plain line (close and strike) unless another beats it by a
-        // clear margin, as a few playouts' luck should not talk it out of a sound default.
+        // The plain line (close and strike) unless another beats it pair by pair (the same
+        // dice) by more than the pairs' spread allows to luck.
         let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
         let baseline = candidates[plain].score;
-        let best = (0..candidates.len()).fold(plain, |best, i| {
-            let bar = if best == plain { MARGIN } else { 1e-9 };
-            if candidates[i].score > candidates[best].score + bar { i } else { best }
-        });
+        let mut best = (plain, 0.0);
+        for (i, row) in pairs_of.iter().enumerate().filter(|&(i, _)| i != plain) {
+            let gain = paired_gain(row, &pairs_of[plain]);
+            if gain.lower > 0.0 && gain.mean > best.1 {
+                best = (i, gain.mean);
+            }
+        }
+        let best = best.0;
         self.scored = candidates
             .iter()
             .enumerate()
@@ -227,6 +240,9 @@ impl Ai for Tactical {
         let clock = battle.clock();
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
         self.held = Some(Held { actor, round: clock.round, phase: clock.phase, behaviour });
+        let seats = battle.read().fighters.len();
+        self.plan.resize(seats, None);
+        self.plan[actor] = Some(behaviour);
         chosen.command
     }
 
@@ -270,20 +286,27 @@ fn playout(
     actor: usize,
     opening: &Command,
     behaviour: Behaviour,
+    plan: &[Option<Behaviour>],
     budget: &Budget,
 ) -> (f64, u32) {
-    // Each time the actor's turn comes round again is one cycle of everyone's answers.
+    // Each time the actor's turn comes round again is one cycle of everyone's answers; the
+    // playout ends as the last cycle's opportunity does (so a line that waits for the foes
+    // to come is weighed with the blows it strikes when they have).
     let (mut cycles, mut was_acting) = (0, true);
     let mut commands = 0;
     let mut opened = false;
     let within = within_a_turn(&scratch.read());
+    let last_round = scratch.clock().round + budget.turns + 1;
     while !scratch.is_over() && commands < budget.commands {
         let Some(now) = scratch.actor() else { break };
+        if now != actor && was_acting && cycles >= budget.turns {
+            break;
+        }
         if now == actor && !was_acting {
             cycles += 1;
-            if cycles >= budget.turns {
-                break;
-            }
+        }
+        if scratch.clock().round > last_round || !scratch.read().fighters.at(actor).in_fight() {
+            break;
         }
         was_acting = now == actor;
         let cmd = {
@@ -296,6 +319,10 @@ fn playout(
                 // Too far to touch the actor's fight before its next turn: only what cannot
                 // wait (a declaration), so a large battle's playout costs what a small one does.
                 (false, _) if apart > within => super::first_things(&mut b, now).unwrap_or(Command::EndTurn),
+                (false, _) if b.fighters.side[now] == b.fighters.side[actor] => match plan.get(now) {
+                    Some(Some(line)) => line.command(&mut b, now),
+                    _ => greedy(&mut b, now),
+                },
                 (false, _) => greedy(&mut b, now),
             }
         };
@@ -334,6 +361,25 @@ fn standing(b: &Battle, actor: usize) -> f64 {
             if f.side() == side { worth } else { -worth }
         })
         .sum()
+}
+
+/// How much better one candidate did than another over the same dice, pair by pair: the
+/// mean gain, and that less one standard error (the gain luck would rarely give).
+struct Gain {
+    mean: f64,
+    lower: f64,
+}
+
+fn paired_gain(ours: &[f64], theirs: &[f64]) -> Gain {
+    let gains: Vec<f64> = ours.iter().zip(theirs).map(|(a, b)| a - b).collect();
+    let n = gains.len() as f64;
+    let mean = gains.iter().sum::<f64>() / n;
+    if gains.len() < 2 {
+        // One pair gives no spread: only a clear gain counts.
+        return Gain { mean, lower: mean - MARGIN };
+    }
+    let var = gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    Gain { mean, lower: mean - (var / n).sqrt() }
 }
 
 /// The seed the decision's playouts start from: the same for every candidate, different for
@@ -398,4 +444,22 @@ fn attacks_drawn(b: &mut Battle, actor: usize, to: crate::grid::GridPos) -> Opti
     b.refresh();
     let view = b.view();
     Some(super::one_move(b, actor).plan_to(&view, to).ok()?.provokes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paired_gain;
+
+    #[test]
+    fn a_gain_counts_only_beyond_the_spread_of_the_pairs() {
+        // Steadily a fifth of a unit better over the same dice: a gain.
+        let steady = paired_gain(&[1.2, 2.2, 0.7, 1.7], &[1.0, 2.0, 0.5, 1.5]);
+        assert!((steady.mean - 0.2).abs() < 1e-9 && steady.lower > 0.0);
+        // As much better on average, but all over the place: luck.
+        let scattered = paired_gain(&[2.0, 0.0, 2.4, 0.4], &[1.0, 1.0, 1.0, 1.0]);
+        assert!((scattered.mean - 0.2).abs() < 1e-9 && scattered.lower < 0.0);
+        // One pair shows no spread: only a gain beyond the margin counts.
+        assert!(paired_gain(&[1.2], &[1.0]).lower < 0.0);
+        assert!(paired_gain(&[1.5], &[1.0]).lower > 0.0);
+    }
 }
