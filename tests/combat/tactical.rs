@@ -192,6 +192,26 @@ fn the_flank_behaviour_takes_the_square_across_from_an_ally() {
     }
 }
 
+/// d20-classic: a fighter beside a goblin, one 5-ft step from the square across it from its
+/// ally, steps there ("a five-foot step ... provokes no attacks of opportunity"; a move out
+/// of the goblin's reach would draw one) and still has its attack.
+#[test]
+fn the_flank_behaviour_steps_into_a_flanking_square_a_step_away() {
+    use fivefoot::combat::ai::Behaviour;
+    let units = vec![
+        unit("ally", "blue", (4, 3), "human_fighter", None),
+        unit("hero", "blue", (6, 4), "human_fighter", None),
+        unit("gob", "red", (5, 3), "goblin", None),
+    ];
+    let mut b = battle(units, RulesVariant::D20Classic, 3);
+    let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&mut b.lend(), a));
+    assert_eq!(cmd, Command::Step { to: GridPos::new(6, 3) });
+    let before = b.stats().attacks_of_opportunity;
+    b.execute(cmd).unwrap();
+    assert_eq!(b.stats().attacks_of_opportunity, before, "the step draws nothing");
+    assert!(b.validate(&Command::Attack { target: "gob".into() }).is_ok(), "and the attack is still to come");
+}
+
 /// An archer in a foe's reach gets out by a step, which draws no attack of opportunity,
 /// where the variant has one usable in melee, and otherwise by the path that draws the
 /// fewest; it never walks out drawing one when a step would do.

@@ -220,8 +220,8 @@ fn concentrate(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> 
     best_approach(b, actor, &[target]).and_then(|to| first_valid_move(b, [to]))
 }
 
-/// Move to a square that flanks a foe an ally already threatens, drawing the fewest
-/// attacks, then the cheapest; none when it already flanks.
+/// Step, or else move, to a square that flanks a foe an ally already threatens (the move
+/// drawing the fewest attacks, then the cheapest); none when it already flanks.
 fn flank(b: &mut Battle, actor: usize) -> Option<Command> {
     b.refresh();
     let squares = {
@@ -234,6 +234,11 @@ fn flank(b: &mut Battle, actor: usize) -> Option<Command> {
     };
     if squares.is_empty() {
         return None;
+    }
+    // A step where the variant has one (it draws no attack of opportunity), else a move.
+    let steps = squares.iter().map(|&(to, _)| Command::Step { to });
+    if let Some(step) = steps.into_iter().find(|s| b.allows(s)) {
+        return Some(step);
     }
     let mut options: Vec<(u32, u32, GridPos)> = reachable(b, actor)
         .into_iter()
