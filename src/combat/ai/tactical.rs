@@ -199,18 +199,33 @@ impl Ai for Tactical {
             spent += ca + cb;
         }
         let pairs = (budget.commands_per_decision / spent.max(1)).clamp(1, budget.samples / 2);
-        for (c, row) in candidates.iter().zip(&mut pairs_of) {
-            for pair in 1..pairs {
-                row.push((play(c, pair * 2).0 + play(c, pair * 2 + 1).0) / 2.0);
+        let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
+        // Pair after pair, every candidate still in the race; from the third pair, one whose
+        // gain over the plain line is below nought by twice its standard error drops out (it
+        // could not be chosen), and the search ends when none but the plain line is left.
+        let mut racing: Vec<bool> = (0..candidates.len()).map(|i| i != plain).collect();
+        let mut played = 2 * candidates.len() as u32;
+        for pair in 1..pairs {
+            if !racing.iter().any(|&r| r) {
+                break;
+            }
+            for (i, c) in candidates.iter().enumerate().filter(|&(i, _)| i == plain || racing[i]) {
+                let score = (play(c, pair * 2).0 + play(c, pair * 2 + 1).0) / 2.0;
+                pairs_of[i].push(score);
+                played += 2;
+            }
+            if pair >= 2 {
+                for (still, row) in racing.iter_mut().zip(&pairs_of).filter(|(still, _)| **still) {
+                    let gain = paired_gain(row, &pairs_of[plain]);
+                    *still = gain.mean + 2.0 * (gain.mean - gain.lower) >= 0.0;
+                }
             }
         }
-        let samples = pairs * 2;
         for (c, row) in candidates.iter_mut().zip(&pairs_of) {
             c.score = row.iter().sum::<f64>() / row.len() as f64;
         }
         // The plain line (close and strike) unless another beats it pair by pair (the same
         // dice) by more than the pairs' spread allows to luck.
-        let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
         let baseline = candidates[plain].score;
         let mut best = (plain, 0.0);
         for (i, row) in pairs_of.iter().enumerate().filter(|&(i, _)| i != plain) {
@@ -235,7 +250,7 @@ impl Ai for Tactical {
             Command::Move { to } => attacks_drawn(&mut battle.lend(), actor, *to),
             _ => None,
         };
-        let playouts = samples * (candidates.len() as u32 + 1);
+        let playouts = played;
         self.reason = reason(&who, &chosen, drawn, baseline, playouts);
         let clock = battle.clock();
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
