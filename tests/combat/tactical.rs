@@ -452,7 +452,6 @@ fn next_deed_or_charge(
 /// reach, the holder goes to the fight rather than watch it.
 #[test]
 fn holding_ends_when_an_ally_is_engaged() {
-    use fivefoot::combat::ai::Behaviour;
     for v in [RulesVariant::FourActions, RulesVariant::D20Classic] {
         let apart = vec![
             unit("hero", "blue", (2, 2), "human_fighter", None),
