@@ -152,6 +152,19 @@ fn the_log_gives_the_tactical_ais_reasons() {
 /// The actor's next command by `pick`, playing on (declarations, waiting for the attack
 /// phase) until it is an attack or a move, or `limit` commands have gone.
 fn next_deed(b: &mut BattleWorld, id: &str, pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command) -> Command {
+    next_such(b, id, pick, |cmd| {
+        matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Move { .. } | Command::Step { .. })
+    })
+}
+
+/// The actor's next command by `pick` that `is_deed` accepts, playing on until then (others
+/// ending their turns).
+fn next_such(
+    b: &mut BattleWorld,
+    id: &str,
+    pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command,
+    is_deed: fn(&Command) -> bool,
+) -> Command {
     for _ in 0..40 {
         let a = b.actor().expect("battle on");
         if b.read().fighters.combatant[a].id != id {
@@ -159,17 +172,14 @@ fn next_deed(b: &mut BattleWorld, id: &str, pick: &mut dyn FnMut(&mut BattleWorl
             continue;
         }
         let cmd = pick(b, a);
-        if matches!(
-            cmd,
-            Command::Attack { .. } | Command::FullAttack { .. } | Command::Move { .. } | Command::Step { .. }
-        ) {
+        if is_deed(&cmd) {
             return cmd;
         }
         if b.execute(cmd).is_err() {
             b.execute(Command::EndTurn).unwrap();
         }
     }
-    panic!("{id} never struck or moved");
+    panic!("{id} never did what was looked for");
 }
 
 /// "Two allies coordinate to take flanking squares": with an ally already beside the goblin,
@@ -431,21 +441,7 @@ fn next_deed_or_charge(
     id: &str,
     pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command,
 ) -> Command {
-    for _ in 0..40 {
-        let a = b.actor().expect("battle on");
-        if b.read().fighters.combatant[a].id != id {
-            b.execute(Command::EndTurn).unwrap();
-            continue;
-        }
-        let cmd = pick(b, a);
-        if matches!(cmd, Command::Charge { .. } | Command::Move { .. } | Command::Attack { .. }) {
-            return cmd;
-        }
-        if b.execute(cmd).is_err() {
-            b.execute(Command::EndTurn).unwrap();
-        }
-    }
-    panic!("{id} never moved or charged");
+    next_such(b, id, pick, |cmd| matches!(cmd, Command::Charge { .. } | Command::Move { .. } | Command::Attack { .. }))
 }
 
 /// Holding waits for the foes only while nobody is engaged: once an ally stands in a foe's
