@@ -471,14 +471,7 @@ fn holding_ends_when_an_ally_is_engaged() {
 /// The hold behaviour's first command for `id` (everyone before it ending its turn).
 fn next_hold(b: &mut BattleWorld, id: &str) -> Command {
     use fivefoot::combat::ai::Behaviour;
-    for _ in 0..20 {
-        let a = b.actor().expect("battle on");
-        if b.read().fighters.combatant[a].id == id {
-            return Behaviour::Hold.command(&mut b.lend(), a);
-        }
-        b.execute(Command::EndTurn).unwrap();
-    }
-    panic!("{id} never acted");
+    next_such(b, id, &mut |b, a| Behaviour::Hold.command(&mut b.lend(), a), |_| true)
 }
 
 /// A battle on an open 16 × 10 field.

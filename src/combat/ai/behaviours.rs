@@ -6,7 +6,10 @@
 //! read the rules as the game shows them: the movement range with the attacks of
 //! opportunity each square costs, the threat map, flanking squares, cover and lines of fire.
 
-use super::{attack_position, best_approach, close_and_strike, first_things, foes_of, one_move, spell_to_cast};
+use super::{
+    attack_position, best_approach, close_and_strike, first_things, foe_in_reach, foes_of, one_move, spell_to_cast,
+    strike_at,
+};
 use crate::combat::Battle;
 use crate::combat::command::Command;
 use crate::grid::{Footprint, GridPos};
@@ -96,6 +99,12 @@ impl Behaviour {
     }
 }
 
+/// The units of `actor`'s side still in the fight, itself among them, in id order.
+fn side_in_fight<'b>(b: &'b Battle, actor: usize) -> impl Iterator<Item = usize> + 'b {
+    let side = &b.fighters.side[actor];
+    (0..b.fighters.len()).filter(move |&a| b.fighters.side[a] == *side && b.fighters.conditions[a].in_fight())
+}
+
 /// Whether `actor` is in a fight it is losing: down to a third of its hit points, or its
 /// side has fewer units standing than its foes have.
 fn losing(b: &Battle, actor: usize) -> bool {
@@ -137,14 +146,6 @@ fn threatened(view: &RulesView, actor: usize, fp: Footprint) -> bool {
     view.threat.threateners_of(fp) & view.roster.foes_of(actor) != 0
 }
 
-/// Whether a foe stands in `actor`'s reach (it strikes there, or waits there for its next
-/// strike, rather than walking off after another).
-fn in_reach_of_a_foe(b: &mut Battle, actor: usize, foes: &[usize]) -> bool {
-    b.refresh();
-    let view = b.view();
-    foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
-}
-
 /// The first of `squares`' moves that the rules accept, best first.
 fn first_valid_move(b: &mut Battle, squares: impl IntoIterator<Item = GridPos>) -> Option<Command> {
     squares.into_iter().map(|to| Command::Move { to }).find(|m| b.allows(m))
@@ -154,8 +155,8 @@ fn first_valid_move(b: &mut Battle, squares: impl IntoIterator<Item = GridPos>) 
 fn focus_fire(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let mut weakest = foes.to_vec();
     weakest.sort_by_key(|&t| (b.fighters.health[t].hp, t));
-    if in_reach_of_a_foe(b, actor, foes) {
-        return None; // the common strike takes the weakest in reach
+    if foe_in_reach(b, actor, foes) {
+        return None; // the common strike takes the weakest in reach, or waits there for it
     }
     let here = b.fighters.position[actor].0;
     if b.affordable(&Command::Move { to: here }).is_err() {
@@ -169,11 +170,9 @@ fn focus_fire(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
 /// could strike this turn (within a move and a reach, or any for a shooter), then the one
 /// with the fewest hit points, then the first by id. Every unit of the side works it out
 /// alike from the battle as it stands.
-pub(crate) fn side_target(b: &Battle, actor: usize, foes: &[usize]) -> Option<usize> {
+fn side_target(b: &Battle, actor: usize, foes: &[usize]) -> Option<usize> {
     let metric = b.variant.range_metric();
-    let side = &b.fighters.side[actor];
-    let ours: Vec<usize> =
-        (0..b.fighters.len()).filter(|&a| b.fighters.side[a] == *side && b.fighters.conditions[a].in_fight()).collect();
+    let ours: Vec<usize> = side_in_fight(b, actor).collect();
     foes.iter()
         .map(|&t| {
             let tf = b.fighters.at(t).footprint();
@@ -198,13 +197,11 @@ pub(crate) fn side_target(b: &Battle, actor: usize, foes: &[usize]) -> Option<us
 /// foe in reach) the common strike.
 fn concentrate(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let target = side_target(b, actor, foes)?;
-    let id = b.fighters.combatant[target].id.clone();
-    let strikes = [Command::FullAttack { target: id.clone() }, Command::Attack { target: id.clone() }];
-    let full_first = usize::from(!b.variant.numbers().ai.full_attack);
-    if let Some(strike) = strikes.into_iter().skip(full_first).find(|c| b.allows(c)) {
+    if let Some(strike) = strike_at(b, target) {
         return Some(strike);
     }
-    if in_reach_of_a_foe(b, actor, foes) {
+    // Another foe in reach: strike it, or wait there for the next strike, not walk off.
+    if foe_in_reach(b, actor, foes) {
         return None;
     }
     let here = b.fighters.position[actor].0;
@@ -212,7 +209,7 @@ fn concentrate(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> 
         return None;
     }
     if b.variant.numbers().ai.charge_from_afar && !b.fighters.wielded[actor].def.is_ranged() {
-        let charge = Command::Charge { target: id };
+        let charge = Command::Charge { target: b.fighters.combatant[target].id.clone() };
         if b.allows(&charge) {
             return Some(charge);
         }
@@ -366,14 +363,10 @@ fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
 /// threatens a foe or stands where a foe threatens it), so the foes walk into its side's
 /// reach and it strikes first; once anyone is engaged, the behaviour closes and strikes.
 fn hold(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
-    b.refresh();
-    let view = b.view();
-    let side = &b.fighters.side[actor];
-    let engaged = (0..b.fighters.len())
-        .filter(|&a| b.fighters.side[a] == *side && b.fighters.conditions[a].in_fight())
-        .any(|a| {
-            threatened(&view, a, b.fighters.at(a).footprint())
-                || foes.iter().any(|&t| view.threat.threatens(a, b.fighters.at(t).footprint()))
-        });
+    let side: Vec<usize> = side_in_fight(b, actor).collect();
+    let engaged = side.into_iter().any(|a| {
+        b.refresh();
+        threatened(&b.view(), a, b.fighters.at(a).footprint()) || foe_in_reach(b, a, foes)
+    });
     (!engaged).then_some(Command::EndTurn)
 }

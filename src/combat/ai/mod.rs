@@ -200,27 +200,14 @@ pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> 
     // 1. Attack the weakest foe it can reach now.
     let mut targets: Vec<usize> = foes.to_vec();
     targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
-    for &t in &targets {
-        let id = b.fighters.combatant[t].id.clone();
-        let full = Command::FullAttack { target: id.clone() };
-        if b.variant.numbers().ai.full_attack && b.allows(&full) {
-            return full;
-        }
-        let single = Command::Attack { target: id };
-        if b.allows(&single) {
-            return single;
-        }
+    if let Some(strike) = targets.iter().find_map(|&t| strike_at(b, t)) {
+        return strike;
     }
     if let Some(complex) = coup_de_grace_or_first_aid(b, actor, foes) {
         return complex;
     }
     // ap-phases: with a foe in reach but the attack phase not come, hold the AP.
-    b.refresh();
-    let in_reach = {
-        let view = b.view();
-        targets.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
-    };
-    if in_reach {
+    if foe_in_reach(b, actor, foes) {
         return Command::EndTurn;
     }
     // 2. A charge when the foe is too far for a move and an attack.
@@ -247,6 +234,25 @@ pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> 
         }
     }
     Command::EndTurn
+}
+
+/// The strike the acting fighter can make at `t` now, if any: a full attack where the
+/// variant makes it worth it, else a single attack.
+pub(crate) fn strike_at(b: &mut Battle, t: usize) -> Option<Command> {
+    let id = b.fighters.combatant[t].id.clone();
+    let full = Command::FullAttack { target: id.clone() };
+    if b.variant.numbers().ai.full_attack && b.allows(&full) {
+        return Some(full);
+    }
+    let single = Command::Attack { target: id };
+    b.allows(&single).then_some(single)
+}
+
+/// Whether one of `foes` stands in `actor`'s reach (as the threat map stands).
+pub(crate) fn foe_in_reach(b: &mut Battle, actor: usize, foes: &[usize]) -> bool {
+    b.refresh();
+    let view = b.view();
+    foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
 }
 
 /// The spell a caster casts now, if any: a healing spell on the most hurt friend in
@@ -312,12 +318,7 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
         return Intent::Fight;
     }
     let foes = foes_of(b, actor);
-    b.refresh();
-    let in_reach = {
-        let view = b.view();
-        foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
-    };
-    if in_reach || can_reach_with_a_move(b, actor) {
+    if foe_in_reach(b, actor, &foes) || can_reach_with_a_move(b, actor) {
         return Intent::Fight;
     }
     nearest_first(b, actor, &foes)
