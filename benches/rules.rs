@@ -17,7 +17,7 @@ fn snapshot() -> Snapshot {
     let cat = Catalogue::builtin();
     let level = Level::from_def(arena(64, 64, 40, 7), &cat).unwrap();
     let roster = roster_of_level(&level.def.units, &cat, level.def.rules);
-    Snapshot::new(Battlefield { terrain: level.terrain, variant: RulesVariant::D20Classic }, roster)
+    Snapshot::new(Battlefield::new(level.terrain, RulesVariant::D20Classic), roster)
 }
 
 /// A successor function as lean as the project's own search: no allocation (an iterator

@@ -62,10 +62,7 @@ struct Clock(u32, u8);
 fn world() -> World {
     let mut w = World::new();
     let rows: Vec<String> = (0..16).map(|y| if y == 7 { "..##....##......".into() } else { ".".repeat(16) }).collect();
-    w.insert_resource(Field(Battlefield {
-        terrain: TerrainMap::from_rows(&rows).unwrap(),
-        variant: RulesVariant::D20Classic,
-    }));
+    w.insert_resource(Field(Battlefield::new(TerrainMap::from_rows(&rows).unwrap(), RulesVariant::D20Classic)));
     w.insert_resource(Dice(rand_chacha::ChaCha8Rng::seed_from_u64(7)));
     w.init_resource::<Derived>();
     w.init_resource::<Log>();

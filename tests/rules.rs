@@ -20,7 +20,7 @@ fn level(rows: Vec<String>, units: Vec<UnitDef>) -> Level {
 fn snapshot(rows: Vec<String>, units: Vec<UnitDef>, variant: RulesVariant) -> Snapshot {
     let lvl = level(rows, units);
     let roster = roster_of_level(&lvl.def.units, &Catalogue::builtin(), lvl.def.rules);
-    Snapshot::new(rules::Battlefield { terrain: lvl.terrain, variant }, roster)
+    Snapshot::new(rules::Battlefield::new(lvl.terrain, variant), roster)
 }
 
 fn idx(view: &RulesView, id: &str) -> usize {

@@ -81,7 +81,7 @@ impl BattleWorld {
         let house_rules = options.house_rules.clone();
         let record = Record::new(variant, super::variants::rules, level.def.name.clone(), options, Arc::new(unarmed));
         let world = engine.world_mut();
-        store::furnish(world, Battlefield { terrain: level.terrain.clone(), variant }, Dice::seeded(seed), record);
+        store::furnish(world, Battlefield::new(level.terrain.clone(), variant), Dice::seeded(seed), record);
         store::seat(world, fighters);
         engine.start_kept();
         engine.refresh_copier();

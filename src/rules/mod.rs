@@ -30,6 +30,15 @@ use bevy::prelude::*;
 pub struct Battlefield {
     pub terrain: TerrainMap,
     pub variant: RulesVariant,
+    /// The lines of effect walked so far on this map (`cover::has_line_of_effect`).
+    pub lines: cover::SightLines,
+}
+
+impl Battlefield {
+    pub fn new(terrain: TerrainMap, variant: RulesVariant) -> Battlefield {
+        let lines = cover::SightLines::new(terrain.width(), terrain.height());
+        Battlefield { terrain, variant, lines }
+    }
 }
 
 /// Everything a rule question reads, borrowed together.
@@ -136,7 +145,7 @@ pub fn view_of(world: &World) -> Option<RulesView<'_>> {
 /// Puts a level on the battlefield of a headless component world: terrain and variant as
 /// a resource, one entity per unit with all its components.
 pub fn spawn_level(world: &mut World, level: &Level, catalogue: &Catalogue, variant: RulesVariant) {
-    world.insert_resource(Battlefield { terrain: level.terrain.clone(), variant });
+    world.insert_resource(Battlefield::new(level.terrain.clone(), variant));
     for unit in &level.def.units {
         if let Some(bundle) = components::CombatantBundle::from_level(unit, catalogue) {
             world.spawn(bundle);

@@ -122,7 +122,7 @@ fn every_shipped_level_loads_under_every_variant() {
             let lvl = Level::load(&path, &cat).unwrap_or_else(|e| panic!("{e}"));
             for v in RulesVariant::ALL {
                 let s = Snapshot::new(
-                    rules::Battlefield { terrain: lvl.terrain.clone(), variant: v },
+                    rules::Battlefield::new(lvl.terrain.clone(), v),
                     roster_of_level(&lvl.def.units, &cat, v),
                 );
                 // The snapshot stands every unit where the level puts it, on open ground,

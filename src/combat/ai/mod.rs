@@ -456,7 +456,7 @@ pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Opt
 /// square, with a line of effect to it ([`attack_position`]'s own test, made over a box round
 /// each foe square that holds every square the band reaches). A ranged weapon's squares are
 /// asked one by one.
-struct AttackSquares(Option<std::collections::HashSet<GridPos>>);
+struct AttackSquares(Option<crate::grid::BitGrid>);
 
 impl AttackSquares {
     fn new(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize]) -> AttackSquares {
@@ -464,7 +464,8 @@ impl AttackSquares {
         if me.wielded().def.is_ranged() {
             return AttackSquares(None);
         }
-        let mut squares = std::collections::HashSet::new();
+        let terrain = &view.field.terrain;
+        let mut squares = crate::grid::BitGrid::new(terrain.width(), terrain.height());
         let Some(band) = b.reach_band(me) else { return AttackSquares(Some(squares)) };
         let side = me.size().side();
         // A step to a neighbouring square or hex moves a column and a row at most, so every
@@ -476,7 +477,8 @@ impl AttackSquares {
                     for x in c.x - r - side + 1..=c.x + r {
                         let p = GridPos::new(x, y);
                         let fp = Footprint::new(p, side);
-                        if !squares.contains(&p)
+                        if terrain.in_bounds(p)
+                            && !squares.contains(p)
                             && band.covers(b.variant, fp, c)
                             && rules::cover::has_line_of_effect(view.field, fp, c)
                         {
@@ -492,7 +494,7 @@ impl AttackSquares {
     /// Whether the actor could attack one of `foes` standing on `fp`.
     fn contain(&self, b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
         match &self.0 {
-            Some(squares) => squares.contains(&fp.origin),
+            Some(squares) => squares.contains(fp.origin),
             None => attack_position(b, view, actor, foes, fp),
         }
     }

@@ -8,10 +8,12 @@
 mod crossing;
 #[cfg(test)]
 mod reference;
+mod sight_lines;
 mod survey;
 #[cfg(test)]
 mod tests;
 
+pub use sight_lines::SightLines;
 pub use survey::survey;
 
 use crossing::*;
@@ -252,6 +254,14 @@ pub fn rate(variant: RulesVariant, survey: &LineSurvey, reach: AttackReach) -> C
 /// Whether an attacker on `from` has any line of effect to square `to` (walls only): the
 /// negation of total cover, so one clear line from any corner settles it.
 pub fn has_line_of_effect(field: &Battlefield, from: Footprint, to: GridPos) -> bool {
+    if from.side == 1 {
+        return field.lines.clear(from.origin, to, || walk_line_of_effect(field, from, to));
+    }
+    walk_line_of_effect(field, from, to)
+}
+
+/// [`has_line_of_effect`], found by walking the lines.
+fn walk_line_of_effect(field: &Battlefield, from: Footprint, to: GridPos) -> bool {
     let target = Footprint::single(to);
     let (min, max) = union_box(from, target);
     if !field.terrain.any_wall_in(min, max) {

@@ -49,13 +49,13 @@ fn scene(
             .collect(),
     );
     let occupancy = Occupancy::build(&terrain, &roster);
-    (Battlefield { terrain, variant }, roster, occupancy)
+    (Battlefield::new(terrain, variant), roster, occupancy)
 }
 
 #[test]
 fn lines_along_a_corridor_and_through_a_wall() {
     let terrain = TerrainMap::from_rows(&["#####", ".....", "#.#..", "....."]).unwrap();
-    let field = Battlefield { terrain, variant: RulesVariant::D20Classic };
+    let field = Battlefield::new(terrain, RulesVariant::D20Classic);
     let roster = Roster::new(vec![]);
     let occupancy = Occupancy::build(&field.terrain, &roster);
     let at = |x, y| Footprint::single(GridPos::new(x, y));
@@ -97,7 +97,7 @@ fn a_low_wall_near_one_end_covers_one_way_only() {
     // The low wall beside the left creature covers it from the right one (within 30 ft
     // of it, and nearer to it than the attacker), not the other way (35 ft from the target).
     let terrain = TerrainMap::from_rows(&["..........", ".=........", "..........", ".........."]).unwrap();
-    let field = Battlefield { terrain, variant: RulesVariant::D20Classic };
+    let field = Battlefield::new(terrain, RulesVariant::D20Classic);
     let roster = Roster::new(vec![
         unit(0, Footprint::single(GridPos::new(0, 1))),
         unit(1, Footprint::single(GridPos::new(8, 2))),
