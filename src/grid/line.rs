@@ -220,7 +220,7 @@ pub fn hex_line_all(a: GridPos, b: GridPos, nudge: f64, mut f: impl FnMut(GridPo
 }
 
 fn cube_round(q: f64, r: f64, s: f64) -> (i32, i32) {
-    let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
+    let (mut rq, mut rr, rs) = (round(q), round(r), round(s));
     let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
     if dq > dr && dq > ds {
         rq = -rr - rs;
@@ -228,6 +228,21 @@ fn cube_round(q: f64, r: f64, s: f64) -> (i32, i32) {
         rr = -rq - rs;
     }
     (rq as i32, rr as i32)
+}
+
+/// `x` to the nearest whole number, halves away from zero: [`f64::round`] for the sizes a
+/// map has, without the library call (the fraction left by truncating is exact).
+#[inline]
+fn round(x: f64) -> f64 {
+    let whole = x as i64 as f64;
+    let fraction = x - whole;
+    if fraction >= 0.5 {
+        whole + 1.0
+    } else if fraction <= -0.5 {
+        whole - 1.0
+    } else {
+        whole
+    }
 }
 
 /// Squares on a straight line from `a` to `b` (a Bresenham walk), start excluded.
@@ -262,6 +277,17 @@ mod tests {
             true
         });
         v
+    }
+
+    #[test]
+    fn rounding_is_the_library_s_halves_away_from_zero() {
+        let mut x = -300.0;
+        while x <= 300.0 {
+            for nudge in [0.0, 1e-6, -1e-6, 1e-12] {
+                assert_eq!(round(x + nudge), (x + nudge).round(), "{}", x + nudge);
+            }
+            x += 0.125;
+        }
     }
 
     #[test]

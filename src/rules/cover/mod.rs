@@ -23,7 +23,7 @@ use super::roster::Occupancy;
 use super::{Battlefield, RulesView};
 use crate::grid::{
     BitGrid, CrossedSpans, Footprint, GridPos, Metric, Shape, Terrain, crossed_runs_are_columns, for_each_crossed_cell,
-    for_each_crossed_run, for_each_face_pair, hex_line_all, hex_line_cells, mask, square_corners,
+    for_each_crossed_run, for_each_face_pair, hex_line_all, mask, square_corners,
 };
 use crate::variants::{CoverRule, RulesVariant};
 use serde::Serialize;

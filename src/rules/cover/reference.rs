@@ -2,6 +2,7 @@
 //! oracle the fast survey is checked against.
 
 use super::*;
+use crate::grid::hex_line_cells;
 
 /// The survey as first written: lines walked square by square, corners in a `Vec`.
 pub fn survey(

@@ -252,8 +252,10 @@ pub(super) fn survey_with(
                 for t in target.cells() {
                     let mut blockers = [Blocker::Clear; 2];
                     for (k, nudge) in [1e-6, -1e-6].into_iter().enumerate() {
-                        blockers[k] =
-                            hex_line_cells(a, t, nudge).into_iter().map(&classify_cell).max().unwrap_or(Blocker::Clear);
+                        hex_line_all(a, t, nudge, |c| {
+                            blockers[k] = blockers[k].max(classify_cell(c));
+                            true
+                        });
                     }
                     let score = score_of(&blockers);
                     let centre = |p: GridPos| [p.x as f32 + 0.5 * (p.y & 1) as f32, p.y as f32];
