@@ -207,7 +207,11 @@ impl CombatEvent {
             CombatEvent::TurnStarted { unit } => format!("{unit}'s turn"),
             CombatEvent::Moved { unit, path, cost_ft, kind } => {
                 let to = path.last().map_or("nowhere".to_string(), |p| p.to_string());
-                format!("{unit} {kind}s to {to} ({cost_ft} ft)")
+                // A kind is a verb ("move", "charge") or, for one moved by another, its
+                // participle ("dragged", "pushed back").
+                let participle = kind.split(' ').next().is_some_and(|word| word.ends_with("ed"));
+                let verb = if participle { format!("is {kind}") } else { format!("{kind}s") };
+                format!("{unit} {verb} to {to} ({cost_ft} ft)")
             }
             CombatEvent::Attack { .. } => self.describe_under("target number"),
             CombatEvent::Confirm { attacker, roll, total, target_number, confirmed, .. } => format!(
@@ -277,6 +281,15 @@ mod tests {
             *kind = "trip (combat maneuver) on".into();
         }
         assert!(trip.describe_under("AC").ends_with("needs 13+ (CMD 16): miss"), "{}", trip.describe_under("AC"));
+        let moved = |kind: &str| CombatEvent::Moved {
+            unit: "gob".into(),
+            path: vec![crate::grid::GridPos::new(2, 1)],
+            cost_ft: 10,
+            kind: kind.into(),
+        };
+        assert_eq!(moved("move").describe(), "gob moves to (2, 1) (10 ft)");
+        assert_eq!(moved("dragged").describe(), "gob is dragged to (2, 1) (10 ft)");
+        assert_eq!(moved("pushed back").describe(), "gob is pushed back to (2, 1) (10 ft)");
         let turn = CombatEvent::TurnStarted { unit: "hero".into() };
         assert_eq!(turn.describe_under("AC"), turn.describe(), "other events read as ever");
     }
