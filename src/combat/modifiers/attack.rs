@@ -34,6 +34,9 @@ pub struct PendingAttack {
     /// Set by the flanking modifier, for the terms after it that depend on it.
     pub flanking: bool,
     pub terms: Vec<Modifier>,
+    /// The parts of the target's defence gathered so far, where the number to reach is made
+    /// of them (hex-phases: its DCV, before the 10 is added).
+    pub defence: i32,
     pub target_number: i32,
     /// What the target number is, in the variant's words ("AC", "10 + DCV 5").
     pub against: String,

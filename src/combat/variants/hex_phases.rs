@@ -333,20 +333,17 @@ pub fn ocv(stats: &Stats) -> i32 {
     combat_value(stats) + stats.def.base_attack.div_euclid(2)
 }
 
-/// DCV: combat value + shield bonus.
-pub fn dcv(stats: &Stats) -> i32 {
-    combat_value(stats) + stats.def.shield
-}
-
 /// The attack roll is 3d6 + OCV against 10 + DCV: OCV, the attacker's own bonuses, the
 /// target unaware (−3 DCV) or in partial cover (+2 DCV, `cover_term`), the target's
-/// defences.
+/// defences; then the DCV itself, the target's combat value and its shield, and the 10.
 fn add_attack_modifiers(app: &mut App) {
     app.add_modifier(offensive_combat_value)
         .add_modifier(modifiers::offense)
         .add_modifier(target_unaware)
         .add_modifier(modifiers::cover)
         .add_modifier(modifiers::defense)
+        .add_modifier(defensive_combat_value)
+        .add_modifier(shield)
         .add_modifier(ten_plus_dcv);
     // Damage is the weapon's dice: no Strength.
     app.add_modifier(modifiers::damage_bonuses).add_modifier(modifiers::untrained_damage);
@@ -365,13 +362,25 @@ fn target_unaware(InMut(at): Weighed, conditions: Query<&Conditions>) {
     }
 }
 
-/// The number to reach: 10 + the target's DCV.
-fn ten_plus_dcv(InMut(at): Weighed, stats: Query<&Stats>) {
+/// The target's combat value, the first part of its DCV.
+fn defensive_combat_value(InMut(at): Weighed, stats: Query<&Stats>) {
     if let Ok(s) = stats.get(at.target) {
-        let dcv = dcv(s);
-        at.target_number = 10 + dcv;
-        at.against = format!("10 + DCV {dcv}");
+        at.defence += combat_value(s);
     }
+}
+
+/// The target's shield, the second part of its DCV.
+fn shield(InMut(at): Weighed, stats: Query<&Stats>) {
+    if let Ok(s) = stats.get(at.target) {
+        at.defence += s.def.shield;
+    }
+}
+
+/// The number to reach: 10 + the DCV its parts came to.
+fn ten_plus_dcv(InMut(at): Weighed) {
+    let dcv = at.defence;
+    at.target_number = 10 + dcv;
+    at.against = format!("10 + DCV {dcv}");
 }
 
 /// hex-phases in the rules schedule: delaying holds the phase's action until after the
