@@ -28,6 +28,8 @@ use bevy::prelude::*;
 /// The map being fought over and the rule variant in force.
 #[derive(Clone, Debug, PartialEq, Resource)]
 pub struct Battlefield {
+    /// Never changed once the battlefield is made (its `lines` are a record of its walls):
+    /// a new map is a new battlefield.
     pub terrain: TerrainMap,
     pub variant: RulesVariant,
     /// The lines of effect walked so far on this map (`cover::has_line_of_effect`).
@@ -36,7 +38,7 @@ pub struct Battlefield {
 
 impl Battlefield {
     pub fn new(terrain: TerrainMap, variant: RulesVariant) -> Battlefield {
-        let lines = cover::SightLines::new(terrain.width(), terrain.height());
+        let lines = cover::SightLines::of(&terrain, variant.shape());
         Battlefield { terrain, variant, lines }
     }
 }

@@ -1,37 +1,57 @@
-//! Lines of effect already walked on a battlefield: whether a one-square attacker on one
-//! square has a line to another depends on the walls alone, which a battle never changes,
-//! so each pair is walked once a battle and remembered (two bits a pair, set atomically, so
-//! every world holding the battle shares one record across threads). Larger maps than
-//! [`MOST_SQUARES`] keep no record and walk every line.
+//! Lines of effect already walked: whether a one-square attacker on one square has a line
+//! to another depends on the walls alone (and the grid's shape), which a battle never
+//! changes, so each pair is walked once and remembered, two bits a pair, set atomically.
+//! Every battle fought on the same walls shares one record, across threads (a sim's
+//! thousands of battles on one level walk each line once), and the record is dropped with
+//! the last of them. Larger maps than [`MOST_SQUARES`] keep no record and walk every line.
 
-use crate::grid::GridPos;
-use std::sync::Arc;
+use crate::grid::{GridPos, Shape, Terrain, TerrainMap};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Maps of more squares than this walk every line (a record would pass a megabyte).
 const MOST_SQUARES: usize = 2048;
 
-/// The lines of effect walked so far on one battlefield, shared by its copies.
+/// The records in use, each for one layout of walls on one shape of grid.
+static RECORDS: Mutex<Vec<Weak<Record>>> = Mutex::new(Vec::new());
+
+/// The lines of effect walked so far on one battlefield's walls, shared by every battle on
+/// them.
 #[derive(Clone, Default)]
 pub struct SightLines(Option<Arc<Record>>);
 
 struct Record {
+    shape: Shape,
     width: i32,
     height: i32,
+    /// Which squares are walls, row by row: what the record is a record of.
+    walls: Vec<bool>,
     /// Two bits a pair (from, to): walked, and clear.
     bits: Box<[AtomicU64]>,
 }
 
 impl SightLines {
-    /// An empty record for a map of `width` × `height` squares.
-    pub fn new(width: i32, height: i32) -> SightLines {
+    /// The record for `terrain`'s walls on a grid of `shape`: the one in use if a battle on
+    /// the same walls holds one, else a new, empty one.
+    pub fn of(terrain: &TerrainMap, shape: Shape) -> SightLines {
+        let (width, height) = (terrain.width(), terrain.height());
         let squares = (width.max(0) * height.max(0)) as usize;
         if squares == 0 || squares > MOST_SQUARES {
             return SightLines(None);
         }
+        let walls: Vec<bool> =
+            (0..width * height).map(|i| terrain.get(GridPos::new(i % width, i / width)) == Terrain::Wall).collect();
+        let mut records = RECORDS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        records.retain(|r| r.strong_count() > 0);
+        let same = |r: &Record| (r.shape, r.width, r.height) == (shape, width, height) && r.walls == walls;
+        if let Some(record) = records.iter().filter_map(Weak::upgrade).find(|r| same(r)) {
+            return SightLines(Some(record));
+        }
         let words = (squares * squares * 2).div_ceil(64);
         let bits = (0..words).map(|_| AtomicU64::new(0)).collect();
-        SightLines(Some(Arc::new(Record { width, height, bits })))
+        let record = Arc::new(Record { shape, width, height, walls, bits });
+        records.push(Arc::downgrade(&record));
+        SightLines(Some(record))
     }
 
     /// Whether a one-square attacker on `from` has a line of effect to `to`: as remembered,
@@ -76,9 +96,13 @@ impl PartialEq for SightLines {
 mod tests {
     use super::*;
 
+    fn map(rows: &[&str]) -> TerrainMap {
+        TerrainMap::from_rows(&rows.iter().map(|r| r.to_string()).collect::<Vec<_>>()).unwrap()
+    }
+
     #[test]
     fn a_line_is_walked_once_and_then_remembered() {
-        let lines = SightLines::new(4, 3);
+        let lines = SightLines::of(&map(&["....", "..#.", "...."]), Shape::Square);
         let (a, b) = (GridPos::new(0, 0), GridPos::new(3, 2));
         assert!(!lines.clear(a, b, || false));
         assert!(!lines.clear(a, b, || panic!("walked twice")));
@@ -89,8 +113,23 @@ mod tests {
     }
 
     #[test]
+    fn battles_on_the_same_walls_share_a_record_and_others_do_not() {
+        let walls = map(&[".....", "..#..", "....."]);
+        let first = SightLines::of(&walls, Shape::Square);
+        let (a, b) = (GridPos::new(0, 1), GridPos::new(4, 1));
+        assert!(!first.clear(a, b, || false));
+        let second = SightLines::of(&walls.clone(), Shape::Square);
+        assert!(!second.clear(a, b, || panic!("walked again on the same walls")));
+        let hexes = SightLines::of(&walls, Shape::Hex);
+        assert!(hexes.clear(a, b, || true), "another shape of grid is another record");
+        let moved = SightLines::of(&map(&[".....", ".#...", "....."]), Shape::Square);
+        assert!(moved.clear(a, b, || true), "other walls are another record");
+    }
+
+    #[test]
     fn a_large_map_keeps_no_record() {
-        let lines = SightLines::new(64, 64);
+        let row = ".".repeat(64);
+        let lines = SightLines::of(&map(&vec![row.as_str(); 64]), Shape::Square);
         let a = GridPos::new(0, 0);
         assert!(lines.clear(a, a, || true));
         assert!(!lines.clear(a, a, || false));

@@ -252,9 +252,10 @@ pub(super) fn survey_with(
                 for t in target.cells() {
                     let mut blockers = [Blocker::Clear; 2];
                     for (k, nudge) in [1e-6, -1e-6].into_iter().enumerate() {
+                        // A wall is the worst a line can meet: the walk stops there.
                         hex_line_all(a, t, nudge, |c| {
                             blockers[k] = blockers[k].max(classify_cell(c));
-                            true
+                            blockers[k] != Blocker::Wall
                         });
                     }
                     let score = score_of(&blockers);
