@@ -151,7 +151,6 @@ fn weighed(b: &Battle, aim: Aim, kind: &AttackKind, ctx: &AttackContext) -> Atta
         cover_bonus,
         flanking: false,
         terms: Vec::new(),
-        defence: 0,
         target_number: 0,
         against: String::new(),
     };

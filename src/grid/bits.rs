@@ -74,7 +74,8 @@ impl BitGrid {
         self.height
     }
 
-    fn in_bounds(&self, p: GridPos) -> bool {
+    /// Whether `p` is on the map.
+    pub fn in_bounds(&self, p: GridPos) -> bool {
         p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
     }
 

@@ -364,9 +364,8 @@ fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
 /// reach and it strikes first; once anyone is engaged, the behaviour closes and strikes.
 fn hold(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let side: Vec<usize> = side_in_fight(b, actor).collect();
-    let engaged = side.into_iter().any(|a| {
-        b.refresh();
-        threatened(&b.view(), a, b.fighters.at(a).footprint()) || foe_in_reach(b, a, foes)
-    });
+    b.refresh();
+    let engaged =
+        side.into_iter().any(|a| threatened(&b.view(), a, b.fighters.at(a).footprint()) || foe_in_reach(b, a, foes));
     (!engaged).then_some(Command::EndTurn)
 }

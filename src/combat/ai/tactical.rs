@@ -217,7 +217,7 @@ impl Ai for Tactical {
             if pair >= 2 {
                 for (still, row) in racing.iter_mut().zip(&pairs_of).filter(|(still, _)| **still) {
                     let gain = paired_gain(row, &pairs_of[plain]);
-                    *still = gain.mean + 2.0 * (gain.mean - gain.lower) >= 0.0;
+                    *still = gain.mean + 2.0 * gain.spread >= 0.0;
                 }
             }
         }
@@ -230,7 +230,7 @@ impl Ai for Tactical {
         let mut best = (plain, 0.0);
         for (i, row) in pairs_of.iter().enumerate().filter(|&(i, _)| i != plain) {
             let gain = paired_gain(row, &pairs_of[plain]);
-            if gain.lower > 0.0 && gain.mean > best.1 {
+            if gain.lower() > 0.0 && gain.mean > best.1 {
                 best = (i, gain.mean);
             }
         }
@@ -250,8 +250,7 @@ impl Ai for Tactical {
             Command::Move { to } => attacks_drawn(&mut battle.lend(), actor, *to),
             _ => None,
         };
-        let playouts = played;
-        self.reason = reason(&who, &chosen, drawn, baseline, playouts);
+        self.reason = reason(&who, &chosen, drawn, baseline, played);
         let clock = battle.clock();
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
         self.held = Some(Held { actor, round: clock.round, phase: clock.phase, behaviour });
@@ -379,10 +378,17 @@ fn standing(b: &Battle, actor: usize) -> f64 {
 }
 
 /// How much better one candidate did than another over the same dice, pair by pair: the
-/// mean gain, and that less one standard error (the gain luck would rarely give).
+/// mean gain and its standard error (for one pair, which shows no spread, the margin).
 struct Gain {
     mean: f64,
-    lower: f64,
+    spread: f64,
+}
+
+impl Gain {
+    /// The gain less its spread: above nought, a gain luck would rarely give.
+    fn lower(&self) -> f64 {
+        self.mean - self.spread
+    }
 }
 
 fn paired_gain(ours: &[f64], theirs: &[f64]) -> Gain {
@@ -391,10 +397,10 @@ fn paired_gain(ours: &[f64], theirs: &[f64]) -> Gain {
     let mean = gains.iter().sum::<f64>() / n;
     if gains.len() < 2 {
         // One pair gives no spread: only a clear gain counts.
-        return Gain { mean, lower: mean - MARGIN };
+        return Gain { mean, spread: MARGIN };
     }
     let var = gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    Gain { mean, lower: mean - (var / n).sqrt() }
+    Gain { mean, spread: (var / n).sqrt() }
 }
 
 /// The seed the decision's playouts start from: the same for every candidate, different for
@@ -469,12 +475,12 @@ mod tests {
     fn a_gain_counts_only_beyond_the_spread_of_the_pairs() {
         // Steadily a fifth of a unit better over the same dice: a gain.
         let steady = paired_gain(&[1.2, 2.2, 0.7, 1.7], &[1.0, 2.0, 0.5, 1.5]);
-        assert!((steady.mean - 0.2).abs() < 1e-9 && steady.lower > 0.0);
+        assert!((steady.mean - 0.2).abs() < 1e-9 && steady.lower() > 0.0);
         // As much better on average, but all over the place: luck.
         let scattered = paired_gain(&[2.0, 0.0, 2.4, 0.4], &[1.0, 1.0, 1.0, 1.0]);
-        assert!((scattered.mean - 0.2).abs() < 1e-9 && scattered.lower < 0.0);
+        assert!((scattered.mean - 0.2).abs() < 1e-9 && scattered.lower() < 0.0);
         // One pair shows no spread: only a gain beyond the margin counts.
-        assert!(paired_gain(&[1.2], &[1.0]).lower < 0.0);
-        assert!(paired_gain(&[1.5], &[1.0]).lower > 0.0);
+        assert!(paired_gain(&[1.2], &[1.0]).lower() < 0.0);
+        assert!(paired_gain(&[1.5], &[1.0]).lower() > 0.0);
     }
 }

@@ -21,21 +21,20 @@ use std::ops::{Index, IndexMut};
 /// the column is made, not at each fighter's turn to be read.
 pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
     /// Lent by a world given whole to the rules (`store::lend`): to read and to change.
-    Lent { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: ComponentId, of: PhantomData<&'s C> },
+    Lent { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId>, of: PhantomData<&'s C> },
     /// Read from a world shared with others (`store::read`): the cell was made read-only.
-    Read { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: ComponentId },
+    Read { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId> },
     /// Read through a system's own query of the component (the checks, `store::checked`).
     Queried { seats: &'w [Entity], query: Query<'w, 's, &'static C> },
 }
 
 impl<'w, C: Component<Mutability = Mutable>> Column<'w, '_, C> {
-    /// `id` is `C`'s component id in `world` ([`ColumnIds`]).
-    fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: ComponentId) -> Self {
-        Column::Lent { seats, world, id, of: PhantomData }
+    fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
+        Column::Lent { seats, world, id: world.components().component_id::<C>(), of: PhantomData }
     }
 
-    fn read(seats: &'w [Entity], world: &'w World, id: ComponentId) -> Self {
-        Column::Read { seats, world: world.as_unsafe_world_cell_readonly(), id }
+    fn read(seats: &'w [Entity], world: &'w World) -> Self {
+        Column::Read { seats, world: world.as_unsafe_world_cell_readonly(), id: world.components().component_id::<C>() }
     }
 }
 
@@ -47,12 +46,12 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
             let Column::Queried { seats, query } = self else { unreachable!() };
             return query.get(seats[i]).expect("every seat holds a fighter");
         };
-        // SAFETY: `id` is `C`'s id in this world (`ColumnIds`), so the pointer is
+        // SAFETY: `id` is `C`'s id in this world (`component_id::<C>`), so the pointer is
         // to a `C`. Lent: the world was lent whole (`store::lend`, from `&mut World`) to
         // the battle holding this column, the one way to its `C`s, and a shared borrow of
         // the column (and so of the battle) rules out a `&mut C` given out by it. Read: the
         // cell was made from a shared `&World`, and is only read.
-        unsafe { world.get_entity(seats[i]).ok().and_then(|e| e.get_by_id(*id)).map(|ptr| ptr.deref::<C>()) }
+        unsafe { id.and_then(|id| world.get_entity(seats[i]).ok()?.get_by_id(id)).map(|ptr| ptr.deref::<C>()) }
             .expect("every seat holds a fighter")
     }
 
@@ -62,10 +61,7 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
             // SAFETY: as `seated`; the column is borrowed uniquely, so no other reference to
             // a `C` it gave out is alive, and nothing else in the battle reaches a `C`.
             Column::Lent { seats, world, id, .. } => unsafe {
-                world
-                    .get_entity(seats[i])
-                    .ok()
-                    .and_then(|e| e.get_mut_by_id(*id).ok())
+                id.and_then(|id| world.get_entity(seats[i]).ok()?.get_mut_by_id(id).ok())
                     .map(|changed| changed.into_inner().deref_mut::<C>())
             }
             .expect("every seat holds a fighter"),
@@ -147,29 +143,15 @@ macro_rules! fighter_columns {
             $(pub $column: $component,)*
         }
 
-        /// Each combatant component's id in one world, looked up once, when the world is
-        /// furnished for a battle (`store::furnish`), not each time the battle is lent.
-        #[derive(Resource, Clone, Copy)]
-        pub struct ColumnIds {
-            $($column: ComponentId,)*
-        }
-
-        impl ColumnIds {
-            /// The ids of the components in `world`, registered there if they were not.
-            pub fn register(world: &mut World) -> ColumnIds {
-                ColumnIds { $($column: world.register_component::<$component>(),)* }
-            }
-        }
-
         impl<'w> Fighters<'w, 'w> {
             /// The fighters seated in `world`, to read from outside any system.
-            pub fn read(seats: &'w [Entity], world: &'w World, ids: &ColumnIds) -> Self {
-                Fighters { $($column: Column::read(seats, world, ids.$column),)* }
+            pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
+                Fighters { $($column: Column::read(seats, world),)* }
             }
 
             /// The fighters seated in a world lent whole to the rules.
-            pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>, ids: &ColumnIds) -> Self {
-                Fighters { $($column: Column::lent(seats, world, ids.$column),)* }
+            pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
+                Fighters { $($column: Column::lent(seats, world),)* }
             }
         }
 

@@ -5,7 +5,7 @@
 //! rule drivers and `BattleWorld::lend` take the world whole ([`lend`]); the checks and
 //! anyone else read it from a shared world ([`read`]).
 
-use super::fighters::{ChangingReads, ColumnIds, Fighter, Fighters, FixedReads};
+use super::fighters::{ChangingReads, Fighter, Fighters, FixedReads};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules, Whole};
 use crate::combat::event::CombatEvent;
 use crate::combat::kept::KeptReads;
@@ -232,14 +232,13 @@ pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
         let resource = |missing: &str| -> ! { panic!("the world holds a battle (`store::furnish`): no {missing}") };
         let record = cell.get_resource_mut::<Record>().unwrap_or_else(|| resource("Record")).into_inner();
         let seats = &cell.get_resource::<Seats>().unwrap_or_else(|| resource("Seats")).0[..];
-        let ids = cell.get_resource::<ColumnIds>().unwrap_or_else(|| resource("ColumnIds"));
         Battle {
             level_name: Held::lent(&mut record.level_name),
             field: Held::lent(
                 cell.get_resource_mut::<Battlefield>().unwrap_or_else(|| resource("Battlefield")).into_inner(),
             ),
             variant: record.variant,
-            fighters: Fighters::lent(seats, cell, ids),
+            fighters: Fighters::lent(seats, cell),
             dice: Held::lent(cell.get_resource_mut::<Dice>().unwrap_or_else(|| resource("Dice")).into_inner()),
             options: Held::lent(&mut record.options),
             clock: Held::lent(cell.get_resource_mut::<Clock>().unwrap_or_else(|| resource("Clock")).into_inner()),
@@ -263,10 +262,6 @@ pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record:
     if !world.contains_resource::<Seats>() {
         world.insert_resource(Seats::default());
     }
-    if !world.contains_resource::<ColumnIds>() {
-        let ids = ColumnIds::register(world);
-        world.insert_resource(ids);
-    }
     world.insert_resource(field);
     world.insert_resource(dice);
     world.insert_resource(Clock::default());
@@ -283,7 +278,7 @@ pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
         level_name: Held::Read(&record.level_name),
         field: Held::Read(world.resource::<Battlefield>()),
         variant: record.variant,
-        fighters: Fighters::read(&world.resource::<Seats>().0, world, world.resource::<ColumnIds>()),
+        fighters: Fighters::read(&world.resource::<Seats>().0, world),
         dice: Held::Read(world.resource::<Dice>()),
         options: Held::Read(&record.options),
         clock: Held::Read(world.resource::<Clock>()),

@@ -34,9 +34,7 @@ pub struct PendingAttack {
     /// Set by the flanking modifier, for the terms after it that depend on it.
     pub flanking: bool,
     pub terms: Vec<Modifier>,
-    /// The parts of the target's defence gathered so far, where the number to reach is made
-    /// of them (hex-phases: its DCV, before the 10 is added).
-    pub defence: i32,
+    /// The number to reach, as its parts are gathered (hex-phases: the DCV's, then the 10).
     pub target_number: i32,
     /// What the target number is, in the variant's words ("AC", "10 + DCV 5").
     pub against: String,

@@ -365,20 +365,20 @@ fn target_unaware(InMut(at): Weighed, conditions: Query<&Conditions>) {
 /// The target's combat value, the first part of its DCV.
 fn defensive_combat_value(InMut(at): Weighed, stats: Query<&Stats>) {
     if let Ok(s) = stats.get(at.target) {
-        at.defence += combat_value(s);
+        at.target_number += combat_value(s);
     }
 }
 
 /// The target's shield, the second part of its DCV.
 fn shield(InMut(at): Weighed, stats: Query<&Stats>) {
     if let Ok(s) = stats.get(at.target) {
-        at.defence += s.def.shield;
+        at.target_number += s.def.shield;
     }
 }
 
 /// The number to reach: 10 + the DCV its parts came to.
 fn ten_plus_dcv(InMut(at): Weighed) {
-    let dcv = at.defence;
+    let dcv = at.target_number;
     at.target_number = 10 + dcv;
     at.against = format!("10 + DCV {dcv}");
 }

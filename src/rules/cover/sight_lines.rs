@@ -5,7 +5,7 @@
 //! thousands of battles on one level walk each line once), and the record is dropped with
 //! the last of them. Larger maps than [`MOST_SQUARES`] keep no record and walk every line.
 
-use crate::grid::{GridPos, Shape, Terrain, TerrainMap};
+use crate::grid::{BitGrid, GridPos, Shape, TerrainMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
@@ -22,10 +22,8 @@ pub struct SightLines(Option<Arc<Record>>);
 
 struct Record {
     shape: Shape,
-    width: i32,
-    height: i32,
-    /// Which squares are walls, row by row: what the record is a record of.
-    walls: Vec<bool>,
+    /// The walls it is a record of (the terrain's own set of them).
+    walls: BitGrid,
     /// Two bits a pair (from, to): walked, and clear.
     bits: Box<[AtomicU64]>,
 }
@@ -39,17 +37,16 @@ impl SightLines {
         if squares == 0 || squares > MOST_SQUARES {
             return SightLines(None);
         }
-        let walls: Vec<bool> =
-            (0..width * height).map(|i| terrain.get(GridPos::new(i % width, i / width)) == Terrain::Wall).collect();
+        let walls = terrain.walls();
         let mut records = RECORDS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         records.retain(|r| r.strong_count() > 0);
-        let same = |r: &Record| (r.shape, r.width, r.height) == (shape, width, height) && r.walls == walls;
+        let same = |r: &Record| r.shape == shape && r.walls == *walls;
         if let Some(record) = records.iter().filter_map(Weak::upgrade).find(|r| same(r)) {
             return SightLines(Some(record));
         }
         let words = (squares * squares * 2).div_ceil(64);
         let bits = (0..words).map(|_| AtomicU64::new(0)).collect();
-        let record = Arc::new(Record { shape, width, height, walls, bits });
+        let record = Arc::new(Record { shape, walls: walls.clone(), bits });
         records.push(Arc::downgrade(&record));
         SightLines(Some(record))
     }
@@ -72,10 +69,9 @@ impl SightLines {
 
 impl Record {
     fn pair(&self, from: GridPos, to: GridPos) -> Option<usize> {
-        let index = |p: GridPos| {
-            (p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height).then_some((p.y * self.width + p.x) as usize)
-        };
-        Some(index(from)? * (self.width * self.height) as usize + index(to)?)
+        let (width, height) = (self.walls.width(), self.walls.height());
+        let index = |p: GridPos| self.walls.in_bounds(p).then_some((p.y * width + p.x) as usize);
+        Some(index(from)? * (width * height) as usize + index(to)?)
     }
 }
 
