@@ -1,49 +1,60 @@
-//! The combat clock's shared moves: initiative rolled or scored, the order, a fighter's
-//! reactions back as a round begins, and its turn starting. Time moves on only by the
+//! The combat clock's shared moves: initiative rolled or scored (`Initiatives`, what the
+//! variants' systems that start a battle take), the order, and a fighter's reactions back
+//! as a round begins. Time moves on only by the
 //! rules schedule's clock (`schedule::clock`), where each variant opens its own windows
 //! (rounds, phases, segment steps) with systems of its own.
 
 pub use super::time::{Budget, Clock};
 
-use super::battle::Battle;
+use super::battle::{EventLog, Seats};
 use super::event::CombatEvent;
 use super::fighter::Initiative;
-use crate::rules::Dice;
+use crate::rules::{Awareness, Combatant, Dice, Stats};
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::{Query, Res, ResMut};
 
-/// Rolls initiative and readies the clock; the engine then opens the first window.
-pub fn start(b: &mut Battle) {
-    let some_aware = b.fighters.iter().any(|f| f.awareness().aware);
-    let some_unaware = b.fighters.iter().any(|f| !f.awareness().aware);
-    let rules = b.rules();
-    b.clock.surprise_pending = some_aware && some_unaware && b.variant.numbers().rules.surprise_round;
-    rules.start(b);
-    // The surprise round (phase) is round 0; the fight proper opens on round 1.
-    b.clock.round = 0;
-    b.clock.phase = 0;
-    b.clock.actor = None;
+/// What the systems that start a battle (the clock schedule's `Begin` step) roll
+/// initiative with: each combatant's name, scores, awareness and initiative in seat (id)
+/// order, the seeded dice, the log, and the clock that keeps the order.
+#[derive(SystemParam)]
+pub struct Initiatives<'w, 's> {
+    seats: Res<'w, Seats>,
+    fighters: Query<'w, 's, (&'static Combatant, &'static Stats, &'static Awareness, &'static mut Initiative)>,
+    dice: ResMut<'w, Dice>,
+    log: ResMut<'w, EventLog>,
+    clock: ResMut<'w, Clock>,
 }
 
-/// An initiative that is a score, not a roll; ties are broken once by the seeded dice.
-pub(crate) fn fixed_initiative(b: &mut Battle, score: impl Fn(&Battle, usize) -> i32, note: &str) {
-    for i in 0..b.fighters.len() {
-        let total = score(b, i);
-        let tie = b.dice.roll(1000) as i64;
-        b.fighters.initiative[i].order = total as i64 * 10_000 + tie;
-        b.fighters.initiative[i].shown = total;
-        let id = b.fighters.combatant[i].id.clone();
-        b.emit(CombatEvent::Initiative { unit: id, roll: None, total, note: note.into() });
+impl Initiatives<'_, '_> {
+    /// An initiative that is a score, not a roll (`note` says which, in the log's words);
+    /// ties are broken once by the seeded dice.
+    pub(crate) fn fixed(&mut self, score: impl Fn(&Stats) -> i32, note: &str) {
+        let mut each = self.fighters.iter_many_mut(&self.seats.0);
+        while let Some((who, stats, _, mut initiative)) = each.fetch_next() {
+            let total = score(stats);
+            let tie = self.dice.roll(1000) as i64;
+            *initiative = Initiative { order: total as i64 * 10_000 + tie, shown: total };
+            self.log.push(CombatEvent::Initiative { unit: who.id.clone(), roll: None, total, note: note.into() });
+        }
+        self.sort();
     }
-    sort_order(b);
-}
 
-pub(crate) fn roll_d20_initiative(b: &mut Battle, bonus_for_aware: i32) {
-    for i in 0..b.fighters.len() {
-        let (dex, aware) = (b.fighters.stats[i].dex_mod(), b.fighters.awareness[i].aware);
-        let (initiative, event) = d20_initiative(&mut b.dice, &b.fighters.combatant[i].id, dex, aware, bonus_for_aware);
-        b.fighters.initiative[i] = initiative;
-        b.emit(event);
+    /// Everyone rolls d20 initiative, those aware of their foes at `bonus_for_aware`.
+    pub(crate) fn roll_d20(&mut self, bonus_for_aware: i32) {
+        let mut each = self.fighters.iter_many_mut(&self.seats.0);
+        while let Some((who, stats, awareness, mut initiative)) = each.fetch_next() {
+            let (rolled, event) =
+                d20_initiative(&mut self.dice, &who.id, stats.dex_mod(), awareness.aware, bonus_for_aware);
+            *initiative = rolled;
+            self.log.push(event);
+        }
+        self.sort();
     }
-    sort_order(b);
+
+    fn sort(&mut self) {
+        let orders = self.fighters.iter_many(&self.seats.0).map(|(_, _, _, initiative)| initiative.order);
+        self.clock.order = initiative_order(orders);
+    }
 }
 
 /// One fighter's d20 initiative: its roll plus its Dexterity modifier (plus `bonus_for_aware`
@@ -69,11 +80,6 @@ pub(crate) fn d20_initiative(
     (Initiative { order, shown: total }, CombatEvent::Initiative { unit: id.into(), roll: Some(roll), total, note })
 }
 
-pub(crate) fn sort_order(b: &mut Battle) {
-    let n = b.fighters.len();
-    b.clock.order = initiative_order((0..n).map(|i| b.fighters.initiative[i].order));
-}
-
 /// The seats in initiative order, highest first; ties (there are none after the dice)
 /// in seat order.
 pub(crate) fn initiative_order(orders: impl Iterator<Item = i64>) -> Vec<usize> {
@@ -87,23 +93,4 @@ pub(crate) fn initiative_order(orders: impl Iterator<Item = i64>) -> Vec<usize> 
 pub(crate) fn new_round(r: &mut super::fighter::Reactions) {
     r.this_round = 0;
     r.free_attacked_by.clear();
-}
-
-/// A fighter's turn starts: effects lasting until then end, and it regains what its
-/// variant gives back at the start of a turn.
-pub(crate) fn start_turn(b: &mut Battle, i: usize) {
-    let rules = b.rules();
-    let id = b.fighters.combatant[i].id.clone();
-    b.emit(CombatEvent::TurnStarted { unit: id.clone() });
-    b.fighters.bonuses[i].clear();
-    b.fighters.awareness[i].has_acted = true;
-    let lose = rules.turn_starts(&mut b.fighters.reactions[i]);
-    // A held action not taken by the start of the holder's next turn is lost.
-    b.fighters.reactions[i].held = None;
-    if let Some(c) = lose
-        && b.fighters.conditions[i].remove(c)
-    {
-        b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
-        b.invalidate();
-    }
 }

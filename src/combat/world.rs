@@ -54,7 +54,6 @@ impl BattleWorld {
             options.death_saves = mode;
         }
         let mut battle = BattleWorld::paused_on(engine, level, catalogue, seed, options);
-        super::clock::start(&mut battle.lend());
         battle.engine_mut().begin();
         battle.settle();
         battle

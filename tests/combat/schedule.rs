@@ -51,7 +51,9 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
                 "settle",
                 "derive",
                 "clock",
+                "clock: begin",
                 "clock: next up",
+                "clock: opens",
                 "clock: window",
                 "attack modifiers",
                 "damage modifiers"
@@ -186,6 +188,39 @@ fn a_variant_plugin_replaces_the_common_system_where_its_source_differs() {
             "four_actions::ambushers_in_no_particular_order"
         ]
     );
+    // Each variant starts the battle with its own initiative: rolled, scored, or by group
+    // each round (osr-segments, whose battle starts at the step before declarations).
+    let begin = |v| systems(v)["clock: begin"].clone();
+    let initiative = [
+        (RulesVariant::ApPhases, "ap_phases::initiative_is_dexterity"),
+        (RulesVariant::FourActions, "four_actions::roll_initiative"),
+        (RulesVariant::D20Classic, "d20_classic::roll_initiative"),
+        (RulesVariant::OsrSegments, "osr_segments::round_starts_at_low"),
+        (RulesVariant::HexPhases, "hex_phases::initiative_is_combat_value"),
+    ];
+    for (v, system) in initiative {
+        let begin = begin(v);
+        assert_eq!(begin.first().map(String::as_str), Some("surprise_round_due"), "{v:?}");
+        assert_eq!(begin.last().map(String::as_str), Some("clock_at_zero"), "{v:?}");
+        assert!(begin.contains(&system.to_string()), "{v:?}: {begin:?}");
+    }
+    // A turn starts in the turn-based variants (its bonuses end, a held action is lost);
+    // ap-phases' and osr-segments' opportunities are phases and steps, and their plugins
+    // take that system out. What a fighter gets back is each variant's own.
+    let opens = |v| systems(v)["clock: opens"].clone();
+    let common = ["weigh_fresh_budget", "give_fresh_budget"];
+    assert_eq!(opens(RulesVariant::ApPhases), [&common[..], &["ap_phases::advanced_action_continues"]].concat());
+    assert_eq!(opens(RulesVariant::OsrSegments), common);
+    assert_eq!(
+        opens(RulesVariant::D20Classic),
+        [&common[..], &["turn_starts", "d20_classic::flat_footed_no_more", "d20_classic::immediate_action_back"]]
+            .concat()
+    );
+    assert_eq!(
+        opens(RulesVariant::FourActions),
+        [&common[..], &["turn_starts", "four_actions::surprise_wears_off"]].concat()
+    );
+    assert_eq!(opens(RulesVariant::HexPhases), [&common[..], &["turn_starts", "hex_phases::may_abort_again"]].concat());
     // Each variant ends an opportunity by its own action economy.
     let clocks: Vec<Vec<String>> = RulesVariant::ALL.iter().map(|&v| systems(v)["clock"].clone()).collect();
     for (i, c) in clocks.iter().enumerate() {

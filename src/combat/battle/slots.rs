@@ -7,7 +7,6 @@
 use super::Battle;
 use super::FighterRef;
 use crate::combat::command::Command;
-use crate::combat::fighter::Reactions;
 use crate::combat::time::Budget;
 use crate::level::SpellDef;
 use crate::rules::{PathPlan, RulesView};
@@ -24,18 +23,9 @@ pub(crate) trait VariantRules: Sync {
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
     /// The budget a fighter gets when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
-    /// Sets the battle going: initiative, and who starts surprised.
-    fn start(&self, b: &mut Battle);
     /// A dying fighter's turn (its save, check or bleeding) falls in the window open now.
     fn dying_acts_now(&self, _b: &Battle) -> bool {
         true
-    }
-    /// A fighter's opportunity to act opens (most variants: its turn starts,
-    /// `clock::start_turn`).
-    fn opportunity_opens(&self, b: &mut Battle, i: usize);
-    /// At the start of a fighter's turn: what it regains, and the condition it loses.
-    fn turn_starts(&self, _reactions: &mut Reactions) -> Option<crate::rules::Condition> {
-        None
     }
     /// `a` takes an attack action (ap-phases counts them: each after the first is at −5).
     fn attack_action_taken(&self, _b: &mut Battle, _a: usize) {}

@@ -2,18 +2,20 @@
 //! in the clock stage says so), time moves: the clock stage runs the [`ClockSchedule`]
 //! until someone's opportunity is open or the battle is over. Each run either calls the
 //! next fighter up ([`ClockStep::NextUp`]: `call_next` passes over those who cannot act and
-//! stops at one who may, or at a dying one, whose turn the clock driver then takes) or, once
-//! the queue is empty, lets the variant's systems in [`ClockStep::Window`] open the next
-//! round, phase or step.
+//! stops at one who may, or at a dying one, whose turn the clock driver then takes) and
+//! opens its opportunity ([`ClockStep::Opens`]: its fresh budget, its turn's start, what
+//! its variant gives back), or, once the queue is empty, lets the variant's systems in
+//! [`ClockStep::Window`] open the next round, phase or step. The first run starts the
+//! battle ([`ClockStep::Begin`]: the variant's systems roll initiative).
 
 use crate::combat::battle::store::{Record, lend};
-use crate::combat::battle::{self, EventLog, Seats};
+use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::clock;
 use crate::combat::event::CombatEvent;
-use crate::combat::fighter::Reactions;
+use crate::combat::fighter::{Bonuses, Economy, Reactions};
 use crate::combat::resolve;
 use crate::combat::time::Clock;
-use crate::rules::{Awareness, Condition, Conditions, Side};
+use crate::rules::{Awareness, Combatant, Condition, Conditions, Side};
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -26,21 +28,38 @@ pub struct ClockSchedule;
 /// The steps of a run of the clock schedule, in order.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClockStep {
-    /// The next fighter in the queue who may act: its opportunity opens.
+    /// The battle starts (the first run only): whether a surprise round (phase) comes,
+    /// then the variant's systems roll or score initiative and set who starts surprised.
+    Begin,
+    /// The next fighter in the queue who may act is called.
     NextUp,
+    /// The fighter called gets its fresh budget, and its opportunity opens: its turn
+    /// starts (effects lasting until then end) and it regains what its variant gives back.
+    Opens,
     /// The queue is empty: the variant opens its next window of time.
     Window,
 }
 
 impl ClockStep {
-    pub const ALL: [ClockStep; 2] = [ClockStep::NextUp, ClockStep::Window];
+    pub const ALL: [ClockStep; 4] = [ClockStep::Begin, ClockStep::NextUp, ClockStep::Opens, ClockStep::Window];
 
     pub fn name(self) -> &'static str {
         match self {
+            ClockStep::Begin => "clock: begin",
             ClockStep::NextUp => "clock: next up",
+            ClockStep::Opens => "clock: opens",
             ClockStep::Window => "clock: window",
         }
     }
+}
+
+/// The parts of the [`ClockStep::Opens`] step, in order: the fresh budget, then the
+/// turn's start (common), then what the variant gives back.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opening {
+    Budget,
+    TurnStarts,
+    GivenBack,
 }
 
 /// Whether time is moving, and where it is in doing so.
@@ -51,18 +70,21 @@ pub struct TimeMoves {
     pub window_due: bool,
     /// Windows opened while looking for someone to act.
     pub windows: u32,
+    /// The battle is starting: the [`ClockStep::Begin`] step is due.
+    pub beginning: bool,
 }
 
 impl TimeMoves {
     /// The acting fighter is done: once the command is settled (no walk under way, no
     /// reaction waiting), time moves on to the next.
     pub fn start(&mut self) {
-        *self = TimeMoves { moving: true, window_due: false, windows: 0 };
+        *self = TimeMoves { moving: true, ..TimeMoves::default() };
     }
 
-    /// The battle begins: its first window opens, then time moves to the first to act.
+    /// The battle begins: initiative, its first window opens, then time moves to the
+    /// first to act.
     pub fn begin(&mut self) {
-        *self = TimeMoves { moving: true, window_due: true, windows: 0 };
+        *self = TimeMoves { moving: true, window_due: true, windows: 0, beginning: true };
     }
 }
 
@@ -71,15 +93,126 @@ pub(super) fn add_clock(app: &mut App) {
     schedule.set_executor(SingleThreadedExecutor::new());
     schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
     app.add_schedule(schedule).init_resource::<TimeMoves>().init_resource::<Called>();
+    app.init_resource::<FreshBudget>();
     app.configure_sets(
         ClockSchedule,
         (
+            ClockStep::Begin.run_if(|t: Res<TimeMoves>| t.beginning),
             ClockStep::NextUp.run_if(|t: Res<TimeMoves>| t.moving && !t.window_due),
+            ClockStep::Opens.run_if(|called: Res<Called>| matches!(*called, Called::Acts(_))),
             ClockStep::Window.run_if(|t: Res<TimeMoves>| t.window_due),
         )
             .chain(),
     );
-    app.add_systems(ClockSchedule, call_next.in_set(ClockStep::NextUp));
+    app.configure_sets(
+        ClockSchedule,
+        (Opening::Budget, Opening::TurnStarts, Opening::GivenBack).chain().in_set(ClockStep::Opens),
+    );
+    app.add_systems(
+        ClockSchedule,
+        (
+            (surprise_round_due, clock_at_zero.after(RollsInitiative)).in_set(ClockStep::Begin),
+            call_next.in_set(ClockStep::NextUp),
+            (weigh_fresh_budget, give_fresh_budget).chain().in_set(Opening::Budget),
+            turn_starts.in_set(Opening::TurnStarts),
+        ),
+    );
+    app.configure_sets(ClockSchedule, RollsInitiative.after(surprise_round_due).in_set(ClockStep::Begin));
+}
+
+/// The variant's systems in the [`ClockStep::Begin`] step that roll or score initiative
+/// and set who starts surprised: after the common check for a surprise round, before the
+/// clock is set at its zero.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RollsInitiative;
+
+/// A surprise round (phase) comes if some are aware of their foes and some are not, where
+/// the variant has one.
+fn surprise_round_due(seats: Res<Seats>, awareness: Query<&Awareness>, record: Res<Record>, mut clock: ResMut<Clock>) {
+    let (mut some_aware, mut some_unaware) = (false, false);
+    for a in awareness.iter_many(&seats.0) {
+        some_aware |= a.aware;
+        some_unaware |= !a.aware;
+    }
+    clock.surprise_pending = some_aware && some_unaware && record.variant.numbers().rules.surprise_round;
+}
+
+/// The surprise round (phase) is round 0; the fight proper opens on round 1. The battle has
+/// begun.
+fn clock_at_zero(mut clock: ResMut<Clock>, mut time: ResMut<TimeMoves>) {
+    clock.round = 0;
+    clock.phase = 0;
+    clock.actor = None;
+    time.beginning = false;
+}
+
+/// The budget the fighter called gets, as its variant weighs it (a formula of the
+/// variant's, which the action bar's costs ask too), until it is given.
+#[derive(Resource, Default)]
+struct FreshBudget(Option<crate::combat::time::Budget>);
+
+/// Weighs the called fighter's fresh budget, reading the battle as the checks do.
+fn weigh_fresh_budget(called: Res<Called>, check: battle::store::BattleCheck, mut fresh: ResMut<FreshBudget>) {
+    let Called::Acts(i) = *called else { return };
+    fresh.0 = Some(check.battle().fresh_budget_of(i));
+}
+
+/// Gives the called fighter the budget weighed for it.
+fn give_fresh_budget(
+    called: Res<Called>,
+    seats: Res<Seats>,
+    mut fresh: ResMut<FreshBudget>,
+    mut economies: Query<&mut Economy>,
+) {
+    let (Called::Acts(i), Some(budget)) = (*called, fresh.0.take()) else { return };
+    if let Some(mut economy) = seats.0.get(i).and_then(|&e| economies.get_mut(e).ok()) {
+        economy.budget = budget;
+    }
+}
+
+/// A fighter's turn starts: the bonuses lasting until then end, it has acted (for
+/// surprise), and a held action not taken by now is lost. (Variants without turns, whose
+/// opportunities are phases or segments, take this system out.)
+pub(crate) fn turn_starts(
+    called: Res<Called>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Bonuses, &mut Awareness, &mut Reactions)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Called::Acts(i) = *called else { return };
+    let Some(Ok((who, mut bonuses, mut awareness, mut reactions))) = seats.0.get(i).map(|&e| fighters.get_mut(e))
+    else {
+        return;
+    };
+    log.push(CombatEvent::TurnStarted { unit: who.id.clone() });
+    bonuses.clear();
+    awareness.has_acted = true;
+    reactions.held = None;
+}
+
+/// The fighter whose opportunity opens now, if one does: its seat and entity.
+pub(crate) fn opening(called: &Called, seats: &Seats) -> Option<(usize, Entity)> {
+    let Called::Acts(i) = *called else { return None };
+    seats.0.get(i).map(|&e| (i, e))
+}
+
+/// At the start of its turn the fighter called has its reactions back, and stops being
+/// `condition` (d20-classic: flat-footed; four-actions: surprised): what the variant's
+/// system in [`Opening::GivenBack`] does.
+pub(crate) fn reactions_back_and_no_longer(
+    condition: Condition,
+    (called, seats): (&Called, &Seats),
+    fighters: &mut Query<(&Combatant, &mut Reactions, &mut Conditions)>,
+    log: &mut EventLog,
+    derived: &mut Derived,
+) {
+    let Some((_, e)) = opening(called, seats) else { return };
+    let Ok((who, mut reactions, mut conditions)) = fighters.get_mut(e) else { return };
+    reactions.used = 0;
+    if conditions.remove(condition) {
+        log.push(CombatEvent::ConditionLost { unit: who.id.clone(), condition });
+        derived.stale = true;
+    }
 }
 
 /// Whom the clock called on its last run: a fighter whose opportunity opens, or a dying
@@ -162,11 +295,8 @@ pub(crate) fn run_the_clock(world: &mut World) {
                     resolve::dying_turn(&mut b, i);
                 }
             }
-            Called::Acts(i) => {
-                let mut b = lend(world);
-                b.fighters.economy[i].budget = b.rules().fresh_budget(&b, i);
-                b.rules().opportunity_opens(&mut b, i);
-            }
+            // Its opportunity opened in the run (`ClockStep::Opens`).
+            Called::Acts(_) => {}
         }
     }
 }

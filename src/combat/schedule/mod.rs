@@ -24,7 +24,7 @@ pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
 
-pub use clock::{ClockSchedule, ClockStep, TimeMoves};
+pub use clock::{ClockSchedule, ClockStep, Opening, RollsInitiative, TimeMoves};
 
 use super::Battle;
 use super::battle::Seats;
@@ -403,12 +403,21 @@ pub fn replace_slot(app: &mut App, slot: Slot) {
 /// the order of those before and after them. Only what is there already is taken out: a
 /// plugin doing this comes after the plugin that added them.
 pub fn remove_rule_systems<M>(app: &mut App, set: impl IntoSystemSet<M>) {
+    remove_systems(app, RulesSchedule, set);
+}
+
+/// Takes the systems in `set` out of the clock schedule, as [`remove_rule_systems`] does
+/// out of the rules schedule.
+pub fn remove_clock_systems<M>(app: &mut App, set: impl IntoSystemSet<M>) {
+    remove_systems(app, ClockSchedule, set);
+}
+
+fn remove_systems<M>(app: &mut App, label: impl ScheduleLabel, set: impl IntoSystemSet<M>) {
     let world = app.world_mut();
-    let mut schedule =
-        world.resource_mut::<Schedules>().remove(RulesSchedule).expect("RulesSchedulePlugin adds the rules schedule");
+    let mut schedule = world.resource_mut::<Schedules>().remove(label).expect("RulesSchedulePlugin adds the schedule");
     schedule
         .remove_systems_in_set(set, world, ScheduleCleanupPolicy::RemoveSystemsOnly)
-        .expect("the rules schedule has the set");
+        .expect("the schedule has the set");
     world.resource_mut::<Schedules>().insert(schedule);
 }
 

@@ -22,10 +22,6 @@ pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
-    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
-        clock::start_turn(b, i);
-        spend_immediate(b, i, None);
-    }
     fn opportunity_taken(&self, b: &mut Battle, by: usize) {
         spend_immediate(b, by, Some(Immediate::AttackOfOpportunity));
     }
@@ -56,19 +52,6 @@ impl VariantRules for D20Classic {
     fn healed_from(&self, f: FighterRef<'_, '_, '_>) -> i32 {
         // The dying are "at 0 HP" whatever the blow: healing counts from 0.
         f.health().hp.max(0)
-    }
-    fn start(&self, b: &mut Battle) {
-        clock::roll_d20_initiative(b, 0);
-        // The unaware start flat-footed.
-        for i in 0..b.fighters.len() {
-            if !b.fighters.awareness[i].aware {
-                b.fighters.conditions[i].add(Condition::FlatFooted);
-            }
-        }
-    }
-    fn turn_starts(&self, reactions: &mut Reactions) -> Option<Condition> {
-        reactions.used = 0;
-        Some(Condition::FlatFooted)
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
@@ -295,7 +278,50 @@ impl Plugin for D20ClassicPlugin {
                 pass_turn_when(standard_and_move_spent).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, next_round.in_set(ClockStep::Window));
+        app.add_systems(
+            ClockSchedule,
+            (
+                (roll_initiative, unaware_start_flat_footed).chain().in_set(RollsInitiative),
+                (flat_footed_no_more, immediate_action_back).chain().in_set(Opening::GivenBack),
+                next_round.in_set(ClockStep::Window),
+            ),
+        );
+    }
+}
+
+/// Everyone rolls d20 initiative.
+fn roll_initiative(mut initiatives: Initiatives) {
+    initiatives.roll_d20(0);
+}
+
+/// The unaware start flat-footed.
+fn unaware_start_flat_footed(mut fighters: Query<(&Awareness, &mut Conditions)>) {
+    for (awareness, mut conditions) in &mut fighters {
+        if !awareness.aware {
+            conditions.add(Condition::FlatFooted);
+        }
+    }
+}
+
+/// At the start of its turn a fighter has its attacks of opportunity back and is no
+/// longer flat-footed.
+fn flat_footed_no_more(
+    called: Res<Called>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Reactions, &mut Conditions)>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    let condition = Condition::FlatFooted;
+    reactions_back_and_no_longer(condition, (&called, &seats), &mut fighters, &mut log, &mut derived);
+}
+
+/// Its immediate action is its own again at the start of its turn.
+fn immediate_action_back(called: Res<Called>, seats: Res<Seats>, mut immediates: Query<&mut ImmediateAction>) {
+    if let Some((_, e)) = opening(&called, &seats)
+        && let Ok(mut immediate) = immediates.get_mut(e)
+    {
+        immediate.0 = None;
     }
 }
 

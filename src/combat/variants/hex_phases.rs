@@ -191,11 +191,6 @@ fn lose_in_each(
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
-    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
-        clock::start_turn(b, i);
-        // It acts: it may abort again.
-        abort_mut(b, i).locked = false;
-    }
     fn before_attacked(&self, b: &mut Battle, t: usize) {
         abort_to_dodge(b, t);
     }
@@ -216,10 +211,6 @@ impl VariantRules for HexPhases {
         let key = b.fighters.initiative[trigger].order;
         resolve::set_initiative(b, h, key + 1);
         b.clock.queue.retain(|&i| i != h);
-    }
-    fn start(&self, b: &mut Battle) {
-        // Initiative = combat value; ties broken once, now, by the seeded dice.
-        clock::fixed_initiative(b, hex_cv, "(combat value)");
     }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         b.clock.phase == 1
@@ -406,6 +397,10 @@ impl Plugin for HexPhasesPlugin {
         // (each condition on a chain is tested once, before its first system runs).
         app.add_systems(
             ClockSchedule,
+            (initiative_is_combat_value.in_set(RollsInitiative), may_abort_again.in_set(Opening::GivenBack)),
+        );
+        app.add_systems(
+            ClockSchedule,
             (
                 (open_surprise_phase, unaware_are_surprised).chain().run_if(|clock: Res<Clock>| clock.surprise_pending),
                 surprise_phase_ends.run_if(|time: Res<TimeMoves>, clock: Res<Clock>| time.window_due && clock.surprise),
@@ -423,6 +418,20 @@ impl Plugin for HexPhasesPlugin {
                 .chain()
                 .in_set(ClockStep::Window),
         );
+    }
+}
+
+/// Initiative is the combat value; ties are broken once, now, by the seeded dice.
+fn initiative_is_combat_value(mut initiatives: Initiatives) {
+    initiatives.fixed(combat_value, "(combat value)");
+}
+
+/// A fighter whose opportunity opens acts: it may abort again.
+fn may_abort_again(called: Res<Called>, seats: Res<Seats>, mut aborts: Query<&mut Abort>) {
+    if let Some((_, e)) = opening(&called, &seats)
+        && let Ok(mut abort) = aborts.get_mut(e)
+    {
+        abort.locked = false;
     }
 }
 

@@ -18,9 +18,11 @@ pub mod osr_segments;
 mod prelude {
     pub(super) use super::VariantRules;
     pub(super) use crate::combat::FighterRef;
+    pub(super) use crate::combat::battle::Derived;
     pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::Budget;
+    pub(super) use crate::combat::clock::Initiatives;
     pub(super) use crate::combat::command::{Command, Intent};
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Grapple;
@@ -33,12 +35,14 @@ mod prelude {
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
+    pub(super) use crate::combat::schedule::clock::{Called, opening, reactions_back_and_no_longer};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Passing, RulesSchedule, Slot, Turn, acting, keep_each, keep_for_battle, own_budget,
-        pass_turn_when, replace_slot,
+        ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, keep_each,
+        keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,
     };
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;
+    pub(super) use crate::rules::Awareness;
     pub(super) use crate::rules::Combatant;
     pub(super) use crate::rules::Condition;
     pub(super) use crate::rules::PathPlan;

@@ -156,10 +156,6 @@ impl VariantRules for ApPhases {
     fn hurt_while_casting(&self, b: &mut Battle, c: usize, damage: i32) {
         hurt_while_casting(b, c, damage);
     }
-    fn start(&self, b: &mut Battle) {
-        // Initiative is the Dexterity score; ties broken by the seeded dice.
-        clock::fixed_initiative(b, |b, i| b.fighters.stats[i].def.abilities.dex, "(Dexterity score)");
-    }
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing
     }
@@ -169,13 +165,6 @@ impl VariantRules for ApPhases {
     fn dying_acts_now(&self, b: &Battle) -> bool {
         // The first phase that has actions.
         b.clock.phase == 2
-    }
-    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
-        // An advanced action under way goes on (ending the turn) unless the fighter
-        // abandons it for another action.
-        if points(b, i).advanced.is_some() {
-            b.fighters.economy[i].budget.own_mut::<PhaseAction>().continuing = true;
-        }
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.

@@ -48,7 +48,36 @@ impl Plugin for ApPhasesPlugin {
                 pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(ClockSchedule, next_action_phase.in_set(ClockStep::Window));
+        // Its opportunities are action phases, not turns.
+        remove_clock_systems(app, crate::combat::schedule::clock::turn_starts);
+        app.add_systems(
+            ClockSchedule,
+            (
+                initiative_is_dexterity.in_set(RollsInitiative),
+                advanced_action_continues.in_set(Opening::GivenBack),
+                next_action_phase.in_set(ClockStep::Window),
+            ),
+        );
+    }
+}
+
+/// Initiative is the Dexterity score; ties are broken once, now, by the seeded dice.
+fn initiative_is_dexterity(mut initiatives: Initiatives) {
+    initiatives.fixed(|stats| stats.def.abilities.dex, "(Dexterity score)");
+}
+
+/// An advanced action under way goes on (ending the turn) unless the fighter abandons it
+/// for another action.
+fn advanced_action_continues(
+    called: Res<Called>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&ActionPoints, &mut Economy)>,
+) {
+    if let Some((_, e)) = opening(&called, &seats)
+        && let Ok((points, mut economy)) = fighters.get_mut(e)
+        && points.advanced.is_some()
+    {
+        economy.budget.own_mut::<PhaseAction>().continuing = true;
     }
 }
 

@@ -78,9 +78,6 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
 pub(crate) struct FourActions;
 
 impl VariantRules for FourActions {
-    fn opportunity_opens(&self, b: &mut Battle, i: usize) {
-        clock::start_turn(b, i);
-    }
     fn check_own(&self, b: &Battle, actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
         match cmd {
             Command::Wrestle { follow_up } => check_wrestle(b, actor, *follow_up).map(|()| None),
@@ -113,20 +110,6 @@ impl VariantRules for FourActions {
     }
     fn counterspells(&self) -> Option<&'static dyn Counterspells> {
         Some(&Counter)
-    }
-    fn start(&self, b: &mut Battle) {
-        // Everyone is Surprised until its first turn. A surprise round (aware fighters
-        // only) comes before initiative; its participants get +4 on the roll.
-        b.fighters.conditions.each_mut(|c| {
-            c.add(Condition::Surprised);
-        });
-        if !b.clock.surprise_pending {
-            clock::roll_d20_initiative(b, 0);
-        }
-    }
-    fn turn_starts(&self, reactions: &mut Reactions) -> Option<Condition> {
-        reactions.used = 0;
-        Some(Condition::Surprised)
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
@@ -344,11 +327,42 @@ impl Plugin for FourActionsPlugin {
         );
         app.add_systems(
             ClockSchedule,
-            (roll_initiative_after_surprise_round, next_round, ambushers_in_no_particular_order)
-                .chain()
-                .in_set(ClockStep::Window),
+            (
+                (everyone_surprised, roll_initiative.run_if(|clock: Res<Clock>| !clock.surprise_pending))
+                    .chain()
+                    .in_set(RollsInitiative),
+                surprise_wears_off.in_set(Opening::GivenBack),
+                (roll_initiative_after_surprise_round, next_round, ambushers_in_no_particular_order)
+                    .chain()
+                    .in_set(ClockStep::Window),
+            ),
         );
     }
+}
+
+/// Everyone is Surprised until its first turn.
+fn everyone_surprised(mut conditions: Query<&mut Conditions>) {
+    for mut c in &mut conditions {
+        c.add(Condition::Surprised);
+    }
+}
+
+/// Everyone rolls d20 initiative, unless a surprise round (aware fighters only) comes
+/// first: initiative is rolled as it ends, its participants at +4.
+fn roll_initiative(mut initiatives: Initiatives) {
+    initiatives.roll_d20(0);
+}
+
+/// At the start of its turn a fighter has its reaction back and is no longer Surprised.
+fn surprise_wears_off(
+    called: Res<Called>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Reactions, &mut Conditions)>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    let condition = Condition::Surprised;
+    reactions_back_and_no_longer(condition, (&called, &seats), &mut fighters, &mut log, &mut derived);
 }
 
 /// As the surprise round ends, everyone rolls initiative, those who took part in it at +4.

@@ -113,15 +113,6 @@ impl VariantRules for OsrSegments {
     fn break_concentration(&self, b: &mut Battle, c: usize, why: &str) {
         break_concentration(b, c, why);
     }
-    fn start(&self, b: &mut Battle) {
-        for i in 0..b.fighters.len() {
-            if !b.fighters.awareness[i].aware {
-                b.fighters.conditions[i].add(Condition::Surprised);
-            }
-        }
-        // The step before a round's declarations.
-        round_mut(b).step = OsrStep::Low;
-    }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         round(b).step == OsrStep::FastActions
     }
@@ -134,7 +125,6 @@ impl VariantRules for OsrSegments {
     fn window_step(&self, b: &Battle) -> u8 {
         round(b).step as u8
     }
-    fn opportunity_opens(&self, _b: &mut Battle, _i: usize) {}
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -332,8 +322,26 @@ impl Plugin for OsrSegmentsPlugin {
                 pass_turn_when(major_action_spent).in_set(Passing::Spent),
             ),
         );
+        // Its opportunities are steps of a round, not turns.
+        remove_clock_systems(app, crate::combat::schedule::clock::turn_starts);
+        app.add_systems(ClockSchedule, (unaware_start_surprised, round_starts_at_low).in_set(RollsInitiative));
         steps::add_steps(app, crate::combat::schedule::derive_maps_if_stale());
     }
+}
+
+/// The unaware start surprised.
+fn unaware_start_surprised(mut fighters: Query<(&Awareness, &mut Conditions)>) {
+    for (awareness, mut conditions) in &mut fighters {
+        if !awareness.aware {
+            conditions.add(Condition::Surprised);
+        }
+    }
+}
+
+/// The battle starts at the step before a round's declarations (initiative is rolled by
+/// group, each round).
+fn round_starts_at_low(mut round: ResMut<OsrRound>) {
+    round.step = OsrStep::Low;
 }
 
 /// Delaying: a HIGH fighter in the HIGH group acts with the LOW group; otherwise it loses
