@@ -154,6 +154,9 @@ mod focus;
 #[path = "combat/schedule.rs"]
 mod schedule;
 
+#[path = "combat/clock_steps.rs"]
+mod clock_steps;
+
 #[path = "combat/house_rules.rs"]
 mod house_rules;
 

@@ -1,0 +1,98 @@
+//! Time under each variant as its plugin builds it in the clock schedule: how the battle
+//! starts (initiative), what opens a fighter's opportunity, the windows of time, and when an
+//! opportunity is spent; each variant's own systems where its source differs.
+
+use super::*;
+use fivefoot::combat::engine::Engine;
+
+fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
+    Engine::new(v)
+        .listing()
+        .sets
+        .into_iter()
+        .map(|s| (s.name, s.systems.into_iter().map(|system| system.name).collect()))
+        .collect()
+}
+
+#[test]
+fn each_variant_keeps_time_with_its_own_systems() {
+    // Each variant opens its own windows of time; the two turn-based ones share rounds.
+    let window = |v| systems(v)["clock: window"].clone();
+    assert_eq!(window(RulesVariant::ApPhases), ["ap_phases::next_action_phase"]);
+    assert_eq!(
+        window(RulesVariant::OsrSegments),
+        [
+            "osr_segments::next_step",
+            "osr_segments::surprise_and_delay_end",
+            "osr_segments::open_declarations",
+            "osr_segments::roll_group_initiative",
+            "derive_maps",
+            "osr_segments::multi_attacks",
+            "osr_segments::group_acts",
+            "osr_segments::spells_go_off"
+        ]
+    );
+    assert_eq!(
+        window(RulesVariant::HexPhases),
+        [
+            "hex_phases::open_surprise_phase",
+            "hex_phases::unaware_are_surprised",
+            "hex_phases::surprise_phase_ends",
+            "hex_phases::post_turn_recovery",
+            "hex_phases::next_phase_of_turn",
+            "hex_phases::reactions_each_turn",
+            "hex_phases::one_attack_of_opportunity_a_phase",
+            "hex_phases::aborted_last_phase"
+        ]
+    );
+    assert_eq!(window(RulesVariant::D20Classic), ["next_round"]);
+    // four-actions: initiative is rolled only as the surprise round ends, and the ambushers
+    // act in no particular order (by id) before it.
+    assert_eq!(
+        window(RulesVariant::FourActions),
+        [
+            "four_actions::roll_initiative_after_surprise_round",
+            "next_round",
+            "four_actions::ambushers_in_no_particular_order"
+        ]
+    );
+    // Each variant starts the battle with its own initiative: rolled, scored, or by group
+    // each round (osr-segments, whose battle starts at the step before declarations).
+    let begin = |v| systems(v)["clock: begin"].clone();
+    let initiative = [
+        (RulesVariant::ApPhases, "ap_phases::initiative_is_dexterity"),
+        (RulesVariant::FourActions, "four_actions::roll_initiative"),
+        (RulesVariant::D20Classic, "d20_classic::roll_initiative"),
+        (RulesVariant::OsrSegments, "osr_segments::round_starts_at_low"),
+        (RulesVariant::HexPhases, "hex_phases::initiative_is_combat_value"),
+    ];
+    for (v, system) in initiative {
+        let begin = begin(v);
+        assert_eq!(begin.first().map(String::as_str), Some("surprise_round_due"), "{v:?}");
+        assert_eq!(begin.last().map(String::as_str), Some("clock_at_zero"), "{v:?}");
+        assert!(begin.contains(&system.to_string()), "{v:?}: {begin:?}");
+    }
+    // A turn starts in the turn-based variants (its bonuses end, a held action is lost);
+    // ap-phases' and osr-segments' opportunities are phases and steps, and their plugins
+    // take that system out. What a fighter gets back is each variant's own.
+    let opens = |v| systems(v)["clock: opens"].clone();
+    let common = ["weigh_fresh_budget", "give_fresh_budget"];
+    assert_eq!(opens(RulesVariant::ApPhases), [&common[..], &["ap_phases::advanced_action_continues"]].concat());
+    assert_eq!(opens(RulesVariant::OsrSegments), common);
+    assert_eq!(
+        opens(RulesVariant::D20Classic),
+        [&common[..], &["turn_starts", "d20_classic::flat_footed_no_more", "d20_classic::immediate_action_back"]]
+            .concat()
+    );
+    assert_eq!(
+        opens(RulesVariant::FourActions),
+        [&common[..], &["turn_starts", "four_actions::surprise_wears_off"]].concat()
+    );
+    assert_eq!(opens(RulesVariant::HexPhases), [&common[..], &["turn_starts", "hex_phases::may_abort_again"]].concat());
+    // Each variant ends an opportunity by its own action economy.
+    let clocks: Vec<Vec<String>> = RulesVariant::ALL.iter().map(|&v| systems(v)["clock"].clone()).collect();
+    for (i, c) in clocks.iter().enumerate() {
+        assert_eq!(clocks.iter().filter(|d| *d == c).count(), 1, "{:?} shares its clock", RulesVariant::ALL[i]);
+    }
+}
+
