@@ -11,8 +11,8 @@ use super::modifiers::{Modifiers, PendingAttack, PendingDamage, Weighing};
 use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin, RulesStage, Slot,
-    StrikeStack, TimeMoves, Turn, Walking, unsettled,
+    AfterStrike, ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin, RulesStage,
+    Slot, StrikeStack, TakenSchedule, TimeMoves, Turn, Walking, unsettled,
 };
 use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
@@ -111,6 +111,9 @@ impl Engine {
         let mut clock = world.resource_mut::<Schedules>().remove(ClockSchedule).expect("the clock schedule");
         clock.initialize(&mut world).expect("the clock schedule builds: every pair of its systems is ordered");
         world.resource_mut::<Schedules>().insert(clock);
+        let mut taken = world.resource_mut::<Schedules>().remove(TakenSchedule).expect("the taken schedule");
+        taken.initialize(&mut world).expect("the taken schedule builds: every pair of its systems is ordered");
+        world.resource_mut::<Schedules>().insert(taken);
         // Without a window of time the clock would never find anyone to act; without its
         // economy's check nobody's opportunity would end.
         let windows = world
@@ -216,6 +219,9 @@ impl Engine {
             .map(|stage| list_set(&self.schedule, stage.intern(), stage.name(), &access))
             .collect();
         sets.extend(ClockStep::ALL.iter().map(|step| list_set(clock, step.intern(), step.name(), &clock_access)));
+        let taken_access = access_by_key(schedules.get_mut(TakenSchedule).expect("the taken schedule"), world);
+        let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
+        sets.push(list_set(taken, AfterStrike.intern(), AfterStrike.name(), &taken_access));
         // Each system of the stages that hold slots (resolve, settle) with its slot.
         let slots: Vec<StageListing> = Slot::ORDER
             .iter()
@@ -254,6 +260,8 @@ impl Engine {
         let steps: Vec<InternedSystemSet> = ClockStep::ALL.iter().map(|s| s.intern()).collect();
         let mut out = systems_outside(&self.schedule, &stages);
         out.extend(systems_outside(clock, &steps));
+        let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
+        out.extend(systems_outside(taken, &[AfterStrike.intern()]));
         out
     }
 }

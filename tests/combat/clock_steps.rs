@@ -1,6 +1,7 @@
-//! Time under each variant as its plugin builds it in the clock schedule: how the battle
-//! starts (initiative), what opens a fighter's opportunity, the windows of time, and when an
-//! opportunity is spent; each variant's own systems where its source differs.
+//! Time under each variant as its plugin builds it: how the battle starts (initiative),
+//! what opens a fighter's opportunity, the windows of time, when an opportunity is spent,
+//! and what a strike took that the variant counts; each variant's own systems where its
+//! source differs.
 
 use super::*;
 use fivefoot::combat::engine::Engine;
@@ -89,10 +90,29 @@ fn each_variant_keeps_time_with_its_own_systems() {
         [&common[..], &["turn_starts", "four_actions::surprise_wears_off"]].concat()
     );
     assert_eq!(opens(RulesVariant::HexPhases), [&common[..], &["turn_starts", "hex_phases::may_abort_again"]].concat());
+    // What a strike took is counted where the variant counts it: ap-phases its attack
+    // actions, d20-classic its immediate action (an attack of opportunity or a held action,
+    // which also moves its taker after its trigger), hex-phases a held action (its taker goes
+    // before its trigger); the others count nothing.
+    let taken = |v| systems(v)["strikes: taken"].clone();
+    assert_eq!(taken(RulesVariant::ApPhases), ["ap_phases::attack_actions_counted", "schedule::forget_taken"]);
+    assert_eq!(
+        taken(RulesVariant::D20Classic),
+        [
+            "d20_classic::immediate_action_spent",
+            "d20_classic::held_action_goes_after_trigger",
+            "schedule::forget_taken"
+        ]
+    );
+    assert_eq!(
+        taken(RulesVariant::HexPhases),
+        ["hex_phases::held_action_goes_before_trigger", "schedule::forget_taken"]
+    );
+    assert_eq!(taken(RulesVariant::FourActions), ["schedule::forget_taken"]);
+    assert_eq!(taken(RulesVariant::OsrSegments), ["schedule::forget_taken"]);
     // Each variant ends an opportunity by its own action economy.
     let clocks: Vec<Vec<String>> = RulesVariant::ALL.iter().map(|&v| systems(v)["clock"].clone()).collect();
     for (i, c) in clocks.iter().enumerate() {
         assert_eq!(clocks.iter().filter(|d| *d == c).count(), 1, "{:?} shares its clock", RulesVariant::ALL[i]);
     }
 }
-

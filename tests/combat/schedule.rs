@@ -55,6 +55,7 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
                 "clock: next up",
                 "clock: opens",
                 "clock: window",
+                "strikes: taken",
                 "attack modifiers",
                 "damage modifiers"
             ],

@@ -19,7 +19,7 @@ pub use fighters::{
 };
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Counterspells, Criticals, Maneuver, VariantRules};
-pub use store::{BattleRead, Derived, EventLog, Held, Seats};
+pub use store::{BattleRead, Derived, EventLog, Held, Seats, Taken, TakenInStrike};
 
 use super::event::CombatEvent;
 use super::kept::{KeptByBattle, KeptByEach, KeptReads};
@@ -220,6 +220,22 @@ impl Battle<'_, '_> {
 
     pub fn emit(&mut self, e: CombatEvent) {
         self.events.push(e);
+    }
+
+    /// Notes what a fighter took in the strike being made, for its variant to count once
+    /// the strike is made (`schedule::taken`).
+    pub(crate) fn took(&mut self, taken: Taken) {
+        match self.world {
+            // SAFETY: the world is lent whole to this battle, and no part of the battle
+            // holds the `TakenInStrike` resource (`store::lend`).
+            Whole::Lent(cell) => unsafe { cell.get_resource_mut::<TakenInStrike>() }
+                .expect("the rules schedule's plugin keeps what a strike took")
+                .0
+                .push(taken),
+            Whole::Read(_) | Whole::Checked(_) => {
+                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
+            }
+        }
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {

@@ -27,8 +27,6 @@ pub(crate) trait VariantRules: Sync {
     fn dying_acts_now(&self, _b: &Battle) -> bool {
         true
     }
-    /// `a` takes an attack action (ap-phases counts them: each after the first is at −5).
-    fn attack_action_taken(&self, _b: &mut Battle, _a: usize) {}
     /// What `i` declared for this round, where combatants declare.
     fn declared<'b>(&self, _b: &'b Battle, _i: usize) -> Option<&'b crate::combat::command::Intent> {
         None
@@ -53,8 +51,6 @@ pub(crate) trait VariantRules: Sync {
     }
     /// `t` is about to be attacked (hex-phases: it may abort to a dodge).
     fn before_attacked(&self, _b: &mut Battle, _t: usize) {}
-    /// `by` makes an attack of opportunity (d20-classic: its immediate action).
-    fn opportunity_taken(&self, _b: &mut Battle, _by: usize) {}
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
@@ -143,9 +139,6 @@ pub(crate) trait VariantRules: Sync {
     fn may_take_held(&self, _b: &Battle, _h: usize) -> bool {
         true
     }
-    /// `h` takes its readied attack on `trigger` (before the attack is rolled): what it
-    /// spends, and its new place in the order (by default it keeps its place).
-    fn held_action_taken(&self, _b: &mut Battle, _h: usize, _trigger: usize) {}
     /// What must hold of this variant's own state after every command (checked by the
     /// sim's `--check` and the tests).
     fn check_invariants(&self, _b: &Battle) -> Result<(), String> {

@@ -78,6 +78,23 @@ pub struct Seats(pub Vec<Entity>);
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct EventLog(pub Vec<CombatEvent>);
 
+/// What a fighter took in the strike being made, that a variant counts against its
+/// economy: the shared rules note it (`Battle::took`), and once the strike is made the
+/// variant's systems in `schedule::taken` count it (fighters by seat).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// `by` took an attack action (ap-phases counts them: each after the first is at −5).
+    AttackAction { by: usize },
+    /// `by` made an attack of opportunity (d20-classic: its immediate action).
+    AttackOfOpportunity { by: usize },
+    /// `by` took its readied action on `trigger` (its place in the order moves).
+    HeldAction { by: usize, trigger: usize },
+}
+
+/// What was taken in the strike being made, in order; empty between strikes.
+#[derive(Resource, Debug, Default)]
+pub struct TakenInStrike(pub Vec<Taken>);
+
 /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
 /// The movement ranges searched over these maps are kept until they are rebuilt: an AI's
 /// choice of square, its check and the command's own check search one range once.

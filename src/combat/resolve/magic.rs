@@ -80,14 +80,16 @@ fn line_of_effect(b: &Battle, a: usize, t: usize) -> bool {
     cover.can_target && !cover.breaks_line_of_effect
 }
 
-/// A spell announced (`Strike::Spell`): it provokes as the variant has it; then, if it
-/// `goes_off` now, it may be countered, and takes effect. Whether the caster kept hold of
-/// it through the attacks it drew.
-pub(crate) fn spell_is_cast(b: &mut Battle, c: usize, t: usize, id: &str, defensive: bool, goes_off: bool) -> bool {
+/// A spell announced (`Strike::Spell`) provokes as the variant has it: whether the caster
+/// kept hold of it through the attacks it drew.
+pub(crate) fn survives_casting(b: &mut Battle, c: usize, id: &str, defensive: bool) -> bool {
+    spell(id).is_some_and(|sp| survives_provoking(b, c, sp, defensive))
+}
+
+/// A spell the caster kept hold of: if it `goes_off` now, it may be countered, and takes
+/// effect on `t`; otherwise it waits. Whether it is a spell at all.
+pub(crate) fn goes_off_or_waits(b: &mut Battle, c: usize, t: usize, id: &str, goes_off: bool) -> bool {
     let Some(sp) = spell(id) else { return false };
-    if !survives_provoking(b, c, sp, defensive) {
-        return false;
-    }
     if goes_off && !countered(b, c, sp) {
         take_effect(b, c, sp, t);
     }

@@ -17,9 +17,7 @@ pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::{apply_damage, check_death, gain, kill, lose, release};
 pub use harm::{dying_turn, wound};
 pub use movement::{Leg, Then, Walk};
-pub(crate) use movement::{
-    beside, charge_attack, charge_path, charge_walk, drag_beside, held_attack, set_initiative, straight_run,
-};
+pub(crate) use movement::{beside, charge_attack, charge_path, charge_walk, drag_beside, held_attack, straight_run};
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub use reactions::{reaction_allowance, reactions_allowed};
 pub(crate) use strike::{attack_routine, deal_damage};
@@ -30,7 +28,7 @@ use reactions::*;
 use strike::*;
 
 use super::attack::{self, AttackContext, AttackKind};
-use super::battle::{Battle, Criticals};
+use super::battle::{Battle, Criticals, Taken};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;

@@ -191,16 +191,9 @@ pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
     b.fighters.reactions[h].held = None;
     let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
-    b.rules().held_action_taken(b, h, mover);
+    b.took(Taken::HeldAction { by: h, trigger: mover });
     roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
     b.refresh();
-}
-
-pub(crate) fn set_initiative(b: &mut Battle, i: usize, key: i64) {
-    b.fighters.initiative[i].order = key;
-    let mut order = b.clock.order.clone();
-    order.sort_by(|&x, &y| b.fighters.initiative[y].order.cmp(&b.fighters.initiative[x].order).then(x.cmp(&y)));
-    b.clock.order = order;
 }
 
 /// A straight, unobstructed charge line (2 squares to twice speed) to the nearest square

@@ -17,7 +17,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
         return;
     }
     if let AttackKind::NthAction(_) = kind {
-        b.rules().attack_action_taken(b, a);
+        b.took(Taken::AttackAction { by: a });
     }
     let count = if full { b.rules().full_attacks(b.fighters.at(a)) } else { 1 };
     for n in 0..count {

@@ -20,9 +20,11 @@ pub(crate) use grapple::{Grapplers, release_both};
 mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
+pub mod taken;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
+pub use taken::{AfterStrike, CountTaken, TakenSchedule};
 
 pub use clock::{ClockSchedule, ClockStep, Opening, RollsInitiative, TimeMoves};
 
@@ -306,6 +308,7 @@ impl Plugin for RulesSchedulePlugin {
         );
         app.add_systems(RulesSchedule, clock::run_the_clock.in_set(Passing::TimeMoves));
         clock::add_clock(app);
+        taken::add_taken(app);
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and strikes are over (the settle
             // stage); the others run in the command's first pass.

@@ -254,11 +254,24 @@ fn walk_on(world: &mut World) {
 
 /// The harm driver: the strike on top of the stack is made, each attack rolled with its
 /// modifiers, its critical and its damage, each maneuver checked, and the harm done
-/// (conditions, dropping, dying, death).
+/// (conditions, dropping, dying, death); then the variant counts what it took
+/// (`taken::count_taken`).
 pub(crate) fn make_strike(world: &mut World) {
+    strike_on_top(world);
+    super::taken::count_taken(world);
+}
+
+/// The strike on top of the stack, made.
+fn strike_on_top(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
     if let Strike::Spell { caster, target, spell, defensive, goes_off } = strike {
-        let kept = magic::spell_is_cast(&mut battle::store::lend(world), caster, target, &spell, defensive, goes_off);
+        // The attacks of opportunity casting draws are made and counted (a d20-classic foe
+        // that took one has spent the immediate action a counterspell needs), then the
+        // spell goes off, or is left under way.
+        let survives = magic::survives_casting(&mut battle::store::lend(world), caster, &spell, defensive);
+        super::taken::count_taken(world);
+        let kept =
+            survives && magic::goes_off_or_waits(&mut battle::store::lend(world), caster, target, &spell, goes_off);
         if kept && !goes_off {
             world.resource_mut::<SpellsUnderWay>().0.push(caster);
         }

@@ -22,9 +22,6 @@ pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
-    fn opportunity_taken(&self, b: &mut Battle, by: usize) {
-        spend_immediate(b, by, Some(Immediate::AttackOfOpportunity));
-    }
     fn full_attacks(&self, f: FighterRef<'_, '_, '_>) -> u32 {
         // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
         (1 + (f.stats().def.base_attack - 1).max(0) / 5).clamp(1, 4) as u32
@@ -33,12 +30,6 @@ impl VariantRules for D20Classic {
         // A held action is an immediate action, and an attack of opportunity already taken
         // rules it out until the holder's next turn.
         immediate(b, h).is_none()
-    }
-    fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
-        spend_immediate(b, h, Some(Immediate::HeldAction));
-        // Its new place in the order is just after the trigger.
-        let key = b.fighters.initiative[trigger].order;
-        resolve::set_initiative(b, h, key - 1);
     }
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
@@ -286,6 +277,36 @@ impl Plugin for D20ClassicPlugin {
                 next_round.in_set(ClockStep::Window),
             ),
         );
+        app.add_systems(TakenSchedule, (immediate_action_spent, held_action_goes_after_trigger).in_set(CountTaken));
+    }
+}
+
+/// An attack of opportunity, or a held action, is its taker's immediate action until its
+/// next turn.
+fn immediate_action_spent(taken: Res<TakenInStrike>, seats: Res<Seats>, mut immediates: Query<&mut ImmediateAction>) {
+    for &t in &taken.0 {
+        let (by, spent) = match t {
+            Taken::AttackOfOpportunity { by } => (by, Immediate::AttackOfOpportunity),
+            Taken::HeldAction { by, .. } => (by, Immediate::HeldAction),
+            Taken::AttackAction { .. } => continue,
+        };
+        if let Some(Ok(mut immediate)) = seats.0.get(by).map(|&e| immediates.get_mut(e)) {
+            immediate.0 = Some(spent);
+        }
+    }
+}
+
+/// Its new place in the order is just after the trigger.
+fn held_action_goes_after_trigger(
+    taken: Res<TakenInStrike>,
+    seats: Res<Seats>,
+    mut initiatives: Query<&mut Initiative>,
+    mut clock: ResMut<Clock>,
+) {
+    for &t in &taken.0 {
+        if let Taken::HeldAction { by, trigger } = t {
+            move_in_order(&seats, &mut initiatives, &mut clock, by, |key| key - 1, trigger);
+        }
     }
 }
 

@@ -204,14 +204,6 @@ impl VariantRules for HexPhases {
         }
         Ok(())
     }
-    fn held_action_taken(&self, b: &mut Battle, h: usize, trigger: usize) {
-        // Its new place in the order is just before the trigger. "If you take your readied
-        // action in the next Phase, before your regular turn comes up, … you do not get your
-        // regular action that Phase."
-        let key = b.fighters.initiative[trigger].order;
-        resolve::set_initiative(b, h, key + 1);
-        b.clock.queue.retain(|&i| i != h);
-    }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         b.clock.phase == 1
     }
@@ -399,6 +391,7 @@ impl Plugin for HexPhasesPlugin {
             ClockSchedule,
             (initiative_is_combat_value.in_set(RollsInitiative), may_abort_again.in_set(Opening::GivenBack)),
         );
+        app.add_systems(TakenSchedule, held_action_goes_before_trigger.in_set(CountTaken));
         app.add_systems(
             ClockSchedule,
             (
@@ -424,6 +417,23 @@ impl Plugin for HexPhasesPlugin {
 /// Initiative is the combat value; ties are broken once, now, by the seeded dice.
 fn initiative_is_combat_value(mut initiatives: Initiatives) {
     initiatives.fixed(combat_value, "(combat value)");
+}
+
+/// A held action's taker goes just before its trigger in the order. "If you take your
+/// readied action in the next Phase, before your regular turn comes up, … you do not get
+/// your regular action that Phase."
+fn held_action_goes_before_trigger(
+    taken: Res<TakenInStrike>,
+    seats: Res<Seats>,
+    mut initiatives: Query<&mut Initiative>,
+    mut clock: ResMut<Clock>,
+) {
+    for &t in &taken.0 {
+        if let Taken::HeldAction { by, trigger } = t {
+            move_in_order(&seats, &mut initiatives, &mut clock, by, |key| key + 1, trigger);
+            clock.queue.retain(|&i| i != by);
+        }
+    }
 }
 
 /// A fighter whose opportunity opens acts: it may abort again.

@@ -18,7 +18,7 @@ pub mod osr_segments;
 mod prelude {
     pub(super) use super::VariantRules;
     pub(super) use crate::combat::FighterRef;
-    pub(super) use crate::combat::battle::Derived;
+    pub(super) use crate::combat::battle::{Derived, Taken, TakenInStrike};
     pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::Budget;
@@ -27,6 +27,7 @@ mod prelude {
     pub(super) use crate::combat::event::CombatEvent;
     pub(super) use crate::combat::fighter::Grapple;
     pub(super) use crate::combat::fighter::Immediate;
+    pub(super) use crate::combat::fighter::Initiative;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
     pub(super) use crate::combat::magic::{
@@ -36,10 +37,12 @@ mod prelude {
     pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::clock::{Called, opening, reactions_back_and_no_longer};
+    pub(super) use crate::combat::schedule::taken::{CountTaken, TakenSchedule, move_in_order};
     pub(super) use crate::combat::schedule::{
         ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, keep_each,
         keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,
     };
+    pub(super) use crate::combat::time::Clock;
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;
     pub(super) use crate::rules::Awareness;

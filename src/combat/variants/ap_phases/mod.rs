@@ -159,9 +159,6 @@ impl VariantRules for ApPhases {
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing
     }
-    fn attack_action_taken(&self, b: &mut Battle, a: usize) {
-        points_mut(b, a).attack_actions += 1;
-    }
     fn dying_acts_now(&self, b: &Battle) -> bool {
         // The first phase that has actions.
         b.clock.phase == 2

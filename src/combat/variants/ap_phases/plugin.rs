@@ -58,6 +58,18 @@ impl Plugin for ApPhasesPlugin {
                 next_action_phase.in_set(ClockStep::Window),
             ),
         );
+        app.add_systems(TakenSchedule, attack_actions_counted.in_set(CountTaken));
+    }
+}
+
+/// Attack actions are counted for the round: each after the first is at −5.
+fn attack_actions_counted(taken: Res<TakenInStrike>, seats: Res<Seats>, mut counts: Query<&mut ActionPoints>) {
+    for &t in &taken.0 {
+        if let Taken::AttackAction { by } = t
+            && let Some(Ok(mut points)) = seats.0.get(by).map(|&e| counts.get_mut(e))
+        {
+            points.attack_actions += 1;
+        }
     }
 }
 

@@ -1,0 +1,72 @@
+//! What a fighter took in a strike, counted by its variant: an attack action (ap-phases),
+//! an attack of opportunity or a held action (d20-classic's immediate action; a held action
+//! moves its taker in the order). The shared rules note each as they make the strike
+//! (`Battle::took`); once the strike is made, the harm driver runs the [`TakenSchedule`],
+//! where each variant's systems in [`CountTaken`] count what they count, over the
+//! components they name, and the notes are then forgotten.
+
+use crate::combat::battle::{Seats, TakenInStrike};
+use crate::combat::fighter::Initiative;
+use crate::combat::time::Clock;
+use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::prelude::*;
+
+/// The schedule run after each strike that took something a variant counts.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TakenSchedule;
+
+/// Every system of the [`TakenSchedule`]: the variant's counting, then the notes forgotten.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AfterStrike;
+
+impl AfterStrike {
+    pub fn name(self) -> &'static str {
+        "strikes: taken"
+    }
+}
+
+/// The variant's systems that count what a strike took.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CountTaken;
+
+pub(super) fn add_taken(app: &mut App) {
+    let mut schedule = Schedule::new(TakenSchedule);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+    app.add_schedule(schedule).init_resource::<TakenInStrike>();
+    app.configure_sets(TakenSchedule, CountTaken.in_set(AfterStrike));
+    app.add_systems(TakenSchedule, forget_taken.after(CountTaken).in_set(AfterStrike));
+}
+
+/// The strike's notes are counted: forgotten.
+fn forget_taken(mut taken: ResMut<TakenInStrike>) {
+    taken.0.clear();
+}
+
+/// Once a strike is made: the variant counts what it took, if it took anything.
+pub(crate) fn count_taken(world: &mut World) {
+    if !world.resource::<TakenInStrike>().0.is_empty() {
+        world.run_schedule(TakenSchedule);
+    }
+}
+
+/// Puts `h` at `key` in the initiative order (its readied action moved it), the order
+/// sorted again, highest first, ties by seat.
+pub(crate) fn move_in_order(
+    seats: &Seats,
+    initiatives: &mut Query<&mut Initiative>,
+    clock: &mut Clock,
+    h: usize,
+    key: impl Fn(i64) -> i64,
+    trigger: usize,
+) {
+    let order_of = |initiatives: &Query<&mut Initiative>, i: usize| {
+        seats.0.get(i).and_then(|&e| initiatives.get(e).ok()).map_or(i64::MIN, |init| init.order)
+    };
+    let new = key(order_of(initiatives, trigger));
+    let Some(mut held) = seats.0.get(h).and_then(|&e| initiatives.get_mut(e).ok()) else { return };
+    held.order = new;
+    let mut order = std::mem::take(&mut clock.order);
+    order.sort_by(|&x, &y| order_of(initiatives, y).cmp(&order_of(initiatives, x)).then(x.cmp(&y)));
+    clock.order = order;
+}
