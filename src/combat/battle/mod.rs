@@ -343,7 +343,9 @@ impl Battle<'_, '_> {
 
     /// Checks whether a side has won, and ends the battle if so.
     pub fn check_victory(&mut self) -> bool {
-        let Some((winner, reason)) = decided(self.sides_in_fight()) else { return false };
+        let Some((winner, reason)) = decided(self.fighters.iter().map(|f| (f.side(), f.conditions()))) else {
+            return false;
+        };
         self.finish(winner, reason);
         true
     }
@@ -358,14 +360,22 @@ pub fn sides_in_fight<'a>(fighters: impl Iterator<Item = (&'a Side, &'a Conditio
     sides
 }
 
-/// Whether the battle is decided with `sides` in the fight: the winner (none when nobody is
-/// left standing) and why.
-pub fn decided(sides: Vec<String>) -> Option<(Option<String>, &'static str)> {
-    (sides.len() <= 1).then(|| {
-        let winner = sides.into_iter().next();
-        let reason = if winner.is_some() { "the other side is out of the fight" } else { "nobody is left standing" };
-        (winner, reason)
-    })
+/// Whether the battle is decided: at most one side has a fighter in the fight. The winner
+/// (none when nobody is left standing) and why; asked after every command and at every
+/// call of the clock, so the sides are compared as they come rather than gathered.
+pub fn decided<'a>(
+    fighters: impl Iterator<Item = (&'a Side, &'a Conditions)>,
+) -> Option<(Option<String>, &'static str)> {
+    let mut standing: Option<&Side> = None;
+    for (side, _) in fighters.filter(|(_, c)| c.in_fight()) {
+        match standing {
+            Some(first) if first != side => return None,
+            _ => standing = Some(side),
+        }
+    }
+    let winner = standing.map(|side| side.0.clone());
+    let reason = if winner.is_some() { "the other side is out of the fight" } else { "nobody is left standing" };
+    Some((winner, reason))
 }
 
 /// Ends the battle, once: the outcome recorded, nobody acting, the end in the log.

@@ -241,7 +241,7 @@ fn call_next(
     let record = &mut *record;
     *called = Called::Nobody;
     if record.winner.is_none()
-        && let Some((winner, reason)) = battle::decided(battle::sides_in_fight(fighters.iter_many(&seats.0)))
+        && let Some((winner, reason)) = battle::decided(fighters.iter_many(&seats.0))
     {
         battle::finish(&mut record.winner, &mut clock, &mut log, winner, reason);
     }

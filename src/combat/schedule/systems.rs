@@ -312,8 +312,7 @@ fn end_if_decided(
     mut log: ResMut<EventLog>,
     mut turn: ResMut<Turn>,
 ) {
-    let sides = battle::sides_in_fight(fighters.iter_many(&seats.0));
-    if let Some((winner, reason)) = battle::decided(sides) {
+    if let Some((winner, reason)) = battle::decided(fighters.iter_many(&seats.0)) {
         battle::finish(&mut record.winner, &mut clock, &mut log, winner, reason);
         *turn = Turn::Decided;
     }
