@@ -91,11 +91,14 @@ fn each_variant_keeps_time_with_its_own_systems() {
     );
     assert_eq!(opens(RulesVariant::HexPhases), [&common[..], &["turn_starts", "hex_phases::may_abort_again"]].concat());
     // What a strike took is counted where the variant counts it: ap-phases its attack
-    // actions, d20-classic its immediate action (an attack of opportunity or a held action,
+    // actions (and a maneuver lost by 10 or more turns on its maker), d20-classic its immediate action (an attack of opportunity or a held action,
     // which also moves its taker after its trigger), hex-phases a held action (its taker goes
     // before its trigger); the others count nothing.
     let taken = |v| systems(v)["strikes: taken"].clone();
-    assert_eq!(taken(RulesVariant::ApPhases), ["ap_phases::attack_actions_counted", "schedule::forget_taken"]);
+    assert_eq!(
+        taken(RulesVariant::ApPhases),
+        ["ap_phases::attack_actions_counted", "ap_phases::lost_by_ten_backfires", "schedule::forget_taken"]
+    );
     assert_eq!(
         taken(RulesVariant::D20Classic),
         [

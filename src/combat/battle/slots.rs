@@ -103,8 +103,6 @@ pub(crate) trait VariantRules: Sync {
     fn maneuver_check(&self, _b: &mut Battle, _a: usize, _t: usize, _kind: Maneuver) -> Option<i32> {
         None
     }
-    /// A maneuver was lost by `margin` (below 0).
-    fn maneuver_lost(&self, _b: &mut Battle, _a: usize, _kind: Maneuver, _margin: i32) {}
     /// How far a successful shove pushes, in feet, for a pusher of speed `pusher_speed_ft`
     /// whose check won by `margin`: 5 ft, and 5 more for every 5 the check won by.
     fn shove_ft(&self, _pusher_speed_ft: u32, margin: i32) -> u32 {

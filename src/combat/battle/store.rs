@@ -89,6 +89,9 @@ pub enum Taken {
     AttackOfOpportunity { by: usize },
     /// `by` took its readied action on `trigger` (its place in the order moves).
     HeldAction { by: usize, trigger: usize },
+    /// `by` took a chance on a combat maneuver and lost it by `margin` (below 0; ap-phases:
+    /// one lost by 10 or more turns on its maker).
+    LostManeuver { by: usize, kind: super::Maneuver, margin: i32 },
 }
 
 /// What was taken in the strike being made, in order; empty between strikes.

@@ -10,7 +10,7 @@ pub(crate) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
     let tid = b.fighters.combatant[t].id.clone();
     let Some(margin) = rules.maneuver_check(b, a, t, kind) else { return };
     if margin < 0 {
-        rules.maneuver_lost(b, a, kind, margin);
+        b.took(Taken::LostManeuver { by: a, kind, margin });
         return;
     }
     if kind == Maneuver::Trip {

@@ -288,7 +288,7 @@ fn immediate_action_spent(taken: Res<TakenInStrike>, seats: Res<Seats>, mut imme
         let (by, spent) = match t {
             Taken::AttackOfOpportunity { by } => (by, Immediate::AttackOfOpportunity),
             Taken::HeldAction { by, .. } => (by, Immediate::HeldAction),
-            Taken::AttackAction { .. } => continue,
+            Taken::AttackAction { .. } | Taken::LostManeuver { .. } => continue,
         };
         if let Some(Ok(mut immediate)) = seats.0.get(by).map(|&e| immediates.get_mut(e)) {
             immediate.0 = Some(spent);

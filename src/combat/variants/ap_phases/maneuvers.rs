@@ -3,6 +3,8 @@
 
 use super::super::prelude::*;
 use super::{points, points_mut};
+use crate::combat::battle::store::Record;
+use crate::rules::Wielded;
 
 /// A maneuver: a combat maneuver check (CMB, −5 for each attack action before it this
 /// round) against the target's CMD.
@@ -17,22 +19,38 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
 /// ap-phases: a maneuver failed by 10 or more turns on its maker. "Trip … If you fail by 10
 /// or more, you are knocked prone instead"; "Disarm … If you fail your combat maneuver by 10
 /// or more, you drop any weapon you were using to disarm your foe."
-pub(super) fn backfire(b: &mut Battle, a: usize, kind: Maneuver) {
-    match kind {
-        Maneuver::Trip => {
-            gain(b, a, Condition::Prone);
+pub(crate) fn lost_by_ten_backfires(
+    taken: Res<TakenInStrike>,
+    seats: Res<Seats>,
+    record: Res<Record>,
+    mut makers: Query<(&Combatant, &mut Conditions, &mut Wielded)>,
+    mut log: ResMut<EventLog>,
+    mut derived: ResMut<Derived>,
+) {
+    for &t in &taken.0 {
+        let Taken::LostManeuver { by, kind, margin } = t else { continue };
+        let Some(Ok((who, mut conditions, mut wielded))) = seats.0.get(by).map(|&e| makers.get_mut(e)) else {
+            continue;
+        };
+        if margin > -10 {
+            continue;
         }
-        Maneuver::Disarm if b.fighters.wielded[a].id != "unarmed" => {
-            b.fighters.wielded[a].def = std::sync::Arc::clone(&b.unarmed);
-            b.fighters.wielded[a].id = "unarmed".into();
-            b.invalidate();
-            let unit = b.fighters.combatant[a].id.clone();
-            b.emit(CombatEvent::Action {
-                unit,
-                action: "is disarmed".into(),
-                detail: "fails by 10 or more and drops its own weapon".into(),
-            });
+        match kind {
+            Maneuver::Trip if conditions.add(Condition::Prone) => {
+                log.push(CombatEvent::ConditionGained { unit: who.id.clone(), condition: Condition::Prone });
+                derived.stale = true;
+            }
+            Maneuver::Disarm if wielded.id != "unarmed" => {
+                wielded.def = std::sync::Arc::clone(&record.unarmed);
+                wielded.id = "unarmed".into();
+                derived.stale = true;
+                log.push(CombatEvent::Action {
+                    unit: who.id.clone(),
+                    action: "is disarmed".into(),
+                    detail: "fails by 10 or more and drops its own weapon".into(),
+                });
+            }
+            _ => {}
         }
-        _ => {}
     }
 }

@@ -21,7 +21,8 @@ pub use plugin::ApPhasesPlugin;
 
 pub(crate) use advanced::check_complex;
 use advanced::hurt_while_casting;
-use maneuvers::{backfire, maneuver_check};
+pub(super) use maneuvers::lost_by_ten_backfires;
+use maneuvers::maneuver_check;
 
 /// "Creatures receive 3 action points to use during any standard combat round."
 pub const ACTION_POINTS: u8 = 3;
@@ -144,11 +145,6 @@ impl VariantRules for ApPhases {
     }
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
-    }
-    fn maneuver_lost(&self, b: &mut Battle, a: usize, kind: Maneuver, margin: i32) {
-        if margin <= -10 {
-            backfire(b, a, kind);
-        }
     }
     fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
         super::casting_defensively_or_provoking(b, c, sp, defensive)

@@ -58,7 +58,10 @@ impl Plugin for ApPhasesPlugin {
                 next_action_phase.in_set(ClockStep::Window),
             ),
         );
-        app.add_systems(TakenSchedule, attack_actions_counted.in_set(CountTaken));
+        app.add_systems(
+            TakenSchedule,
+            (attack_actions_counted, super::lost_by_ten_backfires).chain().in_set(CountTaken),
+        );
     }
 }
 
