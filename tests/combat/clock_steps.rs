@@ -3,17 +3,8 @@
 //! and what a strike took that the variant counts; each variant's own systems where its
 //! source differs.
 
+use super::schedule::systems;
 use super::*;
-use fivefoot::combat::engine::Engine;
-
-fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
-    Engine::new(v)
-        .listing()
-        .sets
-        .into_iter()
-        .map(|s| (s.name, s.systems.into_iter().map(|system| system.name).collect()))
-        .collect()
-}
 
 #[test]
 fn each_variant_keeps_time_with_its_own_systems() {

@@ -26,7 +26,8 @@ fn resolved(b: &mut BattleWorld, cmd: Command) -> (u32, usize) {
     (b.passes(), before)
 }
 
-fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
+/// Each set of `v`'s schedule listing by name, with its systems' names in run order.
+pub(super) fn systems(v: RulesVariant) -> BTreeMap<String, Vec<String>> {
     Engine::new(v)
         .listing()
         .sets

@@ -190,6 +190,16 @@ pub(crate) fn turn_starts(
     reactions.held = None;
 }
 
+/// Those unaware of their foes start the battle `condition` (d20-classic: flat-footed;
+/// osr-segments, and hex-phases through its surprise phase: surprised).
+pub(crate) fn unaware_are(condition: Condition, fighters: &mut Query<(&Awareness, &mut Conditions)>) {
+    for (awareness, mut conditions) in fighters {
+        if !awareness.aware {
+            conditions.add(condition);
+        }
+    }
+}
+
 /// The fighter whose opportunity opens now, if one does: its seat and entity.
 pub(crate) fn opening(called: &Called, seats: &Seats) -> Option<(usize, Entity)> {
     let Called::Acts(i) = *called else { return None };

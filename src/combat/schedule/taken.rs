@@ -5,7 +5,7 @@
 //! where each variant's systems in [`CountTaken`] count what they count, over the
 //! components they name, and the notes are then forgotten.
 
-use crate::combat::battle::{Seats, TakenInStrike};
+use crate::combat::battle::{Seats, Taken, TakenInStrike};
 use crate::combat::fighter::Initiative;
 use crate::combat::time::Clock;
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
@@ -50,23 +50,29 @@ pub(crate) fn count_taken(world: &mut World) {
     }
 }
 
-/// Puts `h` at `key` in the initiative order (its readied action moved it), the order
-/// sorted again, highest first, ties by seat.
-pub(crate) fn move_in_order(
+/// Each taker of a held action in the strike goes to `key` of its trigger's place in the
+/// initiative order (its readied action moved it), the order sorted again, highest first,
+/// ties by seat: the takers moved, in order.
+pub(crate) fn held_action_takers_move(
+    taken: &TakenInStrike,
     seats: &Seats,
     initiatives: &mut Query<&mut Initiative>,
     clock: &mut Clock,
-    h: usize,
     key: impl Fn(i64) -> i64,
-    trigger: usize,
-) {
+) -> Vec<usize> {
     let order_of = |initiatives: &Query<&mut Initiative>, i: usize| {
         seats.0.get(i).and_then(|&e| initiatives.get(e).ok()).map_or(i64::MIN, |init| init.order)
     };
-    let new = key(order_of(initiatives, trigger));
-    let Some(mut held) = seats.0.get(h).and_then(|&e| initiatives.get_mut(e).ok()) else { return };
-    held.order = new;
-    let mut order = std::mem::take(&mut clock.order);
-    order.sort_by(|&x, &y| order_of(initiatives, y).cmp(&order_of(initiatives, x)).then(x.cmp(&y)));
-    clock.order = order;
+    let mut moved = Vec::new();
+    for &t in &taken.0 {
+        let Taken::HeldAction { by, trigger } = t else { continue };
+        let new = key(order_of(initiatives, trigger));
+        let Some(mut held) = seats.0.get(by).and_then(|&e| initiatives.get_mut(e).ok()) else { continue };
+        held.order = new;
+        let mut order = std::mem::take(&mut clock.order);
+        order.sort_by(|&x, &y| order_of(initiatives, y).cmp(&order_of(initiatives, x)).then(x.cmp(&y)));
+        clock.order = order;
+        moved.push(by);
+    }
+    moved
 }

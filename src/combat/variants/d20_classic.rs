@@ -303,11 +303,7 @@ fn held_action_goes_after_trigger(
     mut initiatives: Query<&mut Initiative>,
     mut clock: ResMut<Clock>,
 ) {
-    for &t in &taken.0 {
-        if let Taken::HeldAction { by, trigger } = t {
-            move_in_order(&seats, &mut initiatives, &mut clock, by, |key| key - 1, trigger);
-        }
-    }
+    held_action_takers_move(&taken, &seats, &mut initiatives, &mut clock, |trigger| trigger - 1);
 }
 
 /// Everyone rolls d20 initiative.
@@ -317,11 +313,7 @@ fn roll_initiative(mut initiatives: Initiatives) {
 
 /// The unaware start flat-footed.
 fn unaware_start_flat_footed(mut fighters: Query<(&Awareness, &mut Conditions)>) {
-    for (awareness, mut conditions) in &mut fighters {
-        if !awareness.aware {
-            conditions.add(Condition::FlatFooted);
-        }
-    }
+    unaware_are(Condition::FlatFooted, &mut fighters);
 }
 
 /// At the start of its turn a fighter has its attacks of opportunity back and is no

@@ -81,11 +81,7 @@ fn open_surprise_phase(seats: Res<Seats>, awareness: Query<&Awareness>, window: 
 
 /// "... and have a -3 DCV penalty during that Phase": the unaware are Surprised through it.
 fn unaware_are_surprised(mut fighters: Query<(&Awareness, &mut Conditions)>) {
-    for (awareness, mut conditions) in &mut fighters {
-        if !awareness.aware {
-            conditions.add(Condition::Surprised);
-        }
-    }
+    unaware_are(Condition::Surprised, &mut fighters);
 }
 
 /// The surprise phase over, nobody is Surprised any more.
@@ -428,11 +424,8 @@ fn held_action_goes_before_trigger(
     mut initiatives: Query<&mut Initiative>,
     mut clock: ResMut<Clock>,
 ) {
-    for &t in &taken.0 {
-        if let Taken::HeldAction { by, trigger } = t {
-            move_in_order(&seats, &mut initiatives, &mut clock, by, |key| key + 1, trigger);
-            clock.queue.retain(|&i| i != by);
-        }
+    for by in held_action_takers_move(&taken, &seats, &mut initiatives, &mut clock, |trigger| trigger + 1) {
+        clock.queue.retain(|&i| i != by);
     }
 }
 

@@ -331,11 +331,7 @@ impl Plugin for OsrSegmentsPlugin {
 
 /// The unaware start surprised.
 fn unaware_start_surprised(mut fighters: Query<(&Awareness, &mut Conditions)>) {
-    for (awareness, mut conditions) in &mut fighters {
-        if !awareness.aware {
-            conditions.add(Condition::Surprised);
-        }
-    }
+    unaware_are(Condition::Surprised, &mut fighters);
 }
 
 /// The battle starts at the step before a round's declarations (initiative is rolled by
