@@ -314,11 +314,6 @@ impl Battle<'_, '_> {
         self.derived.stale = true;
     }
 
-    /// Sides still with a fighter in the fight, sorted.
-    pub fn sides_in_fight(&self) -> Vec<String> {
-        sides_in_fight(self.fighters.iter().map(|f| (f.side(), f.conditions())))
-    }
-
     /// Every side in the battle, sorted.
     pub fn sides_all(&self) -> Vec<String> {
         let mut sides: Vec<String> = self.fighters.iter().map(|f| f.side().0.clone()).collect();
@@ -349,15 +344,6 @@ impl Battle<'_, '_> {
         self.finish(winner, reason);
         true
     }
-}
-
-/// The sides with a fighter still in the fight, sorted, from each fighter's side and
-/// conditions.
-pub fn sides_in_fight<'a>(fighters: impl Iterator<Item = (&'a Side, &'a Conditions)>) -> Vec<String> {
-    let mut sides: Vec<String> = fighters.filter(|(_, c)| c.in_fight()).map(|(s, _)| s.0.clone()).collect();
-    sides.sort();
-    sides.dedup();
-    sides
 }
 
 /// Whether the battle is decided: at most one side has a fighter in the fight. The winner

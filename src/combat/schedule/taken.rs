@@ -6,6 +6,7 @@
 //! components they name, and the notes are then forgotten.
 
 use crate::combat::battle::{Seats, Taken, TakenInStrike};
+use crate::combat::clock::initiative_order;
 use crate::combat::fighter::Initiative;
 use crate::combat::time::Clock;
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
@@ -51,8 +52,8 @@ pub(crate) fn count_taken(world: &mut World) {
 }
 
 /// Each taker of a held action in the strike goes to `key` of its trigger's place in the
-/// initiative order (its readied action moved it), the order sorted again, highest first,
-/// ties by seat: the takers moved, in order.
+/// initiative order (its readied action moved it), and the order is sorted again
+/// (`clock::initiative_order`): the takers moved, in order.
 pub(crate) fn held_action_takers_move(
     taken: &TakenInStrike,
     seats: &Seats,
@@ -60,18 +61,15 @@ pub(crate) fn held_action_takers_move(
     clock: &mut Clock,
     key: impl Fn(i64) -> i64,
 ) -> Vec<usize> {
-    let order_of = |initiatives: &Query<&mut Initiative>, i: usize| {
-        seats.0.get(i).and_then(|&e| initiatives.get(e).ok()).map_or(i64::MIN, |init| init.order)
-    };
+    let order_of = |initiatives: &Query<&mut Initiative>, e: Entity| initiatives.get(e).map_or(i64::MIN, |i| i.order);
     let mut moved = Vec::new();
     for &t in &taken.0 {
         let Taken::HeldAction { by, trigger } = t else { continue };
-        let new = key(order_of(initiatives, trigger));
-        let Some(mut held) = seats.0.get(by).and_then(|&e| initiatives.get_mut(e).ok()) else { continue };
+        let (Some(&holder), Some(&triggered_by)) = (seats.0.get(by), seats.0.get(trigger)) else { continue };
+        let new = key(order_of(initiatives, triggered_by));
+        let Ok(mut held) = initiatives.get_mut(holder) else { continue };
         held.order = new;
-        let mut order = std::mem::take(&mut clock.order);
-        order.sort_by(|&x, &y| order_of(initiatives, y).cmp(&order_of(initiatives, x)).then(x.cmp(&y)));
-        clock.order = order;
+        clock.order = initiative_order(seats.0.iter().map(|&e| order_of(initiatives, e)));
         moved.push(by);
     }
     moved

@@ -444,11 +444,6 @@ fn phase_actions_spent(budget: &Budget) -> bool {
     (used.attack_used && used.moves_used >= 1) || used.moves_used >= 2 || (budget.single_action && !budget.fresh)
 }
 
-/// Combat value: round(DEX / 3).
-pub fn hex_cv(b: &Battle, i: usize) -> i32 {
-    combat_value(&b.fighters.stats[i])
-}
-
 /// Combat value: Dexterity / 3, rounded.
 pub fn combat_value(stats: &Stats) -> i32 {
     (stats.def.abilities.dex as f64 / 3.0).round() as i32
