@@ -218,7 +218,13 @@ impl Engine {
             .iter()
             .map(|stage| list_set(&self.schedule, stage.intern(), stage.name(), &access))
             .collect();
-        sets.extend(ClockStep::ALL.iter().map(|step| list_set(clock, step.intern(), step.name(), &clock_access)));
+        // A step the variant leaves empty (hex-phases has no dying turns) is not listed.
+        sets.extend(
+            ClockStep::ALL
+                .iter()
+                .map(|step| list_set(clock, step.intern(), step.name(), &clock_access))
+                .filter(|step| !step.systems.is_empty()),
+        );
         let taken_access = access_by_key(schedules.get_mut(TakenSchedule).expect("the taken schedule"), world);
         let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
         sets.push(list_set(taken, AfterStrike.intern(), AfterStrike.name(), &taken_access));

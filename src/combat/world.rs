@@ -141,6 +141,18 @@ impl BattleWorld {
         Lent(self.engine_mut().lend())
     }
 
+    /// Dying fighter `i`'s turn (its death save, stabilising check or bleeding), taken as
+    /// though the clock had called it now: its variant's system in the clock's
+    /// [`DyingTurn`](super::schedule::DyingTurn) step, if its turn falls in the window open
+    /// now.
+    pub fn dying_turn(&mut self, i: usize) {
+        use super::schedule::clock::{Called, ClockSchedule};
+        let world = self.engine_mut().world_mut();
+        *world.resource_mut::<Called>() = Called::Dying(i);
+        world.run_schedule(ClockSchedule);
+        *world.resource_mut::<Called>() = Called::Nobody;
+    }
+
     /// Checks and resolves `cmd` for the fighter acting now.
     /// Should a rule system panic, the battle stays as far as the command had come, in a
     /// world built afresh (a schedule cut short is not fit to run again: its executor would

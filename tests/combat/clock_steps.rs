@@ -81,6 +81,15 @@ fn each_variant_keeps_time_with_its_own_systems() {
         [&common[..], &["turn_starts", "four_actions::surprise_wears_off"]].concat()
     );
     assert_eq!(opens(RulesVariant::HexPhases), [&common[..], &["turn_starts", "hex_phases::may_abort_again"]].concat());
+    // A dying fighter's turn is each variant's own: d20-classic's death save, ap-phases'
+    // stabilising check, four-actions' Fortitude save, osr-segments' bleeding; hex-phases
+    // has none, and lists no such step.
+    let dying = |v| systems(v).get("clock: dying turn").cloned().unwrap_or_default();
+    assert_eq!(dying(RulesVariant::D20Classic), ["d20_classic::death_save"]);
+    assert_eq!(dying(RulesVariant::ApPhases), ["ap_phases::stabilising_check"]);
+    assert_eq!(dying(RulesVariant::FourActions), ["four_actions::fortitude_while_dying"]);
+    assert_eq!(dying(RulesVariant::OsrSegments), ["osr_segments::bleeds"]);
+    assert!(dying(RulesVariant::HexPhases).is_empty());
     // What a strike took is counted where the variant counts it: ap-phases its attack
     // actions (and a maneuver lost by 10 or more turns on its maker), d20-classic its immediate action (an attack of opportunity or a held action,
     // which also moves its taker after its trigger), hex-phases a held action (its taker goes

@@ -140,13 +140,13 @@ fn d20_death_saves_use_each_modes_formula() {
     let mut harder = false;
     for seed in 0..40 {
         let (mut b, f) = dying_fighter(RulesVariant::D20Classic, DeathSaves::AllAreEqual, seed);
-        fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
+        b.dying_turn(f);
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!((bonus, dc), (0, 51));
         assert!((1..=100).contains(&roll));
         assert_eq!(ok, roll >= 51);
         if !ok {
-            fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
+            b.dying_turn(f);
             assert_eq!(last_save(&b).2, 61, "one failure: 61 or higher");
             harder = true;
         }
@@ -154,7 +154,7 @@ fn d20_death_saves_use_each_modes_formula() {
     assert!(harder);
     for (saves, want) in [(DeathSaves::StatsMatter, 9), (DeathSaves::Brutality, 17)] {
         let (mut b, f) = dying_fighter(RulesVariant::D20Classic, saves, 1);
-        fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
+        b.dying_turn(f);
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!(dc, want, "{saves:?}");
         assert_eq!(ok, roll + bonus >= dc);
@@ -174,7 +174,7 @@ fn four_actions_dying_saves_against_10_plus_negative_hp_and_bleeds_on_failure() 
     let (mut seen_fail, mut seen_pass) = (false, false);
     for seed in 0..40 {
         let (mut b, f) = dying_fighter(RulesVariant::FourActions, DeathSaves::default(), seed);
-        fivefoot::combat::resolve::dying_turn(&mut b.lend(), f);
+        b.dying_turn(f);
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!(dc, 13);
         assert_eq!(ok, roll + bonus >= 13);

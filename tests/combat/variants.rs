@@ -198,7 +198,7 @@ fn dying_ends_in_stabilising_or_three_failed_death_saves_in_a_row() {
             if !b.read().fighters.conditions[hero].has(Condition::Dying) {
                 break;
             }
-            fivefoot::combat::resolve::dying_turn(&mut b.lend(), hero);
+            b.dying_turn(hero);
         }
         let saves: Vec<bool> = b
             .events()

@@ -23,10 +23,6 @@ pub(crate) trait VariantRules: Sync {
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
     /// The budget a fighter gets when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
-    /// A dying fighter's turn (its save, check or bleeding) falls in the window open now.
-    fn dying_acts_now(&self, _b: &Battle) -> bool {
-        true
-    }
     /// What `i` declared for this round, where combatants declare.
     fn declared<'b>(&self, _b: &'b Battle, _i: usize) -> Option<&'b crate::combat::command::Intent> {
         None
@@ -71,8 +67,6 @@ pub(crate) trait VariantRules: Sync {
     }
     /// Past the point of death.
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool;
-    /// A dying fighter's turn: its death save, stabilising check or bleeding.
-    fn dying_turn(&self, _b: &mut Battle, _i: usize) {}
     /// What casting `sp` takes from the caster's spells: a slot.
     fn spell_cost(&self, _sp: &SpellDef) -> u32 {
         1

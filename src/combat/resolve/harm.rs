@@ -131,9 +131,3 @@ pub(crate) fn check_death(b: &mut Battle, t: usize) {
         gain(b, t, Condition::Dying);
     }
 }
-
-/// A dying fighter's turn: its death save, stabilising check or bleeding, as its variant
-/// has it.
-pub fn dying_turn(b: &mut Battle, i: usize) {
-    b.rules().dying_turn(b, i);
-}

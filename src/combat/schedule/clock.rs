@@ -2,18 +2,17 @@
 //! in the clock stage says so), time moves: the clock stage runs the [`ClockSchedule`]
 //! until someone's opportunity is open or the battle is over. Each run either calls the
 //! next fighter up ([`ClockStep::NextUp`]: `call_next` passes over those who cannot act and
-//! stops at one who may, or at a dying one, whose turn the clock driver then takes) and
-//! opens its opportunity ([`ClockStep::Opens`]: its fresh budget, its turn's start, what
+//! stops at one who may, or at a dying one, whose turn its variant's system then takes in
+//! [`ClockStep::DyingTurn`]) and opens its opportunity ([`ClockStep::Opens`]: its fresh budget, its turn's start, what
 //! its variant gives back), or, once the queue is empty, lets the variant's systems in
 //! [`ClockStep::Window`] open the next round, phase or step. The first run starts the
 //! battle ([`ClockStep::Begin`]: the variant's systems roll initiative).
 
-use crate::combat::battle::store::{Record, lend};
+use crate::combat::battle::store::Record;
 use crate::combat::battle::{self, Derived, EventLog, Seats};
 use crate::combat::clock;
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::{Bonuses, Economy, Reactions};
-use crate::combat::resolve;
 use crate::combat::time::Clock;
 use crate::rules::{Awareness, Combatant, Condition, Conditions, Side};
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
@@ -33,6 +32,9 @@ pub enum ClockStep {
     Begin,
     /// The next fighter in the queue who may act is called.
     NextUp,
+    /// A dying fighter was called: its variant's system in [`super::DyingTurn`] takes its
+    /// turn, where it falls in the window open now.
+    DyingTurn,
     /// The fighter called gets its fresh budget, and its opportunity opens: its turn
     /// starts (effects lasting until then end) and it regains what its variant gives back.
     Opens,
@@ -41,12 +43,14 @@ pub enum ClockStep {
 }
 
 impl ClockStep {
-    pub const ALL: [ClockStep; 4] = [ClockStep::Begin, ClockStep::NextUp, ClockStep::Opens, ClockStep::Window];
+    pub const ALL: [ClockStep; 5] =
+        [ClockStep::Begin, ClockStep::NextUp, ClockStep::DyingTurn, ClockStep::Opens, ClockStep::Window];
 
     pub fn name(self) -> &'static str {
         match self {
             ClockStep::Begin => "clock: begin",
             ClockStep::NextUp => "clock: next up",
+            ClockStep::DyingTurn => "clock: dying turn",
             ClockStep::Opens => "clock: opens",
             ClockStep::Window => "clock: window",
         }
@@ -99,6 +103,7 @@ pub(super) fn add_clock(app: &mut App) {
         (
             ClockStep::Begin.run_if(|t: Res<TimeMoves>| t.beginning),
             ClockStep::NextUp.run_if(|t: Res<TimeMoves>| t.moving && !t.window_due),
+            ClockStep::DyingTurn.run_if(|called: Res<Called>| matches!(*called, Called::Dying(_))),
             ClockStep::Opens.run_if(|called: Res<Called>| matches!(*called, Called::Acts(_))),
             ClockStep::Window.run_if(|t: Res<TimeMoves>| t.window_due),
         )
@@ -118,6 +123,7 @@ pub(super) fn add_clock(app: &mut App) {
         ),
     );
     app.configure_sets(ClockSchedule, RollsInitiative.after(surprise_round_due).in_set(ClockStep::Begin));
+    app.configure_sets(ClockSchedule, super::DyingTurn.in_set(ClockStep::DyingTurn));
 }
 
 /// The variant's systems in the [`ClockStep::Begin`] step that roll or score initiative
@@ -284,10 +290,8 @@ fn call_next(
 }
 
 /// The clock: runs the clock schedule until time stands again, making the strikes a window
-/// of time pushed (with the harm driver) after each run. A dying fighter called
-/// takes its turn if its variant says dying turns fall in this window (harm: the battle
-/// is lent); a fighter called to act gets its fresh budget, and its opportunity opens as
-/// its variant says.
+/// of time pushed (with the harm driver) after each run. Whom a run called (a dying
+/// fighter, whose turn it took, or one whose opportunity it opened) is then forgotten.
 pub(crate) fn run_the_clock(world: &mut World) {
     world.resource_mut::<Clock>().actor = None;
     while world.resource::<TimeMoves>().moving {
@@ -297,17 +301,7 @@ pub(crate) fn run_the_clock(world: &mut World) {
         while !world.resource::<super::StrikeStack>().0.is_empty() {
             super::make_strike(world);
         }
-        match std::mem::take(&mut *world.resource_mut::<Called>()) {
-            Called::Nobody => {}
-            Called::Dying(i) => {
-                let mut b = lend(world);
-                if b.rules().dying_acts_now(&b) {
-                    resolve::dying_turn(&mut b, i);
-                }
-            }
-            // Its opportunity opened in the run (`ClockStep::Opens`).
-            Called::Acts(_) => {}
-        }
+        *world.resource_mut::<Called>() = Called::Nobody;
     }
 }
 

@@ -13,8 +13,11 @@
 
 mod casting;
 pub mod clock;
+mod dying;
 pub(crate) use casting::Announcing;
 pub use casting::SpellsUnderWay;
+pub use dying::DyingTurn;
+pub(crate) use dying::{Dying, DyingTurns, Logged, save_or_bleed};
 mod grapple;
 pub(crate) use grapple::{Grapplers, release_both};
 mod stances;

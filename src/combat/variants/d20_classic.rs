@@ -4,8 +4,10 @@
 
 use super::prelude::*;
 use crate::combat::attack::{self, AttackContext};
+use crate::combat::battle::store::Record;
 use crate::combat::schedule::clock::next_round;
 use crate::level::DeathSaves;
+use crate::rules::Dice;
 
 pub use crate::combat::kept::{ImmediateAction, SwiftAction};
 
@@ -135,34 +137,7 @@ impl VariantRules for D20Classic {
         true
     }
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        f.health().death_fails >= 3
-    }
-    fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters.combatant[i].id.clone();
-        let f = b.fighters.at(i);
-        let (roll, bonus, dc, kind) = match b.options.death_saves {
-            DeathSaves::AllAreEqual => {
-                let roll = b.dice.roll(100) as i32;
-                (roll, 0, 51 + 10 * f.health().death_fails as i32, "death save (d%)")
-            }
-            DeathSaves::StatsMatter => {
-                let dc = 10 + f.stats().def.hit_dice as i32 - f.stats().con_mod();
-                (b.dice.roll(20) as i32, f.stats().fortitude(), dc, "death save (Fortitude)")
-            }
-            DeathSaves::Brutality => {
-                let dc = 10 + f.health().dropping_damage;
-                (b.dice.roll(20) as i32, f.stats().fortitude(), dc, "death save (Fortitude, brutality)")
-            }
-        };
-        let success = roll + bonus >= dc;
-        b.emit(CombatEvent::Save { unit: id, kind: kind.into(), roll, bonus, dc, success });
-        if success {
-            lose(b, i, Condition::Dying);
-            gain(b, i, Condition::Stabilized);
-        } else {
-            b.fighters.health[i].death_fails += 1;
-            check_death(b, i);
-        }
+        three_death_saves_failed(f.stats(), f.health())
     }
 }
 
@@ -277,8 +252,43 @@ impl Plugin for D20ClassicPlugin {
                 next_round.in_set(ClockStep::Window),
             ),
         );
+        app.add_systems(ClockSchedule, death_save.in_set(DyingTurn));
         app.add_systems(TakenSchedule, (immediate_action_spent, held_action_goes_after_trigger).in_set(CountTaken));
     }
+}
+
+/// Three failed death saves: dead.
+fn three_death_saves_failed(_stats: &Stats, health: &Health) -> bool {
+    health.death_fails >= 3
+}
+
+/// A dying character's death save on its turn, as the level's death saves have it: "In
+/// death, all are equal" (d%: 51 or higher, each failure 10 harder), "stats matter"
+/// (Fortitude against 10 + Hit Dice − Constitution modifier) or "brutality" (Fortitude
+/// against 10 + the damage that dropped it). A success stabilises; three failures kill.
+fn death_save(record: Res<Record>, turns: DyingTurns) {
+    let mode = record.options.death_saves;
+    let save = |stats: &Stats, health: &mut Health, dice: &mut Dice| {
+        let save = match mode {
+            DeathSaves::AllAreEqual => {
+                Logged::save("death save (d%)", dice.roll(100) as i32, 0, 51 + 10 * health.death_fails as i32)
+            }
+            DeathSaves::StatsMatter => {
+                let dc = 10 + stats.def.hit_dice as i32 - stats.con_mod();
+                Logged::save("death save (Fortitude)", dice.roll(20) as i32, stats.fortitude(), dc)
+            }
+            DeathSaves::Brutality => {
+                let dc = 10 + health.dropping_damage;
+                Logged::save("death save (Fortitude, brutality)", dice.roll(20) as i32, stats.fortitude(), dc)
+            }
+        };
+        if save.saved() {
+            return (save, Dying::Stabilizes);
+        }
+        health.death_fails += 1;
+        (save, Dying::Worsens)
+    };
+    turns.take(save, three_death_saves_failed);
 }
 
 /// An attack of opportunity, or a held action, is its taker's immediate action until its

@@ -200,9 +200,6 @@ impl VariantRules for HexPhases {
         }
         Ok(())
     }
-    fn dying_acts_now(&self, b: &Battle) -> bool {
-        b.clock.phase == 1
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -303,7 +300,7 @@ impl VariantRules for HexPhases {
             && !f.reactions().free_attacked_by.contains(&b.fighters.combatant[mover].id)
     }
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        f.health().hp <= -10
+        super::below_negative_ten(f.stats(), f.health())
     }
 }
 

@@ -34,7 +34,7 @@ mod prelude {
         self, Counterspells, cost, lost, reaches, spell, survives_provoking, take_effect,
     };
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
-    pub(super) use crate::combat::resolve::{self, Maneuver, check_death, gain, lose, opportunity};
+    pub(super) use crate::combat::resolve::{self, Maneuver, gain, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::clock::{Called, opening, reactions_back_and_no_longer, unaware_are};
     pub(super) use crate::combat::schedule::taken::{CountTaken, TakenSchedule, held_action_takers_move};
@@ -42,6 +42,7 @@ mod prelude {
         ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, keep_each,
         keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,
     };
+    pub(super) use crate::combat::schedule::{Dying, DyingTurn, DyingTurns, Logged, save_or_bleed};
     pub(super) use crate::combat::time::Clock;
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;
@@ -50,7 +51,7 @@ mod prelude {
     pub(super) use crate::rules::Condition;
     pub(super) use crate::rules::PathPlan;
     pub(super) use crate::rules::RulesView;
-    pub(super) use crate::rules::{Body, Conditions, Stats};
+    pub(super) use crate::rules::{Body, Conditions, Health, Stats};
     pub(super) use bevy::app::{App, Plugin};
     pub(super) use bevy::ecs::schedule::IntoScheduleConfigs;
     pub(super) use bevy::ecs::system::InMut;
@@ -83,6 +84,17 @@ pub(crate) fn casting_defensively_or_provoking(b: &mut Battle, c: usize, sp: &Sp
         magic::lost(b, c, sp, "concentration broken by the wound".into());
         false
     }
+}
+
+/// Past the point of death at a negative of the Constitution score (ap-phases,
+/// four-actions).
+pub(crate) fn below_negative_constitution(stats: &crate::rules::Stats, health: &crate::rules::Health) -> bool {
+    health.hp <= -stats.def.abilities.con
+}
+
+/// Past the point of death at −10 hit points (osr-segments, hex-phases).
+pub(crate) fn below_negative_ten(_stats: &crate::rules::Stats, health: &crate::rules::Health) -> bool {
+    health.hp <= -10
 }
 
 /// The registry: each variant's plugin, added to an app that has the rules schedule.

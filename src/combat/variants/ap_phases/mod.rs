@@ -6,7 +6,6 @@
 
 use super::prelude::*;
 use crate::combat::fighter::Bonuses;
-use crate::combat::resolve::{gain, lose};
 use crate::combat::schedule::clock::{WindowOpens, round_cap};
 use crate::level::{WeaponKind, WeaponSpeed};
 use crate::rules::{Awareness, Conditions};
@@ -155,10 +154,6 @@ impl VariantRules for ApPhases {
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing
     }
-    fn dying_acts_now(&self, b: &Battle) -> bool {
-        // The first phase that has actions.
-        b.clock.phase == 2
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -232,21 +227,7 @@ impl VariantRules for ApPhases {
         f.health().hp < 0
     }
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        f.health().hp <= -f.stats().def.abilities.con
-    }
-    fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters.combatant[i].id.clone();
-        let f = b.fighters.at(i);
-        let (roll, bonus) = (b.dice.roll(20) as i32, f.stats().con_mod() + f.health().hp);
-        let success = roll + bonus >= 10;
-        b.emit(CombatEvent::Save { unit: id, kind: "Constitution (stabilise)".into(), roll, bonus, dc: 10, success });
-        if success {
-            lose(b, i, Condition::Dying);
-            gain(b, i, Condition::Stabilized);
-        } else {
-            b.fighters.health[i].hp -= 1;
-            check_death(b, i);
-        }
+        super::below_negative_constitution(f.stats(), f.health())
     }
 }
 

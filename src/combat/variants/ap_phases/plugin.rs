@@ -56,6 +56,7 @@ impl Plugin for ApPhasesPlugin {
                 initiative_is_dexterity.in_set(RollsInitiative),
                 advanced_action_continues.in_set(Opening::GivenBack),
                 next_action_phase.in_set(ClockStep::Window),
+                stabilising_check.run_if(|clock: Res<Clock>| clock.phase == 2).in_set(DyingTurn),
             ),
         );
         app.add_systems(
@@ -63,6 +64,17 @@ impl Plugin for ApPhasesPlugin {
             (attack_actions_counted, super::lost_by_ten_backfires).chain().in_set(CountTaken),
         );
     }
+}
+
+/// A dying character, in the first phase that has actions, makes a Constitution check to
+/// stabilise (d20 + its Constitution modifier + its negative hit points against 10), and
+/// loses a hit point if it fails.
+fn stabilising_check(turns: DyingTurns) {
+    let check = |stats: &Stats, health: &mut Health, dice: &mut crate::rules::Dice| {
+        let save = Logged::save("Constitution (stabilise)", dice.roll(20) as i32, stats.con_mod() + health.hp, 10);
+        save_or_bleed(save, health, Dying::Stabilizes)
+    };
+    turns.take(check, super::super::below_negative_constitution);
 }
 
 /// Attack actions are counted for the round: each after the first is at −5.

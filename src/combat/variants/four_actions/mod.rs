@@ -198,19 +198,7 @@ impl VariantRules for FourActions {
         f.health().hp < 0
     }
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        f.health().hp <= -f.stats().def.abilities.con
-    }
-    fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters.combatant[i].id.clone();
-        let f = b.fighters.at(i);
-        let dc = 10 + f.health().hp.abs();
-        let (roll, bonus) = (b.dice.roll(20) as i32, f.stats().fortitude());
-        let success = roll + bonus >= dc;
-        b.emit(CombatEvent::Save { unit: id, kind: "Fortitude (dying)".into(), roll, bonus, dc, success });
-        if !success {
-            b.fighters.health[i].hp -= 1;
-            check_death(b, i);
-        }
+        super::below_negative_constitution(f.stats(), f.health())
     }
 }
 
@@ -335,9 +323,20 @@ impl Plugin for FourActionsPlugin {
                 (roll_initiative_after_surprise_round, next_round, ambushers_in_no_particular_order)
                     .chain()
                     .in_set(ClockStep::Window),
+                fortitude_while_dying.in_set(DyingTurn),
             ),
         );
     }
+}
+
+/// "Each round, roll a Fortitude Save (DC = 10+ current negative HP). Upon failure,
+/// increase negative HP by 1."
+fn fortitude_while_dying(turns: DyingTurns) {
+    let save = |stats: &Stats, health: &mut Health, dice: &mut Dice| {
+        let save = Logged::save("Fortitude (dying)", dice.roll(20) as i32, stats.fortitude(), 10 + health.hp.abs());
+        save_or_bleed(save, health, Dying::Holds)
+    };
+    turns.take(save, super::below_negative_constitution);
 }
 
 /// Everyone is Surprised until its first turn.

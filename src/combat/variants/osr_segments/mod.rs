@@ -113,9 +113,6 @@ impl VariantRules for OsrSegments {
     fn break_concentration(&self, b: &mut Battle, c: usize, why: &str) {
         break_concentration(b, c, why);
     }
-    fn dying_acts_now(&self, b: &Battle) -> bool {
-        round(b).step == OsrStep::FastActions
-    }
     fn declaring(&self, budget: &Budget) -> bool {
         budget.own::<MajorAction>().declaring
     }
@@ -255,14 +252,18 @@ impl VariantRules for OsrSegments {
         true
     }
     fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        f.health().hp <= -10
+        super::below_negative_ten(f.stats(), f.health())
     }
-    fn dying_turn(&self, b: &mut Battle, i: usize) {
-        let id = b.fighters.combatant[i].id.clone();
-        b.fighters.health[i].hp -= 1;
-        b.emit(CombatEvent::Action { unit: id, action: "bleeds".into(), detail: "1 hp".into() });
-        check_death(b, i);
-    }
+}
+
+/// A dying character bleeds a hit point each round, with the fast actions, until it dies
+/// at −10.
+fn bleeds(turns: DyingTurns) {
+    let bleed = |_: &Stats, health: &mut Health, _: &mut crate::rules::Dice| {
+        health.hp -= 1;
+        (Logged::Bleeds, Dying::Worsens)
+    };
+    turns.take(bleed, super::below_negative_ten);
 }
 
 /// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
@@ -324,7 +325,13 @@ impl Plugin for OsrSegmentsPlugin {
         );
         // Its opportunities are steps of a round, not turns.
         remove_clock_systems(app, crate::combat::schedule::clock::turn_starts);
-        app.add_systems(ClockSchedule, (unaware_start_surprised, round_starts_at_low).in_set(RollsInitiative));
+        app.add_systems(
+            ClockSchedule,
+            (
+                (unaware_start_surprised, round_starts_at_low).in_set(RollsInitiative),
+                bleeds.run_if(|round: Res<OsrRound>| round.step == OsrStep::FastActions).in_set(DyingTurn),
+            ),
+        );
         steps::add_steps(app, crate::combat::schedule::derive_maps_if_stale());
     }
 }
