@@ -11,13 +11,14 @@ use super::modifiers::{Modifiers, PendingAttack, PendingDamage, Weighing};
 use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    AfterStrike, ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin, RulesStage,
-    Slot, StrikeStack, TakenSchedule, TimeMoves, Turn, Walking, unsettled,
+    AfterStrike, AfterWalk, ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin,
+    RulesStage, Slot, StrikeStack, TakenSchedule, TimeMoves, Turn, WalkOverSchedule, Walking, unsettled,
 };
 use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::ecs::schedule::{InternedSystemSet, Schedule, Schedules};
 use bevy::prelude::*;
 
@@ -111,9 +112,11 @@ impl Engine {
         let mut clock = world.resource_mut::<Schedules>().remove(ClockSchedule).expect("the clock schedule");
         clock.initialize(&mut world).expect("the clock schedule builds: every pair of its systems is ordered");
         world.resource_mut::<Schedules>().insert(clock);
-        let mut taken = world.resource_mut::<Schedules>().remove(TakenSchedule).expect("the taken schedule");
-        taken.initialize(&mut world).expect("the taken schedule builds: every pair of its systems is ordered");
-        world.resource_mut::<Schedules>().insert(taken);
+        for label in [TakenSchedule.intern(), WalkOverSchedule.intern()] {
+            let mut part = world.resource_mut::<Schedules>().remove(label).expect("the rules plugin adds it");
+            part.initialize(&mut world).expect("every pair of its systems is ordered");
+            world.resource_mut::<Schedules>().insert(part);
+        }
         // Without a window of time the clock would never find anyone to act; without its
         // economy's check nobody's opportunity would end.
         let windows = world
@@ -228,6 +231,13 @@ impl Engine {
         let taken_access = access_by_key(schedules.get_mut(TakenSchedule).expect("the taken schedule"), world);
         let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
         sets.push(list_set(taken, AfterStrike.intern(), AfterStrike.name(), &taken_access));
+        let walked_access = access_by_key(schedules.get_mut(WalkOverSchedule).expect("the walk-over schedule"), world);
+        let walked = self.world.resource::<Schedules>().get(WalkOverSchedule).expect("the walk-over schedule");
+        // Listed where a variant follows its walks up (osr-segments).
+        sets.extend(
+            Some(list_set(walked, AfterWalk.intern(), AfterWalk.name(), &walked_access))
+                .filter(|set| !set.systems.is_empty()),
+        );
         // Each system of the stages that hold slots (resolve, settle) with its slot.
         let slots: Vec<StageListing> = Slot::ORDER
             .iter()
@@ -268,6 +278,8 @@ impl Engine {
         out.extend(systems_outside(clock, &steps));
         let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
         out.extend(systems_outside(taken, &[AfterStrike.intern()]));
+        let walked = self.world.resource::<Schedules>().get(WalkOverSchedule).expect("the walk-over schedule");
+        out.extend(systems_outside(walked, &[AfterWalk.intern()]));
         out
     }
 }

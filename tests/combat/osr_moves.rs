@@ -44,6 +44,13 @@ fn an_ally_passing_through_a_casters_square_breaks_its_concentration_in_osr_segm
         });
         assert_eq!(path, Some(vec![GridPos::new(4, 3), GridPos::new(5, 3)]), "seed {seed}");
         assert_eq!(spoiled(&b, "mage"), vec!["concentration broken (jostled by hero passing)".to_string()]);
+        // The walk is followed up once it is over, and then ended: the jostling is logged
+        // before the move.
+        let at = |found: fn(&CombatEvent) -> bool| b.events().iter().rposition(found).expect("logged");
+        assert!(
+            at(|e| matches!(e, CombatEvent::Spoiled { .. })) < at(|e| matches!(e, CombatEvent::Moved { .. })),
+            "seed {seed}"
+        );
         // Positive control: a move that passes nobody leaves the casting alone.
         let b = hero_moves_past_a_casting_mage((3, 5), seed);
         assert!(spoiled(&b, "mage").is_empty(), "seed {seed}");

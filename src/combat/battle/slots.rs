@@ -59,8 +59,6 @@ pub(crate) trait VariantRules: Sync {
     }
     /// `by`'s reaction to `mover`'s step, one of those `step_reactors` named.
     fn step_reaction(&self, _b: &mut Battle, _by: usize, _mover: usize) {}
-    /// After a walk over `passed` (osr-segments: allies passed break concentration).
-    fn after_walk(&self, _b: &mut Battle, _mover: usize, _passed: &[crate::grid::GridPos]) {}
     /// A fighter just dropped is dying (rather than merely unconscious).
     fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
         false

@@ -30,6 +30,8 @@ pub struct Walk {
     /// Squares of the path not yet entered.
     next_square: usize,
     done: Vec<GridPos>,
+    /// Over (at its path's end, or its mover out of the fight), and waiting to be ended.
+    arrived: bool,
 }
 
 /// What a walk leads to.
@@ -76,6 +78,7 @@ impl Walk {
             step_from: None,
             next_square: 0,
             done: Vec::new(),
+            arrived: false,
         }
     }
 
@@ -83,6 +86,21 @@ impl Walk {
     pub fn then(mut self, then: Then) -> Walk {
         self.then = then;
         self
+    }
+
+    /// The walk is over, to be ended once the variant has followed it up.
+    pub(crate) fn arrive(&mut self) {
+        self.arrived = true;
+    }
+
+    /// The walk is over and waits to be ended.
+    pub fn arrived(&self) -> bool {
+        self.arrived
+    }
+
+    /// The squares the mover entered, in order.
+    pub fn passed(&self) -> &[GridPos] {
+        &self.done
     }
 
     /// Whether the walk may go on: its mover still in the fight and the battle not over.
@@ -140,7 +158,6 @@ impl Walk {
     /// where it could have stopped. What follows the walk is the caller's to do.
     pub fn finish(mut self, b: &mut Battle) -> Then {
         let mover = self.mover;
-        b.rules().after_walk(b, mover, &self.done);
         while !self.done.is_empty() && shares_a_square(b, mover) {
             self.done.pop();
             b.fighters.position[mover].0 = self.done.last().copied().unwrap_or(self.start);

@@ -24,10 +24,13 @@ mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
 pub mod taken;
+mod walked;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
 pub use taken::{AfterStrike, CountTaken, TakenSchedule};
+pub(crate) use walked::end_walk_if_arrived;
+pub use walked::{AfterWalk, WalkOverSchedule};
 
 pub use clock::{ClockSchedule, ClockStep, Opening, RollsInitiative, TimeMoves};
 
@@ -238,7 +241,21 @@ impl Moves<'_> {
                 self.stack.0.extend(by.into_iter().rev().map(|h| Strike::ToStep { by: h, mover: walk.mover }));
                 self.walking.0 = Some(walk);
             }
-            crate::combat::resolve::Leg::Over => self.finish(b, walk),
+            crate::combat::resolve::Leg::Over => self.arrive(walk),
+        }
+    }
+
+    /// `walk` is over: it waits in [`Walking`] for the walk driver to end it, once the
+    /// variant has followed it up (`walked::end_walk_if_arrived`).
+    fn arrive(&mut self, mut walk: crate::combat::resolve::Walk) {
+        walk.arrive();
+        self.walking.0 = Some(walk);
+    }
+
+    /// Ends the walk that arrived, if one did.
+    fn end_arrived(&mut self, b: &mut Battle) {
+        if let Some(walk) = self.walking.0.take_if(|walk| walk.arrived()) {
+            self.finish(b, walk);
         }
     }
 
@@ -261,10 +278,12 @@ impl Moves<'_> {
             return;
         }
         let Some(walk) = self.walking.0.take() else { return };
-        if walk.survives(b) {
+        if walk.arrived() {
+            self.walking.0 = Some(walk);
+        } else if walk.survives(b) {
             self.set_out(b, walk);
         } else {
-            self.finish(b, walk);
+            self.arrive(walk);
         }
     }
 }
@@ -312,6 +331,7 @@ impl Plugin for RulesSchedulePlugin {
         app.add_systems(RulesSchedule, clock::run_the_clock.in_set(Passing::TimeMoves));
         clock::add_clock(app);
         taken::add_taken(app);
+        walked::add_walk_over(app);
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and strikes are over (the settle
             // stage); the others run in the command's first pass.

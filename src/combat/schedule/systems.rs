@@ -250,6 +250,7 @@ fn load_crossbow(
 /// or its end.
 fn walk_on(world: &mut World) {
     with_moves(world, |battle, moves| moves.go_on(battle));
+    super::end_walk_if_arrived(world);
 }
 
 /// The harm driver: the strike on top of the stack is made, each attack rolled with its
@@ -284,6 +285,7 @@ fn strike_on_top(world: &mut World) {
                 moves.set_out(b, walk);
             }
         });
+        super::end_walk_if_arrived(world);
         return;
     }
     let b = &mut battle::store::lend(world);

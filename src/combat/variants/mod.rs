@@ -30,9 +30,7 @@ mod prelude {
     pub(super) use crate::combat::fighter::Initiative;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
-    pub(super) use crate::combat::magic::{
-        self, Counterspells, cost, lost, reaches, spell, survives_provoking, take_effect,
-    };
+    pub(super) use crate::combat::magic::{self, Counterspells, lost, reaches, spell, survives_provoking, take_effect};
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::resolve::{self, Maneuver, gain, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};

@@ -4,9 +4,13 @@
 
 use super::prelude::*;
 use crate::combat::battle::Derived;
+use crate::combat::fighter::Spells;
 use crate::combat::resolve::attack_routine;
 use crate::combat::schedule::Announcing;
-use crate::rules::Side;
+use crate::combat::schedule::{AfterWalk, WalkOverSchedule, Walking};
+use crate::grid::Footprint;
+use crate::rules::{Position, Side};
+use bevy::prelude::Entity;
 
 mod round;
 
@@ -17,24 +21,39 @@ pub use round::{
 };
 
 /// "Allied creatures can move past each other using the same space. This does cause some
-/// jostling, so any concentration (i.e. spell casting) will be broken": every ally whose
-/// squares `mover` passed through, and the mover itself, lose the spell they are casting.
-pub(crate) fn jostle(b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
-    let side = b.fighters.body[mover].size.side();
-    let jostled: Vec<usize> = (0..b.fighters.len())
-        .filter(|&i| i != mover && b.fighters.conditions[i].alive() && b.fighters.side[i] == b.fighters.side[mover])
-        .filter(|&i| {
-            let theirs = b.fighters.at(i).footprint();
-            passed.iter().any(|&p| crate::grid::Footprint::new(p, side).cells().any(|c| theirs.contains(c)))
+/// jostling, so any concentration (i.e. spell casting) will be broken": once a walk is
+/// over, every ally whose squares the mover passed through, and the mover itself, lose the
+/// spell they are casting or have declared.
+fn jostle(
+    walking: Res<Walking>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &Side, &Position, &Body, &Conditions, &mut Spells, &mut Declaration)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(walk) = walking.0.as_ref() else { return };
+    let Some(&mover) = seats.0.get(walk.mover) else { return };
+    let Ok((_, side, _, body, ..)) = fighters.get(mover) else { return };
+    let side = side.clone();
+    let passed: Vec<Footprint> = walk.passed().iter().map(|&p| Footprint::new(p, body.size.side())).collect();
+    let jostled: Vec<Entity> = fighters
+        .iter_many(&seats.0)
+        .zip(&seats.0)
+        .filter(|((_, s, at, body, conditions, ..), e)| {
+            let theirs = Footprint::new(at.0, body.size.side());
+            **e != mover && conditions.alive() && **s == side && passed.iter().any(|p| p.overlaps(&theirs))
         })
+        .map(|(_, &e)| e)
         .collect();
-    let who = b.fighters.combatant[mover].id.clone();
-    for &i in &jostled {
-        break_concentration(b, i, &format!("jostled by {who} passing"));
+    let name = |e: Entity| fighters.get(e).map(|(who, ..)| who.id.clone()).unwrap_or_default();
+    let by = name(mover);
+    let first = jostled.first().map(|&e| name(e));
+    for &e in &jostled {
+        if let Ok((who, _, _, _, _, mut spells, mut declared)) = fighters.get_mut(e) {
+            concentration_breaks(who, &mut spells, &mut declared, &format!("jostled by {by} passing"), &mut log);
+        }
     }
-    if let Some(&first) = jostled.first() {
-        let by = b.fighters.combatant[first].id.clone();
-        break_concentration(b, mover, &format!("jostled passing {by}"));
+    if let (Some(first), Ok((who, _, _, _, _, mut spells, mut declared))) = (first, fighters.get_mut(mover)) {
+        concentration_breaks(who, &mut spells, &mut declared, &format!("jostled passing {first}"), &mut log);
     }
 }
 
@@ -245,9 +264,6 @@ impl VariantRules for OsrSegments {
     fn step_reaction(&self, b: &mut Battle, by: usize, mover: usize) {
         immediate_attack(b, by, mover);
     }
-    fn after_walk(&self, b: &mut Battle, mover: usize, passed: &[crate::grid::GridPos]) {
-        jostle(b, mover, passed);
-    }
     fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
         true
     }
@@ -270,19 +286,37 @@ fn bleeds(turns: DyingTurns) {
 /// incantation's casting "always begins on the 1st segment", so a spell declared but not
 /// yet announced is lost too, as if cast, and with it the round's major action.
 pub(crate) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
-    let reason = format!("concentration broken ({why})");
-    if let Some(casting) = b.fighters.spells[c].casting.take()
+    let who = b.fighters.combatant[c].clone();
+    let (mut spells, mut declared) = (b.fighters.spells[c].clone(), declaration(b, c).clone());
+    concentration_breaks(&who, &mut spells, &mut declared, why, &mut b.events);
+    b.fighters.spells[c] = spells;
+    *declaration_mut(b, c) = declared;
+}
+
+/// `who`'s concentration breaks (`why`, in the log's words): the spell it is casting, or
+/// has declared, is lost.
+fn concentration_breaks(
+    who: &Combatant,
+    spells: &mut Spells,
+    declared: &mut Declaration,
+    why: &str,
+    log: &mut EventLog,
+) {
+    let lost = |sp: &SpellDef, log: &mut EventLog| {
+        let reason = format!("concentration broken ({why})");
+        log.push(CombatEvent::Spoiled { unit: who.id.clone(), action: sp.name.to_lowercase(), reason });
+    };
+    if let Some(casting) = spells.casting.take()
         && let Some(sp) = spell(&casting.spell)
     {
-        lost(b, c, sp, reason);
-    } else if let Some(Intent::Cast { spell: id }) = declaration(b, c).intent.clone()
+        lost(sp, log);
+    } else if let Some(Intent::Cast { spell: id }) = declared.intent.clone()
         && let Some(sp) = spell(&id)
     {
-        b.fighters.spells[c].left = b.fighters.spells[c].left.saturating_sub(cost(b, sp));
-        let mine = declaration_mut(b, c);
-        mine.intent = None;
-        mine.acted = true;
-        lost(b, c, sp, reason);
+        spells.left = spells.left.saturating_sub(OsrSegments.spell_cost(sp));
+        declared.intent = None;
+        declared.acted = true;
+        lost(sp, log);
     }
 }
 
@@ -332,6 +366,7 @@ impl Plugin for OsrSegmentsPlugin {
                 bleeds.run_if(|round: Res<OsrRound>| round.step == OsrStep::FastActions).in_set(DyingTurn),
             ),
         );
+        app.add_systems(WalkOverSchedule, jostle.in_set(AfterWalk));
         steps::add_steps(app, crate::combat::schedule::derive_maps_if_stale());
     }
 }
