@@ -12,7 +12,8 @@ use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     AfterStrike, AfterWalk, ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin,
-    RulesStage, Slot, StrikeStack, TakenSchedule, TimeMoves, Turn, WalkOverSchedule, Walking, unsettled,
+    RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule, TimeMoves, Turn, WalkOverSchedule,
+    Walking, WatchStep, unsettled,
 };
 use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
@@ -112,11 +113,13 @@ impl Engine {
         let mut clock = world.resource_mut::<Schedules>().remove(ClockSchedule).expect("the clock schedule");
         clock.initialize(&mut world).expect("the clock schedule builds: every pair of its systems is ordered");
         world.resource_mut::<Schedules>().insert(clock);
-        for label in [TakenSchedule.intern(), WalkOverSchedule.intern()] {
+        for label in [TakenSchedule.intern(), WalkOverSchedule.intern(), StepSchedule.intern()] {
             let mut part = world.resource_mut::<Schedules>().remove(label).expect("the rules plugin adds it");
             part.initialize(&mut world).expect("every pair of its systems is ordered");
             world.resource_mut::<Schedules>().insert(part);
         }
+        let watched = world.resource::<Schedules>().get(StepSchedule).is_some_and(|s| s.systems_len() > 0);
+        world.insert_resource(StepsWatched(watched));
         // Without a window of time the clock would never find anyone to act; without its
         // economy's check nobody's opportunity would end.
         let windows = world
@@ -231,13 +234,15 @@ impl Engine {
         let taken_access = access_by_key(schedules.get_mut(TakenSchedule).expect("the taken schedule"), world);
         let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
         sets.push(list_set(taken, AfterStrike.intern(), AfterStrike.name(), &taken_access));
-        let walked_access = access_by_key(schedules.get_mut(WalkOverSchedule).expect("the walk-over schedule"), world);
-        let walked = self.world.resource::<Schedules>().get(WalkOverSchedule).expect("the walk-over schedule");
-        // Listed where a variant follows its walks up (osr-segments).
-        sets.extend(
-            Some(list_set(walked, AfterWalk.intern(), AfterWalk.name(), &walked_access))
-                .filter(|set| !set.systems.is_empty()),
-        );
+        // Listed where a variant watches its walks' steps or follows walks up (osr-segments).
+        for (label, set, name) in [
+            (StepSchedule.intern(), WatchStep.intern(), WatchStep.name()),
+            (WalkOverSchedule.intern(), AfterWalk.intern(), AfterWalk.name()),
+        ] {
+            let access = access_by_key(schedules.get_mut(label).expect("the rules plugin adds it"), world);
+            let built = self.world.resource::<Schedules>().get(label).expect("the rules plugin adds it");
+            sets.extend(Some(list_set(built, set, name, &access)).filter(|set| !set.systems.is_empty()));
+        }
         // Each system of the stages that hold slots (resolve, settle) with its slot.
         let slots: Vec<StageListing> = Slot::ORDER
             .iter()
@@ -278,8 +283,12 @@ impl Engine {
         out.extend(systems_outside(clock, &steps));
         let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
         out.extend(systems_outside(taken, &[AfterStrike.intern()]));
-        let walked = self.world.resource::<Schedules>().get(WalkOverSchedule).expect("the walk-over schedule");
-        out.extend(systems_outside(walked, &[AfterWalk.intern()]));
+        for (label, set) in
+            [(StepSchedule.intern(), WatchStep.intern()), (WalkOverSchedule.intern(), AfterWalk.intern())]
+        {
+            let walked = self.world.resource::<Schedules>().get(label).expect("the rules plugin adds it");
+            out.extend(systems_outside(walked, &[set]));
+        }
         out
     }
 }

@@ -90,6 +90,15 @@ fn each_variant_keeps_time_with_its_own_systems() {
     assert_eq!(dying(RulesVariant::FourActions), ["four_actions::fortitude_while_dying"]);
     assert_eq!(dying(RulesVariant::OsrSegments), ["osr_segments::bleeds"]);
     assert!(dying(RulesVariant::HexPhases).is_empty());
+    // Only osr-segments watches a walk's steps (a foe coming into reach is struck by an
+    // immediate attack, once the threat map follows the step) and follows a walk up.
+    let osr = systems(RulesVariant::OsrSegments);
+    assert_eq!(osr["walk: step"], ["derive_maps", "osr_segments::immediate_attacks_drawn"]);
+    assert_eq!(osr["walk: over"], ["osr_segments::jostle"]);
+    for v in RulesVariant::ALL.into_iter().filter(|&v| v != RulesVariant::OsrSegments) {
+        let sets = systems(v);
+        assert!(!sets.contains_key("walk: step") && !sets.contains_key("walk: over"), "{v:?}");
+    }
     // What a strike took is counted where the variant counts it: ap-phases its attack
     // actions (and a maneuver lost by 10 or more turns on its maker), d20-classic its immediate action (an attack of opportunity or a held action,
     // which also moves its taker after its trigger), hex-phases a held action (its taker goes

@@ -58,8 +58,9 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         .into_iter()
         .chain(dying_turn)
         .chain(["clock: opens", "clock: window", "strikes: taken"])
-        // osr-segments follows a walk up: allies passed are jostled.
-        .chain((v == RulesVariant::OsrSegments).then_some("walk: over"))
+        // osr-segments watches each step (its immediate attacks) and follows a walk up
+        // (allies passed are jostled).
+        .chain(if v == RulesVariant::OsrSegments { vec!["walk: step", "walk: over"] } else { vec![] })
         .chain(["attack modifiers", "damage modifiers"])
         .collect();
         assert_eq!(names, expected, "{v:?}");

@@ -50,15 +50,6 @@ pub(crate) trait VariantRules: Sync {
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
-    /// The foes that react to a mover stepping onto a square from `from`, in the order they
-    /// strike (osr-segments: immediate attacks on a foe coming into reach); none by default.
-    /// Asked once the step's held attacks are made, and only while the mover is still
-    /// walking; all are named before the first strikes.
-    fn step_reactors(&self, _b: &mut Battle, _mover: usize, _from: crate::grid::GridPos) -> Vec<usize> {
-        vec![]
-    }
-    /// `by`'s reaction to `mover`'s step, one of those `step_reactors` named.
-    fn step_reaction(&self, _b: &mut Battle, _by: usize, _mover: usize) {}
     /// A fighter just dropped is dying (rather than merely unconscious).
     fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
         false

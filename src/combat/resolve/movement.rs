@@ -24,8 +24,8 @@ pub struct Walk {
     next_provocation: usize,
     /// The provocation being walked to.
     heading_for: Option<Provocation>,
-    /// The square left by the last step, while the variant's reactions to that step
-    /// (`VariantRules::step_reactors`) are still to come, after any held attacks.
+    /// The square left by the last step, while the variant's systems that watch steps
+    /// (`schedule::WatchStep`) are still to see it, after any held attacks.
     step_from: Option<GridPos>,
     /// Squares of the path not yet entered.
     next_square: usize,
@@ -56,8 +56,9 @@ pub enum Leg {
     Provokes { by: usize, trigger: String },
     /// Stepping onto the square it stands on drew these foes' held attacks, in order.
     Held { by: Vec<usize> },
-    /// The variant's reactions to that step, in order (osr-segments' immediate attacks).
-    StepReactions { by: Vec<usize> },
+    /// The mover took a step the variant watches (osr-segments: its immediate attacks):
+    /// the walk waits until the variant's systems have seen it (`Walk::step_seen`).
+    Stepped,
     /// The walk is over (the path's end, the mover out of the fight, or the battle over):
     /// call [`Walk::finish`].
     Over,
@@ -98,6 +99,17 @@ impl Walk {
         self.arrived
     }
 
+    /// The square the last step left, while the variant's systems watching steps are to
+    /// see it.
+    pub fn stepped_from(&self) -> Option<GridPos> {
+        self.step_from
+    }
+
+    /// The variant's systems have seen the last step.
+    pub(crate) fn step_seen(&mut self) {
+        self.step_from = None;
+    }
+
     /// The squares the mover entered, in order.
     pub fn passed(&self) -> &[GridPos] {
         &self.done
@@ -109,16 +121,15 @@ impl Walk {
     }
 
     /// Walks on to the next square whose leaving provokes or whose entering draws a held
-    /// attack, or to the end of the path.
-    pub fn leg(&mut self, b: &mut Battle) -> Leg {
+    /// attack, or to the end of the path; where the variant `watches_steps`, each step
+    /// stops it too, after any held attacks it drew.
+    pub fn leg(&mut self, b: &mut Battle, watches_steps: bool) -> Leg {
         let mover = self.mover;
         loop {
-            if let Some(from) = self.step_from.take() {
-                let by = b.rules().step_reactors(b, mover, from);
-                if !by.is_empty() {
-                    return Leg::StepReactions { by };
-                }
+            if self.step_from.is_some() && watches_steps {
+                return Leg::Stepped;
             }
+            self.step_from = None;
             if !self.survives(b) {
                 return Leg::Over;
             }

@@ -29,8 +29,8 @@ pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
 pub use taken::{AfterStrike, CountTaken, TakenSchedule};
-pub(crate) use walked::end_walk_if_arrived;
-pub use walked::{AfterWalk, WalkOverSchedule};
+pub(crate) use walked::follow_walk;
+pub use walked::{AfterWalk, ReactionsToSteps, StepSchedule, StepsWatched, WalkOverSchedule, WatchStep};
 
 pub use clock::{ClockSchedule, ClockStep, Opening, RollsInitiative, TimeMoves};
 
@@ -202,13 +202,16 @@ pub struct AdvancedActions(
 pub struct Moves<'a> {
     walking: &'a mut Walking,
     stack: &'a mut StrikeStack,
+    /// The variant watches each step (`walked::StepsWatched`).
+    watches_steps: bool,
 }
 
 /// The world's battle lent to `work` with the walk under way and the reactions waiting.
 pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves)) {
     world.resource_scope(|world, mut walking: Mut<Walking>| {
         world.resource_scope(|world, mut stack: Mut<StrikeStack>| {
-            let mut moves = Moves { walking: &mut walking, stack: &mut stack };
+            let watches_steps = world.get_resource::<walked::StepsWatched>().is_some_and(|w| w.0);
+            let mut moves = Moves { walking: &mut walking, stack: &mut stack, watches_steps };
             work(&mut crate::combat::battle::store::lend(world), &mut moves);
         })
     })
@@ -227,7 +230,7 @@ pub fn with_accepted_moves(world: &mut World, work: impl FnOnce(&mut Battle, usi
 impl Moves<'_> {
     /// Walks `walk`'s next leg, from where it stands.
     pub fn set_out(&mut self, b: &mut Battle, mut walk: crate::combat::resolve::Walk) {
-        match walk.leg(b) {
+        match walk.leg(b, self.watches_steps) {
             crate::combat::resolve::Leg::Provokes { by, trigger } => {
                 self.stack.0.push(Strike::Opportunity { by, mover: walk.mover, trigger });
                 self.walking.0 = Some(walk);
@@ -237,16 +240,13 @@ impl Moves<'_> {
                 self.stack.0.extend(by.into_iter().rev().map(|h| Strike::HeldAttack { by: h, mover: walk.mover }));
                 self.walking.0 = Some(walk);
             }
-            crate::combat::resolve::Leg::StepReactions { by } => {
-                self.stack.0.extend(by.into_iter().rev().map(|h| Strike::ToStep { by: h, mover: walk.mover }));
-                self.walking.0 = Some(walk);
-            }
+            crate::combat::resolve::Leg::Stepped => self.walking.0 = Some(walk),
             crate::combat::resolve::Leg::Over => self.arrive(walk),
         }
     }
 
     /// `walk` is over: it waits in [`Walking`] for the walk driver to end it, once the
-    /// variant has followed it up (`walked::end_walk_if_arrived`).
+    /// variant has followed it up (`walked::follow_walk`).
     fn arrive(&mut self, mut walk: crate::combat::resolve::Walk) {
         walk.arrive();
         self.walking.0 = Some(walk);
@@ -278,7 +278,7 @@ impl Moves<'_> {
             return;
         }
         let Some(walk) = self.walking.0.take() else { return };
-        if walk.arrived() {
+        if walk.arrived() || (self.watches_steps && walk.stepped_from().is_some()) {
             self.walking.0 = Some(walk);
         } else if walk.survives(b) {
             self.set_out(b, walk);
@@ -331,7 +331,7 @@ impl Plugin for RulesSchedulePlugin {
         app.add_systems(RulesSchedule, clock::run_the_clock.in_set(Passing::TimeMoves));
         clock::add_clock(app);
         taken::add_taken(app);
-        walked::add_walk_over(app);
+        walked::add_walk_schedules(app);
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and strikes are over (the settle
             // stage); the others run in the command's first pass.

@@ -250,7 +250,7 @@ fn load_crossbow(
 /// or its end.
 fn walk_on(world: &mut World) {
     with_moves(world, |battle, moves| moves.go_on(battle));
-    super::end_walk_if_arrived(world);
+    super::follow_walk(world);
 }
 
 /// The harm driver: the strike on top of the stack is made, each attack rolled with its
@@ -285,14 +285,19 @@ fn strike_on_top(world: &mut World) {
                 moves.set_out(b, walk);
             }
         });
-        super::end_walk_if_arrived(world);
+        super::follow_walk(world);
+        return;
+    }
+    if let Strike::ToStep { by, mover } = strike {
+        if let Some(&super::ReactionsToSteps(react)) = world.get_resource() {
+            react(&mut battle::store::lend(world), by, mover);
+        }
         return;
     }
     let b = &mut battle::store::lend(world);
     match strike {
         Strike::Opportunity { by, mover, trigger } => resolve::opportunity(b, by, mover, &trigger),
         Strike::HeldAttack { by, mover } => resolve::held_attack(b, by, mover),
-        Strike::ToStep { by, mover } => b.rules().step_reaction(b, by, mover),
         Strike::Routine { by, target, kind, full } => {
             resolve::attack_routine(b, by, target, kind, full, &AttackContext::default())
         }
@@ -300,7 +305,7 @@ fn strike_on_top(world: &mut World) {
         Strike::Maneuver { by, target, kind } => resolve::maneuver(b, by, target, kind),
         Strike::Provoked { mover, trigger } => resolve::provoke_threateners(b, mover, &trigger),
         Strike::Segment { casters } => magic::go_off_together(b, &casters),
-        Strike::Spell { .. } | Strike::Advanced { .. } => unreachable!("made above"),
+        Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } => unreachable!("made above"),
     }
 }
 

@@ -1,10 +1,16 @@
-//! The end of a walk. A walk that arrives (at its path's end, or with its mover out of the
-//! fight) waits in [`Walking`] while the walk driver runs the [`WalkOverSchedule`]: the
-//! variant's systems in [`AfterWalk`] read the walk there (osr-segments: allies passed are
-//! jostled). Then the walk is ended: its mover off a square it could only pass through,
-//! the move logged, and what follows it (a charge's attack, a held foe dragged along).
+//! What a variant watches of a walk. Where its plugin adds systems to the [`StepSchedule`]
+//! (in [`WatchStep`]), every step stops the walk once its held attacks are made: those
+//! systems see the walk in [`Walking`] with the square it left, and may push strikes onto
+//! the [`StrikeStack`] (osr-segments' immediate attacks on a foe coming into reach), which
+//! the harm driver makes with the plugin's [`ReactionsToSteps`] before the walk goes on. A
+//! walk that arrives (at its path's end, or with its mover out of the fight) waits while
+//! the variant's systems in the [`WalkOverSchedule`] ([`AfterWalk`]) follow it up
+//! (osr-segments: allies passed are jostled); then the walk is ended: its mover off a
+//! square it could only pass through, the move logged, and what follows it (a charge's
+//! attack, a held foe dragged along).
 
-use super::{Walking, with_moves};
+use super::{StrikeStack, Walking, with_moves};
+use crate::combat::Battle;
 use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 
@@ -22,19 +28,60 @@ impl AfterWalk {
     }
 }
 
-pub(super) fn add_walk_over(app: &mut App) {
-    let mut schedule = Schedule::new(WalkOverSchedule);
-    schedule.set_executor(SingleThreadedExecutor::new());
-    schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
-    app.add_schedule(schedule);
+/// The schedule run at each step of a walk, where the variant watches steps.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StepSchedule;
+
+/// The variant's systems that watch each step of a walk.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WatchStep;
+
+impl WatchStep {
+    pub fn name(self) -> &'static str {
+        "walk: step"
+    }
 }
 
-/// If the walk under way has arrived: the variant follows it up (the [`WalkOverSchedule`]),
-/// and it is ended.
-pub(crate) fn end_walk_if_arrived(world: &mut World) {
-    if !world.resource::<Walking>().0.as_ref().is_some_and(|walk| walk.arrived()) {
-        return;
+/// Whether the variant's plugin watches steps (its [`StepSchedule`] has systems): set as
+/// the engine is built, so that walks elsewhere never stop at a step.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct StepsWatched(pub bool);
+
+/// How the variant's foes react to a step they were drawn by (a `Strike::ToStep`), as its
+/// plugin gives it: the harm driver makes each such strike with it.
+#[derive(Resource, Clone, Copy)]
+pub struct ReactionsToSteps(pub fn(&mut Battle, usize, usize));
+
+pub(super) fn add_walk_schedules(app: &mut App) {
+    for label in [WalkOverSchedule.intern(), StepSchedule.intern()] {
+        let mut schedule = Schedule::new(label);
+        schedule.set_executor(SingleThreadedExecutor::new());
+        schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+        app.add_schedule(schedule);
     }
-    world.run_schedule(WalkOverSchedule);
-    with_moves(world, |b, moves| moves.end_arrived(b));
+    app.init_resource::<StepsWatched>();
+}
+
+/// The walk driver's follow-up, once no strike waits: a step the variant watches is shown
+/// to its systems (which may push strikes; if they do, the walk waits for them), and the
+/// walk goes on; a walk that arrived is followed up by the variant and ended.
+pub(crate) fn follow_walk(world: &mut World) {
+    while world.resource::<StrikeStack>().0.is_empty() {
+        let Some(walk) = world.resource::<Walking>().0.as_ref() else { return };
+        if walk.arrived() {
+            world.run_schedule(WalkOverSchedule);
+            with_moves(world, |b, moves| moves.end_arrived(b));
+            return;
+        }
+        if walk.stepped_from().is_none() || !world.resource::<StepsWatched>().0 {
+            return;
+        }
+        world.run_schedule(StepSchedule);
+        if let Some(walk) = world.resource_mut::<Walking>().0.as_mut() {
+            walk.step_seen();
+        }
+        if world.resource::<StrikeStack>().0.is_empty() {
+            with_moves(world, |b, moves| moves.go_on(b));
+        }
+    }
 }

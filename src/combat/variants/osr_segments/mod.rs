@@ -7,9 +7,11 @@ use crate::combat::battle::Derived;
 use crate::combat::fighter::Spells;
 use crate::combat::resolve::attack_routine;
 use crate::combat::schedule::Announcing;
-use crate::combat::schedule::{AfterWalk, WalkOverSchedule, Walking};
+use crate::combat::schedule::{
+    AfterWalk, ReactionsToSteps, StepSchedule, Strike, StrikeStack, WalkOverSchedule, Walking, WatchStep,
+};
 use crate::grid::Footprint;
-use crate::rules::{Position, Side};
+use crate::rules::{Position, Side, Wielded};
 use bevy::prelude::Entity;
 
 mod round;
@@ -60,32 +62,58 @@ fn jostle(
 /// "Immediate Attack … allows a creature to use a primary attack routine instantaneously
 /// as the trigger occurs … Creatures using an immediate attack must have an available major
 /// action": a foe that declared to fight (nothing else), has not yet taken its major action,
-/// and is not surprised strikes `mover` as it comes into its reach (from `from`), before the
-/// move goes on; the strike is its major action for the round.
-pub(crate) fn immediate_attackers(b: &mut Battle, mover: usize, from: crate::grid::GridPos) -> Vec<usize> {
-    if !b.fighters.conditions[mover].in_fight() {
-        return vec![];
-    }
-    let before = crate::grid::Footprint::new(from, b.fighters.body[mover].size.side());
-    let strikers: Vec<usize> = (0..b.fighters.len())
-        .filter(|&h| {
-            let f = b.fighters.at(h);
-            *f.side() != b.fighters.side[mover]
-                && f.can_act()
-                && !f.wielded().def.is_ranged()
-                && !f.has(Condition::Surprised)
-                && matches!(declaration(b, h).intent, None | Some(Intent::Fight))
-                && f.spells().casting.is_none()
-                && !declaration(b, h).acted
+/// and is not surprised may strike a mover as it comes into its reach.
+fn may_strike_immediately(
+    (side, conditions, wielded, declared, spells): (&Side, &Conditions, &Wielded, &Declaration, &Spells),
+    mover_side: &Side,
+) -> bool {
+    side != mover_side
+        && conditions.can_act()
+        && !wielded.def.is_ranged()
+        && !conditions.has(Condition::Surprised)
+        && matches!(declared.intent, None | Some(Intent::Fight))
+        && spells.casting.is_none()
+        && !declared.acted
+}
+
+/// What a foe's immediate attack on a mover reads of each fighter.
+type MayStrike<'w, 's> =
+    Query<'w, 's, (&'static Side, &'static Conditions, &'static Wielded, &'static Declaration, &'static Spells)>;
+
+/// A step was taken, by a mover still in the fight, that some foe may strike immediately
+/// (before the threat map is brought up to date for the step, which only then is needed).
+fn immediate_attack_possible(walking: Res<Walking>, seats: Res<Seats>, fighters: MayStrike) -> bool {
+    let Some(mover) = walking.0.as_ref().and_then(|walk| seats.0.get(walk.mover)) else { return false };
+    let Ok((mover_side, conditions, ..)) = fighters.get(*mover) else { return false };
+    conditions.in_fight() && fighters.iter_many(&seats.0).any(|f| may_strike_immediately(f, mover_side))
+}
+
+/// The foes a step brought the mover into the reach of (it was not in their reach where
+/// it stood) strike it, in id order, before the move goes on: each strike is pushed, all
+/// named before the first is made. The strike is its maker's major action for the round.
+fn immediate_attacks_drawn(
+    walking: Res<Walking>,
+    seats: Res<Seats>,
+    derived: Res<Derived>,
+    fighters: MayStrike,
+    bodies: Query<(&Position, &Body)>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    let Some(walk) = walking.0.as_ref() else { return };
+    let (Some(from), Some(&mover)) = (walk.stepped_from(), seats.0.get(walk.mover)) else { return };
+    let (Ok((mover_side, ..)), Ok((at, body))) = (fighters.get(mover), bodies.get(mover)) else { return };
+    let (here, before) = (Footprint::new(at.0, body.size.side()), Footprint::new(from, body.size.side()));
+    let strikers: Vec<usize> = fighters
+        .iter_many(&seats.0)
+        .enumerate()
+        .filter(|&(h, f)| {
+            may_strike_immediately(f, mover_side)
+                && derived.threat.threatens(h, here)
+                && !derived.threat.threatens(h, before)
         })
+        .map(|(h, _)| h)
         .collect();
-    if strikers.is_empty() {
-        return strikers;
-    }
-    b.refresh();
-    let view = b.view();
-    let here = b.fighters.at(mover).footprint();
-    strikers.into_iter().filter(|&h| view.threat.threatens(h, here) && !view.threat.threatens(h, before)).collect()
+    stack.0.extend(strikers.into_iter().rev().map(|by| Strike::ToStep { by, mover: walk.mover }));
 }
 
 /// `h`'s immediate attack on `mover`, which came into its reach: its major action.
@@ -258,12 +286,6 @@ impl VariantRules for OsrSegments {
             && f.reactions().used < 1
             && !f.reactions().free_attacked_by.contains(&b.fighters.combatant[mover].id)
     }
-    fn step_reactors(&self, b: &mut Battle, mover: usize, from: crate::grid::GridPos) -> Vec<usize> {
-        immediate_attackers(b, mover, from)
-    }
-    fn step_reaction(&self, b: &mut Battle, by: usize, mover: usize) {
-        immediate_attack(b, by, mover);
-    }
     fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
         true
     }
@@ -367,6 +389,14 @@ impl Plugin for OsrSegmentsPlugin {
             ),
         );
         app.add_systems(WalkOverSchedule, jostle.in_set(AfterWalk));
+        app.add_systems(
+            StepSchedule,
+            (crate::combat::schedule::derive_maps_if_stale(), immediate_attacks_drawn)
+                .chain()
+                .run_if(immediate_attack_possible)
+                .in_set(WatchStep),
+        );
+        app.insert_resource(ReactionsToSteps(immediate_attack));
         steps::add_steps(app, crate::combat::schedule::derive_maps_if_stale());
     }
 }
