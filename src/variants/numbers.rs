@@ -92,6 +92,103 @@ pub enum Criticals {
     Confirmed,
 }
 
+/// What dropping to 0 hit points or fewer makes of a fighter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum Dropped {
+    /// Unconscious, not dying (hex-phases).
+    #[default]
+    Unconscious,
+    /// Dying below 0 hit points, unconscious at 0 (ap-phases, four-actions).
+    DyingBelowZero,
+    /// Dying (d20-classic, osr-segments).
+    Dying,
+}
+
+/// Where death lies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum DeathAt {
+    /// At −10 hit points (osr-segments, hex-phases).
+    #[default]
+    NegativeTen,
+    /// At the negative of the Constitution score (ap-phases, four-actions).
+    NegativeConstitution,
+    /// At the third failed death save (d20-classic).
+    ThreeFailedSaves,
+}
+
+impl DeathAt {
+    /// A fighter at `hp` hit points, of Constitution score `con`, with `failed_saves`
+    /// death saves failed, is past the point of death.
+    pub fn reached(self, hp: i32, con: i32, failed_saves: u32) -> bool {
+        match self {
+            DeathAt::NegativeTen => hp <= -10,
+            DeathAt::NegativeConstitution => hp <= -con,
+            DeathAt::ThreeFailedSaves => failed_saves >= 3,
+        }
+    }
+}
+
+/// How many attacks a full attack holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum FullAttack {
+    #[default]
+    One,
+    /// +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most
+    /// four (d20-classic).
+    Iterative,
+}
+
+impl FullAttack {
+    /// The attacks in a full attack at base attack bonus `base_attack`.
+    pub fn attacks(self, base_attack: i32) -> u32 {
+        match self {
+            FullAttack::One => 1,
+            FullAttack::Iterative => (1 + (base_attack - 1).max(0) / 5).clamp(1, 4) as u32,
+        }
+    }
+}
+
+/// How far a successful shove pushes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum ShoveDistance {
+    /// 5 ft, and 5 more for every 5 the check won by.
+    #[default]
+    ByMargin,
+    /// "A success moves both the pusher and the target up to half speed" (four-actions):
+    /// half the pusher's speed, in whole squares.
+    HalfSpeed,
+}
+
+impl ShoveDistance {
+    /// How far a pusher of speed `speed_ft` whose check won by `margin` pushes, in feet.
+    pub fn feet(self, speed_ft: u32, margin: i32) -> u32 {
+        match self {
+            ShoveDistance::ByMargin => 5 * (1 + margin.max(0) as u32 / 5),
+            ShoveDistance::HalfSpeed => speed_ft / 2 / 5 * 5,
+        }
+    }
+}
+
+/// What casting a spell takes from the caster's spells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum SpellCost {
+    /// One slot.
+    #[default]
+    Slot,
+    /// Spell Quantity equal to the Spell Order (four-actions).
+    SpellOrder,
+}
+
+impl SpellCost {
+    /// What a spell of level (order) `level` costs.
+    pub fn of(self, level: u32) -> u32 {
+        match self {
+            SpellCost::Slot => 1,
+            SpellCost::SpellOrder => level,
+        }
+    }
+}
+
 /// What a variant's source settles by choosing between ways, not by a formula: whether it
 /// has a rule at all, and which kind. The rules read these; their formulas live in code.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -107,11 +204,22 @@ pub struct RuleChoices {
     pub aborting: bool,
     /// Grapples and escapes.
     pub grapples: bool,
-    /// A fighter below 0 hit points is dying rather than out.
-    pub dying_below_zero: bool,
+    /// What dropping to 0 hit points or fewer makes of a fighter.
+    pub dropped: Dropped,
+    /// Where death lies.
+    pub death: DeathAt,
+    /// Healing a fighter below 0 hit points counts up from 0 (the dying are "at 0 HP"
+    /// whatever the blow), rather than from where it is.
+    pub healed_from_zero: bool,
     pub criticals: Criticals,
+    /// A full attack is one attack, or iterative attacks by base attack bonus.
+    pub full_attack: FullAttack,
+    /// How far a successful shove pushes.
+    pub shove: ShoveDistance,
     /// A successful shove moves the pusher after its target.
     pub pusher_follows: bool,
+    /// What casting a spell takes from the caster's spells.
+    pub spell_cost: SpellCost,
     /// A charge is declared now and run at its completion (an advanced action).
     pub charge_completes_later: bool,
     pub attack_die: AttackDie,
@@ -128,9 +236,14 @@ impl Default for RuleChoices {
             defensive_casting: false,
             aborting: false,
             grapples: false,
-            dying_below_zero: false,
+            dropped: Dropped::Unconscious,
+            death: DeathAt::NegativeTen,
+            healed_from_zero: false,
             criticals: Criticals::None,
+            full_attack: FullAttack::One,
+            shove: ShoveDistance::ByMargin,
             pusher_follows: false,
+            spell_cost: SpellCost::Slot,
             charge_completes_later: false,
             attack_die: AttackDie::D20 { naturals: true },
             massive_damage: false,

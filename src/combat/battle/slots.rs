@@ -5,7 +5,6 @@
 //! source changes.
 
 use super::Battle;
-use super::FighterRef;
 use crate::combat::command::Command;
 use crate::combat::time::Budget;
 use crate::level::SpellDef;
@@ -50,16 +49,6 @@ pub(crate) trait VariantRules: Sync {
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
-    /// A fighter just dropped is dying (rather than merely unconscious).
-    fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
-        false
-    }
-    /// Past the point of death.
-    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool;
-    /// What casting `sp` takes from the caster's spells: a slot.
-    fn spell_cost(&self, _sp: &SpellDef) -> u32 {
-        1
-    }
     /// Provoking while casting, as the variant has it; false if the spell is lost. By
     /// default casting provokes nothing.
     fn casting_provokes(&self, _b: &mut Battle, _c: usize, _sp: &SpellDef, _defensive: bool) -> bool {
@@ -68,10 +57,6 @@ pub(crate) trait VariantRules: Sync {
     /// How foes counter spells as they are cast, where they can.
     fn counterspells(&self) -> Option<&'static dyn Counterspells> {
         None
-    }
-    /// The hit points healing counts up from.
-    fn healed_from(&self, f: FighterRef<'_, '_, '_>) -> i32 {
-        f.health().hp
     }
     /// A caster's concentration breaks (`why`, in the log's words), where spells take
     /// concentration.
@@ -85,11 +70,6 @@ pub(crate) trait VariantRules: Sync {
     /// default.
     fn maneuver_check(&self, _b: &mut Battle, _a: usize, _t: usize, _kind: Maneuver) -> Option<i32> {
         None
-    }
-    /// How far a successful shove pushes, in feet, for a pusher of speed `pusher_speed_ft`
-    /// whose check won by `margin`: 5 ft, and 5 more for every 5 the check won by.
-    fn shove_ft(&self, _pusher_speed_ft: u32, margin: i32) -> u32 {
-        5 * (1 + margin.max(0) as u32 / 5)
     }
     /// A fighter dropped: what it had under way is lost.
     fn dropped(&self, _b: &mut Battle, _t: usize) {}
@@ -110,10 +90,6 @@ pub(crate) trait VariantRules: Sync {
         } else {
             Err(format!("the {} is not loaded", f.wielded().def.name.to_lowercase()))
         }
-    }
-    /// Attacks in a full attack: one.
-    fn full_attacks(&self, _f: FighterRef<'_, '_, '_>) -> u32 {
-        1
     }
     /// A readied attack may be taken now. Every holder a step draws is asked before the
     /// first of them strikes, so this reads only the holder's own state.

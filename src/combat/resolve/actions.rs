@@ -22,7 +22,7 @@ pub(crate) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
         b.fighters.grapple[t].with = Some(a);
         b.fighters.grapple[a].holds = true;
     } else if kind == Maneuver::Shove {
-        shove(b, rules, a, t, margin);
+        shove(b, a, t, margin);
     } else {
         b.fighters.wielded[t].def = std::sync::Arc::clone(&b.unarmed);
         b.fighters.wielded[t].id = "unarmed".into();
@@ -36,11 +36,11 @@ pub(crate) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
 /// creature, a wall's corner, the map's edge). A pusher that follows (four-actions) goes
 /// after it along its own straight line, no further than the target went and stopped short
 /// the same way, so it never ends on the target's square or anyone else's.
-fn shove(b: &mut Battle, rules: &'static dyn crate::combat::battle::VariantRules, a: usize, t: usize, margin: i32) {
+fn shove(b: &mut Battle, a: usize, t: usize, margin: i32) {
     let (fa, ft) = (b.fighters.at(a).footprint(), b.fighters.at(t).footprint());
     let dx = (2 * ft.origin.x + ft.side - 2 * fa.origin.x - fa.side).signum();
     let dy = (2 * ft.origin.y + ft.side - 2 * fa.origin.y - fa.side).signum();
-    let budget = rules.shove_ft(b.fighters.stats[a].def.speed_ft, margin);
+    let budget = b.variant.numbers().rules.shove.feet(b.fighters.stats[a].def.speed_ft, margin);
     b.refresh();
     let pushed = crate::rules::forced_line(&b.view(), t, (dx, dy), budget, usize::MAX);
     let Some(&end) = pushed.squares.last() else { return };

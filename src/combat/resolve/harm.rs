@@ -2,6 +2,7 @@
 //! dropping, dying (each variant's death saves) and death.
 
 use super::*;
+use crate::variants::Dropped;
 
 /// Damage from outside an attack roll (a trap, a scenario, a test): `amount` hit points
 /// from `by` to `t`, with everything that follows from it (dropping, broken concentration).
@@ -107,7 +108,12 @@ pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     b.rules().dropped(b, t);
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
-    if b.rules().dying_when_dropped(b.fighters.at(t)) {
+    let dying = match b.variant.numbers().rules.dropped {
+        Dropped::Unconscious => false,
+        Dropped::DyingBelowZero => b.fighters.health[t].hp < 0,
+        Dropped::Dying => true,
+    };
+    if dying {
         gain(b, t, Condition::Dying);
     }
     b.fighters.health[t].death_fails = u32::from(first_save_failed);
@@ -124,10 +130,10 @@ pub(crate) fn kill(b: &mut Battle, t: usize) {
 
 pub(crate) fn check_death(b: &mut Battle, t: usize) {
     let f = b.fighters.at(t);
-    let rules = b.rules();
-    if rules.dead(f) {
+    let rules = &b.variant.numbers().rules;
+    if rules.death.reached(f.health().hp, f.stats().def.abilities.con, f.health().death_fails) {
         kill(b, t);
-    } else if b.variant.numbers().rules.dying_below_zero && f.health().hp < 0 && !f.has(Condition::Stabilized) {
+    } else if rules.dropped == Dropped::DyingBelowZero && f.health().hp < 0 && !f.has(Condition::Stabilized) {
         gain(b, t, Condition::Dying);
     }
 }

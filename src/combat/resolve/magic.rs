@@ -21,7 +21,7 @@ pub fn spell(id: &str) -> Option<&'static SpellDef> {
 
 /// What casting `spell` takes from the caster's spells, as the variant counts them.
 pub(crate) fn cost(b: &Battle, spell: &SpellDef) -> u32 {
-    b.rules().spell_cost(spell)
+    b.variant.numbers().rules.spell_cost.of(spell.level)
 }
 
 /// Whether `caster` may cast `spell_id` on `target` now (its budget aside): the spell and
@@ -214,7 +214,8 @@ pub(crate) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
             let rolls: Vec<i32> = b.dice.roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect();
             let bonus = level.min(*max_bonus);
             let total = rolls.iter().sum::<i32>() + bonus;
-            let from = b.rules().healed_from(b.fighters.at(t));
+            let hp = b.fighters.health[t].hp;
+            let from = if b.variant.numbers().rules.healed_from_zero { hp.max(0) } else { hp };
             let ft = &mut b.fighters.health[t];
             ft.hp = (from + total).min(ft.max);
             let hp_after = ft.hp;

@@ -19,7 +19,8 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
     if let AttackKind::NthAction(_) = kind {
         b.took(Taken::AttackAction { by: a });
     }
-    let count = if full { b.rules().full_attacks(b.fighters.at(a)) } else { 1 };
+    let count =
+        if full { b.variant.numbers().rules.full_attack.attacks(b.fighters.stats[a].def.base_attack) } else { 1 };
     for n in 0..count {
         if !b.fighters.conditions[t].in_fight() || !b.fighters.conditions[a].in_fight() {
             break;

@@ -69,7 +69,7 @@ impl Announcing<'_, '_> {
 
     /// The spell is spent as the variant counts it, and the casting (`verb`) logged.
     pub(crate) fn announce(&mut self, cast: &Cast, verb: &str) {
-        let cost = (self.record.rules_of)(self.record.variant).spell_cost(cast.spell);
+        let cost = self.record.variant.numbers().rules.spell_cost.of(cast.spell.level);
         let Ok(mut spells) = self.spells.get_mut(cast.me) else { return };
         spells.left -= cost;
         let left = spells.left;

@@ -8,7 +8,7 @@
 use crate::combat::battle::{Derived, EventLog, Seats};
 use crate::combat::event::CombatEvent;
 use crate::combat::schedule::clock::Called;
-use crate::rules::{Combatant, Condition, Conditions, Dice, Health, Stats};
+use crate::rules::{Battlefield, Combatant, Condition, Conditions, Dice, Health, Stats};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -37,17 +37,14 @@ pub(crate) struct DyingTurns<'w, 's> {
     dice: ResMut<'w, Dice>,
     log: ResMut<'w, EventLog>,
     derived: ResMut<'w, Derived>,
+    field: Res<'w, Battlefield>,
 }
 
 impl DyingTurns<'_, '_> {
     /// Takes the called fighter's turn: `turn` rolls (or bleeds) and changes its hit points,
-    /// and says what was logged and what it came to; past `dead`, a fighter that worsened
-    /// dies.
-    pub(crate) fn take(
-        mut self,
-        turn: impl FnOnce(&Stats, &mut Health, &mut Dice) -> (Logged, Dying),
-        dead: impl Fn(&Stats, &Health) -> bool,
-    ) {
+    /// and says what was logged and what it came to; past the point of death (its
+    /// variant's `rules.death`), a fighter that worsened dies.
+    pub(crate) fn take(mut self, turn: impl FnOnce(&Stats, &mut Health, &mut Dice) -> (Logged, Dying)) {
         let Called::Dying(i) = *self.called else { return };
         let Some(Ok((who, stats, mut health, mut conditions))) = self.seats.0.get(i).map(|&e| self.fighters.get_mut(e))
         else {
@@ -79,7 +76,13 @@ impl DyingTurns<'_, '_> {
                 change(Condition::Dying, false);
                 change(Condition::Stabilized, true);
             }
-            Dying::Worsens if dead(stats, &health) => {
+            Dying::Worsens
+                if self.field.variant.numbers().rules.death.reached(
+                    health.hp,
+                    stats.def.abilities.con,
+                    health.death_fails,
+                ) =>
+            {
                 change(Condition::Dying, false);
                 change(Condition::Stabilized, false);
                 change(Condition::Dead, true);

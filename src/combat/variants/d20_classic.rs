@@ -24,10 +24,6 @@ pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
 pub(crate) struct D20Classic;
 
 impl VariantRules for D20Classic {
-    fn full_attacks(&self, f: FighterRef<'_, '_, '_>) -> u32 {
-        // +11/+6/+1: one more attack for every full 5 of base attack bonus past +0, at most four.
-        (1 + (f.stats().def.base_attack - 1).max(0) / 5).clamp(1, 4) as u32
-    }
     fn may_take_held(&self, b: &Battle, h: usize) -> bool {
         // A held action is an immediate action, and an attack of opportunity already taken
         // rules it out until the holder's next turn.
@@ -41,10 +37,6 @@ impl VariantRules for D20Classic {
     }
     fn counterspells(&self) -> Option<&'static dyn Counterspells> {
         Some(&Counter)
-    }
-    fn healed_from(&self, f: FighterRef<'_, '_, '_>) -> i32 {
-        // The dying are "at 0 HP" whatever the blow: healing counts from 0.
-        f.health().hp.max(0)
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
@@ -132,12 +124,6 @@ impl VariantRules for D20Classic {
         // After a held action, no attacks of opportunity until its next turn.
         b.fighters.reactions[reactor].used < allowance
             && !matches!(immediate(b, reactor), Some(Immediate::HeldAction | Immediate::Counterspell))
-    }
-    fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
-        true
-    }
-    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        three_death_saves_failed(f.stats(), f.health())
     }
 }
 
@@ -257,11 +243,6 @@ impl Plugin for D20ClassicPlugin {
     }
 }
 
-/// Three failed death saves: dead.
-fn three_death_saves_failed(_stats: &Stats, health: &Health) -> bool {
-    health.death_fails >= 3
-}
-
 /// A dying character's death save on its turn, as the level's death saves have it: "In
 /// death, all are equal" (d%: 51 or higher, each failure 10 harder), "stats matter"
 /// (Fortitude against 10 + Hit Dice − Constitution modifier) or "brutality" (Fortitude
@@ -288,7 +269,7 @@ fn death_save(record: Res<Record>, turns: DyingTurns) {
         health.death_fails += 1;
         (save, Dying::Worsens)
     };
-    turns.take(save, three_death_saves_failed);
+    turns.take(save);
 }
 
 /// An attack of opportunity, or a held action, is its taker's immediate action until its

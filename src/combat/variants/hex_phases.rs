@@ -299,9 +299,6 @@ impl VariantRules for HexPhases {
             && !f.bonuses().defense.iter().any(|(n, _)| n == "dodge")
             && !f.reactions().free_attacked_by.contains(&b.fighters.combatant[mover].id)
     }
-    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        super::below_negative_ten(f.stats(), f.health())
-    }
 }
 
 /// OCV: combat value + half the base attack bonus (rounded down).

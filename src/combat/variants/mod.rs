@@ -17,7 +17,6 @@ pub mod osr_segments;
 /// What every variant module works with.
 mod prelude {
     pub(super) use super::VariantRules;
-    pub(super) use crate::combat::FighterRef;
     pub(super) use crate::combat::battle::{Derived, Taken, TakenInStrike};
     pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
@@ -84,17 +83,6 @@ pub(crate) fn casting_defensively_or_provoking(b: &mut Battle, c: usize, sp: &Sp
     }
 }
 
-/// Past the point of death at a negative of the Constitution score (ap-phases,
-/// four-actions).
-pub(crate) fn below_negative_constitution(stats: &crate::rules::Stats, health: &crate::rules::Health) -> bool {
-    health.hp <= -stats.def.abilities.con
-}
-
-/// Past the point of death at −10 hit points (osr-segments, hex-phases).
-pub(crate) fn below_negative_ten(_stats: &crate::rules::Stats, health: &crate::rules::Health) -> bool {
-    health.hp <= -10
-}
-
 /// The registry: each variant's plugin, added to an app that has the rules schedule.
 pub(crate) fn add_plugin(app: &mut bevy::app::App, v: RulesVariant) {
     match v {
@@ -128,5 +116,48 @@ mod tests {
         assert_eq!(RulesVariant::ApPhases.numbers().attack_action_step, -5);
         assert_eq!(RulesVariant::HexPhases.numbers().abort_dodge, 3);
         assert_eq!(RulesVariant::OsrSegments.numbers().charge_defense, -1);
+    }
+
+    /// Dropping, death, healing, full attacks, shoves and spell costs are each variant's
+    /// choice of way, read from its numbers file.
+    #[test]
+    fn each_variant_chooses_its_ways_of_dying_attacking_shoving_and_casting() {
+        use crate::variants::{DeathAt, Dropped, FullAttack, ShoveDistance, SpellCost};
+        let rules = |v: RulesVariant| &v.numbers().rules;
+        let dying: Vec<(Dropped, DeathAt)> =
+            RulesVariant::ALL.iter().map(|&v| (rules(v).dropped, rules(v).death)).collect();
+        assert_eq!(
+            dying,
+            [
+                (Dropped::DyingBelowZero, DeathAt::NegativeConstitution),
+                (Dropped::DyingBelowZero, DeathAt::NegativeConstitution),
+                (Dropped::Dying, DeathAt::ThreeFailedSaves),
+                (Dropped::Dying, DeathAt::NegativeTen),
+                (Dropped::Unconscious, DeathAt::NegativeTen),
+            ],
+            "in the order of RulesVariant::ALL"
+        );
+        // Dead at the negative of the Constitution score (four-actions: "If negative HP is
+        // full, the creature dies"), at −10, or after three failed death saves.
+        assert!(
+            DeathAt::NegativeConstitution.reached(-12, 12, 0) && !DeathAt::NegativeConstitution.reached(-11, 12, 0)
+        );
+        assert!(DeathAt::NegativeTen.reached(-10, 30, 0) && !DeathAt::NegativeTen.reached(-9, 3, 2));
+        assert!(DeathAt::ThreeFailedSaves.reached(-1, 10, 3) && !DeathAt::ThreeFailedSaves.reached(-30, 10, 2));
+        assert!(rules(RulesVariant::D20Classic).healed_from_zero);
+        assert!(RulesVariant::ALL.iter().filter(|&&v| rules(v).healed_from_zero).count() == 1);
+        // +11/+6/+1 is three attacks; +1 to +5 one; +16 four, at most.
+        assert_eq!(rules(RulesVariant::D20Classic).full_attack, FullAttack::Iterative);
+        assert_eq!([1, 5, 6, 11, 16, 20].map(|bab| FullAttack::Iterative.attacks(bab)), [1, 1, 2, 3, 4, 4]);
+        assert_eq!(FullAttack::One.attacks(20), 1);
+        // four-actions: "a success moves both the pusher and the target up to half speed";
+        // elsewhere 5 ft and 5 more for every 5 the check won by.
+        assert_eq!(rules(RulesVariant::FourActions).shove, ShoveDistance::HalfSpeed);
+        assert_eq!(ShoveDistance::HalfSpeed.feet(30, 12), 15);
+        assert_eq!(ShoveDistance::HalfSpeed.feet(25, 0), 10);
+        assert_eq!([0, 4, 5, 12].map(|margin| ShoveDistance::ByMargin.feet(30, margin)), [5, 5, 10, 15]);
+        // four-actions: Spell Quantity equal to the Spell Order; a slot elsewhere.
+        assert_eq!(rules(RulesVariant::FourActions).spell_cost, SpellCost::SpellOrder);
+        assert_eq!((SpellCost::SpellOrder.of(3), SpellCost::Slot.of(3)), (3, 1));
     }
 }

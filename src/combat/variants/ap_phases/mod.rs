@@ -223,12 +223,6 @@ impl VariantRules for ApPhases {
         let f = b.fighters.at(reactor);
         f.reactions().used < 1 && f.reactions().this_round < allowance
     }
-    fn dying_when_dropped(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        f.health().hp < 0
-    }
-    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        super::below_negative_constitution(f.stats(), f.health())
-    }
 }
 
 /// The earliest phase (1–7) a fighter's attack with its wielded weapon may begin.

@@ -74,7 +74,7 @@ fn stabilising_check(turns: DyingTurns) {
         let save = Logged::save("Constitution (stabilise)", dice.roll(20) as i32, stats.con_mod() + health.hp, 10);
         save_or_bleed(save, health, Dying::Stabilizes)
     };
-    turns.take(check, super::super::below_negative_constitution);
+    turns.take(check);
 }
 
 /// Attack actions are counted for the round: each after the first is at −5.

@@ -88,15 +88,6 @@ impl VariantRules for FourActions {
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
     }
-    fn shove_ft(&self, pusher_speed_ft: u32, _margin: i32) -> u32 {
-        // "a success moves both the pusher and the target up to half speed": half the
-        // pusher's speed, in whole squares.
-        pusher_speed_ft / 2 / 5 * 5
-    }
-    fn spell_cost(&self, sp: &SpellDef) -> u32 {
-        // Spell Quantity equal to the Spell Order.
-        sp.level
-    }
     fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, _defensive: bool) -> bool {
         // Casting provokes reactions "attempting to interrupt", and one that hurts does.
         match magic::provoked_by_casting(b, c, sp) {
@@ -194,12 +185,6 @@ impl VariantRules for FourActions {
     fn may_react(&self, b: &Battle, reactor: usize, _mover: usize, allowance: u32) -> bool {
         b.fighters.reactions[reactor].used < allowance
     }
-    fn dying_when_dropped(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        f.health().hp < 0
-    }
-    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        super::below_negative_constitution(f.stats(), f.health())
-    }
 }
 
 /// Countering: a foe with a spell of the same school and the Spell Quantity identifies it
@@ -256,7 +241,7 @@ pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver)
         opportunity(b, t, a, &format!("fails a {what}"));
         return None;
     }
-    // "moves both the pusher and the target up to half speed": how far is `shove_ft`.
+    // "moves both the pusher and the target up to half speed": how far is `rules.shove`.
     Some(0)
 }
 
@@ -336,7 +321,7 @@ fn fortitude_while_dying(turns: DyingTurns) {
         let save = Logged::save("Fortitude (dying)", dice.roll(20) as i32, stats.fortitude(), 10 + health.hp.abs());
         save_or_bleed(save, health, Dying::Holds)
     };
-    turns.take(save, super::below_negative_constitution);
+    turns.take(save);
 }
 
 /// Everyone is Surprised until its first turn.

@@ -286,12 +286,6 @@ impl VariantRules for OsrSegments {
             && f.reactions().used < 1
             && !f.reactions().free_attacked_by.contains(&b.fighters.combatant[mover].id)
     }
-    fn dying_when_dropped(&self, _f: FighterRef<'_, '_, '_>) -> bool {
-        true
-    }
-    fn dead(&self, f: FighterRef<'_, '_, '_>) -> bool {
-        super::below_negative_ten(f.stats(), f.health())
-    }
 }
 
 /// A dying character bleeds a hit point each round, with the fast actions, until it dies
@@ -301,7 +295,7 @@ fn bleeds(turns: DyingTurns) {
         health.hp -= 1;
         (Logged::Bleeds, Dying::Worsens)
     };
-    turns.take(bleed, super::below_negative_ten);
+    turns.take(bleed);
 }
 
 /// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
@@ -335,7 +329,9 @@ fn concentration_breaks(
     } else if let Some(Intent::Cast { spell: id }) = declared.intent.clone()
         && let Some(sp) = spell(&id)
     {
-        spells.left = spells.left.saturating_sub(OsrSegments.spell_cost(sp));
+        spells.left = spells
+            .left
+            .saturating_sub(crate::variants::RulesVariant::OsrSegments.numbers().rules.spell_cost.of(sp.level));
         declared.intent = None;
         declared.acted = true;
         lost(sp, log);
