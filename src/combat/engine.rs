@@ -11,16 +11,16 @@ use super::modifiers::{Modifiers, PendingAttack, PendingDamage, Weighing};
 use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    AfterStrike, AfterWalk, ClockSchedule, ClockStep, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin,
-    RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule, TimeMoves, Turn, WalkOverSchedule,
-    Walking, WatchStep, unsettled,
+    AfterStrike, AfterWalk, ClockSchedule, ClockStep, CounterSchedule, Countering, OwnState, Pass, Passing,
+    RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule,
+    TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, unsettled,
 };
 use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::app::App;
 use bevy::ecs::change_detection::CheckChangeTicks;
 use bevy::ecs::schedule::ScheduleLabel;
-use bevy::ecs::schedule::{InternedSystemSet, Schedule, Schedules};
+use bevy::ecs::schedule::{InternedScheduleLabel, InternedSystemSet, Schedule, Schedules};
 use bevy::prelude::*;
 
 /// A `World` with the rules schedule of one variant built in it.
@@ -113,7 +113,7 @@ impl Engine {
         let mut clock = world.resource_mut::<Schedules>().remove(ClockSchedule).expect("the clock schedule");
         clock.initialize(&mut world).expect("the clock schedule builds: every pair of its systems is ordered");
         world.resource_mut::<Schedules>().insert(clock);
-        for label in [TakenSchedule.intern(), WalkOverSchedule.intern(), StepSchedule.intern()] {
+        for (label, ..) in inner_schedules() {
             let mut part = world.resource_mut::<Schedules>().remove(label).expect("the rules plugin adds it");
             part.initialize(&mut world).expect("every pair of its systems is ordered");
             world.resource_mut::<Schedules>().insert(part);
@@ -231,14 +231,8 @@ impl Engine {
                 .map(|step| list_set(clock, step.intern(), step.name(), &clock_access))
                 .filter(|step| !step.systems.is_empty()),
         );
-        let taken_access = access_by_key(schedules.get_mut(TakenSchedule).expect("the taken schedule"), world);
-        let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
-        sets.push(list_set(taken, AfterStrike.intern(), AfterStrike.name(), &taken_access));
-        // Listed where a variant watches its walks' steps or follows walks up (osr-segments).
-        for (label, set, name) in [
-            (StepSchedule.intern(), WatchStep.intern(), WatchStep.name()),
-            (WalkOverSchedule.intern(), AfterWalk.intern(), AfterWalk.name()),
-        ] {
+        // Those the variant leaves empty are not listed.
+        for (label, set, name) in inner_schedules() {
             let access = access_by_key(schedules.get_mut(label).expect("the rules plugin adds it"), world);
             let built = self.world.resource::<Schedules>().get(label).expect("the rules plugin adds it");
             sets.extend(Some(list_set(built, set, name, &access)).filter(|set| !set.systems.is_empty()));
@@ -281,16 +275,23 @@ impl Engine {
         let steps: Vec<InternedSystemSet> = ClockStep::ALL.iter().map(|s| s.intern()).collect();
         let mut out = systems_outside(&self.schedule, &stages);
         out.extend(systems_outside(clock, &steps));
-        let taken = self.world.resource::<Schedules>().get(TakenSchedule).expect("the taken schedule");
-        out.extend(systems_outside(taken, &[AfterStrike.intern()]));
-        for (label, set) in
-            [(StepSchedule.intern(), WatchStep.intern()), (WalkOverSchedule.intern(), AfterWalk.intern())]
-        {
-            let walked = self.world.resource::<Schedules>().get(label).expect("the rules plugin adds it");
-            out.extend(systems_outside(walked, &[set]));
+        for (label, set, _) in inner_schedules() {
+            let inner = self.world.resource::<Schedules>().get(label).expect("the rules plugin adds it");
+            out.extend(systems_outside(inner, &[set]));
         }
         out
     }
+}
+
+/// The schedules a rule driver runs within a stage, besides the clock's: each with the set
+/// that holds its systems and the name it is listed by, in the order listed.
+fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 4] {
+    [
+        (TakenSchedule.intern(), AfterStrike.intern(), AfterStrike.name()),
+        (StepSchedule.intern(), WatchStep.intern(), WatchStep.name()),
+        (WalkOverSchedule.intern(), AfterWalk.intern(), AfterWalk.name()),
+        (CounterSchedule.intern(), Countering.intern(), Countering.name()),
+    ]
 }
 
 #[cfg(test)]

@@ -99,6 +99,14 @@ fn each_variant_keeps_time_with_its_own_systems() {
         let sets = systems(v);
         assert!(!sets.contains_key("walk: step") && !sets.contains_key("walk: over"), "{v:?}");
     }
+    // d20-classic and four-actions have foes counter a spell as it goes off, each by its
+    // own system, once the derived maps follow the casting's attacks (line of effect).
+    let counter = |v| systems(v).get("strikes: counterspells").cloned().unwrap_or_default();
+    assert_eq!(counter(RulesVariant::D20Classic), ["derive_maps", "d20_classic::counterspell"]);
+    assert_eq!(counter(RulesVariant::FourActions), ["derive_maps", "four_actions::counterspell"]);
+    for v in [RulesVariant::ApPhases, RulesVariant::OsrSegments, RulesVariant::HexPhases] {
+        assert!(counter(v).is_empty(), "{v:?}");
+    }
     // What a strike took is counted where the variant counts it: ap-phases its attack
     // actions (and a maneuver lost by 10 or more turns on its maker), d20-classic its immediate action (an attack of opportunity or a held action,
     // which also moves its taker after its trigger), hex-phases a held action (its taker goes

@@ -18,7 +18,7 @@ pub use fighters::{
     Column, Fighter, FighterInPlay, FighterParts, FighterPartsReadOnlyItem, FighterRef, Fighters, FightersIter,
 };
 pub use slots::{AttackContext, AttackKind};
-pub(crate) use slots::{Counterspells, Criticals, Maneuver, VariantRules};
+pub(crate) use slots::{Criticals, Maneuver, VariantRules};
 pub use store::{BattleRead, Derived, EventLog, Held, Seats, Taken, TakenInStrike};
 
 use super::event::CombatEvent;

@@ -54,10 +54,6 @@ pub(crate) trait VariantRules: Sync {
     fn casting_provokes(&self, _b: &mut Battle, _c: usize, _sp: &SpellDef, _defensive: bool) -> bool {
         true
     }
-    /// How foes counter spells as they are cast, where they can.
-    fn counterspells(&self) -> Option<&'static dyn Counterspells> {
-        None
-    }
     /// A caster's concentration breaks (`why`, in the log's words), where spells take
     /// concentration.
     fn break_concentration(&self, _b: &mut Battle, _c: usize, _why: &str) {}
@@ -104,19 +100,6 @@ pub(crate) trait VariantRules: Sync {
 }
 
 pub(crate) use crate::variants::Criticals;
-
-/// How a variant's foes counter a spell as it is cast: who may, the DC, the skill that
-/// identifies the spell, and what countering spends and rolls.
-pub(crate) trait Counterspells: Sync {
-    /// The DC to identify (and, where it is rolled, to counter) `sp` cast by `c`.
-    fn dc(&self, b: &Battle, c: usize, sp: &SpellDef) -> i32;
-    /// Foe `r` is able to counter `sp` now (its spells left aside).
-    fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool;
-    /// The skill that identifies the spell, in the log's words.
-    fn skill(&self) -> &'static str;
-    /// `r` has identified the spell and spent it: the counter succeeds?
-    fn counter(&self, b: &mut Battle, r: usize, dc: i32) -> bool;
-}
 
 /// The combat maneuvers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,15 +4,13 @@
 //! complex action, osr-segments' incantations going off by segment, four-actions' focus
 //! check, the d20 family's defensive casting, counterspells) lives in its module.
 
-pub(crate) use crate::combat::battle::Counterspells;
-
 use super::{apply_damage, gain, lose, provoke_threateners};
 use crate::combat::battle::Battle;
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Modifier;
 use crate::level::{Catalogue, SpellDef, SpellEffect};
+use crate::rules::Condition;
 use crate::rules::cover::{AttackReach, cover_at};
-use crate::rules::{Condition, roster};
 
 /// A spell of the shipped catalogue.
 pub fn spell(id: &str) -> Option<&'static SpellDef> {
@@ -86,11 +84,11 @@ pub(crate) fn survives_casting(b: &mut Battle, c: usize, id: &str, defensive: bo
     spell(id).is_some_and(|sp| survives_provoking(b, c, sp, defensive))
 }
 
-/// A spell the caster kept hold of: if it `goes_off` now, it may be countered, and takes
-/// effect on `t`; otherwise it waits. Whether it is a spell at all.
+/// A spell the caster kept hold of: if it `goes_off` now (not countered), it takes effect
+/// on `t`; otherwise it waits. Whether it is a spell at all.
 pub(crate) fn goes_off_or_waits(b: &mut Battle, c: usize, t: usize, id: &str, goes_off: bool) -> bool {
     let Some(sp) = spell(id) else { return false };
-    if goes_off && !countered(b, c, sp) {
+    if goes_off {
         take_effect(b, c, sp, t);
     }
     true
@@ -144,56 +142,6 @@ pub(crate) fn provoked_by_casting(b: &mut Battle, c: usize, sp: &SpellDef) -> Op
         return None;
     }
     Some(before - b.fighters.health[c].hp)
-}
-
-/// Foes countering the spell as it is cast, as the variant has it: each able foe in id
-/// order that has the spells to spend, reaches the caster and identifies the spell, spends
-/// them and tries; the first success counters it.
-fn countered(b: &mut Battle, c: usize, sp: &'static SpellDef) -> bool {
-    let Some(rule) = b.rules().counterspells() else { return false };
-    let dc = rule.dc(b, c, sp);
-    b.refresh();
-    let foes: Vec<usize> = roster::indices(b.view().roster.foes_of(c)).collect();
-    for r in foes {
-        let f = b.fighters.at(r);
-        let able = f.can_act() && f.spells().left >= cost(b, sp) && rule.able(b, r, sp);
-        if !able || reaches_as_counter(b, r, c, sp).is_err() {
-            continue;
-        }
-        let bonus = f.stats().casting_check();
-        let (rid, cid) = (b.fighters.combatant[r].id.clone(), b.fighters.combatant[c].id.clone());
-        if !b.check(r, format!("{} (identify {cid}'s {})", rule.skill(), sp.name), bonus, dc) {
-            continue;
-        }
-        b.fighters.spells[r].left -= cost(b, sp);
-        let success = rule.counter(b, r, dc);
-        b.stats.counterspells += 1;
-        b.emit(CombatEvent::Action {
-            unit: rid,
-            action: "counterspells".into(),
-            detail: if success {
-                format!("{cid}'s {} is countered", sp.name)
-            } else {
-                format!("{cid}'s {} goes through", sp.name)
-            },
-        });
-        if success {
-            lost(b, c, sp, "countered".into());
-            return true;
-        }
-    }
-    false
-}
-
-/// A counterspeller reaches the caster within the spell's range (it knows the same spell,
-/// or one of its school) and with line of effect.
-fn reaches_as_counter(b: &Battle, r: usize, c: usize, sp: &SpellDef) -> Result<(), String> {
-    let (fr, fc) = (b.fighters.at(r), b.fighters.at(c));
-    let distance = b.variant.range_metric().footprint_ft(fr.footprint(), fc.footprint());
-    if distance > sp.range_ft.unwrap_or(fr.reach().natural_ft).max(fr.reach().natural_ft) {
-        return Err("out of range".into());
-    }
-    if line_of_effect(b, r, c) { Ok(()) } else { Err("no line of effect".into()) }
 }
 
 /// The spell's effect on its target.

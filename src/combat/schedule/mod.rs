@@ -13,6 +13,9 @@
 
 mod casting;
 pub mod clock;
+mod counter;
+pub use counter::{CounterSchedule, Countering, SpellGoingOff};
+pub(crate) use counter::{Counterspelling, add_counterspell, countered};
 mod dying;
 pub(crate) use casting::Announcing;
 pub use casting::SpellsUnderWay;
@@ -332,6 +335,7 @@ impl Plugin for RulesSchedulePlugin {
         clock::add_clock(app);
         taken::add_taken(app);
         walked::add_walk_schedules(app);
+        counter::add_counter(app);
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and strikes are over (the settle
             // stage); the others run in the command's first pass.

@@ -271,8 +271,11 @@ fn strike_on_top(world: &mut World) {
         // spell goes off, or is left under way.
         let survives = magic::survives_casting(&mut battle::store::lend(world), caster, &spell, defensive);
         super::taken::count_taken(world);
+        let countered =
+            survives && goes_off && magic::spell(&spell).is_some_and(|sp| super::countered(world, caster, sp));
+        let going_off = goes_off && !countered;
         let kept =
-            survives && magic::goes_off_or_waits(&mut battle::store::lend(world), caster, target, &spell, goes_off);
+            survives && magic::goes_off_or_waits(&mut battle::store::lend(world), caster, target, &spell, going_off);
         if kept && !goes_off {
             world.resource_mut::<SpellsUnderWay>().0.push(caster);
         }

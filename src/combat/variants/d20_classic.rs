@@ -35,9 +35,6 @@ impl VariantRules for D20Classic {
     fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
         super::casting_defensively_or_provoking(b, c, sp, defensive)
     }
-    fn counterspells(&self) -> Option<&'static dyn Counterspells> {
-        Some(&Counter)
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(
@@ -131,22 +128,22 @@ impl VariantRules for D20Classic {
 /// within the spell's range with line of effect, identifies it (Spellcraft: d20 + caster
 /// level + ability vs DC 15 + spell level) and spends its immediate action and the slot:
 /// the spell is countered.
-struct Counter;
-
-impl Counterspells for Counter {
-    fn dc(&self, _b: &Battle, _c: usize, sp: &SpellDef) -> i32 {
-        15 + sp.level as i32
-    }
-    fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
-        let f = b.fighters.at(r);
-        f.stats().has_trait("counterspell") && f.stats().knows(&sp.id) && immediate(b, r).is_none()
-    }
-    fn skill(&self) -> &'static str {
-        "Spellcraft"
-    }
-    fn counter(&self, b: &mut Battle, r: usize, _dc: i32) -> bool {
-        spend_immediate(b, r, Some(Immediate::Counterspell));
-        true
+fn counterspell(mut counter: Counterspelling, mut immediates: Query<&mut ImmediateAction>) {
+    let Some((_, sp)) = counter.spell() else { return };
+    let dc = 15 + sp.level as i32;
+    for r in counter.foes_in_reach() {
+        let knows = counter.stats_of(r).is_some_and(|s| s.has_trait("counterspell") && s.knows(&sp.id));
+        let free = immediates.get(r).is_ok_and(|immediate| immediate.0.is_none());
+        if !knows || !free || !counter.identifies(r, "Spellcraft", dc) {
+            continue;
+        }
+        counter.spend(r);
+        if let Ok(mut immediate) = immediates.get_mut(r) {
+            immediate.0 = Some(Immediate::Counterspell);
+        }
+        if counter.tried(r, true) {
+            return;
+        }
     }
 }
 
@@ -239,6 +236,7 @@ impl Plugin for D20ClassicPlugin {
             ),
         );
         app.add_systems(ClockSchedule, death_save.in_set(DyingTurn));
+        add_counterspell(app, counterspell);
         app.add_systems(TakenSchedule, (immediate_action_spent, held_action_goes_after_trigger).in_set(CountTaken));
     }
 }

@@ -29,7 +29,7 @@ mod prelude {
     pub(super) use crate::combat::fighter::Initiative;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
-    pub(super) use crate::combat::magic::{self, Counterspells, lost, reaches, spell, survives_provoking, take_effect};
+    pub(super) use crate::combat::magic::{self, lost, reaches, spell, survives_provoking, take_effect};
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::resolve::{self, Maneuver, gain, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
@@ -39,6 +39,7 @@ mod prelude {
         ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, keep_each,
         keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,
     };
+    pub(super) use crate::combat::schedule::{Counterspelling, add_counterspell};
     pub(super) use crate::combat::schedule::{Dying, DyingTurn, DyingTurns, Logged, save_or_bleed};
     pub(super) use crate::combat::time::Clock;
     pub(super) use crate::combat::{AttackKind, Battle};

@@ -99,9 +99,6 @@ impl VariantRules for FourActions {
             Some(_) => true,
         }
     }
-    fn counterspells(&self) -> Option<&'static dyn Counterspells> {
-        Some(&Counter)
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -191,30 +188,31 @@ impl VariantRules for FourActions {
 /// as a free action (Magical Aptitude vs the Spell DC, 10 + Spell Order + the caster's
 /// ability), then spends its reaction and the SQ on a caster-level check against the Spell
 /// DC: a success negates it.
-struct Counter;
-
-impl Counterspells for Counter {
-    fn dc(&self, b: &Battle, c: usize, sp: &SpellDef) -> i32 {
-        10 + sp.level as i32 + b.fighters.stats[c].casting_mod()
-    }
-    fn able(&self, b: &Battle, r: usize, sp: &SpellDef) -> bool {
-        let f = b.fighters.at(r);
-        f.reactions().used < resolve::reaction_allowance(b, r)
-            && f.stats()
-                .def
-                .spellcasting
-                .iter()
-                .flat_map(|m| &m.spells)
-                .any(|s| magic::spell(s).is_some_and(|known| known.school == sp.school))
-    }
-    fn skill(&self) -> &'static str {
-        "Magical Aptitude"
-    }
-    fn counter(&self, b: &mut Battle, r: usize, dc: i32) -> bool {
-        b.fighters.reactions[r].used += 1;
-        b.fighters.reactions[r].this_round += 1;
-        let bonus = b.fighters.stats[r].caster_level();
-        b.check(r, "caster level (counterspell)", bonus, dc)
+fn counterspell(mut counter: Counterspelling, mut reactions: Query<&mut Reactions>) {
+    let Some((caster, sp)) = counter.spell() else { return };
+    let dc = 10 + sp.level as i32 + counter.stats_of(caster).map_or(0, Stats::casting_mod);
+    for r in counter.foes_in_reach() {
+        let Some(stats) = counter.stats_of(r) else { continue };
+        let of_the_school = stats
+            .def
+            .spellcasting
+            .iter()
+            .flat_map(|m| &m.spells)
+            .any(|s| magic::spell(s).is_some_and(|known| known.school == sp.school));
+        let (allowed, caster_level) = (resolve::reactions_allowed(stats), stats.caster_level());
+        let reacts = reactions.get(r).is_ok_and(|used| used.used < allowed);
+        if !reacts || !of_the_school || !counter.identifies(r, "Magical Aptitude", dc) {
+            continue;
+        }
+        counter.spend(r);
+        if let Ok(mut used) = reactions.get_mut(r) {
+            used.used += 1;
+            used.this_round += 1;
+        }
+        let success = counter.check(r, "caster level (counterspell)".into(), caster_level, dc);
+        if counter.tried(r, success) {
+            return;
+        }
     }
 }
 
@@ -311,6 +309,7 @@ impl Plugin for FourActionsPlugin {
                 fortitude_while_dying.in_set(DyingTurn),
             ),
         );
+        add_counterspell(app, counterspell);
     }
 }
 
