@@ -15,7 +15,7 @@ use crate::combat::event::CombatEvent;
 use crate::combat::fighter::{Bonuses, Economy, Reactions};
 use crate::combat::time::Clock;
 use crate::rules::{Awareness, Combatant, Condition, Conditions, Side};
-use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -93,10 +93,7 @@ impl TimeMoves {
 }
 
 pub(super) fn add_clock(app: &mut App) {
-    let mut schedule = Schedule::new(ClockSchedule);
-    schedule.set_executor(SingleThreadedExecutor::new());
-    schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
-    app.add_schedule(schedule).init_resource::<TimeMoves>().init_resource::<Called>();
+    app.add_schedule(super::rule_schedule(ClockSchedule)).init_resource::<TimeMoves>().init_resource::<Called>();
     app.init_resource::<FreshBudget>();
     app.configure_sets(
         ClockSchedule,

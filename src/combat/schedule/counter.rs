@@ -15,9 +15,7 @@ use crate::grid::Footprint;
 use crate::level::SpellDef;
 use crate::rules::cover::{AttackReach, cover_at};
 use crate::rules::{Battlefield, Body, Combatant, Conditions, Dice, Position, Reach, Side, Stats};
-use bevy::ecs::schedule::{
-    IntoScheduleConfigs, LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor,
-};
+use bevy::ecs::schedule::{IntoScheduleConfigs, ScheduleLabel};
 use bevy::ecs::system::ScheduleSystem;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -46,10 +44,7 @@ pub struct SpellGoingOff {
 }
 
 pub(super) fn add_counter(app: &mut App) {
-    let mut schedule = Schedule::new(CounterSchedule);
-    schedule.set_executor(SingleThreadedExecutor::new());
-    schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
-    app.add_schedule(schedule).init_resource::<SpellGoingOff>();
+    app.add_schedule(super::rule_schedule(CounterSchedule)).init_resource::<SpellGoingOff>();
 }
 
 /// A variant's counterspell system, in [`Countering`] after the derived maps are brought up

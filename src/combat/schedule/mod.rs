@@ -301,15 +301,23 @@ pub fn carrying_out(turn: Res<Turn>, walking: Res<Walking>, stack: Res<StrikeSta
     matches!(*turn, Turn::Accepted { .. }) && !unsettled(&walking, &stack)
 }
 
+/// A schedule of rule systems, `label`: run on the calling thread (a battle's systems
+/// share its world one after another, and the sim runs battles side by side instead), with
+/// ambiguity detection set to error, so that every two systems that touch the same data
+/// run in an order said outright.
+pub(crate) fn rule_schedule(label: impl ScheduleLabel) -> Schedule {
+    let mut schedule = Schedule::new(label);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
+    schedule
+}
+
 /// Sets up the rules schedule with the common systems in every stage and slot.
 pub struct RulesSchedulePlugin;
 
 impl Plugin for RulesSchedulePlugin {
     fn build(&self, app: &mut App) {
-        let mut schedule = Schedule::new(RulesSchedule);
-        schedule.set_executor(SingleThreadedExecutor::new());
-        schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
-        app.add_schedule(schedule)
+        app.add_schedule(rule_schedule(RulesSchedule))
             .init_resource::<Turn>()
             .init_resource::<Pass>()
             .init_resource::<Walking>()

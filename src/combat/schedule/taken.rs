@@ -9,7 +9,7 @@ use crate::combat::battle::{Seats, Taken, TakenInStrike};
 use crate::combat::clock::initiative_order;
 use crate::combat::fighter::Initiative;
 use crate::combat::time::Clock;
-use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
 /// The schedule run after each strike that took something a variant counts.
@@ -31,10 +31,7 @@ impl AfterStrike {
 pub struct CountTaken;
 
 pub(super) fn add_taken(app: &mut App) {
-    let mut schedule = Schedule::new(TakenSchedule);
-    schedule.set_executor(SingleThreadedExecutor::new());
-    schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
-    app.add_schedule(schedule).init_resource::<TakenInStrike>();
+    app.add_schedule(super::rule_schedule(TakenSchedule)).init_resource::<TakenInStrike>();
     app.configure_sets(TakenSchedule, CountTaken.in_set(AfterStrike));
     app.add_systems(TakenSchedule, forget_taken.after(CountTaken).in_set(AfterStrike));
 }

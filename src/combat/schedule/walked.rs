@@ -11,7 +11,7 @@
 
 use super::{StrikeStack, Walking, with_moves};
 use crate::combat::Battle;
-use bevy::ecs::schedule::{LogLevel, Schedule, ScheduleBuildSettings, ScheduleLabel, SingleThreadedExecutor};
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
 /// The schedule run as each walk is over.
@@ -53,12 +53,8 @@ pub struct StepsWatched(pub bool);
 pub struct ReactionsToSteps(pub fn(&mut Battle, usize, usize));
 
 pub(super) fn add_walk_schedules(app: &mut App) {
-    for label in [WalkOverSchedule.intern(), StepSchedule.intern()] {
-        let mut schedule = Schedule::new(label);
-        schedule.set_executor(SingleThreadedExecutor::new());
-        schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..default() });
-        app.add_schedule(schedule);
-    }
+    app.add_schedule(super::rule_schedule(WalkOverSchedule));
+    app.add_schedule(super::rule_schedule(StepSchedule));
     app.init_resource::<StepsWatched>();
 }
 
