@@ -110,14 +110,15 @@ impl Counterspelling<'_, '_> {
                 let Ok((_, s, at, body, reach, conditions)) = self.fighters.get(e) else { return false };
                 let mine = Footprint::new(at.0, body.size.side());
                 let range = sp.range_ft.unwrap_or(reach.natural_ft).max(reach.natural_ft);
-                let cover =
-                    || cover_at(view.field, view.occupancy, (r, mine), (c, theirs), AttackReach::Adjacent, false);
-                s != side
+                let able = s != side
                     && conditions.can_act()
                     && self.spells.get(e).is_ok_and(|spells| spells.left >= self.cost(sp))
-                    && metric.footprint_ft(mine, theirs) <= range
-                    && cover().can_target
-                    && !cover().breaks_line_of_effect
+                    && metric.footprint_ft(mine, theirs) <= range;
+                able && {
+                    let cover =
+                        cover_at(view.field, view.occupancy, (r, mine), (c, theirs), AttackReach::Adjacent, false);
+                    cover.can_target && !cover.breaks_line_of_effect
+                }
             })
             .map(|(_, &e)| e)
             .collect()
