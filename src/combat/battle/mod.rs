@@ -131,11 +131,8 @@ impl Battle<'_, '_> {
 
     /// A logged check or save: d20 + `bonus` against `dc` for fighter `i`.
     pub fn check(&mut self, i: usize, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
-        let roll = self.dice.roll(20) as i32;
-        let success = roll + bonus >= dc;
         let unit = self.fighters.combatant[i].id.clone();
-        self.emit(CombatEvent::Save { unit, kind: kind.into(), roll, bonus, dc, success });
-        success
+        rolled_check(&mut self.dice, &mut self.events, unit, kind.into(), bonus, dc)
     }
 
     /// The active variant's rules: the slots where its source differs.
@@ -362,6 +359,46 @@ pub fn decided<'a>(
     let winner = standing.map(|side| side.0.clone());
     let reason = if winner.is_some() { "the other side is out of the fight" } else { "nobody is left standing" };
     Some((winner, reason))
+}
+
+/// A logged check or save of `unit`'s (`kind`, in the log's words): d20 + `bonus` against
+/// `dc`. Whether it succeeded.
+pub(crate) fn rolled_check(
+    dice: &mut Dice,
+    log: &mut EventLog,
+    unit: String,
+    kind: String,
+    bonus: i32,
+    dc: i32,
+) -> bool {
+    let roll = dice.roll(20) as i32;
+    let success = roll + bonus >= dc;
+    log.push(CombatEvent::Save { unit, kind, roll, bonus, dc, success });
+    success
+}
+
+/// `unit` gains `condition` (loses it, if not `gained`), if that changes its conditions:
+/// logged, and the derived maps marked stale (conditions change who threatens and who may
+/// be passed). Whether it changed.
+pub(crate) fn change_condition(
+    unit: &str,
+    conditions: &mut Conditions,
+    condition: crate::rules::Condition,
+    gained: bool,
+    log: &mut EventLog,
+    derived: &mut Derived,
+) -> bool {
+    let changed = if gained { conditions.add(condition) } else { conditions.remove(condition) };
+    if changed {
+        let unit = unit.to_string();
+        log.push(if gained {
+            CombatEvent::ConditionGained { unit, condition }
+        } else {
+            CombatEvent::ConditionLost { unit, condition }
+        });
+        derived.stale = true;
+    }
+    changed
 }
 
 /// Ends the battle, once: the outcome recorded, nobody acting, the end in the log.

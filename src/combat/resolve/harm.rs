@@ -68,23 +68,20 @@ pub(crate) fn apply_damage(
     }
 }
 
+/// Fighter `i` gains condition `c`, logged; whether it did (it had it already).
 pub(crate) fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
-    if b.fighters.conditions[i].add(c) {
-        let id = b.fighters.combatant[i].id.clone();
-        b.emit(CombatEvent::ConditionGained { unit: id, condition: c });
-        b.invalidate();
-        true
-    } else {
-        false
-    }
+    change(b, i, c, true)
 }
 
+/// Fighter `i` loses condition `c`, logged, if it had it.
 pub(crate) fn lose(b: &mut Battle, i: usize, c: Condition) {
-    if b.fighters.conditions[i].remove(c) {
-        let id = b.fighters.combatant[i].id.clone();
-        b.emit(CombatEvent::ConditionLost { unit: id, condition: c });
-        b.invalidate();
-    }
+    change(b, i, c, false);
+}
+
+fn change(b: &mut Battle, i: usize, c: Condition, gained: bool) -> bool {
+    let Battle { fighters, events, derived, .. } = b;
+    let unit = fighters.combatant[i].id.clone();
+    crate::combat::battle::change_condition(&unit, &mut fighters.conditions[i], c, gained, events, derived)
 }
 
 /// Ends a grapple for both.

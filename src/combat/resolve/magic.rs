@@ -10,7 +10,6 @@ use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Modifier;
 use crate::level::{Catalogue, SpellDef, SpellEffect};
 use crate::rules::Condition;
-use crate::rules::cover::{AttackReach, cover_at};
 
 /// A spell of the shipped catalogue.
 pub fn spell(id: &str) -> Option<&'static SpellDef> {
@@ -74,24 +73,7 @@ pub fn reaches(b: &Battle, caster: usize, t: usize, sp: &SpellDef) -> Result<(),
 fn line_of_effect(b: &Battle, a: usize, t: usize) -> bool {
     let view = b.view();
     let (fa, ft) = (b.fighters.at(a).footprint(), b.fighters.at(t).footprint());
-    let cover = cover_at(view.field, view.occupancy, (a, fa), (t, ft), AttackReach::Adjacent, false);
-    cover.can_target && !cover.breaks_line_of_effect
-}
-
-/// A spell announced (`Strike::Spell`) provokes as the variant has it: whether the caster
-/// kept hold of it through the attacks it drew.
-pub(crate) fn survives_casting(b: &mut Battle, c: usize, id: &str, defensive: bool) -> bool {
-    spell(id).is_some_and(|sp| survives_provoking(b, c, sp, defensive))
-}
-
-/// A spell the caster kept hold of: if it `goes_off` now (not countered), it takes effect
-/// on `t`; otherwise it waits. Whether it is a spell at all.
-pub(crate) fn goes_off_or_waits(b: &mut Battle, c: usize, t: usize, id: &str, goes_off: bool) -> bool {
-    let Some(sp) = spell(id) else { return false };
-    if goes_off {
-        take_effect(b, c, sp, t);
-    }
-    true
+    crate::rules::cover::line_of_effect(view.field, view.occupancy, (a, fa), (t, ft))
 }
 
 /// Spells whose segment has come go off together: each of `casters` still casting releases
@@ -117,7 +99,12 @@ pub(crate) fn go_off_together(b: &mut Battle, casters: &[usize]) {
 /// The spell fizzles: it is spent all the same.
 pub(crate) fn lost(b: &mut Battle, c: usize, sp: &SpellDef, reason: String) {
     let id = b.fighters.combatant[c].id.clone();
-    b.emit(CombatEvent::Spoiled { unit: id, action: sp.name.to_lowercase(), reason });
+    b.emit(spoiled(id, sp, reason));
+}
+
+/// What the log says of `unit`'s spell `sp` lost, and why.
+pub(crate) fn spoiled(unit: String, sp: &SpellDef, reason: String) -> CombatEvent {
+    CombatEvent::Spoiled { unit, action: sp.name.to_lowercase(), reason }
 }
 
 /// d20 + caster level + casting ability against `dc`, as a logged check.

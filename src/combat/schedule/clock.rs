@@ -3,8 +3,9 @@
 //! until someone's opportunity is open or the battle is over. Each run either calls the
 //! next fighter up ([`ClockStep::NextUp`]: `call_next` passes over those who cannot act and
 //! stops at one who may, or at a dying one, whose turn its variant's system then takes in
-//! [`ClockStep::DyingTurn`]) and opens its opportunity ([`ClockStep::Opens`]: its fresh budget, its turn's start, what
-//! its variant gives back), or, once the queue is empty, lets the variant's systems in
+//! [`ClockStep::DyingTurn`]) and opens its opportunity ([`ClockStep::Opens`]: its fresh
+//! budget, its turn's start, what its variant gives back), or, once the queue is empty,
+//! lets the variant's systems in
 //! [`ClockStep::Window`] open the next round, phase or step. The first run starts the
 //! battle ([`ClockStep::Begin`]: the variant's systems roll initiative).
 
@@ -222,10 +223,7 @@ pub(crate) fn reactions_back_and_no_longer(
     let Some((_, e)) = opening(called, seats) else { return };
     let Ok((who, mut reactions, mut conditions)) = fighters.get_mut(e) else { return };
     reactions.used = 0;
-    if conditions.remove(condition) {
-        log.push(CombatEvent::ConditionLost { unit: who.id.clone(), condition });
-        derived.stale = true;
-    }
+    battle::change_condition(&who.id, &mut conditions, condition, false, log, derived);
 }
 
 /// Whom the clock called on its last run: a fighter whose opportunity opens, or a dying

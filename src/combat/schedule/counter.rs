@@ -8,12 +8,13 @@
 //! are each variant's.
 
 use crate::combat::battle::store::Record;
-use crate::combat::battle::{Derived, EventLog, Seats};
+use crate::combat::battle::{Derived, EventLog, Seats, rolled_check};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Spells;
+use crate::combat::magic::spoiled;
 use crate::grid::Footprint;
 use crate::level::SpellDef;
-use crate::rules::cover::{AttackReach, cover_at};
+use crate::rules::cover::line_of_effect;
 use crate::rules::{Battlefield, Body, Combatant, Conditions, Dice, Position, Reach, Side, Stats};
 use bevy::ecs::schedule::{IntoScheduleConfigs, ScheduleLabel};
 use bevy::ecs::system::ScheduleSystem;
@@ -114,11 +115,7 @@ impl Counterspelling<'_, '_> {
                     && conditions.can_act()
                     && self.spells.get(e).is_ok_and(|spells| spells.left >= self.cost(sp))
                     && metric.footprint_ft(mine, theirs) <= range;
-                able && {
-                    let cover =
-                        cover_at(view.field, view.occupancy, (r, mine), (c, theirs), AttackReach::Adjacent, false);
-                    cover.can_target && !cover.breaks_line_of_effect
-                }
+                able && line_of_effect(view.field, view.occupancy, (r, mine), (c, theirs))
             })
             .map(|(_, &e)| e)
             .collect()
@@ -131,11 +128,8 @@ impl Counterspelling<'_, '_> {
 
     /// A d20 check of `e`'s, `kind` in the log's words: `bonus` against `dc`, logged.
     pub(crate) fn check(&mut self, e: Entity, kind: String, bonus: i32, dc: i32) -> bool {
-        let roll = self.dice.roll(20) as i32;
-        let success = roll + bonus >= dc;
         let unit = self.fighters.get(e).map(|(who, ..)| who.id.clone()).unwrap_or_default();
-        self.log.push(CombatEvent::Save { unit, kind, roll, bonus, dc, success });
-        success
+        rolled_check(&mut self.dice, &mut self.log, unit, kind, bonus, dc)
     }
 
     /// `r` identifies the spell going off with `skill` (its casting check against `dc`).
@@ -169,8 +163,7 @@ impl Counterspelling<'_, '_> {
         };
         self.log.push(CombatEvent::Action { unit: rid, action: "counterspells".into(), detail });
         if success {
-            let reason = "countered".into();
-            self.log.push(CombatEvent::Spoiled { unit: cid, action: sp.name.to_lowercase(), reason });
+            self.log.push(spoiled(cid, sp, "countered".into()));
             self.going_off.countered = true;
         }
         success

@@ -5,7 +5,7 @@
 //! its turn falls in. What they share, the fighter called and what a turn's outcome does to
 //! it (stable, or worse and perhaps dead), is [`DyingTurns`].
 
-use crate::combat::battle::{Derived, EventLog, Seats};
+use crate::combat::battle::{Derived, EventLog, Seats, change_condition};
 use crate::combat::event::CombatEvent;
 use crate::combat::schedule::clock::Called;
 use crate::rules::{Battlefield, Combatant, Condition, Conditions, Dice, Health, Stats};
@@ -61,15 +61,7 @@ impl DyingTurns<'_, '_> {
             }
         });
         let mut change = |condition: Condition, gained: bool| {
-            let changed = if gained { conditions.add(condition) } else { conditions.remove(condition) };
-            if changed {
-                self.log.push(if gained {
-                    CombatEvent::ConditionGained { unit: unit.clone(), condition }
-                } else {
-                    CombatEvent::ConditionLost { unit: unit.clone(), condition }
-                });
-                self.derived.stale = true;
-            }
+            change_condition(&unit, &mut conditions, condition, gained, &mut self.log, &mut self.derived);
         };
         match came_to {
             Dying::Stabilizes => {

@@ -75,10 +75,7 @@ pub(crate) fn release_both(
         let unit = combatant.id.clone();
         let Ok((.., mut conditions)) = fighters.get_mut(who) else { continue };
         for condition in [Condition::Pinned, Condition::Grappled] {
-            if conditions.remove(condition) {
-                log.push(CombatEvent::ConditionLost { unit: unit.clone(), condition });
-                derived.stale = true;
-            }
+            crate::combat::battle::change_condition(&unit, &mut conditions, condition, false, log, derived);
         }
     }
 }

@@ -223,9 +223,8 @@ fn stand_up(
 ) {
     let Some((me, _, plan)) = acting(&turn, &seats) else { return };
     let Ok((who, mut conditions)) = fighters.get_mut(me) else { return };
-    if plan.command == Command::Stand && conditions.in_fight() && conditions.remove(Condition::Prone) {
-        log.push(CombatEvent::ConditionLost { unit: who.id.clone(), condition: Condition::Prone });
-        derived.stale = true;
+    if plan.command == Command::Stand && conditions.in_fight() {
+        battle::change_condition(&who.id, &mut conditions, Condition::Prone, false, &mut log, &mut derived);
     }
 }
 
@@ -267,17 +266,15 @@ fn strike_on_top(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
     if let Strike::Spell { caster, target, spell, defensive, goes_off } = strike {
         // The attacks of opportunity casting draws are made and counted (a d20-classic foe
-        // that took one has spent the immediate action a counterspell needs), then the
-        // spell goes off, or is left under way.
-        let survives = magic::survives_casting(&mut battle::store::lend(world), caster, &spell, defensive);
+        // that took one has spent the immediate action a counterspell needs); then, if the
+        // caster kept hold of it, the spell goes off unless countered, or is left under way.
+        let Some(sp) = magic::spell(&spell) else { return };
+        let survives = magic::survives_provoking(&mut battle::store::lend(world), caster, sp, defensive);
         super::taken::count_taken(world);
-        let countered =
-            survives && goes_off && magic::spell(&spell).is_some_and(|sp| super::countered(world, caster, sp));
-        let going_off = goes_off && !countered;
-        let kept =
-            survives && magic::goes_off_or_waits(&mut battle::store::lend(world), caster, target, &spell, going_off);
-        if kept && !goes_off {
+        if survives && !goes_off {
             world.resource_mut::<SpellsUnderWay>().0.push(caster);
+        } else if survives && !super::countered(world, caster, sp) {
+            magic::take_effect(&mut battle::store::lend(world), caster, sp, target);
         }
         return;
     }

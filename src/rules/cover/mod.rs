@@ -204,6 +204,18 @@ pub fn cover_at(
     rate(field.variant, &survey, reach)
 }
 
+/// Whether `from` has line of effect to `to` (a spell's, a counterspeller's): it can be
+/// targeted there and nothing in between breaks the line.
+pub fn line_of_effect(
+    field: &Battlefield,
+    occupancy: &Occupancy,
+    from: (usize, Footprint),
+    to: (usize, Footprint),
+) -> bool {
+    let cover = cover_at(field, occupancy, from, to, AttackReach::Adjacent, false);
+    cover.can_target && !cover.breaks_line_of_effect
+}
+
 /// Turns a survey into the variant's cover.
 pub fn rate(variant: RulesVariant, survey: &LineSurvey, reach: AttackReach) -> CoverResult {
     let b = survey.best;

@@ -36,9 +36,8 @@ pub(crate) fn lost_by_ten_backfires(
             continue;
         }
         match kind {
-            Maneuver::Trip if conditions.add(Condition::Prone) => {
-                log.push(CombatEvent::ConditionGained { unit: who.id.clone(), condition: Condition::Prone });
-                derived.stale = true;
+            Maneuver::Trip => {
+                change_condition(&who.id, &mut conditions, Condition::Prone, true, &mut log, &mut derived);
             }
             Maneuver::Disarm if wielded.id != "unarmed" => {
                 wielded.def = std::sync::Arc::clone(&record.unarmed);

@@ -162,10 +162,7 @@ pub(super) fn contest_follow_up(
     let (aid, tid) = (mine.id.clone(), theirs.id.clone());
     match follow_up {
         GrappleFollowUp::Trip => {
-            if conditions.add(Condition::Prone) {
-                log.push(CombatEvent::ConditionGained { unit: tid, condition: Condition::Prone });
-                derived.stale = true;
-            }
+            change_condition(&tid, &mut conditions, Condition::Prone, true, &mut log, &mut derived);
         }
         GrappleFollowUp::Push => {
             let (Ok(at_a), Ok(at_t)) = (positions.get(me), positions.get(them)) else { return };

@@ -319,8 +319,7 @@ fn concentration_breaks(
     log: &mut EventLog,
 ) {
     let lost = |sp: &SpellDef, log: &mut EventLog| {
-        let reason = format!("concentration broken ({why})");
-        log.push(CombatEvent::Spoiled { unit: who.id.clone(), action: sp.name.to_lowercase(), reason });
+        log.push(magic::spoiled(who.id.clone(), sp, format!("concentration broken ({why})")));
     };
     if let Some(casting) = spells.casting.take()
         && let Some(sp) = spell(&casting.spell)
@@ -422,10 +421,7 @@ fn delay_to_low_group(
     let Ok((who, side, mut conditions, mut declared)) = fighters.get_mut(me) else { return };
     let was_high = round::in_high_group(&conditions, &declared, side, &round);
     let unit = who.id.clone();
-    if conditions.add(Condition::Delayed) {
-        log.push(CombatEvent::ConditionGained { unit: unit.clone(), condition: Condition::Delayed });
-        derived.stale = true;
-    }
+    change_condition(&unit, &mut conditions, Condition::Delayed, true, &mut log, &mut derived);
     let detail = if was_high && round.step == OsrStep::High {
         "acts with the LOW group"
     } else {
