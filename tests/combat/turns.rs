@@ -1,6 +1,7 @@
 //! Initiative and dying from the sources' own formulas: d20 + Dex with ties to the higher
 //! modifier (d20-classic, four-actions), the four-actions ambushers' +4, ap-phases' Dexterity
-//! score; d20-classic's three death-save rolls and four-actions' 10 + |negative hp|.
+//! score; d20-classic's three death-save rolls and four-actions' 10 + |negative hp|; where a
+//! source is silent, ap-phases' stabilising check and osr-segments' bleeding.
 //! The catalogue numbers: human fighter Dex 13 (+1), Con 14 (+2), 1 Hit Die; goblin Dex 15
 //! (+2); human archer Dex 16 (+3).
 
@@ -183,4 +184,54 @@ fn four_actions_dying_saves_against_10_plus_negative_hp_and_bleeds_on_failure() 
         seen_pass |= ok;
     }
     assert!(seen_fail && seen_pass);
+}
+
+/// ap-phases (000 is silent on dying; `docs/rules-notes.md`, "Dying where a source is
+/// silent"): in the first phase that has actions, a dying character rolls d20 + its
+/// Constitution modifier + its (negative) hit points against 10; a success stabilises, a
+/// failure costs a hit point. Outside that phase its turn does not come.
+#[test]
+fn ap_phases_dying_stabilise_on_d20_plus_con_and_hp_against_10_in_phase_2() {
+    let (mut seen_fail, mut seen_pass) = (false, false);
+    for seed in 0..40 {
+        let (mut b, f) = dying_fighter(RulesVariant::ApPhases, DeathSaves::default(), seed);
+        let con = b.read().fighters.stats[f].con_mod();
+        b.lend().clock.phase = 3;
+        let before = b.events().len();
+        b.dying_turn(f);
+        assert_eq!(b.events().len(), before, "no dying turn outside phase 2");
+        b.lend().clock.phase = 2;
+        b.dying_turn(f);
+        let (roll, bonus, dc, ok) = last_save(&b);
+        assert_eq!((bonus, dc), (con - 3, 10));
+        assert_eq!(ok, roll + bonus >= 10);
+        let read = b.read();
+        assert_eq!(read.fighters.health[f].hp, if ok { -3 } else { -4 });
+        assert_eq!(read.fighters.conditions[f].has(Condition::Stabilized), ok);
+        assert_eq!(read.fighters.conditions[f].has(Condition::Dying), !ok);
+        seen_fail |= !ok;
+        seen_pass |= ok;
+    }
+    assert!(seen_fail && seen_pass);
+}
+
+/// osr-segments (003 is silent on dying; `docs/rules-notes.md`, "Dying where a source is
+/// silent"): a dying character bleeds a hit point each round, with the fast actions, and
+/// dies at −10.
+#[test]
+fn osr_segments_dying_bleed_a_hit_point_with_the_fast_actions_and_die_at_minus_10() {
+    let (mut b, f) = dying_fighter(RulesVariant::OsrSegments, DeathSaves::default(), 1);
+    b.lend().fighters.health[f].hp = -8;
+    b.dying_turn(f);
+    assert_eq!(b.read().fighters.health[f].hp, -8, "no bleeding outside the fast actions");
+    fivefoot::combat::variants::osr_segments::round_mut(&mut b.lend()).step =
+        fivefoot::combat::variants::osr_segments::OsrStep::FastActions;
+    b.dying_turn(f);
+    assert_eq!(b.read().fighters.health[f].hp, -9);
+    assert!(b.read().fighters.conditions[f].has(Condition::Dying));
+    b.dying_turn(f);
+    let read = b.read();
+    assert_eq!(read.fighters.health[f].hp, -10);
+    assert!(read.fighters.conditions[f].has(Condition::Dead) && !read.fighters.conditions[f].has(Condition::Dying));
+    assert!(b.events().iter().any(|e| matches!(e, CombatEvent::Action { action, .. } if action == "bleeds")));
 }
