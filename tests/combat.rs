@@ -171,3 +171,8 @@ mod tactical;
 
 #[path = "combat/forecast.rs"]
 mod forecast;
+
+/// What befalls a fighter in the middle of a strike (attacked, distracted, dropped): each
+/// variant's rule a narrow system in its own small schedule.
+#[path = "combat/struck.rs"]
+mod struck;

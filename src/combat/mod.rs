@@ -2,7 +2,7 @@
 //! commands checked and resolved into events carrying every die and modifier, run through
 //! one Bevy schedule of rule systems (`schedule`, built per variant by `engine`). Pure and
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
-//! using only those below it: `command`, `slot`, `odds`, `kept`, `fighter`, `event`, `time`; `battle`;
+//! using only those below it: `command`, `slot`, `odds`, `kept`, `fighter`, `event`, `time`, `struck`; `battle`;
 //! `modifiers`; `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`;
 //! `house_rules`; `listing`; `snapshot`; `engine`; `world`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
@@ -28,6 +28,7 @@ pub mod schedule;
 pub mod sim;
 pub mod slot;
 pub mod snapshot;
+pub mod struck;
 pub mod time;
 pub mod variants;
 pub mod world;

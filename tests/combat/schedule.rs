@@ -57,7 +57,14 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         ]
         .into_iter()
         .chain(dying_turn)
-        .chain(["clock: opens", "clock: window", "strikes: taken"])
+        .chain(["clock: opens", "clock: window"])
+        // hex-phases' fighters may abort to a dodge as they are attacked.
+        .chain((v == RulesVariant::HexPhases).then_some("strikes: before an attack"))
+        // ap-phases' and osr-segments' casters may lose concentration.
+        .chain([RulesVariant::ApPhases, RulesVariant::OsrSegments].contains(&v).then_some("harm: concentration"))
+        // ap-phases' advanced actions are lost when their maker drops.
+        .chain((v == RulesVariant::ApPhases).then_some("harm: dropped"))
+        .chain(["strikes: taken"])
         // osr-segments watches each step (its immediate attacks) and follows a walk up
         // (allies passed are jostled).
         .chain(if v == RulesVariant::OsrSegments { vec!["walk: step", "walk: over"] } else { vec![] })

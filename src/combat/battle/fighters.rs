@@ -148,7 +148,9 @@ macro_rules! fighter_columns {
             pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
                 Fighters { $($column: Column::read(seats, world),)* }
             }
+        }
 
+        impl<'w, 's> Fighters<'w, 's> {
             /// The fighters seated in a world lent whole to the rules.
             pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
                 Fighters { $($column: Column::lent(seats, world),)* }

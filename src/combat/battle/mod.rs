@@ -26,8 +26,10 @@ use super::kept::{KeptByBattle, KeptByEach, KeptReads};
 use super::time::{Budget, Clock};
 use crate::rules::{Battlefield, Conditions, Dice, Roster, RulesView, Side};
 use crate::variants::RulesVariant;
+use bevy::ecs::component::Mutable;
+use bevy::ecs::schedule::{ScheduleLabel, Schedules};
 use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
-use bevy::prelude::World;
+use bevy::prelude::{Component, Resource, World};
 use serde::Serialize;
 
 pub use crate::level::DeathSaves;
@@ -126,6 +128,31 @@ impl Battle<'_, '_> {
             Whole::Lent(cell) => Some(unsafe { cell.world() }),
             Whole::Read(world) => Some(world),
             Whole::Checked(_) => None,
+        }
+    }
+
+    /// Runs the small rule schedule `label` over the battle's world, in the middle of what
+    /// a driver is doing, with `given` (what happened: the fighter attacked, hurt or
+    /// dropped) in its resource: the variant's systems there do the rest. A schedule with
+    /// no systems is not run. Only a battle lent the world whole changes anything.
+    pub(crate) fn run_rules<R: Resource + Component<Mutability = Mutable>>(
+        &mut self,
+        label: impl ScheduleLabel,
+        given: R,
+    ) {
+        let Whole::Lent(cell) = self.world else { return };
+        // SAFETY: the world was lent whole to this battle (`store::lend`) and the battle is
+        // borrowed uniquely, so nothing else reaches the world while the schedule runs; the
+        // battle's ways into the world are all made anew afterwards (`lend_cell`), none
+        // made before the run is used after it.
+        unsafe {
+            let world = cell.world_mut();
+            if !world.resource::<Schedules>().get(label.intern()).is_some_and(|s| s.systems_len() > 0) {
+                return;
+            }
+            *world.resource_mut::<R>() = given;
+            world.run_schedule(label);
+            *self = store::lend_cell(cell);
         }
     }
 

@@ -44,8 +44,6 @@ pub(crate) trait VariantRules: Sync {
     fn moves_taken(&self, budget: &Budget) -> u32 {
         budget.moved as u32
     }
-    /// `t` is about to be attacked (hex-phases: it may abort to a dodge).
-    fn before_attacked(&self, _b: &mut Battle, _t: usize) {}
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
@@ -54,21 +52,12 @@ pub(crate) trait VariantRules: Sync {
     fn casting_provokes(&self, _b: &mut Battle, _c: usize, _sp: &SpellDef, _defensive: bool) -> bool {
         true
     }
-    /// A caster's concentration breaks (`why`, in the log's words), where spells take
-    /// concentration.
-    fn break_concentration(&self, _b: &mut Battle, _c: usize, _why: &str) {}
-    /// A caster was hurt for `damage` while a spell is under way.
-    fn hurt_while_casting(&self, b: &mut Battle, c: usize, _damage: i32) {
-        self.break_concentration(b, c, "hurt");
-    }
     /// A combat maneuver's check: by how much its maker won (below 0: lost), or `None` when
     /// it is over already (the maker dropped, or lost and paid for it). No maneuvers by
     /// default.
     fn maneuver_check(&self, _b: &mut Battle, _a: usize, _t: usize, _kind: Maneuver) -> Option<i32> {
         None
     }
-    /// A fighter dropped: what it had under way is lost.
-    fn dropped(&self, _b: &mut Battle, _t: usize) {}
     /// Whether a command only this variant has (dash, tumble, wrestle, coup de grace,
     /// first aid…) is legal now, and the path it takes if it moves; its cost is `spend`'s.
     fn check_own(&self, _b: &Battle, _actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {

@@ -14,6 +14,7 @@ use crate::level::WeaponDef;
 use crate::rules::{Battlefield, Dice, MoveMode, MoveRange, Occupancy, Roster, ThreatMap};
 use crate::variants::RulesVariant;
 use bevy::ecs::system::SystemParam;
+use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy::prelude::*;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
@@ -244,8 +245,16 @@ impl<'w, 's> Deref for BattleRead<'w, 's> {
 /// into the world's battle, and `Battle::world` shows the world to read-only systems (the
 /// attack modifiers).
 pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
-    let cell = world.as_unsafe_world_cell();
-    // SAFETY: `world` is borrowed uniquely for the battle's whole life; each resource is
+    // SAFETY: `world` is borrowed uniquely for the battle's whole life.
+    unsafe { lend_cell(world.as_unsafe_world_cell()) }
+}
+
+/// The battle in the world of `cell`, lent whole (`lend`).
+///
+/// # Safety
+/// `cell` was made from a `&mut World` that nothing else uses while the battle lives.
+pub(super) unsafe fn lend_cell<'w, 's>(cell: UnsafeWorldCell<'w>) -> Battle<'w, 's> {
+    // SAFETY: as the caller promises, the world is the battle's alone; each resource is
     // reached once here (distinct types), each component through its own column, and the
     // whole world shown only while the battle is borrowed shared (`Battle::world`).
     unsafe {

@@ -38,7 +38,7 @@ pub(crate) fn apply_damage(
         nonlethal,
         hp_after,
     });
-    b.rules().hurt_while_casting(b, t, amount);
+    b.run_rules(DistractedSchedule, Distracted { unit: t, by: Distraction::Hurt(amount) });
     // Massive damage: half of maximum HP or more in one hit.
     let mut auto_fail = false;
     if b.variant.numbers().rules.massive_damage
@@ -102,7 +102,7 @@ pub(crate) fn release(b: &mut Battle, i: usize) {
 /// A fighter reduced to 0 or fewer hit points.
 pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
     release(b, t);
-    b.rules().dropped(b, t);
+    b.run_rules(DroppedSchedule, Dropping(t));
     gain(b, t, Condition::Unconscious);
     gain(b, t, Condition::Prone);
     let dying = match b.variant.numbers().rules.dropped {

@@ -32,6 +32,9 @@ use super::battle::{Battle, Criticals, Taken};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;
+use super::struck::{
+    AttackedSchedule, Distracted, DistractedSchedule, Distraction, DroppedSchedule, Dropping, UnderAttack,
+};
 use super::time::Budget;
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};

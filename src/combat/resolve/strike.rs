@@ -37,7 +37,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
 
 /// Rolls one attack, its critical and its damage.
 pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
-    b.rules().before_attacked(b, t);
+    b.run_rules(AttackedSchedule, UnderAttack(t));
     let t = grapple_target(b, a, t);
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &kind, ctx);

@@ -29,6 +29,10 @@ mod systems;
 pub mod taken;
 mod walked;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
+pub use crate::combat::struck::{
+    AttackedSchedule, BeforeAttack, Concentration, Distracted, DistractedSchedule, Distraction, DroppedSchedule,
+    Dropping, UnderAttack, WhenDropped,
+};
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
 pub use taken::{AfterStrike, CountTaken, TakenSchedule};
@@ -344,6 +348,9 @@ impl Plugin for RulesSchedulePlugin {
         taken::add_taken(app);
         walked::add_walk_schedules(app);
         counter::add_counter(app);
+        app.add_schedule(rule_schedule(AttackedSchedule)).init_resource::<UnderAttack>();
+        app.add_schedule(rule_schedule(DistractedSchedule)).init_resource::<Distracted>();
+        app.add_schedule(rule_schedule(DroppedSchedule)).init_resource::<Dropping>();
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and strikes are over (the settle
             // stage); the others run in the command's first pass.

@@ -3,10 +3,12 @@
 //! ready and abort; post-turn recovery.
 
 use super::prelude::*;
+use crate::combat::fighter::Bonuses;
 use crate::combat::schedule::TimeMoves;
 use crate::combat::schedule::clock::{WindowOpens, round_cap};
+use crate::combat::struck::{AttackedSchedule, BeforeAttack, UnderAttack};
 use crate::combat::time::Clock;
-use crate::rules::Awareness;
+use crate::rules::{Awareness, Battlefield};
 
 pub use crate::combat::kept::{Abort, PhaseActions};
 
@@ -22,33 +24,44 @@ pub fn abort_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut Abort {
 
 /// A fighter about to be attacked may abort to a dodge (+3 DCV), giving up
 /// its action in this phase if its initiative has not come, else its next phase's; it
-/// may not abort again until its next action. Whether it does is its standing order.
-fn abort_to_dodge(b: &mut Battle, t: usize) {
-    let f = b.fighters.at(t);
-    let wants = abort(b, t).order.unwrap_or(f.health().hp * 2 <= f.health().max);
-    let dodging = f.bonuses().defense.iter().any(|(n, _)| n == "dodge");
+/// may not abort again until its next action. Whether it does is its standing order, or
+/// without one, whether it is down to half its hit points or fewer.
+fn abort_to_dodge(
+    attacked: Res<UnderAttack>,
+    seats: Res<Seats>,
+    field: Res<Battlefield>,
+    mut fighters: Query<(&Combatant, &Health, &Conditions, &mut Bonuses, &mut Abort)>,
+    mut clock: ResMut<Clock>,
+    mut log: ResMut<EventLog>,
+) {
+    let t = attacked.0;
+    let Some(Ok((who, health, conditions, mut bonuses, mut abort))) = seats.0.get(t).map(|&e| fighters.get_mut(e))
+    else {
+        return;
+    };
+    let wants = abort.order.unwrap_or(health.hp * 2 <= health.max);
+    let dodging = bonuses.defense.iter().any(|(n, _)| n == "dodge");
     if !wants
         || dodging
-        || abort(b, t).locked
-        || !f.can_act()
-        || f.has(Condition::Surprised)
-        || b.clock.actor == Some(t)
+        || abort.locked
+        || !conditions.can_act()
+        || conditions.has(Condition::Surprised)
+        || clock.actor == Some(t)
     {
         return;
     }
-    let detail = if b.clock.queue.contains(&t) {
-        b.clock.queue.retain(|&i| i != t);
+    let detail = if clock.queue.contains(&t) {
+        clock.queue.retain(|&i| i != t);
         "+3 DCV; gives up its action this phase".to_string()
     } else {
-        let (turn, phase) = (b.clock.round, b.clock.phase);
+        let (turn, phase) = (clock.round, clock.phase);
         let next = if phase >= 4 { (turn + 1, 1) } else { (turn, phase + 1) };
-        abort_mut(b, t).skip = Some(next);
+        abort.skip = Some(next);
         format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
     };
-    abort_mut(b, t).locked = true;
-    b.fighters.bonuses[t].defense.push(("dodge".into(), b.variant.numbers().abort_dodge));
-    let id = b.fighters.combatant[t].id.clone();
-    b.emit(CombatEvent::Action { unit: id, action: "aborts to a dodge".into(), detail });
+    abort.locked = true;
+    bonuses.defense.push(("dodge".into(), field.variant.numbers().abort_dodge));
+    log.push(CombatEvent::Action { unit: who.id.clone(), action: "aborts to a dodge".into(), detail });
 }
 
 /// The standing order: whether to abort to a dodge when attacked.
@@ -187,9 +200,6 @@ fn lose_in_each(
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
-    fn before_attacked(&self, b: &mut Battle, t: usize) {
-        abort_to_dodge(b, t);
-    }
     fn moves_taken(&self, budget: &Budget) -> u32 {
         budget.own::<PhaseActions>().moves_used as u32
     }
@@ -382,6 +392,7 @@ impl Plugin for HexPhasesPlugin {
             (initiative_is_combat_value.in_set(RollsInitiative), may_abort_again.in_set(Opening::GivenBack)),
         );
         app.add_systems(TakenSchedule, held_action_goes_before_trigger.in_set(CountTaken));
+        app.add_systems(AttackedSchedule, abort_to_dodge.in_set(BeforeAttack));
         app.add_systems(
             ClockSchedule,
             (

@@ -17,6 +17,7 @@ pub mod osr_segments;
 /// What every variant module works with.
 mod prelude {
     pub(super) use super::VariantRules;
+    pub(super) use crate::combat::battle::rolled_check;
     pub(super) use crate::combat::battle::{Derived, Taken, TakenInStrike, change_condition};
     pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
@@ -41,6 +42,9 @@ mod prelude {
     };
     pub(super) use crate::combat::schedule::{Counterspelling, add_counterspell};
     pub(super) use crate::combat::schedule::{Dying, DyingTurn, DyingTurns, Logged, save_or_bleed};
+    pub(super) use crate::combat::struck::{
+        Concentration, Distracted, DistractedSchedule, Distraction, DroppedSchedule, Dropping, WhenDropped,
+    };
     pub(super) use crate::combat::time::Clock;
     pub(super) use crate::combat::{AttackKind, Battle};
     pub(super) use crate::level::SpellDef;

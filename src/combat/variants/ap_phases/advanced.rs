@@ -5,9 +5,10 @@
 
 use super::super::prelude::*;
 use super::FIRST_AID_DC;
-use super::{Advanced, AdvancedKind, points, points_mut};
+use super::{ActionPoints, Advanced, AdvancedKind, points, points_mut};
 use crate::combat::resolve::{Walk, deal_damage, gain, kill, lose};
 use crate::level::ability_mod;
+use crate::rules::Dice;
 
 /// The complex advanced actions: what each is called, what a foe sees it do (the trigger
 /// of its attacks of opportunity) and the AP it needs.
@@ -152,19 +153,45 @@ pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target
     }
 }
 
-/// A caster hurt between a spell's two AP: concentration against 10 + damage + spell level.
-pub(super) fn hurt_while_casting(b: &mut Battle, c: usize, damage: i32) {
-    let Some(Advanced { action: AdvancedKind::Cast { spell: id, .. }, .. }) = &points(b, c).advanced else {
+/// A caster hurt between a spell's two AP: concentration against 10 + damage + spell level
+/// (d20 + caster level + casting ability), or the spell is lost.
+pub(super) fn concentration_when_hurt(
+    distracted: Res<Distracted>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &Conditions, &Health, &Stats, &mut ActionPoints)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+) {
+    let Distraction::Hurt(damage) = distracted.by else { return };
+    let Some(Ok((who, conditions, health, stats, mut points))) =
+        seats.0.get(distracted.unit).map(|&e| fighters.get_mut(e))
+    else {
         return;
     };
+    let Some(Advanced { action: AdvancedKind::Cast { spell: id, .. }, .. }) = &points.advanced else { return };
     let Some(sp) = magic::spell(id) else { return };
-    if !b.fighters.conditions[c].in_fight() || b.fighters.health[c].hp <= 0 {
+    if !conditions.in_fight() || health.hp <= 0 {
         return; // dropping loses it anyway
     }
     let dc = 10 + damage + sp.level as i32;
-    if !magic::concentration(b, c, dc, &format!("hurt for {damage} while casting")) {
-        points_mut(b, c).advanced = None;
-        magic::lost(b, c, sp, "concentration broken by the wound".into());
+    let why = format!("concentration (hurt for {damage} while casting)");
+    if !rolled_check(&mut dice, &mut log, who.id.clone(), why, stats.casting_check(), dc) {
+        points.advanced = None;
+        log.push(magic::spoiled(who.id.clone(), sp, "concentration broken by the wound".into()));
+    }
+}
+
+/// A fighter dropped: an advanced action in progress is lost ("or the action is lost").
+pub(super) fn advanced_action_lost(
+    dropping: Res<Dropping>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut ActionPoints)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(Ok((who, mut points))) = seats.0.get(dropping.0).map(|&e| fighters.get_mut(e)) else { return };
+    if let Some(adv) = points.advanced.take() {
+        let action = super::advanced_name(&adv.action);
+        log.push(CombatEvent::Spoiled { unit: who.id.clone(), action, reason: "it dropped".into() });
     }
 }
 

@@ -19,7 +19,6 @@ pub use crate::combat::kept::{ActionPoints, Advanced, AdvancedKind, PhaseAction}
 pub use plugin::ApPhasesPlugin;
 
 pub(crate) use advanced::check_complex;
-use advanced::hurt_while_casting;
 pub(super) use maneuvers::lost_by_ten_backfires;
 use maneuvers::maneuver_check;
 
@@ -134,22 +133,11 @@ impl VariantRules for ApPhases {
             _ => Err(format!("{} is not an action in these rules", cmd.name())),
         }
     }
-    fn dropped(&self, b: &mut Battle, t: usize) {
-        // An advanced action in progress is lost ("or the action is lost").
-        if let Some(adv) = points_mut(b, t).advanced.take() {
-            let unit = b.fighters.combatant[t].id.clone();
-            let action = advanced_name(&adv.action);
-            b.emit(CombatEvent::Spoiled { unit, action, reason: "it dropped".into() });
-        }
-    }
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
     }
     fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
         super::casting_defensively_or_provoking(b, c, sp, defensive)
-    }
-    fn hurt_while_casting(&self, b: &mut Battle, c: usize, damage: i32) {
-        hurt_while_casting(b, c, damage);
     }
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing

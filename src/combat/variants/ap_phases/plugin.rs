@@ -48,6 +48,8 @@ impl Plugin for ApPhasesPlugin {
                 pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
         );
+        app.add_systems(DistractedSchedule, super::advanced::concentration_when_hurt.in_set(Concentration));
+        app.add_systems(DroppedSchedule, super::advanced::advanced_action_lost.in_set(WhenDropped));
         // Its opportunities are action phases, not turns.
         remove_clock_systems(app, crate::combat::schedule::clock::turn_starts);
         app.add_systems(

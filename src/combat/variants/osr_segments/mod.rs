@@ -157,9 +157,6 @@ impl VariantRules for OsrSegments {
             Err("loading and firing a crossbow is a delaying activity: LOW initiative only".into())
         }
     }
-    fn break_concentration(&self, b: &mut Battle, c: usize, why: &str) {
-        break_concentration(b, c, why);
-    }
     fn declaring(&self, budget: &Budget) -> bool {
         budget.own::<MajorAction>().declaring
     }
@@ -298,15 +295,20 @@ fn bleeds(turns: DyingTurns) {
     turns.take(bleed);
 }
 
-/// osr-segments: concentration breaks (the caster was hurt, or made a free attack). An
-/// incantation's casting "always begins on the 1st segment", so a spell declared but not
-/// yet announced is lost too, as if cast, and with it the round's major action.
-pub(crate) fn break_concentration(b: &mut Battle, c: usize, why: &str) {
-    let who = b.fighters.combatant[c].clone();
-    let (mut spells, mut declared) = (b.fighters.spells[c].clone(), declaration(b, c).clone());
-    concentration_breaks(&who, &mut spells, &mut declared, why, &mut b.events);
-    b.fighters.spells[c] = spells;
-    *declaration_mut(b, c) = declared;
+/// osr-segments: concentration breaks (the caster was hurt, or made a free attack: "a
+/// free attack taken will break concentration (e.g. spell casting)"). An incantation's
+/// casting "always begins on the 1st segment", so a spell declared but not yet announced
+/// is lost too, as if cast, and with it the round's major action.
+fn concentration_broken(
+    distracted: Res<Distracted>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Spells, &mut Declaration)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(Ok((who, mut spells, mut declared))) = seats.0.get(distracted.unit).map(|&e| fighters.get_mut(e)) else {
+        return;
+    };
+    concentration_breaks(who, &mut spells, &mut declared, distracted.by.words(), &mut log);
 }
 
 /// `who`'s concentration breaks (`why`, in the log's words): the spell it is casting, or
@@ -384,6 +386,7 @@ impl Plugin for OsrSegmentsPlugin {
             ),
         );
         app.add_systems(WalkOverSchedule, jostle.in_set(AfterWalk));
+        app.add_systems(DistractedSchedule, concentration_broken.in_set(Concentration));
         app.add_systems(
             StepSchedule,
             (crate::combat::schedule::derive_maps_if_stale(), immediate_attacks_drawn)

@@ -1,0 +1,90 @@
+//! What befalls a fighter in the middle of a strike, where a variant has a rule for it:
+//! it is about to be attacked (hex-phases: it may abort to a dodge), its concentration is
+//! tried (hurt, or it made a free attack: ap-phases, osr-segments), or it dropped
+//! (ap-phases: its advanced action is lost). The harm driver, at that point of the
+//! strike, puts what happened in the schedule's resource and runs the schedule
+//! (`Battle::run_rules`; the rules schedule's plugin adds them); each variant's systems there, in the schedule's one set, read
+//! and change only the components they name. A variant with no such rule adds no system,
+//! and the schedule is not run.
+
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+/// The schedule run just before a fighter is attacked, with [`UnderAttack`].
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AttackedSchedule;
+
+/// The variant's systems run before an attack is rolled.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BeforeAttack;
+
+impl BeforeAttack {
+    pub fn name(self) -> &'static str {
+        "strikes: before an attack"
+    }
+}
+
+/// The fighter about to be attacked, by seat.
+#[derive(Resource, Debug, Default)]
+pub struct UnderAttack(pub usize);
+
+/// The schedule run when something may break a caster's concentration, with
+/// [`Distracted`].
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DistractedSchedule;
+
+/// The variant's systems that try a caster's concentration.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Concentration;
+
+impl Concentration {
+    pub fn name(self) -> &'static str {
+        "harm: concentration"
+    }
+}
+
+/// What may break a fighter's concentration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Distraction {
+    /// Hurt for this many hit points.
+    Hurt(i32),
+    /// It made a free attack (an attack of opportunity).
+    #[default]
+    FreeAttack,
+}
+
+impl Distraction {
+    /// In the log's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Distraction::Hurt(_) => "hurt",
+            Distraction::FreeAttack => "made a free attack",
+        }
+    }
+}
+
+/// The fighter, by seat, whose concentration is tried, and by what.
+#[derive(Resource, Debug, Default)]
+pub struct Distracted {
+    pub unit: usize,
+    pub by: Distraction,
+}
+
+/// The schedule run when a fighter drops (reduced to 0 hit points or fewer), with
+/// [`Dropping`], after its grapple is released and before it falls unconscious.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DroppedSchedule;
+
+/// The variant's systems for a fighter dropping.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WhenDropped;
+
+impl WhenDropped {
+    pub fn name(self) -> &'static str {
+        "harm: dropped"
+    }
+}
+
+/// The fighter dropping, by seat.
+#[derive(Resource, Debug, Default)]
+pub struct Dropping(pub usize);
