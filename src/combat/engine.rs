@@ -11,10 +11,10 @@ use super::modifiers::{Modifiers, PendingAttack, PendingDamage, Weighing};
 use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
-    AfterStrike, AfterWalk, AttackedSchedule, BeforeAttack, ClockSchedule, ClockStep, Concentration, CounterSchedule,
-    Countering, DistractedSchedule, DroppedSchedule, OwnState, Pass, Passing, RulesSchedule, RulesSchedulePlugin,
-    RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule, TimeMoves, Turn, WalkOverSchedule,
-    Walking, WatchStep, WhenDropped, unsettled,
+    AfterStrike, AfterWalk, AttackedSchedule, BeforeAttack, CastingSchedule, ClockSchedule, ClockStep, Concentration,
+    CounterSchedule, Countering, DistractedSchedule, DroppedSchedule, HoldOnSpell, OwnState, Pass, Passing,
+    RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule,
+    TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, WhenDropped, unsettled,
 };
 use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
@@ -286,9 +286,10 @@ impl Engine {
 
 /// The schedules a rule driver runs within a stage, besides the clock's: each with the set
 /// that holds its systems and the name it is listed by, in the order listed.
-fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 7] {
+fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 8] {
     [
         (AttackedSchedule.intern(), BeforeAttack.intern(), BeforeAttack.name()),
+        (CastingSchedule.intern(), HoldOnSpell.intern(), HoldOnSpell.name()),
         (DistractedSchedule.intern(), Concentration.intern(), Concentration.name()),
         (DroppedSchedule.intern(), WhenDropped.intern(), WhenDropped.name()),
         (TakenSchedule.intern(), AfterStrike.intern(), AfterStrike.name()),

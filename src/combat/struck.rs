@@ -1,7 +1,8 @@
 //! What befalls a fighter in the middle of a strike, where a variant has a rule for it:
 //! it is about to be attacked (hex-phases: it may abort to a dodge), its concentration is
-//! tried (hurt, or it made a free attack: ap-phases, osr-segments), or it dropped
-//! (ap-phases: its advanced action is lost). The harm driver, at that point of the
+//! tried (hurt, or it made a free attack: ap-phases, osr-segments), it dropped (ap-phases:
+//! its advanced action is lost), or its casting drew its attacks of opportunity (the d20
+//! family's concentration, four-actions' interruption). The harm driver, at that point of the
 //! strike, puts what happened in the schedule's resource and runs the schedule
 //! (`Battle::run_rules`; the rules schedule's plugin adds them); each variant's systems there, in the schedule's one set, read
 //! and change only the components they name. A variant with no such rule adds no system,
@@ -88,3 +89,31 @@ impl WhenDropped {
 /// The fighter dropping, by seat.
 #[derive(Resource, Debug, Default)]
 pub struct Dropping(pub usize);
+
+/// The schedule run once a spell's casting has drawn its attacks of opportunity (or was
+/// cast defensively, drawing none), with [`CastingTried`]: whether the caster keeps hold of
+/// the spell.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CastingSchedule;
+
+/// The variant's systems that decide whether a caster keeps hold of its spell.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HoldOnSpell;
+
+impl HoldOnSpell {
+    pub fn name(self) -> &'static str {
+        "strikes: casting"
+    }
+}
+
+/// A caster, by seat, whose spell's casting drew attacks of opportunity (`provoked`) and
+/// hurt it for `hurt`, or was cast `defensive`ly; a system that takes the spell from it
+/// logs why and sets `lost`.
+#[derive(Resource, Debug, Default)]
+pub struct CastingTried {
+    pub caster: usize,
+    pub spell: Option<&'static crate::level::SpellDef>,
+    pub defensive: bool,
+    pub hurt: i32,
+    pub lost: bool,
+}

@@ -280,6 +280,8 @@ pub enum Provoking {
     Reloading,
     /// Making a ranged attack.
     Firing,
+    /// Casting a spell, unless cast defensively.
+    Casting,
 }
 
 /// Numbers a variant's rules use, from `assets/rules/<id>.ron`.

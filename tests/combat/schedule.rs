@@ -60,6 +60,13 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         .chain(["clock: opens", "clock: window"])
         // hex-phases' fighters may abort to a dodge as they are attacked.
         .chain((v == RulesVariant::HexPhases).then_some("strikes: before an attack"))
+        // Casting provokes in the d20 family and four-actions; what the attacks do to the
+        // caster's hold on the spell is the variant's.
+        .chain(
+            [RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]
+                .contains(&v)
+                .then_some("strikes: casting"),
+        )
         // ap-phases' and osr-segments' casters may lose concentration.
         .chain([RulesVariant::ApPhases, RulesVariant::OsrSegments].contains(&v).then_some("harm: concentration"))
         // ap-phases' advanced actions are lost when their maker drops.

@@ -1,6 +1,7 @@
 //! The rules run in the middle of a strike, as the listing shows them: hex-phases' abort to
 //! a dodge before an attack, ap-phases' and osr-segments' concentration, ap-phases' advanced
-//! action lost on dropping. Each is a system of the variant's plugin over the components it
+//! action lost on dropping, and what the attacks a casting drew do to the caster's hold on
+//! its spell (the d20 family's concentration, four-actions' interruption). Each is a system of the variant's plugin over the components it
 //! names, never the whole world; a variant without the rule lists no such step.
 
 use super::*;
@@ -44,11 +45,22 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         set(RulesVariant::ApPhases, "harm: dropped"),
         owned(&[("ap_phases::advanced_action_lost", &["ActionPoints", "EventLog"])])
     );
+    for v in [RulesVariant::ApPhases, RulesVariant::D20Classic] {
+        assert_eq!(
+            set(v, "strikes: casting"),
+            owned(&[("concentration_while_casting", &["CastingTried", "Dice", "EventLog"])])
+        );
+    }
+    assert_eq!(
+        set(RulesVariant::FourActions, "strikes: casting"),
+        owned(&[("four_actions::interrupted_by_a_reaction", &["CastingTried", "EventLog"])])
+    );
     for v in RulesVariant::ALL {
         for (name, with) in [
             ("strikes: before an attack", [RulesVariant::HexPhases].as_slice()),
             ("harm: concentration", &[RulesVariant::ApPhases, RulesVariant::OsrSegments]),
             ("harm: dropped", &[RulesVariant::ApPhases]),
+            ("strikes: casting", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
         ] {
             assert_eq!(!set(v, name).is_empty(), with.contains(&v), "{v:?}: {name}");
         }

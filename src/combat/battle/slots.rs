@@ -7,7 +7,6 @@
 use super::Battle;
 use crate::combat::command::Command;
 use crate::combat::time::Budget;
-use crate::level::SpellDef;
 use crate::rules::{PathPlan, RulesView};
 
 /// The details a variant plugs into the shared rule steps where its source differs: what an
@@ -47,11 +46,6 @@ pub(crate) trait VariantRules: Sync {
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
-    /// Provoking while casting, as the variant has it; false if the spell is lost. By
-    /// default casting provokes nothing.
-    fn casting_provokes(&self, _b: &mut Battle, _c: usize, _sp: &SpellDef, _defensive: bool) -> bool {
-        true
-    }
     /// A combat maneuver's check: by how much its maker won (below 0: lost), or `None` when
     /// it is over already (the maker dropped, or lost and paid for it). No maneuvers by
     /// default.

@@ -107,18 +107,6 @@ pub(crate) fn spoiled(unit: String, sp: &SpellDef, reason: String) -> CombatEven
     CombatEvent::Spoiled { unit, action: sp.name.to_lowercase(), reason }
 }
 
-/// d20 + caster level + casting ability against `dc`, as a logged check.
-pub(crate) fn concentration(b: &mut Battle, c: usize, dc: i32, why: &str) -> bool {
-    let bonus = b.fighters.stats[c].casting_check();
-    b.check(c, format!("concentration ({why})"), bonus, dc)
-}
-
-/// Provoking while casting, as the variant has it; false if the spell is lost (or the
-/// caster dropped).
-pub(crate) fn survives_provoking(b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
-    b.rules().casting_provokes(b, c, sp, defensive)
-}
-
 /// Provokes every threatening foe for casting: how much it hurt the caster, or `None`
 /// when it dropped (the spell is then lost).
 pub(crate) fn provoked_by_casting(b: &mut Battle, c: usize, sp: &SpellDef) -> Option<i32> {

@@ -99,6 +99,7 @@ impl Cast {
             spell: self.spell.id.clone(),
             defensive: self.defensive,
             goes_off,
+            hp_before: None,
         }
     }
 }

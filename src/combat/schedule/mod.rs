@@ -30,8 +30,8 @@ pub mod taken;
 mod walked;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use crate::combat::struck::{
-    AttackedSchedule, BeforeAttack, Concentration, Distracted, DistractedSchedule, Distraction, DroppedSchedule,
-    Dropping, UnderAttack, WhenDropped,
+    AttackedSchedule, BeforeAttack, CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule,
+    Distraction, DroppedSchedule, Dropping, HoldOnSpell, UnderAttack, WhenDropped,
 };
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
@@ -186,7 +186,9 @@ pub enum Strike {
     /// `caster`'s spell on `target`, announced: the attacks of opportunity casting draws
     /// and the concentration they break, as the variant has it; then, if it `goes_off` now,
     /// any counterspell and its effect, or else it is left under way ([`SpellsUnderWay`]).
-    Spell { caster: usize, target: usize, spell: String, defensive: bool, goes_off: bool },
+    /// `hp_before` is the caster's hit points as its casting's attacks of opportunity were
+    /// pushed above it (where the variant says casting provokes), none until then.
+    Spell { caster: usize, target: usize, spell: String, defensive: bool, goes_off: bool, hp_before: Option<i32> },
     /// The spells of `casters` still being cast when their segment comes go off together
     /// (osr-segments' spells step, made as time moves on).
     Segment { casters: Vec<usize> },
@@ -351,6 +353,7 @@ impl Plugin for RulesSchedulePlugin {
         app.add_schedule(rule_schedule(AttackedSchedule)).init_resource::<UnderAttack>();
         app.add_schedule(rule_schedule(DistractedSchedule)).init_resource::<Distracted>();
         app.add_schedule(rule_schedule(DroppedSchedule)).init_resource::<Dropping>();
+        app.add_schedule(rule_schedule(CastingSchedule)).init_resource::<CastingTried>();
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and strikes are over (the settle
             // stage); the others run in the command's first pass.

@@ -3,7 +3,10 @@
 //! end of the battle, the derived state, and the clock.
 
 use super::stances::acting;
-use super::{RulesSchedule, RulesStage, Slot, SpellsUnderWay, Strike, StrikeStack, Turn, Walking, with_moves};
+use super::{
+    CastingSchedule, CastingTried, RulesSchedule, RulesStage, Slot, SpellsUnderWay, Strike, StrikeStack, Turn,
+};
+use super::{Walking, with_moves};
 use crate::combat::Command;
 use crate::combat::attack::AttackContext;
 use crate::combat::battle::Maneuver;
@@ -14,10 +17,12 @@ use crate::combat::event::CombatEvent;
 use crate::combat::resolve::{self, Walk, magic};
 use crate::combat::slot::UnfilledSlots;
 use crate::combat::time::Clock;
+use crate::level::SpellDef;
 use crate::rules::components::RosterQuery;
 use crate::rules::{Battlefield, Combatant, Condition, Conditions, Position, Roster, Side, Wielded, unit_view};
 use crate::variants::Provoking;
 use bevy::ecs::schedule::ScheduleConfigs;
+use bevy::ecs::schedule::Schedules;
 use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
 
@@ -264,13 +269,22 @@ pub(crate) fn make_strike(world: &mut World) {
 /// The strike on top of the stack, made.
 fn strike_on_top(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
-    if let Strike::Spell { caster, target, spell, defensive, goes_off } = strike {
-        // The attacks of opportunity casting draws are made and counted (a d20-classic foe
-        // that took one has spent the immediate action a counterspell needs); then, if the
-        // caster kept hold of it, the spell goes off unless countered, or is left under way.
+    if let Strike::Spell { caster, target, spell, defensive, goes_off, hp_before } = strike {
+        // The attacks of opportunity casting draws are made first, each counted as it is
+        // made (a d20-classic foe that took one has spent the immediate action a
+        // counterspell needs); then, if the caster kept hold of it, the spell goes off
+        // unless countered, or is left under way.
         let Some(sp) = magic::spell(&spell) else { return };
-        let survives = magic::survives_provoking(&mut battle::store::lend(world), caster, sp, defensive);
-        super::taken::count_taken(world);
+        let provokes =
+            !defensive && world.resource::<Battlefield>().variant.numbers().provoked_by.contains(&Provoking::Casting);
+        if provokes && hp_before.is_none() {
+            let hp = battle::store::read(world).fighters.health[caster].hp;
+            let stack = &mut world.resource_mut::<StrikeStack>().0;
+            stack.push(Strike::Spell { caster, target, spell, defensive, goes_off, hp_before: Some(hp) });
+            stack.push(Strike::Provoked { mover: caster, trigger: "casts a spell".into() });
+            return;
+        }
+        let survives = keeps_hold(world, caster, sp, defensive, hp_before);
         if survives && !goes_off {
             world.resource_mut::<SpellsUnderWay>().0.push(caster);
         } else if survives && !super::countered(world, caster, sp) {
@@ -307,6 +321,33 @@ fn strike_on_top(world: &mut World) {
         Strike::Segment { casters } => magic::go_off_together(b, &casters),
         Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } => unreachable!("made above"),
     }
+}
+
+/// Whether `caster` keeps hold of its spell `sp` once its casting's attacks of opportunity
+/// are made (it was `hp_before` when they were drawn; none drawn if `None`): not if they
+/// dropped it, else as the variant's systems in the [`CastingSchedule`] decide.
+fn keeps_hold(
+    world: &mut World,
+    caster: usize,
+    sp: &'static SpellDef,
+    defensive: bool,
+    hp_before: Option<i32>,
+) -> bool {
+    let mut hurt = 0;
+    if let Some(before) = hp_before {
+        let b = &mut battle::store::lend(world);
+        if !b.fighters.conditions[caster].in_fight() {
+            magic::lost(b, caster, sp, "the caster dropped".into());
+            return false;
+        }
+        hurt = before - b.fighters.health[caster].hp;
+    }
+    if world.resource::<Schedules>().get(CastingSchedule).is_none_or(|s| s.systems_len() == 0) {
+        return true;
+    }
+    *world.resource_mut::<CastingTried>() = CastingTried { caster, spell: Some(sp), defensive, hurt, lost: false };
+    world.run_schedule(CastingSchedule);
+    !std::mem::take(&mut *world.resource_mut::<CastingTried>()).lost
 }
 
 /// A side out of the fight ends the battle: read from each fighter's side and conditions,

@@ -32,9 +32,6 @@ impl VariantRules for D20Classic {
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
     }
-    fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
-        super::casting_defensively_or_provoking(b, c, sp, defensive)
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(
@@ -215,6 +212,7 @@ impl Plugin for D20ClassicPlugin {
     fn build(&self, app: &mut App) {
         keep_each::<ImmediateAction>(app);
         own_budget::<SwiftAction>(app);
+        app.add_systems(CastingSchedule, super::concentration_while_casting.in_set(HoldOnSpell));
         modifiers::add_d20_family(app);
         // Strength to damage, one and a half times with two hands.
         app.add_modifier(modifiers::strength_with_two_hands)

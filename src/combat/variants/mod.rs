@@ -30,7 +30,7 @@ mod prelude {
     pub(super) use crate::combat::fighter::Initiative;
     pub(super) use crate::combat::fighter::Modifier;
     pub(super) use crate::combat::fighter::Reactions;
-    pub(super) use crate::combat::magic::{self, lost, reaches, spell, survives_provoking, take_effect};
+    pub(super) use crate::combat::magic::{self, lost, reaches, spell, take_effect};
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::resolve::{self, Maneuver, gain, opportunity};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
@@ -43,7 +43,8 @@ mod prelude {
     pub(super) use crate::combat::schedule::{Counterspelling, add_counterspell};
     pub(super) use crate::combat::schedule::{Dying, DyingTurn, DyingTurns, Logged, save_or_bleed};
     pub(super) use crate::combat::struck::{
-        Concentration, Distracted, DistractedSchedule, Distraction, DroppedSchedule, Dropping, WhenDropped,
+        CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule, Distraction, DroppedSchedule,
+        Dropping, HoldOnSpell, WhenDropped,
     };
     pub(super) use crate::combat::time::Clock;
     pub(super) use crate::combat::{AttackKind, Battle};
@@ -60,32 +61,57 @@ mod prelude {
     pub(super) use bevy::ecs::system::{Query, Res, ResMut};
 }
 
-use crate::combat::battle::Battle;
 pub(crate) use crate::combat::battle::VariantRules;
+use crate::combat::battle::{EventLog, Seats, rolled_check};
 use crate::combat::magic;
+use crate::combat::struck::CastingTried;
 use crate::level::SpellDef;
+use crate::rules::{Combatant, Dice, Stats};
 use crate::variants::RulesVariant;
 pub use crate::variants::{Provoking, VariantNumbers};
+use bevy::prelude::{Query, Res, ResMut};
 
-/// The d20 family's casting in melee (d20-classic, ap-phases): cast defensively
-/// (concentration DC 15 + twice the spell level) or provoke, then concentration DC 10 +
-/// damage + spell level if hurt.
-pub(crate) fn casting_defensively_or_provoking(b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
+/// The d20 family's hold on a spell in melee (d20-classic, ap-phases): cast defensively, a
+/// concentration check (d20 + caster level + casting ability) against 15 + twice the spell
+/// level; else, hurt by the attacks of opportunity the casting drew, one against 10 +
+/// damage + spell level. Whether `who` keeps the spell; one lost is logged.
+pub(crate) fn concentration_keeps_hold(
+    dice: &mut Dice,
+    log: &mut EventLog,
+    who: &Combatant,
+    stats: &Stats,
+    sp: &SpellDef,
+    defensive: bool,
+    hurt: i32,
+) -> bool {
     let level = sp.level as i32;
-    if defensive {
-        if magic::concentration(b, c, 15 + 2 * level, "casting defensively") {
-            return true;
-        }
-        magic::lost(b, c, sp, "concentration failed while casting defensively".into());
-        return false;
-    }
-    let Some(hurt) = magic::provoked_by_casting(b, c, sp) else { return false };
-    if hurt <= 0 || magic::concentration(b, c, 10 + hurt + level, &format!("hurt for {hurt} while casting")) {
-        true
+    let (dc, why, lost) = if defensive {
+        (15 + 2 * level, "casting defensively".to_string(), "concentration failed while casting defensively")
+    } else if hurt > 0 {
+        (10 + hurt + level, format!("hurt for {hurt} while casting"), "concentration broken by the wound")
     } else {
-        magic::lost(b, c, sp, "concentration broken by the wound".into());
-        false
+        return true;
+    };
+    let kind = format!("concentration ({why})");
+    if rolled_check(dice, log, who.id.clone(), kind, stats.casting_check(), dc) {
+        return true;
     }
+    log.push(magic::spoiled(who.id.clone(), sp, lost.into()));
+    false
+}
+
+/// The d20 family's casters keep hold of a spell by concentration
+/// (`concentration_keeps_hold`).
+pub(crate) fn concentration_while_casting(
+    mut tried: ResMut<CastingTried>,
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &Stats)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(sp) = tried.spell else { return };
+    let Some(Ok((who, stats))) = seats.0.get(tried.caster).map(|&e| fighters.get(e)) else { return };
+    tried.lost = !concentration_keeps_hold(&mut dice, &mut log, who, stats, sp, tried.defensive, tried.hurt);
 }
 
 /// The registry: each variant's plugin, added to an app that has the rules schedule.

@@ -139,8 +139,13 @@ pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
 /// the spell takes effect if its target is still there to be reached.
 pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target: &str, defensive: bool) {
     let Some(sp) = spell(spell_id) else { return };
-    if !defensive && !survives_provoking(b, c, sp, false) {
-        return;
+    if !defensive {
+        let Some(hurt) = magic::provoked_by_casting(b, c, sp) else { return };
+        let Battle { fighters, dice, events, .. } = b;
+        let (who, stats) = (&fighters.combatant[c], &fighters.stats[c]);
+        if !super::super::concentration_keeps_hold(dice, events, who, stats, sp, false, hurt) {
+            return;
+        }
     }
     b.refresh();
     let reached = b

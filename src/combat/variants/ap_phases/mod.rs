@@ -136,9 +136,6 @@ impl VariantRules for ApPhases {
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
     }
-    fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, defensive: bool) -> bool {
-        super::casting_defensively_or_provoking(b, c, sp, defensive)
-    }
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing
     }

@@ -50,6 +50,7 @@ impl Plugin for ApPhasesPlugin {
         );
         app.add_systems(DistractedSchedule, super::advanced::concentration_when_hurt.in_set(Concentration));
         app.add_systems(DroppedSchedule, super::advanced::advanced_action_lost.in_set(WhenDropped));
+        app.add_systems(CastingSchedule, super::super::concentration_while_casting.in_set(HoldOnSpell));
         // Its opportunities are action phases, not turns.
         remove_clock_systems(app, crate::combat::schedule::clock::turn_starts);
         app.add_systems(

@@ -88,17 +88,6 @@ impl VariantRules for FourActions {
     fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
         maneuver_check(b, a, t, kind)
     }
-    fn casting_provokes(&self, b: &mut Battle, c: usize, sp: &SpellDef, _defensive: bool) -> bool {
-        // Casting provokes reactions "attempting to interrupt", and one that hurts does.
-        match magic::provoked_by_casting(b, c, sp) {
-            None => false,
-            Some(hurt) if hurt > 0 => {
-                magic::lost(b, c, sp, format!("interrupted by a reaction ({hurt} damage)"));
-                false
-            }
-            Some(_) => true,
-        }
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -274,10 +263,27 @@ fn check_dash_or_tumble(b: &Battle, actor: usize, cmd: &Command, to: GridPos) ->
 /// opportunity ends when standard, move and quick actions are spent.
 pub struct FourActionsPlugin;
 
+/// Casting provokes reactions "attempting to interrupt", and one that hurts the caster
+/// does: the spell is lost.
+fn interrupted_by_a_reaction(
+    mut tried: ResMut<CastingTried>,
+    seats: Res<Seats>,
+    fighters: Query<&Combatant>,
+    mut log: ResMut<EventLog>,
+) {
+    let (Some(sp), hurt) = (tried.spell, tried.hurt) else { return };
+    let Some(Ok(who)) = seats.0.get(tried.caster).map(|&e| fighters.get(e)) else { return };
+    if hurt > 0 {
+        tried.lost = true;
+        log.push(magic::spoiled(who.id.clone(), sp, format!("interrupted by a reaction ({hurt} damage)")));
+    }
+}
+
 impl Plugin for FourActionsPlugin {
     fn build(&self, app: &mut App) {
         own_budget::<QuickAction>(app);
         app.init_resource::<Contest>();
+        app.add_systems(CastingSchedule, interrupted_by_a_reaction.in_set(HoldOnSpell));
         // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
         modifiers::add_d20_family(app);
         app.replace_modifier(modifiers::target_flat_footed, target_surprised);
