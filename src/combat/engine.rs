@@ -16,6 +16,7 @@ use super::schedule::{
     RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule,
     TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, WhenDropped, unsettled,
 };
+use super::schedule::{ManeuverCheck, ManeuverSchedule};
 use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::app::App;
@@ -286,9 +287,10 @@ impl Engine {
 
 /// The schedules a rule driver runs within a stage, besides the clock's: each with the set
 /// that holds its systems and the name it is listed by, in the order listed.
-fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 8] {
+fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 9] {
     [
         (AttackedSchedule.intern(), BeforeAttack.intern(), BeforeAttack.name()),
+        (ManeuverSchedule.intern(), ManeuverCheck.intern(), ManeuverCheck.name()),
         (CastingSchedule.intern(), HoldOnSpell.intern(), HoldOnSpell.name()),
         (DistractedSchedule.intern(), Concentration.intern(), Concentration.name()),
         (DroppedSchedule.intern(), WhenDropped.intern(), WhenDropped.name()),

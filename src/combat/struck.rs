@@ -8,8 +8,14 @@
 //! and change only the components they name. A variant with no such rule adds no system,
 //! and the schedule is not run.
 
-use bevy::ecs::schedule::ScheduleLabel;
+use bevy::ecs::schedule::{ScheduleLabel, Schedules};
 use bevy::prelude::*;
+
+/// Whether the schedule `label` in `world` holds any system: one that holds none (the
+/// variant has no such rule) is not run, nor its resource set.
+pub(crate) fn has_rules(world: &World, label: impl ScheduleLabel) -> bool {
+    world.resource::<Schedules>().get(label).is_some_and(|s| s.systems_len() > 0)
+}
 
 /// The schedule run just before a fighter is attacked, with [`UnderAttack`].
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]

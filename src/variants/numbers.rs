@@ -218,6 +218,8 @@ pub struct RuleChoices {
     pub shove: ShoveDistance,
     /// A successful shove moves the pusher after its target.
     pub pusher_follows: bool,
+    /// Trying a combat maneuver draws an attack of opportunity from its target first.
+    pub maneuvers_provoke_target: bool,
     /// What casting a spell takes from the caster's spells.
     pub spell_cost: SpellCost,
     /// A charge is declared now and run at its completion (an advanced action).
@@ -243,6 +245,7 @@ impl Default for RuleChoices {
             full_attack: FullAttack::One,
             shove: ShoveDistance::ByMargin,
             pusher_follows: false,
+            maneuvers_provoke_target: false,
             spell_cost: SpellCost::Slot,
             charge_completes_later: false,
             attack_die: AttackDie::D20 { naturals: true },

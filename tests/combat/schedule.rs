@@ -60,6 +60,12 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         .chain(["clock: opens", "clock: window"])
         // hex-phases' fighters may abort to a dodge as they are attacked.
         .chain((v == RulesVariant::HexPhases).then_some("strikes: before an attack"))
+        // Combat maneuvers are checked by the variant's rule where it has them.
+        .chain(
+            [RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]
+                .contains(&v)
+                .then_some("strikes: maneuver check"),
+        )
         // Casting provokes in the d20 family and four-actions; what the attacks do to the
         // caster's hold on the spell is the variant's.
         .chain(

@@ -1,7 +1,8 @@
 //! The rules run in the middle of a strike, as the listing shows them: hex-phases' abort to
 //! a dodge before an attack, ap-phases' and osr-segments' concentration, ap-phases' advanced
-//! action lost on dropping, and what the attacks a casting drew do to the caster's hold on
-//! its spell (the d20 family's concentration, four-actions' interruption). Each is a system of the variant's plugin over the components it
+//! action lost on dropping, what the attacks a casting drew do to the caster's hold on its
+//! spell (the d20 family's concentration, four-actions' interruption), and each variant's
+//! check of a combat maneuver. Each is a system of the variant's plugin over the components it
 //! names, never the whole world; a variant without the rule lists no such step.
 
 use super::*;
@@ -55,14 +56,68 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         set(RulesVariant::FourActions, "strikes: casting"),
         owned(&[("four_actions::interrupted_by_a_reaction", &["CastingTried", "EventLog"])])
     );
+    assert_eq!(
+        set(RulesVariant::ApPhases, "strikes: maneuver check"),
+        owned(&[("ap_phases::check_against_cmd", &["ActionPoints", "Dice", "EventLog", "ManeuverTried"])])
+    );
+    assert_eq!(
+        set(RulesVariant::D20Classic, "strikes: maneuver check"),
+        owned(&[("d20_classic::touch_attack_then_opposed_check", &["Dice", "EventLog", "ManeuverTried"])])
+    );
+    assert_eq!(
+        set(RulesVariant::FourActions, "strikes: maneuver check"),
+        owned(&[("four_actions::athletics_against_reflex", &["Dice", "EventLog", "ManeuverTried", "StrikeStack"])])
+    );
     for v in RulesVariant::ALL {
         for (name, with) in [
             ("strikes: before an attack", [RulesVariant::HexPhases].as_slice()),
             ("harm: concentration", &[RulesVariant::ApPhases, RulesVariant::OsrSegments]),
             ("harm: dropped", &[RulesVariant::ApPhases]),
+            ("strikes: maneuver check", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
             ("strikes: casting", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
         ] {
             assert_eq!(!set(v, name).is_empty(), with.contains(&v), "{v:?}: {name}");
         }
     }
+}
+
+/// Where each step of a maneuver lands in the log: d20-classic's trip "provokes an attack
+/// of opportunity from the target" before its touch attack; four-actions' failed maneuver
+/// draws the target's reaction after the Reflex save that beat it, and a won one draws
+/// none (the control); ap-phases' check against CMD draws nothing.
+#[test]
+fn a_maneuver_draws_its_attacks_where_the_sources_put_them() {
+    let position = |b: &BattleWorld, f: &dyn Fn(&CombatEvent) -> bool| b.events().iter().position(f);
+    let drawn = |trigger: &'static str| move |e: &CombatEvent| matches!(e, CombatEvent::AttackOfOpportunity { trigger: t, .. } if t == trigger);
+    let units =
+        || vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)];
+    let mut b = battle(units(), RulesVariant::D20Classic, 3);
+    until(&mut b, "hero", |b| b.read().fighters.awareness[b.index_of("gob").unwrap()].has_acted);
+    let from = b.events().len();
+    b.execute(Command::Trip { target: "gob".into() }).unwrap();
+    let aoo = position(&b, &drawn("tries a trip")).expect("the goblin strikes first");
+    let touch = position(&b, &|e| matches!(e, CombatEvent::Attack { kind, .. } if kind == "trip (touch attack) on"));
+    assert!(aoo >= from && touch.is_some_and(|t| t > aoo), "{:?}", &b.events()[from..]);
+    let (mut failed, mut won) = (false, false);
+    for seed in 1..60 {
+        let mut b = battle(units(), RulesVariant::FourActions, seed);
+        until(&mut b, "hero", |_| true);
+        let from = b.events().len();
+        b.execute(Command::Trip { target: "gob".into() }).unwrap();
+        let save = position(&b, &|e| matches!(e, CombatEvent::Save { kind, .. } if kind.contains("Athletics")));
+        let save = save.expect("a Reflex save against the hero's Athletics");
+        let beaten = matches!(&b.events()[save], CombatEvent::Save { success: true, .. });
+        match position(&b, &drawn("fails a trip")) {
+            Some(reaction) => assert!(beaten && reaction > save && save >= from, "seed {seed}"),
+            None => assert!(!beaten || !b.read().fighters.conditions[1].can_act(), "seed {seed}"),
+        }
+        failed |= beaten;
+        won |= !beaten;
+    }
+    assert!(failed && won, "both outcomes were seen");
+    let mut b = battle(units(), RulesVariant::ApPhases, 3);
+    until(&mut b, "hero", |b| b.validate(&Command::Trip { target: "gob".into() }).is_ok());
+    b.execute(Command::Trip { target: "gob".into() }).unwrap();
+    assert_eq!(count(&b, |e| matches!(e, CombatEvent::Attack { kind, .. } if kind == "trip (combat maneuver) on")), 1);
+    assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { .. })), 0);
 }

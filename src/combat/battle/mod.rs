@@ -27,7 +27,7 @@ use super::time::{Budget, Clock};
 use crate::rules::{Battlefield, Conditions, Dice, Roster, RulesView, Side};
 use crate::variants::RulesVariant;
 use bevy::ecs::component::Mutable;
-use bevy::ecs::schedule::{ScheduleLabel, Schedules};
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy::prelude::{Component, Resource, World};
 use serde::Serialize;
@@ -147,7 +147,7 @@ impl Battle<'_, '_> {
         // made before the run is used after it.
         unsafe {
             let world = cell.world_mut();
-            if !world.resource::<Schedules>().get(label.intern()).is_some_and(|s| s.systems_len() > 0) {
+            if !crate::combat::struck::has_rules(world, label.intern()) {
                 return;
             }
             *world.resource_mut::<R>() = given;

@@ -46,12 +46,6 @@ pub(crate) trait VariantRules: Sync {
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;
-    /// A combat maneuver's check: by how much its maker won (below 0: lost), or `None` when
-    /// it is over already (the maker dropped, or lost and paid for it). No maneuvers by
-    /// default.
-    fn maneuver_check(&self, _b: &mut Battle, _a: usize, _t: usize, _kind: Maneuver) -> Option<i32> {
-        None
-    }
     /// Whether a command only this variant has (dash, tumble, wrestle, coup de grace,
     /// first aid…) is legal now, and the path it takes if it moves; its cost is `spend`'s.
     fn check_own(&self, _b: &Battle, _actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {

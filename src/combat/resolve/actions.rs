@@ -1,14 +1,12 @@
-//! The combat maneuvers (trip, shove, disarm, grapple): the variant's check and what a
-//! success does; and which actions provoke under a variant.
+//! The combat maneuvers (trip, shove, disarm, grapple): what a success does (the
+//! variant's check is its system, `schedule::maneuver`); and which actions provoke under a variant.
 
 use super::*;
 
-/// Trip, shove (push, bull rush), disarm or grapple: the variant's check, then what a
-/// success does.
-pub(crate) fn maneuver(b: &mut Battle, a: usize, t: usize, kind: Maneuver) {
-    let rules = b.rules();
+/// Trip, shove (push, bull rush), disarm or grapple, checked: won by `margin` (below 0:
+/// lost, noted for the variant to count), what a success does.
+pub(crate) fn maneuver_checked(b: &mut Battle, a: usize, t: usize, kind: Maneuver, margin: i32) {
     let tid = b.fighters.combatant[t].id.clone();
-    let Some(margin) = rules.maneuver_check(b, a, t, kind) else { return };
     if margin < 0 {
         b.took(Taken::LostManeuver { by: a, kind, margin });
         return;

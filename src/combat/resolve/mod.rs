@@ -12,7 +12,7 @@ mod strike;
 mod validate;
 
 pub(crate) use super::battle::Maneuver;
-pub(crate) use actions::maneuver;
+pub(crate) use actions::maneuver_checked;
 pub(crate) use economy::{take_move, take_standard};
 pub use harm::wound;
 pub(crate) use harm::{apply_damage, gain, kill, lose, release};

@@ -22,7 +22,9 @@ pub use casting::SpellsUnderWay;
 pub use dying::DyingTurn;
 pub(crate) use dying::{Dying, DyingTurns, Logged, save_or_bleed};
 mod grapple;
+mod maneuver;
 pub(crate) use grapple::{Grapplers, release_both};
+pub use maneuver::{Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
 mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;
@@ -177,8 +179,10 @@ pub enum Strike {
     Routine { by: usize, target: usize, kind: crate::combat::AttackKind, full: bool },
     /// `by`'s attack at the end of its charge, with the charge's bonuses.
     Charge { by: usize, target: usize },
-    /// `by`'s combat maneuver on `target`: the variant's check, then what a success does.
-    Maneuver { by: usize, target: usize, kind: crate::combat::battle::Maneuver },
+    /// `by`'s combat maneuver on `target`: the attack of opportunity it draws from the
+    /// target where the variant says so (`hp_before`, the maker's hit points as it was
+    /// pushed, none until then), the variant's check, then what a success does.
+    Maneuver { by: usize, target: usize, kind: crate::combat::battle::Maneuver, hp_before: Option<i32> },
     /// Every foe threatening `mover` gets its attack of opportunity, first to last, for what
     /// it does (`trigger`, in the log's words: it stands up, it reloads); what it does
     /// comes about in the settle stage, if it is still in the fight.
@@ -354,6 +358,7 @@ impl Plugin for RulesSchedulePlugin {
         app.add_schedule(rule_schedule(DistractedSchedule)).init_resource::<Distracted>();
         app.add_schedule(rule_schedule(DroppedSchedule)).init_resource::<Dropping>();
         app.add_schedule(rule_schedule(CastingSchedule)).init_resource::<CastingTried>();
+        app.add_schedule(rule_schedule(ManeuverSchedule)).init_resource::<ManeuverTried>();
         for slot in Slot::ORDER {
             // The command's last slot waits until its walk and strikes are over (the settle
             // stage); the others run in the command's first pass.

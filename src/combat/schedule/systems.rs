@@ -22,7 +22,6 @@ use crate::rules::components::RosterQuery;
 use crate::rules::{Battlefield, Combatant, Condition, Conditions, Position, Roster, Side, Wielded, unit_view};
 use crate::variants::Provoking;
 use bevy::ecs::schedule::ScheduleConfigs;
-use bevy::ecs::schedule::Schedules;
 use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
 
@@ -206,7 +205,7 @@ pub(crate) fn maneuver_strike(
         Command::Disarm { target } => (target, Maneuver::Disarm),
         _ => return None,
     };
-    Some(Strike::Maneuver { by: actor, target: seat_of(target)?, kind })
+    Some(Strike::Maneuver { by: actor, target: seat_of(target)?, kind, hp_before: None })
 }
 
 /// Standing up from prone draws the attacks of opportunity the variant says it provokes;
@@ -302,6 +301,10 @@ fn strike_on_top(world: &mut World) {
         super::follow_walk(world);
         return;
     }
+    if let Strike::Maneuver { by, target, kind, hp_before } = strike {
+        super::maneuver::make_maneuver(world, by, target, kind, hp_before);
+        return;
+    }
     if let Strike::ToStep { by, mover } = strike {
         if let Some(&super::ReactionsToSteps(react)) = world.get_resource() {
             react(&mut battle::store::lend(world), by, mover);
@@ -316,10 +319,11 @@ fn strike_on_top(world: &mut World) {
             resolve::attack_routine(b, by, target, kind, full, &AttackContext::default())
         }
         Strike::Charge { by, target } => resolve::charge_attack(b, by, target),
-        Strike::Maneuver { by, target, kind } => resolve::maneuver(b, by, target, kind),
         Strike::Provoked { mover, trigger } => resolve::provoke_threateners(b, mover, &trigger),
         Strike::Segment { casters } => magic::go_off_together(b, &casters),
-        Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } => unreachable!("made above"),
+        Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } | Strike::Maneuver { .. } => {
+            unreachable!("made above")
+        }
     }
 }
 
@@ -342,7 +346,7 @@ fn keeps_hold(
         }
         hurt = before - b.fighters.health[caster].hp;
     }
-    if world.resource::<Schedules>().get(CastingSchedule).is_none_or(|s| s.systems_len() == 0) {
+    if !crate::combat::struck::has_rules(world, CastingSchedule) {
         return true;
     }
     *world.resource_mut::<CastingTried>() = CastingTried { caster, spell: Some(sp), defensive, hurt, lost: false };

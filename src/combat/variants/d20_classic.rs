@@ -3,7 +3,6 @@
 //! exclude each other); iterative attacks, criticals with confirmation, death saves.
 
 use super::prelude::*;
-use crate::combat::attack::{self, AttackContext};
 use crate::combat::battle::store::Record;
 use crate::combat::schedule::clock::next_round;
 use crate::level::DeathSaves;
@@ -28,9 +27,6 @@ impl VariantRules for D20Classic {
         // A held action is an immediate action, and an attack of opportunity already taken
         // rules it out until the holder's next turn.
         immediate(b, h).is_none()
-    }
-    fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
-        maneuver_check(b, a, t, kind)
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
@@ -144,64 +140,64 @@ fn counterspell(mut counter: Counterspelling, mut immediates: Query<&mut Immedia
     }
 }
 
-/// Trip, shove, disarm or grapple: a melee touch attack that provokes, then opposed
-/// Strength (trip, shove; ±4 a size category), Dexterity (disarm, −4 if the provoked attack
-/// hurt) or grapple checks, ties to the higher bonus.
-pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+/// Trip, shove, disarm or grapple: a melee touch attack (the attack as it stands, against
+/// AC without armor, shield or natural armor; it drew the target's attack of opportunity
+/// first, `rules.maneuvers_provoke_target`), then opposed Strength (trip, shove; ±4 a size
+/// category), Dexterity (disarm, −4 if the provoked attack hurt) or grapple checks (−4 if
+/// hurt), ties to the higher bonus.
+fn touch_attack_then_opposed_check(
+    mut tried: ResMut<ManeuverTried>,
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &Stats, &Body)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(Attempt { by, target, kind, hurt, aim }) = tried.attempt.clone() else { return };
+    let fighter = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok());
+    let (Some((maker, ms, mb)), Some((foe, ts, tb))) = (fighter(by), fighter(target)) else { return };
     let what = kind.name();
-    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    let hp_before = b.fighters.health[a].hp;
-    opportunity(b, t, a, &format!("tries a {what}"));
-    if !b.fighters.conditions[a].in_fight() {
-        return None;
-    }
-    b.refresh();
-    let p = attack::profile(b, &b.view(), a, t, &AttackKind::Primary, &AttackContext::default());
-    let f = b.fighters.at(t);
-    let touch = p.target_number - f.stats().def.armor - f.stats().def.shield - f.stats().def.natural_armor;
-    let roll = b.dice.roll(20) as i32;
-    let hit = roll + p.bonus() >= touch;
-    b.emit(CombatEvent::Attack {
-        attacker: aid.clone(),
-        target: tid.clone(),
+    let touch = aim.target_number - ts.def.armor - ts.def.shield - ts.def.natural_armor;
+    let roll = dice.roll(20) as i32;
+    let hit = roll + aim.bonus() >= touch;
+    log.push(CombatEvent::Attack {
+        attacker: maker.id.clone(),
+        target: foe.id.clone(),
         kind: format!("{what} (touch attack) on"),
         die: "d20".into(),
         rolls: vec![roll],
-        modifiers: p.modifiers.clone(),
-        total: roll + p.bonus(),
+        modifiers: aim.modifiers.clone(),
+        total: roll + aim.bonus(),
         target_number: touch,
         hit,
         critical: false,
     });
     if !hit {
-        return None;
+        return;
     }
-    let size = |i: usize| -4 * b.fighters.body[i].size.size_modifier().clamp(-2, 2);
-    let grapple_bonus = |i: usize| b.fighters.stats[i].def.base_attack + b.fighters.stats[i].str_mod() + size(i);
-    let (ba, bt) = if kind == Maneuver::Grapple {
-        (grapple_bonus(a) + if b.fighters.health[a].hp < hp_before { -4 } else { 0 }, grapple_bonus(t))
-    } else if kind != Maneuver::Disarm {
-        (b.fighters.stats[a].str_mod() + size(a), b.fighters.stats[t].str_mod() + size(t))
-    } else {
-        let hurt = if b.fighters.health[a].hp < hp_before { -4 } else { 0 };
-        (b.fighters.stats[a].dex_mod() + hurt, b.fighters.stats[t].dex_mod())
+    let size = |body: &Body| -4 * body.size.size_modifier().clamp(-2, 2);
+    let grapple_bonus = |stats: &Stats, body: &Body| stats.def.base_attack + stats.str_mod() + size(body);
+    let hurt = if hurt > 0 { -4 } else { 0 };
+    let (ba, bt) = match kind {
+        Maneuver::Grapple => (grapple_bonus(ms, mb) + hurt, grapple_bonus(ts, tb)),
+        Maneuver::Disarm => (ms.dex_mod() + hurt, ts.dex_mod()),
+        _ => (ms.str_mod() + size(mb), ts.str_mod() + size(tb)),
     };
-    let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
+    let (ra, rt) = (dice.roll(20) as i32, dice.roll(20) as i32);
     let check = match kind {
         Maneuver::Disarm => "Dexterity",
         Maneuver::Grapple => "grapple",
         _ => "Strength",
     };
-    b.emit(CombatEvent::Save {
-        unit: tid.clone(),
-        kind: format!("opposed {check} vs {aid}'s {}", ra + ba),
+    log.push(CombatEvent::Save {
+        unit: foe.id.clone(),
+        kind: format!("opposed {check} vs {}'s {}", maker.id, ra + ba),
         roll: rt,
         bonus: bt,
         dc: ra + ba,
         success: (rt + bt, bt) >= (ra + ba, ba),
     });
     // A tie goes to the higher bonus (the defender if equal).
-    Some(if (ra + ba, ba) > (rt + bt, bt) { (ra + ba) - (rt + bt) } else { -1 })
+    tried.margin = Some(if (ra + ba, ba) > (rt + bt, bt) { (ra + ba) - (rt + bt) } else { -1 });
 }
 
 /// d20-classic in the rules schedule: delaying moves the fighter to the end of the
@@ -213,6 +209,7 @@ impl Plugin for D20ClassicPlugin {
         keep_each::<ImmediateAction>(app);
         own_budget::<SwiftAction>(app);
         app.add_systems(CastingSchedule, super::concentration_while_casting.in_set(HoldOnSpell));
+        app.add_systems(ManeuverSchedule, touch_attack_then_opposed_check.in_set(ManeuverCheck));
         modifiers::add_d20_family(app);
         // Strength to damage, one and a half times with two hands.
         app.add_modifier(modifiers::strength_with_two_hands)

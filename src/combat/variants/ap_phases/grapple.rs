@@ -28,7 +28,7 @@ pub(super) fn combat_maneuver(b: &mut Battle, a: usize, t: usize, what: &str, cm
 /// A combat maneuver check of `who` (attacker, target): d20 + `modifiers` against the
 /// target's `cmd`, logged as an attack roll whose number to reach is the CMD. By how much it
 /// won (below 0: lost).
-fn maneuver_roll(
+pub(super) fn maneuver_roll(
     dice: &mut Dice,
     log: &mut EventLog,
     who: (&str, &str),
@@ -54,12 +54,12 @@ fn maneuver_roll(
 }
 
 /// A combatant's combat maneuver defence: 10 + base attack + Strength + Dexterity + size.
-fn cmd_of(stats: &Stats, body: &Body) -> i32 {
+pub(super) fn cmd_of(stats: &Stats, body: &Body) -> i32 {
     10 + stats.def.base_attack + stats.str_mod() + stats.dex_mod() - body.size.size_modifier().clamp(-2, 2)
 }
 
 /// A combatant's combat maneuver bonus: base attack, Strength and size.
-fn cmb_of(stats: &Stats, body: &Body) -> i32 {
+pub(super) fn cmb_of(stats: &Stats, body: &Body) -> i32 {
     stats.def.base_attack + stats.str_mod() - body.size.size_modifier().clamp(-2, 2)
 }
 
@@ -123,7 +123,8 @@ pub(super) fn complete_grapple(b: &mut Battle, a: usize, target: &str) {
         b.emit(CombatEvent::Spoiled { unit, action: "grapple".into(), reason });
         return;
     };
-    resolve::maneuver(b, a, t, Maneuver::Grapple);
+    let margin = super::maneuvers::grapple_check(b, a, t);
+    resolve::maneuver_checked(b, a, t, Maneuver::Grapple, margin);
 }
 
 /// Continuing the grapple: ending it is a free action, done at once (both are free);

@@ -2,18 +2,55 @@
 //! maneuver failed by 10 or more does to its maker.
 
 use super::super::prelude::*;
-use super::{points, points_mut};
+use super::{ActionPoints, points, points_mut};
 use crate::combat::battle::store::Record;
-use crate::rules::Wielded;
+use crate::combat::schedule::{Attempt, ManeuverTried};
+use crate::rules::{Dice, Wielded};
 
 /// A maneuver: a combat maneuver check (CMB, −5 for each attack action before it this
-/// round) against the target's CMD.
-pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+/// round) against the target's CMD; it is an attack action, counted.
+pub(super) fn check_against_cmd(
+    mut tried: ResMut<ManeuverTried>,
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &Stats, &Body)>,
+    mut points: Query<&mut ActionPoints>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(&Attempt { by, target, kind, .. }) = tried.attempt() else { return };
+    let fighter = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok());
+    let (Some(maker), Some(foe)) = (fighter(by), fighter(target)) else { return };
+    let Some(Ok(mut points)) = seats.0.get(by).map(|&e| points.get_mut(e)) else { return };
+    tried.margin = Some(attack_action_against_cmd(&mut dice, &mut log, maker, foe, kind, &mut points));
+}
+
+/// ap-phases' grapple, its second AP in: the same check (`check_against_cmd`).
+pub(super) fn grapple_check(b: &mut Battle, a: usize, t: usize) -> i32 {
+    let mut points = points(b, a).clone();
+    let Battle { fighters, dice, events, .. } = &mut *b;
+    let maker = (&fighters.combatant[a], &fighters.stats[a], &fighters.body[a]);
+    let foe = (&fighters.combatant[t], &fighters.stats[t], &fighters.body[t]);
+    let margin = attack_action_against_cmd(dice, events, maker, foe, Maneuver::Grapple, &mut points);
+    *points_mut(b, a) = points;
+    margin
+}
+
+/// The check: by how much the maker won (below 0: lost).
+fn attack_action_against_cmd(
+    dice: &mut Dice,
+    log: &mut EventLog,
+    (maker, maker_stats, maker_body): (&Combatant, &Stats, &Body),
+    (foe, foe_stats, foe_body): (&Combatant, &Stats, &Body),
+    kind: Maneuver,
+    points: &mut ActionPoints,
+) -> i32 {
     let what = if kind == Maneuver::Shove { "bull rush" } else { kind.name() };
     // An attack action: −5 for each taken before it this round.
-    let cmb = super::grapple::cmb(b, a) - 5 * points(b, a).attack_actions as i32;
-    points_mut(b, a).attack_actions += 1;
-    Some(super::grapple::combat_maneuver(b, a, t, what, cmb, &[]))
+    let cmb = super::grapple::cmb_of(maker_stats, maker_body) - 5 * points.attack_actions as i32;
+    points.attack_actions += 1;
+    let modifiers = vec![Modifier::new("combat maneuver bonus", cmb)];
+    let cmd = super::grapple::cmd_of(foe_stats, foe_body);
+    super::grapple::maneuver_roll(dice, log, (&maker.id, &foe.id), what, modifiers, cmd)
 }
 
 /// ap-phases: a maneuver failed by 10 or more turns on its maker. "Trip … If you fail by 10

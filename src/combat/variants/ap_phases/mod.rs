@@ -20,7 +20,6 @@ pub use plugin::ApPhasesPlugin;
 
 pub(crate) use advanced::check_complex;
 pub(super) use maneuvers::lost_by_ten_backfires;
-use maneuvers::maneuver_check;
 
 /// "Creatures receive 3 action points to use during any standard combat round."
 pub const ACTION_POINTS: u8 = 3;
@@ -132,9 +131,6 @@ impl VariantRules for ApPhases {
             Command::Wrestle { follow_up } => grapple::check_continue(b, actor, *follow_up).map(|()| None),
             _ => Err(format!("{} is not an action in these rules", cmd.name())),
         }
-    }
-    fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
-        maneuver_check(b, a, t, kind)
     }
     fn continuing(&self, budget: &Budget) -> bool {
         budget.own::<PhaseAction>().continuing

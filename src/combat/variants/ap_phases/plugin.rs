@@ -51,6 +51,7 @@ impl Plugin for ApPhasesPlugin {
         app.add_systems(DistractedSchedule, super::advanced::concentration_when_hurt.in_set(Concentration));
         app.add_systems(DroppedSchedule, super::advanced::advanced_action_lost.in_set(WhenDropped));
         app.add_systems(CastingSchedule, super::super::concentration_while_casting.in_set(HoldOnSpell));
+        app.add_systems(ManeuverSchedule, super::maneuvers::check_against_cmd.in_set(ManeuverCheck));
         // Its opportunities are action phases, not turns.
         remove_clock_systems(app, crate::combat::schedule::clock::turn_starts);
         app.add_systems(

@@ -11,6 +11,7 @@ use crate::combat::clock::{d20_initiative, initiative_order};
 use crate::combat::command::GrappleFollowUp;
 use crate::combat::fighter::Initiative;
 use crate::combat::resolve::straight_run;
+use crate::combat::schedule::Strike;
 use crate::combat::schedule::clock::next_round;
 use crate::combat::schedule::{Announcing, StrikeStack};
 use crate::combat::time::Clock;
@@ -84,9 +85,6 @@ impl VariantRules for FourActions {
             Command::Dash { to } | Command::Tumble { to } => check_dash_or_tumble(b, actor, cmd, *to).map(Some),
             _ => Err(format!("{} is not an action in these rules", cmd.name())),
         }
-    }
-    fn maneuver_check(&self, b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
-        maneuver_check(b, a, t, kind)
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
@@ -205,31 +203,41 @@ fn counterspell(mut counter: Counterspelling, mut reactions: Query<&mut Reaction
     }
 }
 
-/// A maneuver: an Athletics check against the target's Reflex save; failure provokes.
-pub(crate) fn maneuver_check(b: &mut Battle, a: usize, t: usize, kind: Maneuver) -> Option<i32> {
+/// A maneuver: an Athletics check (Strength + half the base attack) against the target's
+/// Reflex save (without Dexterity while Surprised or Restrained); failure provokes the
+/// target's reaction. A push won goes `rules.shove` far.
+fn athletics_against_reflex(
+    mut tried: ResMut<ManeuverTried>,
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &Stats, &Conditions)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+    mut stack: ResMut<StrikeStack>,
+) {
+    let Some(&Attempt { by, target, kind, .. }) = tried.attempt() else { return };
+    let fighter = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok());
+    let (Some((maker, ms, _)), Some((foe, ts, tc))) = (fighter(by), fighter(target)) else { return };
     let what = kind.name();
-    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    let (ra, rt) = (b.dice.roll(20) as i32, b.dice.roll(20) as i32);
-    let ba = b.fighters.stats[a].str_mod() + b.fighters.stats[a].def.base_attack / 2;
+    let (ra, rt) = (dice.roll(20) as i32, dice.roll(20) as i32);
+    let ba = ms.str_mod() + ms.def.base_attack / 2;
     // "Surprised" and "Restrained": "subtract the Ability Modifier(s) from AC, Reflex".
-    let ft = b.fighters.at(t);
-    let loses_dex = ft.has(Condition::Surprised) || ft.has(Condition::Grappled);
-    let bt = ft.stats().reflex() - if loses_dex { ft.stats().dex_mod().max(0) } else { 0 };
+    let loses_dex = tc.has(Condition::Surprised) || tc.has(Condition::Grappled);
+    let bt = ts.reflex() - if loses_dex { ts.dex_mod().max(0) } else { 0 };
     let won = ra + ba >= rt + bt;
-    b.emit(CombatEvent::Save {
-        unit: tid.clone(),
-        kind: format!("Reflex vs {aid}'s Athletics {}", ra + ba),
+    log.push(CombatEvent::Save {
+        unit: foe.id.clone(),
+        kind: format!("Reflex vs {}'s Athletics {}", maker.id, ra + ba),
         roll: rt,
         bonus: bt,
         dc: ra + ba,
         success: !won,
     });
-    if !won {
-        opportunity(b, t, a, &format!("fails a {what}"));
-        return None;
+    if won {
+        // "moves both the pusher and the target up to half speed": how far is `rules.shove`.
+        tried.margin = Some(0);
+    } else {
+        stack.0.push(Strike::Opportunity { by: target, mover: by, trigger: format!("fails a {what}") });
     }
-    // "moves both the pusher and the target up to half speed": how far is `rules.shove`.
-    Some(0)
 }
 
 /// Dash (one-and-a-half speed, or double "in a straight line") or tumble (half speed):
@@ -284,6 +292,7 @@ impl Plugin for FourActionsPlugin {
         own_budget::<QuickAction>(app);
         app.init_resource::<Contest>();
         app.add_systems(CastingSchedule, interrupted_by_a_reaction.in_set(HoldOnSpell));
+        app.add_systems(ManeuverSchedule, athletics_against_reflex.in_set(ManeuverCheck));
         // Flanking ⇒ Surprised: the flanked lose their Dexterity to AC.
         modifiers::add_d20_family(app);
         app.replace_modifier(modifiers::target_flat_footed, target_surprised);

@@ -1,0 +1,89 @@
+//! A combat maneuver (trip, shove, disarm, grapple) as the harm driver makes it: the
+//! attack of opportunity it draws from its target first, where the variant says so
+//! (`rules.maneuvers_provoke_target`), made as its own strike beneath which the maneuver
+//! waits; then the variant's check, its systems in the [`ManeuverSchedule`] (each reads
+//! the [`Attempt`] and the components it names, rolls, logs and sets the margin); then
+//! what a success does (`resolve::maneuver_checked`), the same under every variant.
+
+use super::{Strike, StrikeStack};
+use crate::combat::attack::{self, AttackContext, AttackKind, AttackProfile};
+use crate::combat::battle::{self, Maneuver};
+use crate::combat::resolve;
+use crate::rules::Battlefield;
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+
+/// The schedule run to check a combat maneuver, with [`ManeuverTried`].
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ManeuverSchedule;
+
+/// The variant's systems that check a combat maneuver.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ManeuverCheck;
+
+impl ManeuverCheck {
+    pub fn name(self) -> &'static str {
+        "strikes: maneuver check"
+    }
+}
+
+/// A combat maneuver being checked.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    /// The maker, by seat.
+    pub by: usize,
+    /// The target, by seat.
+    pub target: usize,
+    pub kind: Maneuver,
+    /// The hit points the maker lost to the attack of opportunity its attempt drew.
+    pub hurt: i32,
+    /// The maker's attack on the target as it stands, every term weighed (d20-classic's
+    /// touch attack starts from it).
+    pub aim: AttackProfile,
+}
+
+/// The maneuver being checked, and by how much its maker won (below 0: lost), left `None`
+/// when it is over already (it missed, or lost and paid for it).
+#[derive(Resource, Debug, Default)]
+pub struct ManeuverTried {
+    pub attempt: Option<Attempt>,
+    pub margin: Option<i32>,
+}
+
+impl ManeuverTried {
+    /// The maneuver being checked, if any (none between maneuvers).
+    pub fn attempt(&self) -> Option<&Attempt> {
+        self.attempt.as_ref()
+    }
+}
+
+/// `by`'s maneuver `kind` on `target`, made: see the module's words. `hp_before` is set
+/// once the attack of opportunity it draws has been pushed.
+pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: Maneuver, hp_before: Option<i32>) {
+    let provokes = world.resource::<Battlefield>().variant.numbers().rules.maneuvers_provoke_target;
+    if provokes && hp_before.is_none() {
+        let hp = battle::store::read(world).fighters.health[by].hp;
+        let trigger = format!("tries a {}", kind.name());
+        let stack = &mut world.resource_mut::<StrikeStack>().0;
+        stack.push(Strike::Maneuver { by, target, kind, hp_before: Some(hp) });
+        stack.push(Strike::Opportunity { by: target, mover: by, trigger });
+        return;
+    }
+    let attempt = {
+        let b = &mut battle::store::lend(world);
+        if hp_before.is_some() && !b.fighters.conditions[by].in_fight() {
+            return;
+        }
+        b.refresh();
+        let aim = attack::profile(b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default());
+        let hurt = hp_before.map_or(0, |before| before - b.fighters.health[by].hp);
+        Attempt { by, target, kind, hurt, aim }
+    };
+    if !crate::combat::struck::has_rules(world, ManeuverSchedule) {
+        return;
+    }
+    *world.resource_mut::<ManeuverTried>() = ManeuverTried { attempt: Some(attempt), margin: None };
+    world.run_schedule(ManeuverSchedule);
+    let Some(margin) = std::mem::take(&mut *world.resource_mut::<ManeuverTried>()).margin else { return };
+    resolve::maneuver_checked(&mut battle::store::lend(world), by, target, kind, margin);
+}
