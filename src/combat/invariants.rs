@@ -18,7 +18,7 @@ pub struct ClockMark {
 impl ClockMark {
     pub fn of(b: &Battle) -> ClockMark {
         let c = &b.clock;
-        ClockMark { round: c.round, phase: c.phase, step: b.rules().window_step(b) }
+        ClockMark { round: c.round, phase: c.phase, step: b.window_step() }
     }
 }
 

@@ -3,7 +3,7 @@
 //! the acting fighter's, in its `Economy`). What a variant keeps of its own (the segment
 //! step, group initiative) is its own resource (`kept`). The clock's moves are in `clock`.
 
-use super::kept::{BudgetPart, OwnBudget};
+use super::kept::{BudgetPart, MajorAction, OwnBudget, PhaseAction};
 
 /// What the acting fighter may still do in this opportunity: the actions the variants
 /// share, and the variant's own (`own`: a quick or swift action, a phase's action…).
@@ -30,6 +30,27 @@ impl Budget {
     }
     pub fn own_mut<T: OwnBudget>(&mut self) -> &mut T {
         self.own.get_mut()
+    }
+
+    /// Only a declaration may be made now: the round's declarations are under way
+    /// (osr-segments' major action).
+    pub fn declaring(&self) -> bool {
+        matches!(self.own, BudgetPart::OsrSegments(MajorAction { declaring: true, .. }))
+    }
+
+    /// An action under way goes on if the opportunity ends now, and any other action
+    /// abandons it (ap-phases' advanced action).
+    pub fn continuing(&self) -> bool {
+        matches!(self.own, BudgetPart::ApPhases(PhaseAction { continuing: true, .. }))
+    }
+
+    /// The move actions taken in this opportunity: hex-phases counts a phase's two; the
+    /// others, whether it moved.
+    pub fn moves_taken(&self) -> u32 {
+        match self.own {
+            BudgetPart::HexPhases(actions) => actions.moves_used as u32,
+            _ => self.moved as u32,
+        }
     }
 }
 

@@ -121,7 +121,7 @@ fn read_input(
         // Ending the turn goes on with an action under way (ap-phases): that is acting.
         let going_on = {
             let read = res.battle.read();
-            read.rules().continuing(read.budget())
+            read.budget().continuing()
         };
         let acted = res.battle.events().len() > watch.events_at_start || going_on;
         if acted || watch.confirm_end {

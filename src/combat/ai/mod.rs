@@ -162,11 +162,11 @@ pub(crate) fn foes_of(b: &Battle, actor: usize) -> Vec<usize> {
 /// the round asks for one, an advanced action going on, standing up, reloading, fighting
 /// out of a grapple.
 pub(crate) fn first_things(b: &mut Battle, actor: usize) -> Option<Command> {
-    if b.rules().declaring(b.budget()) {
+    if b.budget().declaring() {
         return Some(Command::Declare { intent: declaration(b, actor) });
     }
     // ap-phases: an advanced action under way goes on.
-    if b.rules().continuing(b.budget()) {
+    if b.budget().continuing() {
         return Some(Command::EndTurn);
     }
     if b.fighters.conditions[actor].has(crate::rules::Condition::Prone) && b.allows(&Command::Stand) {
@@ -271,7 +271,7 @@ pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
     };
     let defensive = threatened && b.variant.numbers().rules.defensive_casting;
     for id in known {
-        if let Some(super::command::Intent::Cast { spell }) = b.rules().declared(b, actor)
+        if let Some(super::command::Intent::Cast { spell }) = b.declared(actor)
             && *spell != id
         {
             continue;
@@ -293,7 +293,7 @@ pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
         for t in targets {
             let cast = Command::Cast { spell: id.clone(), target: b.fighters.combatant[t].id.clone(), defensive };
             // While declaring, whether it could be cast at all; otherwise whether it can now.
-            let castable = if b.rules().declaring(b.budget()) {
+            let castable = if b.budget().declaring() {
                 super::magic::check(b, actor, &id, &b.fighters.combatant[t].id).is_ok()
             } else {
                 b.allows(&cast)
@@ -407,7 +407,7 @@ pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Opt
     // and a move action, or two move actions"). Ending it beside the foe, or a hex or two
     // short, only hands the foe the first blow; within one move of an attack position the
     // phase is better ended there, so the next phase is move + attack.
-    let last_move = b.variant.numbers().ai.second_move_may_wait && b.rules().moves_taken(b.budget()) >= 1;
+    let last_move = b.variant.numbers().ai.second_move_may_wait && b.budget().moves_taken() >= 1;
     let striking = reachable
         .iter()
         .filter(|(p, _, _)| can_attack_from(*p))

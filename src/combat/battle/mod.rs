@@ -206,6 +206,18 @@ impl Battle<'_, '_> {
         self.clock.actor.map_or(&SPENT, |i| &self.fighters.economy[i].budget)
     }
 
+    /// What `i` declared for this round, where combatants declare (osr-segments'
+    /// `Declaration`).
+    pub fn declared(&self, i: usize) -> Option<&crate::combat::command::Intent> {
+        self.economy::<crate::combat::kept::Declaration>(i).and_then(|d| d.intent.as_ref())
+    }
+
+    /// Where the clock is inside the window open now, for the check that time only moves
+    /// on: the step of an osr-segments round (`OsrRound`), else 0.
+    pub fn window_step(&self) -> u8 {
+        self.own::<crate::combat::kept::OsrRound>().map_or(0, |round| round.step as u8)
+    }
+
     /// Fighter `i`'s part of the variant's action economy (a component of its type), if it
     /// keeps one.
     pub fn economy<T: KeptByEach>(&self, i: usize) -> Option<&T> {

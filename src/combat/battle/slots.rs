@@ -21,28 +21,6 @@ pub(crate) trait VariantRules: Sync {
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String>;
     /// The budget a fighter gets when its opportunity opens.
     fn fresh_budget(&self, b: &Battle, i: usize) -> Budget;
-    /// What `i` declared for this round, where combatants declare.
-    fn declared<'b>(&self, _b: &'b Battle, _i: usize) -> Option<&'b crate::combat::command::Intent> {
-        None
-    }
-    /// Where the clock is inside the window open now, for the check that time only moves
-    /// on (osr-segments: the step of the round); 0 by default.
-    fn window_step(&self, _b: &Battle) -> u8 {
-        0
-    }
-    /// Only a declaration may be made now (the round's declarations are under way).
-    fn declaring(&self, _budget: &Budget) -> bool {
-        false
-    }
-    /// An action under way goes on if the opportunity ends now (ap-phases' advanced
-    /// action), and any other action abandons it.
-    fn continuing(&self, _budget: &Budget) -> bool {
-        false
-    }
-    /// The move actions taken in this opportunity.
-    fn moves_taken(&self, budget: &Budget) -> u32 {
-        budget.moved as u32
-    }
     /// Whether `reactor` (able, armed for melee) may still react to `mover` under this
     /// variant's budget of reactions; `allowance` is its reactions per window.
     fn may_react(&self, b: &Battle, reactor: usize, mover: usize, allowance: u32) -> bool;

@@ -11,7 +11,7 @@ pub(super) fn spend(b: &Battle, actor: usize, budget: &Budget, cmd: &Command) ->
         if !choices.declarations {
             return Err(format!("{} has no declarations", b.variant.id()));
         }
-        if !rules.declaring(budget) {
+        if !budget.declaring() {
             return Err("declarations are made at the start of the round".into());
         }
         if let crate::combat::command::Intent::Charge { target } = intent {

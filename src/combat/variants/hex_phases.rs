@@ -200,9 +200,6 @@ fn lose_in_each(
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
-    fn moves_taken(&self, budget: &Budget) -> u32 {
-        budget.own::<PhaseActions>().moves_used as u32
-    }
     fn check_invariants(&self, b: &Battle) -> Result<(), String> {
         let moves = b.budget().own::<PhaseActions>().moves_used;
         if moves > 2 {

@@ -132,9 +132,6 @@ impl VariantRules for ApPhases {
             _ => Err(format!("{} is not an action in these rules", cmd.name())),
         }
     }
-    fn continuing(&self, budget: &Budget) -> bool {
-        budget.own::<PhaseAction>().continuing
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {

@@ -157,15 +157,6 @@ impl VariantRules for OsrSegments {
             Err("loading and firing a crossbow is a delaying activity: LOW initiative only".into())
         }
     }
-    fn declaring(&self, budget: &Budget) -> bool {
-        budget.own::<MajorAction>().declaring
-    }
-    fn declared<'b>(&self, b: &'b Battle, i: usize) -> Option<&'b Intent> {
-        declaration(b, i).intent.as_ref()
-    }
-    fn window_step(&self, b: &Battle) -> u8 {
-        round(b).step as u8
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
