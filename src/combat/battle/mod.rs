@@ -143,7 +143,7 @@ impl Battle<'_, '_> {
         let Whole::Lent(cell) = self.world else { return };
         // SAFETY: the world was lent whole to this battle (`store::lend`) and the battle is
         // borrowed uniquely, so nothing else reaches the world while the schedule runs; the
-        // battle's ways into the world are all made anew afterwards (`lend_cell`), none
+        // battle's pointers into the world are all made anew afterwards (`hold_anew`), none
         // made before the run is used after it.
         unsafe {
             let world = cell.world_mut();
@@ -152,7 +152,7 @@ impl Battle<'_, '_> {
             }
             *world.resource_mut::<R>() = given;
             world.run_schedule(label);
-            *self = store::lend_cell(cell);
+            store::hold_anew(self, cell);
         }
     }
 

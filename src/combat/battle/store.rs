@@ -258,31 +258,79 @@ pub(super) unsafe fn lend_cell<'w, 's>(cell: UnsafeWorldCell<'w>) -> Battle<'w, 
     // reached once here (distinct types), each component through its own column, and the
     // whole world shown only while the battle is borrowed shared (`Battle::world`).
     unsafe {
-        let resource = |missing: &str| -> ! { panic!("the world holds a battle (`store::furnish`): no {missing}") };
-        let record = cell.get_resource_mut::<Record>().unwrap_or_else(|| resource("Record")).into_inner();
-        let seats = &cell.get_resource::<Seats>().unwrap_or_else(|| resource("Seats")).0[..];
+        let seats = &cell.get_resource::<Seats>().unwrap_or_else(|| missing("Seats")).0[..];
+        let Resources { record, field, dice, clock, events, derived } = resources(cell);
         Battle {
             level_name: Held::lent(&mut record.level_name),
-            field: Held::lent(
-                cell.get_resource_mut::<Battlefield>().unwrap_or_else(|| resource("Battlefield")).into_inner(),
-            ),
+            field: Held::lent(field),
             variant: record.variant,
             fighters: Fighters::lent(seats, cell),
-            dice: Held::lent(cell.get_resource_mut::<Dice>().unwrap_or_else(|| resource("Dice")).into_inner()),
+            dice: Held::lent(dice),
             options: Held::lent(&mut record.options),
-            clock: Held::lent(cell.get_resource_mut::<Clock>().unwrap_or_else(|| resource("Clock")).into_inner()),
-            events: Held::lent(
-                cell.get_resource_mut::<EventLog>().unwrap_or_else(|| resource("EventLog")).into_inner(),
-            ),
+            clock: Held::lent(clock),
+            events: Held::lent(events),
             stats: Held::lent(&mut record.stats),
             winner: Held::lent(&mut record.winner),
             unarmed: Held::lent(&mut record.unarmed),
-            derived: Held::lent(cell.get_resource_mut::<Derived>().unwrap_or_else(|| resource("Derived")).into_inner()),
+            derived: Held::lent(derived),
             foreseen: Held::lent(&mut record.foreseen),
             rules_of: record.rules_of,
             world: Whole::Lent(cell),
         }
     }
+}
+
+/// The battle's parts held by a pointer into the world, reached anew once a rule schedule
+/// has run over it (`Battle::run_rules`). Its columns reach the world at each use, and the
+/// seats they hold are only ever read, so they stay.
+///
+/// # Safety
+/// As `lend_cell`'s, for the cell `b` was lent from; no reference `b` gave out is alive.
+pub(super) unsafe fn hold_anew<'w>(b: &mut Battle<'w, '_>, cell: UnsafeWorldCell<'w>) {
+    // SAFETY: as the caller promises; each resource is reached once here.
+    let Resources { record, field, dice, clock, events, derived } = unsafe { resources(cell) };
+    b.level_name = Held::lent(&mut record.level_name);
+    b.field = Held::lent(field);
+    b.dice = Held::lent(dice);
+    b.options = Held::lent(&mut record.options);
+    b.clock = Held::lent(clock);
+    b.events = Held::lent(events);
+    b.stats = Held::lent(&mut record.stats);
+    b.winner = Held::lent(&mut record.winner);
+    b.unarmed = Held::lent(&mut record.unarmed);
+    b.derived = Held::lent(derived);
+    b.foreseen = Held::lent(&mut record.foreseen);
+}
+
+/// The resources a lent battle holds, each reached once.
+struct Resources<'w> {
+    record: &'w mut Record,
+    field: &'w mut Battlefield,
+    dice: &'w mut Dice,
+    clock: &'w mut Clock,
+    events: &'w mut EventLog,
+    derived: &'w mut Derived,
+}
+
+/// # Safety
+/// `cell` may reach each of these resources mutably, and nothing else reaches them while
+/// the references live.
+unsafe fn resources<'w>(cell: UnsafeWorldCell<'w>) -> Resources<'w> {
+    // SAFETY: as the caller promises; the types are distinct, so no two references alias.
+    unsafe {
+        Resources {
+            record: cell.get_resource_mut::<Record>().unwrap_or_else(|| missing("Record")).into_inner(),
+            field: cell.get_resource_mut::<Battlefield>().unwrap_or_else(|| missing("Battlefield")).into_inner(),
+            dice: cell.get_resource_mut::<Dice>().unwrap_or_else(|| missing("Dice")).into_inner(),
+            clock: cell.get_resource_mut::<Clock>().unwrap_or_else(|| missing("Clock")).into_inner(),
+            events: cell.get_resource_mut::<EventLog>().unwrap_or_else(|| missing("EventLog")).into_inner(),
+            derived: cell.get_resource_mut::<Derived>().unwrap_or_else(|| missing("Derived")).into_inner(),
+        }
+    }
+}
+
+fn missing(what: &str) -> ! {
+    panic!("the world holds a battle (`store::furnish`): no {what}")
 }
 
 /// Puts a battle's resources into `world`, in place of any there (the combatants are seated
