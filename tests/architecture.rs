@@ -188,3 +188,38 @@ fn the_combat_modules_import_each_other_in_layers_without_a_cycle() {
     with_back_edge.entry("battle".into()).or_default().insert("engine".into());
     assert!(a_cycle(&with_back_edge).is_some());
 }
+
+/// The methods of the trait named `name` in `text`, each as its signature, however many
+/// lines it takes (up to its body or its `;`), joined.
+fn trait_methods(text: &str, name: &str) -> Vec<String> {
+    let open = format!("trait {name}");
+    let body: Vec<&str> = text.lines().skip_while(|l| !l.contains(&open)).skip(1).take_while(|l| *l != "}").collect();
+    let mut methods = Vec::new();
+    for (i, line) in body.iter().enumerate().filter(|(_, l)| l.starts_with("    fn ")) {
+        let ends = body[i..].iter().position(|l| l.contains('{') || l.trim_end().ends_with(';')).unwrap_or(0);
+        methods.push(body[i..=i + ends].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" "));
+    }
+    methods
+}
+
+#[test]
+fn the_counter_finds_a_traits_methods() {
+    let text = "pub trait Other {\n    fn a(&self);\n}\npub(crate) trait Slots: Sync {\n    fn b(\n        &self,\n        b: &mut Battle,\n    ) {}\n    /// doc\n    fn c<'x>(&self) -> u8 {\n        0\n    }\n    fn e(&self);\n}\nfn d() {}\n";
+    assert_eq!(
+        trait_methods(text, "Slots"),
+        ["fn b( &self, b: &mut Battle, ) {}", "fn c<'x>(&self) -> u8 {", "fn e(&self);"]
+    );
+}
+
+/// What differs between the variants in the middle of a rule is a system of the variant's
+/// plugin; the trait of hooks the shared rules call keeps only pure formulas and predicates
+/// over the battle, a handful of them: none is handed the battle to change.
+#[test]
+fn the_variants_hooks_are_a_handful_of_pure_formulas() {
+    let text = std::fs::read_to_string("src/combat/battle/slots.rs").unwrap();
+    let methods = trait_methods(&text, "VariantRules");
+    assert!(methods.len() >= 5, "the trait was found: {methods:?}");
+    assert!(methods.len() <= 8, "{} hooks: {methods:#?}", methods.len());
+    let acting: Vec<_> = methods.iter().filter(|m| m.contains("&mut Battle")).collect();
+    assert!(acting.is_empty(), "hooks that change the battle: {acting:#?}");
+}
