@@ -195,7 +195,7 @@ fn trait_methods(text: &str, name: &str) -> Vec<String> {
     let open = format!("trait {name}");
     let body: Vec<&str> = text.lines().skip_while(|l| !l.contains(&open)).skip(1).take_while(|l| *l != "}").collect();
     let mut methods = Vec::new();
-    for (i, line) in body.iter().enumerate().filter(|(_, l)| l.starts_with("    fn ")) {
+    for (i, _) in body.iter().enumerate().filter(|(_, l)| l.starts_with("    fn ")) {
         let ends = body[i..].iter().position(|l| l.contains('{') || l.trim_end().ends_with(';')).unwrap_or(0);
         methods.push(body[i..=i + ends].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" "));
     }
