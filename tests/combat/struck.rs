@@ -121,3 +121,29 @@ fn a_maneuver_draws_its_attacks_where_the_sources_put_them() {
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::Attack { kind, .. } if kind == "trip (combat maneuver) on")), 1);
     assert_eq!(count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { .. })), 0);
 }
+
+/// What a command would provoke is asked of the same pipeline, the attacks noted instead of
+/// rolled: a d20-classic trip names its target ("tries a trip"); casting next to a foe
+/// names the foe ("casts a spell") where casting provokes (d20-classic) and nobody where it
+/// does not (hex-phases), nor when the spell is cast defensively (the controls).
+#[test]
+fn the_preview_of_a_maneuver_or_a_casting_names_who_would_strike() {
+    let units =
+        || vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)];
+    let mut b = battle(units(), RulesVariant::D20Classic, 3);
+    until(&mut b, "hero", |b| b.read().fighters.awareness[b.index_of("gob").unwrap()].has_acted);
+    let seen = b.provocations(&Command::Trip { target: "gob".into() });
+    let gob = b.index_of("gob").unwrap();
+    assert_eq!(seen.iter().map(|p| (p.by, p.trigger.as_str())).collect::<Vec<_>>(), [(gob, "tries a trip")]);
+    let casters = || vec![unit("mage", "blue", (3, 3), "war_mage", None), unit("gob", "red", (4, 3), "goblin", None)];
+    let cast = |defensive| Command::Cast { spell: "magic_missile".into(), target: "gob".into(), defensive };
+    for (v, defensive, drawn) in
+        [(RulesVariant::D20Classic, false, 1), (RulesVariant::D20Classic, true, 0), (RulesVariant::HexPhases, false, 0)]
+    {
+        let mut b = battle(casters(), v, 3);
+        until(&mut b, "mage", |b| b.validate(&cast(defensive)).is_ok());
+        let seen = b.provocations(&cast(defensive));
+        assert_eq!(seen.len(), drawn, "{v:?}, defensive {defensive}: {seen:?}");
+        assert!(seen.iter().all(|p| p.trigger == "casts a spell"), "{seen:?}");
+    }
+}
