@@ -139,6 +139,7 @@ impl Engine {
         world.insert_resource(UnfilledSlots(unfilled));
         world.init_resource::<TickCheck>();
         world.add_observer(|check: On<CheckChangeTicks>, mut last: ResMut<TickCheck>| last.0 = Some(*check));
+        super::battle::ColumnIds::register(&mut world);
         let copier = Copier::new(&mut world);
         Engine { world, schedule, variant, house_rules: house_rules.to_vec(), plain: false, copier }
     }

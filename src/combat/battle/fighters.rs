@@ -29,12 +29,12 @@ pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
 }
 
 impl<'w, C: Component<Mutability = Mutable>> Column<'w, '_, C> {
-    fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
-        Column::Lent { seats, world, id: world.components().component_id::<C>(), of: PhantomData }
+    fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId>) -> Self {
+        Column::Lent { seats, world, id, of: PhantomData }
     }
 
-    fn read(seats: &'w [Entity], world: &'w World) -> Self {
-        Column::Read { seats, world: world.as_unsafe_world_cell_readonly(), id: world.components().component_id::<C>() }
+    fn read(seats: &'w [Entity], world: &'w World, id: Option<ComponentId>) -> Self {
+        Column::Read { seats, world: world.as_unsafe_world_cell_readonly(), id }
     }
 }
 
@@ -143,17 +143,42 @@ macro_rules! fighter_columns {
             $(pub $column: $component,)*
         }
 
+        /// Each column's component id in one world, looked up once (`ColumnIds::register`,
+        /// when the engine is built) rather than each time a battle is lent or read.
+        #[derive(Resource, Clone, Copy, Debug)]
+        pub struct ColumnIds {
+            $($column: Option<ComponentId>,)*
+        }
+
+        impl ColumnIds {
+            /// Registers every column's component in `world` and keeps their ids there.
+            pub(crate) fn register(world: &mut World) {
+                let ids = ColumnIds { $($column: Some(world.register_component::<$component>()),)* };
+                world.insert_resource(ids);
+            }
+
+            /// The ids kept in `world`, else looked up now.
+            fn of(world: UnsafeWorldCell<'_>) -> ColumnIds {
+                // SAFETY: only the `ColumnIds` resource is read, and nothing writes it.
+                unsafe { world.get_resource::<ColumnIds>() }.copied().unwrap_or_else(|| ColumnIds {
+                    $($column: world.components().component_id::<$component>(),)*
+                })
+            }
+        }
+
         impl<'w> Fighters<'w, 'w> {
             /// The fighters seated in `world`, to read from outside any system.
             pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
-                Fighters { $($column: Column::read(seats, world),)* }
+                let ids = ColumnIds::of(world.as_unsafe_world_cell_readonly());
+                Fighters { $($column: Column::read(seats, world, ids.$column),)* }
             }
         }
 
         impl<'w, 's> Fighters<'w, 's> {
             /// The fighters seated in a world lent whole to the rules.
             pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
-                Fighters { $($column: Column::lent(seats, world),)* }
+                let ids = ColumnIds::of(world);
+                Fighters { $($column: Column::lent(seats, world, ids.$column),)* }
             }
         }
 

@@ -14,6 +14,7 @@ mod fighters;
 mod slots;
 pub(crate) mod store;
 
+pub(crate) use fighters::ColumnIds;
 pub use fighters::{
     Column, Fighter, FighterInPlay, FighterParts, FighterPartsReadOnlyItem, FighterRef, Fighters, FightersIter,
 };
