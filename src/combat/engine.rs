@@ -12,9 +12,9 @@ use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     AfterStrike, AfterWalk, AttackedSchedule, BeforeAttack, CastingSchedule, ClockSchedule, ClockStep, Concentration,
-    CounterSchedule, Countering, DistractedSchedule, DroppedSchedule, HoldOnSpell, OwnState, Pass, Passing,
+    CounterSchedule, Countering, DistractedSchedule, DroppedSchedule, Drops, HoldOnSpell, OwnState, Pass, Passing,
     RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule,
-    TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, WhenDropped, unsettled,
+    TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, unsettled,
 };
 use super::schedule::{ManeuverCheck, ManeuverSchedule};
 use super::snapshot::{Copier, Snapshot};
@@ -294,7 +294,7 @@ fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str
         (ManeuverSchedule.intern(), ManeuverCheck.intern(), ManeuverCheck.name()),
         (CastingSchedule.intern(), HoldOnSpell.intern(), HoldOnSpell.name()),
         (DistractedSchedule.intern(), Concentration.intern(), Concentration.name()),
-        (DroppedSchedule.intern(), WhenDropped.intern(), WhenDropped.name()),
+        (DroppedSchedule.intern(), Drops.intern(), Drops.name()),
         (TakenSchedule.intern(), AfterStrike.intern(), AfterStrike.name()),
         (StepSchedule.intern(), WatchStep.intern(), WatchStep.name()),
         (WalkOverSchedule.intern(), AfterWalk.intern(), AfterWalk.name()),

@@ -1,7 +1,8 @@
 //! What befalls a fighter in the middle of a strike, where a variant has a rule for it:
 //! it is about to be attacked (hex-phases: it may abort to a dodge), its concentration is
-//! tried (hurt, or it made a free attack: ap-phases, osr-segments), it dropped (ap-phases:
-//! its advanced action is lost), or its casting drew its attacks of opportunity (the d20
+//! tried (hurt, or it made a free attack: ap-phases, osr-segments), it dropped (as every
+//! variant has it: the grapple released, unconscious, prone, dying or dead; and ap-phases'
+//! advanced action lost), or its casting drew its attacks of opportunity (the d20
 //! family's concentration, four-actions' interruption). The harm driver, at that point of the
 //! strike, puts what happened in the schedule's resource and runs the schedule
 //! (`Battle::run_rules`; the rules schedule's plugin adds them); each variant's systems there, in the schedule's one set, read
@@ -78,23 +79,33 @@ pub struct Distracted {
 }
 
 /// The schedule run when a fighter drops (reduced to 0 hit points or fewer), with
-/// [`Dropping`], after its grapple is released and before it falls unconscious.
+/// [`Dropping`]: its grapple released, then the variant's systems ([`WhenDropped`]), then
+/// it falls (unconscious, prone, dying as the variant's data has it) and may be dead.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DroppedSchedule;
 
-/// The variant's systems for a fighter dropping.
+/// Every system of the [`DroppedSchedule`], in the order they run.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WhenDropped;
+pub struct Drops;
 
-impl WhenDropped {
+impl Drops {
     pub fn name(self) -> &'static str {
         "harm: dropped"
     }
 }
 
-/// The fighter dropping, by seat.
+/// The variant's systems for a fighter dropping, once its grapple is released and before
+/// it falls.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WhenDropped;
+
+/// The fighter dropping, by seat, and whether the blow already failed its first save
+/// (d20-classic's massive damage).
 #[derive(Resource, Debug, Default)]
-pub struct Dropping(pub usize);
+pub struct Dropping {
+    pub unit: usize,
+    pub first_save_failed: bool,
+}
 
 /// The schedule run once a spell's casting has drawn its attacks of opportunity (or was
 /// cast defensively, drawing none), with [`CastingTried`]: whether the caster keeps hold of

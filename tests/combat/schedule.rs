@@ -75,8 +75,8 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         )
         // ap-phases' and osr-segments' casters may lose concentration.
         .chain([RulesVariant::ApPhases, RulesVariant::OsrSegments].contains(&v).then_some("harm: concentration"))
-        // ap-phases' advanced actions are lost when their maker drops.
-        .chain((v == RulesVariant::ApPhases).then_some("harm: dropped"))
+        // Every variant's fighters drop (ap-phases' advanced actions are lost then too).
+        .chain(["harm: dropped"])
         .chain(["strikes: taken"])
         // osr-segments watches each step (its immediate attacks) and follows a walk up
         // (allies passed are jostled).

@@ -42,10 +42,17 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         set(RulesVariant::OsrSegments, "harm: concentration"),
         owned(&[("osr_segments::concentration_broken", &["Declaration", "EventLog", "Spells"])])
     );
-    assert_eq!(
-        set(RulesVariant::ApPhases, "harm: dropped"),
-        owned(&[("ap_phases::advanced_action_lost", &["ActionPoints", "EventLog"])])
-    );
+    // Dropping is the same systems under every variant, over the dropping fighter's own
+    // components; ap-phases' advanced action is lost after its grapple is released and
+    // before it falls.
+    let released = ("schedule::grapple_released", ["Conditions", "Derived", "EventLog", "Grapple"].as_slice());
+    let falls = ("schedule::falls", ["Conditions", "Derived", "EventLog", "Health"].as_slice());
+    let dead_or_dying = ("schedule::dead_or_dying", ["Conditions", "Derived", "EventLog"].as_slice());
+    let lost = ("ap_phases::advanced_action_lost", ["ActionPoints", "EventLog"].as_slice());
+    assert_eq!(set(RulesVariant::ApPhases, "harm: dropped"), owned(&[released, lost, falls, dead_or_dying]));
+    for v in RulesVariant::ALL.into_iter().filter(|&v| v != RulesVariant::ApPhases) {
+        assert_eq!(set(v, "harm: dropped"), owned(&[released, falls, dead_or_dying]), "{v:?}");
+    }
     for v in [RulesVariant::ApPhases, RulesVariant::D20Classic] {
         assert_eq!(
             set(v, "strikes: casting"),
@@ -72,7 +79,6 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         for (name, with) in [
             ("strikes: before an attack", [RulesVariant::HexPhases].as_slice()),
             ("harm: concentration", &[RulesVariant::ApPhases, RulesVariant::OsrSegments]),
-            ("harm: dropped", &[RulesVariant::ApPhases]),
             ("strikes: maneuver check", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
             ("strikes: casting", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
         ] {

@@ -2,7 +2,9 @@
 //! dropping, dying (each variant's death saves) and death.
 
 use super::*;
-use crate::variants::Dropped;
+use crate::combat::battle::{Derived, EventLog, change_condition};
+use crate::rules::{Combatant, Conditions, Health, Stats};
+use crate::variants::{Dropped, RuleChoices};
 
 /// Damage from outside an attack roll (a trap, a scenario, a test): `amount` hit points
 /// from `by` to `t`, with everything that follows from it (dropping, broken concentration).
@@ -99,25 +101,11 @@ pub(crate) fn release(b: &mut Battle, i: usize) {
     lose(b, i, Condition::Grappled);
 }
 
-/// A fighter reduced to 0 or fewer hit points.
+/// A fighter reduced to 0 or fewer hit points: the systems of the `DroppedSchedule`.
 pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
-    release(b, t);
-    b.run_rules(DroppedSchedule, Dropping(t));
-    gain(b, t, Condition::Unconscious);
-    gain(b, t, Condition::Prone);
-    let dying = match b.variant.numbers().rules.dropped {
-        Dropped::Unconscious => false,
-        Dropped::DyingBelowZero => b.fighters.health[t].hp < 0,
-        Dropped::Dying => true,
-    };
-    if dying {
-        gain(b, t, Condition::Dying);
-    }
-    b.fighters.health[t].death_fails = u32::from(first_save_failed);
-    check_death(b, t);
+    b.run_rules(DroppedSchedule, Dropping { unit: t, first_save_failed });
 }
 
-/// Death thresholds: −Con score (four-actions, ap-phases), −10 (osr-segments, hex-phases).
 /// Death: no longer dying or stable, dead.
 pub(crate) fn kill(b: &mut Battle, t: usize) {
     lose(b, t, Condition::Dying);
@@ -125,12 +113,32 @@ pub(crate) fn kill(b: &mut Battle, t: usize) {
     gain(b, t, Condition::Dead);
 }
 
+/// Whether a fighter down is dead or dying (`death_check`): death thresholds are −Con
+/// (four-actions, ap-phases), −10 (osr-segments, hex-phases) or three failed saves.
 pub(crate) fn check_death(b: &mut Battle, t: usize) {
-    let f = b.fighters.at(t);
-    let rules = &b.variant.numbers().rules;
-    if rules.death.reached(f.health().hp, f.stats().def.abilities.con, f.health().death_fails) {
-        kill(b, t);
-    } else if rules.dropped == Dropped::DyingBelowZero && f.health().hp < 0 && !f.has(Condition::Stabilized) {
-        gain(b, t, Condition::Dying);
+    let Battle { fighters, events, derived, variant, .. } = b;
+    let (who, health, stats) = (&fighters.combatant[t], &fighters.health[t], &fighters.stats[t]);
+    death_check(&variant.numbers().rules, who, health, stats, &mut fighters.conditions[t], events, derived);
+}
+
+/// A fighter down, as the variant's data has it: dead at its threshold (no longer dying or
+/// stable), else dying below 0 where that is the rule and it is not stable.
+pub(crate) fn death_check(
+    rules: &RuleChoices,
+    who: &Combatant,
+    health: &Health,
+    stats: &Stats,
+    conditions: &mut Conditions,
+    log: &mut EventLog,
+    derived: &mut Derived,
+) {
+    let stable = conditions.has(Condition::Stabilized);
+    let mut change = |condition, gained| change_condition(&who.id, conditions, condition, gained, log, derived);
+    if rules.death.reached(health.hp, stats.def.abilities.con, health.death_fails) {
+        change(Condition::Dying, false);
+        change(Condition::Stabilized, false);
+        change(Condition::Dead, true);
+    } else if rules.dropped == Dropped::DyingBelowZero && health.hp < 0 && !stable {
+        change(Condition::Dying, true);
     }
 }

@@ -16,6 +16,7 @@ pub mod clock;
 mod counter;
 pub use counter::{CounterSchedule, Countering, SpellGoingOff};
 pub(crate) use counter::{Counterspelling, add_counterspell, countered};
+mod dropped;
 mod dying;
 pub(crate) use casting::Announcing;
 pub use casting::SpellsUnderWay;
@@ -33,7 +34,7 @@ mod walked;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use crate::combat::struck::{
     AttackedSchedule, BeforeAttack, CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule,
-    Distraction, DroppedSchedule, Dropping, HoldOnSpell, UnderAttack, WhenDropped,
+    Distraction, DroppedSchedule, Dropping, Drops, HoldOnSpell, UnderAttack, WhenDropped,
 };
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
@@ -356,7 +357,7 @@ impl Plugin for RulesSchedulePlugin {
         counter::add_counter(app);
         app.add_schedule(rule_schedule(AttackedSchedule)).init_resource::<UnderAttack>();
         app.add_schedule(rule_schedule(DistractedSchedule)).init_resource::<Distracted>();
-        app.add_schedule(rule_schedule(DroppedSchedule)).init_resource::<Dropping>();
+        dropped::add_dropped(app);
         app.add_schedule(rule_schedule(CastingSchedule)).init_resource::<CastingTried>();
         app.add_schedule(rule_schedule(ManeuverSchedule)).init_resource::<ManeuverTried>();
         for slot in Slot::ORDER {

@@ -193,7 +193,7 @@ pub(super) fn advanced_action_lost(
     mut fighters: Query<(&Combatant, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some(Ok((who, mut points))) = seats.0.get(dropping.0).map(|&e| fighters.get_mut(e)) else { return };
+    let Some(Ok((who, mut points))) = seats.0.get(dropping.unit).map(|&e| fighters.get_mut(e)) else { return };
     if let Some(adv) = points.advanced.take() {
         let action = super::advanced_name(&adv.action);
         log.push(CombatEvent::Spoiled { unit: who.id.clone(), action, reason: "it dropped".into() });
