@@ -9,13 +9,23 @@
 //! and change only the components they name. A variant with no such rule adds no system,
 //! and the schedule is not run.
 
+use bevy::ecs::component::Mutable;
 use bevy::ecs::schedule::{ScheduleLabel, Schedules};
 use bevy::prelude::*;
 
-/// Whether the schedule `label` in `world` holds any system: one that holds none (the
-/// variant has no such rule) is not run, nor its resource set.
-pub(crate) fn has_rules(world: &World, label: impl ScheduleLabel) -> bool {
-    world.resource::<Schedules>().get(label).is_some_and(|s| s.systems_len() > 0)
+/// Runs the small rule schedule `label` over `world` with `given` in its resource, and
+/// gives the resource back as its systems left it. A schedule that holds no system (the
+/// variant has no such rule) is not run, nor its resource set: `None`.
+pub(crate) fn run_with<R>(world: &mut World, label: impl ScheduleLabel, given: R) -> Option<R>
+where
+    R: Resource + Component<Mutability = Mutable> + Default,
+{
+    if world.resource::<Schedules>().get(label.intern()).is_none_or(|s| s.systems_len() == 0) {
+        return None;
+    }
+    *world.resource_mut::<R>() = given;
+    world.run_schedule(label);
+    Some(std::mem::take(&mut *world.resource_mut::<R>()))
 }
 
 /// The schedule run just before a fighter is attacked, with [`UnderAttack`].

@@ -136,7 +136,7 @@ impl Battle<'_, '_> {
     /// a driver is doing, with `given` (what happened: the fighter attacked, hurt or
     /// dropped) in its resource: the variant's systems there do the rest. A schedule with
     /// no systems is not run. Only a battle lent the world whole changes anything.
-    pub(crate) fn run_rules<R: Resource + Component<Mutability = Mutable>>(
+    pub(crate) fn run_rules<R: Resource + Component<Mutability = Mutable> + Default>(
         &mut self,
         label: impl ScheduleLabel,
         given: R,
@@ -147,13 +147,9 @@ impl Battle<'_, '_> {
         // battle's pointers into the world are all made anew afterwards (`hold_anew`), none
         // made before the run is used after it.
         unsafe {
-            let world = cell.world_mut();
-            if !crate::combat::struck::has_rules(world, label.intern()) {
-                return;
+            if crate::combat::struck::run_with(cell.world_mut(), label, given).is_some() {
+                store::hold_anew(self, cell);
             }
-            *world.resource_mut::<R>() = given;
-            world.run_schedule(label);
-            store::hold_anew(self, cell);
         }
     }
 

@@ -108,9 +108,15 @@ pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
 
 /// Death: no longer dying or stable, dead.
 pub(crate) fn kill(b: &mut Battle, t: usize) {
-    lose(b, t, Condition::Dying);
-    lose(b, t, Condition::Stabilized);
-    gain(b, t, Condition::Dead);
+    let Battle { fighters, events, derived, .. } = b;
+    dies(&fighters.combatant[t], &mut fighters.conditions[t], events, derived);
+}
+
+/// `who` dies: no longer dying or stable, dead.
+fn dies(who: &Combatant, conditions: &mut Conditions, log: &mut EventLog, derived: &mut Derived) {
+    for (condition, gained) in [(Condition::Dying, false), (Condition::Stabilized, false), (Condition::Dead, true)] {
+        change_condition(&who.id, conditions, condition, gained, log, derived);
+    }
 }
 
 /// Whether a fighter down is dead or dying (`death_check`): death thresholds are −Con
@@ -132,13 +138,9 @@ pub(crate) fn death_check(
     log: &mut EventLog,
     derived: &mut Derived,
 ) {
-    let stable = conditions.has(Condition::Stabilized);
-    let mut change = |condition, gained| change_condition(&who.id, conditions, condition, gained, log, derived);
     if rules.death.reached(health.hp, stats.def.abilities.con, health.death_fails) {
-        change(Condition::Dying, false);
-        change(Condition::Stabilized, false);
-        change(Condition::Dead, true);
-    } else if rules.dropped == Dropped::DyingBelowZero && health.hp < 0 && !stable {
-        change(Condition::Dying, true);
+        dies(who, conditions, log, derived);
+    } else if rules.dropped == Dropped::DyingBelowZero && health.hp < 0 && !conditions.has(Condition::Stabilized) {
+        change_condition(&who.id, conditions, Condition::Dying, true, log, derived);
     }
 }

@@ -5,7 +5,7 @@
 //! the [`Attempt`] and the components it names, rolls, logs and sets the margin); then
 //! what a success does (`resolve::maneuver_checked`), the same under every variant.
 
-use super::{Strike, StrikeStack};
+use super::Strike;
 use crate::combat::attack::{self, AttackContext, AttackKind, AttackProfile};
 use crate::combat::battle::{self, Maneuver};
 use crate::combat::resolve;
@@ -62,11 +62,9 @@ impl ManeuverTried {
 pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: Maneuver, hp_before: Option<i32>) {
     let provokes = world.resource::<Battlefield>().variant.numbers().rules.maneuvers_provoke_target;
     if provokes && hp_before.is_none() {
-        let hp = battle::store::read(world).fighters.health[by].hp;
         let trigger = format!("tries a {}", kind.name());
-        let stack = &mut world.resource_mut::<StrikeStack>().0;
-        stack.push(Strike::Maneuver { by, target, kind, hp_before: Some(hp) });
-        stack.push(Strike::Opportunity { by: target, mover: by, trigger });
+        let waiting = |hp| Strike::Maneuver { by, target, kind, hp_before: Some(hp) };
+        super::after_attacks_drawn(world, by, waiting, Strike::Opportunity { by: target, mover: by, trigger });
         return;
     }
     let attempt = {
@@ -79,11 +77,9 @@ pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: M
         let hurt = hp_before.map_or(0, |before| before - b.fighters.health[by].hp);
         Attempt { by, target, kind, hurt, aim }
     };
-    if !crate::combat::struck::has_rules(world, ManeuverSchedule) {
+    let tried = ManeuverTried { attempt: Some(attempt), margin: None };
+    let Some(margin) = crate::combat::struck::run_with(world, ManeuverSchedule, tried).and_then(|t| t.margin) else {
         return;
-    }
-    *world.resource_mut::<ManeuverTried>() = ManeuverTried { attempt: Some(attempt), margin: None };
-    world.run_schedule(ManeuverSchedule);
-    let Some(margin) = std::mem::take(&mut *world.resource_mut::<ManeuverTried>()).margin else { return };
+    };
     resolve::maneuver_checked(&mut battle::store::lend(world), by, target, kind, margin);
 }

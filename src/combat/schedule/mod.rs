@@ -203,6 +203,16 @@ pub enum Strike {
     Advanced { by: usize, action: crate::combat::kept::Advanced },
 }
 
+/// A strike that waits for the attacks of opportunity it draws: `waiting`, made of the
+/// mover's hit points now (so that it can tell how much those attacks hurt), goes on the
+/// stack beneath `drawn`, which is made first.
+pub(super) fn after_attacks_drawn(world: &mut World, mover: usize, waiting: impl FnOnce(i32) -> Strike, drawn: Strike) {
+    let hp = super::battle::store::read(world).fighters.health[mover].hp;
+    let stack = &mut world.resource_mut::<StrikeStack>().0;
+    stack.push(waiting(hp));
+    stack.push(drawn);
+}
+
 /// How a variant that has advanced actions (ap-phases) spends an AP on one and completes
 /// it, as its plugin gives it: the harm driver calls it for each [`Strike::Advanced`].
 #[derive(Resource, Clone, Copy)]

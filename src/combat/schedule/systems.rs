@@ -277,10 +277,13 @@ fn strike_on_top(world: &mut World) {
         let provokes =
             !defensive && world.resource::<Battlefield>().variant.numbers().provoked_by.contains(&Provoking::Casting);
         if provokes && hp_before.is_none() {
-            let hp = battle::store::read(world).fighters.health[caster].hp;
-            let stack = &mut world.resource_mut::<StrikeStack>().0;
-            stack.push(Strike::Spell { caster, target, spell, defensive, goes_off, hp_before: Some(hp) });
-            stack.push(Strike::Provoked { mover: caster, trigger: "casts a spell".into() });
+            let waiting = |hp| Strike::Spell { caster, target, spell, defensive, goes_off, hp_before: Some(hp) };
+            super::after_attacks_drawn(
+                world,
+                caster,
+                waiting,
+                Strike::Provoked { mover: caster, trigger: "casts a spell".into() },
+            );
             return;
         }
         let survives = keeps_hold(world, caster, sp, defensive, hp_before);
@@ -346,12 +349,8 @@ fn keeps_hold(
         }
         hurt = before - b.fighters.health[caster].hp;
     }
-    if !crate::combat::struck::has_rules(world, CastingSchedule) {
-        return true;
-    }
-    *world.resource_mut::<CastingTried>() = CastingTried { caster, spell: Some(sp), defensive, hurt, lost: false };
-    world.run_schedule(CastingSchedule);
-    !std::mem::take(&mut *world.resource_mut::<CastingTried>()).lost
+    let tried = CastingTried { caster, spell: Some(sp), defensive, hurt, lost: false };
+    crate::combat::struck::run_with(world, CastingSchedule, tried).is_none_or(|tried| !tried.lost)
 }
 
 /// A side out of the fight ends the battle: read from each fighter's side and conditions,

@@ -158,8 +158,8 @@ pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target
     }
 }
 
-/// A caster hurt between a spell's two AP: concentration against 10 + damage + spell level
-/// (d20 + caster level + casting ability), or the spell is lost.
+/// A caster hurt between a spell's two AP: the d20 family's concentration against 10 +
+/// damage + spell level (`concentration_keeps_hold`), or the spell is lost.
 pub(super) fn concentration_when_hurt(
     distracted: Res<Distracted>,
     seats: Res<Seats>,
@@ -178,11 +178,8 @@ pub(super) fn concentration_when_hurt(
     if !conditions.in_fight() || health.hp <= 0 {
         return; // dropping loses it anyway
     }
-    let dc = 10 + damage + sp.level as i32;
-    let why = format!("concentration (hurt for {damage} while casting)");
-    if !rolled_check(&mut dice, &mut log, who.id.clone(), why, stats.casting_check(), dc) {
+    if !super::super::concentration_keeps_hold(&mut dice, &mut log, who, stats, sp, false, damage) {
         points.advanced = None;
-        log.push(magic::spoiled(who.id.clone(), sp, "concentration broken by the wound".into()));
     }
 }
 
