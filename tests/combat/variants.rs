@@ -180,6 +180,34 @@ fn leaving_a_threatened_square_draws_one_attack_of_opportunity_per_round() {
 }
 
 #[test]
+fn a_mover_felled_by_the_blow_its_leaving_draws_is_not_logged_as_moving() {
+    let mut felled = false;
+    for seed in 0..40 {
+        let mut tried = battle(
+            vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+            RulesVariant::D20Classic,
+            seed,
+        );
+        until(&mut tried, "gob", |_| true);
+        let gob = tried.index_of("gob").unwrap();
+        // One hit point left: the hero's attack of opportunity, if it hits, fells it on the
+        // square it was leaving.
+        tried.lend().fighters.health[gob].hp = 1;
+        let before = tried.events().len();
+        tried.execute(Command::Move { to: (8, 3).into() }).unwrap();
+        let after = &tried.events()[before..];
+        let dropped = !tried.read().fighters.at(gob).in_fight();
+        let moved = after.iter().any(|e| matches!(e, CombatEvent::Moved { unit, .. } if unit == "gob"));
+        assert_eq!(moved, !dropped, "seed {seed}: logged as moving {moved}, felled {dropped}");
+        if dropped {
+            assert_eq!(tried.read().fighters.position[gob].0, (4, 3).into(), "it falls where it stood");
+            felled = true;
+        }
+    }
+    assert!(felled, "in 40 seeds the hero's blow fells the goblin at least once");
+}
+
+#[test]
 fn dying_ends_in_stabilising_or_three_failed_death_saves_in_a_row() {
     let (mut deaths, mut stable) = (0, 0);
     for seed in 0..40 {

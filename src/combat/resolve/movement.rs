@@ -176,8 +176,12 @@ impl Walk {
         b.invalidate();
         let cost =
             if self.done.len() == self.path.squares.len() { self.path.cost_ft } else { 5 * self.done.len() as u32 };
-        let id = b.fighters.combatant[mover].id.clone();
-        b.emit(CombatEvent::Moved { unit: id, path: self.done, cost_ft: cost, kind: self.kind });
+        // A mover stopped before it entered any square (felled by the blow its leaving drew,
+        // or held where it stood) has not moved, and the log does not say it has.
+        if !self.done.is_empty() {
+            let id = b.fighters.combatant[mover].id.clone();
+            b.emit(CombatEvent::Moved { unit: id, path: self.done, cost_ft: cost, kind: self.kind });
+        }
         self.then
     }
 }
