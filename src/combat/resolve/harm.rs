@@ -86,19 +86,17 @@ fn change(b: &mut Battle, i: usize, c: Condition, gained: bool) -> bool {
     crate::combat::battle::change_condition(&unit, &mut fighters.conditions[i], c, gained, events, derived)
 }
 
-/// Ends a grapple for both.
+/// Ends `i`'s grapple for both: the one it is locked with lets go first
+/// (`schedule::grapple::lets_go`).
 pub(crate) fn release(b: &mut Battle, i: usize) {
-    b.fighters.grapple[i].holds = false;
-    b.fighters.grapple[i].pinning = false;
-    if let Some(other) = b.fighters.grapple[i].with.take() {
-        b.fighters.grapple[other].with = None;
-        b.fighters.grapple[other].holds = false;
-        b.fighters.grapple[other].pinning = false;
-        lose(b, other, Condition::Pinned);
-        lose(b, other, Condition::Grappled);
+    let Battle { fighters, events, derived, .. } = b;
+    let other = fighters.grapple[i].with;
+    for who in [other, Some(i)].into_iter().flatten() {
+        let unit = fighters.combatant[who].id.clone();
+        let mut grapple = fighters.grapple[who];
+        crate::combat::schedule::grapple::lets_go(&unit, &mut grapple, &mut fighters.conditions[who], events, derived);
+        fighters.grapple[who] = grapple;
     }
-    lose(b, i, Condition::Pinned);
-    lose(b, i, Condition::Grappled);
 }
 
 /// A fighter reduced to 0 or fewer hit points: the systems of the `DroppedSchedule`.

@@ -59,7 +59,7 @@ pub(crate) fn escape_by_opposed_check(
 }
 
 /// Ends the grapple of `me` and `other` for both: neither holds, pins or is grappled (the
-/// other lets go first, as `resolve::release` has it).
+/// other lets go first).
 pub(crate) fn release_both(
     me: Entity,
     other: Option<Entity>,
@@ -68,14 +68,22 @@ pub(crate) fn release_both(
     derived: &mut Derived,
 ) {
     for who in [other, Some(me)].into_iter().flatten() {
-        let Ok((combatant, _, _, mut grapple, _)) = fighters.get_mut(who) else { continue };
-        grapple.holds = false;
-        grapple.with = None;
-        grapple.pinning = false;
-        let unit = combatant.id.clone();
-        let Ok((.., mut conditions)) = fighters.get_mut(who) else { continue };
-        for condition in [Condition::Pinned, Condition::Grappled] {
-            crate::combat::battle::change_condition(&unit, &mut conditions, condition, false, log, derived);
-        }
+        let Ok((combatant, _, _, mut grapple, mut conditions)) = fighters.get_mut(who) else { continue };
+        lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
+    }
+}
+
+/// One grappler's part in a grapple's end: it neither holds nor pins, is held by nobody,
+/// and is no longer pinned or grappled (each condition lost is logged).
+pub(crate) fn lets_go(
+    unit: &str,
+    grapple: &mut Grapple,
+    conditions: &mut Conditions,
+    log: &mut EventLog,
+    derived: &mut Derived,
+) {
+    *grapple = Grapple::default();
+    for condition in [Condition::Pinned, Condition::Grappled] {
+        crate::combat::battle::change_condition(unit, conditions, condition, false, log, derived);
     }
 }
