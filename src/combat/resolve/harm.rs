@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::combat::battle::{Derived, EventLog, change_condition};
+use crate::combat::fighter::Grapple;
 use crate::rules::{Combatant, Conditions, Health, Stats};
 use crate::variants::{Dropped, RuleChoices};
 
@@ -87,15 +88,30 @@ fn change(b: &mut Battle, i: usize, c: Condition, gained: bool) -> bool {
 }
 
 /// Ends `i`'s grapple for both: the one it is locked with lets go first
-/// (`schedule::grapple::lets_go`).
+/// (`lets_go`).
 pub(crate) fn release(b: &mut Battle, i: usize) {
     let Battle { fighters, events, derived, .. } = b;
     let other = fighters.grapple[i].with;
     for who in [other, Some(i)].into_iter().flatten() {
         let unit = fighters.combatant[who].id.clone();
         let mut grapple = fighters.grapple[who];
-        crate::combat::schedule::grapple::lets_go(&unit, &mut grapple, &mut fighters.conditions[who], events, derived);
+        lets_go(&unit, &mut grapple, &mut fighters.conditions[who], events, derived);
         fighters.grapple[who] = grapple;
+    }
+}
+
+/// One grappler's part in a grapple's end: it neither holds nor pins, is held by nobody,
+/// and is no longer pinned or grappled (each condition lost is logged).
+pub(crate) fn lets_go(
+    unit: &str,
+    grapple: &mut Grapple,
+    conditions: &mut Conditions,
+    log: &mut EventLog,
+    derived: &mut Derived,
+) {
+    *grapple = Grapple::default();
+    for condition in [Condition::Pinned, Condition::Grappled] {
+        change_condition(unit, conditions, condition, false, log, derived);
     }
 }
 

@@ -15,7 +15,7 @@ pub(crate) use super::battle::Maneuver;
 pub(crate) use actions::maneuver_checked;
 pub(crate) use economy::{take_move, take_standard};
 pub use harm::wound;
-pub(crate) use harm::{apply_damage, death_check, gain, kill, lose, release};
+pub(crate) use harm::{apply_damage, death_check, gain, kill, lets_go, lose, release};
 pub use movement::{Leg, Then, Walk};
 pub(crate) use movement::{beside, charge_attack, charge_path, charge_walk, drag_beside, held_attack, straight_run};
 pub(crate) use reactions::{opportunity, provoke_threateners};

@@ -9,7 +9,7 @@ use crate::combat::Command;
 use crate::combat::battle::{Derived, EventLog, Seats};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Grapple;
-use crate::rules::{Body, Combatant, Condition, Conditions, Dice, Stats};
+use crate::rules::{Body, Combatant, Conditions, Dice, Stats};
 use bevy::prelude::*;
 
 /// The grapplers' components that breaking free reads and changes.
@@ -69,21 +69,6 @@ pub(crate) fn release_both(
 ) {
     for who in [other, Some(me)].into_iter().flatten() {
         let Ok((combatant, _, _, mut grapple, mut conditions)) = fighters.get_mut(who) else { continue };
-        lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
-    }
-}
-
-/// One grappler's part in a grapple's end: it neither holds nor pins, is held by nobody,
-/// and is no longer pinned or grappled (each condition lost is logged).
-pub(crate) fn lets_go(
-    unit: &str,
-    grapple: &mut Grapple,
-    conditions: &mut Conditions,
-    log: &mut EventLog,
-    derived: &mut Derived,
-) {
-    *grapple = Grapple::default();
-    for condition in [Condition::Pinned, Condition::Grappled] {
-        crate::combat::battle::change_condition(unit, conditions, condition, false, log, derived);
+        crate::combat::resolve::lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
     }
 }

@@ -22,7 +22,7 @@ pub(crate) use casting::Announcing;
 pub use casting::SpellsUnderWay;
 pub use dying::DyingTurn;
 pub(crate) use dying::{Dying, DyingTurns, Logged, save_or_bleed};
-pub(crate) mod grapple;
+mod grapple;
 mod maneuver;
 pub(crate) use grapple::{Grapplers, release_both};
 pub use maneuver::{Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
