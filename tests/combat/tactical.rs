@@ -202,6 +202,32 @@ fn the_flank_behaviour_takes_the_square_across_from_an_ally() {
     }
 }
 
+/// A foe already down is no one to flank: with the only goblin still fighting out of
+/// everyone's reach and a dying one beside the ally, the flank behaviour does not walk round
+/// the dying one (it closes on the one still fighting, as greedy does).
+#[test]
+fn the_flank_behaviour_does_not_go_round_a_foe_already_down() {
+    use fivefoot::combat::ai::Behaviour;
+    for v in [RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic] {
+        let units = vec![
+            unit("ally", "blue", (4, 3), "human_fighter", None),
+            unit("hero", "blue", (6, 6), "human_fighter", None),
+            unit("down", "red", (5, 3), "goblin", None),
+            unit("gob", "red", (9, 7), "goblin", None),
+        ];
+        let mut b = battle(units, v, 3);
+        let down = b.index_of("down").unwrap();
+        b.lend().fighters.health[down].hp = -1;
+        for c in [Condition::Unconscious, Condition::Prone, Condition::Dying] {
+            b.lend().fighters.conditions[down].add(c);
+        }
+        let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&mut b.lend(), a));
+        assert_ne!(cmd, Command::Move { to: GridPos::new(6, 3) }, "{v}: not round the dying goblin");
+        let greedy = next_deed(&mut b, "hero", &mut |b, a| fivefoot::combat::ai::greedy(&mut b.lend(), a));
+        assert_eq!(cmd, greedy, "{v}: it closes on the goblin still fighting");
+    }
+}
+
 /// d20-classic: a fighter beside a goblin, one 5-ft step from the square across it from its
 /// ally, steps there ("a five-foot step ... provokes no attacks of opportunity"; a move out
 /// of the goblin's reach would draw one) and still has its attack.

@@ -217,17 +217,20 @@ fn concentrate(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> 
     best_approach(b, actor, &[target]).and_then(|to| first_valid_move(b, [to]))
 }
 
-/// Step, or else move, to a square that flanks a foe an ally already threatens (the move
-/// drawing the fewest attacks, then the cheapest); none when it already flanks.
+/// Step, or else move, to a square that flanks a foe in the fight an ally already
+/// threatens (the move drawing the fewest attacks, then the cheapest); none when it
+/// already flanks one. A foe down already is no one to flank: going round it wastes a turn.
 fn flank(b: &mut Battle, actor: usize) -> Option<Command> {
     b.refresh();
     let squares = {
         let view = b.view();
-        let already = foes_of(b, actor).into_iter().any(|t| rules::flanking(&view, actor, t).flanking);
-        if already {
+        let foes = foes_of(b, actor);
+        if foes.iter().any(|&t| rules::flanking(&view, actor, t).flanking) {
             return None;
         }
-        rules::flanking_squares(&view, actor)
+        let mut squares = rules::flanking_squares(&view, actor);
+        squares.retain(|(_, foe)| foes.contains(foe));
+        squares
     };
     if squares.is_empty() {
         return None;

@@ -3,15 +3,16 @@
 //! normal up) a strike at each foe in reach; commands that agree are one candidate. Each
 //! candidate is played out by the real rules engine: the battle's snapshot restored into a
 //! scratch world of its variant and house rules, the acting unit giving that command and
-//! fighting on by its behaviour, its allies by the lines they chose last, the foes as the
-//! greedy AI, to the end of the acting unit's next opportunity. A line is chosen over
-//! closing and striking only when it beats it pair by pair, over the same dice, by more than
-//! the pairs' spread allows to luck.
+//! fighting on by its behaviour through its opportunity, then (from normal up) every unit
+//! as the greedy AI to the battle's end. So each line is weighed by what it wins if
+//! everyone plays on plainly, and choosing the best improves on greedy's own line (a
+//! rollout policy). A line is chosen over closing and striking only when it beats it pair
+//! by pair, over the same dice, by more than the pairs' spread allows to luck.
 //! Every candidate faces the same dice (each playout's dice reseeded from the decision and
 //! the sample, each unit rolling from a stream of its own: common random numbers, so two
-//! lines that agree roll alike), and the budget counts playouts, so the
+//! lines that agree roll alike), and the budget counts playouts and commands, so the
 //! same battle gives the same decision on any machine. The score of a playout is what each
-//! side has left: units standing, and their hit points.
+//! side has left (units standing, and their hit points) and whether it won.
 
 use super::behaviours::Behaviour;
 use super::{Ai, greedy};
@@ -21,14 +22,15 @@ use crate::combat::{Battle, BattleWorld};
 /// How hard the tactical AI plays: its search budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Difficulty {
-    /// Three behaviours, one antithetic pair of playouts each: it misjudges a fight that a
-    /// few lucky or unlucky rolls decide.
+    /// Three behaviours, one antithetic pair of short playouts each (to its next turn): it
+    /// misjudges a fight that a few lucky or unlucky rolls decide, and shies from blows
+    /// that pay off only later.
     Easy,
-    /// Every behaviour and a strike at each foe in reach, up to 24 playouts each (12
-    /// antithetic pairs) within a budget of 2,000 commands.
+    /// Every behaviour and a strike at each foe in reach, each played out to the battle's
+    /// end, up to 24 playouts each (12 antithetic pairs) within a budget of 4,000 commands.
     #[default]
     Normal,
-    /// As normal, with 48 playouts each.
+    /// As normal, with up to 48 playouts each within 8,000 commands.
     Hard,
 }
 
@@ -40,14 +42,24 @@ struct Budget {
     /// Commands all the playouts of a decision may play together, roughly: after the first
     /// pair of each candidate, as many more pairs as this allows (at least none more).
     commands_per_decision: u32,
-    /// How far each playout looks ahead: through the acting unit's opportunity after it has
-    /// come round again this many times (everyone else answering in between).
-    turns: u32,
-    /// A playout stops after this many commands, whatever the clock.
-    commands: u32,
+    horizon: Horizon,
     /// Whether a strike at each foe in reach is a candidate too, beside the behaviours'
     /// (which strike the weakest).
     every_target: bool,
+}
+
+/// How far a playout looks ahead.
+#[derive(Clone, Copy)]
+enum Horizon {
+    /// Through the acting unit's opportunity after its turn has come round this many times
+    /// (its allies by the lines they chose last, the foes greedily), at most `commands`.
+    /// Short-sighted: blows that pay only later (a few strikes on a big foe) weigh less than
+    /// the risk run now, so it stays out of fights it should join.
+    Turns { turns: u32, commands: u32 },
+    /// To the battle's end, at most `commands`: after the acting unit's opportunity, every
+    /// unit plays as the greedy AI. Each line is weighed by what it wins if all play on
+    /// plainly, so choosing the best improves on greedy's own line (a rollout policy).
+    End { commands: u32 },
 }
 
 impl Difficulty {
@@ -67,19 +79,17 @@ impl Difficulty {
                 behaviours: &[Behaviour::Greedy, Behaviour::FocusFire, Behaviour::Withdraw],
                 samples: 2,
                 commands_per_decision: 200,
-                turns: 1,
-                commands: 120,
+                horizon: Horizon::Turns { turns: 1, commands: 120 },
                 every_target: false,
             },
             Difficulty::Normal => Budget {
                 behaviours: &Behaviour::ALL,
                 samples: 24,
-                commands_per_decision: 2_000,
-                turns: 1,
-                commands: 240,
+                commands_per_decision: 4_000,
+                horizon: Horizon::End { commands: 600 },
                 every_target: true,
             },
-            Difficulty::Hard => Budget { samples: 48, commands_per_decision: 4_000, ..Difficulty::Normal.budget() },
+            Difficulty::Hard => Budget { samples: 48, commands_per_decision: 8_000, ..Difficulty::Normal.budget() },
         }
     }
 }
@@ -291,10 +301,9 @@ fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -> crate::gr
     }
 }
 
-/// Plays the scratch battle on from its snapshot: `actor` gives `opening`, then fights by
-/// `behaviour`, everyone else greedily, to the budget's horizon; scores what `actor`'s side
-/// has left against the rest. Each command's rolls come from its giver's stream of the dice,
-/// so the candidates' playouts give every unit the same rolls as far as their lines agree.
+/// Plays the scratch battle on from its snapshot, `actor` giving `opening`, to the budget's
+/// horizon, and scores it. Each command's rolls come from its giver's stream of the dice, so
+/// the candidates' playouts give every unit the same rolls as far as their lines agree.
 fn playout(
     scratch: &mut BattleWorld,
     actor: usize,
@@ -303,6 +312,23 @@ fn playout(
     plan: &[Option<Behaviour>],
     budget: &Budget,
 ) -> (f64, u32) {
+    match budget.horizon {
+        Horizon::Turns { turns, commands } => for_turns(scratch, (actor, opening, behaviour), plan, turns, commands),
+        Horizon::End { commands } => to_the_end(scratch, actor, opening, behaviour, commands),
+    }
+}
+
+/// Plays on through `actor`'s opportunity after its turn has come round `turns` times (or
+/// `cap` commands): `actor` gives `opening`, then fights by `behaviour`, its allies by the
+/// lines they chose last, the foes greedily; scores what `actor`'s side has left against
+/// the rest.
+fn for_turns(
+    scratch: &mut BattleWorld,
+    (actor, opening, behaviour): (usize, &Command, Behaviour),
+    plan: &[Option<Behaviour>],
+    turns: u32,
+    cap: u32,
+) -> (f64, u32) {
     // Each time the actor's turn comes round again is one cycle of everyone's answers; the
     // playout ends as the last cycle's opportunity does (so a line that waits for the foes
     // to come is weighed with the blows it strikes when they have).
@@ -310,10 +336,10 @@ fn playout(
     let mut commands = 0;
     let mut opened = false;
     let within = within_a_turn(&scratch.read());
-    let last_round = scratch.clock().round + budget.turns + 1;
-    while !scratch.is_over() && commands < budget.commands {
+    let last_round = scratch.clock().round + turns + 1;
+    while !scratch.is_over() && commands < cap {
         let Some(now) = scratch.actor() else { break };
-        if now != actor && was_acting && cycles >= budget.turns {
+        if now != actor && was_acting && cycles >= turns {
             break;
         }
         if now == actor && !was_acting {
@@ -341,13 +367,59 @@ fn playout(
             }
         };
         opened |= now == actor;
-        scratch.set_roller(Some(now));
-        if scratch.execute(cmd).is_err() {
-            let _ = scratch.execute(Command::EndTurn);
-        }
+        give(scratch, now, cmd);
         commands += 1;
     }
     (standing(&scratch.read(), actor), commands)
+}
+
+/// Plays the scratch battle on from its snapshot to its end (or `cap` commands): `actor`
+/// gives `opening` and fights by `behaviour` through that opportunity, then every unit
+/// plays as the greedy AI. Scores what `actor`'s side has left against the rest, and
+/// [`WON`] for the battle won (less for lost).
+fn to_the_end(
+    scratch: &mut BattleWorld,
+    actor: usize,
+    opening: &Command,
+    behaviour: Behaviour,
+    cap: u32,
+) -> (f64, u32) {
+    let (mut commands, mut opened, mut opening_over) = (0, false, false);
+    while !scratch.is_over() && commands < cap {
+        let Some(now) = scratch.actor() else { break };
+        opening_over |= opened && now != actor;
+        let cmd = {
+            let mut b = scratch.lend();
+            match (now == actor && !opening_over, opened) {
+                (true, false) => opening.clone(),
+                (true, true) => behaviour.command(&mut b, now),
+                (false, _) => greedy(&mut b, now),
+            }
+        };
+        opened |= now == actor;
+        give(scratch, now, cmd);
+        commands += 1;
+    }
+    let b = scratch.read();
+    let won = match b.winner.as_ref() {
+        Some(Some(side)) if *side == b.fighters.side[actor].0 => WON,
+        Some(Some(_)) => -WON,
+        _ => 0.0,
+    };
+    (standing(&b, actor) + won, commands)
+}
+
+/// What winning the battle adds to a playout's score (in units standing): a line that
+/// wins with fewer left beats one that loses with more.
+const WON: f64 = 2.0;
+
+/// `now` gives `cmd` in a playout, rolling from its own stream of the dice; a command the
+/// rules refuse ends its turn instead.
+fn give(scratch: &mut BattleWorld, now: usize, cmd: Command) {
+    scratch.set_roller(Some(now));
+    if scratch.execute(cmd).is_err() {
+        let _ = scratch.execute(Command::EndTurn);
+    }
 }
 
 /// How far apart two units can be and still meet before the actor's next turn: the fastest
