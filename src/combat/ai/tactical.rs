@@ -56,8 +56,8 @@ enum Horizon {
     /// Short-sighted: blows that pay only later (a few strikes on a big foe) weigh less than
     /// the risk run now, so it stays out of fights it should join.
     Turns { turns: u32, commands: u32 },
-    /// To the battle's end, at most `commands`: after the acting unit's opportunity, every
-    /// unit plays as the greedy AI. Each line is weighed by what it wins if all play on
+    /// To the battle's end, at most `commands` (fewer in a large battle, `for_size`): after
+    /// the acting unit's opportunity, every unit plays as the greedy AI. Each line is weighed by what it wins if all play on
     /// plainly, so choosing the best improves on greedy's own line (a rollout policy).
     End { commands: u32 },
 }
@@ -208,7 +208,8 @@ impl Ai for Tactical {
             row.push((a + b) / 2.0);
             spent += ca + cb;
         }
-        let pairs = (budget.commands_per_decision / spent.max(1)).clamp(1, budget.samples / 2);
+        let per_decision = for_size(budget.commands_per_decision, battle.read().fighters.len());
+        let pairs = (per_decision / spent.max(1)).clamp(1, budget.samples / 2);
         let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
         // Pair after pair, every candidate still in the race; from the third pair, one whose
         // gain over the plain line is below nought by twice its standard error drops out (it
@@ -314,7 +315,10 @@ fn playout(
 ) -> (f64, u32) {
     match budget.horizon {
         Horizon::Turns { turns, commands } => for_turns(scratch, (actor, opening, behaviour), plan, turns, commands),
-        Horizon::End { commands } => to_the_end(scratch, actor, opening, behaviour, commands),
+        Horizon::End { commands } => {
+            let cap = for_size(commands, scratch.read().fighters.len());
+            to_the_end(scratch, actor, opening, behaviour, cap)
+        }
     }
 }
 
@@ -408,6 +412,19 @@ fn to_the_end(
     };
     (standing(&b, actor) + won, commands)
 }
+
+/// A budget of commands for a battle of `units`: whole up to [`FULL_BUDGET_UNITS`], and in
+/// proportion fewer above (Great melee's 40 units: 3 in 10). Each command of a larger battle
+/// costs more (every unit's threat, the greedy AI's search over a larger board), so its
+/// decisions would otherwise take far longer; its playouts stop short of the end and are
+/// scored where they stop.
+fn for_size(commands: u32, units: usize) -> u32 {
+    let units = units as u32;
+    if units <= FULL_BUDGET_UNITS { commands } else { commands * FULL_BUDGET_UNITS / units }
+}
+
+/// The most units a battle may have for the whole budget (every fair level has at most 10).
+const FULL_BUDGET_UNITS: u32 = 12;
 
 /// What winning the battle adds to a playout's score (in units standing): a line that
 /// wins with fewer left beats one that loses with more.
