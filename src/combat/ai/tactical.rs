@@ -109,8 +109,9 @@ pub struct Tactical {
     held: Option<Held>,
     /// The candidates of the last decision that weighed any, by square.
     scored: Vec<super::ScoredSquare>,
-    /// The line each unit of its side chose last, by seat: in a playout its allies fight
-    /// on by theirs, so units that chose to hold or flank together are weighed together.
+    /// The line each unit of its side chose last, by seat: in a short playout (easy's) its
+    /// allies fight on by theirs, so units that chose to hold or flank together are weighed
+    /// together. Playouts to the end have everyone fight on as greedy.
     plan: Vec<Option<Behaviour>>,
 }
 
