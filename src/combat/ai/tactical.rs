@@ -56,7 +56,7 @@ enum Horizon {
     /// Short-sighted: blows that pay only later (a few strikes on a big foe) weigh less than
     /// the risk run now, so it stays out of fights it should join.
     Turns { turns: u32, commands: u32 },
-    /// To the battle's end, at most `commands` (fewer in a large battle, `for_size`): after
+    /// To the battle's end, at most `commands` (fewer in a large battle, `Budget::for_size`): after
     /// the acting unit's opportunity, every unit plays as the greedy AI. Each line is weighed by what it wins if all play on
     /// plainly, so choosing the best improves on greedy's own line (a rollout policy).
     End { commands: u32 },
@@ -93,6 +93,29 @@ impl Difficulty {
         }
     }
 }
+
+impl Budget {
+    /// The budget for a battle of `units`: whole up to [`FULL_BUDGET_UNITS`], and in
+    /// proportion less above (Great melee's 40 units: 3 in 10), both the commands of a
+    /// decision and the length of a playout to the end. Each command of a larger battle
+    /// costs more (every unit's threat, the greedy AI's search over a larger board), so its
+    /// decisions would otherwise take far longer; its playouts stop short of the end and
+    /// are scored where they stop.
+    fn for_size(mut self, units: usize) -> Budget {
+        let units = units as u32;
+        if units > FULL_BUDGET_UNITS {
+            let scaled = |commands: u32| commands * FULL_BUDGET_UNITS / units;
+            self.commands_per_decision = scaled(self.commands_per_decision);
+            if let Horizon::End { commands } = &mut self.horizon {
+                *commands = scaled(*commands);
+            }
+        }
+        self
+    }
+}
+
+/// The most units a battle may have for the whole budget (every fair level has at most 10).
+const FULL_BUDGET_UNITS: u32 = 12;
 
 /// How much better than closing and striking another line must score, on one pair of
 /// playouts, to be chosen (in units standing: a fifth of a unit at full health counts 0.4).
@@ -155,7 +178,7 @@ impl Ai for Tactical {
             self.reason = format!("{who}: {} goes on (the line chosen this turn)", line.name());
             return command;
         }
-        let budget = self.difficulty.budget();
+        let budget = self.difficulty.budget().for_size(battle.read().fighters.len());
         let mut candidates: Vec<Candidate> = Vec::new();
         {
             let mut b = battle.lend();
@@ -209,8 +232,7 @@ impl Ai for Tactical {
             row.push((a + b) / 2.0);
             spent += ca + cb;
         }
-        let per_decision = for_size(budget.commands_per_decision, battle.read().fighters.len());
-        let pairs = (per_decision / spent.max(1)).clamp(1, budget.samples / 2);
+        let pairs = (budget.commands_per_decision / spent.max(1)).clamp(1, budget.samples / 2);
         let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
         // Pair after pair, every candidate still in the race; from the third pair, one whose
         // gain over the plain line is below nought by twice its standard error drops out (it
@@ -316,10 +338,7 @@ fn playout(
 ) -> (f64, u32) {
     match budget.horizon {
         Horizon::Turns { turns, commands } => for_turns(scratch, (actor, opening, behaviour), plan, turns, commands),
-        Horizon::End { commands } => {
-            let cap = for_size(commands, scratch.read().fighters.len());
-            to_the_end(scratch, actor, opening, behaviour, cap)
-        }
+        Horizon::End { commands } => to_the_end(scratch, actor, opening, behaviour, commands),
     }
 }
 
@@ -413,19 +432,6 @@ fn to_the_end(
     };
     (standing(&b, actor) + won, commands)
 }
-
-/// A budget of commands for a battle of `units`: whole up to [`FULL_BUDGET_UNITS`], and in
-/// proportion fewer above (Great melee's 40 units: 3 in 10). Each command of a larger battle
-/// costs more (every unit's threat, the greedy AI's search over a larger board), so its
-/// decisions would otherwise take far longer; its playouts stop short of the end and are
-/// scored where they stop.
-fn for_size(commands: u32, units: usize) -> u32 {
-    let units = units as u32;
-    if units <= FULL_BUDGET_UNITS { commands } else { commands * FULL_BUDGET_UNITS / units }
-}
-
-/// The most units a battle may have for the whole budget (every fair level has at most 10).
-const FULL_BUDGET_UNITS: u32 = 12;
 
 /// What winning the battle adds to a playout's score (in units standing): a line that
 /// wins with fewer left beats one that loses with more.

@@ -93,10 +93,8 @@ pub(crate) fn release(b: &mut Battle, i: usize) {
     let Battle { fighters, events, derived, .. } = b;
     let other = fighters.grapple[i].with;
     for who in [other, Some(i)].into_iter().flatten() {
-        let unit = fighters.combatant[who].id.clone();
-        let mut grapple = fighters.grapple[who];
-        lets_go(&unit, &mut grapple, &mut fighters.conditions[who], events, derived);
-        fighters.grapple[who] = grapple;
+        let unit = &fighters.combatant[who].id;
+        lets_go(unit, &mut fighters.grapple[who], &mut fighters.conditions[who], events, derived);
     }
 }
 
