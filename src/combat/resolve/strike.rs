@@ -27,8 +27,9 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
         }
         let k = if n == 0 { kind.clone() } else { AttackKind::Iterative(n) };
         b.refresh();
-        let p = attack::profile(b, &b.view(), a, t, &k, ctx);
-        if !p.legal {
+        // Whether the next swing may be made at all: its modifiers are weighed as it is
+        // rolled (`roll_attack`), once its target's own rules have answered it.
+        if attack::legality(b, &b.view(), a, t).is_err() {
             break;
         }
         roll_attack(b, a, t, k, ctx);
