@@ -529,3 +529,32 @@ fn the_tactical_ai_beats_greedy_where_a_short_sighted_search_lost() {
     assert_eq!((t.wins, t.losses), (g.losses, g.wins));
     assert!(t.wins >= 18, "tactical won {} and lost {} of 32", t.wins, t.losses);
 }
+
+/// A strike at a foe of the search's own choosing (not the weakest foe greedy strikes) is
+/// named as such, in the reason and on the overlay, not as "close and strike": on
+/// *archers-walls* under d20-classic the first blue archer shoots the swordsman charging in
+/// rather than the archer greedy would pick.
+#[test]
+fn a_strike_the_search_chose_is_called_a_strike() {
+    let lvl =
+        Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/archers-walls.ron"), &Catalogue::builtin()).unwrap();
+    let mut b = BattleWorld::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 2, BattleOptions::default());
+    let mut brain = Tactical::new(Difficulty::Normal);
+    let mut strikes = 0;
+    for _ in 0..40 {
+        let Some(actor) = b.actor() else { break };
+        let blue = b.read().fighters.side[actor].0 == "blue";
+        let cmd = if blue { brain.decide(&mut b, actor) } else { AiKind::Greedy.make().decide(&mut b, actor) };
+        if blue && let Some(chosen) = brain.scored().iter().find(|s| s.chosen) {
+            let why = brain.reason().unwrap();
+            let struck = chosen.line == "strike";
+            assert_eq!(why.contains(": strike at "), struck, "{why} / {chosen:?}");
+            assert!(!struck || matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. }), "{cmd:?}");
+            strikes += usize::from(struck);
+        }
+        if b.execute(cmd).is_err() {
+            b.execute(Command::EndTurn).unwrap();
+        }
+    }
+    assert!(strikes > 0, "some blue unit chose a strike of its own");
+}

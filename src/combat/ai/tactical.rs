@@ -162,11 +162,24 @@ impl Tactical {
     }
 }
 
-/// One candidate: the command it gives now and the behaviours that give it.
+/// One candidate: the command it gives now and the behaviours that give it (a strike at
+/// a foe in reach that no behaviour chose fights on as greedy).
 struct Candidate {
     command: Command,
     behaviours: Vec<Behaviour>,
+    /// Whether it is a strike at a foe of the search's own choosing, not a behaviour's.
+    strike: bool,
     score: f64,
+}
+
+impl Candidate {
+    /// The line's name in a reason and on the overlay.
+    fn name(&self) -> String {
+        if self.strike {
+            return "strike".to_string();
+        }
+        self.behaviours.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+    }
 }
 
 impl Ai for Tactical {
@@ -186,14 +199,21 @@ impl Ai for Tactical {
                 let command = behaviour.command(&mut b, actor);
                 match candidates.iter_mut().find(|c| c.command == command) {
                     Some(c) => c.behaviours.push(behaviour),
-                    None => candidates.push(Candidate { command, behaviours: vec![behaviour], score: 0.0 }),
+                    None => {
+                        candidates.push(Candidate { command, behaviours: vec![behaviour], strike: false, score: 0.0 })
+                    }
                 }
             }
         }
         if budget.every_target {
             for command in strikes(&mut battle.lend(), actor) {
                 if !candidates.iter().any(|c| c.command == command) {
-                    candidates.push(Candidate { command, behaviours: vec![Behaviour::Greedy], score: 0.0 });
+                    candidates.push(Candidate {
+                        command,
+                        behaviours: vec![Behaviour::Greedy],
+                        strike: true,
+                        score: 0.0,
+                    });
                 }
             }
         }
@@ -274,7 +294,7 @@ impl Ai for Tactical {
             .enumerate()
             .map(|(i, c)| super::ScoredSquare {
                 square: square_of(battle, actor, &c.command),
-                line: c.behaviours.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "),
+                line: c.name(),
                 score: c.score,
                 chosen: i == best,
             })
@@ -533,8 +553,10 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, pl
         Command::EndTurn => "(waits: ends its turn)".to_string(),
         other => format!("({})", other.name()),
     };
-    // Behaviours that fall back on the same command are named by the first of them.
-    let name = chosen.behaviours.first().map_or("close and strike", |b| b.name());
+    // Behaviours that fall back on the same command are named by the first of them; a
+    // strike at a foe of the search's own choosing is a strike.
+    let name =
+        if chosen.strike { "strike" } else { chosen.behaviours.first().map_or("close and strike", |b| b.name()) };
     let margin = chosen.score - baseline;
     format!("{who}: {name} {what}; {margin:+.2} over close-and-strike in {playouts} playouts")
 }
