@@ -558,3 +558,37 @@ fn a_strike_the_search_chose_is_called_a_strike() {
     }
     assert!(strikes > 0, "some blue unit chose a strike of its own");
 }
+
+/// osr-segments opens each round with declarations, and what a unit declares decides its
+/// round ("declared intents" in the issue): the tactical AI weighs each intent it may
+/// declare (to fight, a delay, a charge at each foe) rather than taking greedy's, says what
+/// it declared, and sometimes declares other than greedy would.
+#[test]
+fn the_tactical_ai_weighs_each_intent_it_may_declare() {
+    let lvl =
+        Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/hex-mirror.ron"), &Catalogue::builtin()).unwrap();
+    let mut b = BattleWorld::new(&lvl, &Catalogue::builtin(), RulesVariant::OsrSegments, 1, BattleOptions::default());
+    let mut brain = Tactical::new(Difficulty::Normal);
+    let (mut weighed, mut own) = (0, 0);
+    for _ in 0..150 {
+        let Some(actor) = b.actor() else { break };
+        let blue = b.read().fighters.side[actor].0 == "blue";
+        let declaring = b.read().budget().declaring();
+        let cmd = if blue { brain.decide(&mut b, actor) } else { AiKind::Greedy.make().decide(&mut b, actor) };
+        if blue && declaring {
+            assert!(matches!(cmd, Command::Declare { .. }), "{cmd:?}");
+            let why = brain.reason().unwrap();
+            assert!(why.contains(": declares "), "{why}");
+            let lines: Vec<&str> = brain.scored().iter().map(|s| s.line.as_str()).collect();
+            if lines.len() > 1 {
+                weighed += 1;
+                assert!(lines.contains(&"declare"), "{lines:?}");
+            }
+            own += usize::from(brain.scored().iter().any(|s| s.chosen && s.line == "declare"));
+        }
+        if b.execute(cmd).is_err() {
+            b.execute(Command::EndTurn).unwrap();
+        }
+    }
+    assert!(weighed > 0 && own > 0, "declarations weighed {weighed} times, its own chosen {own} times");
+}

@@ -6,6 +6,7 @@
 //! recorded list of commands.
 
 pub mod behaviours;
+mod candidates;
 pub mod tactical;
 
 pub use behaviours::Behaviour;

@@ -1,6 +1,7 @@
 //! The tactical AI: a search over the portfolio of behaviours (`behaviours`), per unit
 //! decision. Each behaviour's next command is found on the battle as it stands, and (from
-//! normal up) a strike at each foe in reach; commands that agree are one candidate. Each
+//! normal up) a strike at each foe in reach, or each intent it may declare where the round
+//! opens with declarations; commands that agree are one candidate (`candidates`). Each
 //! candidate is played out by the real rules engine: the battle's snapshot restored into a
 //! scratch world of its variant and house rules, the acting unit giving that command and
 //! fighting on by its behaviour through its opportunity, then (from normal up) every unit
@@ -15,6 +16,7 @@
 //! side has left (units standing, and their hit points) and whether it won.
 
 use super::behaviours::Behaviour;
+use super::candidates::{Candidate, Line, attacks_drawn, gather, square_of};
 use super::{Ai, greedy};
 use crate::combat::command::Command;
 use crate::combat::snapshot::Snapshot;
@@ -162,26 +164,6 @@ impl Tactical {
     }
 }
 
-/// One candidate: the command it gives now and the behaviours that give it (a strike at
-/// a foe in reach that no behaviour chose fights on as greedy).
-struct Candidate {
-    command: Command,
-    behaviours: Vec<Behaviour>,
-    /// Whether it is a strike at a foe of the search's own choosing, not a behaviour's.
-    strike: bool,
-    score: f64,
-}
-
-impl Candidate {
-    /// The line's name in a reason and on the overlay.
-    fn name(&self) -> String {
-        if self.strike {
-            return "strike".to_string();
-        }
-        self.behaviours.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
-    }
-}
-
 impl Ai for Tactical {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
         self.scored.clear();
@@ -192,35 +174,14 @@ impl Ai for Tactical {
             return command;
         }
         let budget = self.difficulty.budget().for_size(battle.read().fighters.len());
-        let mut candidates: Vec<Candidate> = Vec::new();
-        {
-            let mut b = battle.lend();
-            for &behaviour in budget.behaviours {
-                let command = behaviour.command(&mut b, actor);
-                match candidates.iter_mut().find(|c| c.command == command) {
-                    Some(c) => c.behaviours.push(behaviour),
-                    None => {
-                        candidates.push(Candidate { command, behaviours: vec![behaviour], strike: false, score: 0.0 })
-                    }
-                }
-            }
-        }
-        if budget.every_target {
-            for command in strikes(&mut battle.lend(), actor) {
-                if !candidates.iter().any(|c| c.command == command) {
-                    candidates.push(Candidate {
-                        command,
-                        behaviours: vec![Behaviour::Greedy],
-                        strike: true,
-                        score: 0.0,
-                    });
-                }
-            }
-        }
+        let mut candidates = gather(&mut battle.lend(), actor, budget.behaviours, budget.every_target);
         let who = battle.read().fighters.combatant[actor].id.clone();
         if candidates.len() == 1 {
             let only = candidates.pop().expect("one candidate");
-            self.reason = format!("{who}: {} (no other line)", only.behaviours[0].name());
+            self.reason = match &only.command {
+                Command::Declare { intent } => format!("{who}: declares {} (no other line)", intent.describe()),
+                _ => format!("{who}: {} (no other line)", only.first_name()),
+            };
             return only.command;
         }
         let snapshot = match &mut self.snapshot {
@@ -320,28 +281,6 @@ impl Ai for Tactical {
 
     fn scored(&self) -> &[super::ScoredSquare] {
         &self.scored
-    }
-}
-
-/// The square a command goes to (a move, a step) or strikes at (its target's square); the
-/// actor's own for anything else.
-fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -> crate::grid::GridPos {
-    let b = battle.read();
-    let at = |id: &str| b.index_of(id).map(|t| b.fighters.position[t].0);
-    let here = b.fighters.position[actor].0;
-    match command {
-        Command::Move { to } | Command::Step { to } | Command::Dash { to } | Command::Tumble { to } => *to,
-        Command::Attack { target }
-        | Command::FullAttack { target }
-        | Command::Charge { target }
-        | Command::Trip { target }
-        | Command::Shove { target }
-        | Command::Disarm { target }
-        | Command::Grapple { target }
-        | Command::Cast { target, .. }
-        | Command::CoupDeGrace { target }
-        | Command::FirstAid { target } => at(target).unwrap_or(here),
-        _ => here,
     }
 }
 
@@ -553,36 +492,13 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, pl
         Command::EndTurn => "(waits: ends its turn)".to_string(),
         other => format!("({})", other.name()),
     };
-    // Behaviours that fall back on the same command are named by the first of them; a
-    // strike at a foe of the search's own choosing is a strike.
-    let name =
-        if chosen.strike { "strike" } else { chosen.behaviours.first().map_or("close and strike", |b| b.name()) };
     let margin = chosen.score - baseline;
-    format!("{who}: {name} {what}; {margin:+.2} over close-and-strike in {playouts} playouts")
-}
-
-/// A strike at each foe `actor` can attack now, in id order (a full attack where the
-/// variant has one and it is allowed); none while something comes first.
-fn strikes(b: &mut Battle, actor: usize) -> Vec<Command> {
-    if super::first_things(b, actor).is_some() {
-        return vec![];
-    }
-    let mut found = Vec::new();
-    for t in super::foes_of(b, actor) {
-        let id = b.fighters.combatant[t].id.clone();
-        let options = [Command::FullAttack { target: id.clone() }, Command::Attack { target: id }];
-        if let Some(strike) = options.into_iter().find(|c| b.allows(c)) {
-            found.push(strike);
-        }
-    }
-    found
-}
-
-/// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws.
-fn attacks_drawn(b: &mut Battle, actor: usize, to: crate::grid::GridPos) -> Option<usize> {
-    b.refresh();
-    let view = b.view();
-    Some(super::one_move(b, actor).plan_to(&view, to).ok()?.provokes.len())
+    let name = match (&chosen.command, chosen.line) {
+        (Command::Declare { intent }, Line::Declaration) => format!("declares {}", intent.describe()),
+        (Command::Declare { intent }, _) => format!("declares {} ({})", intent.describe(), chosen.first_name()),
+        _ => format!("{} {what}", chosen.first_name()),
+    };
+    format!("{who}: {name}; {margin:+.2} over close-and-strike in {playouts} playouts")
 }
 
 #[cfg(test)]

@@ -1,0 +1,146 @@
+//! What the tactical AI weighs for one decision: each behaviour's next command (commands
+//! that agree are one candidate), and from normal up a strike at each foe in reach and,
+//! where the round opens with declarations (osr-segments), each intent the actor may
+//! declare. Also where a candidate goes on the overlay, and how many attacks of
+//! opportunity a move draws, for its reason.
+
+use super::behaviours::Behaviour;
+use crate::combat::command::{Command, Intent};
+use crate::combat::{Battle, BattleWorld};
+use crate::grid::GridPos;
+
+/// Where a candidate comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Line {
+    /// The behaviours that give its command.
+    Behaviours,
+    /// A strike at a foe in reach that the search picked itself (not the weakest, greedy's).
+    Strike,
+    /// An intent declared for the round, picked by the search.
+    Declaration,
+}
+
+/// One candidate: the command it gives now, the behaviours that give it (a strike or a
+/// declaration of the search's own fights on as greedy), and its score once weighed.
+pub(super) struct Candidate {
+    pub command: Command,
+    pub behaviours: Vec<Behaviour>,
+    pub line: Line,
+    pub score: f64,
+}
+
+impl Candidate {
+    fn of(command: Command, behaviour: Behaviour, line: Line) -> Candidate {
+        Candidate { command, behaviours: vec![behaviour], line, score: 0.0 }
+    }
+
+    /// The line's name in a reason and on the overlay: its behaviours' names, or what the
+    /// search picked.
+    pub fn name(&self) -> String {
+        match self.line {
+            Line::Strike => "strike".to_string(),
+            Line::Declaration => "declare".to_string(),
+            Line::Behaviours => self.behaviours.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "),
+        }
+    }
+
+    /// The name of the line in a reason: behaviours that fall back on the same command are
+    /// named by the first of them.
+    pub fn first_name(&self) -> &'static str {
+        match self.line {
+            Line::Strike => "strike",
+            Line::Declaration => "declare",
+            Line::Behaviours => self.behaviours.first().map_or("close and strike", |b| b.name()),
+        }
+    }
+}
+
+/// The candidates for `actor`'s next command: each of `behaviours`' commands, then (if
+/// `search_own`) the strikes and declarations no behaviour gives, in id order.
+pub(super) fn gather(b: &mut Battle, actor: usize, behaviours: &[Behaviour], search_own: bool) -> Vec<Candidate> {
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for &behaviour in behaviours {
+        let command = behaviour.command(b, actor);
+        match candidates.iter_mut().find(|c| c.command == command) {
+            Some(c) => c.behaviours.push(behaviour),
+            None => candidates.push(Candidate::of(command, behaviour, Line::Behaviours)),
+        }
+    }
+    if search_own {
+        let own = strikes(b, actor).into_iter().map(|c| (c, Line::Strike));
+        let declared = declarations(b, actor).into_iter().map(|c| (c, Line::Declaration));
+        for (command, line) in own.chain(declared).collect::<Vec<_>>() {
+            if !candidates.iter().any(|c| c.command == command) {
+                candidates.push(Candidate::of(command, Behaviour::Greedy, line));
+            }
+        }
+    }
+    candidates
+}
+
+/// A strike at each foe `actor` can attack now, in id order (a full attack where the
+/// variant has one and it is allowed); none while something comes first.
+fn strikes(b: &mut Battle, actor: usize) -> Vec<Command> {
+    if super::first_things(b, actor).is_some() {
+        return vec![];
+    }
+    let mut found = Vec::new();
+    for t in super::foes_of(b, actor) {
+        let id = b.fighters.combatant[t].id.clone();
+        let options = [Command::FullAttack { target: id.clone() }, Command::Attack { target: id }];
+        if let Some(strike) = options.into_iter().find(|c| b.allows(c)) {
+            found.push(strike);
+        }
+    }
+    found
+}
+
+/// Where the round opens with declarations (osr-segments): each intent `actor` may declare
+/// now (to fight, to delay, a charge at each foe in the fight, in id order), the greedy
+/// AI's own among them; none elsewhere or at any other moment.
+fn declarations(b: &mut Battle, actor: usize) -> Vec<Command> {
+    if !b.budget().declaring() {
+        return vec![];
+    }
+    let charges = super::foes_of(b, actor)
+        .into_iter()
+        .filter(|&t| b.charge_possible(actor, t))
+        .map(|t| Intent::Charge { target: b.fighters.combatant[t].id.clone() })
+        .collect::<Vec<_>>();
+    [Intent::Fight, Intent::Delay]
+        .into_iter()
+        .chain(charges)
+        .map(|intent| Command::Declare { intent })
+        .filter(|c| b.allows(c))
+        .collect()
+}
+
+/// The square a command goes to (a move, a step) or strikes at (its target's square); the
+/// actor's own for anything else.
+pub(super) fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -> GridPos {
+    let b = battle.read();
+    let at = |id: &str| b.index_of(id).map(|t| b.fighters.position[t].0);
+    let here = b.fighters.position[actor].0;
+    match command {
+        Command::Move { to } | Command::Step { to } | Command::Dash { to } | Command::Tumble { to } => *to,
+        Command::Attack { target }
+        | Command::FullAttack { target }
+        | Command::Charge { target }
+        | Command::Trip { target }
+        | Command::Shove { target }
+        | Command::Disarm { target }
+        | Command::Grapple { target }
+        | Command::Cast { target, .. }
+        | Command::CoupDeGrace { target }
+        | Command::FirstAid { target }
+        | Command::Declare { intent: Intent::Charge { target } } => at(target).unwrap_or(here),
+        _ => here,
+    }
+}
+
+/// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws.
+pub(super) fn attacks_drawn(b: &mut Battle, actor: usize, to: GridPos) -> Option<usize> {
+    b.refresh();
+    let view = b.view();
+    Some(super::one_move(b, actor).plan_to(&view, to).ok()?.provokes.len())
+}
