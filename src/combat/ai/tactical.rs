@@ -495,7 +495,7 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, pl
     let margin = chosen.score - baseline;
     let name = match (&chosen.command, chosen.line) {
         (Command::Declare { intent }, Line::Declaration) => format!("declares {}", intent.describe()),
-        (Command::Declare { intent }, _) => format!("declares {} ({})", intent.describe(), chosen.first_name()),
+        (Command::Declare { intent }, _) => format!("declares {}, as {} would", intent.describe(), chosen.first_name()),
         _ => format!("{} {what}", chosen.first_name()),
     };
     format!("{who}: {name}; {margin:+.2} over close-and-strike in {playouts} playouts")
