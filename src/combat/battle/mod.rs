@@ -337,11 +337,6 @@ impl Battle<'_, '_> {
         crate::rules::ReachBand::under(self.variant, f.reach().natural_ft, f.size(), &f.wielded().def)
     }
 
-    /// What `f` threatens under this variant.
-    pub fn threat_band(&self, f: FighterRef<'_, '_, '_>) -> Option<crate::rules::ReachBand> {
-        crate::rules::ReachBand::threatened(self.variant, f.reach().natural_ft, f.size(), &f.wielded().def, f.trained())
-    }
-
     /// Forget derived state after positions or conditions change.
     pub fn invalidate(&mut self) {
         self.derived.stale = true;
@@ -367,15 +362,6 @@ impl Battle<'_, '_> {
     /// Ends the battle.
     pub fn finish(&mut self, winner: Option<String>, reason: &str) {
         finish(&mut self.winner, &mut self.clock, &mut self.events, winner, reason);
-    }
-
-    /// Checks whether a side has won, and ends the battle if so.
-    pub fn check_victory(&mut self) -> bool {
-        let Some((winner, reason)) = decided(self.fighters.iter().map(|f| (f.side(), f.conditions()))) else {
-            return false;
-        };
-        self.finish(winner, reason);
-        true
     }
 }
 
