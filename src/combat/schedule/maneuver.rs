@@ -37,10 +37,17 @@ pub struct Attempt {
     pub kind: Maneuver,
     /// The hit points the maker lost to the attack of opportunity its attempt drew.
     pub hurt: i32,
-    /// The maker's attack on the target as it stands, every term weighed (d20-classic's
-    /// touch attack starts from it).
-    pub aim: AttackProfile,
+    /// The maker's attack on the target as it stands, every term weighed, where the
+    /// variant's check starts from it ([`AimedManeuvers`]: d20-classic's touch attack);
+    /// else not weighed.
+    pub aim: Option<AttackProfile>,
 }
+
+/// Put in the rules world by a variant whose maneuver check starts from the maker's attack
+/// on the target (d20-classic's touch attack): only there is that attack weighed for an
+/// attempt.
+#[derive(Resource, Debug, Default)]
+pub struct AimedManeuvers;
 
 /// The maneuver being checked, and by how much its maker won (below 0: lost), left `None`
 /// when it is over already (it missed, or lost and paid for it).
@@ -73,7 +80,10 @@ pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: M
             return;
         }
         b.refresh();
-        let aim = attack::profile(b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default());
+        let aim = b
+            .world()
+            .is_some_and(|w| w.contains_resource::<AimedManeuvers>())
+            .then(|| attack::profile(b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default()));
         let hurt = hp_before.map_or(0, |before| before - b.fighters.health[by].hp);
         Attempt { by, target, kind, hurt, aim }
     };

@@ -25,7 +25,7 @@ pub(crate) use dying::{Dying, DyingTurns, Logged, save_or_bleed};
 mod grapple;
 mod maneuver;
 pub(crate) use grapple::{Grapplers, release_both};
-pub use maneuver::{Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
+pub use maneuver::{AimedManeuvers, Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
 mod stances;
 pub(crate) use stances::{acting, delay_to_end_of_order};
 mod systems;

@@ -152,7 +152,7 @@ fn touch_attack_then_opposed_check(
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some(Attempt { by, target, kind, hurt, aim }) = tried.attempt.clone() else { return };
+    let Some(&Attempt { by, target, kind, hurt, aim: Some(ref aim) }) = tried.attempt() else { return };
     let fighter = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok());
     let (Some((maker, ms, mb)), Some((foe, ts, tb))) = (fighter(by), fighter(target)) else { return };
     let what = kind.name();
@@ -209,7 +209,8 @@ impl Plugin for D20ClassicPlugin {
         keep_each::<ImmediateAction>(app);
         own_budget::<SwiftAction>(app);
         app.add_systems(CastingSchedule, super::concentration_while_casting.in_set(HoldOnSpell));
-        app.add_systems(ManeuverSchedule, touch_attack_then_opposed_check.in_set(ManeuverCheck));
+        app.init_resource::<AimedManeuvers>()
+            .add_systems(ManeuverSchedule, touch_attack_then_opposed_check.in_set(ManeuverCheck));
         modifiers::add_d20_family(app);
         // Strength to damage, one and a half times with two hands.
         app.add_modifier(modifiers::strength_with_two_hands)
