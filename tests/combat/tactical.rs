@@ -530,32 +530,50 @@ fn the_tactical_ai_beats_greedy_where_a_short_sighted_search_lost() {
     assert!(t.wins >= 18, "tactical won {} and lost {} of 32", t.wins, t.losses);
 }
 
+/// Plays `commands` commands of `level` under `v` from `seed`, blue by `brain` and red by
+/// greedy, showing each blue decision to `seen` (the command, and whether the round was
+/// asking for declarations when it was made).
+fn blue_tactical_against_greedy(
+    level: &str,
+    v: RulesVariant,
+    seed: u64,
+    commands: usize,
+    brain: &mut Tactical,
+    mut seen: impl FnMut(&Tactical, &Command, bool),
+) {
+    let path = format!("{}/levels/{level}.ron", env!("CARGO_MANIFEST_DIR"));
+    let lvl = Level::load(path, &Catalogue::builtin()).unwrap();
+    let mut b = BattleWorld::new(&lvl, &Catalogue::builtin(), v, seed, BattleOptions::default());
+    for _ in 0..commands {
+        let Some(actor) = b.actor() else { break };
+        let blue = b.read().fighters.side[actor].0 == "blue";
+        let declaring = b.read().budget().declaring();
+        let cmd = if blue { brain.decide(&mut b, actor) } else { AiKind::Greedy.make().decide(&mut b, actor) };
+        if blue {
+            seen(brain, &cmd, declaring);
+        }
+        if b.execute(cmd).is_err() {
+            b.execute(Command::EndTurn).unwrap();
+        }
+    }
+}
+
 /// A strike at a foe of the search's own choosing (not the weakest foe greedy strikes) is
 /// named as such, in the reason and on the overlay, not as "close and strike": on
 /// *archers-walls* under d20-classic the first blue archer shoots the swordsman charging in
 /// rather than the archer greedy would pick.
 #[test]
 fn a_strike_the_search_chose_is_called_a_strike() {
-    let lvl =
-        Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/archers-walls.ron"), &Catalogue::builtin()).unwrap();
-    let mut b = BattleWorld::new(&lvl, &Catalogue::builtin(), RulesVariant::D20Classic, 2, BattleOptions::default());
-    let mut brain = Tactical::new(Difficulty::Normal);
     let mut strikes = 0;
-    for _ in 0..40 {
-        let Some(actor) = b.actor() else { break };
-        let blue = b.read().fighters.side[actor].0 == "blue";
-        let cmd = if blue { brain.decide(&mut b, actor) } else { AiKind::Greedy.make().decide(&mut b, actor) };
-        if blue && let Some(chosen) = brain.scored().iter().find(|s| s.chosen) {
-            let why = brain.reason().unwrap();
-            let struck = chosen.line == "strike";
-            assert_eq!(why.contains(": strike at "), struck, "{why} / {chosen:?}");
-            assert!(!struck || matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. }), "{cmd:?}");
-            strikes += usize::from(struck);
-        }
-        if b.execute(cmd).is_err() {
-            b.execute(Command::EndTurn).unwrap();
-        }
-    }
+    let mut brain = Tactical::new(Difficulty::Normal);
+    blue_tactical_against_greedy("archers-walls", RulesVariant::D20Classic, 2, 40, &mut brain, |brain, cmd, _| {
+        let Some(chosen) = brain.scored().iter().find(|s| s.chosen) else { return };
+        let why = brain.reason().unwrap();
+        let struck = chosen.line == "strike";
+        assert_eq!(why.contains(": strike at "), struck, "{why} / {chosen:?}");
+        assert!(!struck || matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. }), "{cmd:?}");
+        strikes += usize::from(struck);
+    });
     assert!(strikes > 0, "some blue unit chose a strike of its own");
 }
 
@@ -565,17 +583,18 @@ fn a_strike_the_search_chose_is_called_a_strike() {
 /// it declared, and sometimes declares other than greedy would.
 #[test]
 fn the_tactical_ai_weighs_each_intent_it_may_declare() {
-    let lvl =
-        Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/hex-mirror.ron"), &Catalogue::builtin()).unwrap();
-    let mut b = BattleWorld::new(&lvl, &Catalogue::builtin(), RulesVariant::OsrSegments, 1, BattleOptions::default());
-    let mut brain = Tactical::new(Difficulty::Normal);
     let (mut weighed, mut own) = (0, 0);
-    for _ in 0..150 {
-        let Some(actor) = b.actor() else { break };
-        let blue = b.read().fighters.side[actor].0 == "blue";
-        let declaring = b.read().budget().declaring();
-        let cmd = if blue { brain.decide(&mut b, actor) } else { AiKind::Greedy.make().decide(&mut b, actor) };
-        if blue && declaring {
+    let mut brain = Tactical::new(Difficulty::Normal);
+    blue_tactical_against_greedy(
+        "hex-mirror",
+        RulesVariant::OsrSegments,
+        1,
+        150,
+        &mut brain,
+        |brain, cmd, declaring| {
+            if !declaring {
+                return;
+            }
             assert!(matches!(cmd, Command::Declare { .. }), "{cmd:?}");
             let why = brain.reason().unwrap();
             assert!(why.contains(": declares "), "{why}");
@@ -585,10 +604,7 @@ fn the_tactical_ai_weighs_each_intent_it_may_declare() {
                 assert!(lines.contains(&"declare"), "{lines:?}");
             }
             own += usize::from(brain.scored().iter().any(|s| s.chosen && s.line == "declare"));
-        }
-        if b.execute(cmd).is_err() {
-            b.execute(Command::EndTurn).unwrap();
-        }
-    }
+        },
+    );
     assert!(weighed > 0 && own > 0, "declarations weighed {weighed} times, its own chosen {own} times");
 }
