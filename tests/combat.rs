@@ -169,6 +169,9 @@ mod snapshots;
 #[path = "combat/tactical.rs"]
 mod tactical;
 
+#[path = "combat/tactical_lines.rs"]
+mod tactical_lines;
+
 #[path = "combat/forecast.rs"]
 mod forecast;
 

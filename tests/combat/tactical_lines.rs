@@ -1,0 +1,84 @@
+//! What the tactical AI names its lines in its reasons and on the overlay: a strike the
+//! search picked itself, and the intents it weighs where a round opens with declarations.
+
+use super::*;
+use fivefoot::combat::ai::{Ai, AiKind, Difficulty, Tactical};
+
+/// Plays `commands` commands of `level` under `v` from `seed`, blue by `brain` and red by
+/// greedy, showing each blue decision to `seen` (the command, and whether the round was
+/// asking for declarations when it was made).
+fn blue_tactical_against_greedy(
+    level: &str,
+    v: RulesVariant,
+    seed: u64,
+    commands: usize,
+    brain: &mut Tactical,
+    mut seen: impl FnMut(&Tactical, &Command, bool),
+) {
+    let path = format!("{}/levels/{level}.ron", env!("CARGO_MANIFEST_DIR"));
+    let lvl = Level::load(path, &Catalogue::builtin()).unwrap();
+    let mut b = BattleWorld::new(&lvl, &Catalogue::builtin(), v, seed, BattleOptions::default());
+    for _ in 0..commands {
+        let Some(actor) = b.actor() else { break };
+        let blue = b.read().fighters.side[actor].0 == "blue";
+        let declaring = b.read().budget().declaring();
+        let cmd = if blue { brain.decide(&mut b, actor) } else { AiKind::Greedy.make().decide(&mut b, actor) };
+        if blue {
+            seen(brain, &cmd, declaring);
+        }
+        if b.execute(cmd).is_err() {
+            b.execute(Command::EndTurn).unwrap();
+        }
+    }
+}
+
+/// A strike at a foe of the search's own choosing (not the weakest foe greedy strikes) is
+/// named as such, in the reason and on the overlay, not as "close and strike": on
+/// *archers-walls* under d20-classic the first blue archer shoots the swordsman charging in
+/// rather than the archer greedy would pick.
+#[test]
+fn a_strike_the_search_chose_is_called_a_strike() {
+    let mut strikes = 0;
+    let mut brain = Tactical::new(Difficulty::Normal);
+    blue_tactical_against_greedy("archers-walls", RulesVariant::D20Classic, 2, 40, &mut brain, |brain, cmd, _| {
+        let Some(chosen) = brain.scored().iter().find(|s| s.chosen) else { return };
+        let why = brain.reason().unwrap();
+        let struck = chosen.line == "strike";
+        assert_eq!(why.contains(": strike at "), struck, "{why} / {chosen:?}");
+        assert!(!struck || matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. }), "{cmd:?}");
+        strikes += usize::from(struck);
+    });
+    assert!(strikes > 0, "some blue unit chose a strike of its own");
+}
+
+/// osr-segments opens each round with declarations, and what a unit declares decides its
+/// round ("declared intents" in the issue): the tactical AI weighs each intent it may
+/// declare (to fight, a delay, a charge at each foe) rather than taking greedy's, says what
+/// it declared, and sometimes declares other than greedy would.
+#[test]
+fn the_tactical_ai_weighs_each_intent_it_may_declare() {
+    let (mut weighed, mut own) = (0, 0);
+    let mut brain = Tactical::new(Difficulty::Normal);
+    blue_tactical_against_greedy(
+        "hex-mirror",
+        RulesVariant::OsrSegments,
+        1,
+        150,
+        &mut brain,
+        |brain, cmd, declaring| {
+            if !declaring {
+                return;
+            }
+            assert!(matches!(cmd, Command::Declare { .. }), "{cmd:?}");
+            let why = brain.reason().unwrap();
+            assert!(why.contains(": declares "), "{why}");
+            let lines: Vec<&str> = brain.scored().iter().map(|s| s.line.as_str()).collect();
+            if lines.len() > 1 {
+                weighed += 1;
+                assert!(lines.contains(&"declare"), "{lines:?}");
+            }
+            own += usize::from(brain.scored().iter().any(|s| s.chosen && s.line == "declare"));
+        },
+    );
+    assert!(weighed > 0 && own > 0, "declarations weighed {weighed} times, its own chosen {own} times");
+}
