@@ -34,12 +34,18 @@ impl Candidate {
         Candidate { command, behaviours: vec![behaviour], line, score: 0.0 }
     }
 
-    /// The line's name in a reason and on the overlay: its behaviours' names, or what the
-    /// search picked.
+    /// The line's name on the overlay: its behaviours' names, or what the search picked
+    /// ("strike", "declare delay").
     pub fn name(&self) -> String {
         match self.line {
             Line::Strike => "strike".to_string(),
-            Line::Declaration => "declare".to_string(),
+            Line::Declaration => match &self.command {
+                Command::Declare { intent: Intent::Fight } => "declare fight".to_string(),
+                Command::Declare { intent: Intent::Delay } => "declare delay".to_string(),
+                Command::Declare { intent: Intent::Charge { target } } => format!("declare charge at {target}"),
+                Command::Declare { intent: Intent::Cast { spell } } => format!("declare {spell}"),
+                _ => "declare".to_string(),
+            },
             Line::Behaviours => self.behaviours.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "),
         }
     }
