@@ -254,7 +254,11 @@ fn advance_clock(
                     let unit = r.battle.read().fighters.combatant[actor].id.clone();
                     reasons.write(AiReason { unit, reason });
                 }
-                res.ai_squares = scored;
+                // The overlay keeps the last decision that weighed anything (a greedy foe's
+                // or a held line's command weighs nothing), so it can be read while others act.
+                if !scored.is_empty() {
+                    res.ai_squares = scored;
+                }
                 let played = match res.battle.execute(cmd.clone()) {
                     Ok(()) => Some(cmd),
                     Err(_) => res.battle.execute(Command::EndTurn).ok().map(|()| Command::EndTurn),

@@ -209,8 +209,9 @@ fn a_level_s_side_colours_and_its_person_s_side_are_what_the_menu_and_the_tokens
 }
 
 /// The window plays each side with the AI the level or the player named: a tactical side
-/// thinks off the main thread and plays the battle `sim` plays with the same AIs, and each
-/// of its commands comes with its reason for the log.
+/// thinks off the main thread and plays the battle `sim` plays with the same AIs, each of
+/// its commands comes with its reason for the log, and the candidates it last weighed stay
+/// for the overlay.
 #[test]
 fn the_window_plays_each_side_with_its_named_ai_and_gives_the_tactical_ais_reasons() {
     use fivefoot::combat::ai::{AiKind, Difficulty};
@@ -240,12 +241,19 @@ fn the_window_plays_each_side_with_its_named_ai_and_gives_the_tactical_ais_reaso
     app.insert_resource(BattleRes::new(battle, vec![], ais));
     assert_eq!(app.world().resource::<BattleRes>().ai_of("red"), easy);
     assert_eq!(app.world().resource::<BattleRes>().ai_of("blue"), AiKind::Greedy);
+    // The AI-squares overlay keeps the last decision that weighed anything while greedy's
+    // commands (which weigh nothing) are played.
+    let mut weighed = false;
     for _ in 0..100_000 {
         app.update();
+        let kept = !app.world().resource::<BattleRes>().ai_squares.is_empty();
+        assert!(kept || !weighed, "a weighed decision stays on the overlay");
+        weighed |= kept;
         if battle_of(&app).is_over() {
             break;
         }
     }
+    assert!(weighed, "the tactical AI weighed some decision");
     assert_eq!(battle_of(&app).events(), reference.events(), "the battle sim plays with the same AIs");
     let heard = &app.world().resource::<Heard>().0;
     let reasons: Vec<(&str, &str)> =
