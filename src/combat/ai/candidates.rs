@@ -46,7 +46,15 @@ impl Candidate {
                 Command::Declare { intent: Intent::Cast { spell } } => format!("declare {spell}"),
                 _ => "declare".to_string(),
             },
-            Line::Behaviours => self.behaviours.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "),
+            Line::Behaviours => {
+                // Many behaviours that agree read as the first two and how many more, so the
+                // label stays within a few squares.
+                let mut names: Vec<&str> = self.behaviours.iter().take(2).map(|b| b.name()).collect();
+                let more = self.behaviours.len().saturating_sub(2);
+                let more = (more > 0).then(|| format!("+{more} more"));
+                names.extend(more.as_deref());
+                names.join(", ")
+            }
         }
     }
 
@@ -149,4 +157,25 @@ pub(super) fn attacks_drawn(b: &mut Battle, actor: usize, to: GridPos) -> Option
     b.refresh();
     let view = b.view();
     Some(super::one_move(b, actor).plan_to(&view, to).ok()?.provokes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_many_behaviours_agree_on_is_named_by_the_first_two_and_how_many_more() {
+        let all = Candidate {
+            command: Command::EndTurn,
+            behaviours: Behaviour::ALL.to_vec(),
+            line: Line::Behaviours,
+            score: 0.0,
+        };
+        let first_two = format!("{}, {}", Behaviour::ALL[0].name(), Behaviour::ALL[1].name());
+        assert_eq!(all.name(), format!("{first_two}, +{} more", Behaviour::ALL.len() - 2));
+        let two = Candidate { behaviours: Behaviour::ALL[..2].to_vec(), ..all };
+        assert_eq!(two.name(), first_two);
+        let strike = Candidate { line: Line::Strike, ..two };
+        assert_eq!(strike.name(), "strike");
+    }
 }
