@@ -84,13 +84,44 @@ fn draw_ai_squares(
             Transform::from_translation(at.extend(4.0)),
         ));
         let lines: Vec<String> = here.iter().map(|s| format!("{:+.2} {}", s.score, s.line)).collect();
+        let (anchor, edge) = label_anchor(square.x, layout.width, layout.tile);
         commands.spawn((
             AiSquareMark,
             DespawnOnExit(Screen::Skirmish),
             Text2d::new(lines.join("\n")),
             TextFont::from_font_size(11.0),
             TextColor(Color::WHITE),
-            Transform::from_translation((at + Vec2::new(0.0, -layout.tile_height() * 0.3)).extend(30.0)),
+            anchor,
+            Transform::from_translation((at + Vec2::new(edge, -layout.tile_height() * 0.3)).extend(30.0)),
         ));
+    }
+}
+
+/// Where a label of the square in column `x` of a board `width` columns wide hangs, and how
+/// far from the square's centre: from the square's left edge rightwards on the board's left
+/// third, from its right edge leftwards on the right third, centred between, so that a long
+/// label stays over the board rather than under the side panel.
+fn label_anchor(x: i32, width: i32, tile: f32) -> (bevy::sprite::Anchor, f32) {
+    use bevy::sprite::Anchor;
+    let third = width / 3;
+    if x >= width - third {
+        (Anchor::CENTER_RIGHT, tile * 0.5)
+    } else if x < third {
+        (Anchor::CENTER_LEFT, -tile * 0.5)
+    } else {
+        (Anchor::CENTER, 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label_anchor;
+    use bevy::sprite::Anchor;
+
+    #[test]
+    fn a_label_hangs_towards_the_middle_of_the_board() {
+        assert_eq!(label_anchor(0, 16, 48.0), (Anchor::CENTER_LEFT, -24.0));
+        assert_eq!(label_anchor(8, 16, 48.0), (Anchor::CENTER, 0.0));
+        assert_eq!(label_anchor(15, 16, 48.0), (Anchor::CENTER_RIGHT, 24.0));
     }
 }
