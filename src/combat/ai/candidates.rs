@@ -83,7 +83,7 @@ pub(super) fn gather(b: &mut Battle, actor: usize, behaviours: &[Behaviour], sea
     if search_own {
         let own = strikes(b, actor).into_iter().map(|c| (c, Line::Strike));
         let declared = declarations(b, actor).into_iter().map(|c| (c, Line::Declaration));
-        for (command, line) in own.chain(declared).collect::<Vec<_>>() {
+        for (command, line) in own.chain(declared) {
             if !candidates.iter().any(|c| c.command == command) {
                 candidates.push(Candidate::of(command, Behaviour::Greedy, line));
             }

@@ -58,9 +58,10 @@ enum Horizon {
     /// Short-sighted: blows that pay only later (a few strikes on a big foe) weigh less than
     /// the risk run now, so it stays out of fights it should join.
     Turns { turns: u32, commands: u32 },
-    /// To the battle's end, at most `commands` (fewer in a large battle, `Budget::for_size`): after
-    /// the acting unit's opportunity, every unit plays as the greedy AI. Each line is weighed by what it wins if all play on
-    /// plainly, so choosing the best improves on greedy's own line (a rollout policy).
+    /// To the battle's end, at most `commands` (fewer in a large battle, `Budget::for_size`):
+    /// after the acting unit's opportunity, every unit plays as the greedy AI. Each line is
+    /// weighed by what it wins if all play on plainly, so choosing the best improves on
+    /// greedy's own line (a rollout policy).
     End { commands: u32 },
 }
 
@@ -178,10 +179,7 @@ impl Ai for Tactical {
         let who = battle.read().fighters.combatant[actor].id.clone();
         if candidates.len() == 1 {
             let only = candidates.pop().expect("one candidate");
-            self.reason = match &only.command {
-                Command::Declare { intent } => format!("{who}: declares {} (no other line)", intent.describe()),
-                _ => format!("{who}: {} (no other line)", only.first_name()),
-            };
+            self.reason = format!("{who}: {} (no other line)", deed(&only, None));
             return only.command;
         }
         let snapshot = match &mut self.snapshot {
@@ -477,7 +475,21 @@ fn mix(a: u64, b: u64) -> u64 {
 
 /// The decision in a line: who does what and why, as the playouts found it.
 fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, playouts: u32) -> String {
+    let margin = chosen.score - baseline;
+    format!("{who}: {}; {margin:+.2} over close-and-strike in {playouts} playouts", deed(chosen, drawn))
+}
+
+/// What a candidate does, in a reason's words: its line and where it goes or whom it
+/// strikes ("withdraw to (1, 1); draws no attack of opportunity", "strike at r_sword"), or
+/// what it declares. `drawn`: the attacks of opportunity a move draws, if counted.
+fn deed(chosen: &Candidate, drawn: Option<usize>) -> String {
     let what = match &chosen.command {
+        Command::Declare { intent } if chosen.line == Line::Declaration => {
+            return format!("declares {}", intent.describe());
+        }
+        Command::Declare { intent } => {
+            return format!("declares {}, as {} would", intent.describe(), chosen.first_name());
+        }
         Command::Move { to } | Command::Step { to } => {
             let aoo = match drawn {
                 Some(0) => "; draws no attack of opportunity".to_string(),
@@ -492,13 +504,7 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, pl
         Command::EndTurn => "(waits: ends its turn)".to_string(),
         other => format!("({})", other.name()),
     };
-    let margin = chosen.score - baseline;
-    let name = match (&chosen.command, chosen.line) {
-        (Command::Declare { intent }, Line::Declaration) => format!("declares {}", intent.describe()),
-        (Command::Declare { intent }, _) => format!("declares {}, as {} would", intent.describe(), chosen.first_name()),
-        _ => format!("{} {what}", chosen.first_name()),
-    };
-    format!("{who}: {name}; {margin:+.2} over close-and-strike in {playouts} playouts")
+    format!("{} {what}", chosen.first_name())
 }
 
 #[cfg(test)]
