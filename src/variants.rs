@@ -197,7 +197,7 @@ mod tests {
         let grapples = RulesVariant::ALL.map(|v| rules(v).grapples);
         assert_eq!(grapples, [true, true, true, false, false]);
         assert!(rules(HexPhases).aborting && rules(ApPhases).charge_completes_later);
-        assert!(rules(FourActions).pusher_follows && rules(D20Classic).massive_damage);
+        assert!(rules(FourActions).pusher_follows);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::schedule::UnfilledSlots;
 use super::schedule::clock::run_the_clock;
 use super::schedule::{
     AfterStrike, AfterWalk, AttackedSchedule, BeforeAttack, CastingSchedule, ClockSchedule, ClockStep, Concentration,
-    CounterSchedule, Countering, DistractedSchedule, DroppedSchedule, Drops, HoldOnSpell, OwnState, Pass, Passing,
+    CounterSchedule, Countering, DistractedSchedule, HarmSchedule, Harms, HoldOnSpell, OwnState, Pass, Passing,
     RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule,
     TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, unsettled,
 };
@@ -294,7 +294,7 @@ fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str
         (ManeuverSchedule.intern(), ManeuverCheck.intern(), ManeuverCheck.name()),
         (CastingSchedule.intern(), HoldOnSpell.intern(), HoldOnSpell.name()),
         (DistractedSchedule.intern(), Concentration.intern(), Concentration.name()),
-        (DroppedSchedule.intern(), Drops.intern(), Drops.name()),
+        (HarmSchedule.intern(), Harms.intern(), Harms.name()),
         (TakenSchedule.intern(), AfterStrike.intern(), AfterStrike.name()),
         (StepSchedule.intern(), WatchStep.intern(), WatchStep.name()),
         (WalkOverSchedule.intern(), AfterWalk.intern(), AfterWalk.name()),

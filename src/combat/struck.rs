@@ -1,9 +1,11 @@
 //! What befalls a fighter in the middle of a strike, where a variant has a rule for it:
 //! it is about to be attacked (hex-phases: it may abort to a dodge), its concentration is
-//! tried (hurt, or it made a free attack: ap-phases, osr-segments), it dropped (as every
-//! variant has it: the grapple released, unconscious, prone, dying or dead; and ap-phases'
-//! advanced action lost), or its casting drew its attacks of opportunity (the d20
-//! family's concentration, four-actions' interruption). The harm driver, at that point of the
+//! tried (it made a free attack: osr-segments), it is hurt (the harm pipeline, the same
+//! under every variant: hit points lost, concentration tried, a heavy blow, dropping with
+//! its grapple released, unconscious, prone, dying or dead; with ap-phases' and
+//! osr-segments' concentration, d20-classic's massive damage and ap-phases' advanced action
+//! lost as its variants' steps), or its casting drew its attacks of opportunity (the d20
+//! family's concentration, four-actions' interruption). The strike driver, at that point of the
 //! strike, puts what happened in the schedule's resource and runs the schedule
 //! (`Battle::run_rules`; the rules schedule's plugin adds them); each variant's systems there, in the schedule's one set, read
 //! and change only the components they name. A variant with no such rule adds no system,
@@ -46,75 +48,82 @@ impl BeforeAttack {
 #[derive(Resource, Debug, Default)]
 pub struct UnderAttack(pub usize);
 
-/// The schedule run when something may break a caster's concentration, with
-/// [`Distracted`].
+/// The schedule run when a fighter made a free attack (an attack of opportunity), with
+/// [`Distracted`]: the variant's systems that try the concentration of a caster who did.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DistractedSchedule;
 
-/// The variant's systems that try a caster's concentration.
+/// The variant's systems that try a caster's concentration: in the [`DistractedSchedule`]
+/// for a free attack it made, and as a step of the [`HarmSchedule`] for a wound.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Concentration;
 
 impl Concentration {
     pub fn name(self) -> &'static str {
-        "harm: concentration"
+        "strikes: free attack made"
     }
 }
 
-/// What may break a fighter's concentration.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Distraction {
-    /// Hurt for this many hit points.
-    Hurt(i32),
-    /// It made a free attack (an attack of opportunity).
-    #[default]
-    FreeAttack,
-}
-
-impl Distraction {
-    /// In the log's words.
-    pub fn words(self) -> &'static str {
-        match self {
-            Distraction::Hurt(_) => "hurt",
-            Distraction::FreeAttack => "made a free attack",
-        }
-    }
-}
-
-/// The fighter, by seat, whose concentration is tried, and by what.
+/// The fighter, by seat, who made a free attack, whose concentration is tried.
 #[derive(Resource, Debug, Default)]
 pub struct Distracted {
     pub unit: usize,
-    pub by: Distraction,
 }
 
-/// The schedule run when a fighter drops (reduced to 0 hit points or fewer), with
-/// [`Dropping`]: its grapple released, then the variant's systems ([`WhenDropped`]), then
-/// it falls (unconscious, prone, dying as the variant's data has it) and may be dead.
+/// The schedule run whenever a fighter is hurt, with [`Harm`]: its hit points lost, its
+/// concentration tried, the variant's own rules for a heavy blow, and then, if the wound
+/// drops it, its grapple released, the variant's systems for dropping ([`HarmStep::WhenDropped`]),
+/// and its fall; last, whether it is dead or dying.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct DroppedSchedule;
+pub struct HarmSchedule;
 
-/// Every system of the [`DroppedSchedule`], in the order they run.
+/// Every system of the [`HarmSchedule`], in the order they run.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Drops;
+pub struct Harms;
 
-impl Drops {
+impl Harms {
     pub fn name(self) -> &'static str {
-        "harm: dropped"
+        "harm"
     }
 }
 
-/// The variant's systems for a fighter dropping, once its grapple is released and before
-/// it falls.
+/// The steps of harm, in the order they run; a variant puts its own systems in one.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WhenDropped;
+pub enum HarmStep {
+    /// Hit points (or nonlethal damage) lost, and logged.
+    HitPoints,
+    /// A caster hurt has its concentration tried ([`Concentration`]'s systems here).
+    Concentration,
+    /// What a heavy blow does beyond its hit points (d20-classic's massive damage).
+    HeavyBlow,
+    /// Whether the wound knocks the fighter out or drops it.
+    Falls,
+    /// The variant's systems for a fighter dropping, once its grapple is released and
+    /// before it falls (ap-phases' advanced action lost); run only when it drops.
+    WhenDropped,
+    /// Dead at the variant's threshold, or dying.
+    Death,
+}
 
-/// The fighter dropping, by seat, and whether the blow already failed its first save
-/// (d20-classic's massive damage).
+/// One wound as the [`HarmSchedule`] carries it out: `amount` hit points dealt by `by` to
+/// `unit` (both by seat), how it was rolled (for the log), and what its steps found.
 #[derive(Resource, Debug, Default)]
-pub struct Dropping {
+pub struct Harm {
+    pub by: usize,
     pub unit: usize,
+    pub amount: i32,
+    pub nonlethal: bool,
+    /// The dice rolled, in the log's words ("1d8+2", "wound"), the dice and the flat terms.
+    pub dice: String,
+    pub rolls: Vec<i32>,
+    pub modifiers: Vec<crate::combat::fighter::Modifier>,
+    /// Its hit points before the wound.
+    pub hp_before: i32,
+    /// The blow already failed its first save (d20-classic's massive damage): it drops at
+    /// 0 hit points with one failure counted.
     pub first_save_failed: bool,
+    /// The wound drops it (set at [`HarmStep::Falls`]).
+    pub drops: bool,
 }
 
 /// The schedule run once a spell's casting has drawn its attacks of opportunity (or was

@@ -225,9 +225,6 @@ pub struct RuleChoices {
     /// A charge is declared now and run at its completion (an advanced action).
     pub charge_completes_later: bool,
     pub attack_die: AttackDie,
-    /// A blow of half a fighter's hit points or more calls for a save against massive
-    /// damage.
-    pub massive_damage: bool,
 }
 
 impl Default for RuleChoices {
@@ -249,7 +246,6 @@ impl Default for RuleChoices {
             spell_cost: SpellCost::Slot,
             charge_completes_later: false,
             attack_die: AttackDie::D20 { naturals: true },
-            massive_damage: false,
         }
     }
 }

@@ -73,10 +73,10 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
                 .contains(&v)
                 .then_some("strikes: casting"),
         )
-        // ap-phases' and osr-segments' casters may lose concentration.
-        .chain([RulesVariant::ApPhases, RulesVariant::OsrSegments].contains(&v).then_some("harm: concentration"))
-        // Every variant's fighters drop (ap-phases' advanced actions are lost then too).
-        .chain(["harm: dropped"])
+        // osr-segments' casters lose concentration when they make a free attack.
+        .chain((v == RulesVariant::OsrSegments).then_some("strikes: free attack made"))
+        // Every variant's fighters are hurt, drop and die by the harm pipeline.
+        .chain(["harm"])
         .chain(["strikes: taken"])
         // osr-segments watches each step (its immediate attacks) and follows a walk up
         // (allies passed are jostled).

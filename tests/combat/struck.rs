@@ -1,6 +1,7 @@
 //! The rules run in the middle of a strike, as the listing shows them: hex-phases' abort to
-//! a dodge before an attack, ap-phases' and osr-segments' concentration, ap-phases' advanced
-//! action lost on dropping, what the attacks a casting drew do to the caster's hold on its
+//! a dodge before an attack, the harm pipeline with ap-phases' and osr-segments'
+//! concentration, d20-classic's massive damage and ap-phases' advanced action lost on
+//! dropping, osr-segments' concentration broken by a free attack, what the attacks a casting drew do to the caster's hold on its
 //! spell (the d20 family's concentration, four-actions' interruption), and each variant's
 //! check of a combat maneuver. Each is a system of the variant's plugin over the components it
 //! names, never the whole world; a variant without the rule lists no such step.
@@ -35,23 +36,38 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         owned(&[("hex_phases::abort_to_dodge", &["Abort", "Bonuses", "Clock", "EventLog"])])
     );
     assert_eq!(
-        set(RulesVariant::ApPhases, "harm: concentration"),
-        owned(&[("ap_phases::concentration_when_hurt", &["ActionPoints", "Dice", "EventLog"])])
-    );
-    assert_eq!(
-        set(RulesVariant::OsrSegments, "harm: concentration"),
+        set(RulesVariant::OsrSegments, "strikes: free attack made"),
         owned(&[("osr_segments::concentration_broken", &["Declaration", "EventLog", "Spells"])])
     );
-    // Dropping is the same systems under every variant, over the dropping fighter's own
-    // components; ap-phases' advanced action is lost after its grapple is released and
-    // before it falls.
+    // Harm is the same systems under every variant, over the hurt fighter's own components,
+    // with each variant's own steps where its source has them: ap-phases' and osr-segments'
+    // concentration after the hit points are lost, d20-classic's massive damage before the
+    // fighter may fall, and ap-phases' advanced action lost after the dropping fighter's
+    // grapple is released and before it falls.
+    let lost = ("schedule::hit_points_lost", ["EventLog", "Harm", "Health"].as_slice());
+    let knocked_out = ("schedule::knocked_out_by_nonlethal", ["Conditions", "Derived", "EventLog"].as_slice());
+    let drops = ("schedule::drops_or_not", ["Harm", "Health"].as_slice());
     let released = ("schedule::grapple_released", ["Conditions", "Derived", "EventLog", "Grapple"].as_slice());
     let falls = ("schedule::falls", ["Conditions", "Derived", "EventLog", "Health"].as_slice());
     let dead_or_dying = ("schedule::dead_or_dying", ["Conditions", "Derived", "EventLog"].as_slice());
-    let lost = ("ap_phases::advanced_action_lost", ["ActionPoints", "EventLog"].as_slice());
-    assert_eq!(set(RulesVariant::ApPhases, "harm: dropped"), owned(&[released, lost, falls, dead_or_dying]));
-    for v in RulesVariant::ALL.into_iter().filter(|&v| v != RulesVariant::ApPhases) {
-        assert_eq!(set(v, "harm: dropped"), owned(&[released, falls, dead_or_dying]), "{v:?}");
+    let common = |own: &[(&'static str, &'static [&'static str])],
+                  after_release: Option<(&'static str, &'static [&'static str])>| {
+        let mut steps = vec![lost];
+        steps.extend(own.iter().copied());
+        steps.extend([knocked_out, drops, released]);
+        steps.extend(after_release);
+        steps.extend([falls, dead_or_dying]);
+        owned(&steps)
+    };
+    let hurt_ap = ("ap_phases::concentration_when_hurt", ["ActionPoints", "Dice", "EventLog"].as_slice());
+    let advanced_lost = ("ap_phases::advanced_action_lost", ["ActionPoints", "EventLog"].as_slice());
+    let hurt_osr = ("osr_segments::concentration_broken_when_hurt", ["Declaration", "EventLog", "Spells"].as_slice());
+    let massive = ("d20_classic::massive_damage", ["Dice", "EventLog", "Harm", "Health"].as_slice());
+    assert_eq!(set(RulesVariant::ApPhases, "harm"), common(&[hurt_ap], Some(advanced_lost)));
+    assert_eq!(set(RulesVariant::OsrSegments, "harm"), common(&[hurt_osr], None));
+    assert_eq!(set(RulesVariant::D20Classic, "harm"), common(&[massive], None));
+    for v in [RulesVariant::FourActions, RulesVariant::HexPhases] {
+        assert_eq!(set(v, "harm"), common(&[], None), "{v:?}");
     }
     for v in [RulesVariant::ApPhases, RulesVariant::D20Classic] {
         assert_eq!(
@@ -78,7 +94,7 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
     for v in RulesVariant::ALL {
         for (name, with) in [
             ("strikes: before an attack", [RulesVariant::HexPhases].as_slice()),
-            ("harm: concentration", &[RulesVariant::ApPhases, RulesVariant::OsrSegments]),
+            ("strikes: free attack made", &[RulesVariant::OsrSegments]),
             ("strikes: maneuver check", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
             ("strikes: casting", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
         ] {

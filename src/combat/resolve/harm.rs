@@ -1,9 +1,11 @@
-//! What damage does: hit points lost, conditions gained and lost, grapples released,
-//! dropping, dying (each variant's death saves) and death.
+//! What damage does, as the rules outside the harm pipeline reach it: a wound (carried
+//! out by the systems of the `HarmSchedule`: hit points lost, dropping, dying and death),
+//! conditions gained and lost, grapples released, and death.
 
 use super::*;
 use crate::combat::battle::{Derived, EventLog, change_condition};
 use crate::combat::fighter::Grapple;
+use crate::combat::struck::{Harm, HarmSchedule};
 use crate::rules::{Combatant, Conditions, Health, Stats};
 use crate::variants::{Dropped, RuleChoices};
 
@@ -23,52 +25,8 @@ pub(crate) fn apply_damage(
     rolls: Vec<i32>,
     modifiers: Vec<Modifier>,
 ) {
-    let before = b.fighters.health[t].hp;
-    if nonlethal {
-        b.fighters.health[t].nonlethal += amount;
-    } else {
-        b.fighters.health[t].hp -= amount;
-    }
-    let hp_after = b.fighters.health[t].hp;
-    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    b.emit(CombatEvent::Damage {
-        attacker: aid,
-        target: tid.clone(),
-        dice,
-        rolls,
-        modifiers,
-        total: amount,
-        nonlethal,
-        hp_after,
-    });
-    b.run_rules(DistractedSchedule, Distracted { unit: t, by: Distraction::Hurt(amount) });
-    // Massive damage: half of maximum HP or more in one hit.
-    let mut auto_fail = false;
-    if b.variant.numbers().rules.massive_damage
-        && !nonlethal
-        && amount * 2 >= b.fighters.health[t].max
-        && before > 0
-        && hp_after > 0
-    {
-        let dc = 10 + b.fighters.stats[a].def.hit_dice as i32;
-        let bonus = b.fighters.stats[t].fortitude();
-        if !b.check(t, "Fortitude (massive damage)", bonus, dc) {
-            b.fighters.health[t].hp = 0;
-            auto_fail = true;
-        }
-    }
-    if b.fighters.health[t].nonlethal >= b.fighters.health[t].hp
-        && b.fighters.health[t].hp > 0
-        && gain(b, t, Condition::Unconscious)
-    {
-        return;
-    }
-    if b.fighters.health[t].hp <= 0 && before > 0 || auto_fail {
-        b.fighters.health[t].dropping_damage = amount;
-        drop_fighter(b, t, auto_fail);
-    } else if b.fighters.health[t].hp <= 0 {
-        check_death(b, t);
-    }
+    let harm = Harm { by: a, unit: t, amount, nonlethal, dice, rolls, modifiers, ..Harm::default() };
+    b.run_rules(HarmSchedule, harm);
 }
 
 /// Fighter `i` gains condition `c`, logged; whether it did (it had it already).
@@ -113,11 +71,6 @@ pub(crate) fn lets_go(
     }
 }
 
-/// A fighter reduced to 0 or fewer hit points: the systems of the `DroppedSchedule`.
-pub(super) fn drop_fighter(b: &mut Battle, t: usize, first_save_failed: bool) {
-    b.run_rules(DroppedSchedule, Dropping { unit: t, first_save_failed });
-}
-
 /// Death: no longer dying or stable, dead.
 pub(crate) fn kill(b: &mut Battle, t: usize) {
     let Battle { fighters, events, derived, .. } = b;
@@ -129,14 +82,6 @@ fn dies(who: &Combatant, conditions: &mut Conditions, log: &mut EventLog, derive
     for (condition, gained) in [(Condition::Dying, false), (Condition::Stabilized, false), (Condition::Dead, true)] {
         change_condition(&who.id, conditions, condition, gained, log, derived);
     }
-}
-
-/// Whether a fighter down is dead or dying (`death_check`): death thresholds are −Con
-/// (four-actions, ap-phases), −10 (osr-segments, hex-phases) or three failed saves.
-pub(crate) fn check_death(b: &mut Battle, t: usize) {
-    let Battle { fighters, events, derived, variant, .. } = b;
-    let (who, health, stats) = (&fighters.combatant[t], &fighters.health[t], &fighters.stats[t]);
-    death_check(&variant.numbers().rules, who, health, stats, &mut fighters.conditions[t], events, derived);
 }
 
 /// A fighter down, as the variant's data has it: dead at its threshold (no longer dying or

@@ -16,8 +16,8 @@ pub mod clock;
 mod counter;
 pub use counter::{CounterSchedule, Countering, SpellGoingOff};
 pub(crate) use counter::{Counterspelling, add_counterspell, countered};
-mod dropped;
 mod dying;
+mod harm;
 pub(crate) use casting::Announcing;
 pub use casting::SpellsUnderWay;
 pub use dying::DyingTurn;
@@ -33,8 +33,8 @@ pub mod taken;
 mod walked;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use crate::combat::struck::{
-    AttackedSchedule, BeforeAttack, CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule,
-    Distraction, DroppedSchedule, Dropping, Drops, HoldOnSpell, UnderAttack, WhenDropped,
+    AttackedSchedule, BeforeAttack, CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule, Harm,
+    HarmSchedule, HarmStep, Harms, HoldOnSpell, UnderAttack,
 };
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
@@ -367,7 +367,7 @@ impl Plugin for RulesSchedulePlugin {
         counter::add_counter(app);
         app.add_schedule(rule_schedule(AttackedSchedule)).init_resource::<UnderAttack>();
         app.add_schedule(rule_schedule(DistractedSchedule)).init_resource::<Distracted>();
-        dropped::add_dropped(app);
+        harm::add_harm(app);
         app.add_schedule(rule_schedule(CastingSchedule)).init_resource::<CastingTried>();
         app.add_schedule(rule_schedule(ManeuverSchedule)).init_resource::<ManeuverTried>();
         for slot in Slot::ORDER {

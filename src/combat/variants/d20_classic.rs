@@ -3,6 +3,7 @@
 //! exclude each other); iterative attacks, criticals with confirmation, death saves.
 
 use super::prelude::*;
+use crate::combat::battle::rolled_check;
 use crate::combat::battle::store::Record;
 use crate::combat::schedule::clock::next_round;
 use crate::level::DeathSaves;
@@ -232,8 +233,32 @@ impl Plugin for D20ClassicPlugin {
             ),
         );
         app.add_systems(ClockSchedule, death_save.in_set(DyingTurn));
+        app.add_systems(HarmSchedule, massive_damage.in_set(HarmStep::HeavyBlow));
         add_counterspell(app, counterspell);
         app.add_systems(TakenSchedule, (immediate_action_spent, held_action_goes_after_trigger).in_set(CountTaken));
+    }
+}
+
+/// Massive damage: a blow of half the target's maximum hit points or more that leaves it
+/// standing calls for a Fortitude save against 10 + the attacker's hit dice; failed, the
+/// target drops to 0 with its first death save failed.
+fn massive_damage(
+    mut harm: ResMut<Harm>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Health, &Stats)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+) {
+    let (Some(&by), Some(&me)) = (seats.0.get(harm.by), seats.0.get(harm.unit)) else { return };
+    let Ok(dc) = fighters.get(by).map(|(.., stats)| 10 + stats.def.hit_dice as i32) else { return };
+    let Ok((who, mut health, stats)) = fighters.get_mut(me) else { return };
+    if harm.nonlethal || harm.amount * 2 < health.max || harm.hp_before <= 0 || health.hp <= 0 {
+        return;
+    }
+    let (unit, kind) = (who.id.clone(), "Fortitude (massive damage)".to_string());
+    if !rolled_check(&mut dice, &mut log, unit, kind, stats.fortitude(), dc) {
+        health.hp = 0;
+        harm.first_save_failed = true;
     }
 }
 

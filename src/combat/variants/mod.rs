@@ -43,8 +43,8 @@ mod prelude {
     pub(super) use crate::combat::schedule::{Counterspelling, add_counterspell};
     pub(super) use crate::combat::schedule::{Dying, DyingTurn, DyingTurns, Logged, save_or_bleed};
     pub(super) use crate::combat::struck::{
-        CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule, Distraction, DroppedSchedule,
-        Dropping, HoldOnSpell, WhenDropped,
+        CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule, Harm, HarmSchedule, HarmStep,
+        HoldOnSpell,
     };
     pub(super) use crate::combat::time::Clock;
     pub(super) use crate::combat::{AttackKind, Battle};

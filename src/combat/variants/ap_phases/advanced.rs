@@ -161,15 +161,14 @@ pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target
 /// A caster hurt between a spell's two AP: the d20 family's concentration against 10 +
 /// damage + spell level (`concentration_keeps_hold`), or the spell is lost.
 pub(super) fn concentration_when_hurt(
-    distracted: Res<Distracted>,
+    harm: Res<Harm>,
     seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &Conditions, &Health, &Stats, &mut ActionPoints)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
 ) {
-    let Distraction::Hurt(damage) = distracted.by else { return };
-    let Some(Ok((who, conditions, health, stats, mut points))) =
-        seats.0.get(distracted.unit).map(|&e| fighters.get_mut(e))
+    let damage = harm.amount;
+    let Some(Ok((who, conditions, health, stats, mut points))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e))
     else {
         return;
     };
@@ -185,12 +184,12 @@ pub(super) fn concentration_when_hurt(
 
 /// A fighter dropped: an advanced action in progress is lost ("or the action is lost").
 pub(super) fn advanced_action_lost(
-    dropping: Res<Dropping>,
+    harm: Res<Harm>,
     seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some(Ok((who, mut points))) = seats.0.get(dropping.unit).map(|&e| fighters.get_mut(e)) else { return };
+    let Some(Ok((who, mut points))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else { return };
     if let Some(adv) = points.advanced.take() {
         let action = super::advanced_name(&adv.action);
         log.push(CombatEvent::Spoiled { unit: who.id.clone(), action, reason: "it dropped".into() });

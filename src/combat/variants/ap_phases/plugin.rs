@@ -48,8 +48,13 @@ impl Plugin for ApPhasesPlugin {
                 pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
         );
-        app.add_systems(DistractedSchedule, super::advanced::concentration_when_hurt.in_set(Concentration));
-        app.add_systems(DroppedSchedule, super::advanced::advanced_action_lost.in_set(WhenDropped));
+        app.add_systems(
+            HarmSchedule,
+            (
+                super::advanced::concentration_when_hurt.in_set(Concentration),
+                super::advanced::advanced_action_lost.in_set(HarmStep::WhenDropped),
+            ),
+        );
         app.add_systems(CastingSchedule, super::super::concentration_while_casting.in_set(HoldOnSpell));
         app.add_systems(ManeuverSchedule, super::maneuvers::check_against_cmd.in_set(ManeuverCheck));
         // Its opportunities are action phases, not turns.

@@ -286,10 +286,10 @@ fn bleeds(turns: DyingTurns) {
     turns.take(bleed);
 }
 
-/// osr-segments: concentration breaks (the caster was hurt, or made a free attack: "a
-/// free attack taken will break concentration (e.g. spell casting)"). An incantation's
-/// casting "always begins on the 1st segment", so a spell declared but not yet announced
-/// is lost too, as if cast, and with it the round's major action.
+/// osr-segments: concentration breaks when the caster makes a free attack ("a free attack
+/// taken will break concentration (e.g. spell casting)"). An incantation's casting "always
+/// begins on the 1st segment", so a spell declared but not yet announced is lost too, as if
+/// cast, and with it the round's major action.
 fn concentration_broken(
     distracted: Res<Distracted>,
     seats: Res<Seats>,
@@ -299,7 +299,21 @@ fn concentration_broken(
     let Some(Ok((who, mut spells, mut declared))) = seats.0.get(distracted.unit).map(|&e| fighters.get_mut(e)) else {
         return;
     };
-    concentration_breaks(who, &mut spells, &mut declared, distracted.by.words(), &mut log);
+    concentration_breaks(who, &mut spells, &mut declared, "made a free attack", &mut log);
+}
+
+/// osr-segments: concentration breaks when the caster is hurt, as when it makes a free
+/// attack (`concentration_broken`).
+fn concentration_broken_when_hurt(
+    harm: Res<Harm>,
+    seats: Res<Seats>,
+    mut fighters: Query<(&Combatant, &mut Spells, &mut Declaration)>,
+    mut log: ResMut<EventLog>,
+) {
+    let Some(Ok((who, mut spells, mut declared))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else {
+        return;
+    };
+    concentration_breaks(who, &mut spells, &mut declared, "hurt", &mut log);
 }
 
 /// `who`'s concentration breaks (`why`, in the log's words): the spell it is casting, or
@@ -378,6 +392,7 @@ impl Plugin for OsrSegmentsPlugin {
         );
         app.add_systems(WalkOverSchedule, jostle.in_set(AfterWalk));
         app.add_systems(DistractedSchedule, concentration_broken.in_set(Concentration));
+        app.add_systems(HarmSchedule, concentration_broken_when_hurt.in_set(Concentration));
         app.add_systems(
             StepSchedule,
             (crate::combat::schedule::derive_maps_if_stale(), immediate_attacks_drawn)
