@@ -13,8 +13,8 @@ use super::schedule::clock::run_the_clock;
 use super::schedule::{
     AfterStrike, AfterWalk, AttackedSchedule, BeforeAttack, CastingSchedule, ClockSchedule, ClockStep, Concentration,
     CounterSchedule, Countering, DistractedSchedule, HarmSchedule, Harms, HoldOnSpell, OwnState, Pass, Passing,
-    RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, TakenSchedule,
-    TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, unsettled,
+    RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, SwingSchedule,
+    Swings, TakenSchedule, TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, unsettled,
 };
 use super::schedule::{ManeuverCheck, ManeuverSchedule};
 use super::snapshot::{Copier, Snapshot};
@@ -288,9 +288,10 @@ impl Engine {
 
 /// The schedules a rule driver runs within a stage, besides the clock's: each with the set
 /// that holds its systems and the name it is listed by, in the order listed.
-fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 9] {
+fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 10] {
     [
         (AttackedSchedule.intern(), BeforeAttack.intern(), BeforeAttack.name()),
+        (SwingSchedule.intern(), Swings.intern(), Swings.name()),
         (ManeuverSchedule.intern(), ManeuverCheck.intern(), ManeuverCheck.name()),
         (CastingSchedule.intern(), HoldOnSpell.intern(), HoldOnSpell.name()),
         (DistractedSchedule.intern(), Concentration.intern(), Concentration.name()),

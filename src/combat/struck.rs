@@ -1,34 +1,23 @@
-//! What befalls a fighter in the middle of a strike, where a variant has a rule for it:
-//! it is about to be attacked (hex-phases: it may abort to a dodge), its concentration is
-//! tried (it made a free attack: osr-segments), it is hurt (the harm pipeline, the same
-//! under every variant: hit points lost, concentration tried, a heavy blow, dropping with
-//! its grapple released, unconscious, prone, dying or dead; with ap-phases' and
-//! osr-segments' concentration, d20-classic's massive damage and ap-phases' advanced action
-//! lost as its variants' steps), or its casting drew its attacks of opportunity (the d20
-//! family's concentration, four-actions' interruption). The strike driver, at that point of the
-//! strike, puts what happened in the schedule's resource and runs the schedule
-//! (`Battle::run_rules`; the rules schedule's plugin adds them); each variant's systems there, in the schedule's one set, read
-//! and change only the components they name. A variant with no such rule adds no system,
-//! and the schedule is not run.
+//! What befalls a fighter in the middle of a strike, each a small schedule of narrow
+//! systems the strike driver runs at that point (`Battle::run_rules`: it puts what happened
+//! in the schedule's resource, runs the schedule, and takes the resource back):
+//! - it is about to be attacked (hex-phases: it may abort to a dodge; d20-classic: a shot
+//!   into a grapple may stray to the other grappler);
+//! - its attack is rolled (the same under every variant: the die, then a threat made a
+//!   critical as the variant's data has it);
+//! - it is hurt (the same under every variant: hit points lost, a caster's concentration
+//!   (ap-phases, osr-segments), a heavy blow (d20-classic's massive damage), dropping with
+//!   its grapple released (ap-phases' advanced action lost), unconscious, prone, dying or
+//!   dead);
+//! - it made a free attack (osr-segments: its concentration breaks);
+//! - its casting drew attacks of opportunity (the d20 family's concentration, four-actions'
+//!   interruption).
+//!
+//! A variant's systems there read and change only the components they name; a schedule
+//! that holds no system (no variant rule) is not run.
 
-use bevy::ecs::component::Mutable;
-use bevy::ecs::schedule::{ScheduleLabel, Schedules};
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
-
-/// Runs the small rule schedule `label` over `world` with `given` in its resource, and
-/// gives the resource back as its systems left it. A schedule that holds no system (the
-/// variant has no such rule) is not run, nor its resource set: `None`.
-pub(crate) fn run_with<R>(world: &mut World, label: impl ScheduleLabel, given: R) -> Option<R>
-where
-    R: Resource + Component<Mutability = Mutable> + Default,
-{
-    if world.resource::<Schedules>().get(label.intern()).is_none_or(|s| s.systems_len() == 0) {
-        return None;
-    }
-    *world.resource_mut::<R>() = given;
-    world.run_schedule(label);
-    Some(std::mem::take(&mut *world.resource_mut::<R>()))
-}
 
 /// The schedule run just before a fighter is attacked, with [`UnderAttack`].
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
@@ -44,9 +33,54 @@ impl BeforeAttack {
     }
 }
 
-/// The fighter about to be attacked, by seat.
+/// An attack about to be rolled: its `attacker` and `target`, by seat. A system here may
+/// change the target (d20-classic's shot into a grapple that strays to the other grappler).
 #[derive(Resource, Debug, Default)]
-pub struct UnderAttack(pub usize);
+pub struct UnderAttack {
+    pub attacker: usize,
+    pub target: usize,
+}
+
+/// The schedule run for each attack roll once its terms are weighed, with [`Swing`]: the
+/// die rolled against the number to reach and logged with every term, then a threat
+/// confirmed or taken as a critical as the variant's data has it.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SwingSchedule;
+
+/// Every system of the [`SwingSchedule`], in the order they run.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swings;
+
+impl Swings {
+    pub fn name(self) -> &'static str {
+        "strikes: attack roll"
+    }
+}
+
+/// The steps of an attack roll, in order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwingStep {
+    /// The die rolled and the attack logged.
+    Roll,
+    /// A threat made a critical, or not.
+    Critical,
+}
+
+/// One attack roll as the [`SwingSchedule`] carries it out: who attacks whom (by seat),
+/// which attack of the turn it is and whether it ends a charge, its weighed terms, and
+/// what the roll came to.
+#[derive(Resource, Debug, Default)]
+pub struct Swing {
+    pub attacker: usize,
+    pub target: usize,
+    pub kind: crate::combat::AttackKind,
+    pub charge: bool,
+    pub profile: Option<crate::combat::attack::AttackProfile>,
+    /// The natural roll that hit is a threat (set at [`SwingStep::Roll`]).
+    pub threat: bool,
+    pub hit: bool,
+    pub critical: bool,
+}
 
 /// The schedule run when a fighter made a free attack (an attack of opportunity), with
 /// [`Distracted`]: the variant's systems that try the concentration of a caster who did.

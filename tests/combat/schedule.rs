@@ -58,8 +58,11 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         .into_iter()
         .chain(dying_turn)
         .chain(["clock: opens", "clock: window"])
-        // hex-phases' fighters may abort to a dodge as they are attacked.
-        .chain((v == RulesVariant::HexPhases).then_some("strikes: before an attack"))
+        // hex-phases' fighters may abort to a dodge as they are attacked, and d20-classic's
+        // shots into a grapple may stray.
+        .chain([RulesVariant::HexPhases, RulesVariant::D20Classic].contains(&v).then_some("strikes: before an attack"))
+        // Every variant rolls its attacks by the same systems.
+        .chain(["strikes: attack roll"])
         // Combat maneuvers are checked by the variant's rule where it has them.
         .chain(
             [RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]

@@ -1,5 +1,5 @@
 //! The rules run in the middle of a strike, as the listing shows them: hex-phases' abort to
-//! a dodge before an attack, the harm pipeline with ap-phases' and osr-segments'
+//! a dodge and d20-classic's shot into a grapple before an attack, the attack roll, the harm pipeline with ap-phases' and osr-segments'
 //! concentration, d20-classic's massive damage and ap-phases' advanced action lost on
 //! dropping, osr-segments' concentration broken by a free attack, what the attacks a casting drew do to the caster's hold on its
 //! spell (the d20 family's concentration, four-actions' interruption), and each variant's
@@ -35,6 +35,22 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         set(RulesVariant::HexPhases, "strikes: before an attack"),
         owned(&[("hex_phases::abort_to_dodge", &["Abort", "Bonuses", "Clock", "EventLog"])])
     );
+    assert_eq!(
+        set(RulesVariant::D20Classic, "strikes: before an attack"),
+        owned(&[("d20_classic::shot_into_grapple", &["Dice", "EventLog", "UnderAttack"])])
+    );
+    // An attack roll is the same systems under every variant: the die, then a threat made
+    // a critical, neither with any combatant component to change.
+    for v in RulesVariant::ALL {
+        assert_eq!(
+            set(v, "strikes: attack roll"),
+            owned(&[
+                ("schedule::attack_rolled", &["Dice", "EventLog", "Record", "Swing"]),
+                ("schedule::threat_confirmed", &["Dice", "EventLog", "Record", "Swing"]),
+            ]),
+            "{v:?}"
+        );
+    }
     assert_eq!(
         set(RulesVariant::OsrSegments, "strikes: free attack made"),
         owned(&[("osr_segments::concentration_broken", &["Declaration", "EventLog", "Spells"])])
@@ -93,7 +109,7 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
     );
     for v in RulesVariant::ALL {
         for (name, with) in [
-            ("strikes: before an attack", [RulesVariant::HexPhases].as_slice()),
+            ("strikes: before an attack", [RulesVariant::HexPhases, RulesVariant::D20Classic].as_slice()),
             ("strikes: free attack made", &[RulesVariant::OsrSegments]),
             ("strikes: maneuver check", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),
             ("strikes: casting", &[RulesVariant::ApPhases, RulesVariant::FourActions, RulesVariant::D20Classic]),

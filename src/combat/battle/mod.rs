@@ -140,16 +140,18 @@ impl Battle<'_, '_> {
         &mut self,
         label: impl ScheduleLabel,
         given: R,
-    ) {
-        let Whole::Lent(cell) = self.world else { return };
+    ) -> Option<R> {
+        let Whole::Lent(cell) = self.world else { return None };
         // SAFETY: the world was lent whole to this battle (`store::lend`) and the battle is
         // borrowed uniquely, so nothing else reaches the world while the schedule runs; the
         // battle's pointers into the world are all made anew afterwards (`hold_anew`), none
         // made before the run is used after it.
         unsafe {
-            if crate::combat::struck::run_with(cell.world_mut(), label, given).is_some() {
+            let left = run_with(cell.world_mut(), label, given);
+            if left.is_some() {
                 store::hold_anew(self, cell);
             }
+            left
         }
     }
 
@@ -436,4 +438,24 @@ pub(crate) fn finish(
         *outcome = Some(winner);
         clock.actor = None;
     }
+}
+
+/// Runs the small rule schedule `label` over `world` with `given` in its resource, and
+/// gives the resource back as its systems left it. A schedule that holds no system (the
+/// variant has no such rule) is not run, nor its resource set: `None`.
+pub(crate) fn run_with<R>(world: &mut World, label: impl ScheduleLabel, given: R) -> Option<R>
+where
+    R: Resource + Component<Mutability = Mutable> + Default,
+{
+    world
+        .try_schedule_scope(label, |world, schedule| {
+            if schedule.systems_len() == 0 {
+                return None;
+            }
+            *world.resource_mut::<R>() = given;
+            schedule.run(world);
+            Some(std::mem::take(&mut *world.resource_mut::<R>()))
+        })
+        .ok()
+        .flatten()
 }

@@ -66,9 +66,10 @@ pub enum Maneuver {
 }
 
 /// Which attack of a turn this is, for its penalty.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum AttackKind {
     /// The first (or only) attack.
+    #[default]
     Primary,
     /// d20-classic iterative attack number `n` (1 = second) at −5 each.
     Iterative(u32),

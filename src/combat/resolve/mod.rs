@@ -32,7 +32,7 @@ use super::battle::{Battle, Criticals, Taken};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;
-use super::struck::{AttackedSchedule, Distracted, DistractedSchedule, UnderAttack};
+use super::struck::{AttackedSchedule, Distracted, DistractedSchedule, Swing, SwingSchedule, UnderAttack};
 use super::time::Budget;
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};

@@ -1,6 +1,6 @@
-//! Attack rolls and damage rolls: the attack routine (iterative attacks), critical
-//! threats and confirmations as each source defines them, and an attack's profile from
-//! another square.
+//! An attack as the strike driver makes it: the attack routine (iterative attacks), each
+//! attack's steps (the rules before it, its terms weighed, its roll and critical by the
+//! `SwingSchedule`'s systems), the damage roll, and an attack's profile from another square.
 
 use super::*;
 
@@ -36,96 +36,25 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
     }
 }
 
-/// Rolls one attack, its critical and its damage.
+/// One attack: what befalls its target first (the variant's rules before an attack, which
+/// may abort it to a dodge or send a shot astray), its terms weighed, its roll and critical
+/// (the `SwingSchedule`'s systems), then its damage.
 pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
-    b.run_rules(AttackedSchedule, UnderAttack(t));
-    let t = grapple_target(b, a, t);
+    let t = b.run_rules(AttackedSchedule, UnderAttack { attacker: a, target: t }).map_or(t, |under| under.target);
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
     if !p.legal {
         return false;
     }
-    let bonus = p.bonus();
-    let rolls: Vec<i32> = match p.die {
-        crate::combat::AttackDie::ThreeD6 => (0..3).map(|_| b.dice.roll(6) as i32).collect(),
-        crate::combat::AttackDie::D20 { .. } => vec![b.dice.roll(20) as i32],
-    };
-    let natural: i32 = rolls.iter().sum();
-    let hit = p.die.hits(natural, bonus, p.target_number);
-    let weapon = b.fighters.wielded[a].def.clone();
-    let criticals = b.variant.numbers().rules.criticals;
-    let threat = hit
-        && matches!(p.die, crate::combat::AttackDie::D20 { .. })
-        && criticals != Criticals::None
-        && natural >= weapon.crit_range as i32;
-    let kind_name = match &kind {
-        AttackKind::Opportunity => b.variant.numbers().opportunity_attack.as_str(),
-        AttackKind::Secondary => "secondary attack on",
-        AttackKind::Tertiary => "tertiary attack on",
-        AttackKind::Iterative(_) => "iterative attack on",
-        _ if ctx.charge => "charges",
-        _ => "attacks",
-    };
-    b.stats.attacks += 1;
-    let (aid, tid) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    b.emit(CombatEvent::Attack {
-        attacker: aid.clone(),
-        target: tid.clone(),
-        kind: kind_name.into(),
-        die: p.die.name().into(),
-        rolls,
-        modifiers: p.modifiers.clone(),
-        total: natural + bonus,
-        target_number: p.target_number,
-        hit,
-        critical: threat,
-    });
-    if !hit {
-        return false;
+    let melee = p.melee;
+    let swing = Swing { attacker: a, target: t, kind, charge: ctx.charge, profile: Some(p), ..Swing::default() };
+    match b.run_rules(SwingSchedule, swing) {
+        Some(swing) if swing.hit => {
+            deal_damage(b, a, t, swing.critical, melee);
+            true
+        }
+        _ => false,
     }
-    b.stats.hits += 1;
-    let critical = if threat && criticals == Criticals::Confirmed {
-        let roll = b.dice.roll(20) as i32;
-        let confirmed = p.die.hits(roll, bonus, p.target_number);
-        b.emit(CombatEvent::Confirm {
-            attacker: aid.clone(),
-            target: tid.clone(),
-            roll,
-            total: roll + bonus,
-            target_number: p.target_number,
-            confirmed,
-        });
-        confirmed
-    } else {
-        threat
-    };
-    if critical {
-        b.stats.criticals += 1;
-    }
-    deal_damage(b, a, t, critical, p.melee);
-    true
-}
-
-/// Whom a shot at `t` is resolved against: a shot at one of two creatures locked in a
-/// grapple goes to the other on the variant's miss chance (d20-classic: "Shooting at two
-/// grappling characters will create a 50% miss chance on the intended target for the other
-/// target").
-fn grapple_target(b: &mut Battle, a: usize, t: usize) -> usize {
-    let percent = b.variant.numbers().grapple_miss_percent as i32;
-    let Some(other) = b.fighters.grapple[t].with else { return t };
-    if percent == 0 || !b.fighters.wielded[a].def.is_ranged() || other == a || !b.fighters.conditions[other].in_fight()
-    {
-        return t;
-    }
-    let roll = b.dice.roll(100) as i32;
-    let strays = roll <= percent;
-    let (unit, target, other_id) = (
-        b.fighters.combatant[a].id.clone(),
-        b.fighters.combatant[t].id.clone(),
-        b.fighters.combatant[other].id.clone(),
-    );
-    b.emit(CombatEvent::MissChance { unit, target, other: other_id, roll, percent, strays });
-    if strays { other } else { t }
 }
 
 /// Rolls and applies weapon damage; the damage dealt.

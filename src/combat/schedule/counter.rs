@@ -57,7 +57,7 @@ pub(crate) fn add_counterspell<M>(app: &mut App, counterspell: impl IntoSchedule
 /// Whether foes counter `caster`'s spell `sp` as it goes off (the [`CounterSchedule`]).
 pub(crate) fn countered(world: &mut World, caster: usize, sp: &'static SpellDef) -> bool {
     let going_off = SpellGoingOff { caster, spell: Some(sp), countered: false };
-    crate::combat::struck::run_with(world, CounterSchedule, going_off).is_some_and(|g| g.countered)
+    crate::combat::battle::run_with(world, CounterSchedule, going_off).is_some_and(|g| g.countered)
 }
 
 /// What countering a spell reads and changes of the battle, beside the variant's own parts

@@ -88,7 +88,7 @@ pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: M
         Attempt { by, target, kind, hurt, aim }
     };
     let tried = ManeuverTried { attempt: Some(attempt), margin: None };
-    let Some(margin) = crate::combat::struck::run_with(world, ManeuverSchedule, tried).and_then(|t| t.margin) else {
+    let Some(margin) = crate::combat::battle::run_with(world, ManeuverSchedule, tried).and_then(|t| t.margin) else {
         return;
     };
     resolve::maneuver_checked(&mut battle::store::lend(world), by, target, kind, margin);

@@ -18,6 +18,7 @@ pub use counter::{CounterSchedule, Countering, SpellGoingOff};
 pub(crate) use counter::{Counterspelling, add_counterspell, countered};
 mod dying;
 mod harm;
+mod swing;
 pub(crate) use casting::Announcing;
 pub use casting::SpellsUnderWay;
 pub use dying::DyingTurn;
@@ -34,7 +35,7 @@ mod walked;
 pub use crate::combat::slot::{Slot, UnfilledSlots};
 pub use crate::combat::struck::{
     AttackedSchedule, BeforeAttack, CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule, Harm,
-    HarmSchedule, HarmStep, Harms, HoldOnSpell, UnderAttack,
+    HarmSchedule, HarmStep, Harms, HoldOnSpell, Swing, SwingSchedule, SwingStep, Swings, UnderAttack,
 };
 pub use systems::judge_command;
 pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
@@ -368,6 +369,7 @@ impl Plugin for RulesSchedulePlugin {
         app.add_schedule(rule_schedule(AttackedSchedule)).init_resource::<UnderAttack>();
         app.add_schedule(rule_schedule(DistractedSchedule)).init_resource::<Distracted>();
         harm::add_harm(app);
+        swing::add_swing(app);
         app.add_schedule(rule_schedule(CastingSchedule)).init_resource::<CastingTried>();
         app.add_schedule(rule_schedule(ManeuverSchedule)).init_resource::<ManeuverTried>();
         for slot in Slot::ORDER {

@@ -350,7 +350,7 @@ fn keeps_hold(
         hurt = before - b.fighters.health[caster].hp;
     }
     let tried = CastingTried { caster, spell: Some(sp), defensive, hurt, lost: false };
-    crate::combat::struck::run_with(world, CastingSchedule, tried).is_none_or(|tried| !tried.lost)
+    crate::combat::battle::run_with(world, CastingSchedule, tried).is_none_or(|tried| !tried.lost)
 }
 
 /// A side out of the fight ends the battle: read from each fighter's side and conditions,

@@ -234,8 +234,46 @@ impl Plugin for D20ClassicPlugin {
         );
         app.add_systems(ClockSchedule, death_save.in_set(DyingTurn));
         app.add_systems(HarmSchedule, massive_damage.in_set(HarmStep::HeavyBlow));
+        app.add_systems(AttackedSchedule, shot_into_grapple.in_set(BeforeAttack));
         add_counterspell(app, counterspell);
         app.add_systems(TakenSchedule, (immediate_action_spent, held_action_goes_after_trigger).in_set(CountTaken));
+    }
+}
+
+/// A shot at one of two creatures locked in a grapple goes to the other on the variant's
+/// miss chance ("Shooting at two grappling characters will create a 50% miss chance on the
+/// intended target for the other target").
+fn shot_into_grapple(
+    mut under: ResMut<UnderAttack>,
+    seats: Res<Seats>,
+    field: Res<Battlefield>,
+    fighters: Query<(&Combatant, &Wielded, &Grapple, &Conditions)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<EventLog>,
+) {
+    let percent = field.variant.numbers().grapple_miss_percent as i32;
+    let (a, t) = (under.attacker, under.target);
+    let (Some(&by), Some(&at)) = (seats.0.get(a), seats.0.get(t)) else { return };
+    let (Ok((attacker, wielded, ..)), Ok((target, _, grapple, _))) = (fighters.get(by), fighters.get(at)) else {
+        return;
+    };
+    let Some(o) = grapple.with.filter(|&o| o != a) else { return };
+    let Some(Ok((other, _, _, conditions))) = seats.0.get(o).map(|&e| fighters.get(e)) else { return };
+    if percent == 0 || !wielded.def.is_ranged() || !conditions.in_fight() {
+        return;
+    }
+    let roll = dice.roll(100) as i32;
+    let strays = roll <= percent;
+    log.push(CombatEvent::MissChance {
+        unit: attacker.id.clone(),
+        target: target.id.clone(),
+        other: other.id.clone(),
+        roll,
+        percent,
+        strays,
+    });
+    if strays {
+        under.target = o;
     }
 }
 

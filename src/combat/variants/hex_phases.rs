@@ -34,7 +34,7 @@ fn abort_to_dodge(
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let t = attacked.0;
+    let t = attacked.target;
     let Some(Ok((who, health, conditions, mut bonuses, mut abort))) = seats.0.get(t).map(|&e| fighters.get_mut(e))
     else {
         return;

@@ -43,8 +43,8 @@ mod prelude {
     pub(super) use crate::combat::schedule::{Counterspelling, add_counterspell};
     pub(super) use crate::combat::schedule::{Dying, DyingTurn, DyingTurns, Logged, save_or_bleed};
     pub(super) use crate::combat::struck::{
-        CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule, Harm, HarmSchedule, HarmStep,
-        HoldOnSpell,
+        AttackedSchedule, BeforeAttack, CastingSchedule, CastingTried, Concentration, Distracted, DistractedSchedule,
+        Harm, HarmSchedule, HarmStep, HoldOnSpell, UnderAttack,
     };
     pub(super) use crate::combat::time::Clock;
     pub(super) use crate::combat::{AttackKind, Battle};
@@ -54,7 +54,7 @@ mod prelude {
     pub(super) use crate::rules::Condition;
     pub(super) use crate::rules::PathPlan;
     pub(super) use crate::rules::RulesView;
-    pub(super) use crate::rules::{Body, Conditions, Health, Stats};
+    pub(super) use crate::rules::{Battlefield, Body, Conditions, Health, Stats, Wielded};
     pub(super) use bevy::app::{App, Plugin};
     pub(super) use bevy::ecs::schedule::IntoScheduleConfigs;
     pub(super) use bevy::ecs::system::InMut;
