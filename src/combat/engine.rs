@@ -16,7 +16,7 @@ use super::schedule::{
     RulesSchedule, RulesSchedulePlugin, RulesStage, Slot, StepSchedule, StepsWatched, StrikeStack, SwingSchedule,
     Swings, TakenSchedule, TimeMoves, Turn, WalkOverSchedule, Walking, WatchStep, unsettled,
 };
-use super::schedule::{ManeuverCheck, ManeuverSchedule};
+use super::schedule::{Invariants, InvariantsSchedule, ManeuverCheck, ManeuverSchedule};
 use super::snapshot::{Copier, Snapshot};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::app::App;
@@ -288,7 +288,7 @@ impl Engine {
 
 /// The schedules a rule driver runs within a stage, besides the clock's: each with the set
 /// that holds its systems and the name it is listed by, in the order listed.
-fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 10] {
+fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str); 11] {
     [
         (AttackedSchedule.intern(), BeforeAttack.intern(), BeforeAttack.name()),
         (SwingSchedule.intern(), Swings.intern(), Swings.name()),
@@ -300,6 +300,7 @@ fn inner_schedules() -> [(InternedScheduleLabel, InternedSystemSet, &'static str
         (StepSchedule.intern(), WatchStep.intern(), WatchStep.name()),
         (WalkOverSchedule.intern(), AfterWalk.intern(), AfterWalk.name()),
         (CounterSchedule.intern(), Countering.intern(), Countering.name()),
+        (InvariantsSchedule.intern(), Invariants.intern(), Invariants.name()),
     ]
 }
 

@@ -82,3 +82,49 @@ proptest! {
         prop_assert_eq!(events_json(&first), events_json(&again), "{}: same seed, same log", v);
     }
 }
+
+/// Each invariant is a system over the components it names, and names what broke: two
+/// fighters on one square, one on a wall, hit points over the maximum. ap-phases and
+/// hex-phases add their own (at most 3 AP; at most two moves a phase), and no other
+/// variant has any.
+#[test]
+fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
+    use fivefoot::combat::engine::Engine;
+    let units =
+        || vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (6, 3), "goblin", None)];
+    let rows = ["#########", "#.......#", "#.......#", "#.......#", "#.......#", "#########"];
+    for v in RulesVariant::ALL {
+        let mut b = battle_on(&rows, units(), v, 1);
+        assert_eq!(b.lend().check_invariants(None).err(), None, "{v:?}: the control holds");
+        let (hero, gob) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
+        b.lend().fighters.position[gob].0 = GridPos::new(3, 3);
+        let broken = b.lend().check_invariants(None).unwrap_err();
+        assert!(broken.contains("share (3, 3)"), "{v:?}: {broken}");
+        b.lend().fighters.position[gob].0 = GridPos::new(0, 3);
+        let broken = b.lend().check_invariants(None).unwrap_err();
+        assert_eq!(broken, "gob stands on a wall at (0, 3)", "{v:?}");
+        b.lend().fighters.position[gob].0 = GridPos::new(6, 3);
+        let max = b.read().fighters.health[hero].max;
+        b.lend().fighters.health[hero].hp = max + 1;
+        let broken = b.lend().check_invariants(None).unwrap_err();
+        assert_eq!(broken, format!("hero has {} of {max} hit points", max + 1), "{v:?}");
+        let listing = Engine::new(v).listing();
+        let invariants = listing.sets.iter().find(|s| s.name == "invariants").expect("listed");
+        let names: Vec<&str> = invariants.systems.iter().map(|s| s.name.as_str()).collect();
+        let own = match v {
+            RulesVariant::ApPhases => Some("ap_phases::at_most_three_action_points"),
+            RulesVariant::HexPhases => Some("hex_phases::at_most_two_moves_a_phase"),
+            _ => None,
+        };
+        let mut expected = vec![
+            "schedule::fighters_stand_apart_on_open_squares",
+            "schedule::hit_points_within_maximum",
+            "schedule::the_one_acting_lives",
+        ];
+        expected.extend(own);
+        assert_eq!(names, expected, "{v:?}");
+        for system in &invariants.systems {
+            assert!(system.writes == ["Broken"], "{v:?}: {} writes {:?}", system.name, system.writes);
+        }
+    }
+}

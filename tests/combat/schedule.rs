@@ -86,6 +86,8 @@ fn every_variant_runs_its_stages_in_order_and_none_is_empty() {
         .chain(if v == RulesVariant::OsrSegments { vec!["walk: step", "walk: over"] } else { vec![] })
         // d20-classic and four-actions have foes counter spells as they go off.
         .chain([RulesVariant::D20Classic, RulesVariant::FourActions].contains(&v).then_some("strikes: counterspells"))
+        // What must hold after every command.
+        .chain(["invariants"])
         .chain(["attack modifiers", "damage modifiers"])
         .collect();
         assert_eq!(names, expected, "{v:?}");

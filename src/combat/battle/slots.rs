@@ -47,11 +47,6 @@ pub(crate) trait VariantRules: Sync {
     fn may_take_held(&self, _b: &Battle, _h: usize) -> bool {
         true
     }
-    /// What must hold of this variant's own state after every command (checked by the
-    /// sim's `--check` and the tests).
-    fn check_invariants(&self, _b: &Battle) -> Result<(), String> {
-        Ok(())
-    }
 }
 
 pub(crate) use crate::variants::Criticals;

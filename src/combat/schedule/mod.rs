@@ -18,11 +18,13 @@ pub use counter::{CounterSchedule, Countering, SpellGoingOff};
 pub(crate) use counter::{Counterspelling, add_counterspell, countered};
 mod dying;
 mod harm;
+mod invariants;
 mod swing;
 pub(crate) use casting::Announcing;
 pub use casting::SpellsUnderWay;
 pub use dying::DyingTurn;
 pub(crate) use dying::{Dying, DyingTurns, Logged, save_or_bleed};
+pub use invariants::{Broken, Invariants, InvariantsSchedule, OwnInvariants};
 mod grapple;
 mod maneuver;
 pub(crate) use grapple::{Grapplers, release_both};
@@ -370,6 +372,7 @@ impl Plugin for RulesSchedulePlugin {
         app.add_schedule(rule_schedule(DistractedSchedule)).init_resource::<Distracted>();
         harm::add_harm(app);
         swing::add_swing(app);
+        invariants::add_invariants(app);
         app.add_schedule(rule_schedule(CastingSchedule)).init_resource::<CastingTried>();
         app.add_schedule(rule_schedule(ManeuverSchedule)).init_resource::<ManeuverTried>();
         for slot in Slot::ORDER {

@@ -196,17 +196,25 @@ fn lose_in_each(
     }
 }
 
+/// The one acting has taken at most two move actions this phase ("an attack action and a
+/// move action, or two move actions").
+fn at_most_two_moves_a_phase(
+    seats: Res<Seats>,
+    clock: Res<Clock>,
+    fighters: Query<(&Combatant, &crate::combat::fighter::Economy)>,
+    mut broken: ResMut<Broken>,
+) {
+    broken.found(|| {
+        let (who, economy) = fighters.get(*seats.0.get(clock.actor?)?).ok()?;
+        let moves = economy.budget.own::<PhaseActions>().moves_used;
+        (moves > 2).then(|| format!("{}: {moves} move actions in one phase", who.id))
+    });
+}
+
 /// This variant's rules, as the engine calls them.
 pub(crate) struct HexPhases;
 
 impl VariantRules for HexPhases {
-    fn check_invariants(&self, b: &Battle) -> Result<(), String> {
-        let moves = b.budget().own::<PhaseActions>().moves_used;
-        if moves > 2 {
-            return Err(format!("{moves} move actions in one phase"));
-        }
-        Ok(())
-    }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
     fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
@@ -370,6 +378,7 @@ pub struct HexPhasesPlugin;
 
 impl Plugin for HexPhasesPlugin {
     fn build(&self, app: &mut App) {
+        app.add_systems(InvariantsSchedule, at_most_two_moves_a_phase.in_set(OwnInvariants));
         keep_each::<Abort>(app);
         own_budget::<PhaseActions>(app);
         add_attack_modifiers(app);

@@ -36,6 +36,7 @@ mod prelude {
     pub(super) use crate::combat::schedule::clock::{Called, opening, reactions_back_and_no_longer, unaware_are};
     pub(super) use crate::combat::schedule::taken::{CountTaken, TakenSchedule, held_action_takers_move};
     pub(super) use crate::combat::schedule::{AimedManeuvers, Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
+    pub(super) use crate::combat::schedule::{Broken, InvariantsSchedule, OwnInvariants};
     pub(super) use crate::combat::schedule::{
         ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, keep_each,
         keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,

@@ -111,18 +111,24 @@ pub(crate) fn next_action_phase(seats: Res<Seats>, mut fighters: PhaseFighters, 
 /// The Heal check that stabilises a dying creature.
 const FIRST_AID_DC: i32 = 15;
 
+/// No fighter has more than its 3 action points.
+pub(super) fn at_most_three_action_points(
+    seats: Res<Seats>,
+    fighters: Query<(&Combatant, &ActionPoints)>,
+    mut broken: ResMut<Broken>,
+) {
+    broken.found(|| {
+        fighters
+            .iter_many(&seats.0)
+            .find(|(_, points)| points.ap > ACTION_POINTS)
+            .map(|(who, points)| format!("{} has {} action points, more than {ACTION_POINTS}", who.id, points.ap))
+    });
+}
+
 /// This variant's rules, as the engine calls them.
 pub(crate) struct ApPhases;
 
 impl VariantRules for ApPhases {
-    fn check_invariants(&self, b: &Battle) -> Result<(), String> {
-        match b.fighters.indices().map(|i| (i, points(b, i).ap)).find(|(_, ap)| *ap > ACTION_POINTS) {
-            Some((i, ap)) => {
-                Err(format!("{} has {ap} action points, more than {ACTION_POINTS}", b.fighters.combatant[i].id))
-            }
-            None => Ok(()),
-        }
-    }
     fn check_own(&self, b: &Battle, actor: usize, cmd: &Command) -> Result<Option<PathPlan>, String> {
         match cmd {
             Command::CoupDeGrace { target } | Command::FirstAid { target } => {

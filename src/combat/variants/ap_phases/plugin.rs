@@ -48,6 +48,7 @@ impl Plugin for ApPhasesPlugin {
                 pass_turn_when(phase_action_taken).in_set(Passing::Spent),
             ),
         );
+        app.add_systems(InvariantsSchedule, super::at_most_three_action_points.in_set(OwnInvariants));
         app.add_systems(
             HarmSchedule,
             (
