@@ -5,7 +5,7 @@
 //!   into a grapple may stray to the other grappler);
 //! - its attack is rolled (the same under every variant: the die, then a threat made a
 //!   critical as the variant's data has it);
-//! - it is hurt (the same under every variant: hit points lost, a caster's concentration
+//! - it is hurt (the same under every variant: a weapon's damage rolled, hit points lost, a caster's concentration
 //!   (ap-phases, osr-segments), a heavy blow (d20-classic's massive damage), dropping with
 //!   its grapple released (ap-phases' advanced action lost), unconscious, prone, dying or
 //!   dead);
@@ -124,6 +124,8 @@ impl Harms {
 /// The steps of harm, in the order they run; a variant puts its own systems in one.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HarmStep {
+    /// A weapon's damage rolled (run only for a weapon's blow).
+    DamageRoll,
     /// Hit points (or nonlethal damage) lost, and logged.
     HitPoints,
     /// A caster hurt has its concentration tried ([`Concentration`]'s systems here).
@@ -140,11 +142,13 @@ pub enum HarmStep {
 }
 
 /// One wound as the [`HarmSchedule`] carries it out: `amount` hit points dealt by `by` to
-/// `unit` (both by seat), how it was rolled (for the log), and what its steps found.
+/// `unit` (both by seat), how it was rolled (for the log), and what its steps found. A
+/// weapon's blow comes with its `weapon` roll still to make, which sets the rest.
 #[derive(Resource, Debug, Default)]
 pub struct Harm {
     pub by: usize,
     pub unit: usize,
+    pub weapon: Option<WeaponBlow>,
     pub amount: i32,
     pub nonlethal: bool,
     /// The dice rolled, in the log's words ("1d8+2", "wound"), the dice and the flat terms.
@@ -158,6 +162,14 @@ pub struct Harm {
     pub first_save_failed: bool,
     /// The wound drops it (set at [`HarmStep::Falls`]).
     pub drops: bool,
+}
+
+/// A weapon's blow before its damage is rolled: whether it is a critical, and its flat
+/// terms as the damage modifier systems weighed them.
+#[derive(Debug, Default)]
+pub struct WeaponBlow {
+    pub critical: bool,
+    pub terms: Vec<crate::combat::fighter::Modifier>,
 }
 
 /// The schedule run once a spell's casting has drawn its attacks of opportunity (or was

@@ -40,7 +40,7 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         owned(&[("d20_classic::shot_into_grapple", &["Dice", "EventLog", "UnderAttack"])])
     );
     // An attack roll is the same systems under every variant: the die, then a threat made
-    // a critical, neither with any combatant component to change.
+    // a critical, neither with a combatant component to change.
     for v in RulesVariant::ALL {
         assert_eq!(
             set(v, "strikes: attack roll"),
@@ -55,11 +55,13 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
         set(RulesVariant::OsrSegments, "strikes: free attack made"),
         owned(&[("osr_segments::concentration_broken", &["Declaration", "EventLog", "Spells"])])
     );
-    // Harm is the same systems under every variant, over the hurt fighter's own components,
-    // with each variant's own steps where its source has them: ap-phases' and osr-segments'
+    // Harm is the same systems under every variant, over the hurt fighter's own components
+    // (a weapon's damage rolled first), with each variant's own steps where its source has
+    // them: ap-phases' and osr-segments'
     // concentration after the hit points are lost, d20-classic's massive damage before the
     // fighter may fall, and ap-phases' advanced action lost after the dropping fighter's
     // grapple is released and before it falls.
+    let rolled = ("schedule::damage_rolled", ["Dice", "Harm", "Record"].as_slice());
     let lost = ("schedule::hit_points_lost", ["EventLog", "Harm", "Health"].as_slice());
     let knocked_out = ("schedule::knocked_out_by_nonlethal", ["Conditions", "Derived", "EventLog"].as_slice());
     let drops = ("schedule::drops_or_not", ["Harm", "Health"].as_slice());
@@ -68,7 +70,7 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
     let dead_or_dying = ("schedule::dead_or_dying", ["Conditions", "Derived", "EventLog"].as_slice());
     let common = |own: &[(&'static str, &'static [&'static str])],
                   after_release: Option<(&'static str, &'static [&'static str])>| {
-        let mut steps = vec![lost];
+        let mut steps = vec![rolled, lost];
         steps.extend(own.iter().copied());
         steps.extend([knocked_out, drops, released]);
         steps.extend(after_release);

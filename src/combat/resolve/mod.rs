@@ -28,11 +28,13 @@ use reactions::*;
 use strike::*;
 
 use super::attack::{self, AttackContext, AttackKind};
-use super::battle::{Battle, Criticals, Taken};
+use super::battle::{Battle, Taken};
 use super::command::{Command, RuleError};
 use super::event::CombatEvent;
 use super::fighter::Modifier;
-use super::struck::{AttackedSchedule, Distracted, DistractedSchedule, Swing, SwingSchedule, UnderAttack};
+use super::struck::{
+    AttackedSchedule, Distracted, DistractedSchedule, Harm, HarmSchedule, Swing, SwingSchedule, UnderAttack, WeaponBlow,
+};
 use super::time::Budget;
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Hands, WeaponKind};

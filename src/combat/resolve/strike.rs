@@ -57,39 +57,11 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
     }
 }
 
-/// Rolls and applies weapon damage; the damage dealt.
+/// Weapon damage: its flat terms weighed (the damage modifier systems), then rolled and
+/// dealt by the harm pipeline; the damage dealt.
 pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
-    let fa = b.fighters.at(a);
-    let dice = fa.damage_dice();
-    let weapon = fa.wielded().def.clone();
-    let flat = attack::damage_terms(b, a, t, melee);
-    let mult = if critical { weapon.crit_mult } else { 1 };
-    let mut rolls = Vec::new();
-    let mut total = 0i32;
-    let flat_sum: i32 = flat.iter().map(|m| m.value).sum();
-    for k in 0..mult {
-        let r = b.dice.roll_many(dice.count, dice.sides);
-        total += r.iter().map(|&x| x as i32).sum::<i32>();
-        rolls.extend(r.into_iter().map(|x| x as i32));
-        // Confirmed criticals multiply flat bonuses with the dice; four-actions adds them once
-        // ("roll and add the appropriate modifiers").
-        let multiply_flat = b.variant.numbers().rules.criticals == Criticals::Confirmed;
-        if k == 0 || multiply_flat {
-            total += flat_sum;
-        }
-    }
-    let total = total.max(1);
-    let dice_label =
-        if mult > 1 { format!("{}d{} x{mult} critical", dice.count, dice.sides) } else { dice.to_string() };
-    let mods = if critical && b.variant.numbers().rules.criticals == Criticals::Confirmed {
-        flat.iter().map(|m| Modifier::new(format!("{} x{mult}", m.source), m.value * mult as i32)).collect()
-    } else {
-        flat
-    };
-    b.stats.damage_dealt += total as u64;
-    let nonlethal = weapon.nonlethal;
-    apply_damage(b, a, t, total, nonlethal, dice_label, rolls, mods);
-    total
+    let weapon = Some(WeaponBlow { critical, terms: attack::damage_terms(b, a, t, melee) });
+    b.run_rules(HarmSchedule, Harm { by: a, unit: t, weapon, ..Harm::default() }).map_or(0, |harm| harm.amount)
 }
 
 impl Battle<'_, '_> {

@@ -1,6 +1,7 @@
 //! Harm, as every variant has it: the systems of the [`HarmSchedule`], over the hurt
-//! fighter's own components, run for each wound. It loses its hit points (or takes
-//! nonlethal damage), logged with every die and term; its variant tries its concentration
+//! fighter's own components, run for each wound. A weapon's damage is rolled first (its
+//! dice for its wielder's size, multiplied on a critical, with the flat terms the damage
+//! modifier systems weighed). It loses its hit points (or takes nonlethal damage), logged with every die and term; its variant tries its concentration
 //! and weighs a heavy blow; nonlethal damage at its hit points knocks it out; reduced to 0
 //! or fewer it drops: its grapple is released for both grapplers, the variant's systems run
 //! ([`HarmStep::WhenDropped`]: ap-phases' advanced action lost), and it falls unconscious
@@ -8,11 +9,13 @@
 //! the variant's threshold (`rules.death`), or dying below 0 where that is the rule.
 
 use super::grapple::{Grapplers, release_both};
-use crate::combat::battle::{Derived, EventLog, Seats, change_condition};
+use crate::combat::battle::store::Record;
+use crate::combat::battle::{Criticals, Derived, EventLog, Seats, change_condition};
 use crate::combat::event::CombatEvent;
+use crate::combat::fighter::Modifier;
 use crate::combat::resolve::death_check;
-use crate::combat::struck::{Harm, HarmSchedule, HarmStep, Harms};
-use crate::rules::{Battlefield, Combatant, Condition, Conditions, Health, Stats};
+use crate::combat::struck::{Harm, HarmSchedule, HarmStep, Harms, WeaponBlow};
+use crate::rules::{Battlefield, Body, Combatant, Condition, Conditions, Dice, Health, Stats, Wielded};
 use crate::variants::Dropped;
 use bevy::prelude::*;
 
@@ -21,13 +24,14 @@ pub(super) fn add_harm(app: &mut App) {
     use HarmStep::*;
     app.configure_sets(
         HarmSchedule,
-        (HitPoints, Concentration, HeavyBlow, Falls, WhenDropped, Death).chain().in_set(Harms),
+        (DamageRoll, HitPoints, Concentration, HeavyBlow, Falls, WhenDropped, Death).chain().in_set(Harms),
     );
     app.configure_sets(HarmSchedule, crate::combat::struck::Concentration.in_set(HarmStep::Concentration));
     app.configure_sets(HarmSchedule, HarmStep::WhenDropped.run_if(dropping));
     app.add_systems(
         HarmSchedule,
         (
+            damage_rolled.run_if(|harm: Res<Harm>| harm.weapon.is_some()).in_set(HarmStep::DamageRoll),
             hit_points_lost.in_set(HarmStep::HitPoints),
             (knocked_out_by_nonlethal, drops_or_not, grapple_released.run_if(dropping)).chain().in_set(HarmStep::Falls),
             (falls.run_if(dropping), dead_or_dying).chain().in_set(HarmStep::Death),
@@ -149,4 +153,42 @@ fn dead_or_dying(
         let rules = &field.variant.numbers().rules;
         death_check(rules, who, health, stats, &mut conditions, &mut log, &mut derived);
     }
+}
+
+/// A weapon's damage: its dice for its wielder's size, rolled once, or its multiplier's
+/// times on a critical; the flat terms added once (four-actions: "roll and add the
+/// appropriate modifiers"), or with each roll on a confirmed critical; at least 1.
+fn damage_rolled(
+    mut harm: ResMut<Harm>,
+    seats: Res<Seats>,
+    field: Res<Battlefield>,
+    fighters: Query<(&Wielded, &Body)>,
+    mut dice: ResMut<Dice>,
+    mut record: ResMut<Record>,
+) {
+    let Some(Ok((wielded, body))) = seats.0.get(harm.by).map(|&e| fighters.get(e)) else { return };
+    let Some(WeaponBlow { critical, terms }) = harm.weapon.take() else { return };
+    let weapon = &wielded.def;
+    let expr = weapon.damage.scaled_for(body.size);
+    let mult = if critical { weapon.crit_mult } else { 1 };
+    let multiply_flat = field.variant.numbers().rules.criticals == Criticals::Confirmed;
+    let flat: i32 = terms.iter().map(|m| m.value).sum();
+    let (mut rolls, mut total) = (Vec::new(), 0i32);
+    for k in 0..mult {
+        let r = dice.roll_many(expr.count, expr.sides);
+        total += r.iter().map(|&x| x as i32).sum::<i32>();
+        rolls.extend(r.into_iter().map(|x| x as i32));
+        if k == 0 || multiply_flat {
+            total += flat;
+        }
+    }
+    let total = total.max(1);
+    harm.modifiers = if critical && multiply_flat {
+        terms.iter().map(|m| Modifier::new(format!("{} x{mult}", m.source), m.value * mult as i32)).collect()
+    } else {
+        terms
+    };
+    harm.dice = if mult > 1 { format!("{}d{} x{mult} critical", expr.count, expr.sides) } else { expr.to_string() };
+    record.stats.damage_dealt += total as u64;
+    (harm.amount, harm.nonlethal, harm.rolls) = (total, weapon.nonlethal, rolls);
 }
