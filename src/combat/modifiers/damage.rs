@@ -1,7 +1,7 @@
 //! The damage modifiers: each flat term added to a damage roll's dice is a read-only system
-//! over the components it names (`strike::deal_damage` weighs them; the harm pipeline rolls the damage): the wielder's Strength
-//! (one-and-a-half times with two hands in the d20 family), its own damage bonuses and the
-//! variant's penalty for an untrained weapon.
+//! over the components it names (`strike::deal_damage` weighs them, and the harm pipeline
+//! rolls the damage): the wielder's Strength (one-and-a-half times with two hands in the
+//! d20 family), its own damage bonuses and the variant's penalty for an untrained weapon.
 
 use super::Weighing;
 use crate::combat::fighter::{Bonuses, Modifier};
