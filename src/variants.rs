@@ -198,6 +198,9 @@ mod tests {
         assert_eq!(grapples, [true, true, true, false, false]);
         assert!(rules(HexPhases).aborting && rules(ApPhases).charge_completes_later);
         assert!(rules(FourActions).pusher_follows);
+        // Only d20-classic's plugin adds the system that reads the grapple miss chance.
+        let strays = RulesVariant::ALL.map(|v| v.numbers().grapple_miss_percent);
+        assert_eq!(strays, [0, 0, 50, 0, 0]);
     }
 
     #[test]

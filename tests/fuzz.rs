@@ -3,7 +3,7 @@
 //! deep nesting), the catalogue and bindings loaders, edit scripts (mutated, then undone to
 //! the level they started from), and the command executor (random
 //! commands, legal or not, from random reachable battle states under every variant, with
-//! every invariant of `BattleWorld::check_invariants` checked after each).
+//! every invariant of `Battle::check_invariants` checked after each).
 //! Every target must answer with a value or an error, never a panic; a level the loader
 //! accepts must also make a battle that plays.
 //!

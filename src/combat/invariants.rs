@@ -28,9 +28,10 @@ impl Battle<'_, '_> {
     /// Checks every invariant of the battle as it stands, and that the clock has not gone
     /// back since `before`. Returns where the clock stands now.
     pub fn check_invariants(&mut self, before: Option<ClockMark>) -> Result<ClockMark, String> {
-        let broken = self.run_rules(InvariantsSchedule, Broken::default());
-        if let Some(what) = broken.and_then(|b| b.0) {
-            return Err(what);
+        match self.run_rules(InvariantsSchedule, Broken::default()) {
+            None => return Err("the invariants were not checked: the battle is not lent its world".into()),
+            Some(Broken(Some(what))) => return Err(what),
+            Some(Broken(None)) => {}
         }
         // The threat map in use equals one built from scratch, and the dead threaten nothing.
         self.refresh();

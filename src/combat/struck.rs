@@ -1,14 +1,14 @@
 //! What befalls a fighter in the middle of a strike, each a small schedule of narrow
 //! systems the strike driver runs at that point (`Battle::run_rules`: it puts what happened
 //! in the schedule's resource, runs the schedule, and takes the resource back):
-//! - it is about to be attacked (hex-phases: it may abort to a dodge; d20-classic: a shot
-//!   into a grapple may stray to the other grappler);
-//! - its attack is rolled (the same under every variant: the die, then a threat made a
-//!   critical as the variant's data has it);
-//! - it is hurt (the same under every variant: a weapon's damage rolled, hit points lost, a caster's concentration
-//!   (ap-phases, osr-segments), a heavy blow (d20-classic's massive damage), dropping with
-//!   its grapple released (ap-phases' advanced action lost), unconscious, prone, dying or
-//!   dead);
+//! - an attack is about to be made (hex-phases: its target may abort to a dodge;
+//!   d20-classic: a shot into a grapple may stray to the other grappler);
+//! - it is rolled (common systems: the die, then a threat made a critical as the variant's
+//!   data has it);
+//! - a fighter is hurt (common systems: a weapon's damage rolled, hit points lost,
+//!   knocked out, dropping with its grapple released, falling, dead or dying; the
+//!   variants' own steps: ap-phases' and osr-segments' concentration, d20-classic's
+//!   massive damage, ap-phases' advanced action lost);
 //! - it made a free attack (osr-segments: its concentration breaks);
 //! - its casting drew attacks of opportunity (the d20 family's concentration, four-actions'
 //!   interruption).
@@ -104,10 +104,10 @@ pub struct Distracted {
     pub unit: usize,
 }
 
-/// The schedule run whenever a fighter is hurt, with [`Harm`]: its hit points lost, its
-/// concentration tried, the variant's own rules for a heavy blow, and then, if the wound
-/// drops it, its grapple released, the variant's systems for dropping ([`HarmStep::WhenDropped`]),
-/// and its fall; last, whether it is dead or dying.
+/// The schedule run whenever a fighter is hurt, with [`Harm`]: a weapon's damage rolled,
+/// the hit points lost, a caster's concentration tried, the variant's own rules for a heavy
+/// blow, knocked out by nonlethal damage or dropping (its grapple released), the variant's
+/// systems for dropping ([`HarmStep::WhenDropped`]), its fall; last, dead or dying.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HarmSchedule;
 
@@ -129,14 +129,17 @@ pub enum HarmStep {
     /// Hit points (or nonlethal damage) lost, and logged.
     HitPoints,
     /// A caster hurt has its concentration tried ([`Concentration`]'s systems here).
-    Concentration,
+    CasterHurt,
     /// What a heavy blow does beyond its hit points (d20-classic's massive damage).
     HeavyBlow,
-    /// Whether the wound knocks the fighter out or drops it.
-    Falls,
+    /// Whether the wound knocks the fighter out or drops it; a fighter dropping lets go of
+    /// its grapple.
+    Drops,
     /// The variant's systems for a fighter dropping, once its grapple is released and
     /// before it falls (ap-phases' advanced action lost); run only when it drops.
     WhenDropped,
+    /// A fighter dropping falls unconscious and prone, dying as the variant has it.
+    Fall,
     /// Dead at the variant's threshold, or dying.
     Death,
 }
@@ -160,7 +163,7 @@ pub struct Harm {
     /// The blow already failed its first save (d20-classic's massive damage): it drops at
     /// 0 hit points with one failure counted.
     pub first_save_failed: bool,
-    /// The wound drops it (set at [`HarmStep::Falls`]).
+    /// The wound drops it (set at [`HarmStep::Drops`]).
     pub drops: bool,
 }
 

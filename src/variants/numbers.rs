@@ -364,7 +364,8 @@ pub struct VariantNumbers {
     #[serde(default)]
     pub grappled_cannot_cast: bool,
     /// Percent chance that a ranged attack on one of two creatures locked in a grapple goes
-    /// to the other instead.
+    /// to the other instead: read by the `shot_into_grapple` system before each attack,
+    /// which only d20-classic's plugin adds (its source alone has the rule); elsewhere 0.
     #[serde(default)]
     pub grapple_miss_percent: u32,
 }

@@ -83,10 +83,10 @@ proptest! {
     }
 }
 
-/// Each invariant is a system over the components it names, and names what broke: two
-/// fighters on one square, one on a wall, hit points over the maximum. ap-phases and
-/// hex-phases add their own (at most 3 AP; at most two moves a phase), and no other
-/// variant has any.
+/// Each common invariant is a system over the components it names, and names what broke:
+/// two fighters on one square, one on a wall, hit points over the maximum, a dead fighter
+/// acting. ap-phases and hex-phases list their own (at most 3 AP; at most two moves a
+/// phase), and no other variant has any.
 #[test]
 fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
     use fivefoot::combat::engine::Engine;
@@ -108,6 +108,12 @@ fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
         b.lend().fighters.health[hero].hp = max + 1;
         let broken = b.lend().check_invariants(None).unwrap_err();
         assert_eq!(broken, format!("hero has {} of {max} hit points", max + 1), "{v:?}");
+        b.lend().fighters.health[hero].hp = max;
+        let actor = b.actor().expect("someone acts at the start");
+        b.lend().fighters.conditions[actor].add(Condition::Dead);
+        let broken = b.lend().check_invariants(None).unwrap_err();
+        let id = b.read().fighters.combatant[actor].id.clone();
+        assert_eq!(broken, format!("{id}, dead, is acting"), "{v:?}");
         let listing = Engine::new(v).listing();
         let invariants = listing.sets.iter().find(|s| s.name == "invariants").expect("listed");
         let names: Vec<&str> = invariants.systems.iter().map(|s| s.name.as_str()).collect();

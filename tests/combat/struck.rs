@@ -1,10 +1,11 @@
 //! The rules run in the middle of a strike, as the listing shows them: hex-phases' abort to
-//! a dodge and d20-classic's shot into a grapple before an attack, the attack roll, the harm pipeline with ap-phases' and osr-segments'
-//! concentration, d20-classic's massive damage and ap-phases' advanced action lost on
-//! dropping, osr-segments' concentration broken by a free attack, what the attacks a casting drew do to the caster's hold on its
-//! spell (the d20 family's concentration, four-actions' interruption), and each variant's
-//! check of a combat maneuver. Each is a system of the variant's plugin over the components it
-//! names, never the whole world; a variant without the rule lists no such step.
+//! a dodge and d20-classic's shot into a grapple before an attack; the attack roll; the
+//! harm pipeline with ap-phases' and osr-segments' concentration, d20-classic's massive
+//! damage and ap-phases' advanced action lost on dropping; osr-segments' concentration
+//! broken by a free attack; what the attacks a casting drew do to the caster's hold on its
+//! spell (the d20 family's concentration, four-actions' interruption); and each variant's
+//! check of a combat maneuver. Each is a system over the components it names, never the
+//! whole world; a variant without the rule lists no such step.
 
 use super::*;
 use fivefoot::combat::engine::Engine;
@@ -57,10 +58,9 @@ fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
     );
     // Harm is the same systems under every variant, over the hurt fighter's own components
     // (a weapon's damage rolled first), with each variant's own steps where its source has
-    // them: ap-phases' and osr-segments'
-    // concentration after the hit points are lost, d20-classic's massive damage before the
-    // fighter may fall, and ap-phases' advanced action lost after the dropping fighter's
-    // grapple is released and before it falls.
+    // them: ap-phases' and osr-segments' concentration after the hit points are lost,
+    // d20-classic's massive damage before the fighter may fall, and ap-phases' advanced
+    // action lost after the dropping fighter's grapple is released and before it falls.
     let rolled = ("schedule::damage_rolled", ["Dice", "Harm", "Record"].as_slice());
     let lost = ("schedule::hit_points_lost", ["EventLog", "Harm", "Health"].as_slice());
     let knocked_out = ("schedule::knocked_out_by_nonlethal", ["Conditions", "Derived", "EventLog"].as_slice());

@@ -133,9 +133,10 @@ impl Battle<'_, '_> {
     }
 
     /// Runs the small rule schedule `label` over the battle's world, in the middle of what
-    /// a driver is doing, with `given` (what happened: the fighter attacked, hurt or
-    /// dropped) in its resource: the variant's systems there do the rest. A schedule with
-    /// no systems is not run. Only a battle lent the world whole changes anything.
+    /// a driver is doing, with `given` (what happened: an attack about to be made or rolled,
+    /// a wound, a free attack made, a casting tried; or the invariants to check) in its
+    /// resource, and gives the resource back as the systems left it. A schedule with no
+    /// systems is not run (`None`). Only a battle lent the world whole runs anything.
     pub(crate) fn run_rules<R: Resource + Component<Mutability = Mutable> + Default>(
         &mut self,
         label: impl ScheduleLabel,

@@ -1,6 +1,8 @@
-//! Checking and resolving commands: what each costs in the variant's action economy,
-//! movement with attacks of opportunity square by square, attack rolls, critical hits
-//! as each source defines them, damage, dropping, dying and death.
+//! Checking and resolving commands, as the drivers and the checks call them over the
+//! battle: what each costs in the variant's action economy, movement with attacks of
+//! opportunity square by square, the attack routine and an attack's terms weighed (its roll
+//! and critical are the `SwingSchedule`'s systems, its damage and harm the
+//! `HarmSchedule`'s), conditions gained and lost, and death.
 
 mod actions;
 mod economy;

@@ -1,9 +1,10 @@
 //! Harm, as every variant has it: the systems of the [`HarmSchedule`], over the hurt
 //! fighter's own components, run for each wound. A weapon's damage is rolled first (its
 //! dice for its wielder's size, multiplied on a critical, with the flat terms the damage
-//! modifier systems weighed). It loses its hit points (or takes nonlethal damage), logged with every die and term; its variant tries its concentration
-//! and weighs a heavy blow; nonlethal damage at its hit points knocks it out; reduced to 0
-//! or fewer it drops: its grapple is released for both grapplers, the variant's systems run
+//! modifier systems weighed). The fighter loses its hit points (or takes nonlethal damage),
+//! logged with every die and term; its variant tries its concentration and weighs a heavy
+//! blow; nonlethal damage at its hit points knocks it out; reduced to 0 or fewer it drops:
+//! its grapple is released for both grapplers, the variant's systems run
 //! ([`HarmStep::WhenDropped`]: ap-phases' advanced action lost), and it falls unconscious
 //! and prone, dying where the variant's data says so (`rules.dropped`); last, it is dead at
 //! the variant's threshold (`rules.death`), or dying below 0 where that is the rule.
@@ -24,17 +25,18 @@ pub(super) fn add_harm(app: &mut App) {
     use HarmStep::*;
     app.configure_sets(
         HarmSchedule,
-        (DamageRoll, HitPoints, Concentration, HeavyBlow, Falls, WhenDropped, Death).chain().in_set(Harms),
+        (DamageRoll, HitPoints, CasterHurt, HeavyBlow, Drops, WhenDropped, Fall, Death).chain().in_set(Harms),
     );
-    app.configure_sets(HarmSchedule, crate::combat::struck::Concentration.in_set(HarmStep::Concentration));
+    app.configure_sets(HarmSchedule, crate::combat::struck::Concentration.in_set(HarmStep::CasterHurt));
     app.configure_sets(HarmSchedule, HarmStep::WhenDropped.run_if(dropping));
     app.add_systems(
         HarmSchedule,
         (
             damage_rolled.run_if(|harm: Res<Harm>| harm.weapon.is_some()).in_set(HarmStep::DamageRoll),
             hit_points_lost.in_set(HarmStep::HitPoints),
-            (knocked_out_by_nonlethal, drops_or_not, grapple_released.run_if(dropping)).chain().in_set(HarmStep::Falls),
-            (falls.run_if(dropping), dead_or_dying).chain().in_set(HarmStep::Death),
+            (knocked_out_by_nonlethal, drops_or_not, grapple_released.run_if(dropping)).chain().in_set(HarmStep::Drops),
+            falls.run_if(dropping).in_set(HarmStep::Fall),
+            dead_or_dying.in_set(HarmStep::Death),
         ),
     );
 }

@@ -1,6 +1,7 @@
 //! d20-classic (source 002): move, standard, swift, free and full-round actions and one
 //! immediate action a round (attacks of opportunity, counterspells and readied actions
-//! exclude each other); iterative attacks, criticals with confirmation, death saves.
+//! exclude each other); iterative attacks, criticals with confirmation, death saves,
+//! massive damage, and a shot into a grapple straying to the other grappler.
 
 use super::prelude::*;
 use crate::combat::battle::rolled_check;

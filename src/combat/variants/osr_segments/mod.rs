@@ -286,38 +286,42 @@ fn bleeds(turns: DyingTurns) {
     turns.take(bleed);
 }
 
+/// A caster's spell components: what its concentration holds on to.
+type Concentrating<'w, 's> = Query<'w, 's, (&'static Combatant, &'static mut Spells, &'static mut Declaration)>;
+
 /// osr-segments: concentration breaks when the caster makes a free attack ("a free attack
-/// taken will break concentration (e.g. spell casting)"). An incantation's casting "always
-/// begins on the 1st segment", so a spell declared but not yet announced is lost too, as if
-/// cast, and with it the round's major action.
+/// taken will break concentration (e.g. spell casting)").
 fn concentration_broken(
     distracted: Res<Distracted>,
     seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Spells, &mut Declaration)>,
+    mut fighters: Concentrating,
     mut log: ResMut<EventLog>,
 ) {
-    let Some(Ok((who, mut spells, mut declared))) = seats.0.get(distracted.unit).map(|&e| fighters.get_mut(e)) else {
-        return;
-    };
-    concentration_breaks(who, &mut spells, &mut declared, "made a free attack", &mut log);
+    breaks_at(seats.0.get(distracted.unit), &mut fighters, "made a free attack", &mut log);
 }
 
 /// osr-segments: concentration breaks when the caster is hurt, as when it makes a free
-/// attack (`concentration_broken`).
+/// attack.
 fn concentration_broken_when_hurt(
     harm: Res<Harm>,
     seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Spells, &mut Declaration)>,
+    mut fighters: Concentrating,
     mut log: ResMut<EventLog>,
 ) {
-    let Some(Ok((who, mut spells, mut declared))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else {
-        return;
-    };
-    concentration_breaks(who, &mut spells, &mut declared, "hurt", &mut log);
+    breaks_at(seats.0.get(harm.unit), &mut fighters, "hurt", &mut log);
+}
+
+/// The concentration of the caster at `at` breaks, if it is one.
+fn breaks_at(at: Option<&Entity>, fighters: &mut Concentrating, why: &str, log: &mut EventLog) {
+    if let Some(Ok((who, mut spells, mut declared))) = at.map(|&e| fighters.get_mut(e)) {
+        concentration_breaks(who, &mut spells, &mut declared, why, log);
+    }
 }
 
 /// `who`'s concentration breaks (`why`, in the log's words): the spell it is casting, or
-/// has declared, is lost.
+/// has declared, is lost. An incantation's casting "always begins on the 1st segment", so a
+/// spell declared but not yet announced is lost too, as if cast, and with it the round's
+/// major action.
 fn concentration_breaks(
     who: &Combatant,
     spells: &mut Spells,
