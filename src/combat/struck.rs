@@ -33,12 +33,18 @@ impl BeforeAttack {
     }
 }
 
-/// An attack about to be rolled: its `attacker` and `target`, by seat. A system here may
-/// change the target (d20-classic's shot into a grapple that strays to the other grappler).
-#[derive(Resource, Debug, Default)]
+/// An attack about to be rolled: its `attacker` and `target`. A system here may change the
+/// target (d20-classic's shot into a grapple that strays to the other grappler).
+#[derive(Resource, Debug)]
 pub struct UnderAttack {
-    pub attacker: usize,
-    pub target: usize,
+    pub attacker: Entity,
+    pub target: Entity,
+}
+
+impl Default for UnderAttack {
+    fn default() -> Self {
+        UnderAttack { attacker: Entity::PLACEHOLDER, target: Entity::PLACEHOLDER }
+    }
 }
 
 /// The schedule run for each attack roll once its terms are weighed, with [`Swing`]: the
@@ -66,13 +72,13 @@ pub enum SwingStep {
     Critical,
 }
 
-/// One attack roll as the [`SwingSchedule`] carries it out: who attacks whom (by seat),
-/// which attack of the turn it is and whether it ends a charge, its weighed terms, and
-/// what the roll came to.
-#[derive(Resource, Debug, Default)]
+/// One attack roll as the [`SwingSchedule`] carries it out: who attacks whom, which attack
+/// of the turn it is and whether it ends a charge, its weighed terms, and what the roll
+/// came to.
+#[derive(Resource, Debug)]
 pub struct Swing {
-    pub attacker: usize,
-    pub target: usize,
+    pub attacker: Entity,
+    pub target: Entity,
     pub kind: crate::combat::AttackKind,
     pub charge: bool,
     pub profile: Option<crate::combat::attack::AttackProfile>,
@@ -80,6 +86,19 @@ pub struct Swing {
     pub threat: bool,
     pub hit: bool,
     pub critical: bool,
+}
+
+impl Swing {
+    /// `attacker`'s attack on `target`, weighed as `profile`, not yet rolled.
+    pub fn new(attacker: Entity, target: Entity, kind: crate::combat::AttackKind, charge: bool) -> Swing {
+        Swing { attacker, target, kind, charge, profile: None, threat: false, hit: false, critical: false }
+    }
+}
+
+impl Default for Swing {
+    fn default() -> Self {
+        Swing::new(Entity::PLACEHOLDER, Entity::PLACEHOLDER, Default::default(), false)
+    }
 }
 
 /// The schedule run when a fighter made a free attack (an attack of opportunity), with
@@ -98,10 +117,16 @@ impl Concentration {
     }
 }
 
-/// The fighter, by seat, who made a free attack, whose concentration is tried.
-#[derive(Resource, Debug, Default)]
+/// The fighter who made a free attack, whose concentration is tried.
+#[derive(Resource, Debug)]
 pub struct Distracted {
-    pub unit: usize,
+    pub unit: Entity,
+}
+
+impl Default for Distracted {
+    fn default() -> Self {
+        Distracted { unit: Entity::PLACEHOLDER }
+    }
 }
 
 /// The schedule run whenever a fighter is hurt, with [`Harm`]: a weapon's damage rolled,
@@ -145,12 +170,12 @@ pub enum HarmStep {
 }
 
 /// One wound as the [`HarmSchedule`] carries it out: `amount` hit points dealt by `by` to
-/// `unit` (both by seat), how it was rolled (for the log), and what its steps found. A
-/// weapon's blow comes with its `weapon` roll still to make, which sets the rest.
-#[derive(Resource, Debug, Default)]
+/// `unit`, how it was rolled (for the log), and what its steps found. A weapon's blow comes
+/// with its `weapon` roll still to make, which sets the rest.
+#[derive(Resource, Debug)]
 pub struct Harm {
-    pub by: usize,
-    pub unit: usize,
+    pub by: Entity,
+    pub unit: Entity,
     pub weapon: Option<WeaponBlow>,
     pub amount: i32,
     pub nonlethal: bool,
@@ -165,6 +190,31 @@ pub struct Harm {
     pub first_save_failed: bool,
     /// The wound drops it (set at [`HarmStep::Drops`]).
     pub drops: bool,
+}
+
+impl Harm {
+    /// A wound from `by` to `unit`: `amount` hit points, or a weapon's blow still to roll.
+    pub fn new(by: Entity, unit: Entity, weapon: Option<WeaponBlow>, amount: i32) -> Harm {
+        Harm {
+            by,
+            unit,
+            weapon,
+            amount,
+            nonlethal: false,
+            dice: String::new(),
+            rolls: Vec::new(),
+            modifiers: Vec::new(),
+            hp_before: 0,
+            first_save_failed: false,
+            drops: false,
+        }
+    }
+}
+
+impl Default for Harm {
+    fn default() -> Self {
+        Harm::new(Entity::PLACEHOLDER, Entity::PLACEHOLDER, None, 0)
+    }
 }
 
 /// A weapon's blow before its damage is rolled: whether it is a critical, and its flat

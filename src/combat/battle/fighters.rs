@@ -328,6 +328,11 @@ impl<'w, 's> Fighters<'w, 's> {
         self.combatant.entity(i)
     }
 
+    /// The seat of the fighter that is entity `e`, if it is one.
+    pub fn seat_of(&self, e: Entity) -> Option<usize> {
+        self.combatant.seats().iter().position(|&s| s == e)
+    }
+
     /// Fighter `i`, whole (it must exist).
     pub fn at(&self, i: usize) -> FighterRef<'_, 'w, 's> {
         self.get(i).unwrap_or_else(|| panic!("fighter {i} of {}", self.len()))

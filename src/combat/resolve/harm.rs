@@ -25,7 +25,13 @@ pub(crate) fn apply_damage(
     rolls: Vec<i32>,
     modifiers: Vec<Modifier>,
 ) {
-    let harm = Harm { by: a, unit: t, amount, nonlethal, dice, rolls, modifiers, ..Harm::default() };
+    let harm = Harm {
+        nonlethal,
+        dice,
+        rolls,
+        modifiers,
+        ..Harm::new(b.fighters.entity(a), b.fighters.entity(t), None, amount)
+    };
     b.run_rules(HarmSchedule, harm);
 }
 

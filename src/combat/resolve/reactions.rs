@@ -30,7 +30,7 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     let (by, target) = (b.fighters.combatant[reactor].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
     // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".
-    b.run_rules(DistractedSchedule, Distracted { unit: reactor });
+    b.run_rules(DistractedSchedule, Distracted { unit: b.fighters.entity(reactor) });
     b.stats.attacks_of_opportunity += 1;
     let f = &mut b.fighters.reactions[reactor];
     f.used += 1;

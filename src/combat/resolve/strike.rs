@@ -40,14 +40,16 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
 /// may abort it to a dodge or send a shot astray), its terms weighed, its roll and critical
 /// (the `SwingSchedule`'s systems), then its damage.
 pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
-    let t = b.run_rules(AttackedSchedule, UnderAttack { attacker: a, target: t }).map_or(t, |under| under.target);
+    let (attacker, target) = (b.fighters.entity(a), b.fighters.entity(t));
+    let aimed = b.run_rules(AttackedSchedule, UnderAttack { attacker, target }).map_or(target, |under| under.target);
+    let t = b.fighters.seat_of(aimed).unwrap_or(t);
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
     if !p.legal {
         return false;
     }
     let melee = p.melee;
-    let swing = Swing { attacker: a, target: t, kind, charge: ctx.charge, profile: Some(p), ..Swing::default() };
+    let swing = Swing { profile: Some(p), ..Swing::new(attacker, b.fighters.entity(t), kind, ctx.charge) };
     match b.run_rules(SwingSchedule, swing) {
         Some(swing) if swing.hit => {
             deal_damage(b, a, t, swing.critical, melee);
@@ -61,7 +63,8 @@ pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, 
 /// dealt by the harm pipeline; the damage dealt.
 pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
     let weapon = Some(WeaponBlow { critical, terms: attack::damage_terms(b, a, t, melee) });
-    b.run_rules(HarmSchedule, Harm { by: a, unit: t, weapon, ..Harm::default() }).map_or(0, |harm| harm.amount)
+    let harm = Harm::new(b.fighters.entity(a), b.fighters.entity(t), weapon, 0);
+    b.run_rules(HarmSchedule, harm).map_or(0, |harm| harm.amount)
 }
 
 impl Battle<'_, '_> {

@@ -47,15 +47,9 @@ fn dropping(harm: Res<Harm>) -> bool {
 }
 
 /// The wound's hit points (or nonlethal damage) lost, logged with its dice and terms.
-fn hit_points_lost(
-    mut harm: ResMut<Harm>,
-    seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Health)>,
-    mut log: ResMut<EventLog>,
-) {
-    let (Some(&by), Some(&me)) = (seats.0.get(harm.by), seats.0.get(harm.unit)) else { return };
-    let Ok(attacker) = fighters.get(by).map(|(who, _)| who.id.clone()) else { return };
-    let Ok((who, mut health)) = fighters.get_mut(me) else { return };
+fn hit_points_lost(mut harm: ResMut<Harm>, mut fighters: Query<(&Combatant, &mut Health)>, mut log: ResMut<EventLog>) {
+    let Ok(attacker) = fighters.get(harm.by).map(|(who, _)| who.id.clone()) else { return };
+    let Ok((who, mut health)) = fighters.get_mut(harm.unit) else { return };
     harm.hp_before = health.hp;
     if harm.nonlethal {
         health.nonlethal += harm.amount;
@@ -77,12 +71,11 @@ fn hit_points_lost(
 /// Nonlethal damage reaching its hit points knocks a fighter still standing out.
 fn knocked_out_by_nonlethal(
     harm: Res<Harm>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &Health, &mut Conditions)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some(Ok((who, health, mut conditions))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else {
+    let Ok((who, health, mut conditions)) = fighters.get_mut(harm.unit) else {
         return;
     };
     if health.nonlethal >= health.hp && health.hp > 0 {
@@ -92,8 +85,8 @@ fn knocked_out_by_nonlethal(
 
 /// A wound that takes it from above 0 hit points to 0 or fewer (or fails its first save
 /// outright) drops it, and how hard it dropped is kept.
-fn drops_or_not(mut harm: ResMut<Harm>, seats: Res<Seats>, mut fighters: Query<&mut Health>) {
-    let Some(Ok(mut health)) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else { return };
+fn drops_or_not(mut harm: ResMut<Harm>, mut fighters: Query<&mut Health>) {
+    let Ok(mut health) = fighters.get_mut(harm.unit) else { return };
     harm.drops = health.hp <= 0 && harm.hp_before > 0 || harm.first_save_failed;
     if harm.drops {
         health.dropping_damage = harm.amount;
@@ -108,7 +101,7 @@ fn grapple_released(
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some(&me) = seats.0.get(harm.unit) else { return };
+    let me = harm.unit;
     let other = fighters.get(me).ok().and_then(|(.., grapple, _)| grapple.with).and_then(|o| seats.0.get(o).copied());
     release_both(me, other, &mut fighters, &mut log, &mut derived);
 }
@@ -117,13 +110,12 @@ fn grapple_released(
 /// by the blow (massive damage) counts.
 fn falls(
     harm: Res<Harm>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     mut fighters: Query<(&Combatant, &mut Health, &mut Conditions)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some(Ok((who, mut health, mut conditions))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else {
+    let Ok((who, mut health, mut conditions)) = fighters.get_mut(harm.unit) else {
         return;
     };
     let dying = match field.variant.numbers().rules.dropped {
@@ -142,13 +134,12 @@ fn falls(
 /// that is its rule.
 fn dead_or_dying(
     harm: Res<Harm>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     mut fighters: Query<(&Combatant, &Health, &Stats, &mut Conditions)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some(Ok((who, health, stats, mut conditions))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else {
+    let Ok((who, health, stats, mut conditions)) = fighters.get_mut(harm.unit) else {
         return;
     };
     if health.hp <= 0 {
@@ -162,13 +153,12 @@ fn dead_or_dying(
 /// appropriate modifiers"), or with each roll on a confirmed critical; at least 1.
 fn damage_rolled(
     mut harm: ResMut<Harm>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     fighters: Query<(&Wielded, &Body)>,
     mut dice: ResMut<Dice>,
     mut record: ResMut<Record>,
 ) {
-    let Some(Ok((wielded, body))) = seats.0.get(harm.by).map(|&e| fighters.get(e)) else { return };
+    let Ok((wielded, body)) = fighters.get(harm.by) else { return };
     let Some(WeaponBlow { critical, terms }) = harm.weapon.take() else { return };
     let weapon = &wielded.def;
     let expr = weapon.damage.scaled_for(body.size);

@@ -6,7 +6,7 @@
 //! d20 family), or nothing (osr-segments, hex-phases: no criticals).
 
 use crate::combat::battle::store::Record;
-use crate::combat::battle::{Criticals, EventLog, Seats};
+use crate::combat::battle::{Criticals, EventLog};
 use crate::combat::event::CombatEvent;
 use crate::combat::struck::{Swing, SwingSchedule, SwingStep, Swings};
 use crate::combat::{AttackDie, AttackKind};
@@ -28,15 +28,15 @@ pub(super) fn add_swing(app: &mut App) {
 /// The attack's die rolled against the number to reach, logged with every term by name.
 fn attack_rolled(
     mut swing: ResMut<Swing>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     fighters: Query<(&Combatant, &Wielded)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut record: ResMut<Record>,
 ) {
-    let (Some(&by), Some(&at)) = (seats.0.get(swing.attacker), seats.0.get(swing.target)) else { return };
-    let (Ok((attacker, wielded)), Ok((target, _))) = (fighters.get(by), fighters.get(at)) else { return };
+    let (Ok((attacker, wielded)), Ok((target, _))) = (fighters.get(swing.attacker), fighters.get(swing.target)) else {
+        return;
+    };
     let Some(p) = swing.profile.as_ref() else { return };
     let bonus = p.bonus();
     let rolls: Vec<i32> = match p.die {
@@ -80,7 +80,6 @@ fn attack_rolled(
 /// A threat is a critical: outright, or confirmed by a second roll that would hit.
 fn threat_confirmed(
     mut swing: ResMut<Swing>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     fighters: Query<&Combatant>,
     mut dice: ResMut<Dice>,
@@ -88,8 +87,7 @@ fn threat_confirmed(
     mut record: ResMut<Record>,
 ) {
     let critical = if field.variant.numbers().rules.criticals == Criticals::Confirmed {
-        let (Some(&by), Some(&at)) = (seats.0.get(swing.attacker), seats.0.get(swing.target)) else { return };
-        let (Ok(attacker), Ok(target)) = (fighters.get(by), fighters.get(at)) else { return };
+        let (Ok(attacker), Ok(target)) = (fighters.get(swing.attacker), fighters.get(swing.target)) else { return };
         let Some(p) = swing.profile.as_ref() else { return };
         let (bonus, target_number) = (p.bonus(), p.target_number);
         let roll = dice.roll(20) as i32;

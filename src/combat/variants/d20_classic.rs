@@ -253,13 +253,14 @@ fn shot_into_grapple(
     mut log: ResMut<EventLog>,
 ) {
     let percent = field.variant.numbers().grapple_miss_percent as i32;
-    let (a, t) = (under.attacker, under.target);
-    let (Some(&by), Some(&at)) = (seats.0.get(a), seats.0.get(t)) else { return };
-    let (Ok((attacker, wielded, ..)), Ok((target, _, grapple, _))) = (fighters.get(by), fighters.get(at)) else {
+    let (Ok((attacker, wielded, ..)), Ok((target, _, grapple, _))) =
+        (fighters.get(under.attacker), fighters.get(under.target))
+    else {
         return;
     };
-    let Some(o) = grapple.with.filter(|&o| o != a) else { return };
-    let Some(Ok((other, _, _, conditions))) = seats.0.get(o).map(|&e| fighters.get(e)) else { return };
+    // The grapple names the other grappler by seat.
+    let Some(&o) = grapple.with.and_then(|o| seats.0.get(o)).filter(|&&o| o != under.attacker) else { return };
+    let Ok((other, _, _, conditions)) = fighters.get(o) else { return };
     if percent == 0 || !wielded.def.is_ranged() || !conditions.in_fight() {
         return;
     }
@@ -283,14 +284,12 @@ fn shot_into_grapple(
 /// target drops to 0 with its first death save failed.
 fn massive_damage(
     mut harm: ResMut<Harm>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut Health, &Stats)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
 ) {
-    let (Some(&by), Some(&me)) = (seats.0.get(harm.by), seats.0.get(harm.unit)) else { return };
-    let Ok(dc) = fighters.get(by).map(|(.., stats)| 10 + stats.def.hit_dice as i32) else { return };
-    let Ok((who, mut health, stats)) = fighters.get_mut(me) else { return };
+    let Ok(dc) = fighters.get(harm.by).map(|(.., stats)| 10 + stats.def.hit_dice as i32) else { return };
+    let Ok((who, mut health, stats)) = fighters.get_mut(harm.unit) else { return };
     if harm.nonlethal || harm.amount * 2 < health.max || harm.hp_before <= 0 || health.hp <= 0 {
         return;
     }

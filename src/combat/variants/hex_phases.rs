@@ -34,11 +34,9 @@ fn abort_to_dodge(
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let t = attacked.target;
-    let Some(Ok((who, health, conditions, mut bonuses, mut abort))) = seats.0.get(t).map(|&e| fighters.get_mut(e))
-    else {
-        return;
-    };
+    // The clock names fighters by seat.
+    let Some(t) = seats.0.iter().position(|&e| e == attacked.target) else { return };
+    let Ok((who, health, conditions, mut bonuses, mut abort)) = fighters.get_mut(attacked.target) else { return };
     let wants = abort.order.unwrap_or(health.hp * 2 <= health.max);
     let dodging = bonuses.defense.iter().any(|(n, _)| n == "dodge");
     if !wants

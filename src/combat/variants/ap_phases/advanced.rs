@@ -162,16 +162,12 @@ pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target
 /// damage + spell level (`concentration_keeps_hold`), or the spell is lost.
 pub(super) fn concentration_when_hurt(
     harm: Res<Harm>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &Conditions, &Health, &Stats, &mut ActionPoints)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
 ) {
     let damage = harm.amount;
-    let Some(Ok((who, conditions, health, stats, mut points))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e))
-    else {
-        return;
-    };
+    let Ok((who, conditions, health, stats, mut points)) = fighters.get_mut(harm.unit) else { return };
     let Some(Advanced { action: AdvancedKind::Cast { spell: id, .. }, .. }) = &points.advanced else { return };
     let Some(sp) = magic::spell(id) else { return };
     if !conditions.in_fight() || health.hp <= 0 {
@@ -185,11 +181,10 @@ pub(super) fn concentration_when_hurt(
 /// A fighter dropped: an advanced action in progress is lost ("or the action is lost").
 pub(super) fn advanced_action_lost(
     harm: Res<Harm>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some(Ok((who, mut points))) = seats.0.get(harm.unit).map(|&e| fighters.get_mut(e)) else { return };
+    let Ok((who, mut points)) = fighters.get_mut(harm.unit) else { return };
     if let Some(adv) = points.advanced.take() {
         let action = super::advanced_name(&adv.action);
         log.push(CombatEvent::Spoiled { unit: who.id.clone(), action, reason: "it dropped".into() });

@@ -291,29 +291,19 @@ type Concentrating<'w, 's> = Query<'w, 's, (&'static Combatant, &'static mut Spe
 
 /// osr-segments: concentration breaks when the caster makes a free attack ("a free attack
 /// taken will break concentration (e.g. spell casting)").
-fn concentration_broken(
-    distracted: Res<Distracted>,
-    seats: Res<Seats>,
-    mut fighters: Concentrating,
-    mut log: ResMut<EventLog>,
-) {
-    breaks_at(seats.0.get(distracted.unit), &mut fighters, "made a free attack", &mut log);
+fn concentration_broken(distracted: Res<Distracted>, mut fighters: Concentrating, mut log: ResMut<EventLog>) {
+    breaks_at(distracted.unit, &mut fighters, "made a free attack", &mut log);
 }
 
 /// osr-segments: concentration breaks when the caster is hurt, as when it makes a free
 /// attack.
-fn concentration_broken_when_hurt(
-    harm: Res<Harm>,
-    seats: Res<Seats>,
-    mut fighters: Concentrating,
-    mut log: ResMut<EventLog>,
-) {
-    breaks_at(seats.0.get(harm.unit), &mut fighters, "hurt", &mut log);
+fn concentration_broken_when_hurt(harm: Res<Harm>, mut fighters: Concentrating, mut log: ResMut<EventLog>) {
+    breaks_at(harm.unit, &mut fighters, "hurt", &mut log);
 }
 
-/// The concentration of the caster at `at` breaks, if it is one.
-fn breaks_at(at: Option<&Entity>, fighters: &mut Concentrating, why: &str, log: &mut EventLog) {
-    if let Some(Ok((who, mut spells, mut declared))) = at.map(|&e| fighters.get_mut(e)) {
+/// The concentration of the caster `at` breaks, if it is one.
+fn breaks_at(at: Entity, fighters: &mut Concentrating, why: &str, log: &mut EventLog) {
+    if let Ok((who, mut spells, mut declared)) = fighters.get_mut(at) {
         concentration_breaks(who, &mut spells, &mut declared, why, log);
     }
 }
