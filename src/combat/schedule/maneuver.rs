@@ -30,10 +30,10 @@ impl ManeuverCheck {
 /// A combat maneuver being checked.
 #[derive(Clone, Debug)]
 pub struct Attempt {
-    /// The maker, by seat.
-    pub by: usize,
-    /// The target, by seat.
-    pub target: usize,
+    /// The maker.
+    pub by: Entity,
+    /// The target.
+    pub target: Entity,
     pub kind: Maneuver,
     /// The hit points the maker lost to the attack of opportunity its attempt drew.
     pub hurt: i32,
@@ -85,7 +85,7 @@ pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: M
             .is_some_and(|w| w.contains_resource::<AimedManeuvers>())
             .then(|| attack::profile(b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default()));
         let hurt = hp_before.map_or(0, |before| before - b.fighters.health[by].hp);
-        Attempt { by, target, kind, hurt, aim }
+        Attempt { by: b.fighters.entity(by), target: b.fighters.entity(target), kind, hurt, aim }
     };
     let tried = ManeuverTried { attempt: Some(attempt), margin: None };
     let Some(margin) = crate::combat::battle::run_with(world, ManeuverSchedule, tried).and_then(|t| t.margin) else {

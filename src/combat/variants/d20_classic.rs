@@ -149,14 +149,12 @@ fn counterspell(mut counter: Counterspelling, mut immediates: Query<&mut Immedia
 /// hurt), ties to the higher bonus.
 fn touch_attack_then_opposed_check(
     mut tried: ResMut<ManeuverTried>,
-    seats: Res<Seats>,
     fighters: Query<(&Combatant, &Stats, &Body)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
 ) {
     let Some(&Attempt { by, target, kind, hurt, aim: Some(ref aim) }) = tried.attempt() else { return };
-    let fighter = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok());
-    let (Some((maker, ms, mb)), Some((foe, ts, tb))) = (fighter(by), fighter(target)) else { return };
+    let (Ok((maker, ms, mb)), Ok((foe, ts, tb))) = (fighters.get(by), fighters.get(target)) else { return };
     let what = kind.name();
     let touch = aim.target_number - ts.def.armor - ts.def.shield - ts.def.natural_armor;
     let roll = dice.roll(20) as i32;

@@ -11,16 +11,15 @@ use crate::rules::{Dice, Wielded};
 /// round) against the target's CMD; it is an attack action, counted.
 pub(super) fn check_against_cmd(
     mut tried: ResMut<ManeuverTried>,
-    seats: Res<Seats>,
     fighters: Query<(&Combatant, &Stats, &Body)>,
     mut points: Query<&mut ActionPoints>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
 ) {
     let Some(&Attempt { by, target, kind, .. }) = tried.attempt() else { return };
-    let fighter = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok());
-    let (Some(maker), Some(foe)) = (fighter(by), fighter(target)) else { return };
-    let Some(Ok(mut points)) = seats.0.get(by).map(|&e| points.get_mut(e)) else { return };
+    let (Ok(maker), Ok(foe), Ok(mut points)) = (fighters.get(by), fighters.get(target), points.get_mut(by)) else {
+        return;
+    };
     tried.margin = Some(attack_action_against_cmd(&mut dice, &mut log, maker, foe, kind, &mut points));
 }
 

@@ -215,8 +215,7 @@ fn athletics_against_reflex(
     mut stack: ResMut<StrikeStack>,
 ) {
     let Some(&Attempt { by, target, kind, .. }) = tried.attempt() else { return };
-    let fighter = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok());
-    let (Some((maker, ms, _)), Some((foe, ts, tc))) = (fighter(by), fighter(target)) else { return };
+    let (Ok((maker, ms, _)), Ok((foe, ts, tc))) = (fighters.get(by), fighters.get(target)) else { return };
     let what = kind.name();
     let (ra, rt) = (dice.roll(20) as i32, dice.roll(20) as i32);
     let ba = ms.str_mod() + ms.def.base_attack / 2;
@@ -236,7 +235,11 @@ fn athletics_against_reflex(
         // "moves both the pusher and the target up to half speed": how far is `rules.shove`.
         tried.margin = Some(0);
     } else {
-        stack.0.push(Strike::Opportunity { by: target, mover: by, trigger: format!("fails a {what}") });
+        // The stack names fighters by seat.
+        let seat = |e: bevy::prelude::Entity| seats.0.iter().position(|&s| s == e);
+        if let (Some(by), Some(mover)) = (seat(target), seat(by)) {
+            stack.0.push(Strike::Opportunity { by, mover, trigger: format!("fails a {what}") });
+        }
     }
 }
 
