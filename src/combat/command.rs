@@ -126,6 +126,17 @@ pub enum Intent {
 }
 
 impl Intent {
+    /// In a word or two ("fight", "charge at ogre"), for a label.
+    pub fn name(&self) -> String {
+        match self {
+            Intent::Fight => "fight".into(),
+            Intent::Charge { target } => format!("charge at {target}"),
+            Intent::Delay => "delay".into(),
+            Intent::Cast { spell } => spell.clone(),
+        }
+    }
+
+    /// In a sentence's words, with what it means for the round.
     pub fn describe(&self) -> String {
         match self {
             Intent::Fight => "to fight (attack or move with its group)".into(),

@@ -13,7 +13,7 @@ use crate::rules::ThreatMap;
 pub struct ClockMark {
     round: u32,
     phase: u32,
-    /// The variant's step inside the window (`VariantRules::window_step`).
+    /// The variant's step inside the window (`Battle::window_step`).
     step: u8,
 }
 

@@ -90,14 +90,20 @@ pub struct Swing {
 
 impl Swing {
     /// `attacker`'s attack on `target`, weighed as `profile`, not yet rolled.
-    pub fn new(attacker: Entity, target: Entity, kind: crate::combat::AttackKind, charge: bool) -> Swing {
-        Swing { attacker, target, kind, charge, profile: None, threat: false, hit: false, critical: false }
+    pub fn new(
+        attacker: Entity,
+        target: Entity,
+        kind: crate::combat::AttackKind,
+        charge: bool,
+        profile: Option<crate::combat::attack::AttackProfile>,
+    ) -> Swing {
+        Swing { attacker, target, kind, charge, profile, threat: false, hit: false, critical: false }
     }
 }
 
 impl Default for Swing {
     fn default() -> Self {
-        Swing::new(Entity::PLACEHOLDER, Entity::PLACEHOLDER, Default::default(), false)
+        Swing::new(Entity::PLACEHOLDER, Entity::PLACEHOLDER, Default::default(), false, None)
     }
 }
 
@@ -106,8 +112,8 @@ impl Default for Swing {
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DistractedSchedule;
 
-/// The variant's systems that try a caster's concentration: in the [`DistractedSchedule`]
-/// for a free attack it made, and as a step of the [`HarmSchedule`] for a wound.
+/// The variant's systems that try the concentration of a caster who made a free attack (a
+/// wound's are the [`HarmSchedule`]'s [`HarmStep::CasterHurt`]).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Concentration;
 
@@ -153,7 +159,7 @@ pub enum HarmStep {
     DamageRoll,
     /// Hit points (or nonlethal damage) lost, and logged.
     HitPoints,
-    /// A caster hurt has its concentration tried ([`Concentration`]'s systems here).
+    /// A caster hurt has its concentration tried (ap-phases, osr-segments).
     CasterHurt,
     /// What a heavy blow does beyond its hit points (d20-classic's massive damage).
     HeavyBlow,

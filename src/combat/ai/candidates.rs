@@ -40,10 +40,7 @@ impl Candidate {
         match self.line {
             Line::Strike => "strike".to_string(),
             Line::Declaration => match &self.command {
-                Command::Declare { intent: Intent::Fight } => "declare fight".to_string(),
-                Command::Declare { intent: Intent::Delay } => "declare delay".to_string(),
-                Command::Declare { intent: Intent::Charge { target } } => format!("declare charge at {target}"),
-                Command::Declare { intent: Intent::Cast { spell } } => format!("declare {spell}"),
+                Command::Declare { intent } => format!("declare {}", intent.name()),
                 _ => "declare".to_string(),
             },
             Line::Behaviours => {
@@ -177,5 +174,8 @@ mod tests {
         assert_eq!(two.name(), first_two);
         let strike = Candidate { line: Line::Strike, ..two };
         assert_eq!(strike.name(), "strike");
+        let charge = Command::Declare { intent: Intent::Charge { target: "ogre".into() } };
+        let declared = Candidate { line: Line::Declaration, command: charge, ..strike };
+        assert_eq!(declared.name(), "declare charge at ogre");
     }
 }

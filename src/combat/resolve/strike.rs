@@ -42,14 +42,15 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
 pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
     let (attacker, target) = (b.fighters.entity(a), b.fighters.entity(t));
     let aimed = b.run_rules(AttackedSchedule, UnderAttack { attacker, target }).map_or(target, |under| under.target);
-    let t = b.fighters.seat_of(aimed).unwrap_or(t);
+    // Only a shot gone astray needs its new target's seat looked up.
+    let t = if aimed == target { t } else { b.fighters.seat_of(aimed).unwrap_or(t) };
     b.refresh();
     let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
     if !p.legal {
         return false;
     }
     let melee = p.melee;
-    let swing = Swing { profile: Some(p), ..Swing::new(attacker, b.fighters.entity(t), kind, ctx.charge) };
+    let swing = Swing::new(attacker, b.fighters.entity(t), kind, ctx.charge, Some(p));
     match b.run_rules(SwingSchedule, swing) {
         Some(swing) if swing.hit => {
             deal_damage(b, a, t, swing.critical, melee);

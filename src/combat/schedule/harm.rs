@@ -27,7 +27,6 @@ pub(super) fn add_harm(app: &mut App) {
         HarmSchedule,
         (DamageRoll, HitPoints, CasterHurt, HeavyBlow, Drops, WhenDropped, Fall, Death).chain().in_set(Harms),
     );
-    app.configure_sets(HarmSchedule, crate::combat::struck::Concentration.in_set(HarmStep::CasterHurt));
     app.configure_sets(HarmSchedule, HarmStep::WhenDropped.run_if(dropping));
     app.add_systems(
         HarmSchedule,

@@ -34,18 +34,15 @@ fn abort_to_dodge(
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    // The clock names fighters by seat.
-    let Some(t) = seats.0.iter().position(|&e| e == attacked.target) else { return };
     let Ok((who, health, conditions, mut bonuses, mut abort)) = fighters.get_mut(attacked.target) else { return };
     let wants = abort.order.unwrap_or(health.hp * 2 <= health.max);
     let dodging = bonuses.defense.iter().any(|(n, _)| n == "dodge");
-    if !wants
-        || dodging
-        || abort.locked
-        || !conditions.can_act()
-        || conditions.has(Condition::Surprised)
-        || clock.actor == Some(t)
-    {
+    if !wants || dodging || abort.locked || !conditions.can_act() || conditions.has(Condition::Surprised) {
+        return;
+    }
+    // The clock names fighters by seat.
+    let Some(t) = seats.0.iter().position(|&e| e == attacked.target) else { return };
+    if clock.actor == Some(t) {
         return;
     }
     let detail = if clock.queue.contains(&t) {

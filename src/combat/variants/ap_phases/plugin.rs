@@ -52,7 +52,7 @@ impl Plugin for ApPhasesPlugin {
         app.add_systems(
             HarmSchedule,
             (
-                super::advanced::concentration_when_hurt.in_set(Concentration),
+                super::advanced::concentration_when_hurt.in_set(HarmStep::CasterHurt),
                 super::advanced::advanced_action_lost.in_set(HarmStep::WhenDropped),
             ),
         );

@@ -386,7 +386,7 @@ impl Plugin for OsrSegmentsPlugin {
         );
         app.add_systems(WalkOverSchedule, jostle.in_set(AfterWalk));
         app.add_systems(DistractedSchedule, concentration_broken.in_set(Concentration));
-        app.add_systems(HarmSchedule, concentration_broken_when_hurt.in_set(Concentration));
+        app.add_systems(HarmSchedule, concentration_broken_when_hurt.in_set(HarmStep::CasterHurt));
         app.add_systems(
             StepSchedule,
             (crate::combat::schedule::derive_maps_if_stale(), immediate_attacks_drawn)
