@@ -1,6 +1,7 @@
 //! Combat engine tests built from the sources' own statements, per variant, plus
 //! determinism (same seed, same events), replays and whole battles on every level.
 
+use bevy::prelude::Entity;
 use fivefoot::combat::command::Intent;
 use fivefoot::combat::{AttackKind, BattleOptions, BattleWorld, CombatEvent, Command, sim};
 use fivefoot::grid::GridPos;

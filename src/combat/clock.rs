@@ -11,7 +11,7 @@ use super::event::CombatEvent;
 use super::fighter::Initiative;
 use crate::rules::{Awareness, Combatant, Dice, Stats};
 use bevy::ecs::system::SystemParam;
-use bevy::prelude::{Query, Res, ResMut};
+use bevy::prelude::{Entity, Query, Res, ResMut};
 
 /// What the systems that start a battle (the clock schedule's `Begin` step) roll
 /// initiative with: each combatant's name, scores, awareness and initiative in seat (id)
@@ -52,7 +52,8 @@ impl Initiatives<'_, '_> {
     }
 
     fn sort(&mut self) {
-        let orders = self.fighters.iter_many(&self.seats.0).map(|(_, _, _, initiative)| initiative.order);
+        let fighters = &self.fighters;
+        let orders = self.seats.0.iter().filter_map(|&e| Some((e, fighters.get(e).ok()?.3.order)));
         self.clock.order = initiative_order(orders);
     }
 }
@@ -80,13 +81,12 @@ pub(crate) fn d20_initiative(
     (Initiative { order, shown: total }, CombatEvent::Initiative { unit: id.into(), roll: Some(roll), total, note })
 }
 
-/// The seats in initiative order, highest first; ties (there are none after the dice)
-/// in seat order.
-pub(crate) fn initiative_order(orders: impl Iterator<Item = i64>) -> Vec<usize> {
-    let orders: Vec<i64> = orders.collect();
-    let mut seats: Vec<usize> = (0..orders.len()).collect();
-    seats.sort_by(|&x, &y| orders[y].cmp(&orders[x]).then(x.cmp(&y)));
-    seats
+/// The combatants, given in id order with their initiative, in initiative order: highest
+/// first; ties (there are none after the dice) in id order.
+pub(crate) fn initiative_order(orders: impl Iterator<Item = (Entity, i64)>) -> Vec<Entity> {
+    let mut orders: Vec<(Entity, i64)> = orders.collect();
+    orders.sort_by_key(|&(_, order)| std::cmp::Reverse(order));
+    orders.into_iter().map(|(e, _)| e).collect()
 }
 
 /// A fighter's reactions as a round begins: none taken this round, nobody struck yet.

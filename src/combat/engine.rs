@@ -345,9 +345,9 @@ mod tests {
         if turn.accepted().is_some_and(|(_, plan)| matches!(plan.command, Command::Attack { .. })) {
             seen.ids = seats.0.iter().map(|&e| fighters.get(e).expect("a seated fighter").id.clone()).collect();
             seen.entities = fighters.iter().count();
-            seen.actor = clock.actor;
+            seen.actor = clock.actor.and_then(|e| seats.0.iter().position(|&s| s == e));
             seen.hp = seats.0.iter().map(|&e| health.get(e).expect("a seated fighter").hp).collect();
-            seen.standard_left = clock.actor.map(|i| economy.get(seats.0[i]).expect("its economy").budget.standard);
+            seen.standard_left = clock.actor.map(|e| economy.get(e).expect("its economy").budget.standard);
         }
     }
 

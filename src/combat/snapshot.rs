@@ -12,6 +12,7 @@ use super::schedule::OwnState;
 use super::time::Clock;
 use crate::rules::{Battlefield, Dice};
 use crate::variants::{HouseRule, RulesVariant};
+use bevy::ecs::entity::{EntityMapper, MapEntities};
 use bevy::ecs::system::{ParamSet, SystemState};
 use bevy::prelude::*;
 
@@ -19,6 +20,9 @@ use bevy::prelude::*;
 /// maps as they were. Restored into any world of the same variant and house rules.
 pub struct Snapshot {
     pub(crate) fighters: Vec<Fighter>,
+    /// The combatants' entities in the world it was taken from, in id order: what the
+    /// entities its parts name stand for (each the fighter in the same place).
+    pub(crate) entities: Vec<Entity>,
     pub(crate) field: Battlefield,
     pub(crate) dice: Dice,
     pub(crate) clock: Clock,
@@ -29,7 +33,7 @@ pub struct Snapshot {
     pub(crate) record: Record,
 }
 
-clone_in_place!(Snapshot { fighters, field, dice, clock, events, kept, derived, record });
+clone_in_place!(Snapshot { fighters, entities, field, dice, clock, events, kept, derived, record });
 
 impl Snapshot {
     /// The rules variant of the battle.
@@ -82,6 +86,7 @@ impl Copier {
         world.resource::<OwnState>().take(world, &mut kept);
         Snapshot {
             fighters: fighters.collect(),
+            entities: world.resource::<Seats>().0.clone(),
             field: world.resource::<Battlefield>().clone(),
             dice: world.resource::<Dice>().clone(),
             clock: world.resource::<Clock>().clone(),
@@ -112,6 +117,7 @@ impl Copier {
             }
             snapshot.field.clone_from(world.resource::<Battlefield>());
         }
+        snapshot.entities.clone_from(seats);
         snapshot.dice.clone_from(world.resource::<Dice>());
         snapshot.clock.clone_from(world.resource::<Clock>());
         snapshot.events.clear();
@@ -148,6 +154,10 @@ impl Copier {
         }
         dice.clone_from(&snapshot.dice);
         clock.clone_from(&snapshot.clock);
+        if seats.0 != snapshot.entities {
+            let mut reseat = Reseat { from: &snapshot.entities, to: &seats.0 };
+            clock.map_entities(&mut reseat);
+        }
         events.clone_from(&snapshot.events);
         derived.clone_from(&snapshot.derived);
         record.clone_from(&snapshot.record);
@@ -160,4 +170,19 @@ impl Copier {
             .get_manual(world, entity)
             .expect("every seat holds a fighter, whole, and the query knows its archetype")
     }
+}
+
+/// The entities of a snapshot's world mapped to those of the world it is restored into:
+/// each combatant to the one in the same place in id order.
+struct Reseat<'a> {
+    from: &'a [Entity],
+    to: &'a [Entity],
+}
+
+impl EntityMapper for Reseat<'_> {
+    fn get_mapped(&mut self, source: Entity) -> Entity {
+        self.from.iter().position(|&e| e == source).map_or(source, |i| self.to[i])
+    }
+
+    fn set_mapped(&mut self, _source: Entity, _target: Entity) {}
 }

@@ -4,6 +4,8 @@
 //! step, group initiative) is its own resource (`kept`). The clock's moves are in `clock`.
 
 use super::kept::{BudgetPart, MajorAction, OwnBudget, PhaseAction};
+use bevy::ecs::entity::{EntityMapper, MapEntities};
+use bevy::prelude::Entity;
 
 /// What the acting fighter may still do in this opportunity: the actions the variants
 /// share, and the variant's own (`own`: a quick or swift action, a phase's action…).
@@ -65,11 +67,20 @@ pub struct Clock {
     pub surprise: bool,
     /// A surprise round (phase) is still to come.
     pub surprise_pending: bool,
-    pub actor: Option<usize>,
-    /// Fighters still to act in this turn/phase/step, next first.
-    pub queue: Vec<usize>,
+    /// The combatant whose opportunity it is.
+    pub actor: Option<Entity>,
+    /// Combatants still to act in this turn/phase/step, next first.
+    pub queue: Vec<Entity>,
     /// The initiative order, first to act first.
-    pub order: Vec<usize>,
+    pub order: Vec<Entity>,
 }
 
 clone_in_place!(Clock { round, phase, surprise, surprise_pending, actor, queue, order });
+
+impl MapEntities for Clock {
+    fn map_entities<E: EntityMapper>(&mut self, mapper: &mut E) {
+        self.actor.map_entities(mapper);
+        self.queue.map_entities(mapper);
+        self.order.map_entities(mapper);
+    }
+}

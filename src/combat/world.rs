@@ -147,8 +147,9 @@ impl BattleWorld {
     /// now.
     pub fn dying_turn(&mut self, i: usize) {
         use super::schedule::clock::{Called, ClockSchedule};
+        let e = self.read().fighters.entity(i);
         let world = self.engine_mut().world_mut();
-        *world.resource_mut::<Called>() = Called::Dying(i);
+        *world.resource_mut::<Called>() = Called::Dying(e);
         world.run_schedule(ClockSchedule);
         *world.resource_mut::<Called>() = Called::Nobody;
     }
@@ -228,7 +229,8 @@ impl BattleWorld {
 
     /// The fighter whose opportunity it is, if the battle is on.
     pub fn actor(&self) -> Option<usize> {
-        self.clock().actor
+        let seats = &self.world().resource::<super::battle::Seats>().0;
+        self.clock().actor.and_then(|e| seats.iter().position(|&s| s == e))
     }
 
     pub fn is_over(&self) -> bool {

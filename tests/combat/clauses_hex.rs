@@ -29,8 +29,8 @@ fn play_phase(b: &mut BattleWorld, mut act: impl FnMut(&mut BattleWorld, &str)) 
     actors
 }
 
-fn ids(b: &BattleWorld, order: &[usize]) -> Vec<String> {
-    order.iter().map(|&i| b.read().fighters.combatant[i].id.clone()).collect()
+fn ids(b: &BattleWorld, order: &[Entity]) -> Vec<String> {
+    order.iter().map(|&e| b.read().fighters.combatant[e].id.clone()).collect()
 }
 
 fn opportunities_by(b: &BattleWorld, by_id: &str) -> Vec<String> {

@@ -17,7 +17,8 @@ fn knock_out(b: &mut BattleWorld, id: &str, dying: bool) {
     }
     // No AP and no opportunity left this round, as if it had dropped before it opened.
     ap_phases::points_mut(&mut b.lend(), i).ap = 0;
-    b.lend().clock.queue.retain(|&q| q != i);
+    let e = b.read().fighters.entity(i);
+    b.lend().clock.queue.retain(|&q| q != e);
     b.lend().invalidate();
 }
 

@@ -118,3 +118,36 @@ fn a_movement_range_kept_is_the_one_the_rules_would_search_now() {
     let after = searched(&mut world);
     assert_ne!(after, before, "moved, it reaches other squares at other costs");
 }
+
+/// The clock names fighters by entity (whose opportunity it is, the queue, the order): a
+/// snapshot restored into a world whose combatants are other entities names, in each, the
+/// fighter in the same place in id order.
+#[test]
+fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
+    let cat = Catalogue::builtin();
+    let ids = |b: &BattleWorld, named: &[Entity]| -> Vec<String> {
+        named.iter().map(|&e| b.read().fighters.combatant[e].id.clone()).collect()
+    };
+    let entities =
+        |b: &BattleWorld| -> Vec<Entity> { b.read().fighters.indices().map(|i| b.read().fighters.entity(i)).collect() };
+    for v in RulesVariant::ALL {
+        let mut original = BattleWorld::new(&skirmish(), &cat, v, 5, BattleOptions::default());
+        for _ in 0..3 {
+            original.execute(Command::EndTurn).ok();
+        }
+        let snapshot = original.snapshot_quiet();
+        // A world that held eight, then a duel (six despawned): two of its combatants are
+        // reused, and six spawned anew are other entities (of a later generation).
+        let duel = vec![common::unit("a", "north", (1, 1), "goblin"), common::unit("b", "south", (5, 5), "goblin")];
+        let duel =
+            BattleWorld::new(&common::level(&common::open_rows(8, 8), duel, v), &cat, v, 1, BattleOptions::default());
+        let mut scratch = BattleWorld::new(&other_eight(), &cat, v, 9, BattleOptions::default()).fork(true);
+        scratch.restore(&duel.snapshot_quiet());
+        scratch.restore(&snapshot);
+        assert_ne!(entities(&scratch), entities(&original), "{v:?}: the combatants are other entities");
+        assert_eq!(scratch.actor(), original.actor(), "{v:?}");
+        assert_eq!(ids(&scratch, &scratch.clock().order), ids(&original, &original.clock().order), "{v:?}");
+        assert_eq!(ids(&scratch, &scratch.clock().queue), ids(&original, &original.clock().queue), "{v:?}");
+        assert_eq!(play_out(scratch), play_out(original), "{v:?}: the same battle from here on");
+    }
+}

@@ -53,8 +53,8 @@ fn d20_initiative_is_a_d20_plus_dex_and_a_tie_goes_to_the_higher_modifier() {
             for (unit, roll, total) in &ini {
                 assert_eq!(*total, roll.unwrap() + dex_mod(unit), "{v} seed {seed}");
             }
-            let key = |i: usize| {
-                let id = &b.read().fighters.combatant[i].id;
+            let key = |e: Entity| {
+                let id = &b.read().fighters.combatant[e].id;
                 (ini.iter().find(|(u, ..)| u == id).unwrap().2, dex_mod(id))
             };
             for w in b.clock().order.windows(2) {

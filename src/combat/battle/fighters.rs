@@ -42,26 +42,38 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     /// The component in seat `i` of the world.
     #[inline]
     fn seated(&self, i: usize) -> &C {
-        let (Column::Lent { seats, world, id, .. } | Column::Read { seats, world, id }) = self else {
-            let Column::Queried { seats, query } = self else { unreachable!() };
-            return query.get(seats[i]).expect("every seat holds a fighter");
+        self.of(self.seats()[i])
+    }
+
+    /// The component of combatant `e`.
+    #[inline]
+    fn of(&self, e: Entity) -> &C {
+        let (Column::Lent { world, id, .. } | Column::Read { world, id, .. }) = self else {
+            let Column::Queried { query, .. } = self else { unreachable!() };
+            return query.get(e).expect("every seat holds a fighter");
         };
         // SAFETY: `id` is `C`'s id in this world (`component_id::<C>`), so the pointer is
         // to a `C`. Lent: the world was lent whole (`store::lend`, from `&mut World`) to
         // the battle holding this column, the one way to its `C`s, and a shared borrow of
         // the column (and so of the battle) rules out a `&mut C` given out by it. Read: the
         // cell was made from a shared `&World`, and is only read.
-        unsafe { id.and_then(|id| world.get_entity(seats[i]).ok()?.get_by_id(id)).map(|ptr| ptr.deref::<C>()) }
+        unsafe { id.and_then(|id| world.get_entity(e).ok()?.get_by_id(id)).map(|ptr| ptr.deref::<C>()) }
             .expect("every seat holds a fighter")
     }
 
     #[inline]
     fn seated_mut(&mut self, i: usize) -> &mut C {
+        let e = self.seats()[i];
+        self.of_mut(e)
+    }
+
+    #[inline]
+    fn of_mut(&mut self, e: Entity) -> &mut C {
         match self {
-            // SAFETY: as `seated`; the column is borrowed uniquely, so no other reference to
+            // SAFETY: as `of`; the column is borrowed uniquely, so no other reference to
             // a `C` it gave out is alive, and nothing else in the battle reaches a `C`.
-            Column::Lent { seats, world, id, .. } => unsafe {
-                id.and_then(|id| world.get_entity(seats[i]).ok()?.get_mut_by_id(id).ok())
+            Column::Lent { world, id, .. } => unsafe {
+                id.and_then(|id| world.get_entity(e).ok()?.get_mut_by_id(id).ok())
                     .map(|changed| changed.into_inner().deref_mut::<C>())
             }
             .expect("every seat holds a fighter"),
@@ -105,6 +117,21 @@ impl<C: Component<Mutability = Mutable>> IndexMut<usize> for Column<'_, '_, C> {
     #[inline]
     fn index_mut(&mut self, i: usize) -> &mut C {
         self.seated_mut(i)
+    }
+}
+
+impl<C: Component<Mutability = Mutable>> Index<Entity> for Column<'_, '_, C> {
+    type Output = C;
+    #[inline]
+    fn index(&self, e: Entity) -> &C {
+        self.of(e)
+    }
+}
+
+impl<C: Component<Mutability = Mutable>> IndexMut<Entity> for Column<'_, '_, C> {
+    #[inline]
+    fn index_mut(&mut self, e: Entity) -> &mut C {
+        self.of_mut(e)
     }
 }
 

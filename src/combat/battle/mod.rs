@@ -359,7 +359,7 @@ impl Battle<'_, '_> {
 
     /// The fighter whose opportunity it is, if the battle is on.
     pub fn actor(&self) -> Option<usize> {
-        self.clock.actor
+        self.clock.actor.and_then(|e| self.fighters.seat_of(e))
     }
 
     /// Ends the battle.

@@ -157,19 +157,15 @@ struct FreshBudget(Option<crate::combat::time::Budget>);
 
 /// Weighs the called fighter's fresh budget, reading the battle as the checks do.
 fn weigh_fresh_budget(called: Res<Called>, check: battle::store::BattleCheck, mut fresh: ResMut<FreshBudget>) {
-    let Called::Acts(i) = *called else { return };
-    fresh.0 = Some(check.battle().fresh_budget_of(i));
+    let Called::Acts(e) = *called else { return };
+    let battle = check.battle();
+    fresh.0 = battle.fighters.seat_of(e).map(|i| battle.fresh_budget_of(i));
 }
 
 /// Gives the called fighter the budget weighed for it.
-fn give_fresh_budget(
-    called: Res<Called>,
-    seats: Res<Seats>,
-    mut fresh: ResMut<FreshBudget>,
-    mut economies: Query<&mut Economy>,
-) {
-    let (Called::Acts(i), Some(budget)) = (*called, fresh.0.take()) else { return };
-    if let Some(mut economy) = seats.0.get(i).and_then(|&e| economies.get_mut(e).ok()) {
+fn give_fresh_budget(called: Res<Called>, mut fresh: ResMut<FreshBudget>, mut economies: Query<&mut Economy>) {
+    let (Called::Acts(e), Some(budget)) = (*called, fresh.0.take()) else { return };
+    if let Ok(mut economy) = economies.get_mut(e) {
         economy.budget = budget;
     }
 }
@@ -179,15 +175,11 @@ fn give_fresh_budget(
 /// opportunities are phases or segments, take this system out.)
 pub(crate) fn turn_starts(
     called: Res<Called>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut Bonuses, &mut Awareness, &mut Reactions)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Called::Acts(i) = *called else { return };
-    let Some(Ok((who, mut bonuses, mut awareness, mut reactions))) = seats.0.get(i).map(|&e| fighters.get_mut(e))
-    else {
-        return;
-    };
+    let Called::Acts(e) = *called else { return };
+    let Ok((who, mut bonuses, mut awareness, mut reactions)) = fighters.get_mut(e) else { return };
     log.push(CombatEvent::TurnStarted { unit: who.id.clone() });
     bonuses.clear();
     awareness.has_acted = true;
@@ -204,10 +196,10 @@ pub(crate) fn unaware_are(condition: Condition, fighters: &mut Query<(&Awareness
     }
 }
 
-/// The fighter whose opportunity opens now, if one does: its seat and entity.
-pub(crate) fn opening(called: &Called, seats: &Seats) -> Option<(usize, Entity)> {
-    let Called::Acts(i) = *called else { return None };
-    seats.0.get(i).map(|&e| (i, e))
+/// The fighter whose opportunity opens now, if one does.
+pub(crate) fn opening(called: &Called) -> Option<Entity> {
+    let Called::Acts(e) = *called else { return None };
+    Some(e)
 }
 
 /// At the start of its turn the fighter called has its reactions back, and stops being
@@ -215,12 +207,12 @@ pub(crate) fn opening(called: &Called, seats: &Seats) -> Option<(usize, Entity)>
 /// system in [`Opening::GivenBack`] does.
 pub(crate) fn reactions_back_and_no_longer(
     condition: Condition,
-    (called, seats): (&Called, &Seats),
+    called: &Called,
     fighters: &mut Query<(&Combatant, &mut Reactions, &mut Conditions)>,
     log: &mut EventLog,
     derived: &mut Derived,
 ) {
-    let Some((_, e)) = opening(called, seats) else { return };
+    let Some(e) = opening(called) else { return };
     let Ok((who, mut reactions, mut conditions)) = fighters.get_mut(e) else { return };
     reactions.used = 0;
     battle::change_condition(&who.id, &mut conditions, condition, false, log, derived);
@@ -232,8 +224,8 @@ pub(crate) fn reactions_back_and_no_longer(
 pub enum Called {
     #[default]
     Nobody,
-    Acts(usize),
-    Dying(usize),
+    Acts(Entity),
+    Dying(Entity),
 }
 
 /// Calls the next fighter up: passes over the fallen and those who cannot act, stops at a
@@ -267,7 +259,7 @@ fn call_next(
             break;
         }
         let i = clock.queue.remove(0);
-        let Some(Ok((_, conditions))) = seats.0.get(i).map(|&e| fighters.get(e)) else { continue };
+        let Ok((_, conditions)) = fighters.get(i) else { continue };
         if !conditions.alive() || (!conditions.in_fight() && !conditions.has(Condition::Dying)) {
             continue;
         }
@@ -329,8 +321,8 @@ pub(crate) fn next_round(seats: Res<Seats>, mut fighters: Query<(&Awareness, &mu
         clock.surprise = true;
         log.push(CombatEvent::RoundStarted { round: 0 });
         log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise round".into() });
-        let aware = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok()).is_some_and(|(a, _)| a.aware);
-        clock.queue = clock.order.iter().copied().filter(|&i| aware(i)).collect();
+        let aware = |e: Entity| fighters.get(e).is_ok_and(|(a, _)| a.aware);
+        clock.queue = clock.order.iter().copied().filter(|&e| aware(e)).collect();
         return;
     }
     clock.surprise = false;

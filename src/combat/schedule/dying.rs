@@ -5,7 +5,7 @@
 //! its turn falls in. What they share, the fighter called and what a turn's outcome does to
 //! it (stable, or worse and perhaps dead), is [`DyingTurns`].
 
-use crate::combat::battle::{Derived, EventLog, Seats, change_condition};
+use crate::combat::battle::{Derived, EventLog, change_condition};
 use crate::combat::event::CombatEvent;
 use crate::combat::schedule::clock::Called;
 use crate::rules::{Battlefield, Combatant, Condition, Conditions, Dice, Health, Stats};
@@ -32,7 +32,6 @@ pub(crate) enum Dying {
 #[derive(SystemParam)]
 pub(crate) struct DyingTurns<'w, 's> {
     called: Res<'w, Called>,
-    seats: Res<'w, Seats>,
     fighters: Query<'w, 's, (&'static Combatant, &'static Stats, &'static mut Health, &'static mut Conditions)>,
     dice: ResMut<'w, Dice>,
     log: ResMut<'w, EventLog>,
@@ -45,11 +44,8 @@ impl DyingTurns<'_, '_> {
     /// and says what was logged and what it came to; past the point of death (its
     /// variant's `rules.death`), a fighter that worsened dies.
     pub(crate) fn take(mut self, turn: impl FnOnce(&Stats, &mut Health, &mut Dice) -> (Logged, Dying)) {
-        let Called::Dying(i) = *self.called else { return };
-        let Some(Ok((who, stats, mut health, mut conditions))) = self.seats.0.get(i).map(|&e| self.fighters.get_mut(e))
-        else {
-            return;
-        };
+        let Called::Dying(e) = *self.called else { return };
+        let Ok((who, stats, mut health, mut conditions)) = self.fighters.get_mut(e) else { return };
         let (logged, came_to) = turn(stats, &mut health, &mut self.dice);
         let unit = who.id.clone();
         self.log.push(match logged {

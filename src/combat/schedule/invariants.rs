@@ -97,14 +97,9 @@ fn hit_points_within_maximum(seats: Res<Seats>, fighters: Query<(&Combatant, &He
 }
 
 /// The fighter whose move it is is alive.
-fn the_one_acting_lives(
-    seats: Res<Seats>,
-    clock: Res<Clock>,
-    fighters: Query<(&Combatant, &Conditions)>,
-    mut broken: ResMut<Broken>,
-) {
+fn the_one_acting_lives(clock: Res<Clock>, fighters: Query<(&Combatant, &Conditions)>, mut broken: ResMut<Broken>) {
     broken.found(|| {
-        let (who, conditions) = fighters.get(*seats.0.get(clock.actor?)?).ok()?;
+        let (who, conditions) = fighters.get(clock.actor?).ok()?;
         (!conditions.alive()).then(|| format!("{}, dead, is acting", who.id))
     });
 }

@@ -118,14 +118,13 @@ pub(crate) fn delay_to_end_of_order(
     mut clock: ResMut<crate::combat::time::Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, a, _)) = acting(&turn, &seats) else { return };
-    let order_of = |i: usize| seats.0.get(i).and_then(|&e| fighters.get(e).ok()).map(|(_, init)| init.order);
-    let last = clock.order.iter().filter_map(|&i| order_of(i)).min().unwrap_or(0);
+    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let last = clock.order.iter().filter_map(|&e| fighters.get(e).ok()).map(|(_, init)| init.order).min();
     let Ok((who, mut initiative)) = fighters.get_mut(me) else { return };
-    initiative.order = last - 1;
+    initiative.order = last.unwrap_or(0) - 1;
     let unit = who.id.clone();
-    clock.order.retain(|&i| i != a);
-    clock.order.push(a);
-    clock.queue.push(a);
+    clock.order.retain(|&e| e != me);
+    clock.order.push(me);
+    clock.queue.push(me);
     log.push(CombatEvent::Action { unit, action: "delay".into(), detail: "acts last from now on".into() });
 }

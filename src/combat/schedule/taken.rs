@@ -66,7 +66,7 @@ pub(crate) fn held_action_takers_move(
         let new = key(order_of(initiatives, triggered_by));
         let Ok(mut held) = initiatives.get_mut(holder) else { continue };
         held.order = new;
-        clock.order = initiative_order(seats.0.iter().map(|&e| order_of(initiatives, e)));
+        clock.order = initiative_order(seats.0.iter().map(|&e| (e, order_of(initiatives, e))));
         moved.push(by);
     }
     moved

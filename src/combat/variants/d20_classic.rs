@@ -366,18 +366,17 @@ fn unaware_start_flat_footed(mut fighters: Query<(&Awareness, &mut Conditions)>)
 /// longer flat-footed.
 fn flat_footed_no_more(
     called: Res<Called>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut Reactions, &mut Conditions)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
     let condition = Condition::FlatFooted;
-    reactions_back_and_no_longer(condition, (&called, &seats), &mut fighters, &mut log, &mut derived);
+    reactions_back_and_no_longer(condition, &called, &mut fighters, &mut log, &mut derived);
 }
 
 /// Its immediate action is its own again at the start of its turn.
-fn immediate_action_back(called: Res<Called>, seats: Res<Seats>, mut immediates: Query<&mut ImmediateAction>) {
-    if let Some((_, e)) = opening(&called, &seats)
+fn immediate_action_back(called: Res<Called>, mut immediates: Query<&mut ImmediateAction>) {
+    if let Some(e) = opening(&called)
         && let Ok(mut immediate) = immediates.get_mut(e)
     {
         immediate.0 = None;

@@ -28,7 +28,6 @@ pub fn abort_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut Abort {
 /// without one, whether it is down to half its hit points or fewer.
 fn abort_to_dodge(
     attacked: Res<UnderAttack>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     mut fighters: Query<(&Combatant, &Health, &Conditions, &mut Bonuses, &mut Abort)>,
     mut clock: ResMut<Clock>,
@@ -40,8 +39,7 @@ fn abort_to_dodge(
     if !wants || dodging || abort.locked || !conditions.can_act() || conditions.has(Condition::Surprised) {
         return;
     }
-    // The clock names fighters by seat.
-    let Some(t) = seats.0.iter().position(|&e| e == attacked.target) else { return };
+    let t = attacked.target;
     if clock.actor == Some(t) {
         return;
     }
@@ -76,15 +74,13 @@ fn give_abort_order(
 
 /// The surprise phase opens: "characters who are unaware at the start of battle don't get
 /// to act in the Surprise Phase"; those aware act in it, in initiative order.
-fn open_surprise_phase(seats: Res<Seats>, awareness: Query<&Awareness>, window: WindowOpens) {
+fn open_surprise_phase(awareness: Query<&Awareness>, window: WindowOpens) {
     let (mut clock, _, mut log) = window.open();
     clock.surprise_pending = false;
     clock.surprise = true;
     clock.phase = 0;
     log.push(CombatEvent::PhaseStarted { round: 0, phase: 0, name: "surprise phase".into() });
-    // One entry a seat, so that the order's indices find theirs.
-    let aware: Vec<bool> = seats.0.iter().map(|&e| awareness.get(e).is_ok_and(|a| a.aware)).collect();
-    clock.queue = clock.order.iter().copied().filter(|&i| aware.get(i) == Some(&true)).collect();
+    clock.queue = clock.order.iter().copied().filter(|&e| awareness.get(e).is_ok_and(|a| a.aware)).collect();
 }
 
 /// "... and have a -3 DCV penalty during that Phase": the unaware are Surprised through it.
@@ -160,11 +156,11 @@ fn aborted_last_phase(
     mut log: ResMut<EventLog>,
 ) {
     let now = (clock.round, clock.phase);
-    for (i, &e) in seats.0.iter().enumerate() {
+    for &e in &seats.0 {
         let Ok((who, mut abort)) = fighters.get_mut(e) else { continue };
         if abort.skip.is_some_and(|s| s <= now) {
             abort.skip = None;
-            clock.queue.retain(|&q| q != i);
+            clock.queue.retain(|&q| q != e);
             log.push(CombatEvent::Action {
                 unit: who.id.clone(),
                 action: "has no action".into(),
@@ -194,13 +190,12 @@ fn lose_in_each(
 /// The one acting has taken at most two move actions this phase ("an attack action and a
 /// move action, or two move actions").
 fn at_most_two_moves_a_phase(
-    seats: Res<Seats>,
     clock: Res<Clock>,
     fighters: Query<(&Combatant, &crate::combat::fighter::Economy)>,
     mut broken: ResMut<Broken>,
 ) {
     broken.found(|| {
-        let (who, economy) = fighters.get(*seats.0.get(clock.actor?)?).ok()?;
+        let (who, economy) = fighters.get(clock.actor?).ok()?;
         let moves = economy.budget.own::<PhaseActions>().moves_used;
         (moves > 2).then(|| format!("{}: {moves} move actions in one phase", who.id))
     });
@@ -431,13 +426,14 @@ fn held_action_goes_before_trigger(
     mut clock: ResMut<Clock>,
 ) {
     for by in held_action_takers_move(&taken, &seats, &mut initiatives, &mut clock, |trigger| trigger + 1) {
-        clock.queue.retain(|&i| i != by);
+        let by = seats.0[by];
+        clock.queue.retain(|&e| e != by);
     }
 }
 
 /// A fighter whose opportunity opens acts: it may abort again.
-fn may_abort_again(called: Res<Called>, seats: Res<Seats>, mut aborts: Query<&mut Abort>) {
-    if let Some((_, e)) = opening(&called, &seats)
+fn may_abort_again(called: Res<Called>, mut aborts: Query<&mut Abort>) {
+    if let Some(e) = opening(&called)
         && let Ok(mut abort) = aborts.get_mut(e)
     {
         abort.locked = false;

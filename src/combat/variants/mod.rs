@@ -60,6 +60,7 @@ mod prelude {
     pub(super) use bevy::ecs::schedule::IntoScheduleConfigs;
     pub(super) use bevy::ecs::system::InMut;
     pub(super) use bevy::ecs::system::{Query, Res, ResMut};
+    pub(super) use bevy::prelude::Entity;
 }
 
 pub(crate) use crate::combat::battle::VariantRules;

@@ -14,7 +14,7 @@ mod prelude {
     pub(super) use crate::combat::command::{Command, Intent, Stance};
     pub(super) use crate::combat::{Battle, Budget};
     pub(super) use crate::variants::RulesVariant;
-    pub(super) use bevy::prelude::App;
+    pub(super) use bevy::prelude::{App, Entity};
 }
 
 use crate::combat::command::{Command, Intent};
@@ -206,13 +206,15 @@ pub fn clock_line(b: &Battle) -> String {
 /// words (AP pips, initiative, a declaration still to make…).
 pub fn initiative_rows(b: &Battle) -> Vec<(usize, String)> {
     let c = &b.clock;
-    let order: Vec<usize> = if c.order.is_empty() { (0..b.fighters.len()).collect() } else { c.order.clone() };
+    let order: Vec<Entity> =
+        if c.order.is_empty() { b.fighters.indices().map(|i| b.fighters.entity(i)).collect() } else { c.order.clone() };
     let order = match b.variant {
         RulesVariant::OsrSegments => osr_segments::initiative_order(b, order),
         _ => order,
     };
     order
         .into_iter()
+        .filter_map(|e| b.fighters.seat_of(e))
         .filter(|&i| b.fighters.conditions[i].alive())
         .map(|i| {
             let note = match b.variant {

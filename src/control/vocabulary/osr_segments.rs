@@ -74,23 +74,23 @@ fn declaring(b: &Battle) -> bool {
 }
 
 /// The initiative panel's order: while declaring, the one declaring, then those still to.
-pub(super) fn initiative_order(b: &Battle, order: Vec<usize>) -> Vec<usize> {
+pub(super) fn initiative_order(b: &Battle, order: Vec<Entity>) -> Vec<Entity> {
     if !declaring(b) {
         return order;
     }
     let c = &b.clock;
-    let first: Vec<usize> = c.actor.into_iter().chain(c.queue.iter().copied()).collect();
-    let rest = order.iter().copied().filter(|i| !first.contains(i));
+    let first: Vec<Entity> = c.actor.into_iter().chain(c.queue.iter().copied()).collect();
+    let rest = order.iter().copied().filter(|e| !first.contains(e));
     first.iter().copied().chain(rest).collect()
 }
 
 /// Its line in the initiative panel: its declaration, or whether it has acted.
 pub(super) fn initiative_note(b: &Battle, i: usize) -> String {
-    let c = &b.clock;
+    let (c, e) = (&b.clock, b.fighters.entity(i));
     let note = if declaring(b) {
-        if c.actor == Some(i) {
+        if c.actor == Some(e) {
             "declares now"
-        } else if c.queue.contains(&i) {
+        } else if c.queue.contains(&e) {
             "to declare"
         } else {
             "declared"

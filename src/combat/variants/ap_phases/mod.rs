@@ -98,14 +98,16 @@ pub(crate) fn next_action_phase(seats: Res<Seats>, mut fighters: PhaseFighters, 
     }
     let (r, p) = (clock.round, clock.phase);
     log.push(CombatEvent::PhaseStarted { round: r, phase: p, name: AP_PHASES[p as usize - 1].into() });
-    let mut may_act = Vec::with_capacity(seats.0.len());
     let mut each = fighters.iter_many_mut(&seats.0);
-    while let Some((_, conditions, _, mut reactions, points)) = each.fetch_next() {
+    while let Some((_, _, _, mut reactions, _)) = each.fetch_next() {
         reactions.used = 0;
-        let dying = conditions.has(Condition::Dying) && conditions.alive();
-        may_act.push(points.ap > 0 || (p == 2 && dying));
     }
-    clock.queue = if p == 1 { vec![] } else { clock.order.iter().copied().filter(|&i| may_act[i]).collect() };
+    let may_act = |e: Entity| {
+        fighters.get(e).is_ok_and(|(_, conditions, _, _, points)| {
+            points.ap > 0 || (p == 2 && conditions.has(Condition::Dying) && conditions.alive())
+        })
+    };
+    clock.queue = if p == 1 { vec![] } else { clock.order.iter().copied().filter(|&e| may_act(e)).collect() };
 }
 
 /// The Heal check that stabilises a dying creature.

@@ -105,12 +105,8 @@ fn initiative_is_dexterity(mut initiatives: Initiatives) {
 
 /// An advanced action under way goes on (ending the turn) unless the fighter abandons it
 /// for another action.
-fn advanced_action_continues(
-    called: Res<Called>,
-    seats: Res<Seats>,
-    mut fighters: Query<(&ActionPoints, &mut Economy)>,
-) {
-    if let Some((_, e)) = opening(&called, &seats)
+fn advanced_action_continues(called: Res<Called>, mut fighters: Query<(&ActionPoints, &mut Economy)>) {
+    if let Some(e) = opening(&called)
         && let Ok((points, mut economy)) = fighters.get_mut(e)
         && points.advanced.is_some()
     {

@@ -357,13 +357,12 @@ fn roll_initiative(mut initiatives: Initiatives) {
 /// At the start of its turn a fighter has its reaction back and is no longer Surprised.
 fn surprise_wears_off(
     called: Res<Called>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut Reactions, &mut Conditions)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
     let condition = Condition::Surprised;
-    reactions_back_and_no_longer(condition, (&called, &seats), &mut fighters, &mut log, &mut derived);
+    reactions_back_and_no_longer(condition, &called, &mut fighters, &mut log, &mut derived);
 }
 
 /// As the surprise round ends, everyone rolls initiative, those who took part in it at +4.
@@ -377,12 +376,12 @@ fn roll_initiative_after_surprise_round(
     if !clock.surprise || clock.surprise_pending {
         return;
     }
-    let mut each = fighters.iter_many_mut(&seats.0);
     let mut orders = Vec::with_capacity(seats.0.len());
-    while let Some((who, stats, awareness, mut initiative)) = each.fetch_next() {
+    for &e in &seats.0 {
+        let Ok((who, stats, awareness, mut initiative)) = fighters.get_mut(e) else { continue };
         let (rolled, event) = d20_initiative(&mut dice, &who.id, stats.dex_mod(), awareness.aware, 4);
         *initiative = rolled;
-        orders.push(rolled.order);
+        orders.push((e, rolled.order));
         log.push(event);
     }
     clock.order = initiative_order(orders.into_iter());
@@ -392,8 +391,7 @@ fn roll_initiative_after_surprise_round(
 /// anyone has rolled initiative.
 fn ambushers_in_no_particular_order(seats: Res<Seats>, awareness: Query<&Awareness>, mut clock: ResMut<Clock>) {
     if clock.surprise && clock.round == 0 {
-        let aware = awareness.iter_many(&seats.0).map(|a| a.aware);
-        clock.queue = aware.enumerate().filter_map(|(i, aware)| aware.then_some(i)).collect();
+        clock.queue = seats.0.iter().copied().filter(|&e| awareness.get(e).is_ok_and(|a| a.aware)).collect();
     }
 }
 

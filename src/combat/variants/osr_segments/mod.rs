@@ -129,7 +129,8 @@ pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
     let mine = declaration_mut(b, h);
     mine.acted = true;
     mine.intent = None;
-    b.clock.queue.retain(|&i| i != h); // its group turn, if still to come, is spent
+    let he = b.fighters.entity(h);
+    b.clock.queue.retain(|&e| e != he); // its group turn, if still to come, is spent
     let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::Action {
         unit: hid,

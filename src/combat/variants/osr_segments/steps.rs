@@ -62,9 +62,17 @@ fn may_act(conditions: &Conditions) -> bool {
 }
 
 /// Within a group, quicker weapons first (speed factor), ties by seat (id) order.
-fn by_weapon_speed(mut members: Vec<(usize, u32)>) -> Vec<usize> {
-    members.sort_by_key(|&(seat, speed)| (speed, seat));
-    members.into_iter().map(|(seat, _)| seat).collect()
+fn by_weapon_speed(mut members: Vec<(Entity, u32)>) -> Vec<Entity> {
+    members.sort_by_key(|&(_, speed)| speed);
+    members.into_iter().map(|(e, _)| e).collect()
+}
+
+/// Each combatant with what `fighters` reads of it, in id order.
+fn in_id_order<'a, D: bevy::ecs::query::QueryData>(
+    seats: &'a Seats,
+    fighters: &'a Query<D>,
+) -> impl Iterator<Item = (Entity, bevy::ecs::query::ROQueryItem<'a, 'a, D>)> {
+    seats.0.iter().filter_map(|&e| Some((e, fighters.get(e).ok()?)))
 }
 
 type RoundFighters<'w, 's> = Query<
@@ -118,8 +126,8 @@ fn open_declarations(
     let r = clock.round;
     log.push(CombatEvent::RoundStarted { round: r });
     log.push(CombatEvent::PhaseStarted { round: r, phase: 0, name: "declarations".into() });
-    let declaring = fighters.iter_many(&seats.0).enumerate().filter(|(_, (_, conditions, ..))| may_act(conditions));
-    clock.queue = by_weapon_speed(declaring.map(|(seat, (wielded, ..))| (seat, wielded.def.speed_factor)).collect());
+    let declaring = in_id_order(&seats, &fighters).filter(|(_, (_, conditions, ..))| may_act(conditions));
+    clock.queue = by_weapon_speed(declaring.map(|(e, (wielded, ..))| (e, wielded.def.speed_factor)).collect());
 }
 
 /// Once all have declared, group initiative: a d6 a side, the highest HIGH (a tie puts
@@ -148,11 +156,11 @@ fn roll_group_initiative(
     }
     let r = clock.round;
     log.push(CombatEvent::PhaseStarted { round: r, phase: 1, name: "fast actions (charge, flee)".into() });
-    let acting = fighters.iter_many(&seats.0).enumerate().filter(|(_, (_, _, conditions, declared))| {
+    let acting = in_id_order(&seats, &fighters).filter(|(_, (_, _, conditions, declared))| {
         let charging = matches!(declared.intent, Some(Intent::Charge { .. }));
         (may_act(conditions) && charging) || (conditions.has(Condition::Dying) && conditions.alive())
     });
-    clock.queue = by_weapon_speed(acting.map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor)).collect());
+    clock.queue = by_weapon_speed(acting.map(|(e, (_, wielded, ..))| (e, wielded.def.speed_factor)).collect());
 }
 
 /// Fighters with the multi-attack ability in melee make their first routine before the
@@ -172,16 +180,16 @@ fn multi_attacks(
         _ => return,
     };
     let view = derived.view(&field);
-    let members: Vec<(usize, u32)> = fighters
-        .iter_many(&seats.0)
-        .enumerate()
-        .filter(|&(seat, (stats, wielded, conditions, declared))| {
+    // The derived maps name fighters by their place in id order.
+    let members: Vec<(Entity, u32)> = (seats.0.iter().enumerate())
+        .filter_map(|(seat, &e)| Some((seat, e, fighters.get(e).ok()?)))
+        .filter(|&(seat, _, (stats, wielded, conditions, declared))| {
             may_act(conditions)
                 && super::round::multi_attacker(stats, wielded)
                 && crate::rules::movement::in_melee(&view, seat)
                 && if first { !declared.acted } else { declared.attacked }
         })
-        .map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor))
+        .map(|(_, e, (_, wielded, ..))| (e, wielded.def.speed_factor))
         .collect();
     if !members.is_empty() {
         let name = if first { "multi-attacks (first routine)" } else { "multi-attacks (remaining)" };
@@ -206,10 +214,10 @@ fn group_acts(
     };
     let name = if high { "HIGH group" } else { "LOW group" };
     log.push(CombatEvent::PhaseStarted { round: clock.round, phase: if high { 2 } else { 3 }, name: name.into() });
-    let members = fighters.iter_many(&seats.0).enumerate().filter(|(_, (side, _, conditions, declared))| {
+    let members = in_id_order(&seats, &fighters).filter(|(_, (side, _, conditions, declared))| {
         may_act(conditions) && !declared.acted && in_high_group(conditions, declared, side, &round) == high
     });
-    clock.queue = by_weapon_speed(members.map(|(seat, (_, wielded, ..))| (seat, wielded.def.speed_factor)).collect());
+    clock.queue = by_weapon_speed(members.map(|(e, (_, wielded, ..))| (e, wielded.def.speed_factor)).collect());
 }
 
 /// Step 7: the spells still being cast go off in the segment their casting time says, the
