@@ -99,7 +99,9 @@ pub(crate) fn legality(b: &Battle, view: &RulesView, a: usize, t: usize) -> Resu
             && !fa.has(Condition::Grappled)
             && b.reach_band(fa)
                 .is_some_and(|band| ft.footprint().cells().any(|c| band.covers(variant, fa.footprint(), c)));
-        let threatens = view.threat.threatens(a, ft.footprint()) || fa.grapple().with == Some(t) || reaches_untrained;
+        let threatens = view.threat.threatens(a, ft.footprint())
+            || fa.grapple().with == Some(b.fighters.entity(t))
+            || reaches_untrained;
         if !threatens {
             let band = b.reach_band(fa);
             let reason = match band {

@@ -3,7 +3,8 @@
 //! initiative and its part of its variant's action economy; and the modifiers they carry.
 
 use super::time::Budget;
-use bevy::prelude::Component;
+use bevy::ecs::entity::{EntityMapper, MapEntities};
+use bevy::prelude::{Component, Entity};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -67,12 +68,18 @@ impl Clone for Reactions {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Grapple {
     /// Who it is locked in a grapple with.
-    pub with: Option<usize>,
+    pub with: Option<Entity>,
     /// It has the upper hand: it seized the foe, or won the last contest and kept hold
     /// (four-actions).
     pub holds: bool,
     /// It pins the foe it holds (ap-phases), and so has no Dexterity to AC itself.
     pub pinning: bool,
+}
+
+impl MapEntities for Grapple {
+    fn map_entities<E: EntityMapper>(&mut self, mapper: &mut E) {
+        self.with.map_entities(mapper);
+    }
 }
 
 /// Its spells.

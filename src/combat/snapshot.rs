@@ -155,8 +155,16 @@ impl Copier {
         dice.clone_from(&snapshot.dice);
         clock.clone_from(&snapshot.clock);
         if seats.0 != snapshot.entities {
+            // What names a fighter by entity names the one in the same place here.
             let mut reseat = Reseat { from: &snapshot.entities, to: &seats.0 };
             clock.map_entities(&mut reseat);
+            let mut in_play = fighters.p1();
+            for &e in &seats.0 {
+                let mut fighter = in_play.get_mut(e).expect("every seat holds a fighter, whole");
+                if fighter.grapple.with.is_some() {
+                    fighter.grapple.map_entities(&mut reseat);
+                }
+            }
         }
         events.clone_from(&snapshot.events);
         derived.clone_from(&snapshot.derived);

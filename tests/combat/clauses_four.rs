@@ -329,9 +329,11 @@ fn held_goblin(held: bool) -> BattleWorld {
     b.lend().fighters.conditions[g].0.remove(&Condition::Surprised);
     if held {
         b.lend().fighters.conditions[g].add(Condition::Grappled);
-        b.lend().fighters.grapple[g].with = Some(h);
+        let with = b.read().fighters.entity(h);
+        b.lend().fighters.grapple[g].with = Some(with);
         b.lend().fighters.conditions[h].add(Condition::Grappled);
-        b.lend().fighters.grapple[h].with = Some(g);
+        let with = b.read().fighters.entity(g);
+        b.lend().fighters.grapple[h].with = Some(with);
         b.lend().fighters.grapple[h].holds = true;
         b.lend().invalidate();
     }

@@ -40,7 +40,8 @@ fn in_a_grapple(b: &mut BattleWorld, holder: &str, held: &str) {
     let mut lent = b.lend();
     for (i, other) in [(h, t), (t, h)] {
         lent.fighters.conditions[i].add(Condition::Grappled);
-        lent.fighters.grapple[i].with = Some(other);
+        let with = lent.fighters.entity(other);
+        lent.fighters.grapple[i].with = Some(with);
     }
     lent.fighters.grapple[h].holds = true;
 }
@@ -66,7 +67,7 @@ fn ap_initiating_a_grapple_takes_2_ap_and_its_check_comes_with_the_second() {
         let (hero, gob) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         let read = b.read();
         assert_eq!(read.fighters.conditions[gob].has(Condition::Grappled), *hit, "seed {seed}");
-        assert_eq!(read.fighters.grapple[hero].with == Some(gob), *hit, "seed {seed}");
+        assert_eq!(read.fighters.grapple[hero].with == Some(read.fighters.entity(gob)), *hit, "seed {seed}");
         seized += usize::from(*hit);
     }
     assert!(seized > 0 && seized < 12, "both outcomes seen: {seized} of 12");
@@ -174,7 +175,7 @@ fn ap_a_pin_holds_the_foe_to_escaping_and_costs_the_pinner_its_dexterity_to_ac()
         let dexterity_lost = |b: &BattleWorld, i: usize| {
             let read = b.read();
             let partner = if i == hero { gob } else { hero };
-            loses_dexterity(&read.fighters.conditions[i], &read.fighters.grapple[i], partner)
+            loses_dexterity(&read.fighters.conditions[i], &read.fighters.grapple[i], read.fighters.entity(partner))
         };
         assert!(!dexterity_lost(&b, hero) && !dexterity_lost(&b, gob), "control: holding costs no Dexterity");
         b.execute(pin).unwrap();
@@ -247,7 +248,7 @@ fn ap_a_grappler_moves_and_places_the_held_foe_beside_it() {
         assert_eq!(hero_at, to, "seed {seed}");
         // Beside the grappler, on the free square nearest where the foe stood.
         assert_eq!(gob_at, GridPos::new(5, 2), "seed {seed}");
-        assert_eq!(read.fighters.grapple[hero].with, Some(gob), "still held");
+        assert_eq!(read.fighters.grapple[hero].with, Some(read.fighters.entity(gob)), "still held");
         assert!(read.fighters.conditions[gob].has(Condition::Grappled));
         let dragged: Vec<&str> = b
             .events()

@@ -17,7 +17,8 @@ fn hero_holds_the_goblin(seed: u64) -> BattleWorld {
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     for (x, y) in [(h, g), (g, h)] {
         b.lend().fighters.conditions[x].add(Condition::Grappled);
-        b.lend().fighters.grapple[x].with = Some(y);
+        let with = b.read().fighters.entity(y);
+        b.lend().fighters.grapple[x].with = Some(with);
     }
     b.lend().fighters.grapple[h].holds = true;
     b.lend().invalidate();

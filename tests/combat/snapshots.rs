@@ -135,6 +135,10 @@ fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
         for _ in 0..3 {
             original.execute(Command::EndTurn).ok();
         }
+        // The first two locked in a grapple: each names the other by entity.
+        let (first, second) = (original.read().fighters.entity(0), original.read().fighters.entity(1));
+        original.lend().fighters.grapple[0].with = Some(second);
+        original.lend().fighters.grapple[1].with = Some(first);
         let snapshot = original.snapshot_quiet();
         // A world that held eight, then a duel (six despawned): two of its combatants are
         // reused, and six spawned anew are other entities (of a later generation).
@@ -148,6 +152,10 @@ fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
         assert_eq!(scratch.actor(), original.actor(), "{v:?}");
         assert_eq!(ids(&scratch, &scratch.clock().order), ids(&original, &original.clock().order), "{v:?}");
         assert_eq!(ids(&scratch, &scratch.clock().queue), ids(&original, &original.clock().queue), "{v:?}");
+        let grappling = |b: &BattleWorld| -> Vec<Vec<String>> {
+            b.read().fighters.iter().map(|f| ids(b, f.grapple().with.as_slice())).collect()
+        };
+        assert_eq!(grappling(&scratch), grappling(&original), "{v:?}");
         assert_eq!(play_out(scratch), play_out(original), "{v:?}: the same battle from here on");
     }
 }

@@ -180,7 +180,8 @@ fn nonlethal_damage_knocks_out_without_touching_hit_points() {
         // Unarmed, the fighter threatens nothing; locked in a grapple the two strike each other.
         for (x, y) in [(h, g), (g, h)] {
             b.lend().fighters.conditions[x].add(Condition::Grappled);
-            b.lend().fighters.grapple[x].with = Some(y);
+            let with = b.read().fighters.entity(y);
+            b.lend().fighters.grapple[x].with = Some(with);
         }
         for _ in 0..30 {
             if b.events().iter().any(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero")) {
@@ -274,9 +275,11 @@ fn the_grappled_are_flat_footed_against_all_but_each_other() {
     };
     assert_eq!(flat(&b, a), None, "control: a free goblin keeps its Dexterity");
     b.lend().fighters.conditions[g].add(Condition::Grappled);
-    b.lend().fighters.grapple[g].with = Some(h);
+    let with = b.read().fighters.entity(h);
+    b.lend().fighters.grapple[g].with = Some(with);
     b.lend().fighters.conditions[h].add(Condition::Grappled);
-    b.lend().fighters.grapple[h].with = Some(g);
+    let with = b.read().fighters.entity(g);
+    b.lend().fighters.grapple[h].with = Some(with);
     b.lend().refresh();
     assert_eq!(flat(&b, a), Some(2), "Dex 15: +2 lost against the archer");
     assert_eq!(flat(&b, h), None, "not against its grappler");

@@ -31,13 +31,12 @@ fn owned(pairs: &[(&str, &[&str])]) -> Vec<(String, Vec<String>)> {
 }
 
 /// An attack roll, a maneuver's check and a wound name their fighters by entity: their
-/// systems reach them through their own queries, not through the seats, but where a
-/// grapple or the strike stack names one by seat (the grapple released, d20-classic's shot
-/// into a grapple, four-actions' failed maneuver drawing a reaction).
+/// systems reach them through their own queries (a grapple names the other grappler by
+/// entity too), not through the seats, but where the strike stack names one by seat
+/// (four-actions' failed maneuver drawing a reaction).
 #[test]
 fn an_attack_and_a_wound_name_their_fighters_by_entity() {
-    let by_seat =
-        ["schedule::grapple_released", "d20_classic::shot_into_grapple", "four_actions::athletics_against_reflex"];
+    let by_seat = ["four_actions::athletics_against_reflex"];
     for v in RulesVariant::ALL {
         let listing = Engine::new(v).listing();
         for name in ["strikes: before an attack", "strikes: attack roll", "strikes: maneuver check", "harm"] {

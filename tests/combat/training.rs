@@ -127,7 +127,8 @@ fn a_shot_into_a_grapple_goes_to_the_other_grappler_half_the_time_in_d20_classic
             let (g, a) = (b.index_of("gob").unwrap(), b.index_of("ally").unwrap());
             for (i, other) in [(g, a), (a, g)] {
                 b.lend().fighters.conditions[i].add(Condition::Grappled);
-                b.lend().fighters.grapple[i].with = Some(other);
+                let with = b.read().fighters.entity(other);
+                b.lend().fighters.grapple[i].with = Some(with);
             }
             b.lend().invalidate();
         }

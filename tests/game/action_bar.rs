@@ -54,7 +54,8 @@ fn the_action_bar_offers_the_grapple_contest_and_says_why_not() {
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     for (x, y) in [(h, g), (g, h)] {
         b.lend().fighters.conditions[x].add(Condition::Grappled);
-        b.lend().fighters.grapple[x].with = Some(y);
+        let with = b.read().fighters.entity(y);
+        b.lend().fighters.grapple[x].with = Some(with);
     }
     b.lend().invalidate();
     let bar = action_bar(&b);

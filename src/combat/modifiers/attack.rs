@@ -193,14 +193,14 @@ pub fn target_prone(InMut(at): Weighed, conditions: Query<&Conditions>) {
 /// their grappler). The defender's side of the roll, shown as a term so nothing is hidden.
 pub fn target_flat_footed(InMut(at): Weighed, targets: Query<(&Conditions, &Grapple, &Stats)>) {
     let Ok((conditions, grapple, stats)) = targets.get(at.target) else { return };
-    if loses_dexterity(conditions, grapple, at.a) && stats.dex_mod() > 0 {
+    if loses_dexterity(conditions, grapple, at.attacker) && stats.dex_mod() > 0 {
         at.push("target flat-footed", stats.dex_mod());
     }
 }
 
 /// Whether a target in these conditions and this grapple loses its Dexterity to AC against
 /// attacker `a`.
-pub fn loses_dexterity(conditions: &Conditions, grapple: &Grapple, a: usize) -> bool {
+pub fn loses_dexterity(conditions: &Conditions, grapple: &Grapple, a: Entity) -> bool {
     let grappled_by_other = conditions.has(Condition::Grappled) && grapple.with != Some(a);
     conditions.has(Condition::FlatFooted)
         || conditions.has(Condition::Surprised)

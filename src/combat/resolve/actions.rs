@@ -16,8 +16,8 @@ pub(crate) fn maneuver_checked(b: &mut Battle, a: usize, t: usize, kind: Maneuve
     } else if kind == Maneuver::Grapple {
         gain(b, a, Condition::Grappled);
         gain(b, t, Condition::Grappled);
-        b.fighters.grapple[a].with = Some(t);
-        b.fighters.grapple[t].with = Some(a);
+        b.fighters.grapple[a].with = Some(b.fighters.entity(t));
+        b.fighters.grapple[t].with = Some(b.fighters.entity(a));
         b.fighters.grapple[a].holds = true;
     } else if kind == Maneuver::Shove {
         shove(b, a, t, margin);

@@ -55,7 +55,7 @@ fn change(b: &mut Battle, i: usize, c: Condition, gained: bool) -> bool {
 /// (`lets_go`).
 pub(crate) fn release(b: &mut Battle, i: usize) {
     let Battle { fighters, events, derived, .. } = b;
-    let other = fighters.grapple[i].with;
+    let other = fighters.grapple[i].with.and_then(|e| fighters.seat_of(e));
     for who in [other, Some(i)].into_iter().flatten() {
         let unit = &fighters.combatant[who].id;
         lets_go(unit, &mut fighters.grapple[who], &mut fighters.conditions[who], events, derived);

@@ -355,7 +355,7 @@ pub(crate) fn beside(b: &Battle, mover_at: Footprint, foe: usize) -> Option<Grid
 /// the mover (`beside`); if there is no room, the hold is lost.
 pub(crate) fn drag_beside(b: &mut Battle, mover: usize, foe: usize) {
     let g = &b.fighters.grapple[mover];
-    if g.with != Some(foe) || !g.holds || !b.fighters.conditions[mover].in_fight() {
+    if g.with != Some(b.fighters.entity(foe)) || !g.holds || !b.fighters.conditions[mover].in_fight() {
         return;
     }
     b.refresh();

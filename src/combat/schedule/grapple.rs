@@ -32,7 +32,7 @@ pub(crate) fn escape_by_opposed_check(
         return;
     }
     let Ok((_, _, _, grapple, _)) = fighters.get(me) else { return };
-    let Some(other) = grapple.with.and_then(|o| seats.0.get(o).copied()) else {
+    let Some(other) = grapple.with else {
         return release_both(me, None, &mut fighters, &mut log, &mut derived);
     };
     let Ok([(mine, my_stats, my_body, ..), (theirs, their_stats, their_body, ..)]) = fighters.get_many([me, other])

@@ -11,7 +11,7 @@
 
 use super::grapple::{Grapplers, release_both};
 use crate::combat::battle::store::Record;
-use crate::combat::battle::{Criticals, Derived, EventLog, Seats, change_condition};
+use crate::combat::battle::{Criticals, Derived, EventLog, change_condition};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Modifier;
 use crate::combat::resolve::death_check;
@@ -93,15 +93,9 @@ fn drops_or_not(mut harm: ResMut<Harm>, mut fighters: Query<&mut Health>) {
 }
 
 /// A fighter dropping lets go of its grapple, and is let go of.
-fn grapple_released(
-    harm: Res<Harm>,
-    seats: Res<Seats>,
-    mut fighters: Grapplers,
-    mut log: ResMut<EventLog>,
-    mut derived: ResMut<Derived>,
-) {
+fn grapple_released(harm: Res<Harm>, mut fighters: Grapplers, mut log: ResMut<EventLog>, mut derived: ResMut<Derived>) {
     let me = harm.unit;
-    let other = fighters.get(me).ok().and_then(|(.., grapple, _)| grapple.with).and_then(|o| seats.0.get(o).copied());
+    let other = fighters.get(me).ok().and_then(|(.., grapple, _)| grapple.with);
     release_both(me, other, &mut fighters, &mut log, &mut derived);
 }
 

@@ -244,7 +244,6 @@ impl Plugin for D20ClassicPlugin {
 /// intended target for the other target").
 fn shot_into_grapple(
     mut under: ResMut<UnderAttack>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     fighters: Query<(&Combatant, &Wielded, &Grapple, &Conditions)>,
     mut dice: ResMut<Dice>,
@@ -256,8 +255,7 @@ fn shot_into_grapple(
     else {
         return;
     };
-    // The grapple names the other grappler by seat.
-    let Some(&o) = grapple.with.and_then(|o| seats.0.get(o)).filter(|&&o| o != under.attacker) else { return };
+    let Some(o) = grapple.with.filter(|&o| o != under.attacker) else { return };
     let Ok((other, _, _, conditions)) = fighters.get(o) else { return };
     if percent == 0 || !wielded.def.is_ranged() || !conditions.in_fight() {
         return;

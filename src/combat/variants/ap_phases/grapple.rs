@@ -96,7 +96,7 @@ pub(super) fn check_continue(b: &Battle, a: usize, follow_up: GrappleFollowUp) -
 /// simple action and move the creature you are grappling with you"): a move's worth, and
 /// room beside `to` to place the foe.
 fn drag_path(b: &Battle, a: usize, to: crate::grid::GridPos) -> Result<crate::rules::PathPlan, String> {
-    let foe = b.fighters.grapple[a].with.ok_or("not in a grapple")?;
+    let foe = b.fighters.grapple[a].with.and_then(|e| b.fighters.seat_of(e)).ok_or("not in a grapple")?;
     let view = b.view();
     let allowance = crate::rules::allowance_ft(&view, a, crate::rules::MoveMode::Move);
     let range = crate::rules::movement_range(&view, a, crate::rules::MoveMode::Move, allowance);
@@ -142,7 +142,7 @@ pub(super) fn begin_continued_grapple(
     let Ok((who, _, _, grapple, _)) = fighters.get(me) else { return };
     let unit = who.id.clone();
     if follow_up == GrappleFollowUp::End {
-        let other = grapple.with.and_then(|o| seats.0.get(o).copied());
+        let other = grapple.with;
         log.push(CombatEvent::Action { unit, action: "ends the grapple".into(), detail: "a free action".into() });
         return release_both(me, other, &mut fighters, &mut log, &mut derived);
     }
@@ -155,7 +155,8 @@ pub(super) fn begin_continued_grapple(
 /// damage, pins the foe (who can then only try to escape, and has no Dexterity to AC; nor
 /// has the one pinning it), or keeps hold.
 pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) -> Option<Walk> {
-    let Some(t) = b.fighters.grapple[a].with.filter(|_| b.fighters.grapple[a].holds) else {
+    let with = b.fighters.grapple[a].with.filter(|_| b.fighters.grapple[a].holds);
+    let Some(t) = with.and_then(|e| b.fighters.seat_of(e)) else {
         let unit = b.fighters.combatant[a].id.clone();
         b.emit(CombatEvent::Spoiled { unit, action: "continue grapple".into(), reason: "the grapple is over".into() });
         return None;
@@ -210,7 +211,7 @@ pub(super) fn escape_with_maneuver_check(
         return;
     }
     let Ok((_, _, _, grapple, _)) = fighters.get(me) else { return };
-    let Some(other) = grapple.with.and_then(|o| seats.0.get(o).copied()) else {
+    let Some(other) = grapple.with else {
         return release_both(me, None, &mut fighters, &mut log, &mut derived);
     };
     let Ok(mut mine) = points.get_mut(me) else { return };

@@ -50,7 +50,8 @@ pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::
 /// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
 /// first.
 pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
-    let Some(t) = b.fighters.grapple[a].with.filter(|_| b.fighters.conditions[a].has(Condition::Grappled)) else {
+    let with = b.fighters.grapple[a].with.filter(|_| b.fighters.conditions[a].has(Condition::Grappled));
+    let Some(t) = with.and_then(|e| b.fighters.seat_of(e)) else {
         return Err("not in a grapple".into());
     };
     let (f, foe) = (b.fighters.at(a), b.fighters.at(t));
@@ -435,7 +436,7 @@ fn actions_spent(budget: &Budget) -> bool {
 /// A target surprised, or flanked (flanking makes it Surprised), loses its Dexterity to AC.
 fn target_surprised(InMut(at): Weighed, targets: Query<(&Conditions, &Grapple, &Stats)>) {
     let Ok((conditions, grapple, stats)) = targets.get(at.target) else { return };
-    if (at.flanking || modifiers::loses_dexterity(conditions, grapple, at.a)) && stats.dex_mod() > 0 {
+    if (at.flanking || modifiers::loses_dexterity(conditions, grapple, at.attacker)) && stats.dex_mod() > 0 {
         let why = if at.flanking { "flanking: target surprised" } else { "target surprised" };
         at.push(why, stats.dex_mod());
     }
