@@ -6,7 +6,7 @@
 //! (ap-phases' two AP) is left under way, if its caster kept hold of it, for its variant's
 //! settle-stage system ([`SpellsUnderWay`]).
 
-use super::stances::acting;
+use super::stances::acting_seated;
 use super::{Strike, StrikeStack, Turn};
 use crate::combat::Command;
 use crate::combat::battle::store::Record;
@@ -50,7 +50,7 @@ pub(crate) struct Announcing<'w, 's> {
 impl Announcing<'_, '_> {
     /// The spell the accepted command casts, as the check let it through.
     pub(crate) fn cast(&self) -> Option<Cast> {
-        let (me, caster, plan) = acting(&self.turn, &self.seats)?;
+        let (me, caster, plan) = acting_seated(&self.turn, &self.seats)?;
         let Command::Cast { spell, target, defensive } = &plan.command else { return None };
         let caster_id = self.combatants.get(me).ok()?.id.clone();
         let (target_id, target) = (target.clone(), super::seat_of(&self.seats, &self.combatants, target)?);

@@ -6,7 +6,7 @@
 use super::Turn;
 use super::stances::acting;
 use crate::combat::Command;
-use crate::combat::battle::{Derived, EventLog, Seats};
+use crate::combat::battle::{Derived, EventLog};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Grapple;
 use crate::rules::{Body, Combatant, Conditions, Dice, Stats};
@@ -21,13 +21,12 @@ pub(crate) type Grapplers<'w, 's> =
 /// the grapple for both. Held by nobody, the escape just lets go.
 pub(crate) fn escape_by_opposed_check(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Grapplers,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     if plan.command != Command::Escape {
         return;
     }

@@ -30,7 +30,7 @@ mod maneuver;
 pub(crate) use grapple::{Grapplers, release_both};
 pub use maneuver::{AimedManeuvers, Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
 mod stances;
-pub(crate) use stances::{acting, delay_to_end_of_order};
+pub(crate) use stances::{acting, acting_seated, delay_to_end_of_order};
 mod systems;
 pub mod taken;
 mod walked;
@@ -136,7 +136,7 @@ pub enum Turn {
     Taken(Command),
     /// Checked and being carried out.
     Accepted {
-        actor: usize,
+        actor: Entity,
         plan: Plan,
     },
     /// The battle ended with this command.
@@ -146,7 +146,7 @@ pub enum Turn {
 
 impl Turn {
     /// The acting fighter and the plan of an accepted command.
-    pub fn accepted(&self) -> Option<(usize, &Plan)> {
+    pub fn accepted(&self) -> Option<(Entity, &Plan)> {
         match self {
             Turn::Accepted { actor, plan } => Some((*actor, plan)),
             _ => None,
@@ -249,7 +249,10 @@ pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves))
 pub fn with_accepted_moves(world: &mut World, work: impl FnOnce(&mut Battle, usize, &Plan, &mut Moves)) {
     world.resource_scope(|world, turn: Mut<Turn>| {
         if let Some((actor, plan)) = turn.accepted() {
-            with_moves(world, |b, moves| work(b, actor, plan, moves));
+            with_moves(world, |b, moves| {
+                let actor = b.fighters.seat_of(actor).expect("the one acting is a combatant");
+                work(b, actor, plan, moves)
+            });
         }
     })
 }
@@ -499,12 +502,9 @@ where
     IntoSystem::into_system(
         // Runs only while the command is being carried out and its walk is over
         // (`carrying_out`, the Spent set's condition).
-        move |seats: Res<super::battle::Seats>,
-              fighters: Query<(&crate::rules::Conditions, &Economy)>,
-              turn: Res<Turn>,
-              mut time: ResMut<TimeMoves>| {
+        move |fighters: Query<(&crate::rules::Conditions, &Economy)>, turn: Res<Turn>, mut time: ResMut<TimeMoves>| {
             let Some((actor, plan)) = turn.accepted() else { return };
-            let Some(Ok((conditions, economy))) = seats.0.get(actor).map(|&e| fighters.get(e)) else { return };
+            let Ok((conditions, economy)) = fighters.get(actor) else { return };
             let over = matches!(plan.command, Command::EndTurn | Command::Delay | Command::Declare { .. })
                 || !conditions.can_act()
                 || spent(&economy.budget);

@@ -14,19 +14,21 @@ use crate::rules::{Battlefield, Combatant};
 use bevy::prelude::*;
 
 /// The acting fighter's entity and the accepted command, while one is being carried out.
-pub(crate) fn acting<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
+pub(crate) fn acting(turn: &Turn) -> Option<(Entity, &Plan)> {
+    turn.accepted()
+}
+
+/// The acting fighter's entity and seat (its place in id order, for the rules that name
+/// fighters so) and the accepted command, while one is being carried out.
+pub(crate) fn acting_seated<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
     let (actor, plan) = turn.accepted()?;
-    Some((*seats.0.get(actor)?, actor, plan))
+    Some((actor, seats.0.iter().position(|&e| e == actor)?, plan))
 }
 
 /// What the command costs: the acting fighter's budget becomes what the check said would be
 /// left of it.
-pub(super) fn spend_budget(
-    turn: Res<Turn>,
-    seats: Res<Seats>,
-    mut economies: Query<&mut crate::combat::fighter::Economy>,
-) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+pub(super) fn spend_budget(turn: Res<Turn>, mut economies: Query<&mut crate::combat::fighter::Economy>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     if let Ok(mut economy) = economies.get_mut(me) {
         economy.budget.clone_from(&plan.budget_after);
     }
@@ -36,12 +38,11 @@ pub(super) fn spend_budget(
 /// (+1 on attack and damage rolls), until the fighter's next turn.
 pub(super) fn take_stance(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     mut fighters: Query<(&Combatant, &mut Bonuses)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Ok((who, mut bonuses)) = fighters.get_mut(me) else { return };
     let unit = who.id.clone();
     let numbers = field.variant.numbers();
@@ -76,12 +77,11 @@ pub(super) fn take_stance(
 /// (DCV) for as long as the variant says.
 pub(crate) fn take_defensive_action(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     field: Res<Battlefield>,
     mut fighters: Query<(&Combatant, &mut Bonuses)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let Some((me, _)) = acting(&turn) else { return };
     let Ok((who, mut bonuses)) = fighters.get_mut(me) else { return };
     let numbers = field.variant.numbers();
     let (name, value) = numbers.defensive_action.clone();
@@ -93,11 +93,10 @@ pub(crate) fn take_defensive_action(
 /// Holding an attack for when a foe (this one, or the first) comes into reach.
 pub(super) fn hold_attack(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut Reactions)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Command::Hold { target } = &plan.command else { return };
     let Ok((who, mut reactions)) = fighters.get_mut(me) else { return };
     reactions.held = Some(target.clone());
@@ -113,12 +112,11 @@ pub(super) fn hold_attack(
 /// goes below everyone's in this round's (phase's) order, and it acts last from now on.
 pub(crate) fn delay_to_end_of_order(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut crate::combat::fighter::Initiative)>,
     mut clock: ResMut<crate::combat::time::Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let Some((me, _)) = acting(&turn) else { return };
     let last = clock.order.iter().filter_map(|&e| fighters.get(e).ok()).map(|(_, init)| init.order).min();
     let Ok((who, mut initiative)) = fighters.get_mut(me) else { return };
     initiative.order = last.unwrap_or(0) - 1;

@@ -2,7 +2,7 @@
 //! changing anything, the common rule in each resolve slot, the walk and the strikes, the
 //! end of the battle, the derived state, and the clock.
 
-use super::stances::acting;
+use super::stances::{acting, acting_seated};
 use super::{
     CastingSchedule, CastingTried, RulesSchedule, RulesStage, Slot, SpellsUnderWay, Strike, StrikeStack, Turn,
 };
@@ -94,7 +94,7 @@ fn derive_maps(seats: Res<Seats>, combatants: RosterQuery, field: Res<Battlefiel
 pub fn judge_command(turn: Res<Turn>, check: BattleCheck, unfilled: Option<Res<UnfilledSlots>>) -> Option<Turn> {
     let Turn::Taken(command) = &*turn else { return None };
     let battle = check.battle();
-    Some(match (battle.check_with(command, unfilled.as_deref(), false), battle.actor()) {
+    Some(match (battle.check_with(command, unfilled.as_deref(), false), battle.clock.actor) {
         (Ok(plan), Some(actor)) => Turn::Accepted { actor, plan },
         (Err(e), _) => Turn::Refused(e),
         (Ok(_), None) => unreachable!("a command is checked only for the fighter acting now"),
@@ -117,7 +117,7 @@ fn set_out(
     field: Res<Battlefield>,
     mut walking: ResMut<Walking>,
 ) {
-    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
     let (Some(path), Ok(at)) = (plan.path.as_ref(), positions.get(me)) else { return };
     let kind = match plan.command {
         Command::Step { .. } => field.variant.numbers().step_name.as_str(),
@@ -135,7 +135,7 @@ fn charge_straight(
     field: Res<Battlefield>,
     mut walking: ResMut<Walking>,
 ) {
-    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
     let (Command::Charge { target }, Some(path), Ok(at)) = (&plan.command, plan.path.as_ref(), positions.get(me))
     else {
         return;
@@ -159,7 +159,7 @@ fn attack_or_reload(
     field: Res<Battlefield>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
     let strike = match &plan.command {
         Command::Attack { target } | Command::FullAttack { target } => {
             let Some(t) = seat_of(&seats, &combatants, target) else { return };
@@ -188,7 +188,7 @@ pub(crate) fn declare_maneuver(
     combatants: Query<&Combatant>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
     stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &combatants, id)));
 }
 
@@ -211,7 +211,7 @@ pub(crate) fn maneuver_strike(
 /// Standing up from prone draws the attacks of opportunity the variant says it provokes;
 /// the fighter is up once they are made (`stand_up`).
 pub(crate) fn stand(turn: Res<Turn>, seats: Res<Seats>, field: Res<Battlefield>, mut stack: ResMut<StrikeStack>) {
-    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
     if plan.command == Command::Stand {
         stack.0.extend(provoked(&field, Provoking::StandingUp, actor, "stands up"));
     }
@@ -220,12 +220,11 @@ pub(crate) fn stand(turn: Res<Turn>, seats: Res<Seats>, field: Res<Battlefield>,
 /// A fighter standing up is no longer prone, if the attacks it drew left it in the fight.
 fn stand_up(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut Conditions)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Ok((who, mut conditions)) = fighters.get_mut(me) else { return };
     if plan.command == Command::Stand && conditions.in_fight() {
         battle::change_condition(&who.id, &mut conditions, Condition::Prone, false, &mut log, &mut derived);
@@ -236,11 +235,10 @@ fn stand_up(
 /// fight.
 fn load_crossbow(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &Conditions, &mut Wielded)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Ok((who, conditions, mut wielded)) = fighters.get_mut(me) else { return };
     if plan.command == Command::Reload && conditions.in_fight() {
         wielded.loaded = true;

@@ -58,13 +58,8 @@ fn abort_to_dodge(
 }
 
 /// The standing order: whether to abort to a dodge when attacked.
-fn give_abort_order(
-    turn: Res<Turn>,
-    seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Abort)>,
-    mut log: ResMut<EventLog>,
-) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+fn give_abort_order(turn: Res<Turn>, mut fighters: Query<(&Combatant, &mut Abort)>, mut log: ResMut<EventLog>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     let Command::AbortOrder { on } = plan.command else { return };
     let Ok((who, mut abort)) = fighters.get_mut(me) else { return };
     abort.order = Some(on);

@@ -38,8 +38,8 @@ mod prelude {
     pub(super) use crate::combat::schedule::{AimedManeuvers, Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
     pub(super) use crate::combat::schedule::{Broken, InvariantsSchedule, OwnInvariants};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, keep_each,
-        keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,
+        ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, acting_seated,
+        keep_each, keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,
     };
     pub(super) use crate::combat::schedule::{Counterspelling, add_counterspell};
     pub(super) use crate::combat::schedule::{Dying, DyingTurn, DyingTurns, Logged, save_or_bleed};

@@ -131,13 +131,12 @@ pub(super) fn complete_grapple(b: &mut Battle, a: usize, target: &str) {
 /// anything else is an advanced action of 2 AP, its first AP in now.
 pub(super) fn begin_continued_grapple(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Grapplers,
     mut points: Query<&mut ActionPoints>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Command::Wrestle { follow_up } = plan.command else { return };
     let Ok((who, _, _, grapple, _)) = fighters.get(me) else { return };
     let unit = who.id.clone();
@@ -199,14 +198,13 @@ pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFoll
 /// own components and the escaper's action points.
 pub(super) fn escape_with_maneuver_check(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Grapplers,
     mut points: Query<&mut ActionPoints>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     if plan.command != Command::Escape {
         return;
     }

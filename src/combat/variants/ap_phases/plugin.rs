@@ -125,7 +125,7 @@ fn go_on_with_advanced_action(
     mut log: ResMut<EventLog>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
     let Ok((who, economy, mut points)) = fighters.get_mut(me) else { return };
     if !economy.budget.own::<PhaseAction>().continuing {
         return;
@@ -151,13 +151,8 @@ fn go_on_with_advanced_action(
 }
 
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
-fn declare_charge(
-    turn: Res<Turn>,
-    seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut ActionPoints)>,
-    mut log: ResMut<EventLog>,
-) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+fn declare_charge(turn: Res<Turn>, mut fighters: Query<(&Combatant, &mut ActionPoints)>, mut log: ResMut<EventLog>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     let Command::Charge { target } = &plan.command else { return };
     let Ok((who, mut points)) = fighters.get_mut(me) else { return };
     points.ap -= 1;
@@ -169,11 +164,10 @@ fn declare_charge(
 /// Total defense is an advanced action of 2 AP.
 fn begin_total_defense(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let Some((me, _)) = acting(&turn) else { return };
     let Ok((who, mut points)) = fighters.get_mut(me) else { return };
     points.ap = points.ap.saturating_sub(1);
     points.advanced = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
@@ -187,7 +181,7 @@ fn begin_total_defense(
 /// Coup de grace and first aid are complex advanced actions: beginning one provokes every
 /// threatening foe, whose attacks wait on the strike stack.
 fn provoke_complex_action(turn: Res<Turn>, seats: Res<Seats>, mut stack: ResMut<StrikeStack>) {
-    let Some((_, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
     if let Some((_, _, trigger, _)) = complex_action(&plan.command) {
         stack.0.push(Strike::Provoked { mover: actor, trigger: trigger.into() });
     }
@@ -197,11 +191,10 @@ fn provoke_complex_action(turn: Res<Turn>, seats: Res<Seats>, mut stack: ResMut<
 /// they struck its maker down.
 fn begin_complex_action(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &Conditions, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Some((action, name, _, needed)) = complex_action(&plan.command) else { return };
     let Ok((who, conditions, mut points)) = fighters.get_mut(me) else { return };
     let unit = who.id.clone();
@@ -227,7 +220,7 @@ fn maneuver_or_begin_grapple(
     mut log: ResMut<EventLog>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
     let Command::Grapple { target } = &plan.command else {
         stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &combatants, id)));
         return;
@@ -244,8 +237,8 @@ fn maneuver_or_begin_grapple(
 }
 
 /// "Once you ready an action, you forfeit all other actions this round."
-fn forfeit_other_actions(turn: Res<Turn>, seats: Res<Seats>, mut points: Query<&mut ActionPoints>) {
-    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+fn forfeit_other_actions(turn: Res<Turn>, mut points: Query<&mut ActionPoints>) {
+    let Some((me, _)) = acting(&turn) else { return };
     if let Ok(mut points) = points.get_mut(me) {
         points.ap = 1;
     }
@@ -279,8 +272,8 @@ fn cast_under_way(
 }
 
 /// Every action spends an AP; those that are advanced actions spent theirs already.
-fn spend_action_point(turn: Res<Turn>, seats: Res<Seats>, mut points: Query<&mut ActionPoints>) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+fn spend_action_point(turn: Res<Turn>, mut points: Query<&mut ActionPoints>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     let spent_already = matches!(
         plan.command,
         Command::EndTurn

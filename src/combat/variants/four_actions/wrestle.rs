@@ -64,7 +64,7 @@ pub(super) fn grapple_contest(
     mut log: ResMut<EventLog>,
     mut contest: ResMut<Contest>,
 ) {
-    let Some((me, a, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, a, plan)) = acting_seated(&turn, &seats) else { return };
     let follow_up = match plan.command {
         Command::Escape => GrappleFollowUp::End,
         Command::Wrestle { follow_up } => follow_up,
@@ -200,7 +200,7 @@ pub(super) fn dash_or_tumble(
     mut log: ResMut<EventLog>,
     mut walking: ResMut<Walking>,
 ) {
-    let Some((me, actor, plan)) = acting(&turn, &seats) else { return };
+    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
     let (Some(path), Ok((who, at, stats))) = (plan.path.as_ref(), fighters.get(me)) else { return };
     walking.0 = Some(match plan.command {
         Command::Dash { .. } => Walk::new(actor, at.0, path, "dash", None),

@@ -415,13 +415,12 @@ fn round_starts_at_low(mut round: ResMut<OsrRound>) {
 /// its major action.
 fn delay_to_low_group(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     round: Res<OsrRound>,
     mut fighters: Query<(&Combatant, &Side, &mut Conditions, &mut Declaration)>,
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, _, _)) = acting(&turn, &seats) else { return };
+    let Some((me, _)) = acting(&turn) else { return };
     let Ok((who, side, mut conditions, mut declared)) = fighters.get_mut(me) else { return };
     let was_high = round::in_high_group(&conditions, &declared, side, &round);
     let unit = who.id.clone();
@@ -436,13 +435,8 @@ fn delay_to_low_group(
 }
 
 /// A declaration for the round: fight, charge, delay or a spell.
-fn declare_intent(
-    turn: Res<Turn>,
-    seats: Res<Seats>,
-    mut fighters: Query<(&Combatant, &mut Declaration)>,
-    mut log: ResMut<EventLog>,
-) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+fn declare_intent(turn: Res<Turn>, mut fighters: Query<(&Combatant, &mut Declaration)>, mut log: ResMut<EventLog>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     let Command::Declare { intent } = &plan.command else { return };
     let Ok((who, mut declared)) = fighters.get_mut(me) else { return };
     declared.intent = Some(intent.clone());
@@ -461,8 +455,8 @@ fn announce_spell(mut announcing: Announcing, mut declarations: Query<&mut Decla
 }
 
 /// Moving or attacking takes the round's major action.
-fn take_major_action(turn: Res<Turn>, seats: Res<Seats>, mut declarations: Query<&mut Declaration>) {
-    let Some((me, _, plan)) = acting(&turn, &seats) else { return };
+fn take_major_action(turn: Res<Turn>, mut declarations: Query<&mut Declaration>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     let cmd = &plan.command;
     let moves = matches!(cmd, Command::Move { .. });
     let attacks = matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. });
