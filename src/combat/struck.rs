@@ -250,11 +250,17 @@ impl HoldOnSpell {
 /// A caster, by seat, whose spell's casting drew attacks of opportunity (`provoked`) and
 /// hurt it for `hurt`, or was cast `defensive`ly; a system that takes the spell from it
 /// logs why and sets `lost`.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Debug)]
 pub struct CastingTried {
-    pub caster: usize,
+    pub caster: Entity,
     pub spell: Option<&'static crate::level::SpellDef>,
     pub defensive: bool,
     pub hurt: i32,
     pub lost: bool,
+}
+
+impl Default for CastingTried {
+    fn default() -> Self {
+        CastingTried { caster: Entity::PLACEHOLDER, spell: None, defensive: false, hurt: 0, lost: false }
+    }
 }

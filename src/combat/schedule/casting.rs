@@ -6,11 +6,11 @@
 //! (ap-phases' two AP) is left under way, if its caster kept hold of it, for its variant's
 //! settle-stage system ([`SpellsUnderWay`]).
 
-use super::stances::acting_seated;
+use super::stances::acting;
 use super::{Strike, StrikeStack, Turn};
 use crate::combat::Command;
+use crate::combat::battle::EventLog;
 use crate::combat::battle::store::Record;
-use crate::combat::battle::{EventLog, Seats};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::{Casting, Spells};
 use crate::combat::resolve::magic;
@@ -19,12 +19,11 @@ use crate::rules::Combatant;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-/// A spell cast by the command being carried out, its caster and target by seat and name.
+/// A spell cast by the command being carried out, its caster and target by entity and name.
 pub(crate) struct Cast {
     pub(crate) me: Entity,
-    pub(crate) caster: usize,
     pub(crate) caster_id: String,
-    pub(crate) target: usize,
+    pub(crate) target: Entity,
     pub(crate) target_id: String,
     pub(crate) spell: &'static SpellDef,
     pub(crate) defensive: bool,
@@ -33,15 +32,14 @@ pub(crate) struct Cast {
 /// The casters whose spell, begun, is under way after its attacks of opportunity: the harm
 /// driver notes them, and the variant that keeps a spell under way takes them up.
 #[derive(Resource, Debug, Default)]
-pub struct SpellsUnderWay(pub Vec<usize>);
+pub struct SpellsUnderWay(pub Vec<Entity>);
 
 /// What announcing a spell reads and changes: the accepted command, the caster's spells,
 /// the record's count of spells cast, and the log.
 #[derive(SystemParam)]
 pub(crate) struct Announcing<'w, 's> {
     turn: Res<'w, Turn>,
-    seats: Res<'w, Seats>,
-    combatants: Query<'w, 's, &'static Combatant>,
+    combatants: Query<'w, 's, (Entity, &'static Combatant)>,
     spells: Query<'w, 's, &'static mut Spells>,
     record: ResMut<'w, Record>,
     log: ResMut<'w, EventLog>,
@@ -50,12 +48,12 @@ pub(crate) struct Announcing<'w, 's> {
 impl Announcing<'_, '_> {
     /// The spell the accepted command casts, as the check let it through.
     pub(crate) fn cast(&self) -> Option<Cast> {
-        let (me, caster, plan) = acting_seated(&self.turn, &self.seats)?;
+        let (me, plan) = acting(&self.turn)?;
         let Command::Cast { spell, target, defensive } = &plan.command else { return None };
-        let caster_id = self.combatants.get(me).ok()?.id.clone();
-        let (target_id, target) = (target.clone(), super::seat_of(&self.seats, &self.combatants, target)?);
+        let caster_id = self.combatants.get(me).ok()?.1.id.clone();
+        let (target_id, target) = (target.clone(), super::named(&self.combatants, target)?);
         let spell = magic::spell(spell)?;
-        Some(Cast { me, caster, caster_id, target, target_id, spell, defensive: *defensive })
+        Some(Cast { me, caster_id, target, target_id, spell, defensive: *defensive })
     }
 
     /// The casting only foreseen (what it would provoke), not carried out.
@@ -94,7 +92,7 @@ impl Cast {
     /// is left under way.
     pub(crate) fn strike(&self, goes_off: bool) -> Strike {
         Strike::Spell {
-            caster: self.caster,
+            caster: self.me,
             target: self.target,
             spell: self.spell.id.clone(),
             defensive: self.defensive,

@@ -66,14 +66,16 @@ impl ManeuverTried {
 
 /// `by`'s maneuver `kind` on `target`, made: see the module's words. `hp_before` is set
 /// once the attack of opportunity it draws has been pushed.
-pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: Maneuver, hp_before: Option<i32>) {
+pub(super) fn make_maneuver(world: &mut World, maker: Entity, foe: Entity, kind: Maneuver, hp_before: Option<i32>) {
     let provokes = world.resource::<Battlefield>().variant.numbers().rules.maneuvers_provoke_target;
     if provokes && hp_before.is_none() {
         let trigger = format!("tries a {}", kind.name());
-        let waiting = |hp| Strike::Maneuver { by, target, kind, hp_before: Some(hp) };
-        super::after_attacks_drawn(world, by, waiting, Strike::Opportunity { by: target, mover: by, trigger });
+        let waiting = |hp| Strike::Maneuver { by: maker, target: foe, kind, hp_before: Some(hp) };
+        super::after_attacks_drawn(world, maker, waiting, Strike::Opportunity { by: foe, mover: maker, trigger });
         return;
     }
+    // The shared maneuver rules name fighters by their place in id order.
+    let (by, target) = (super::systems::seat_in(world, maker), super::systems::seat_in(world, foe));
     let attempt = {
         let b = &mut battle::store::lend(world);
         if hp_before.is_some() && !b.fighters.conditions[by].in_fight() {
@@ -85,7 +87,7 @@ pub(super) fn make_maneuver(world: &mut World, by: usize, target: usize, kind: M
             .is_some_and(|w| w.contains_resource::<AimedManeuvers>())
             .then(|| attack::profile(b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default()));
         let hurt = hp_before.map_or(0, |before| before - b.fighters.health[by].hp);
-        Attempt { by: b.fighters.entity(by), target: b.fighters.entity(target), kind, hurt, aim }
+        Attempt { by: maker, target: foe, kind, hurt, aim }
     };
     let tried = ManeuverTried { attempt: Some(attempt), margin: None };
     let Some(margin) = crate::combat::battle::run_with(world, ManeuverSchedule, tried).and_then(|t| t.margin) else {

@@ -40,7 +40,7 @@ pub use crate::combat::struck::{
     HarmSchedule, HarmStep, Harms, HoldOnSpell, Swing, SwingSchedule, SwingStep, Swings, UnderAttack,
 };
 pub use systems::judge_command;
-pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, seat_of, stand};
+pub(crate) use systems::{declare_maneuver, derive_maps_if_stale, make_strike, maneuver_strike, named, stand};
 pub use taken::{AfterStrike, CountTaken, TakenSchedule};
 pub(crate) use walked::follow_walk;
 pub use walked::{AfterWalk, ReactionsToSteps, StepSchedule, StepsWatched, WalkOverSchedule, WatchStep};
@@ -169,48 +169,53 @@ pub struct Walking(pub Option<crate::combat::resolve::Walk>);
 #[derive(Resource, Debug, Default)]
 pub struct StrikeStack(pub Vec<Strike>);
 
-/// An attack waiting to be made (fighters by seat).
+/// An attack waiting to be made (fighters by entity).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Strike {
     /// `by` strikes `mover`, which did `trigger` (in the log's words).
-    Opportunity { by: usize, mover: usize, trigger: String },
+    Opportunity { by: Entity, mover: Entity, trigger: String },
     /// `by`'s held attack on `mover`, which came into its reach.
-    HeldAttack { by: usize, mover: usize },
+    HeldAttack { by: Entity, mover: Entity },
     /// `by`'s reaction, under the variant's rules, to `mover`'s step.
-    ToStep { by: usize, mover: usize },
+    ToStep { by: Entity, mover: Entity },
     /// `by`'s attack action on `target` (its routine of attacks if `full`): any attacks of
     /// opportunity firing draws, then each attack while both stand.
-    Routine { by: usize, target: usize, kind: crate::combat::AttackKind, full: bool },
+    Routine { by: Entity, target: Entity, kind: crate::combat::AttackKind, full: bool },
     /// `by`'s attack at the end of its charge, with the charge's bonuses.
-    Charge { by: usize, target: usize },
+    Charge { by: Entity, target: Entity },
     /// `by`'s combat maneuver on `target`: the attack of opportunity it draws from the
     /// target where the variant says so (`hp_before`, the maker's hit points as it was
     /// pushed, none until then), the variant's check, then what a success does.
-    Maneuver { by: usize, target: usize, kind: crate::combat::battle::Maneuver, hp_before: Option<i32> },
+    Maneuver { by: Entity, target: Entity, kind: crate::combat::battle::Maneuver, hp_before: Option<i32> },
     /// Every foe threatening `mover` gets its attack of opportunity, first to last, for what
     /// it does (`trigger`, in the log's words: it stands up, it reloads); what it does
     /// comes about in the settle stage, if it is still in the fight.
-    Provoked { mover: usize, trigger: String },
+    Provoked { mover: Entity, trigger: String },
     /// `caster`'s spell on `target`, announced: the attacks of opportunity casting draws
     /// and the concentration they break, as the variant has it; then, if it `goes_off` now,
     /// any counterspell and its effect, or else it is left under way ([`SpellsUnderWay`]).
     /// `hp_before` is the caster's hit points as its casting's attacks of opportunity were
     /// pushed above it (where the variant says casting provokes), none until then.
-    Spell { caster: usize, target: usize, spell: String, defensive: bool, goes_off: bool, hp_before: Option<i32> },
+    Spell { caster: Entity, target: Entity, spell: String, defensive: bool, goes_off: bool, hp_before: Option<i32> },
     /// The spells of `casters` still being cast when their segment comes go off together
     /// (osr-segments' spells step, made as time moves on).
-    Segment { casters: Vec<usize> },
+    Segment { casters: Vec<Entity> },
     /// `by`'s advanced action under way (`action`, out of its hands meanwhile) takes its next
     /// action point (ap-phases): the variant completes it once all are in; a charge then
     /// sets out.
-    Advanced { by: usize, action: crate::combat::kept::Advanced },
+    Advanced { by: Entity, action: crate::combat::kept::Advanced },
 }
 
 /// A strike that waits for the attacks of opportunity it draws: `waiting`, made of the
 /// mover's hit points now (so that it can tell how much those attacks hurt), goes on the
 /// stack beneath `drawn`, which is made first.
-pub(super) fn after_attacks_drawn(world: &mut World, mover: usize, waiting: impl FnOnce(i32) -> Strike, drawn: Strike) {
-    let hp = super::battle::store::read(world).fighters.health[mover].hp;
+pub(super) fn after_attacks_drawn(
+    world: &mut World,
+    mover: Entity,
+    waiting: impl FnOnce(i32) -> Strike,
+    drawn: Strike,
+) {
+    let hp = world.get::<crate::rules::Health>(mover).map_or(0, |health| health.hp);
     let stack = &mut world.resource_mut::<StrikeStack>().0;
     stack.push(waiting(hp));
     stack.push(drawn);
@@ -262,12 +267,15 @@ impl Moves<'_> {
     pub fn set_out(&mut self, b: &mut Battle, mut walk: crate::combat::resolve::Walk) {
         match walk.leg(b, self.watches_steps) {
             crate::combat::resolve::Leg::Provokes { by, trigger } => {
-                self.stack.0.push(Strike::Opportunity { by, mover: walk.mover, trigger });
+                let (by, mover) = (b.fighters.entity(by), b.fighters.entity(walk.mover));
+                self.stack.0.push(Strike::Opportunity { by, mover, trigger });
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Held { by } => {
                 // The first holder's attack on top: it is made first.
-                self.stack.0.extend(by.into_iter().rev().map(|h| Strike::HeldAttack { by: h, mover: walk.mover }));
+                let mover = b.fighters.entity(walk.mover);
+                let holders = by.into_iter().rev().map(|h| b.fighters.entity(h));
+                self.stack.0.extend(holders.map(|by| Strike::HeldAttack { by, mover }));
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Stepped => self.walking.0 = Some(walk),
@@ -295,7 +303,8 @@ impl Moves<'_> {
         match walk.finish(b) {
             crate::combat::resolve::Then::Nothing => {}
             crate::combat::resolve::Then::ChargeAttack { target } => {
-                self.stack.0.push(Strike::Charge { by: mover, target });
+                let (by, target) = (b.fighters.entity(mover), b.fighters.entity(target));
+                self.stack.0.push(Strike::Charge { by, target });
             }
             crate::combat::resolve::Then::Drag { foe } => crate::combat::resolve::drag_beside(b, mover, foe),
         }

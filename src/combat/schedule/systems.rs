@@ -149,24 +149,28 @@ pub(crate) fn seat_of(seats: &Seats, combatants: &Query<&Combatant>, id: &str) -
     seats.0.binary_search_by(|&e| combatants.get(e).map_or("", |c| c.id.as_str()).cmp(id)).ok()
 }
 
+/// The combatant called `id` (ids are unique, so the order of the search does not matter).
+pub(crate) fn named(combatants: &Query<(Entity, &Combatant)>, id: &str) -> Option<Entity> {
+    combatants.iter().find_map(|(e, c)| (c.id == id).then_some(e))
+}
+
 /// An attack or a full attack waits on the strike stack; loading a crossbow draws the
 /// attacks of opportunity the variant says it provokes, and is done once they are made
 /// (`load_crossbow`).
 fn attack_or_reload(
     turn: Res<Turn>,
-    seats: Res<Seats>,
-    combatants: Query<&Combatant>,
+    combatants: Query<(Entity, &Combatant)>,
     field: Res<Battlefield>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let strike = match &plan.command {
         Command::Attack { target } | Command::FullAttack { target } => {
-            let Some(t) = seat_of(&seats, &combatants, target) else { return };
+            let Some(target) = named(&combatants, target) else { return };
             let full = matches!(plan.command, Command::FullAttack { .. });
-            Strike::Routine { by: actor, target: t, kind: plan.kind.clone(), full }
+            Strike::Routine { by: me, target, kind: plan.kind.clone(), full }
         }
-        Command::Reload => match provoked(&field, Provoking::Reloading, actor, "reloads") {
+        Command::Reload => match provoked(&field, Provoking::Reloading, me, "reloads") {
             Some(strike) => strike,
             None => return,
         },
@@ -177,26 +181,25 @@ fn attack_or_reload(
 
 /// The attacks of opportunity `mover` draws by doing `what` (`trigger` in the log's
 /// words), where the variant says it provokes.
-fn provoked(field: &Battlefield, what: Provoking, mover: usize, trigger: &str) -> Option<Strike> {
+fn provoked(field: &Battlefield, what: Provoking, mover: Entity, trigger: &str) -> Option<Strike> {
     field.variant.numbers().provoked_by.contains(&what).then(|| Strike::Provoked { mover, trigger: trigger.into() })
 }
 
 /// A combat maneuver on a foe waits on the strike stack.
 pub(crate) fn declare_maneuver(
     turn: Res<Turn>,
-    seats: Res<Seats>,
-    combatants: Query<&Combatant>,
+    combatants: Query<(Entity, &Combatant)>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
-    stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &combatants, id)));
+    let Some((me, plan)) = acting(&turn) else { return };
+    stack.0.extend(maneuver_strike(plan, me, |id| named(&combatants, id)));
 }
 
-/// The strike a combat maneuver on a foe makes (`seat_of` finds the foe a command names).
+/// The strike a combat maneuver on a foe makes (`named` finds the foe a command names).
 pub(crate) fn maneuver_strike(
     plan: &crate::combat::resolve::Plan,
-    actor: usize,
-    seat_of: impl Fn(&str) -> Option<usize>,
+    actor: Entity,
+    named: impl Fn(&str) -> Option<Entity>,
 ) -> Option<Strike> {
     let (target, kind) = match &plan.command {
         Command::Trip { target } => (target, Maneuver::Trip),
@@ -205,15 +208,15 @@ pub(crate) fn maneuver_strike(
         Command::Disarm { target } => (target, Maneuver::Disarm),
         _ => return None,
     };
-    Some(Strike::Maneuver { by: actor, target: seat_of(target)?, kind, hp_before: None })
+    Some(Strike::Maneuver { by: actor, target: named(target)?, kind, hp_before: None })
 }
 
 /// Standing up from prone draws the attacks of opportunity the variant says it provokes;
 /// the fighter is up once they are made (`stand_up`).
-pub(crate) fn stand(turn: Res<Turn>, seats: Res<Seats>, field: Res<Battlefield>, mut stack: ResMut<StrikeStack>) {
-    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
+pub(crate) fn stand(turn: Res<Turn>, field: Res<Battlefield>, mut stack: ResMut<StrikeStack>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     if plan.command == Command::Stand {
-        stack.0.extend(provoked(&field, Provoking::StandingUp, actor, "stands up"));
+        stack.0.extend(provoked(&field, Provoking::StandingUp, me, "stands up"));
     }
 }
 
@@ -263,7 +266,8 @@ pub(crate) fn make_strike(world: &mut World) {
     super::taken::count_taken(world);
 }
 
-/// The strike on top of the stack, made.
+/// The strike on top of the stack, made. The shared rules it calls name fighters by their
+/// place in id order (`seat_in`).
 fn strike_on_top(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
     if let Strike::Spell { caster, target, spell, defensive, goes_off, hp_before } = strike {
@@ -287,13 +291,15 @@ fn strike_on_top(world: &mut World) {
         let survives = keeps_hold(world, caster, sp, defensive, hp_before);
         if survives && !goes_off {
             world.resource_mut::<SpellsUnderWay>().0.push(caster);
-        } else if survives && !super::countered(world, caster, sp) {
-            magic::take_effect(&mut battle::store::lend(world), caster, sp, target);
+        } else if survives && !super::countered(world, seat_in(world, caster), sp) {
+            let (c, t) = (seat_in(world, caster), seat_in(world, target));
+            magic::take_effect(&mut battle::store::lend(world), c, sp, t);
         }
         return;
     }
     if let Strike::Advanced { by, action } = strike {
         let Some(&super::AdvancedActions(goes_on)) = world.get_resource() else { return };
+        let by = seat_in(world, by);
         with_moves(world, |b, moves| {
             if let Some(walk) = goes_on(b, by, action) {
                 moves.set_out(b, walk);
@@ -308,24 +314,47 @@ fn strike_on_top(world: &mut World) {
     }
     if let Strike::ToStep { by, mover } = strike {
         if let Some(&super::ReactionsToSteps(react)) = world.get_resource() {
+            let (by, mover) = (seat_in(world, by), seat_in(world, mover));
             react(&mut battle::store::lend(world), by, mover);
         }
         return;
     }
     let b = &mut battle::store::lend(world);
+    let seat = |b: &battle::Battle, e: Entity| b.fighters.seat_of(e).expect("a strike names combatants");
     match strike {
-        Strike::Opportunity { by, mover, trigger } => resolve::opportunity(b, by, mover, &trigger),
-        Strike::HeldAttack { by, mover } => resolve::held_attack(b, by, mover),
+        Strike::Opportunity { by, mover, trigger } => {
+            let (by, mover) = (seat(b, by), seat(b, mover));
+            resolve::opportunity(b, by, mover, &trigger)
+        }
+        Strike::HeldAttack { by, mover } => {
+            let (by, mover) = (seat(b, by), seat(b, mover));
+            resolve::held_attack(b, by, mover)
+        }
         Strike::Routine { by, target, kind, full } => {
+            let (by, target) = (seat(b, by), seat(b, target));
             resolve::attack_routine(b, by, target, kind, full, &AttackContext::default())
         }
-        Strike::Charge { by, target } => resolve::charge_attack(b, by, target),
-        Strike::Provoked { mover, trigger } => resolve::provoke_threateners(b, mover, &trigger),
-        Strike::Segment { casters } => magic::go_off_together(b, &casters),
+        Strike::Charge { by, target } => {
+            let (by, target) = (seat(b, by), seat(b, target));
+            resolve::charge_attack(b, by, target)
+        }
+        Strike::Provoked { mover, trigger } => {
+            let mover = seat(b, mover);
+            resolve::provoke_threateners(b, mover, &trigger)
+        }
+        Strike::Segment { casters } => {
+            let casters: Vec<usize> = casters.into_iter().map(|c| seat(b, c)).collect();
+            magic::go_off_together(b, &casters)
+        }
         Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } | Strike::Maneuver { .. } => {
             unreachable!("made above")
         }
     }
+}
+
+/// Combatant `e`'s place in id order.
+pub(super) fn seat_in(world: &World, e: Entity) -> usize {
+    world.resource::<Seats>().0.iter().position(|&s| s == e).expect("a strike names combatants")
 }
 
 /// Whether `caster` keeps hold of its spell `sp` once its casting's attacks of opportunity
@@ -333,19 +362,20 @@ fn strike_on_top(world: &mut World) {
 /// dropped it, else as the variant's systems in the [`CastingSchedule`] decide.
 fn keeps_hold(
     world: &mut World,
-    caster: usize,
+    caster: Entity,
     sp: &'static SpellDef,
     defensive: bool,
     hp_before: Option<i32>,
 ) -> bool {
     let mut hurt = 0;
     if let Some(before) = hp_before {
+        let c = seat_in(world, caster);
         let b = &mut battle::store::lend(world);
-        if !b.fighters.conditions[caster].in_fight() {
-            magic::lost(b, caster, sp, "the caster dropped".into());
+        if !b.fighters.conditions[c].in_fight() {
+            magic::lost(b, c, sp, "the caster dropped".into());
             return false;
         }
-        hurt = before - b.fighters.health[caster].hp;
+        hurt = before - b.fighters.health[c].hp;
     }
     let tried = CastingTried { caster, spell: Some(sp), defensive, hurt, lost: false };
     crate::combat::battle::run_with(world, CastingSchedule, tried).is_none_or(|tried| !tried.lost)

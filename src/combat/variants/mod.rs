@@ -64,14 +64,14 @@ mod prelude {
 }
 
 pub(crate) use crate::combat::battle::VariantRules;
-use crate::combat::battle::{EventLog, Seats, rolled_check};
+use crate::combat::battle::{EventLog, rolled_check};
 use crate::combat::magic;
 use crate::combat::struck::CastingTried;
 use crate::level::SpellDef;
 use crate::rules::{Combatant, Dice, Stats};
 use crate::variants::RulesVariant;
 pub use crate::variants::{Provoking, VariantNumbers};
-use bevy::prelude::{Query, Res, ResMut};
+use bevy::prelude::{Query, ResMut};
 
 /// The d20 family's hold on a spell in melee (d20-classic, ap-phases): cast defensively, a
 /// concentration check (d20 + caster level + casting ability) against 15 + twice the spell
@@ -106,13 +106,12 @@ pub(crate) fn concentration_keeps_hold(
 /// (`concentration_keeps_hold`).
 pub(crate) fn concentration_while_casting(
     mut tried: ResMut<CastingTried>,
-    seats: Res<Seats>,
     fighters: Query<(&Combatant, &Stats)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
 ) {
     let Some(sp) = tried.spell else { return };
-    let Some(Ok((who, stats))) = seats.0.get(tried.caster).map(|&e| fighters.get(e)) else { return };
+    let Ok((who, stats)) = fighters.get(tried.caster) else { return };
     tried.lost = !concentration_keeps_hold(&mut dice, &mut log, who, stats, sp, tried.defensive, tried.hurt);
 }
 

@@ -10,8 +10,8 @@ use super::{ActionPoints, Advanced, AdvancedKind, PhaseAction};
 use super::{advanced_name, next_action_phase};
 use crate::combat::fighter::Economy;
 use crate::combat::schedule::{
-    AdvancedActions, Announcing, SpellsUnderWay, Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike,
-    remove_rule_systems, seat_of, stand,
+    AdvancedActions, Announcing, SpellsUnderWay, Strike, StrikeStack, Turn, declare_maneuver, maneuver_strike, named,
+    remove_rule_systems, stand,
 };
 use bevy::prelude::Res;
 
@@ -120,12 +120,11 @@ fn advanced_action_continues(called: Res<Called>, mut fighters: Query<(&ActionPo
 /// abandon an advanced action").
 fn go_on_with_advanced_action(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     mut fighters: Query<(&Combatant, &Economy, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Ok((who, economy, mut points)) = fighters.get_mut(me) else { return };
     if !economy.budget.own::<PhaseAction>().continuing {
         return;
@@ -144,9 +143,9 @@ fn go_on_with_advanced_action(
     // as "struck down first", not as an action under way.
     let Some(adv) = points.advanced.take() else { return };
     let trigger = complex_trigger(&adv.action);
-    stack.0.push(Strike::Advanced { by: actor, action: adv });
+    stack.0.push(Strike::Advanced { by: me, action: adv });
     if let Some(trigger) = trigger {
-        stack.0.push(Strike::Provoked { mover: actor, trigger: trigger.into() });
+        stack.0.push(Strike::Provoked { mover: me, trigger: trigger.into() });
     }
 }
 
@@ -180,10 +179,10 @@ fn begin_total_defense(
 
 /// Coup de grace and first aid are complex advanced actions: beginning one provokes every
 /// threatening foe, whose attacks wait on the strike stack.
-fn provoke_complex_action(turn: Res<Turn>, seats: Res<Seats>, mut stack: ResMut<StrikeStack>) {
-    let Some((_, actor, plan)) = acting_seated(&turn, &seats) else { return };
+fn provoke_complex_action(turn: Res<Turn>, mut stack: ResMut<StrikeStack>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     if let Some((_, _, trigger, _)) = complex_action(&plan.command) {
-        stack.0.push(Strike::Provoked { mover: actor, trigger: trigger.into() });
+        stack.0.push(Strike::Provoked { mover: me, trigger: trigger.into() });
     }
 }
 
@@ -214,19 +213,17 @@ fn begin_complex_action(
 /// with its second AP; the other maneuvers wait on the strike stack, as in every variant.
 fn maneuver_or_begin_grapple(
     turn: Res<Turn>,
-    seats: Res<Seats>,
-    combatants: Query<&Combatant>,
+    combatants: Query<(Entity, &Combatant)>,
     mut points: Query<&mut ActionPoints>,
     mut log: ResMut<EventLog>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let Command::Grapple { target } = &plan.command else {
-        stack.0.extend(maneuver_strike(plan, actor, |id| seat_of(&seats, &combatants, id)));
+        stack.0.extend(maneuver_strike(plan, me, |id| named(&combatants, id)));
         return;
     };
-    let (Some(_), Ok(who), Ok(mut mine)) =
-        (seat_of(&seats, &combatants, target), combatants.get(me), points.get_mut(me))
+    let (Some(_), Ok((_, who)), Ok(mut mine)) = (named(&combatants, target), combatants.get(me), points.get_mut(me))
     else {
         return;
     };
@@ -255,16 +252,11 @@ fn begin_casting(mut announcing: Announcing, mut stack: ResMut<StrikeStack>) {
 
 /// A spell begun and kept through the attacks it drew is under way: its second AP, at the
 /// end of the turn, completes it (`go_on_with_advanced_action`).
-fn cast_under_way(
-    turn: Res<Turn>,
-    seats: Res<Seats>,
-    mut under_way: ResMut<SpellsUnderWay>,
-    mut points: Query<&mut ActionPoints>,
-) {
+fn cast_under_way(turn: Res<Turn>, mut under_way: ResMut<SpellsUnderWay>, mut points: Query<&mut ActionPoints>) {
     let Some((_, plan)) = turn.accepted() else { return };
     let Command::Cast { spell, target, defensive } = &plan.command else { return };
     for caster in under_way.0.drain(..) {
-        if let Some(mut points) = seats.0.get(caster).and_then(|&e| points.get_mut(e).ok()) {
+        if let Ok(mut points) = points.get_mut(caster) {
             let action = AdvancedKind::Cast { spell: spell.clone(), target: target.clone(), defensive: *defensive };
             points.advanced = Some(Advanced { action, spent: 1, needed: 2 });
         }

@@ -209,7 +209,6 @@ fn counterspell(mut counter: Counterspelling, mut reactions: Query<&mut Reaction
 /// target's reaction. A push won goes `rules.shove` far.
 fn athletics_against_reflex(
     mut tried: ResMut<ManeuverTried>,
-    seats: Res<Seats>,
     fighters: Query<(&Combatant, &Stats, &Conditions)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
@@ -236,11 +235,7 @@ fn athletics_against_reflex(
         // "moves both the pusher and the target up to half speed": how far is `rules.shove`.
         tried.margin = Some(0);
     } else {
-        // The stack names fighters by seat.
-        let seat = |e: bevy::prelude::Entity| seats.0.iter().position(|&s| s == e);
-        if let (Some(by), Some(mover)) = (seat(target), seat(by)) {
-            stack.0.push(Strike::Opportunity { by, mover, trigger: format!("fails a {what}") });
-        }
+        stack.0.push(Strike::Opportunity { by: target, mover: by, trigger: format!("fails a {what}") });
     }
 }
 
@@ -277,14 +272,9 @@ pub struct FourActionsPlugin;
 
 /// Casting provokes reactions "attempting to interrupt", and one that hurts the caster
 /// does: the spell is lost.
-fn interrupted_by_a_reaction(
-    mut tried: ResMut<CastingTried>,
-    seats: Res<Seats>,
-    fighters: Query<&Combatant>,
-    mut log: ResMut<EventLog>,
-) {
+fn interrupted_by_a_reaction(mut tried: ResMut<CastingTried>, fighters: Query<&Combatant>, mut log: ResMut<EventLog>) {
     let (Some(sp), hurt) = (tried.spell, tried.hurt) else { return };
-    let Some(Ok(who)) = seats.0.get(tried.caster).map(|&e| fighters.get(e)) else { return };
+    let Ok(who) = fighters.get(tried.caster) else { return };
     if hurt > 0 {
         tried.lost = true;
         log.push(magic::spoiled(who.id.clone(), sp, format!("interrupted by a reaction ({hurt} damage)")));

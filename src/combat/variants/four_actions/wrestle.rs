@@ -184,7 +184,7 @@ pub(super) fn contest_follow_up(
             log.push(CombatEvent::Moved { unit: aid, path: vec![to_a], cost_ft: 5, kind: "follow".into() });
         }
         GrappleFollowUp::Attack => {
-            stack.0.push(Strike::Routine { by: a, target: t, kind: AttackKind::Primary, full: false });
+            stack.0.push(Strike::Routine { by: me, target: them, kind: AttackKind::Primary, full: false });
         }
         GrappleFollowUp::Maintain | GrappleFollowUp::End | GrappleFollowUp::Pin | GrappleFollowUp::Move { .. } => {}
     }

@@ -103,17 +103,16 @@ fn immediate_attacks_drawn(
     let (Some(from), Some(&mover)) = (walk.stepped_from(), seats.0.get(walk.mover)) else { return };
     let (Ok((mover_side, ..)), Ok((at, body))) = (fighters.get(mover), bodies.get(mover)) else { return };
     let (here, before) = (Footprint::new(at.0, body.size.side()), Footprint::new(from, body.size.side()));
-    let strikers: Vec<usize> = fighters
-        .iter_many(&seats.0)
-        .enumerate()
-        .filter(|&(h, f)| {
-            may_strike_immediately(f, mover_side)
+    // The threat map names fighters by their place in id order.
+    let strikers: Vec<Entity> = (seats.0.iter().enumerate())
+        .filter(|&(h, &e)| {
+            fighters.get(e).is_ok_and(|f| may_strike_immediately(f, mover_side))
                 && derived.threat.threatens(h, here)
                 && !derived.threat.threatens(h, before)
         })
-        .map(|(h, _)| h)
+        .map(|(_, &e)| e)
         .collect();
-    stack.0.extend(strikers.into_iter().rev().map(|by| Strike::ToStep { by, mover: walk.mover }));
+    stack.0.extend(strikers.into_iter().rev().map(|by| Strike::ToStep { by, mover }));
 }
 
 /// `h`'s immediate attack on `mover`, which came into its reach: its major action.

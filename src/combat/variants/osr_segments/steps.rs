@@ -236,12 +236,10 @@ fn spells_go_off(
     if round.step != OsrStep::Spells {
         return;
     }
-    let mut timed: Vec<((u32, bool), usize)> = fighters
-        .iter_many(&seats.0)
-        .enumerate()
-        .filter_map(|(seat, (spells, side, conditions, declared))| {
+    let mut timed: Vec<((u32, bool), Entity)> = in_id_order(&seats, &fighters)
+        .filter_map(|(e, (spells, side, conditions, declared))| {
             let sp = spell(&spells.casting.as_ref()?.spell)?;
-            Some(((sp.segments, !in_high_group(conditions, declared, side, &round)), seat))
+            Some(((sp.segments, !in_high_group(conditions, declared, side, &round)), e))
         })
         .collect();
     if fighters.iter_many(&seats.0).any(|(spells, ..)| spells.casting.is_some()) {
