@@ -370,7 +370,8 @@ impl Battle<'_, '_> {
 
 /// Whether the battle is decided: at most one side has a fighter in the fight. The winner
 /// (none when nobody is left standing) and why; asked after every command and at every
-/// call of the clock, so the sides are compared as they come rather than gathered.
+/// call of the clock, so the sides are compared as they come rather than gathered (in any
+/// order: the answer does not depend on it).
 pub fn decided<'a>(
     fighters: impl Iterator<Item = (&'a Side, &'a Conditions)>,
 ) -> Option<(Option<String>, &'static str)> {

@@ -81,18 +81,18 @@ pub struct EventLog(pub Vec<CombatEvent>);
 
 /// What a fighter took in the strike being made, that a variant counts against its
 /// economy: the shared rules note it (`Battle::took`), and once the strike is made the
-/// variant's systems in `schedule::taken` count it (fighters by seat).
+/// variant's systems in `schedule::taken` count it (fighters by entity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Taken {
     /// `by` took an attack action (ap-phases counts them: each after the first is at −5).
-    AttackAction { by: usize },
+    AttackAction { by: Entity },
     /// `by` made an attack of opportunity (d20-classic: its immediate action).
-    AttackOfOpportunity { by: usize },
+    AttackOfOpportunity { by: Entity },
     /// `by` took its readied action on `trigger` (its place in the order moves).
-    HeldAction { by: usize, trigger: usize },
+    HeldAction { by: Entity, trigger: Entity },
     /// `by` took a chance on a combat maneuver and lost it by `margin` (below 0; ap-phases:
     /// one lost by 10 or more turns on its maker).
-    LostManeuver { by: usize, kind: super::Maneuver, margin: i32 },
+    LostManeuver { by: Entity, kind: super::Maneuver, margin: i32 },
 }
 
 /// What was taken in the strike being made, in order; empty between strikes.

@@ -8,7 +8,7 @@ use super::*;
 pub(crate) fn maneuver_checked(b: &mut Battle, a: usize, t: usize, kind: Maneuver, margin: i32) {
     let tid = b.fighters.combatant[t].id.clone();
     if margin < 0 {
-        b.took(Taken::LostManeuver { by: a, kind, margin });
+        b.took(Taken::LostManeuver { by: b.fighters.entity(a), kind, margin });
         return;
     }
     if kind == Maneuver::Trip {

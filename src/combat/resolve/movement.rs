@@ -223,7 +223,7 @@ pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
     b.fighters.reactions[h].held = None;
     let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
-    b.took(Taken::HeldAction { by: h, trigger: mover });
+    b.took(Taken::HeldAction { by: b.fighters.entity(h), trigger: b.fighters.entity(mover) });
     roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
     b.refresh();
 }

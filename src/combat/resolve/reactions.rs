@@ -36,7 +36,7 @@ pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger:
     f.used += 1;
     f.this_round += 1;
     f.free_attacked_by.insert(target);
-    b.took(Taken::AttackOfOpportunity { by: reactor });
+    b.took(Taken::AttackOfOpportunity { by: b.fighters.entity(reactor) });
     roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
 }
 

@@ -17,7 +17,7 @@ pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKin
         return;
     }
     if let AttackKind::NthAction(_) = kind {
-        b.took(Taken::AttackAction { by: a });
+        b.took(Taken::AttackAction { by: b.fighters.entity(a) });
     }
     let count =
         if full { b.variant.numbers().rules.full_attack.attacks(b.fighters.stats[a].def.base_attack) } else { 1 };

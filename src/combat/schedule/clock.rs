@@ -10,7 +10,7 @@
 //! battle ([`ClockStep::Begin`]: the variant's systems roll initiative).
 
 use crate::combat::battle::store::Record;
-use crate::combat::battle::{self, Derived, EventLog, Seats};
+use crate::combat::battle::{self, Derived, EventLog};
 use crate::combat::clock;
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::{Bonuses, Economy, Reactions};
@@ -132,9 +132,9 @@ pub struct RollsInitiative;
 
 /// A surprise round (phase) comes if some are aware of their foes and some are not, where
 /// the variant has one.
-fn surprise_round_due(seats: Res<Seats>, awareness: Query<&Awareness>, record: Res<Record>, mut clock: ResMut<Clock>) {
+fn surprise_round_due(awareness: Query<&Awareness>, record: Res<Record>, mut clock: ResMut<Clock>) {
     let (mut some_aware, mut some_unaware) = (false, false);
-    for a in awareness.iter_many(&seats.0) {
+    for a in &awareness {
         some_aware |= a.aware;
         some_unaware |= !a.aware;
     }
@@ -233,7 +233,6 @@ pub enum Called {
 /// queue is empty. Ends the battle when a side is out of the fight, or when more than 64
 /// windows open with nobody able to act.
 fn call_next(
-    seats: Res<Seats>,
     fighters: Query<(&Side, &Conditions)>,
     mut clock: ResMut<Clock>,
     mut record: ResMut<Record>,
@@ -244,7 +243,7 @@ fn call_next(
     let record = &mut *record;
     *called = Called::Nobody;
     if record.winner.is_none()
-        && let Some((winner, reason)) = battle::decided(fighters.iter_many(&seats.0))
+        && let Some((winner, reason)) = battle::decided(fighters.iter())
     {
         battle::finish(&mut record.winner, &mut clock, &mut log, winner, reason);
     }
@@ -314,7 +313,7 @@ impl<'w> WindowOpens<'w> {
 /// d20-classic's and four-actions' window of time: a surprise round for those aware of
 /// their foes (in initiative order; four-actions' plugin reorders it), then round after
 /// round in initiative order, everyone's reactions back at the start of each.
-pub(crate) fn next_round(seats: Res<Seats>, mut fighters: Query<(&Awareness, &mut Reactions)>, window: WindowOpens) {
+pub(crate) fn next_round(mut fighters: Query<(&Awareness, &mut Reactions)>, window: WindowOpens) {
     let (mut clock, mut record, mut log) = window.open();
     if clock.surprise_pending {
         clock.surprise_pending = false;
@@ -327,8 +326,7 @@ pub(crate) fn next_round(seats: Res<Seats>, mut fighters: Query<(&Awareness, &mu
     }
     clock.surprise = false;
     clock.round += 1;
-    let mut each = fighters.iter_many_mut(&seats.0);
-    while let Some((_, mut reactions)) = each.fetch_next() {
+    for (_, mut reactions) in &mut fighters {
         clock::new_round(&mut reactions);
     }
     round_cap(&mut clock, &mut record, &mut log);

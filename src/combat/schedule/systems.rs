@@ -384,14 +384,13 @@ fn keeps_hold(
 /// A side out of the fight ends the battle: read from each fighter's side and conditions,
 /// written to the battle's record, its clock and its log.
 fn end_if_decided(
-    seats: Res<Seats>,
     fighters: Query<(&Side, &Conditions)>,
     mut record: ResMut<Record>,
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
     mut turn: ResMut<Turn>,
 ) {
-    if let Some((winner, reason)) = battle::decided(fighters.iter_many(&seats.0)) {
+    if let Some((winner, reason)) = battle::decided(fighters.iter()) {
         battle::finish(&mut record.winner, &mut clock, &mut log, winner, reason);
         *turn = Turn::Decided;
     }

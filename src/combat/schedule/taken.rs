@@ -50,21 +50,21 @@ pub(crate) fn count_taken(world: &mut World) {
 
 /// Each taker of a held action in the strike goes to `key` of its trigger's place in the
 /// initiative order (its readied action moved it), and the order is sorted again
-/// (`clock::initiative_order`): the takers moved, in order.
+/// (`clock::initiative_order`, over the combatants in id order): the takers moved, in
+/// order.
 pub(crate) fn held_action_takers_move(
     taken: &TakenInStrike,
     seats: &Seats,
     initiatives: &mut Query<&mut Initiative>,
     clock: &mut Clock,
     key: impl Fn(i64) -> i64,
-) -> Vec<usize> {
+) -> Vec<Entity> {
     let order_of = |initiatives: &Query<&mut Initiative>, e: Entity| initiatives.get(e).map_or(i64::MIN, |i| i.order);
     let mut moved = Vec::new();
     for &t in &taken.0 {
         let Taken::HeldAction { by, trigger } = t else { continue };
-        let (Some(&holder), Some(&triggered_by)) = (seats.0.get(by), seats.0.get(trigger)) else { continue };
-        let new = key(order_of(initiatives, triggered_by));
-        let Ok(mut held) = initiatives.get_mut(holder) else { continue };
+        let new = key(order_of(initiatives, trigger));
+        let Ok(mut held) = initiatives.get_mut(by) else { continue };
         held.order = new;
         clock.order = initiative_order(seats.0.iter().map(|&e| (e, order_of(initiatives, e))));
         moved.push(by);

@@ -327,14 +327,14 @@ fn death_save(record: Res<Record>, turns: DyingTurns) {
 
 /// An attack of opportunity, or a held action, is its taker's immediate action until its
 /// next turn.
-fn immediate_action_spent(taken: Res<TakenInStrike>, seats: Res<Seats>, mut immediates: Query<&mut ImmediateAction>) {
+fn immediate_action_spent(taken: Res<TakenInStrike>, mut immediates: Query<&mut ImmediateAction>) {
     for &t in &taken.0 {
         let (by, spent) = match t {
             Taken::AttackOfOpportunity { by } => (by, Immediate::AttackOfOpportunity),
             Taken::HeldAction { by, .. } => (by, Immediate::HeldAction),
             Taken::AttackAction { .. } | Taken::LostManeuver { .. } => continue,
         };
-        if let Some(Ok(mut immediate)) = seats.0.get(by).map(|&e| immediates.get_mut(e)) {
+        if let Ok(mut immediate) = immediates.get_mut(by) {
             immediate.0 = Some(spent);
         }
     }

@@ -421,7 +421,6 @@ fn held_action_goes_before_trigger(
     mut clock: ResMut<Clock>,
 ) {
     for by in held_action_takers_move(&taken, &seats, &mut initiatives, &mut clock, |trigger| trigger + 1) {
-        let by = seats.0[by];
         clock.queue.retain(|&e| e != by);
     }
 }

@@ -57,7 +57,6 @@ fn attack_action_against_cmd(
 /// or more, you drop any weapon you were using to disarm your foe."
 pub(crate) fn lost_by_ten_backfires(
     taken: Res<TakenInStrike>,
-    seats: Res<Seats>,
     record: Res<Record>,
     mut makers: Query<(&Combatant, &mut Conditions, &mut Wielded)>,
     mut log: ResMut<EventLog>,
@@ -65,9 +64,7 @@ pub(crate) fn lost_by_ten_backfires(
 ) {
     for &t in &taken.0 {
         let Taken::LostManeuver { by, kind, margin } = t else { continue };
-        let Some(Ok((who, mut conditions, mut wielded))) = seats.0.get(by).map(|&e| makers.get_mut(e)) else {
-            continue;
-        };
+        let Ok((who, mut conditions, mut wielded)) = makers.get_mut(by) else { continue };
         if margin > -10 {
             continue;
         }

@@ -88,10 +88,10 @@ fn stabilising_check(turns: DyingTurns) {
 }
 
 /// Attack actions are counted for the round: each after the first is at −5.
-fn attack_actions_counted(taken: Res<TakenInStrike>, seats: Res<Seats>, mut counts: Query<&mut ActionPoints>) {
+fn attack_actions_counted(taken: Res<TakenInStrike>, mut counts: Query<&mut ActionPoints>) {
     for &t in &taken.0 {
         if let Taken::AttackAction { by } = t
-            && let Some(Ok(mut points)) = seats.0.get(by).map(|&e| counts.get_mut(e))
+            && let Ok(mut points) = counts.get_mut(by)
         {
             points.attack_actions += 1;
         }
