@@ -85,8 +85,8 @@ proptest! {
 
 /// Each common invariant is a system over the components it names, and names what broke:
 /// two fighters on one square, one on a wall, hit points over the maximum, a dead fighter
-/// acting. ap-phases and hex-phases list their own (at most 3 AP; at most two moves a
-/// phase), and no other variant has any.
+/// acting. ap-phases and hex-phases list and check their own (at most 3 AP; at most two
+/// moves a phase), and no other variant has any.
 #[test]
 fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
     use fivefoot::combat::engine::Engine;
@@ -114,6 +114,25 @@ fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
         let broken = b.lend().check_invariants(None).unwrap_err();
         let id = b.read().fighters.combatant[actor].id.clone();
         assert_eq!(broken, format!("{id}, dead, is acting"), "{v:?}");
+        b.lend().fighters.conditions[actor].remove(Condition::Dead);
+        assert_eq!(b.lend().check_invariants(None).err(), None, "{v:?}: whole again");
+        // The variants' own: a fourth action point (ap-phases), a third move action in one
+        // phase (hex-phases); elsewhere neither is anything to break.
+        match v {
+            RulesVariant::ApPhases => {
+                fivefoot::combat::variants::ap_phases::points_mut(&mut b.lend(), hero).ap = 4;
+                let broken = b.lend().check_invariants(None).unwrap_err();
+                assert_eq!(broken, "hero has 4 action points, more than 3");
+            }
+            RulesVariant::HexPhases => {
+                let mut lent = b.lend();
+                lent.fighters.economy[actor].budget.own_mut::<fivefoot::combat::kept::PhaseActions>().moves_used = 3;
+                drop(lent);
+                let broken = b.lend().check_invariants(None).unwrap_err();
+                assert_eq!(broken, format!("{id}: 3 move actions in one phase"));
+            }
+            _ => {}
+        }
         let listing = Engine::new(v).listing();
         let invariants = listing.sets.iter().find(|s| s.name == "invariants").expect("listed");
         let names: Vec<&str> = invariants.systems.iter().map(|s| s.name.as_str()).collect();
