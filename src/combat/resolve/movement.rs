@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::rules::movement::Provocation;
+use bevy::prelude::Entity;
 
 /// A walk under way: the mover, its path, how far along it is, the squares it has entered
 /// and what follows it. A walk stops where leaving a square provokes attacks of
@@ -12,11 +13,11 @@ use crate::rules::movement::Provocation;
 /// [`Walk::leg`] (`schedule::Moves`).
 #[derive(Clone, Debug)]
 pub struct Walk {
-    pub mover: usize,
+    pub mover: Entity,
     path: PathPlan,
     kind: String,
     /// Cannot react (four-actions: a charge's target).
-    immune_from: Option<usize>,
+    immune_from: Option<Entity>,
     start: GridPos,
     /// What follows the walk once it is over.
     then: Then,
@@ -38,14 +39,14 @@ pub struct Walk {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Then {
     Nothing,
-    /// A charge's attack on the foe with this index, with the charge's bonuses.
+    /// A charge's attack on this foe, with the charge's bonuses.
     ChargeAttack {
-        target: usize,
+        target: Entity,
     },
-    /// The foe with this index, held in a grapple, is placed beside the mover (ap-phases'
-    /// "move … the creature you are grappling with you").
+    /// This foe, held in a grapple, is placed beside the mover (ap-phases' "move … the
+    /// creature you are grappling with you").
     Drag {
-        foe: usize,
+        foe: Entity,
     },
 }
 
@@ -66,7 +67,7 @@ pub enum Leg {
 
 impl Walk {
     /// `mover`'s walk from `start` along `path`, called `kind` in the log.
-    pub fn new(mover: usize, start: GridPos, path: &PathPlan, kind: &str, immune_from: Option<usize>) -> Walk {
+    pub fn new(mover: Entity, start: GridPos, path: &PathPlan, kind: &str, immune_from: Option<Entity>) -> Walk {
         Walk {
             mover,
             path: path.clone(),
@@ -120,11 +121,16 @@ impl Walk {
         b.fighters.conditions[self.mover].in_fight() && !b.is_over()
     }
 
+    /// The mover's place in id order, as the grid rules name it.
+    fn seat(&self, b: &Battle) -> usize {
+        b.fighters.seat_of(self.mover).expect("a walk's mover is a combatant")
+    }
+
     /// Walks on to the next square whose leaving provokes or whose entering draws a held
     /// attack, or to the end of the path; where the variant `watches_steps`, each step
     /// stops it too, after any held attacks it drew.
     pub fn leg(&mut self, b: &mut Battle, watches_steps: bool) -> Leg {
-        let mover = self.mover;
+        let mover = self.seat(b);
         loop {
             if self.step_from.is_some() && watches_steps {
                 return Leg::Stepped;
@@ -157,7 +163,7 @@ impl Walk {
             // At the square being left (or out of squares): its attack of opportunity.
             let Some(p) = self.heading_for.take() else { return Leg::Over };
             b.invalidate();
-            if Some(p.by) != self.immune_from {
+            if Some(b.fighters.entity(p.by)) != self.immune_from {
                 let trigger = b.variant.numbers().leaving_trigger.clone();
                 return Leg::Provokes { by: p.by, trigger };
             }
@@ -168,7 +174,7 @@ impl Walk {
     /// could only pass through (an ally's): then it is on the last square of its path
     /// where it could have stopped. What follows the walk is the caller's to do.
     pub fn finish(mut self, b: &mut Battle) -> Then {
-        let mover = self.mover;
+        let mover = self.seat(b);
         while !self.done.is_empty() && shares_a_square(b, mover) {
             self.done.pop();
             b.fighters.position[mover].0 = self.done.last().copied().unwrap_or(self.start);
@@ -296,7 +302,7 @@ pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Op
 }
 
 /// `a`'s charge at `t`: a straight move from `start`, leading to its attack.
-pub(crate) fn charge_walk(variant: RulesVariant, a: usize, start: GridPos, t: usize, path: &PathPlan) -> Walk {
+pub(crate) fn charge_walk(variant: RulesVariant, a: Entity, start: GridPos, t: Entity, path: &PathPlan) -> Walk {
     let immune = if variant.numbers().charge_target_cannot_react { Some(t) } else { None };
     Walk::new(a, start, path, "charge", immune).then(Then::ChargeAttack { target: t })
 }

@@ -267,13 +267,13 @@ impl Moves<'_> {
     pub fn set_out(&mut self, b: &mut Battle, mut walk: crate::combat::resolve::Walk) {
         match walk.leg(b, self.watches_steps) {
             crate::combat::resolve::Leg::Provokes { by, trigger } => {
-                let (by, mover) = (b.fighters.entity(by), b.fighters.entity(walk.mover));
+                let (by, mover) = (b.fighters.entity(by), walk.mover);
                 self.stack.0.push(Strike::Opportunity { by, mover, trigger });
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Held { by } => {
                 // The first holder's attack on top: it is made first.
-                let mover = b.fighters.entity(walk.mover);
+                let mover = walk.mover;
                 let holders = by.into_iter().rev().map(|h| b.fighters.entity(h));
                 self.stack.0.extend(holders.map(|by| Strike::HeldAttack { by, mover }));
                 self.walking.0 = Some(walk);
@@ -303,10 +303,13 @@ impl Moves<'_> {
         match walk.finish(b) {
             crate::combat::resolve::Then::Nothing => {}
             crate::combat::resolve::Then::ChargeAttack { target } => {
-                let (by, target) = (b.fighters.entity(mover), b.fighters.entity(target));
-                self.stack.0.push(Strike::Charge { by, target });
+                self.stack.0.push(Strike::Charge { by: mover, target });
             }
-            crate::combat::resolve::Then::Drag { foe } => crate::combat::resolve::drag_beside(b, mover, foe),
+            crate::combat::resolve::Then::Drag { foe } => {
+                let seat = |e| b.fighters.seat_of(e).expect("a walk names combatants");
+                let (mover, foe) = (seat(mover), seat(foe));
+                crate::combat::resolve::drag_beside(b, mover, foe)
+            }
         }
     }
 

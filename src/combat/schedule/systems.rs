@@ -2,7 +2,7 @@
 //! changing anything, the common rule in each resolve slot, the walk and the strikes, the
 //! end of the battle, the derived state, and the clock.
 
-use super::stances::{acting, acting_seated};
+use super::stances::acting;
 use super::{
     CastingSchedule, CastingTried, RulesSchedule, RulesStage, Slot, SpellsUnderWay, Strike, StrikeStack, Turn,
 };
@@ -110,43 +110,31 @@ fn take_verdict(In(verdict): In<Option<Turn>>, mut turn: ResMut<Turn>) {
 
 /// A move or a 5-ft step sets out along its planned path, from where the mover stands;
 /// the walk stage walks it.
-fn set_out(
-    turn: Res<Turn>,
-    seats: Res<Seats>,
-    positions: Query<&Position>,
-    field: Res<Battlefield>,
-    mut walking: ResMut<Walking>,
-) {
-    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
+fn set_out(turn: Res<Turn>, positions: Query<&Position>, field: Res<Battlefield>, mut walking: ResMut<Walking>) {
+    let Some((me, plan)) = acting(&turn) else { return };
     let (Some(path), Ok(at)) = (plan.path.as_ref(), positions.get(me)) else { return };
     let kind = match plan.command {
         Command::Step { .. } => field.variant.numbers().step_name.as_str(),
         _ => "move",
     };
-    walking.0 = Some(Walk::new(actor, at.0, path, kind, None));
+    walking.0 = Some(Walk::new(me, at.0, path, kind, None));
 }
 
 /// A charge sets out on its straight line; its attack follows the walk.
 fn charge_straight(
     turn: Res<Turn>,
-    seats: Res<Seats>,
-    combatants: Query<&Combatant>,
+    combatants: Query<(Entity, &Combatant)>,
     positions: Query<&Position>,
     field: Res<Battlefield>,
     mut walking: ResMut<Walking>,
 ) {
-    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let (Command::Charge { target }, Some(path), Ok(at)) = (&plan.command, plan.path.as_ref(), positions.get(me))
     else {
         return;
     };
-    let Some(t) = seat_of(&seats, &combatants, target) else { return };
-    walking.0 = Some(resolve::charge_walk(field.variant, actor, at.0, t, path));
-}
-
-/// The seat of the combatant called `id` (seats are in id order).
-pub(crate) fn seat_of(seats: &Seats, combatants: &Query<&Combatant>, id: &str) -> Option<usize> {
-    seats.0.binary_search_by(|&e| combatants.get(e).map_or("", |c| c.id.as_str()).cmp(id)).ok()
+    let Some(t) = named(&combatants, target) else { return };
+    walking.0 = Some(resolve::charge_walk(field.variant, me, at.0, t, path));
 }
 
 /// The combatant called `id` (ids are unique, so the order of the search does not matter).

@@ -225,7 +225,8 @@ pub(crate) fn advanced_action_goes_on(b: &mut Battle, i: usize, mut adv: Advance
                     b.fighters.bonuses[i].offense.retain(|(n, _)| n != "charge");
                     // An attack action (nothing in the charge itself counts them).
                     points_mut(b, i).attack_actions += 1;
-                    return Some(resolve::charge_walk(b.variant, i, b.fighters.position[i].0, t, &path));
+                    let (me, foe) = (b.fighters.entity(i), b.fighters.entity(t));
+                    return Some(resolve::charge_walk(b.variant, me, b.fighters.position[i].0, foe, &path));
                 }
                 Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
             }

@@ -170,7 +170,8 @@ pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFoll
             match drag_path(b, a, to) {
                 Ok(path) => {
                     let at = b.fighters.position[a].0;
-                    return Some(Walk::new(a, at, &path, "move", None).then(Then::Drag { foe: t }));
+                    let (me, foe) = (b.fighters.entity(a), b.fighters.entity(t));
+                    return Some(Walk::new(me, at, &path, "move", None).then(Then::Drag { foe }));
                 }
                 Err(reason) => {
                     let unit = b.fighters.combatant[a].id.clone();

@@ -194,16 +194,15 @@ pub(super) fn contest_follow_up(
 /// path would provoke, and on a success none of them may react.
 pub(super) fn dash_or_tumble(
     turn: Res<Turn>,
-    seats: Res<Seats>,
     fighters: Query<(&Combatant, &Position, &Stats)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<EventLog>,
     mut walking: ResMut<Walking>,
 ) {
-    let Some((me, actor, plan)) = acting_seated(&turn, &seats) else { return };
+    let Some((me, plan)) = acting(&turn) else { return };
     let (Some(path), Ok((who, at, stats))) = (plan.path.as_ref(), fighters.get(me)) else { return };
     walking.0 = Some(match plan.command {
-        Command::Dash { .. } => Walk::new(actor, at.0, path, "dash", None),
+        Command::Dash { .. } => Walk::new(me, at.0, path, "dash", None),
         Command::Tumble { .. } => {
             let foes: std::collections::BTreeSet<usize> = path.provokes.iter().map(|p| p.by).collect();
             let dc = 5 + 5 * foes.len() as i32;
@@ -215,7 +214,7 @@ pub(super) fn dash_or_tumble(
             if success {
                 path.provokes.clear();
             }
-            Walk::new(actor, at.0, &path, "tumble", None)
+            Walk::new(me, at.0, &path, "tumble", None)
         }
         _ => return,
     });

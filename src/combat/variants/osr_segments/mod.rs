@@ -33,7 +33,7 @@ fn jostle(
     mut log: ResMut<EventLog>,
 ) {
     let Some(walk) = walking.0.as_ref() else { return };
-    let Some(&mover) = seats.0.get(walk.mover) else { return };
+    let mover = walk.mover;
     let Ok((_, side, _, body, ..)) = fighters.get(mover) else { return };
     let side = side.clone();
     let passed: Vec<Footprint> = walk.passed().iter().map(|&p| Footprint::new(p, body.size.side())).collect();
@@ -83,8 +83,8 @@ type MayStrike<'w, 's> =
 /// A step was taken, by a mover still in the fight, that some foe may strike immediately
 /// (before the threat map is brought up to date for the step, which only then is needed).
 fn immediate_attack_possible(walking: Res<Walking>, seats: Res<Seats>, fighters: MayStrike) -> bool {
-    let Some(mover) = walking.0.as_ref().and_then(|walk| seats.0.get(walk.mover)) else { return false };
-    let Ok((mover_side, conditions, ..)) = fighters.get(*mover) else { return false };
+    let Some(mover) = walking.0.as_ref().map(|walk| walk.mover) else { return false };
+    let Ok((mover_side, conditions, ..)) = fighters.get(mover) else { return false };
     conditions.in_fight() && fighters.iter_many(&seats.0).any(|f| may_strike_immediately(f, mover_side))
 }
 
@@ -100,7 +100,7 @@ fn immediate_attacks_drawn(
     mut stack: ResMut<StrikeStack>,
 ) {
     let Some(walk) = walking.0.as_ref() else { return };
-    let (Some(from), Some(&mover)) = (walk.stepped_from(), seats.0.get(walk.mover)) else { return };
+    let (Some(from), mover) = (walk.stepped_from(), walk.mover) else { return };
     let (Ok((mover_side, ..)), Ok((at, body))) = (fighters.get(mover), bodies.get(mover)) else { return };
     let (here, before) = (Footprint::new(at.0, body.size.side()), Footprint::new(from, body.size.side()));
     // The threat map names fighters by their place in id order.
