@@ -35,13 +35,18 @@ impl Countering {
     }
 }
 
-/// The spell going off, by its caster's seat, while foes may counter it; and whether one
-/// has.
-#[derive(Resource, Debug, Default)]
+/// The spell going off and its caster, while foes may counter it; and whether one has.
+#[derive(Resource, Debug)]
 pub struct SpellGoingOff {
-    pub caster: usize,
+    pub caster: Entity,
     pub spell: Option<&'static SpellDef>,
     pub countered: bool,
+}
+
+impl Default for SpellGoingOff {
+    fn default() -> Self {
+        SpellGoingOff { caster: Entity::PLACEHOLDER, spell: None, countered: false }
+    }
 }
 
 pub(super) fn add_counter(app: &mut App) {
@@ -55,7 +60,7 @@ pub(crate) fn add_counterspell<M>(app: &mut App, counterspell: impl IntoSchedule
 }
 
 /// Whether foes counter `caster`'s spell `sp` as it goes off (the [`CounterSchedule`]).
-pub(crate) fn countered(world: &mut World, caster: usize, sp: &'static SpellDef) -> bool {
+pub(crate) fn countered(world: &mut World, caster: Entity, sp: &'static SpellDef) -> bool {
     let going_off = SpellGoingOff { caster, spell: Some(sp), countered: false };
     crate::combat::battle::run_with(world, CounterSchedule, going_off).is_some_and(|g| g.countered)
 }
@@ -84,7 +89,7 @@ impl Counterspelling<'_, '_> {
     /// The spell going off and its caster's entity, if it is not countered yet.
     pub(crate) fn spell(&self) -> Option<(Entity, &'static SpellDef)> {
         let sp = self.going_off.spell.filter(|_| !self.going_off.countered)?;
-        Some((*self.seats.0.get(self.going_off.caster)?, sp))
+        Some((self.going_off.caster, sp))
     }
 
     /// What the spell costs a foe who counters it, as the variant has spells cost.
@@ -97,7 +102,8 @@ impl Counterspelling<'_, '_> {
     /// effect.
     pub(crate) fn foes_in_reach(&self) -> Vec<Entity> {
         let Some((caster, sp)) = self.spell() else { return vec![] };
-        let c = self.going_off.caster;
+        // The grid rules name fighters by their place in id order.
+        let Some(c) = self.seats.0.iter().position(|&e| e == caster) else { return vec![] };
         let Ok((_, side, at, body, ..)) = self.fighters.get(caster) else { return vec![] };
         let theirs = Footprint::new(at.0, body.size.side());
         let view = self.derived.view(&self.field);

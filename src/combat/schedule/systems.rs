@@ -279,7 +279,7 @@ fn strike_on_top(world: &mut World) {
         let survives = keeps_hold(world, caster, sp, defensive, hp_before);
         if survives && !goes_off {
             world.resource_mut::<SpellsUnderWay>().0.push(caster);
-        } else if survives && !super::countered(world, seat_in(world, caster), sp) {
+        } else if survives && !super::countered(world, caster, sp) {
             let (c, t) = (seat_in(world, caster), seat_in(world, target));
             magic::take_effect(&mut battle::store::lend(world), c, sp, t);
         }
