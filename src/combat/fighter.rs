@@ -39,7 +39,7 @@ pub struct Reactions {
     pub held: Option<Option<String>>,
     /// The foe it charged and the round it did (ap-phases: the charge's attack bonus lasts
     /// the round against that foe).
-    pub charged: Option<(usize, u32)>,
+    pub charged: Option<(Entity, u32)>,
     /// osr-segments: foes it has drawn a free attack from this round.
     pub free_attacked_by: BTreeSet<String>,
 }
@@ -74,6 +74,14 @@ pub struct Grapple {
     pub holds: bool,
     /// It pins the foe it holds (ap-phases), and so has no Dexterity to AC itself.
     pub pinning: bool,
+}
+
+impl MapEntities for Reactions {
+    fn map_entities<E: EntityMapper>(&mut self, mapper: &mut E) {
+        if let Some((foe, _)) = &mut self.charged {
+            foe.map_entities(mapper);
+        }
+    }
 }
 
 impl MapEntities for Grapple {

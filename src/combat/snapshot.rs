@@ -12,7 +12,7 @@ use super::schedule::OwnState;
 use super::time::Clock;
 use crate::rules::{Battlefield, Dice};
 use crate::variants::{HouseRule, RulesVariant};
-use bevy::ecs::entity::{EntityMapper, MapEntities};
+use bevy::ecs::entity::{EntityHashMap, MapEntities};
 use bevy::ecs::system::{ParamSet, SystemState};
 use bevy::prelude::*;
 
@@ -65,11 +65,19 @@ pub struct Copier {
     parts: QueryState<FighterParts>,
     in_play: QueryState<FighterInPlay>,
     writing: SystemState<Writing>,
+    /// The entities of the last snapshot put that named other entities, each mapped to the
+    /// combatant in the same place here (kept to be filled again in place).
+    reseat: EntityHashMap<Entity>,
 }
 
 impl Copier {
     pub fn new(world: &mut World) -> Copier {
-        Copier { parts: QueryState::new(world), in_play: QueryState::new(world), writing: SystemState::new(world) }
+        Copier {
+            parts: QueryState::new(world),
+            in_play: QueryState::new(world),
+            writing: SystemState::new(world),
+            reseat: EntityHashMap::default(),
+        }
     }
 
     /// Brings the queries up to date after the world changed (combatants seated, a
@@ -155,14 +163,20 @@ impl Copier {
         dice.clone_from(&snapshot.dice);
         clock.clone_from(&snapshot.clock);
         if seats.0 != snapshot.entities {
-            // What names a fighter by entity names the one in the same place here.
-            let mut reseat = Reseat { from: &snapshot.entities, to: &seats.0 };
-            clock.map_entities(&mut reseat);
+            // What names a fighter by entity (the clock, a grapple, a charge) names the one in
+            // the same place here.
+            let reseat = &mut self.reseat;
+            reseat.clear();
+            reseat.extend(snapshot.entities.iter().copied().zip(seats.0.iter().copied()));
+            clock.map_entities(reseat);
             let mut in_play = fighters.p1();
             for &e in &seats.0 {
                 let mut fighter = in_play.get_mut(e).expect("every seat holds a fighter, whole");
                 if fighter.grapple.with.is_some() {
-                    fighter.grapple.map_entities(&mut reseat);
+                    fighter.grapple.map_entities(reseat);
+                }
+                if fighter.reactions.charged.is_some() {
+                    fighter.reactions.map_entities(reseat);
                 }
             }
         }
@@ -178,19 +192,4 @@ impl Copier {
             .get_manual(world, entity)
             .expect("every seat holds a fighter, whole, and the query knows its archetype")
     }
-}
-
-/// The entities of a snapshot's world mapped to those of the world it is restored into:
-/// each combatant to the one in the same place in id order.
-struct Reseat<'a> {
-    from: &'a [Entity],
-    to: &'a [Entity],
-}
-
-impl EntityMapper for Reseat<'_> {
-    fn get_mapped(&mut self, source: Entity) -> Entity {
-        self.from.iter().position(|&e| e == source).map_or(source, |i| self.to[i])
-    }
-
-    fn set_mapped(&mut self, _source: Entity, _target: Entity) {}
 }

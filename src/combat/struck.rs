@@ -247,7 +247,7 @@ impl HoldOnSpell {
     }
 }
 
-/// A caster, by seat, whose spell's casting drew attacks of opportunity (`provoked`) and
+/// A caster whose spell's casting drew attacks of opportunity (`provoked`) and
 /// hurt it for `hurt`, or was cast `defensive`ly; a system that takes the spell from it
 /// logs why and sets `lost`.
 #[derive(Resource, Debug)]

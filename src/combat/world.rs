@@ -147,7 +147,7 @@ impl BattleWorld {
     /// now.
     pub fn dying_turn(&mut self, i: usize) {
         use super::schedule::clock::{Called, ClockSchedule};
-        let e = self.read().fighters.entity(i);
+        let Some(&e) = self.world().resource::<super::battle::Seats>().0.get(i) else { return };
         let world = self.engine_mut().world_mut();
         *world.resource_mut::<Called>() = Called::Dying(e);
         world.run_schedule(ClockSchedule);
@@ -229,8 +229,7 @@ impl BattleWorld {
 
     /// The fighter whose opportunity it is, if the battle is on.
     pub fn actor(&self) -> Option<usize> {
-        let seats = &self.world().resource::<super::battle::Seats>().0;
-        self.clock().actor.and_then(|e| seats.iter().position(|&s| s == e))
+        self.clock().actor.and_then(|e| self.world().resource::<super::battle::Seats>().seat_of(e))
     }
 
     pub fn is_over(&self) -> bool {

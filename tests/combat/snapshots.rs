@@ -119,9 +119,9 @@ fn a_movement_range_kept_is_the_one_the_rules_would_search_now() {
     assert_ne!(after, before, "moved, it reaches other squares at other costs");
 }
 
-/// The clock names fighters by entity (whose opportunity it is, the queue, the order): a
-/// snapshot restored into a world whose combatants are other entities names, in each, the
-/// fighter in the same place in id order.
+/// The clock (whose opportunity it is, the queue, the order), a grapple and a charge name
+/// fighters by entity: a snapshot restored into a world whose combatants are other entities
+/// names, in each, the fighter in the same place in id order.
 #[test]
 fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
     let cat = Catalogue::builtin();
@@ -135,10 +135,14 @@ fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
         for _ in 0..3 {
             original.execute(Command::EndTurn).ok();
         }
-        // The first two locked in a grapple: each names the other by entity.
-        let (first, second) = (original.read().fighters.entity(0), original.read().fighters.entity(1));
-        original.lend().fighters.grapple[0].with = Some(second);
-        original.lend().fighters.grapple[1].with = Some(first);
+        // The last two (among those spawned anew below) locked in a grapple, each naming the
+        // other by entity; and the last charged the one before it this round.
+        let (x, y) = (6, 7);
+        let (first, second) = (original.read().fighters.entity(x), original.read().fighters.entity(y));
+        original.lend().fighters.grapple[x].with = Some(second);
+        original.lend().fighters.grapple[y].with = Some(first);
+        let round = original.clock().round;
+        original.lend().fighters.reactions[y].charged = Some((first, round));
         let snapshot = original.snapshot_quiet();
         // A world that held eight, then a duel (six despawned): two of its combatants are
         // reused, and six spawned anew are other entities (of a later generation).
@@ -148,7 +152,7 @@ fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
         let mut scratch = BattleWorld::new(&other_eight(), &cat, v, 9, BattleOptions::default()).fork(true);
         scratch.restore(&duel.snapshot_quiet());
         scratch.restore(&snapshot);
-        assert_ne!(entities(&scratch), entities(&original), "{v:?}: the combatants are other entities");
+        assert_ne!(entities(&scratch)[x..], entities(&original)[x..], "{v:?}: the grapplers are other entities");
         assert_eq!(scratch.actor(), original.actor(), "{v:?}");
         assert_eq!(ids(&scratch, &scratch.clock().order), ids(&original, &original.clock().order), "{v:?}");
         assert_eq!(ids(&scratch, &scratch.clock().queue), ids(&original, &original.clock().queue), "{v:?}");
@@ -156,6 +160,14 @@ fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
             b.read().fighters.iter().map(|f| ids(b, f.grapple().with.as_slice())).collect()
         };
         assert_eq!(grappling(&scratch), grappling(&original), "{v:?}");
+        let charged = |b: &BattleWorld| -> Vec<Vec<String>> {
+            b.read()
+                .fighters
+                .iter()
+                .map(|f| ids(b, &f.reactions().charged.map(|(e, _)| e).into_iter().collect::<Vec<_>>()))
+                .collect()
+        };
+        assert_eq!(charged(&scratch), charged(&original), "{v:?}");
         assert_eq!(play_out(scratch), play_out(original), "{v:?}: the same battle from here on");
     }
 }

@@ -1,8 +1,8 @@
 //! The combatants of a battle, one column per component, in id order (a fighter's index is
 //! its seat): each column reaches that component of each seated entity in the battle's
-//! world. The rules index a column
-//! (`b.fighters.health[t].hp -= 3`) to read or change one component of one fighter, and
-//! take a [`FighterRef`] to ask about a whole fighter. Here too: how a level's unit
+//! world. The rules index a column by seat (`b.fighters.health[t].hp -= 3`) or by entity
+//! (`b.fighters.grapple[e]`) to read or change one component of one fighter, and take a
+//! [`FighterRef`] to ask about a whole fighter. Here too: how a level's unit
 //! becomes a [`Fighter`].
 
 use crate::combat::fighter::{Bonuses, Economy, Grapple, Initiative, Reactions, Spells};
@@ -50,7 +50,7 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     fn of(&self, e: Entity) -> &C {
         let (Column::Lent { world, id, .. } | Column::Read { world, id, .. }) = self else {
             let Column::Queried { query, .. } = self else { unreachable!() };
-            return query.get(e).expect("every seat holds a fighter");
+            return query.get(e).expect("a combatant's entity, with all its components");
         };
         // SAFETY: `id` is `C`'s id in this world (`component_id::<C>`), so the pointer is
         // to a `C`. Lent: the world was lent whole (`store::lend`, from `&mut World`) to
@@ -58,7 +58,7 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
         // the column (and so of the battle) rules out a `&mut C` given out by it. Read: the
         // cell was made from a shared `&World`, and is only read.
         unsafe { id.and_then(|id| world.get_entity(e).ok()?.get_by_id(id)).map(|ptr| ptr.deref::<C>()) }
-            .expect("every seat holds a fighter")
+            .expect("a combatant's entity, with all its components")
     }
 
     #[inline]
@@ -76,7 +76,7 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
                 id.and_then(|id| world.get_entity(e).ok()?.get_mut_by_id(id).ok())
                     .map(|changed| changed.into_inner().deref_mut::<C>())
             }
-            .expect("every seat holds a fighter"),
+            .expect("a combatant's entity, with all its components"),
             Column::Read { .. } | Column::Queried { .. } => {
                 unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
             }
@@ -341,11 +341,6 @@ impl<'w, 's> Fighters<'w, 's> {
         self.combatant.len()
     }
 
-    /// The entity of fighter `i`.
-    pub(crate) fn seat(&self, i: usize) -> Entity {
-        self.combatant.entity(i)
-    }
-
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -357,7 +352,7 @@ impl<'w, 's> Fighters<'w, 's> {
 
     /// The seat of the fighter that is entity `e`, if it is one.
     pub fn seat_of(&self, e: Entity) -> Option<usize> {
-        self.combatant.seats().iter().position(|&s| s == e)
+        super::store::seat_among(self.combatant.seats(), e)
     }
 
     /// Fighter `i`, whole (it must exist).

@@ -203,7 +203,7 @@ impl Battle<'_, '_> {
             single_action: false,
             own: crate::combat::kept::BudgetPart::None,
         };
-        self.clock.actor.map_or(&SPENT, |i| &self.fighters.economy[i].budget)
+        self.clock.actor.map_or(&SPENT, |actor| &self.fighters.economy[actor].budget)
     }
 
     /// What `i` declared for this round, where combatants declare (osr-segments'
@@ -221,7 +221,7 @@ impl Battle<'_, '_> {
     /// Fighter `i`'s part of the variant's action economy (a component of its type), if it
     /// keeps one.
     pub fn economy<T: KeptByEach>(&self, i: usize) -> Option<&T> {
-        let e = self.fighters.seat(i);
+        let e = self.fighters.entity(i);
         match &self.world {
             Whole::Read(world) => world.get::<T>(e),
             Whole::Checked(reads) => T::read(reads, e),
@@ -234,7 +234,7 @@ impl Battle<'_, '_> {
     /// Fighter `i`'s part of the variant's action economy, as its module keeps it: its
     /// plugin gave every combatant one.
     pub(crate) fn economy_mut<T: KeptByEach>(&mut self, i: usize) -> &mut T {
-        let e = self.fighters.seat(i);
+        let e = self.fighters.entity(i);
         match self.world {
             // SAFETY: as `economy`, and the battle is borrowed uniquely.
             Whole::Lent(cell) => unsafe { cell.get_entity(e).ok().and_then(|c| c.get_mut::<T>()) }

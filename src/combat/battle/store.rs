@@ -71,9 +71,22 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Held<'_, T> {
     }
 }
 
-/// The entities of the combatants, in id order: a fighter's index is its seat.
+/// The entities of the combatants, in id order. A fighter's place in it (its seat) is how
+/// the grid rules name it; everything else names it by entity.
 #[derive(Resource, Default)]
 pub struct Seats(pub Vec<Entity>);
+
+impl Seats {
+    /// The seat of combatant `e`.
+    pub fn seat_of(&self, e: Entity) -> Option<usize> {
+        seat_among(&self.0, e)
+    }
+}
+
+/// The place of `e` among the combatants `seated` in id order.
+pub(super) fn seat_among(seated: &[Entity], e: Entity) -> Option<usize> {
+    seated.iter().position(|&s| s == e)
+}
 
 /// Everything that has happened, in order.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]

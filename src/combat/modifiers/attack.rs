@@ -22,7 +22,7 @@ pub struct PendingAttack {
     pub variant: RulesVariant,
     pub attacker: Entity,
     pub target: Entity,
-    /// The attacker's and target's seats (a grapple and a charge name their foe by seat).
+    /// The attacker's and target's places in id order, as the grid rules name them.
     pub a: usize,
     pub t: usize,
     pub kind: AttackKind,
@@ -159,7 +159,7 @@ pub fn charge(InMut(at): Weighed, reactions: Query<&Reactions>, clock: Res<Clock
     let nums = at.variant.numbers();
     let charged_this_round = nums.charge_attack_lasts_round
         && at.melee
-        && reactions.get(at.attacker).is_ok_and(|r| r.charged == Some((at.t, clock.round)));
+        && reactions.get(at.attacker).is_ok_and(|r| r.charged == Some((at.target, clock.round)));
     if at.ctx.charge || charged_this_round {
         at.push("charge", nums.charge_attack);
     }

@@ -322,7 +322,7 @@ pub(crate) fn charge_attack(b: &mut Battle, a: usize, t: usize) {
     if nums.charge_defense != 0 {
         f.defense.push(("charging".into(), nums.charge_defense));
     }
-    b.fighters.reactions[a].charged = Some((t, b.clock.round));
+    b.fighters.reactions[a].charged = Some((b.fighters.entity(t), b.clock.round));
     let ctx = AttackContext { charge: true };
     let full = nums.charge_full_attack;
     attack_routine(b, a, t, AttackKind::Primary, full, &ctx);

@@ -21,7 +21,7 @@ use bevy::prelude::*;
 
 /// A spell cast by the command being carried out, its caster and target by entity and name.
 pub(crate) struct Cast {
-    pub(crate) me: Entity,
+    pub(crate) caster: Entity,
     pub(crate) caster_id: String,
     pub(crate) target: Entity,
     pub(crate) target_id: String,
@@ -48,12 +48,12 @@ pub(crate) struct Announcing<'w, 's> {
 impl Announcing<'_, '_> {
     /// The spell the accepted command casts, as the check let it through.
     pub(crate) fn cast(&self) -> Option<Cast> {
-        let (me, plan) = acting(&self.turn)?;
+        let (caster, plan) = acting(&self.turn)?;
         let Command::Cast { spell, target, defensive } = &plan.command else { return None };
-        let caster_id = self.combatants.get(me).ok()?.1.id.clone();
+        let caster_id = self.combatants.get(caster).ok()?.1.id.clone();
         let (target_id, target) = (target.clone(), super::named(&self.combatants, target)?);
         let spell = magic::spell(spell)?;
-        Some(Cast { me, caster_id, target, target_id, spell, defensive: *defensive })
+        Some(Cast { caster, caster_id, target, target_id, spell, defensive: *defensive })
     }
 
     /// The casting only foreseen (what it would provoke), not carried out.
@@ -68,7 +68,7 @@ impl Announcing<'_, '_> {
     /// The spell is spent as the variant counts it, and the casting (`verb`) logged.
     pub(crate) fn announce(&mut self, cast: &Cast, verb: &str) {
         let cost = self.record.variant.numbers().rules.spell_cost.of(cast.spell.level);
-        let Ok(mut spells) = self.spells.get_mut(cast.me) else { return };
+        let Ok(mut spells) = self.spells.get_mut(cast.caster) else { return };
         spells.left -= cost;
         let left = spells.left;
         self.record.stats.spells_cast += 1;
@@ -81,7 +81,7 @@ impl Announcing<'_, '_> {
     /// The spell is held under way in the caster's `Spells` until it goes off
     /// (osr-segments' incantation, by segment).
     pub(crate) fn hold(&mut self, cast: &Cast) {
-        if let Ok(mut spells) = self.spells.get_mut(cast.me) {
+        if let Ok(mut spells) = self.spells.get_mut(cast.caster) {
             spells.casting = Some(Casting { spell: cast.spell.id.clone(), target: cast.target_id.clone() });
         }
     }
@@ -92,7 +92,7 @@ impl Cast {
     /// is left under way.
     pub(crate) fn strike(&self, goes_off: bool) -> Strike {
         Strike::Spell {
-            caster: self.me,
+            caster: self.caster,
             target: self.target,
             spell: self.spell.id.clone(),
             defensive: self.defensive,

@@ -257,18 +257,18 @@ fn call_next(
             battle::finish(&mut record.winner, &mut clock, &mut log, None, "nobody can act");
             break;
         }
-        let i = clock.queue.remove(0);
-        let Ok((_, conditions)) = fighters.get(i) else { continue };
+        let next = clock.queue.remove(0);
+        let Ok((_, conditions)) = fighters.get(next) else { continue };
         if !conditions.alive() || (!conditions.in_fight() && !conditions.has(Condition::Dying)) {
             continue;
         }
         if !conditions.in_fight() {
-            *called = Called::Dying(i);
+            *called = Called::Dying(next);
             return;
         }
         if conditions.can_act() {
-            clock.actor = Some(i);
-            *called = Called::Acts(i);
+            clock.actor = Some(next);
+            *called = Called::Acts(next);
             break;
         }
     }

@@ -103,7 +103,7 @@ impl Counterspelling<'_, '_> {
     pub(crate) fn foes_in_reach(&self) -> Vec<Entity> {
         let Some((caster, sp)) = self.spell() else { return vec![] };
         // The grid rules name fighters by their place in id order.
-        let Some(c) = self.seats.0.iter().position(|&e| e == caster) else { return vec![] };
+        let Some(c) = self.seats.seat_of(caster) else { return vec![] };
         let Ok((_, side, at, body, ..)) = self.fighters.get(caster) else { return vec![] };
         let theirs = Footprint::new(at.0, body.size.side());
         let view = self.derived.view(&self.field);

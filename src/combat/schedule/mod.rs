@@ -215,7 +215,7 @@ pub(super) fn after_attacks_drawn(
     waiting: impl FnOnce(i32) -> Strike,
     drawn: Strike,
 ) {
-    let hp = world.get::<crate::rules::Health>(mover).map_or(0, |health| health.hp);
+    let hp = world.get::<crate::rules::Health>(mover).expect("a strike names combatants").hp;
     let stack = &mut world.resource_mut::<StrikeStack>().0;
     stack.push(waiting(hp));
     stack.push(drawn);

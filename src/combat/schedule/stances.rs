@@ -22,7 +22,7 @@ pub(crate) fn acting(turn: &Turn) -> Option<(Entity, &Plan)> {
 /// fighters so) and the accepted command, while one is being carried out.
 pub(crate) fn acting_seated<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
     let (actor, plan) = turn.accepted()?;
-    Some((actor, seats.0.iter().position(|&e| e == actor)?, plan))
+    Some((actor, seats.seat_of(actor)?, plan))
 }
 
 /// What the command costs: the acting fighter's budget becomes what the check said would be

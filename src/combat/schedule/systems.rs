@@ -342,7 +342,7 @@ fn strike_on_top(world: &mut World) {
 
 /// Combatant `e`'s place in id order.
 pub(super) fn seat_in(world: &World, e: Entity) -> usize {
-    world.resource::<Seats>().0.iter().position(|&s| s == e).expect("a strike names combatants")
+    world.resource::<Seats>().seat_of(e).expect("a strike names combatants")
 }
 
 /// Whether `caster` keeps hold of its spell `sp` once its casting's attacks of opportunity

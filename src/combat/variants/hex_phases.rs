@@ -44,7 +44,7 @@ fn abort_to_dodge(
         return;
     }
     let detail = if clock.queue.contains(&t) {
-        clock.queue.retain(|&i| i != t);
+        clock.queue.retain(|&e| e != t);
         "+3 DCV; gives up its action this phase".to_string()
     } else {
         let (turn, phase) = (clock.round, clock.phase);

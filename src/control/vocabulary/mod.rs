@@ -249,7 +249,7 @@ fn round_label(b: &Battle) -> String {
 
 /// The clock of the turn-based variants: the round, who acts, the initiative order.
 fn initiative_clock_line(b: &Battle, who: &str) -> String {
-    let order: Vec<&str> = b.clock.order.iter().map(|&i| b.fighters.combatant[i].id.as_str()).collect();
+    let order: Vec<&str> = b.clock.order.iter().map(|&e| b.fighters.combatant[e].id.as_str()).collect();
     format!("{} | {who} acts | initiative: {}", round_label(b), order.join(" > "))
 }
 

@@ -401,7 +401,7 @@ fn cast_with_focus(
     let Some(cast) = announcing.cast() else { return };
     // Foreseen, the casting draws what it would should the focus be presented.
     if !announcing.foreseeing() {
-        let Ok(stats) = stats.get(cast.me) else { return };
+        let Ok(stats) = stats.get(cast.caster) else { return };
         let (sp, unit) = (cast.spell, cast.caster_id.clone());
         let bonus = stats.casting_check();
         let (roll, dc) = (dice.roll(20) as i32, 13 + 2 * sp.level as i32);

@@ -71,7 +71,7 @@ pub(super) fn grapple_contest(
         _ => return,
     };
     let Ok((mine, my_stats, grapple)) = fighters.get(me) else { return };
-    let Some((t, them)) = grapple.with.and_then(|them| Some((seats.0.iter().position(|&e| e == them)?, them))) else {
+    let Some((t, them)) = grapple.with.and_then(|them| Some((seats.seat_of(them)?, them))) else {
         *contest = Contest::Release { me, other: None };
         return;
     };

@@ -37,14 +37,13 @@ fn jostle(
     let Ok((_, side, _, body, ..)) = fighters.get(mover) else { return };
     let side = side.clone();
     let passed: Vec<Footprint> = walk.passed().iter().map(|&p| Footprint::new(p, body.size.side())).collect();
-    let jostled: Vec<Entity> = fighters
-        .iter_many(&seats.0)
-        .zip(&seats.0)
-        .filter(|((_, s, at, body, conditions, ..), e)| {
-            let theirs = Footprint::new(at.0, body.size.side());
-            **e != mover && conditions.alive() && **s == side && passed.iter().any(|p| p.overlaps(&theirs))
+    let jostled: Vec<Entity> = (seats.0.iter().copied())
+        .filter(|&e| {
+            fighters.get(e).is_ok_and(|(_, s, at, body, conditions, ..)| {
+                let theirs = Footprint::new(at.0, body.size.side());
+                e != mover && conditions.alive() && *s == side && passed.iter().any(|p| p.overlaps(&theirs))
+            })
         })
-        .map(|(_, &e)| e)
         .collect();
     let name = |e: Entity| fighters.get(e).map(|(who, ..)| who.id.clone()).unwrap_or_default();
     let by = name(mover);
@@ -448,7 +447,7 @@ fn announce_spell(mut announcing: Announcing, mut declarations: Query<&mut Decla
     let Some(cast) = announcing.cast() else { return };
     announcing.announce(&cast, "begins casting");
     announcing.hold(&cast);
-    if let Ok(mut declared) = declarations.get_mut(cast.me) {
+    if let Ok(mut declared) = declarations.get_mut(cast.caster) {
         declared.intent = None;
     }
 }

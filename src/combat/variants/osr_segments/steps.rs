@@ -61,7 +61,8 @@ fn may_act(conditions: &Conditions) -> bool {
     conditions.can_act() && !conditions.has(Condition::Surprised)
 }
 
-/// Within a group, quicker weapons first (speed factor), ties by seat (id) order.
+/// Within a group, quicker weapons first (speed factor); `members` come in id order, and
+/// ties keep it.
 fn by_weapon_speed(mut members: Vec<(Entity, u32)>) -> Vec<Entity> {
     members.sort_by_key(|&(_, speed)| speed);
     members.into_iter().map(|(e, _)| e).collect()
