@@ -45,6 +45,28 @@ fn an_attack_and_a_wound_name_their_fighters_by_entity() {
     }
 }
 
+/// Carrying a command out, settling it, calling the next fighter up and taking a dying
+/// one's turn name fighters by entity too (the command in flight, the clock, the strike
+/// stack, a walk): none of those systems reads the seats but four-actions' grapple contest
+/// (the grid rules weigh its push by seat) and a held action's move in the initiative order
+/// (sorted again in id order).
+#[test]
+fn a_command_and_the_clock_name_their_fighters_by_entity() {
+    let sets = ["resolve", "settle", "clock: next up", "clock: dying turn", "strikes: casting", "strikes: taken"];
+    let by_seat = [
+        "four_actions::grapple_contest",
+        "d20_classic::held_action_goes_after_trigger",
+        "hex_phases::held_action_goes_before_trigger",
+    ];
+    for v in RulesVariant::ALL {
+        let listing = Engine::new(v).listing();
+        for system in listing.sets.iter().filter(|s| sets.contains(&s.name.as_str())).flat_map(|s| &s.systems) {
+            let reads_seats = system.reads.iter().any(|t| t == "Seats");
+            assert_eq!(reads_seats, by_seat.contains(&system.name.as_str()), "{v:?}: {}", system.name);
+        }
+    }
+}
+
 #[test]
 fn the_rules_in_the_middle_of_a_strike_are_narrow_systems_of_their_variants() {
     assert_eq!(
