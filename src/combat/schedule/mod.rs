@@ -240,19 +240,35 @@ pub struct Moves<'a> {
 
 /// The world's battle lent to `work` with the walk under way and the reactions waiting.
 pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves)) {
-    world.resource_scope(|world, mut walking: Mut<Walking>| {
-        world.resource_scope(|world, mut stack: Mut<StrikeStack>| {
+    with_taken(world, |world, walking: &mut Walking| {
+        with_taken(world, |world, stack: &mut StrikeStack| {
             let watches_steps = world.get_resource::<walked::StepsWatched>().is_some_and(|w| w.0);
-            let mut moves = Moves { walking: &mut walking, stack: &mut stack, watches_steps };
+            let mut moves = Moves { walking, stack, watches_steps };
             work(&mut crate::combat::battle::store::lend(world), &mut moves);
         })
     })
 }
 
+/// Runs `work` with resource `R` taken out of `world` and put back after, as
+/// `World::resource_scope` does, but leaving `R`'s default in its place meanwhile rather
+/// than removing it: in Bevy 0.19 a resource is a component of an entity of its own, and
+/// removing and inserting it would move that entity between archetypes twice. Nothing in
+/// `work` reaches `R` in the world (a scope would have panicked), so its default is still
+/// there to be overwritten.
+pub(crate) fn with_taken<R, U>(world: &mut World, work: impl FnOnce(&mut World, &mut R) -> U) -> U
+where
+    R: Resource + Component<Mutability = bevy::ecs::component::Mutable> + Default,
+{
+    let mut taken = std::mem::take(&mut *world.resource_mut::<R>());
+    let out = work(world, &mut taken);
+    *world.resource_mut::<R>() = taken;
+    out
+}
+
 /// The world's battle lent to `work` with the accepted command's actor and plan and the
 /// moves under way, if a command was accepted.
 pub fn with_accepted_moves(world: &mut World, work: impl FnOnce(&mut Battle, usize, &Plan, &mut Moves)) {
-    world.resource_scope(|world, turn: Mut<Turn>| {
+    with_taken(world, |world, turn: &mut Turn| {
         if let Some((actor, plan)) = turn.accepted() {
             with_moves(world, |b, moves| {
                 let actor = b.fighters.seat_of(actor).expect("the one acting is a combatant");
@@ -425,7 +441,7 @@ pub struct OwnState {
 impl OwnState {
     /// Starts the battle's and each seated combatant's part with their defaults.
     pub(crate) fn start(&self, world: &mut World) {
-        world.resource_scope(|world, seats: Mut<Seats>| {
+        with_taken(world, |world, seats: &mut Seats| {
             for kept in [self.battle, self.each].into_iter().flatten() {
                 (kept.start)(world, &seats.0);
             }
@@ -442,7 +458,7 @@ impl OwnState {
 
     /// Puts a copy of what the variant keeps into `world`.
     pub(crate) fn put(&self, world: &mut World, from: &Kept) {
-        world.resource_scope(|world, seats: Mut<Seats>| {
+        with_taken(world, |world, seats: &mut Seats| {
             for kept in [self.battle, self.each].into_iter().flatten() {
                 (kept.put)(world, &seats.0, from);
             }
