@@ -6,7 +6,6 @@
 //! (ap-phases' two AP) is left under way, if its caster kept hold of it, for its variant's
 //! settle-stage system ([`SpellsUnderWay`]).
 
-use super::stances::acting;
 use super::{Strike, StrikeStack, Turn};
 use crate::combat::Command;
 use crate::combat::battle::EventLog;
@@ -48,7 +47,7 @@ pub(crate) struct Announcing<'w, 's> {
 impl Announcing<'_, '_> {
     /// The spell the accepted command casts, as the check let it through.
     pub(crate) fn cast(&self) -> Option<Cast> {
-        let (caster, plan) = acting(&self.turn)?;
+        let (caster, plan) = self.turn.accepted()?;
         let Command::Cast { spell, target, defensive } = &plan.command else { return None };
         let caster_id = self.combatants.get(caster).ok()?.1.id.clone();
         let (target_id, target) = (target.clone(), super::named(&self.combatants, target)?);

@@ -196,12 +196,6 @@ pub(crate) fn unaware_are(condition: Condition, fighters: &mut Query<(&Awareness
     }
 }
 
-/// The fighter whose opportunity opens now, if one does.
-pub(crate) fn opening(called: &Called) -> Option<Entity> {
-    let Called::Acts(e) = *called else { return None };
-    Some(e)
-}
-
 /// At the start of its turn the fighter called has its reactions back, and stops being
 /// `condition` (d20-classic: flat-footed; four-actions: surprised): what the variant's
 /// system in [`Opening::GivenBack`] does.
@@ -212,7 +206,7 @@ pub(crate) fn reactions_back_and_no_longer(
     log: &mut EventLog,
     derived: &mut Derived,
 ) {
-    let Some(e) = opening(called) else { return };
+    let Some(e) = called.opening() else { return };
     let Ok((who, mut reactions, mut conditions)) = fighters.get_mut(e) else { return };
     reactions.used = 0;
     battle::change_condition(&who.id, &mut conditions, condition, false, log, derived);
@@ -226,6 +220,14 @@ pub enum Called {
     Nobody,
     Acts(Entity),
     Dying(Entity),
+}
+
+impl Called {
+    /// The fighter whose opportunity opens now, if one does.
+    pub fn opening(&self) -> Option<Entity> {
+        let Called::Acts(e) = *self else { return None };
+        Some(e)
+    }
 }
 
 /// Calls the next fighter up: passes over the fallen and those who cannot act, stops at a

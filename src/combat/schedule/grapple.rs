@@ -4,7 +4,6 @@
 //! variants' own escapes share.
 
 use super::Turn;
-use super::stances::acting;
 use crate::combat::Command;
 use crate::combat::battle::{Derived, EventLog};
 use crate::combat::event::CombatEvent;
@@ -26,7 +25,7 @@ pub(crate) fn escape_by_opposed_check(
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     if plan.command != Command::Escape {
         return;
     }

@@ -30,7 +30,7 @@ mod maneuver;
 pub(crate) use grapple::{Grapplers, release_both};
 pub use maneuver::{AimedManeuvers, Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
 mod stances;
-pub(crate) use stances::{acting, acting_seated, delay_to_end_of_order};
+pub(crate) use stances::{acting_seated, delay_to_end_of_order};
 mod systems;
 pub mod taken;
 mod walked;

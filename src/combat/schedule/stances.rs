@@ -13,11 +13,6 @@ use crate::combat::resolve::Plan;
 use crate::rules::{Battlefield, Combatant};
 use bevy::prelude::*;
 
-/// The acting fighter's entity and the accepted command, while one is being carried out.
-pub(crate) fn acting(turn: &Turn) -> Option<(Entity, &Plan)> {
-    turn.accepted()
-}
-
 /// The acting fighter's entity and seat (its place in id order, for the rules that name
 /// fighters so) and the accepted command, while one is being carried out.
 pub(crate) fn acting_seated<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
@@ -28,7 +23,7 @@ pub(crate) fn acting_seated<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity
 /// What the command costs: the acting fighter's budget becomes what the check said would be
 /// left of it.
 pub(super) fn spend_budget(turn: Res<Turn>, mut economies: Query<&mut crate::combat::fighter::Economy>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     if let Ok(mut economy) = economies.get_mut(me) {
         economy.budget.clone_from(&plan.budget_after);
     }
@@ -42,7 +37,7 @@ pub(super) fn take_stance(
     mut fighters: Query<(&Combatant, &mut Bonuses)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Ok((who, mut bonuses)) = fighters.get_mut(me) else { return };
     let unit = who.id.clone();
     let numbers = field.variant.numbers();
@@ -81,7 +76,7 @@ pub(crate) fn take_defensive_action(
     mut fighters: Query<(&Combatant, &mut Bonuses)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _)) = acting(&turn) else { return };
+    let Some((me, _)) = turn.accepted() else { return };
     let Ok((who, mut bonuses)) = fighters.get_mut(me) else { return };
     let numbers = field.variant.numbers();
     let (name, value) = numbers.defensive_action.clone();
@@ -96,7 +91,7 @@ pub(super) fn hold_attack(
     mut fighters: Query<(&Combatant, &mut Reactions)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Command::Hold { target } = &plan.command else { return };
     let Ok((who, mut reactions)) = fighters.get_mut(me) else { return };
     reactions.held = Some(target.clone());
@@ -116,7 +111,7 @@ pub(crate) fn delay_to_end_of_order(
     mut clock: ResMut<crate::combat::time::Clock>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _)) = acting(&turn) else { return };
+    let Some((me, _)) = turn.accepted() else { return };
     let last = clock.order.iter().filter_map(|&e| fighters.get(e).ok()).map(|(_, init)| init.order).min();
     let Ok((who, mut initiative)) = fighters.get_mut(me) else { return };
     initiative.order = last.unwrap_or(0) - 1;

@@ -2,7 +2,6 @@
 //! changing anything, the common rule in each resolve slot, the walk and the strikes, the
 //! end of the battle, the derived state, and the clock.
 
-use super::stances::acting;
 use super::{
     CastingSchedule, CastingTried, RulesSchedule, RulesStage, Slot, SpellsUnderWay, Strike, StrikeStack, Turn,
 };
@@ -111,7 +110,7 @@ fn take_verdict(In(verdict): In<Option<Turn>>, mut turn: ResMut<Turn>) {
 /// A move or a 5-ft step sets out along its planned path, from where the mover stands;
 /// the walk stage walks it.
 fn set_out(turn: Res<Turn>, positions: Query<&Position>, field: Res<Battlefield>, mut walking: ResMut<Walking>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let (Some(path), Ok(at)) = (plan.path.as_ref(), positions.get(me)) else { return };
     let kind = match plan.command {
         Command::Step { .. } => field.variant.numbers().step_name.as_str(),
@@ -128,7 +127,7 @@ fn charge_straight(
     field: Res<Battlefield>,
     mut walking: ResMut<Walking>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let (Command::Charge { target }, Some(path), Ok(at)) = (&plan.command, plan.path.as_ref(), positions.get(me))
     else {
         return;
@@ -151,7 +150,7 @@ fn attack_or_reload(
     field: Res<Battlefield>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let strike = match &plan.command {
         Command::Attack { target } | Command::FullAttack { target } => {
             let Some(target) = named(&combatants, target) else { return };
@@ -179,7 +178,7 @@ pub(crate) fn declare_maneuver(
     combatants: Query<(Entity, &Combatant)>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     stack.0.extend(maneuver_strike(plan, me, |id| named(&combatants, id)));
 }
 
@@ -202,7 +201,7 @@ pub(crate) fn maneuver_strike(
 /// Standing up from prone draws the attacks of opportunity the variant says it provokes;
 /// the fighter is up once they are made (`stand_up`).
 pub(crate) fn stand(turn: Res<Turn>, field: Res<Battlefield>, mut stack: ResMut<StrikeStack>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     if plan.command == Command::Stand {
         stack.0.extend(provoked(&field, Provoking::StandingUp, me, "stands up"));
     }
@@ -215,7 +214,7 @@ fn stand_up(
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Ok((who, mut conditions)) = fighters.get_mut(me) else { return };
     if plan.command == Command::Stand && conditions.in_fight() {
         battle::change_condition(&who.id, &mut conditions, Condition::Prone, false, &mut log, &mut derived);
@@ -229,7 +228,7 @@ fn load_crossbow(
     mut fighters: Query<(&Combatant, &Conditions, &mut Wielded)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Ok((who, conditions, mut wielded)) = fighters.get_mut(me) else { return };
     if plan.command == Command::Reload && conditions.in_fight() {
         wielded.loaded = true;

@@ -374,7 +374,7 @@ fn flat_footed_no_more(
 
 /// Its immediate action is its own again at the start of its turn.
 fn immediate_action_back(called: Res<Called>, mut immediates: Query<&mut ImmediateAction>) {
-    if let Some(e) = opening(&called)
+    if let Some(e) = called.opening()
         && let Ok(mut immediate) = immediates.get_mut(e)
     {
         immediate.0 = None;

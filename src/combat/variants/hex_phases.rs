@@ -59,7 +59,7 @@ fn abort_to_dodge(
 
 /// The standing order: whether to abort to a dodge when attacked.
 fn give_abort_order(turn: Res<Turn>, mut fighters: Query<(&Combatant, &mut Abort)>, mut log: ResMut<EventLog>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Command::AbortOrder { on } = plan.command else { return };
     let Ok((who, mut abort)) = fighters.get_mut(me) else { return };
     abort.order = Some(on);
@@ -427,7 +427,7 @@ fn held_action_goes_before_trigger(
 
 /// A fighter whose opportunity opens acts: it may abort again.
 fn may_abort_again(called: Res<Called>, mut aborts: Query<&mut Abort>) {
-    if let Some(e) = opening(&called)
+    if let Some(e) = called.opening()
         && let Ok(mut abort) = aborts.get_mut(e)
     {
         abort.locked = false;

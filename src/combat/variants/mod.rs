@@ -33,12 +33,12 @@ mod prelude {
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
     pub(super) use crate::combat::resolve::{self, Maneuver, gain};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
-    pub(super) use crate::combat::schedule::clock::{Called, opening, reactions_back_and_no_longer, unaware_are};
+    pub(super) use crate::combat::schedule::clock::{Called, reactions_back_and_no_longer, unaware_are};
     pub(super) use crate::combat::schedule::taken::{CountTaken, TakenSchedule, held_action_takers_move};
     pub(super) use crate::combat::schedule::{AimedManeuvers, Attempt, ManeuverCheck, ManeuverSchedule, ManeuverTried};
     pub(super) use crate::combat::schedule::{Broken, InvariantsSchedule, OwnInvariants};
     pub(super) use crate::combat::schedule::{
-        ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting, acting_seated,
+        ClockSchedule, ClockStep, Opening, Passing, RollsInitiative, RulesSchedule, Slot, Turn, acting_seated,
         keep_each, keep_for_battle, own_budget, pass_turn_when, remove_clock_systems, replace_slot,
     };
     pub(super) use crate::combat::schedule::{Counterspelling, add_counterspell};

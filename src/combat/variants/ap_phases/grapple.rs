@@ -136,7 +136,7 @@ pub(super) fn begin_continued_grapple(
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Command::Wrestle { follow_up } = plan.command else { return };
     let Ok((who, _, _, grapple, _)) = fighters.get(me) else { return };
     let unit = who.id.clone();
@@ -205,7 +205,7 @@ pub(super) fn escape_with_maneuver_check(
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     if plan.command != Command::Escape {
         return;
     }

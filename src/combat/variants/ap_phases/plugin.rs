@@ -106,7 +106,7 @@ fn initiative_is_dexterity(mut initiatives: Initiatives) {
 /// An advanced action under way goes on (ending the turn) unless the fighter abandons it
 /// for another action.
 fn advanced_action_continues(called: Res<Called>, mut fighters: Query<(&ActionPoints, &mut Economy)>) {
-    if let Some(e) = opening(&called)
+    if let Some(e) = called.opening()
         && let Ok((points, mut economy)) = fighters.get_mut(e)
         && points.advanced.is_some()
     {
@@ -124,7 +124,7 @@ fn go_on_with_advanced_action(
     mut log: ResMut<EventLog>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Ok((who, economy, mut points)) = fighters.get_mut(me) else { return };
     if !economy.budget.own::<PhaseAction>().continuing {
         return;
@@ -151,7 +151,7 @@ fn go_on_with_advanced_action(
 
 /// A charge is an advanced action of 2 AP: declared now, run at its completion.
 fn declare_charge(turn: Res<Turn>, mut fighters: Query<(&Combatant, &mut ActionPoints)>, mut log: ResMut<EventLog>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Command::Charge { target } = &plan.command else { return };
     let Ok((who, mut points)) = fighters.get_mut(me) else { return };
     points.ap -= 1;
@@ -166,7 +166,7 @@ fn begin_total_defense(
     mut fighters: Query<(&Combatant, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, _)) = acting(&turn) else { return };
+    let Some((me, _)) = turn.accepted() else { return };
     let Ok((who, mut points)) = fighters.get_mut(me) else { return };
     points.ap = points.ap.saturating_sub(1);
     points.advanced = Some(Advanced { action: AdvancedKind::TotalDefense, spent: 1, needed: 2 });
@@ -180,7 +180,7 @@ fn begin_total_defense(
 /// Coup de grace and first aid are complex advanced actions: beginning one provokes every
 /// threatening foe, whose attacks wait on the strike stack.
 fn provoke_complex_action(turn: Res<Turn>, mut stack: ResMut<StrikeStack>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     if let Some((_, _, trigger, _)) = complex_action(&plan.command) {
         stack.0.push(Strike::Provoked { mover: me, trigger: trigger.into() });
     }
@@ -193,7 +193,7 @@ fn begin_complex_action(
     mut fighters: Query<(&Combatant, &Conditions, &mut ActionPoints)>,
     mut log: ResMut<EventLog>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Some((action, name, _, needed)) = complex_action(&plan.command) else { return };
     let Ok((who, conditions, mut points)) = fighters.get_mut(me) else { return };
     let unit = who.id.clone();
@@ -218,7 +218,7 @@ fn maneuver_or_begin_grapple(
     mut log: ResMut<EventLog>,
     mut stack: ResMut<StrikeStack>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Command::Grapple { target } = &plan.command else {
         stack.0.extend(maneuver_strike(plan, me, |id| named(&combatants, id)));
         return;
@@ -235,7 +235,7 @@ fn maneuver_or_begin_grapple(
 
 /// "Once you ready an action, you forfeit all other actions this round."
 fn forfeit_other_actions(turn: Res<Turn>, mut points: Query<&mut ActionPoints>) {
-    let Some((me, _)) = acting(&turn) else { return };
+    let Some((me, _)) = turn.accepted() else { return };
     if let Ok(mut points) = points.get_mut(me) {
         points.ap = 1;
     }
@@ -265,7 +265,7 @@ fn cast_under_way(turn: Res<Turn>, mut under_way: ResMut<SpellsUnderWay>, mut po
 
 /// Every action spends an AP; those that are advanced actions spent theirs already.
 fn spend_action_point(turn: Res<Turn>, mut points: Query<&mut ActionPoints>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let spent_already = matches!(
         plan.command,
         Command::EndTurn

@@ -199,7 +199,7 @@ pub(super) fn dash_or_tumble(
     mut log: ResMut<EventLog>,
     mut walking: ResMut<Walking>,
 ) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let (Some(path), Ok((who, at, stats))) = (plan.path.as_ref(), fighters.get(me)) else { return };
     walking.0 = Some(match plan.command {
         Command::Dash { .. } => Walk::new(me, at.0, path, "dash", None),

@@ -81,10 +81,10 @@ type MayStrike<'w, 's> =
 
 /// A step was taken, by a mover still in the fight, that some foe may strike immediately
 /// (before the threat map is brought up to date for the step, which only then is needed).
-fn immediate_attack_possible(walking: Res<Walking>, seats: Res<Seats>, fighters: MayStrike) -> bool {
+fn immediate_attack_possible(walking: Res<Walking>, fighters: MayStrike) -> bool {
     let Some(mover) = walking.0.as_ref().map(|walk| walk.mover) else { return false };
     let Ok((mover_side, conditions, ..)) = fighters.get(mover) else { return false };
-    conditions.in_fight() && fighters.iter_many(&seats.0).any(|f| may_strike_immediately(f, mover_side))
+    conditions.in_fight() && fighters.iter().any(|f| may_strike_immediately(f, mover_side))
 }
 
 /// The foes a step brought the mover into the reach of (it was not in their reach where
@@ -418,7 +418,7 @@ fn delay_to_low_group(
     mut log: ResMut<EventLog>,
     mut derived: ResMut<Derived>,
 ) {
-    let Some((me, _)) = acting(&turn) else { return };
+    let Some((me, _)) = turn.accepted() else { return };
     let Ok((who, side, mut conditions, mut declared)) = fighters.get_mut(me) else { return };
     let was_high = round::in_high_group(&conditions, &declared, side, &round);
     let unit = who.id.clone();
@@ -434,7 +434,7 @@ fn delay_to_low_group(
 
 /// A declaration for the round: fight, charge, delay or a spell.
 fn declare_intent(turn: Res<Turn>, mut fighters: Query<(&Combatant, &mut Declaration)>, mut log: ResMut<EventLog>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let Command::Declare { intent } = &plan.command else { return };
     let Ok((who, mut declared)) = fighters.get_mut(me) else { return };
     declared.intent = Some(intent.clone());
@@ -454,7 +454,7 @@ fn announce_spell(mut announcing: Announcing, mut declarations: Query<&mut Decla
 
 /// Moving or attacking takes the round's major action.
 fn take_major_action(turn: Res<Turn>, mut declarations: Query<&mut Declaration>) {
-    let Some((me, plan)) = acting(&turn) else { return };
+    let Some((me, plan)) = turn.accepted() else { return };
     let cmd = &plan.command;
     let moves = matches!(cmd, Command::Move { .. });
     let attacks = matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Charge { .. });
