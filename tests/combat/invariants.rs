@@ -84,7 +84,7 @@ proptest! {
 }
 
 /// Each common invariant is a system over the components it names, and names what broke:
-/// two fighters on one square, one on a wall, hit points over the maximum, a dead fighter
+/// two fighters on one square, one on a wall or off the map, hit points over the maximum, a dead fighter
 /// acting. ap-phases and hex-phases list and check their own (at most 3 AP; at most two
 /// moves a phase), and no other variant has any.
 #[test]
@@ -103,6 +103,9 @@ fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
         b.lend().fighters.position[gob].0 = GridPos::new(0, 3);
         let broken = b.lend().check_invariants(None).unwrap_err();
         assert_eq!(broken, "gob stands on a wall at (0, 3)", "{v:?}");
+        b.lend().fighters.position[gob].0 = GridPos::new(-1, 3);
+        let broken = b.lend().check_invariants(None).unwrap_err();
+        assert_eq!(broken, "gob stands off the map at (-1, 3)", "{v:?}");
         b.lend().fighters.position[gob].0 = GridPos::new(6, 3);
         let max = b.read().fighters.health[hero].max;
         b.lend().fighters.health[hero].hp = max + 1;
