@@ -84,9 +84,9 @@ proptest! {
 }
 
 /// Each common invariant is a system over the components it names, and names what broke:
-/// two fighters on one square, one on a wall or off the map, hit points over the maximum, a dead fighter
-/// acting. ap-phases and hex-phases list and check their own (at most 3 AP; at most two
-/// moves a phase), and no other variant has any.
+/// two fighters on one square, one on a wall or off the map, hit points over the maximum, a
+/// dead fighter acting. ap-phases and hex-phases list and check their own (at most 3 AP; at
+/// most two moves a phase), and no other variant has any.
 #[test]
 fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
     use fivefoot::combat::engine::Engine;
