@@ -70,7 +70,7 @@ impl Behaviour {
 
     /// The next command of `actor` under this behaviour.
     /// Close and strike is the greedy AI's own line: no move of its own before it.
-    pub fn command(self, b: &mut Battle, actor: usize) -> Command {
+    pub fn command(self, b: &Battle, actor: usize) -> Command {
         if let Some(first) = first_things(b, actor) {
             return first;
         }
@@ -127,12 +127,11 @@ struct Reachable {
 }
 
 /// Where a move can take the actor now (nothing when no move is left).
-fn reachable(b: &mut Battle, actor: usize) -> Vec<Reachable> {
+fn reachable(b: &Battle, actor: usize) -> Vec<Reachable> {
     let here = b.fighters.position[actor].0;
     if b.affordable(&Command::Move { to: here }).is_err() {
         return vec![];
     }
-    b.refresh();
     let view = b.view();
     one_move(b, actor)
         .destinations(&view)
@@ -147,12 +146,12 @@ fn threatened(view: &RulesView, actor: usize, fp: Footprint) -> bool {
 }
 
 /// The first of `squares`' moves that the rules accept, best first.
-fn first_valid_move(b: &mut Battle, squares: impl IntoIterator<Item = GridPos>) -> Option<Command> {
+fn first_valid_move(b: &Battle, squares: impl IntoIterator<Item = GridPos>) -> Option<Command> {
     squares.into_iter().map(|to| Command::Move { to }).find(|m| b.allows(m))
 }
 
 /// Strike the weakest foe in reach; failing that, close on the weakest foe there is.
-fn focus_fire(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+fn focus_fire(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let mut weakest = foes.to_vec();
     weakest.sort_by_key(|&t| (b.fighters.health[t].hp, t));
     if foe_in_reach(b, actor, foes) {
@@ -195,7 +194,7 @@ fn side_target(b: &Battle, actor: usize, foes: &[usize]) -> Option<usize> {
 
 /// Strike the side's target if it is in reach; close with it if no foe is; else (another
 /// foe in reach) the common strike.
-fn concentrate(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+fn concentrate(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let target = side_target(b, actor, foes)?;
     if let Some(strike) = strike_at(b, target) {
         return Some(strike);
@@ -220,8 +219,7 @@ fn concentrate(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> 
 /// Step, or else move, to a square that flanks a foe in the fight an ally already
 /// threatens (the move drawing the fewest attacks, then the cheapest); none when it
 /// already flanks one. A foe down already is no one to flank: going round it wastes a turn.
-fn flank(b: &mut Battle, actor: usize) -> Option<Command> {
-    b.refresh();
+fn flank(b: &Battle, actor: usize) -> Option<Command> {
     let squares = {
         let view = b.view();
         let foes = foes_of(b, actor);
@@ -266,8 +264,7 @@ fn cover_from_archers(b: &Battle, view: &RulesView, actor: usize, fp: Footprint,
 /// from the foe archers, then the fewest attacks drawn, then the cheapest. Where it stands
 /// already will do (it stays and shoots) if no foe threatens it there, it can shoot from
 /// there, and no square it reaches without drawing an attack has more cover.
-fn hold_cover(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
-    b.refresh();
+fn hold_cover(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let here = b.fighters.at(actor).footprint();
     let settled = !threatened(&b.view(), actor, here) && attack_position(b, &b.view(), actor, foes, here);
     let here_cover = cover_from_archers(b, &b.view(), actor, here, foes);
@@ -293,8 +290,7 @@ fn hold_cover(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
 /// Ranged: when a foe threatens it, get out of every foe's reach: a step where the variant
 /// has one (it draws no attack), else the square drawing the fewest attacks, one it can
 /// shoot from if any.
-fn kite(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
-    b.refresh();
+fn kite(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let (here, side) = (b.fighters.at(actor).footprint(), b.fighters.body[actor].size.side());
     if !threatened(&b.view(), actor, here) {
         return None;
@@ -316,8 +312,7 @@ fn kite(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
 
 /// A step (where the variant has one it may take now: it draws no attack) to a square no
 /// foe threatens, when one threatens it where it stands.
-fn step_out(b: &mut Battle, actor: usize) -> Option<Command> {
-    b.refresh();
+fn step_out(b: &Battle, actor: usize) -> Option<Command> {
     let (here, side) = (b.fighters.at(actor).footprint(), b.fighters.body[actor].size.side());
     let steps: Vec<GridPos> = {
         let view = b.view();
@@ -336,7 +331,7 @@ fn step_out(b: &mut Battle, actor: usize) -> Option<Command> {
 /// Fall back: out of every foe's reach by a step where one will do (it draws no attack);
 /// else the square of its move farthest from the nearest foe, drawing the fewest attacks;
 /// with no move left, fight on defensively where the variant allows, else end.
-fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
+fn withdraw(b: &Battle, actor: usize, foes: &[usize]) -> Command {
     if let Some(step) = step_out(b, actor) {
         return step;
     }
@@ -365,9 +360,8 @@ fn withdraw(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
 /// Wait for the foes: end the turn while the fight has not begun (no unit of its side
 /// threatens a foe or stands where a foe threatens it), so the foes walk into its side's
 /// reach and it strikes first; once anyone is engaged, the behaviour closes and strikes.
-fn hold(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+fn hold(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let side: Vec<usize> = side_in_fight(b, actor).collect();
-    b.refresh();
     let engaged =
         side.into_iter().any(|a| threatened(&b.view(), a, b.fighters.at(a).footprint()) || foe_in_reach(b, a, foes));
     (!engaged).then_some(Command::EndTurn)

@@ -68,7 +68,7 @@ impl Candidate {
 
 /// The candidates for `actor`'s next command: each of `behaviours`' commands, then (if
 /// `search_own`) the strikes and declarations no behaviour gives, in id order.
-pub(super) fn gather(b: &mut Battle, actor: usize, behaviours: &[Behaviour], search_own: bool) -> Vec<Candidate> {
+pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_own: bool) -> Vec<Candidate> {
     let mut candidates: Vec<Candidate> = Vec::new();
     for &behaviour in behaviours {
         let command = behaviour.command(b, actor);
@@ -91,7 +91,7 @@ pub(super) fn gather(b: &mut Battle, actor: usize, behaviours: &[Behaviour], sea
 
 /// A strike at each foe `actor` can attack now, in id order (a full attack where the
 /// variant has one and it is allowed); none while something comes first.
-fn strikes(b: &mut Battle, actor: usize) -> Vec<Command> {
+fn strikes(b: &Battle, actor: usize) -> Vec<Command> {
     if super::first_things(b, actor).is_some() {
         return vec![];
     }
@@ -109,7 +109,7 @@ fn strikes(b: &mut Battle, actor: usize) -> Vec<Command> {
 /// Where the round opens with declarations (osr-segments): each intent `actor` may declare
 /// now (to fight, to delay, a charge at each foe in the fight, in id order), the greedy
 /// AI's own among them; none elsewhere or at any other moment.
-fn declarations(b: &mut Battle, actor: usize) -> Vec<Command> {
+fn declarations(b: &Battle, actor: usize) -> Vec<Command> {
     if !b.budget().declaring() {
         return vec![];
     }
@@ -150,8 +150,7 @@ pub(super) fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -
 }
 
 /// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws.
-pub(super) fn attacks_drawn(b: &mut Battle, actor: usize, to: GridPos) -> Option<usize> {
-    b.refresh();
+pub(super) fn attacks_drawn(b: &Battle, actor: usize, to: GridPos) -> Option<usize> {
     let view = b.view();
     Some(super::one_move(b, actor).plan_to(&view, to).ok()?.provokes.len())
 }

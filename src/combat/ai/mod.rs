@@ -3,7 +3,9 @@
 //! with no tactics beyond the obvious (break free of a grapple or strike from inside
 //! it, finish a helpless foe when nothing else is at hand); `Tactical` searches over a
 //! portfolio of behaviours by playouts (`tactical`, `behaviours`); `Scripted` replays a
-//! recorded list of commands.
+//! recorded list of commands. Every AI reads the battle as it stands between commands
+//! (`&Battle`, its derived maps up to date) and never has it lent: a decision changes
+//! nothing, and a playout changes its scratch world only by giving commands.
 
 pub mod behaviours;
 mod candidates;
@@ -131,12 +133,12 @@ pub struct Greedy;
 
 impl Ai for Greedy {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
-        greedy(&mut battle.lend(), actor)
+        greedy(&battle.read(), actor)
     }
 }
 
 /// The greedy AI's command for `actor`.
-pub fn greedy(b: &mut Battle, actor: usize) -> Command {
+pub fn greedy(b: &Battle, actor: usize) -> Command {
     if let Some(first) = first_things(b, actor) {
         return first;
     }
@@ -162,7 +164,7 @@ pub(crate) fn foes_of(b: &Battle, actor: usize) -> Vec<usize> {
 /// What comes before any choice of foe or square, whatever the AI: a declaration where
 /// the round asks for one, an advanced action going on, standing up, reloading, fighting
 /// out of a grapple.
-pub(crate) fn first_things(b: &mut Battle, actor: usize) -> Option<Command> {
+pub(crate) fn first_things(b: &Battle, actor: usize) -> Option<Command> {
     if b.budget().declaring() {
         return Some(Command::Declare { intent: declaration(b, actor) });
     }
@@ -197,7 +199,7 @@ pub(crate) fn first_things(b: &mut Battle, actor: usize) -> Option<Command> {
 /// Attacks the weakest of `foes` it can reach now (a full attack where the variant makes it
 /// worth it); else a coup de grace or first aid; else closes with the nearest foe (a charge
 /// from afar, a move to a square it can attack from).
-pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> Command {
+pub(crate) fn close_and_strike(b: &Battle, actor: usize, foes: &[usize]) -> Command {
     // 1. Attack the weakest foe it can reach now.
     let mut targets: Vec<usize> = foes.to_vec();
     targets.sort_by_key(|&t| (b.fighters.health[t].hp, t));
@@ -239,7 +241,7 @@ pub(crate) fn close_and_strike(b: &mut Battle, actor: usize, foes: &[usize]) -> 
 
 /// The strike the acting fighter can make at `t` now, if any: a full attack where the
 /// variant makes it worth it, else a single attack.
-pub(crate) fn strike_at(b: &mut Battle, t: usize) -> Option<Command> {
+pub(crate) fn strike_at(b: &Battle, t: usize) -> Option<Command> {
     let id = b.fighters.combatant[t].id.clone();
     let full = Command::FullAttack { target: id.clone() };
     if b.variant.numbers().ai.full_attack && b.allows(&full) {
@@ -250,8 +252,7 @@ pub(crate) fn strike_at(b: &mut Battle, t: usize) -> Option<Command> {
 }
 
 /// Whether one of `foes` stands in `actor`'s reach (as the threat map stands).
-pub(crate) fn foe_in_reach(b: &mut Battle, actor: usize, foes: &[usize]) -> bool {
-    b.refresh();
+pub(crate) fn foe_in_reach(b: &Battle, actor: usize, foes: &[usize]) -> bool {
     let view = b.view();
     foes.iter().any(|&t| view.threat.threatens(actor, b.fighters.at(t).footprint()))
 }
@@ -260,12 +261,11 @@ pub(crate) fn foe_in_reach(b: &mut Battle, actor: usize, foes: &[usize]) -> bool
 /// touch who is dying or down to half its hit points, else an attack spell on the
 /// weakest foe it reaches. Cast defensively where that is possible and a foe threatens
 /// it; in osr-segments only the spell declared.
-pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
+pub(crate) fn spell_to_cast(b: &Battle, actor: usize) -> Option<Command> {
     let known = b.fighters.stats[actor].def.spellcasting.as_ref()?.spells.clone();
     if b.fighters.spells[actor].left == 0 {
         return None;
     }
-    b.refresh();
     let threatened = {
         let view = b.view();
         view.threat.threateners_of(b.fighters.at(actor).footprint()) & view.roster.foes_of(actor) != 0
@@ -310,7 +310,7 @@ pub(crate) fn spell_to_cast(b: &mut Battle, actor: usize) -> Option<Command> {
 /// osr-segments: a caster with spells left declares its first spell when it has a use
 /// for it now; others declare a charge at the nearest foe it can charge when no foe is
 /// in reach and none can be reached with a move; otherwise declare to fight.
-fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
+fn declaration(b: &Battle, actor: usize) -> super::command::Intent {
     use super::command::Intent;
     if let Some(Command::Cast { spell, .. }) = spell_to_cast(b, actor) {
         return Intent::Cast { spell };
@@ -331,11 +331,10 @@ fn declaration(b: &mut Battle, actor: usize) -> super::command::Intent {
 /// ap-phases: first aid for a dying friend beside it, else a coup de grace on a helpless
 /// foe in reach, when no foe in the fight is in reach or threatens the actor (the AP and
 /// attacks of opportunity of a complex action are then safe).
-fn coup_de_grace_or_first_aid(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+fn coup_de_grace_or_first_aid(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     if !b.variant.numbers().ai.complex_actions {
         return None;
     }
-    b.refresh();
     let busy = {
         let view = b.view();
         let me = b.fighters.at(actor).footprint();
@@ -369,8 +368,7 @@ pub(crate) fn one_move(b: &Battle, actor: usize) -> std::sync::Arc<rules::MoveRa
     b.move_range(actor, MoveMode::Move, allowance)
 }
 
-fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
-    b.refresh();
+fn can_reach_with_a_move(b: &Battle, actor: usize) -> bool {
     let view = b.view();
     let range = one_move(b, actor);
     let side = b.fighters.body[actor].size.side();
@@ -392,8 +390,7 @@ fn can_reach_with_a_move(b: &mut Battle, actor: usize) -> bool {
 /// Where one move should take the actor: a square from which it can attack (fewest
 /// provocations, then cheapest); failing that, the farthest square it can reach along
 /// the cheapest path to such a square; failing that, the square closest to a foe.
-pub(crate) fn best_approach(b: &mut Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
-    b.refresh();
+pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
     let range = one_move(b, actor);

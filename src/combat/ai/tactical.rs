@@ -169,13 +169,13 @@ impl Ai for Tactical {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
         self.scored.clear();
         if let Some(line) = self.holding(battle, actor) {
-            let command = line.command(&mut battle.lend(), actor);
+            let command = line.command(&battle.read(), actor);
             let who = battle.read().fighters.combatant[actor].id.clone();
             self.reason = format!("{who}: {} goes on (the line chosen this turn)", line.name());
             return command;
         }
         let budget = self.difficulty.budget().for_size(battle.read().fighters.len());
-        let mut candidates = gather(&mut battle.lend(), actor, budget.behaviours, budget.every_target);
+        let mut candidates = gather(&battle.read(), actor, budget.behaviours, budget.every_target);
         let who = battle.read().fighters.combatant[actor].id.clone();
         if candidates.len() == 1 {
             let only = candidates.pop().expect("one candidate");
@@ -260,7 +260,7 @@ impl Ai for Tactical {
             .collect();
         let chosen = candidates.swap_remove(best);
         let drawn = match &chosen.command {
-            Command::Move { to } => attacks_drawn(&mut battle.lend(), actor, *to),
+            Command::Move { to } => attacks_drawn(&battle.read(), actor, *to),
             _ => None,
         };
         self.reason = reason(&who, &chosen, drawn, baseline, played);
@@ -331,20 +331,20 @@ fn for_turns(
         }
         was_acting = now == actor;
         let cmd = {
-            let mut b = scratch.lend();
+            let b = scratch.read();
             let apart =
                 b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint());
             match (now == actor, opened) {
                 (true, false) => opening.clone(),
-                (true, true) => behaviour.command(&mut b, now),
+                (true, true) => behaviour.command(&b, now),
                 // Too far to touch the actor's fight before its next turn: only what cannot
                 // wait (a declaration), so a large battle's playout costs what a small one does.
-                (false, _) if apart > within => super::first_things(&mut b, now).unwrap_or(Command::EndTurn),
+                (false, _) if apart > within => super::first_things(&b, now).unwrap_or(Command::EndTurn),
                 (false, _) if b.fighters.side[now] == b.fighters.side[actor] => match plan.get(now) {
-                    Some(Some(line)) => line.command(&mut b, now),
-                    _ => greedy(&mut b, now),
+                    Some(Some(line)) => line.command(&b, now),
+                    _ => greedy(&b, now),
                 },
-                (false, _) => greedy(&mut b, now),
+                (false, _) => greedy(&b, now),
             }
         };
         opened |= now == actor;
@@ -370,11 +370,11 @@ fn to_the_end(
         let Some(now) = scratch.actor() else { break };
         opening_over |= opened && now != actor;
         let cmd = {
-            let mut b = scratch.lend();
+            let b = scratch.read();
             match (now == actor && !opening_over, opened) {
                 (true, false) => opening.clone(),
-                (true, true) => behaviour.command(&mut b, now),
-                (false, _) => greedy(&mut b, now),
+                (true, true) => behaviour.command(&b, now),
+                (false, _) => greedy(&b, now),
             }
         };
         opened |= now == actor;
