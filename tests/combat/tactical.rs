@@ -195,9 +195,9 @@ fn the_flank_behaviour_takes_the_square_across_from_an_ally() {
             unit("gob", "red", (5, 3), "goblin", None),
         ];
         let mut b = battle(units, v, 3);
-        let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&mut b.lend(), a));
+        let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&b.read(), a));
         assert_eq!(cmd, Command::Move { to: GridPos::new(6, 3) }, "{v}: the square across the goblin from the ally");
-        let greedy = next_deed(&mut b, "hero", &mut |b, a| fivefoot::combat::ai::greedy(&mut b.lend(), a));
+        let greedy = next_deed(&mut b, "hero", &mut |b, a| fivefoot::combat::ai::greedy(&b.read(), a));
         assert_ne!(greedy, cmd, "{v}: greedy does not flank here, so the test tells them apart");
     }
 }
@@ -221,9 +221,9 @@ fn the_flank_behaviour_does_not_go_round_a_foe_already_down() {
         for c in [Condition::Unconscious, Condition::Prone, Condition::Dying] {
             b.lend().fighters.conditions[down].add(c);
         }
-        let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&mut b.lend(), a));
+        let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&b.read(), a));
         assert_ne!(cmd, Command::Move { to: GridPos::new(6, 3) }, "{v}: not round the dying goblin");
-        let greedy = next_deed(&mut b, "hero", &mut |b, a| fivefoot::combat::ai::greedy(&mut b.lend(), a));
+        let greedy = next_deed(&mut b, "hero", &mut |b, a| fivefoot::combat::ai::greedy(&b.read(), a));
         assert_eq!(cmd, greedy, "{v}: it closes on the goblin still fighting");
     }
 }
@@ -240,7 +240,7 @@ fn the_flank_behaviour_steps_into_a_flanking_square_a_step_away() {
         unit("gob", "red", (5, 3), "goblin", None),
     ];
     let mut b = battle(units, RulesVariant::D20Classic, 3);
-    let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&mut b.lend(), a));
+    let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&b.read(), a));
     assert_eq!(cmd, Command::Step { to: GridPos::new(6, 3) });
     let before = b.stats().attacks_of_opportunity;
     b.execute(cmd).unwrap();
@@ -260,7 +260,7 @@ fn a_kiting_archer_steps_out_of_reach_rather_than_walking() {
             unit("brute", "red", (5, 3), "human_fighter", None),
         ];
         let mut b = battle(units, v, 5);
-        let cmd = next_deed(&mut b, "bow", &mut |b, a| Behaviour::Kite.command(&mut b.lend(), a));
+        let cmd = next_deed(&mut b, "bow", &mut |b, a| Behaviour::Kite.command(&b.read(), a));
         let before = b.stats().attacks_of_opportunity;
         assert!(b.validate(&cmd).is_ok(), "{v}: {cmd:?}");
         b.execute(cmd.clone()).unwrap();
@@ -292,7 +292,7 @@ fn the_wounded_foe_is_struck_first() {
             let mut b = battle(units.clone(), v, 7);
             let mut brain = Tactical::new(Difficulty::Normal);
             let cmd = next_deed(&mut b, "hero", &mut |b, a| {
-                if tactical { brain.decide(b, a) } else { fivefoot::combat::ai::greedy(&mut b.lend(), a) }
+                if tactical { brain.decide(b, a) } else { fivefoot::combat::ai::greedy(&b.read(), a) }
             });
             let target = match &cmd {
                 Command::Attack { target } | Command::FullAttack { target } => target.as_str(),
@@ -385,7 +385,7 @@ fn an_archer_takes_the_square_with_cover_over_the_open() {
             fivefoot::rules::cover_between(&read.view(), foe, me, false).cover
         };
         assert_eq!(cover(&b), fivefoot::rules::CoverKind::None, "{v}: in the open to begin with");
-        let cmd = next_deed(&mut b, "bow", &mut |b, a| Behaviour::HoldCover.command(&mut b.lend(), a));
+        let cmd = next_deed(&mut b, "bow", &mut |b, a| Behaviour::HoldCover.command(&b.read(), a));
         let Command::Move { to } = cmd else { panic!("{v}: hold cover moves first: {cmd:?}") };
         b.execute(cmd).unwrap();
         assert_ne!(cover(&b), fivefoot::rules::CoverKind::None, "{v}: behind the low wall at {to:?}");
@@ -408,7 +408,7 @@ fn a_withdrawing_fighter_steps_out_rather_than_walking_out() {
             unit("other", "red", (8, 6), "human_fighter", None),
         ];
         let mut b = battle(units, v, 5);
-        let cmd = next_deed(&mut b, "hurt", &mut |b, a| Behaviour::Withdraw.command(&mut b.lend(), a));
+        let cmd = next_deed(&mut b, "hurt", &mut |b, a| Behaviour::Withdraw.command(&b.read(), a));
         assert!(matches!(cmd, Command::Step { .. }), "{v}: a step out, not a walk: {cmd:?}");
         let before = b.stats().attacks_of_opportunity;
         b.execute(cmd.clone()).unwrap();
@@ -432,7 +432,7 @@ fn the_side_concentrates_on_the_foe_most_of_it_can_strike() {
         ];
         for id in ["left", "right"] {
             let mut b = wide_battle(units.clone(), v, 4);
-            let cmd = next_deed(&mut b, id, &mut |b, a| Behaviour::Concentrate.command(&mut b.lend(), a));
+            let cmd = next_deed(&mut b, id, &mut |b, a| Behaviour::Concentrate.command(&b.read(), a));
             assert!(
                 matches!(&cmd, Command::Attack { target } | Command::FullAttack { target } if target == "gob"),
                 "{v}: {id} strikes the goblin: {cmd:?}"
@@ -453,10 +453,10 @@ fn the_side_concentrates_on_the_foe_most_of_it_can_strike() {
             other => panic!("{v}: a move or a charge, not {other:?}"),
         };
         let mut b = wide_battle(units.clone(), v, 4);
-        let cmd = next_deed_or_charge(&mut b, "third", &mut |b, a| Behaviour::Concentrate.command(&mut b.lend(), a));
+        let cmd = next_deed_or_charge(&mut b, "third", &mut |b, a| Behaviour::Concentrate.command(&b.read(), a));
         assert_eq!(toward(&cmd), "gob", "{v}: the third goes for the goblin: {cmd:?}");
         let mut b = wide_battle(units, v, 4);
-        let greedy = next_deed_or_charge(&mut b, "third", &mut |b, a| fivefoot::combat::ai::greedy(&mut b.lend(), a));
+        let greedy = next_deed_or_charge(&mut b, "third", &mut |b, a| fivefoot::combat::ai::greedy(&b.read(), a));
         assert_eq!(toward(&greedy), "wolf", "{v}: greedy goes for the nearest, so the test tells them apart");
     }
 }
@@ -497,7 +497,7 @@ fn holding_ends_when_an_ally_is_engaged() {
 /// The hold behaviour's first command for `id` (everyone before it ending its turn).
 fn next_hold(b: &mut BattleWorld, id: &str) -> Command {
     use fivefoot::combat::ai::Behaviour;
-    next_such(b, id, &mut |b, a| Behaviour::Hold.command(&mut b.lend(), a), |_| true)
+    next_such(b, id, &mut |b, a| Behaviour::Hold.command(&b.read(), a), |_| true)
 }
 
 /// A battle on an open 16 × 10 field.
