@@ -142,17 +142,22 @@ impl Battle<'_, '_> {
         label: impl ScheduleLabel,
         given: R,
     ) -> Option<R> {
+        self.in_world(|world| run_with(world, label, given)).flatten()
+    }
+
+    /// Gives the battle's whole world to `work`, in the middle of what a driver is doing:
+    /// the rules that run on the world (the attack pipeline, `resolve::attack_routine`;
+    /// a small rule schedule). Only a battle lent the world whole has it to give (`None`).
+    pub(crate) fn in_world<U>(&mut self, work: impl FnOnce(&mut World) -> U) -> Option<U> {
         let Whole::Lent(cell) = self.world else { return None };
         // SAFETY: the world was lent whole to this battle (`store::lend`) and the battle is
-        // borrowed uniquely, so nothing else reaches the world while the schedule runs; the
+        // borrowed uniquely, so nothing else reaches the world while `work` runs; the
         // battle's pointers into the world are all made anew afterwards (`hold_anew`), none
         // made before the run is used after it.
         unsafe {
-            let left = run_with(cell.world_mut(), label, given);
-            if left.is_some() {
-                store::hold_anew(self, cell);
-            }
-            left
+            let out = work(cell.world_mut());
+            store::hold_anew(self, cell);
+            Some(out)
         }
     }
 
@@ -460,4 +465,20 @@ where
         })
         .ok()
         .flatten()
+}
+
+/// Runs `work` with resource `R` taken out of `world` and put back after, as
+/// `World::resource_scope` does, but leaving `R`'s default in its place meanwhile rather
+/// than removing it: in Bevy 0.19 a resource is a component of an entity of its own, and
+/// removing and inserting it would move that entity between archetypes twice. Nothing in
+/// `work` reaches `R` in the world (a scope would have panicked), so its default is still
+/// there to be overwritten.
+pub(crate) fn with_taken<R, U>(world: &mut World, work: impl FnOnce(&mut World, &mut R) -> U) -> U
+where
+    R: Resource + Component<Mutability = Mutable> + Default,
+{
+    let mut taken = std::mem::take(&mut *world.resource_mut::<R>());
+    let out = work(world, &mut taken);
+    *world.resource_mut::<R>() = taken;
+    out
 }

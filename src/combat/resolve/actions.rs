@@ -75,8 +75,3 @@ impl Maneuver {
         }
     }
 }
-
-/// Whether `what` provokes attacks of opportunity under the battle's variant.
-pub(crate) fn provokes(b: &Battle, what: crate::variants::Provoking) -> bool {
-    b.variant.numbers().provoked_by.contains(&what)
-}

@@ -111,7 +111,8 @@ pub(crate) fn spoiled(unit: String, sp: &SpellDef, reason: String) -> CombatEven
 /// when it dropped (the spell is then lost).
 pub(crate) fn provoked_by_casting(b: &mut Battle, c: usize, sp: &SpellDef) -> Option<i32> {
     let before = b.fighters.health[c].hp;
-    provoke_threateners(b, c, "casts a spell");
+    let caster = b.fighters.entity(c);
+    b.in_world(|world| provoke_threateners(world, caster, "casts a spell"));
     if !b.fighters.conditions[c].in_fight() {
         lost(b, c, sp, "the caster dropped".into());
         return None;

@@ -24,7 +24,6 @@ pub(crate) use reactions::{opportunity, provoke_threateners};
 pub use reactions::{reaction_allowance, reactions_allowed};
 pub(crate) use strike::{attack_routine, deal_damage};
 
-use actions::*;
 use economy::*;
 use reactions::*;
 use strike::*;

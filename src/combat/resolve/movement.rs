@@ -230,7 +230,8 @@ pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
     let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
     b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
     b.took(Taken::HeldAction { by: b.fighters.entity(h), trigger: b.fighters.entity(mover) });
-    roll_attack(b, h, mover, AttackKind::Primary, &AttackContext::default());
+    let (h, mover) = (b.fighters.entity(h), b.fighters.entity(mover));
+    b.in_world(|world| roll_attack(world, h, mover, AttackKind::Primary, &AttackContext::default()));
     b.refresh();
 }
 
@@ -325,7 +326,8 @@ pub(crate) fn charge_attack(b: &mut Battle, a: usize, t: usize) {
     b.fighters.reactions[a].charged = Some((b.fighters.entity(t), b.clock.round));
     let ctx = AttackContext { charge: true };
     let full = nums.charge_full_attack;
-    attack_routine(b, a, t, AttackKind::Primary, full, &ctx);
+    let (attacker, target) = (b.fighters.entity(a), b.fighters.entity(t));
+    b.in_world(|world| attack_routine(world, attacker, target, AttackKind::Primary, full, &ctx));
     // The damage bonus lasts for the charge's attacks only.
     b.fighters.bonuses[a].damage.retain(|(n, _)| n != "charge");
 }

@@ -2,6 +2,11 @@
 //! casting in melee).
 
 use super::*;
+use crate::combat::battle::store::{self, EventLog, Record, TakenInStrike};
+use crate::combat::battle::{Provoked, run_with};
+use crate::combat::fighter::Reactions;
+use crate::rules::{Battlefield, Combatant, Wielded};
+use bevy::prelude::{Entity, World};
 
 /// Whether `reactor` may react to `mover` now, under the variant's budget of reactions.
 pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
@@ -13,52 +18,64 @@ pub(super) fn can_react(b: &Battle, reactor: usize, mover: usize) -> bool {
     b.rules().may_react(b, reactor, mover, allowance)
 }
 
-/// An attack of opportunity (free attack) by `reactor` on `mover`, if allowed.
-pub(crate) fn opportunity(b: &mut Battle, reactor: usize, mover: usize, trigger: &str) {
-    if !can_react(b, reactor, mover) {
+/// An attack of opportunity (free attack) by `reactor` on `mover`, if allowed, on the
+/// battle's world.
+pub(crate) fn opportunity(world: &mut World, reactor: Entity, mover: Entity, trigger: &str) {
+    refresh(world);
+    let (legal, at, by) = {
+        let b = store::read(world);
+        let (r, m) = (seat(&b, reactor), seat(&b, mover));
+        let legal = can_react(&b, r, m)
+            && attack::profile(&b, &b.view(), r, m, &AttackKind::Opportunity, &AttackContext::default()).legal;
+        (legal, b.fighters.position[m].0, r)
+    };
+    if !legal {
         return;
     }
-    b.refresh();
-    let at = b.fighters.position[mover].0;
-    let profile = attack::profile(b, &b.view(), reactor, mover, &AttackKind::Opportunity, &AttackContext::default());
-    if !profile.legal {
+    if let Some(seen) = world.resource_mut::<Record>().into_inner().foreseen.as_mut() {
+        // Foreseen, not made: noted, and left unrolled.
+        seen.push(Provoked { by, trigger: trigger.into() });
         return;
     }
-    if b.foresee(reactor, trigger) {
-        return;
-    }
-    let (by, target) = (b.fighters.combatant[reactor].id.clone(), b.fighters.combatant[mover].id.clone());
-    b.emit(CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() });
+    let by = world.get::<Combatant>(reactor).expect(A_COMBATANT).id.clone();
+    let target = world.get::<Combatant>(mover).expect(A_COMBATANT).id.clone();
+    let aoo = CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() };
+    world.resource_mut::<EventLog>().push(aoo);
     // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".
-    b.run_rules(DistractedSchedule, Distracted { unit: b.fighters.entity(reactor) });
-    b.stats.attacks_of_opportunity += 1;
-    let f = &mut b.fighters.reactions[reactor];
-    f.used += 1;
-    f.this_round += 1;
-    f.free_attacked_by.insert(target);
-    b.took(Taken::AttackOfOpportunity { by: b.fighters.entity(reactor) });
-    roll_attack(b, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
+    run_with(world, DistractedSchedule, Distracted { unit: reactor });
+    world.resource_mut::<Record>().stats.attacks_of_opportunity += 1;
+    let mut reactions = world.get_mut::<Reactions>(reactor).expect(A_COMBATANT);
+    reactions.used += 1;
+    reactions.this_round += 1;
+    reactions.free_attacked_by.insert(target);
+    world.resource_mut::<TakenInStrike>().0.push(Taken::AttackOfOpportunity { by: reactor });
+    roll_attack(world, reactor, mover, AttackKind::Opportunity, &AttackContext::default());
 }
 
 /// Foes threatening a ranged attacker get their attacks of opportunity first, where the
 /// variant says firing provokes.
-pub(super) fn ranged_provokes(b: &mut Battle, a: usize) {
-    if b.fighters.wielded[a].def.is_ranged() && provokes(b, crate::variants::Provoking::Firing) {
-        provoke_threateners(b, a, "fires in melee");
+pub(super) fn ranged_provokes(world: &mut World, a: Entity) {
+    let ranged = world.get::<Wielded>(a).expect(A_COMBATANT).def.is_ranged();
+    let variant = world.resource::<Battlefield>().variant;
+    if ranged && variant.numbers().provoked_by.contains(&crate::variants::Provoking::Firing) {
+        provoke_threateners(world, a, "fires in melee");
     }
 }
 
 /// Every foe threatening `a` gets its attack of opportunity, first to last; stops if `a`
 /// drops.
-pub(crate) fn provoke_threateners(b: &mut Battle, a: usize, trigger: &str) {
-    b.refresh();
-    let view = b.view();
-    let threateners: Vec<usize> =
-        rules::roster::indices(view.threat.threateners_of(b.fighters.at(a).footprint()) & view.roster.foes_of(a))
-            .collect();
+pub(crate) fn provoke_threateners(world: &mut World, a: Entity, trigger: &str) {
+    refresh(world);
+    let threateners: Vec<Entity> = {
+        let b = store::read(world);
+        let view = b.view();
+        let me = seat(&b, a);
+        let seats = view.threat.threateners_of(b.fighters.at(me).footprint()) & view.roster.foes_of(me);
+        rules::roster::indices(seats).map(|r| b.fighters.entity(r)).collect()
+    };
     for r in threateners {
-        opportunity(b, r, a, trigger);
-        if !b.fighters.conditions[a].in_fight() {
+        opportunity(world, r, a, trigger);
+        if !in_fight(world, a) {
             return;
         }
     }

@@ -1,72 +1,111 @@
-//! An attack as the strike driver makes it: the attack routine (iterative attacks), each
-//! attack's steps (the rules before it, its terms weighed, its roll and critical by the
-//! `SwingSchedule`'s systems), the damage roll, and an attack's profile from another square.
+//! An attack as the strike driver makes it, on the battle's world: the attack routine
+//! (iterative attacks), each attack's steps (the rules before it, its terms weighed, its
+//! roll and critical by the `SwingSchedule`'s systems), the damage (the `HarmSchedule`'s);
+//! and an attack's profile from another square.
 
 use super::*;
+use crate::combat::battle::run_with;
+use crate::combat::battle::store::{self, Derived, TakenInStrike};
+use crate::combat::battle::with_taken;
+use crate::rules::{Battlefield, Conditions, Stats, Wielded};
+use bevy::prelude::{Entity, World};
 
-/// One attack action (or a full attack) against `t`.
-pub(crate) fn attack_routine(b: &mut Battle, a: usize, t: usize, kind: AttackKind, full: bool, ctx: &AttackContext) {
-    ranged_provokes(b, a);
-    if !b.fighters.conditions[a].in_fight() {
+/// One attack action (or a full attack) of `a` against `t`, on the battle's world.
+pub(crate) fn attack_routine(
+    world: &mut World,
+    a: Entity,
+    t: Entity,
+    kind: AttackKind,
+    full: bool,
+    ctx: &AttackContext,
+) {
+    ranged_provokes(world, a);
+    if !in_fight(world, a) {
         return;
     }
-    if b.fighters.wielded[a].def.reload && b.variant.numbers().one_shot_then_reload {
+    let variant = world.resource::<Battlefield>().variant;
+    let wielded = &world.get::<Wielded>(a).expect(A_COMBATANT).def;
+    if wielded.reload && variant.numbers().one_shot_then_reload {
         // One bolt: a full attack with a crossbow is a single shot, then it needs loading.
-        b.fighters.wielded[a].loaded = false;
-        roll_attack(b, a, t, kind, ctx);
+        world.get_mut::<Wielded>(a).expect(A_COMBATANT).loaded = false;
+        roll_attack(world, a, t, kind, ctx);
         return;
     }
     if let AttackKind::NthAction(_) = kind {
-        b.took(Taken::AttackAction { by: b.fighters.entity(a) });
+        world.resource_mut::<TakenInStrike>().0.push(Taken::AttackAction { by: a });
     }
-    let count =
-        if full { b.variant.numbers().rules.full_attack.attacks(b.fighters.stats[a].def.base_attack) } else { 1 };
+    let base_attack = world.get::<Stats>(a).expect(A_COMBATANT).def.base_attack;
+    let count = if full { variant.numbers().rules.full_attack.attacks(base_attack) } else { 1 };
     for n in 0..count {
-        if !b.fighters.conditions[t].in_fight() || !b.fighters.conditions[a].in_fight() {
+        if !in_fight(world, t) || !in_fight(world, a) {
             break;
         }
         let k = if n == 0 { kind.clone() } else { AttackKind::Iterative(n) };
-        b.refresh();
+        refresh(world);
         // Whether the next swing may be made at all: its modifiers are weighed as it is
         // rolled (`roll_attack`), once its target's own rules have answered it.
-        if attack::legality(b, &b.view(), a, t).is_err() {
+        let b = store::read(world);
+        if attack::legality(&b, &b.view(), seat(&b, a), seat(&b, t)).is_err() {
             break;
         }
-        roll_attack(b, a, t, k, ctx);
+        roll_attack(world, a, t, k, ctx);
     }
 }
 
-/// One attack: what befalls its target first (the variant's rules before an attack, which
-/// may abort it to a dodge or send a shot astray), its terms weighed, its roll and critical
-/// (the `SwingSchedule`'s systems), then its damage.
-pub(super) fn roll_attack(b: &mut Battle, a: usize, t: usize, kind: AttackKind, ctx: &AttackContext) -> bool {
-    let (attacker, target) = (b.fighters.entity(a), b.fighters.entity(t));
-    let aimed = b.run_rules(AttackedSchedule, UnderAttack { attacker, target }).map_or(target, |under| under.target);
-    // Only a shot gone astray needs its new target's seat looked up.
-    let t = if aimed == target { t } else { b.fighters.seat_of(aimed).unwrap_or(t) };
-    b.refresh();
-    let p = attack::profile(b, &b.view(), a, t, &kind, ctx);
+/// One attack of `a` on `t`: what befalls its target first (the variant's rules before an
+/// attack, which may abort it to a dodge or send a shot astray), its terms weighed, its roll
+/// and critical (the `SwingSchedule`'s systems), then its damage. Whether it hit.
+pub(crate) fn roll_attack(world: &mut World, a: Entity, t: Entity, kind: AttackKind, ctx: &AttackContext) -> bool {
+    let t = run_with(world, AttackedSchedule, UnderAttack { attacker: a, target: t }).map_or(t, |under| under.target);
+    refresh(world);
+    let p = {
+        let b = store::read(world);
+        attack::profile(&b, &b.view(), seat(&b, a), seat(&b, t), &kind, ctx)
+    };
     if !p.legal {
         return false;
     }
     let melee = p.melee;
-    let swing = Swing::new(attacker, b.fighters.entity(t), kind, ctx.charge, Some(p));
-    match b.run_rules(SwingSchedule, swing) {
+    match run_with(world, SwingSchedule, Swing::new(a, t, kind, ctx.charge, Some(p))) {
         Some(swing) if swing.hit => {
-            deal_damage(b, a, t, swing.critical, melee);
+            deal_damage(world, a, t, swing.critical, melee);
             true
         }
         _ => false,
     }
 }
 
-/// Weapon damage: its flat terms weighed (the damage modifier systems), then rolled and
-/// dealt by the harm pipeline; the damage dealt.
-pub(crate) fn deal_damage(b: &mut Battle, a: usize, t: usize, critical: bool, melee: bool) -> i32 {
-    let weapon = Some(WeaponBlow { critical, terms: attack::damage_terms(b, a, t, melee) });
-    let harm = Harm::new(b.fighters.entity(a), b.fighters.entity(t), weapon, 0);
-    b.run_rules(HarmSchedule, harm).map_or(0, |harm| harm.amount)
+/// Weapon damage of `a`'s blow on `t`: its flat terms weighed (the damage modifier
+/// systems), then rolled and dealt by the harm pipeline; the damage dealt.
+pub(crate) fn deal_damage(world: &mut World, a: Entity, t: Entity, critical: bool, melee: bool) -> i32 {
+    let terms = {
+        let b = store::read(world);
+        attack::damage_terms(&b, seat(&b, a), seat(&b, t), melee)
+    };
+    let harm = Harm::new(a, t, Some(WeaponBlow { critical, terms }), 0);
+    run_with(world, HarmSchedule, harm).map_or(0, |harm| harm.amount)
 }
+
+/// Brings the battle's derived maps (roster, occupancy, threat) up to date after a move or
+/// a change of condition, as [`Battle::refresh`] does.
+pub(crate) fn refresh(world: &mut World) {
+    if world.resource::<Derived>().stale {
+        let roster = store::read(world).roster();
+        with_taken(world, |world, derived: &mut Derived| derived.rebuild(world.resource::<Battlefield>(), roster));
+    }
+}
+
+/// Whether combatant `e` is still in the fight.
+pub(super) fn in_fight(world: &World, e: Entity) -> bool {
+    world.get::<Conditions>(e).expect(A_COMBATANT).in_fight()
+}
+
+/// Combatant `e`'s place in id order, as the grid rules name it.
+pub(super) fn seat(b: &Battle, e: Entity) -> usize {
+    b.fighters.seat_of(e).expect(A_COMBATANT)
+}
+
+pub(super) const A_COMBATANT: &str = "an attack names combatants";
 
 impl Battle<'_, '_> {
     /// The first attack `a` would make on `t` from `from` (a charge's end), its position

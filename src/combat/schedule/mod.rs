@@ -11,6 +11,7 @@
 //! stage (the command's last slot, and victory) and the clock run. The schedule knows no
 //! variant; `combat::engine` builds it for one.
 
+pub(crate) use crate::combat::battle::with_taken;
 mod casting;
 pub mod clock;
 mod counter;
@@ -247,22 +248,6 @@ pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves))
             work(&mut crate::combat::battle::store::lend(world), &mut moves);
         })
     })
-}
-
-/// Runs `work` with resource `R` taken out of `world` and put back after, as
-/// `World::resource_scope` does, but leaving `R`'s default in its place meanwhile rather
-/// than removing it: in Bevy 0.19 a resource is a component of an entity of its own, and
-/// removing and inserting it would move that entity between archetypes twice. Nothing in
-/// `work` reaches `R` in the world (a scope would have panicked), so its default is still
-/// there to be overwritten.
-pub(crate) fn with_taken<R, U>(world: &mut World, work: impl FnOnce(&mut World, &mut R) -> U) -> U
-where
-    R: Resource + Component<Mutability = bevy::ecs::component::Mutable> + Default,
-{
-    let mut taken = std::mem::take(&mut *world.resource_mut::<R>());
-    let out = work(world, &mut taken);
-    *world.resource_mut::<R>() = taken;
-    out
 }
 
 /// The world's battle lent to `work` with the accepted command's actor and plan and the

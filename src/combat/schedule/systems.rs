@@ -306,36 +306,37 @@ fn strike_on_top(world: &mut World) {
         }
         return;
     }
+    // The attack pipeline runs on the world itself.
+    match strike {
+        Strike::Opportunity { by, mover, trigger } => return resolve::opportunity(world, by, mover, &trigger),
+        Strike::Routine { by, target, kind, full } => {
+            return resolve::attack_routine(world, by, target, kind, full, &AttackContext::default());
+        }
+        Strike::Provoked { mover, trigger } => return resolve::provoke_threateners(world, mover, &trigger),
+        _ => {}
+    }
     let b = &mut battle::store::lend(world);
     let seat = |b: &battle::Battle, e: Entity| b.fighters.seat_of(e).expect("a strike names combatants");
     match strike {
-        Strike::Opportunity { by, mover, trigger } => {
-            let (by, mover) = (seat(b, by), seat(b, mover));
-            resolve::opportunity(b, by, mover, &trigger)
-        }
         Strike::HeldAttack { by, mover } => {
             let (by, mover) = (seat(b, by), seat(b, mover));
             resolve::held_attack(b, by, mover)
-        }
-        Strike::Routine { by, target, kind, full } => {
-            let (by, target) = (seat(b, by), seat(b, target));
-            resolve::attack_routine(b, by, target, kind, full, &AttackContext::default())
         }
         Strike::Charge { by, target } => {
             let (by, target) = (seat(b, by), seat(b, target));
             resolve::charge_attack(b, by, target)
         }
-        Strike::Provoked { mover, trigger } => {
-            let mover = seat(b, mover);
-            resolve::provoke_threateners(b, mover, &trigger)
-        }
         Strike::Segment { casters } => {
             let casters: Vec<usize> = casters.into_iter().map(|c| seat(b, c)).collect();
             magic::go_off_together(b, &casters)
         }
-        Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } | Strike::Maneuver { .. } => {
-            unreachable!("made above")
-        }
+        Strike::Spell { .. }
+        | Strike::Advanced { .. }
+        | Strike::ToStep { .. }
+        | Strike::Maneuver { .. }
+        | Strike::Opportunity { .. }
+        | Strike::Routine { .. }
+        | Strike::Provoked { .. } => unreachable!("made above"),
     }
 }
 

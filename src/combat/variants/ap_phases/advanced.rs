@@ -108,7 +108,8 @@ pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
         f.loaded = false;
     }
     let melee = !f.def.is_ranged();
-    let dealt = deal_damage(b, a, t, true, melee);
+    let (attacker, target) = (b.fighters.entity(a), b.fighters.entity(t));
+    let dealt = b.in_world(|world| deal_damage(world, attacker, target, true, melee)).unwrap_or(0);
     if !b.fighters.conditions[t].alive() {
         return;
     }

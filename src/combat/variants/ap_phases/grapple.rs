@@ -180,7 +180,8 @@ pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFoll
             }
         }
         GrappleFollowUp::Attack => {
-            deal_damage(b, a, t, false, true);
+            let (a, t) = (b.fighters.entity(a), b.fighters.entity(t));
+            b.in_world(|world| deal_damage(world, a, t, false, true));
         }
         GrappleFollowUp::Pin => {
             b.fighters.grapple[a].pinning = true;

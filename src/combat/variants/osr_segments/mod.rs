@@ -135,7 +135,8 @@ pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
         action: "immediate attack".into(),
         detail: format!("as {mid} comes into reach (its major action this round)"),
     });
-    attack_routine(b, h, mover, AttackKind::Primary, false, &Default::default());
+    let (h, mover) = (b.fighters.entity(h), b.fighters.entity(mover));
+    b.in_world(|world| attack_routine(world, h, mover, AttackKind::Primary, false, &Default::default()));
     b.refresh();
 }
 
