@@ -223,3 +223,37 @@ fn the_variants_hooks_are_a_handful_of_pure_formulas() {
     let acting: Vec<_> = methods.iter().filter(|m| m.contains("&mut Battle")).collect();
     assert!(acting.is_empty(), "hooks that change the battle: {acting:#?}");
 }
+
+/// The first parameter of each function `names` in `text`, as written (`None` if a name is
+/// not defined there).
+fn first_parameters<'a>(text: &'a str, names: &[&str]) -> Vec<Option<&'a str>> {
+    names
+        .iter()
+        .map(|name| {
+            let at = text.find(&format!("fn {name}("))? + name.len() + 4;
+            text[at..].split([',', ')']).next().map(str::trim)
+        })
+        .collect()
+}
+
+#[test]
+fn the_attack_pipeline_takes_the_world_and_fighters_by_entity_not_the_lent_battle() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/combat/resolve");
+    let text: String =
+        ["strike.rs", "reactions.rs"].iter().map(|f| std::fs::read_to_string(dir.join(f)).unwrap()).collect();
+    let pipeline = [
+        "attack_routine",
+        "roll_attack",
+        "deal_damage",
+        "held_attack",
+        "charge_attack",
+        "opportunity",
+        "provoke_threateners",
+    ];
+    for (name, first) in pipeline.iter().zip(first_parameters(&text, &pipeline)) {
+        assert_eq!(first, Some("world: &mut World"), "{name}");
+    }
+    // Positive control: a rule still over the lent battle is told apart.
+    let lent = std::fs::read_to_string(dir.join("harm.rs")).unwrap();
+    assert_eq!(first_parameters(&lent, &["gain"]), [Some("b: &mut Battle")]);
+}

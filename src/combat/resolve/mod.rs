@@ -19,10 +19,10 @@ pub(crate) use economy::{take_move, take_standard};
 pub use harm::wound;
 pub(crate) use harm::{apply_damage, death_check, gain, kill, lets_go, lose, release};
 pub use movement::{Leg, Then, Walk};
-pub(crate) use movement::{beside, charge_attack, charge_path, charge_walk, drag_beside, held_attack, straight_run};
+pub(crate) use movement::{beside, charge_path, charge_walk, drag_beside, straight_run};
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub use reactions::{reaction_allowance, reactions_allowed};
-pub(crate) use strike::{attack_routine, deal_damage};
+pub(crate) use strike::{attack_routine, charge_attack, deal_damage, held_attack};
 
 use economy::*;
 use reactions::*;

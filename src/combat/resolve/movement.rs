@@ -221,20 +221,6 @@ fn held_strikers(b: &mut Battle, mover: usize) -> Vec<usize> {
         .collect()
 }
 
-/// `h`'s held attack on `mover`, which came into its reach (none once `mover` is down).
-pub(crate) fn held_attack(b: &mut Battle, h: usize, mover: usize) {
-    if !b.fighters.conditions[mover].in_fight() {
-        return;
-    }
-    b.fighters.reactions[h].held = None;
-    let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
-    b.emit(CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") });
-    b.took(Taken::HeldAction { by: b.fighters.entity(h), trigger: b.fighters.entity(mover) });
-    let (h, mover) = (b.fighters.entity(h), b.fighters.entity(mover));
-    b.in_world(|world| roll_attack(world, h, mover, AttackKind::Primary, &AttackContext::default()));
-    b.refresh();
-}
-
 /// A straight, unobstructed charge line (2 squares to twice speed) to the nearest square
 /// from which the charger threatens `t`.
 pub(crate) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
@@ -306,30 +292,6 @@ pub(crate) fn straight_run(b: &Battle, a: usize, to: GridPos, max_ft: u32) -> Op
 pub(crate) fn charge_walk(variant: RulesVariant, a: Entity, start: GridPos, t: Entity, path: &PathPlan) -> Walk {
     let immune = if variant.numbers().charge_target_cannot_react { Some(t) } else { None };
     Walk::new(a, start, path, "charge", immune).then(Then::ChargeAttack { target: t })
-}
-
-/// The attack at the end of a charge, if the charger is still in the fight.
-pub(crate) fn charge_attack(b: &mut Battle, a: usize, t: usize) {
-    if !b.fighters.conditions[a].in_fight() {
-        return;
-    }
-    let nums = b.variant.numbers();
-    let two_handed = b.fighters.wielded[a].def.hands == Hands::Two;
-    let f = &mut b.fighters.bonuses[a];
-    let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };
-    if damage != 0 {
-        f.damage.push(("charge".into(), damage));
-    }
-    if nums.charge_defense != 0 {
-        f.defense.push(("charging".into(), nums.charge_defense));
-    }
-    b.fighters.reactions[a].charged = Some((b.fighters.entity(t), b.clock.round));
-    let ctx = AttackContext { charge: true };
-    let full = nums.charge_full_attack;
-    let (attacker, target) = (b.fighters.entity(a), b.fighters.entity(t));
-    b.in_world(|world| attack_routine(world, attacker, target, AttackKind::Primary, full, &ctx));
-    // The damage bonus lasts for the charge's attacks only.
-    b.fighters.bonuses[a].damage.retain(|(n, _)| n != "charge");
 }
 
 /// Where a foe held by a mover standing on `mover_at` can be put beside it: the free square

@@ -5,9 +5,11 @@
 
 use super::*;
 use crate::combat::battle::run_with;
-use crate::combat::battle::store::{self, Derived, TakenInStrike};
+use crate::combat::battle::store::{self, Derived, EventLog, TakenInStrike};
 use crate::combat::battle::with_taken;
-use crate::rules::{Battlefield, Conditions, Stats, Wielded};
+use crate::combat::fighter::{Bonuses, Reactions};
+use crate::combat::time::Clock;
+use crate::rules::{Battlefield, Combatant, Conditions, Stats, Wielded};
 use bevy::prelude::{Entity, World};
 
 /// One attack action (or a full attack) of `a` against `t`, on the battle's world.
@@ -84,6 +86,48 @@ pub(crate) fn deal_damage(world: &mut World, a: Entity, t: Entity, critical: boo
     };
     let harm = Harm::new(a, t, Some(WeaponBlow { critical, terms }), 0);
     run_with(world, HarmSchedule, harm).map_or(0, |harm| harm.amount)
+}
+
+/// `h`'s held attack on `mover`, which came into its reach (none once `mover` is down).
+pub(crate) fn held_attack(world: &mut World, h: Entity, mover: Entity) {
+    if !in_fight(world, mover) {
+        return;
+    }
+    world.get_mut::<Reactions>(h).expect(A_COMBATANT).held = None;
+    let (hid, mid) = (id(world, h), id(world, mover));
+    let action = CombatEvent::Action { unit: hid, action: "held attack".into(), detail: format!("triggered by {mid}") };
+    world.resource_mut::<EventLog>().push(action);
+    world.resource_mut::<TakenInStrike>().0.push(Taken::HeldAction { by: h, trigger: mover });
+    roll_attack(world, h, mover, AttackKind::Primary, &AttackContext::default());
+    refresh(world);
+}
+
+/// The attack at the end of a charge, if the charger `a` is still in the fight: with the
+/// variant's charge bonuses, its damage bonus for the charge's attacks only.
+pub(crate) fn charge_attack(world: &mut World, a: Entity, t: Entity) {
+    if !in_fight(world, a) {
+        return;
+    }
+    let nums = world.resource::<Battlefield>().variant.numbers();
+    let two_handed = world.get::<Wielded>(a).expect(A_COMBATANT).def.hands == Hands::Two;
+    let round = world.resource::<Clock>().round;
+    let mut bonuses = world.get_mut::<Bonuses>(a).expect(A_COMBATANT);
+    let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };
+    if damage != 0 {
+        bonuses.damage.push(("charge".into(), damage));
+    }
+    if nums.charge_defense != 0 {
+        bonuses.defense.push(("charging".into(), nums.charge_defense));
+    }
+    world.get_mut::<Reactions>(a).expect(A_COMBATANT).charged = Some((t, round));
+    let ctx = AttackContext { charge: true };
+    attack_routine(world, a, t, AttackKind::Primary, nums.charge_full_attack, &ctx);
+    world.get_mut::<Bonuses>(a).expect(A_COMBATANT).damage.retain(|(n, _)| n != "charge");
+}
+
+/// Combatant `e`'s id.
+fn id(world: &World, e: Entity) -> String {
+    world.get::<Combatant>(e).expect(A_COMBATANT).id.clone()
 }
 
 /// Brings the battle's derived maps (roster, occupancy, threat) up to date after a move or

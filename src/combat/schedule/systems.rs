@@ -308,35 +308,20 @@ fn strike_on_top(world: &mut World) {
     }
     // The attack pipeline runs on the world itself.
     match strike {
-        Strike::Opportunity { by, mover, trigger } => return resolve::opportunity(world, by, mover, &trigger),
+        Strike::Opportunity { by, mover, trigger } => resolve::opportunity(world, by, mover, &trigger),
         Strike::Routine { by, target, kind, full } => {
-            return resolve::attack_routine(world, by, target, kind, full, &AttackContext::default());
+            resolve::attack_routine(world, by, target, kind, full, &AttackContext::default())
         }
-        Strike::Provoked { mover, trigger } => return resolve::provoke_threateners(world, mover, &trigger),
-        _ => {}
-    }
-    let b = &mut battle::store::lend(world);
-    let seat = |b: &battle::Battle, e: Entity| b.fighters.seat_of(e).expect("a strike names combatants");
-    match strike {
-        Strike::HeldAttack { by, mover } => {
-            let (by, mover) = (seat(b, by), seat(b, mover));
-            resolve::held_attack(b, by, mover)
-        }
-        Strike::Charge { by, target } => {
-            let (by, target) = (seat(b, by), seat(b, target));
-            resolve::charge_attack(b, by, target)
-        }
+        Strike::Provoked { mover, trigger } => resolve::provoke_threateners(world, mover, &trigger),
+        Strike::HeldAttack { by, mover } => resolve::held_attack(world, by, mover),
+        Strike::Charge { by, target } => resolve::charge_attack(world, by, target),
         Strike::Segment { casters } => {
-            let casters: Vec<usize> = casters.into_iter().map(|c| seat(b, c)).collect();
-            magic::go_off_together(b, &casters)
+            let casters: Vec<usize> = casters.into_iter().map(|c| seat_in(world, c)).collect();
+            magic::go_off_together(&mut battle::store::lend(world), &casters)
         }
-        Strike::Spell { .. }
-        | Strike::Advanced { .. }
-        | Strike::ToStep { .. }
-        | Strike::Maneuver { .. }
-        | Strike::Opportunity { .. }
-        | Strike::Routine { .. }
-        | Strike::Provoked { .. } => unreachable!("made above"),
+        Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } | Strike::Maneuver { .. } => {
+            unreachable!("made above")
+        }
     }
 }
 
