@@ -237,10 +237,12 @@ fn first_parameters<'a>(text: &'a str, names: &[&str]) -> Vec<Option<&'a str>> {
 }
 
 #[test]
-fn the_attack_pipeline_takes_the_world_and_fighters_by_entity_not_the_lent_battle() {
+fn attacks_wounds_and_spells_take_the_world_and_fighters_by_entity_not_the_lent_battle() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/combat/resolve");
-    let text: String =
-        ["strike.rs", "reactions.rs"].iter().map(|f| std::fs::read_to_string(dir.join(f)).unwrap()).collect();
+    let text: String = ["strike.rs", "reactions.rs", "magic.rs", "harm.rs"]
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap())
+        .collect();
     let pipeline = [
         "attack_routine",
         "roll_attack",
@@ -249,6 +251,12 @@ fn the_attack_pipeline_takes_the_world_and_fighters_by_entity_not_the_lent_battl
         "charge_attack",
         "opportunity",
         "provoke_threateners",
+        "apply_damage",
+        "set_condition",
+        "go_off_together",
+        "provoked_by_casting",
+        "take_effect",
+        "lost",
     ];
     for (name, first) in pipeline.iter().zip(first_parameters(&text, &pipeline)) {
         assert_eq!(first, Some("world: &mut World"), "{name}");

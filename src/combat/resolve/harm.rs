@@ -2,37 +2,48 @@
 //! out by the systems of the `HarmSchedule`: hit points lost, dropping, dying and death),
 //! conditions gained and lost, grapples released, and death.
 
+use super::strike::A_COMBATANT;
 use super::*;
-use crate::combat::battle::{Derived, EventLog, change_condition};
+use crate::combat::battle::{Derived, EventLog, change_condition, run_with, with_taken};
 use crate::combat::fighter::Grapple;
 use crate::combat::struck::{Harm, HarmSchedule};
 use crate::rules::{Combatant, Conditions, Health, Stats};
 use crate::variants::{Dropped, RuleChoices};
+use bevy::prelude::{Entity, World};
 
 /// Damage from outside an attack roll (a trap, a scenario, a test): `amount` hit points
 /// from `by` to `t`, with everything that follows from it (dropping, broken concentration).
 pub fn wound(b: &mut Battle, by: usize, t: usize, amount: i32) {
-    apply_damage(b, by, t, amount, false, "wound".into(), vec![], vec![]);
+    let (by, t) = (b.fighters.entity(by), b.fighters.entity(t));
+    b.in_world(|world| apply_damage(world, by, t, amount, false, "wound".into(), vec![], vec![]));
 }
 
+/// `amount` hit points from `a` to `t` (the dice rolled and terms named), dealt by the
+/// harm pipeline on the battle's world.
 pub(crate) fn apply_damage(
-    b: &mut Battle,
-    a: usize,
-    t: usize,
+    world: &mut World,
+    a: Entity,
+    t: Entity,
     amount: i32,
     nonlethal: bool,
     dice: String,
     rolls: Vec<i32>,
     modifiers: Vec<Modifier>,
 ) {
-    let harm = Harm {
-        nonlethal,
-        dice,
-        rolls,
-        modifiers,
-        ..Harm::new(b.fighters.entity(a), b.fighters.entity(t), None, amount)
-    };
-    b.run_rules(HarmSchedule, harm);
+    let harm = Harm { nonlethal, dice, rolls, modifiers, ..Harm::new(a, t, None, amount) };
+    run_with(world, HarmSchedule, harm);
+}
+
+/// Combatant `e` gains condition `c` (loses it, if not `gained`), on the battle's world:
+/// logged, and the derived maps marked stale, if that changes its conditions. Whether it did.
+pub(crate) fn set_condition(world: &mut World, e: Entity, c: Condition, gained: bool) -> bool {
+    let unit = world.get::<Combatant>(e).expect(A_COMBATANT).id.clone();
+    with_taken(world, |world, log: &mut EventLog| {
+        with_taken(world, |world, derived: &mut Derived| {
+            let mut conditions = world.get_mut::<Conditions>(e).expect(A_COMBATANT);
+            change_condition(&unit, &mut conditions, c, gained, log, derived)
+        })
+    })
 }
 
 /// Fighter `i` gains condition `c`, logged; whether it did (it had it already).

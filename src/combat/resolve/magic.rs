@@ -4,12 +4,15 @@
 //! complex action, osr-segments' incantations going off by segment, four-actions' focus
 //! check, the d20 family's defensive casting, counterspells) lives in its module.
 
-use super::{apply_damage, gain, lose, provoke_threateners};
+use super::strike::{A_COMBATANT, id, in_fight, refresh, seat};
+use super::{apply_damage, provoke_threateners, set_condition};
 use crate::combat::battle::Battle;
+use crate::combat::battle::store::{self, EventLog, Record};
 use crate::combat::event::CombatEvent;
-use crate::combat::fighter::Modifier;
+use crate::combat::fighter::{Modifier, Spells};
 use crate::level::{Catalogue, SpellDef, SpellEffect};
-use crate::rules::Condition;
+use crate::rules::{Battlefield, Condition, Conditions, Dice, Health, Stats};
+use bevy::prelude::{Entity, World};
 
 /// A spell of the shipped catalogue.
 pub fn spell(id: &str) -> Option<&'static SpellDef> {
@@ -79,27 +82,33 @@ fn line_of_effect(b: &Battle, a: usize, t: usize) -> bool {
 /// Spells whose segment has come go off together: each of `casters` still casting releases
 /// its spell (one broken by an earlier segment's spell has none to release), then each
 /// takes effect, in order, if its target is still there to be reached.
-pub(crate) fn go_off_together(b: &mut Battle, casters: &[usize]) {
-    let going_off: Vec<(usize, crate::combat::fighter::Casting)> =
-        casters.iter().filter_map(|&c| b.fighters.spells[c].casting.take().map(|casting| (c, casting))).collect();
+pub(crate) fn go_off_together(world: &mut World, casters: &[Entity]) {
+    let going_off: Vec<(Entity, crate::combat::fighter::Casting)> = casters
+        .iter()
+        .filter_map(|&c| world.get_mut::<Spells>(c)?.casting.take().map(|casting| (c, casting)))
+        .collect();
     for (c, casting) in going_off {
         let Some(sp) = spell(&casting.spell) else { continue };
-        let unit = b.fighters.combatant[c].id.clone();
         let detail = format!("segment {}", sp.segments);
-        b.emit(CombatEvent::Action { unit, action: format!("{} goes off", sp.name), detail });
-        let Some(t) = b.index_of(&casting.target) else { continue };
-        b.refresh();
-        match reaches(b, c, t, sp) {
-            Ok(()) => take_effect(b, c, sp, t),
-            Err(reason) => lost(b, c, sp, reason),
+        let went_off = CombatEvent::Action { unit: id(world, c), action: format!("{} goes off", sp.name), detail };
+        world.resource_mut::<EventLog>().push(went_off);
+        refresh(world);
+        let reached = {
+            let b = store::read(world);
+            let Some(t) = b.index_of(&casting.target) else { continue };
+            reaches(&b, seat(&b, c), t, sp).map(|()| b.fighters.entity(t))
+        };
+        match reached {
+            Ok(t) => take_effect(world, c, sp, t),
+            Err(reason) => lost(world, c, sp, reason),
         }
     }
 }
 
 /// The spell fizzles: it is spent all the same.
-pub(crate) fn lost(b: &mut Battle, c: usize, sp: &SpellDef, reason: String) {
-    let id = b.fighters.combatant[c].id.clone();
-    b.emit(spoiled(id, sp, reason));
+pub(crate) fn lost(world: &mut World, c: Entity, sp: &SpellDef, reason: String) {
+    let spoilt = spoiled(id(world, c), sp, reason);
+    world.resource_mut::<EventLog>().push(spoilt);
 }
 
 /// What the log says of `unit`'s spell `sp` lost, and why.
@@ -109,42 +118,42 @@ pub(crate) fn spoiled(unit: String, sp: &SpellDef, reason: String) -> CombatEven
 
 /// Provokes every threatening foe for casting: how much it hurt the caster, or `None`
 /// when it dropped (the spell is then lost).
-pub(crate) fn provoked_by_casting(b: &mut Battle, c: usize, sp: &SpellDef) -> Option<i32> {
-    let before = b.fighters.health[c].hp;
-    let caster = b.fighters.entity(c);
-    b.in_world(|world| provoke_threateners(world, caster, "casts a spell"));
-    if !b.fighters.conditions[c].in_fight() {
-        lost(b, c, sp, "the caster dropped".into());
+pub(crate) fn provoked_by_casting(world: &mut World, c: Entity, sp: &SpellDef) -> Option<i32> {
+    let before = world.get::<Health>(c).expect(A_COMBATANT).hp;
+    provoke_threateners(world, c, "casts a spell");
+    if !in_fight(world, c) {
+        lost(world, c, sp, "the caster dropped".into());
         return None;
     }
-    Some(before - b.fighters.health[c].hp)
+    Some(before - world.get::<Health>(c).expect(A_COMBATANT).hp)
 }
 
 /// The spell's effect on its target.
-pub(crate) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
-    let level = b.fighters.stats[c].caster_level();
+pub(crate) fn take_effect(world: &mut World, c: Entity, sp: &SpellDef, t: Entity) {
+    let level = world.get::<Stats>(c).expect(A_COMBATANT).caster_level();
     match &sp.effect {
         SpellEffect::Missiles { dice, bonus, max } => {
             let missiles = (level as u32).div_ceil(2).clamp(1, *max);
             for k in 1..=missiles {
-                let rolls: Vec<i32> = b.dice.roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect();
+                let rolls = roll(world, dice);
                 let total = rolls.iter().sum::<i32>() + bonus;
-                b.stats.damage_dealt += total as u64;
+                world.resource_mut::<Record>().stats.damage_dealt += total as u64;
                 let label = format!("{dice} {} {k}", sp.name.to_lowercase());
-                apply_damage(b, c, t, total, false, label, rolls, vec![Modifier::new(sp.name.to_lowercase(), *bonus)]);
+                let terms = vec![Modifier::new(sp.name.to_lowercase(), *bonus)];
+                apply_damage(world, c, t, total, false, label, rolls, terms);
             }
         }
         SpellEffect::Heal { dice, max_bonus } => {
-            let rolls: Vec<i32> = b.dice.roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect();
+            let rolls = roll(world, dice);
             let bonus = level.min(*max_bonus);
             let total = rolls.iter().sum::<i32>() + bonus;
-            let hp = b.fighters.health[t].hp;
-            let from = if b.variant.numbers().rules.healed_from_zero { hp.max(0) } else { hp };
-            let ft = &mut b.fighters.health[t];
-            ft.hp = (from + total).min(ft.max);
-            let hp_after = ft.hp;
-            let (by, unit) = (b.fighters.combatant[c].id.clone(), b.fighters.combatant[t].id.clone());
-            b.emit(CombatEvent::Healed {
+            let from_zero = world.resource::<Battlefield>().variant.numbers().rules.healed_from_zero;
+            let mut health = world.get_mut::<Health>(t).expect(A_COMBATANT);
+            let from = if from_zero { health.hp.max(0) } else { health.hp };
+            health.hp = (from + total).min(health.max);
+            let (hp_after, nonlethal) = (health.hp, health.nonlethal);
+            let (by, unit) = (id(world, c), id(world, t));
+            world.resource_mut::<EventLog>().push(CombatEvent::Healed {
                 unit,
                 by,
                 dice: dice.to_string(),
@@ -155,17 +164,22 @@ pub(crate) fn take_effect(b: &mut Battle, c: usize, sp: &SpellDef, t: usize) {
             });
             if hp_after > 0 {
                 for cond in [Condition::Dying, Condition::Stabilized] {
-                    lose(b, t, cond);
+                    set_condition(world, t, cond, false);
                 }
-                if b.fighters.health[t].nonlethal < hp_after {
-                    lose(b, t, Condition::Unconscious);
+                if nonlethal < hp_after {
+                    set_condition(world, t, Condition::Unconscious, false);
                 }
-                b.fighters.health[t].death_fails = 0;
-            } else if b.fighters.conditions[t].has(Condition::Dying) {
+                world.get_mut::<Health>(t).expect(A_COMBATANT).death_fails = 0;
+            } else if world.get::<Conditions>(t).expect(A_COMBATANT).has(Condition::Dying) {
                 // Not enough to wake it, but any healing stabilises the dying.
-                lose(b, t, Condition::Dying);
-                gain(b, t, Condition::Stabilized);
+                set_condition(world, t, Condition::Dying, false);
+                set_condition(world, t, Condition::Stabilized, true);
             }
         }
     }
+}
+
+/// The dice of a spell's effect, rolled one by one.
+fn roll(world: &mut World, dice: &crate::level::DiceExpr) -> Vec<i32> {
+    world.resource_mut::<Dice>().roll_many(dice.count, dice.sides).into_iter().map(|r| r as i32).collect()
 }

@@ -126,7 +126,7 @@ pub(crate) fn charge_attack(world: &mut World, a: Entity, t: Entity) {
 }
 
 /// Combatant `e`'s id.
-fn id(world: &World, e: Entity) -> String {
+pub(super) fn id(world: &World, e: Entity) -> String {
     world.get::<Combatant>(e).expect(A_COMBATANT).id.clone()
 }
 
@@ -149,7 +149,7 @@ pub(super) fn seat(b: &Battle, e: Entity) -> usize {
     b.fighters.seat_of(e).expect(A_COMBATANT)
 }
 
-pub(super) const A_COMBATANT: &str = "an attack names combatants";
+pub(super) const A_COMBATANT: &str = "the rules name combatants";
 
 impl Battle<'_, '_> {
     /// The first attack `a` would make on `t` from `from` (a charge's end), its position

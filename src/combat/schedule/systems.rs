@@ -279,8 +279,7 @@ fn strike_on_top(world: &mut World) {
         if survives && !goes_off {
             world.resource_mut::<SpellsUnderWay>().0.push(caster);
         } else if survives && !super::countered(world, caster, sp) {
-            let (c, t) = (seat_in(world, caster), seat_in(world, target));
-            magic::take_effect(&mut battle::store::lend(world), c, sp, t);
+            magic::take_effect(world, caster, sp, target);
         }
         return;
     }
@@ -315,10 +314,7 @@ fn strike_on_top(world: &mut World) {
         Strike::Provoked { mover, trigger } => resolve::provoke_threateners(world, mover, &trigger),
         Strike::HeldAttack { by, mover } => resolve::held_attack(world, by, mover),
         Strike::Charge { by, target } => resolve::charge_attack(world, by, target),
-        Strike::Segment { casters } => {
-            let casters: Vec<usize> = casters.into_iter().map(|c| seat_in(world, c)).collect();
-            magic::go_off_together(&mut battle::store::lend(world), &casters)
-        }
+        Strike::Segment { casters } => magic::go_off_together(world, &casters),
         Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } | Strike::Maneuver { .. } => {
             unreachable!("made above")
         }
@@ -342,13 +338,11 @@ fn keeps_hold(
 ) -> bool {
     let mut hurt = 0;
     if let Some(before) = hp_before {
-        let c = seat_in(world, caster);
-        let b = &mut battle::store::lend(world);
-        if !b.fighters.conditions[c].in_fight() {
-            magic::lost(b, c, sp, "the caster dropped".into());
+        if !world.get::<Conditions>(caster).is_some_and(Conditions::in_fight) {
+            magic::lost(world, caster, sp, "the caster dropped".into());
             return false;
         }
-        hurt = before - b.fighters.health[c].hp;
+        hurt = before - world.get::<crate::rules::Health>(caster).map_or(before, |h| h.hp);
     }
     let tried = CastingTried { caster, spell: Some(sp), defensive, hurt, lost: false };
     crate::combat::battle::run_with(world, CastingSchedule, tried).is_none_or(|tried| !tried.lost)

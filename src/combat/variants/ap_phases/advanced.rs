@@ -140,8 +140,9 @@ pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
 /// the spell takes effect if its target is still there to be reached.
 pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target: &str, defensive: bool) {
     let Some(sp) = spell(spell_id) else { return };
+    let caster = b.fighters.entity(c);
     if !defensive {
-        let Some(hurt) = magic::provoked_by_casting(b, c, sp) else { return };
+        let Some(hurt) = b.in_world(|world| magic::provoked_by_casting(world, caster, sp)).flatten() else { return };
         let Battle { fighters, dice, events, .. } = b;
         let (who, stats) = (&fighters.combatant[c], &fighters.stats[c]);
         if !super::super::concentration_keeps_hold(dice, events, who, stats, sp, false, hurt) {
@@ -152,11 +153,11 @@ pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target
     let reached = b
         .index_of(target)
         .ok_or_else(|| format!("no unit \"{target}\""))
-        .and_then(|t| reaches(b, c, t, sp).map(|()| t));
-    match reached {
-        Ok(t) => take_effect(b, c, sp, t),
-        Err(reason) => lost(b, c, sp, reason),
-    }
+        .and_then(|t| reaches(b, c, t, sp).map(|()| b.fighters.entity(t)));
+    b.in_world(|world| match reached {
+        Ok(t) => take_effect(world, caster, sp, t),
+        Err(reason) => lost(world, caster, sp, reason),
+    });
 }
 
 /// A caster hurt between a spell's two AP: the d20 family's concentration against 10 +
