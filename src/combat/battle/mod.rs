@@ -263,22 +263,6 @@ impl Battle<'_, '_> {
         self.events.push(e);
     }
 
-    /// Notes what a fighter took in the strike being made, for its variant to count once
-    /// the strike is made (`schedule::taken`).
-    pub(crate) fn took(&mut self, taken: Taken) {
-        match self.world {
-            // SAFETY: the world is lent whole to this battle, and no part of the battle
-            // holds the `TakenInStrike` resource (`store::lend`).
-            Whole::Lent(cell) => unsafe { cell.get_resource_mut::<TakenInStrike>() }
-                .expect("the rules schedule's plugin keeps what a strike took")
-                .0
-                .push(taken),
-            Whole::Read(_) | Whole::Checked(_) => {
-                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
-            }
-        }
-    }
-
     pub fn index_of(&self, id: &str) -> Option<usize> {
         let (mut low, mut high) = (0, self.fighters.len());
         while low < high {

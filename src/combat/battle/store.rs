@@ -93,8 +93,8 @@ pub(super) fn seat_among(seated: &[Entity], e: Entity) -> Option<usize> {
 pub struct EventLog(pub Vec<CombatEvent>);
 
 /// What a fighter took in the strike being made, that a variant counts against its
-/// economy: the shared rules note it (`Battle::took`), and once the strike is made the
-/// variant's systems in `schedule::taken` count it (fighters by entity).
+/// economy: the shared rules note it (in the `TakenInStrike` resource), and once the
+/// strike is made the variant's systems in `schedule::taken` count it (fighters by entity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Taken {
     /// `by` took an attack action (ap-phases counts them: each after the first is at −5).

@@ -9,7 +9,7 @@ use super::Strike;
 use crate::combat::attack::{self, AttackContext, AttackKind, AttackProfile};
 use crate::combat::battle::{self, Maneuver};
 use crate::combat::resolve;
-use crate::rules::Battlefield;
+use crate::rules::{Battlefield, Conditions, Health};
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
@@ -74,24 +74,24 @@ pub(super) fn make_maneuver(world: &mut World, maker: Entity, foe: Entity, kind:
         super::after_attacks_drawn(world, maker, waiting, Strike::Opportunity { by: foe, mover: maker, trigger });
         return;
     }
-    // The shared maneuver rules name fighters by their place in id order.
-    let (by, target) = (super::systems::seat_in(world, maker), super::systems::seat_in(world, foe));
+    if hp_before.is_some() && !world.get::<Conditions>(maker).is_some_and(Conditions::in_fight) {
+        return;
+    }
+    resolve::refresh(world);
     let attempt = {
-        let b = &mut battle::store::lend(world);
-        if hp_before.is_some() && !b.fighters.conditions[by].in_fight() {
-            return;
-        }
-        b.refresh();
-        let aim = b
-            .world()
-            .is_some_and(|w| w.contains_resource::<AimedManeuvers>())
-            .then(|| attack::profile(b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default()));
-        let hurt = hp_before.map_or(0, |before| before - b.fighters.health[by].hp);
+        let b = battle::store::read(world);
+        // The attack's profile, where the variant's check is an attack (its grid rules name
+        // fighters by their place in id order).
+        let aim = world.contains_resource::<AimedManeuvers>().then(|| {
+            let (by, target) = (super::systems::seat_in(world, maker), super::systems::seat_in(world, foe));
+            attack::profile(&b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default())
+        });
+        let hurt = hp_before.map_or(0, |before| before - world.get::<Health>(maker).map_or(before, |h| h.hp));
         Attempt { by: maker, target: foe, kind, hurt, aim }
     };
     let tried = ManeuverTried { attempt: Some(attempt), margin: None };
     let Some(margin) = crate::combat::battle::run_with(world, ManeuverSchedule, tried).and_then(|t| t.margin) else {
         return;
     };
-    resolve::maneuver_checked(&mut battle::store::lend(world), by, target, kind, margin);
+    resolve::maneuver_checked(world, maker, foe, kind, margin);
 }

@@ -1,9 +1,9 @@
 //! What a fighter took in a strike, counted by its variant: an attack action (ap-phases),
 //! an attack of opportunity or a held action (d20-classic's immediate action; a held action
-//! moves its taker in the order). The shared rules note each as they make the strike
-//! (`Battle::took`); once the strike is made, the harm driver runs the [`TakenSchedule`],
-//! where each variant's systems in [`CountTaken`] count what they count, over the
-//! components they name, and the notes are then forgotten.
+//! moves its taker in the order). The shared rules note each as they make the strike (in
+//! the `TakenInStrike` resource); once the strike is made, the harm driver runs the
+//! [`TakenSchedule`], where each variant's systems in [`CountTaken`] count what they count,
+//! over the components they name, and the notes are then forgotten.
 
 use crate::combat::battle::{Seats, Taken, TakenInStrike};
 use crate::combat::clock::initiative_order;

@@ -124,7 +124,8 @@ pub(super) fn complete_grapple(b: &mut Battle, a: usize, target: &str) {
         return;
     };
     let margin = super::maneuvers::grapple_check(b, a, t);
-    resolve::maneuver_checked(b, a, t, Maneuver::Grapple, margin);
+    let (a, t) = (b.fighters.entity(a), b.fighters.entity(t));
+    b.in_world(|world| resolve::maneuver_checked(world, a, t, Maneuver::Grapple, margin));
 }
 
 /// Continuing the grapple: ending it is a free action, done at once (both are free);
