@@ -251,14 +251,6 @@ impl Battle<'_, '_> {
         }
     }
 
-    /// While foreseeing, notes that `by` would strike (`trigger` in the log's words) and
-    /// says so: the caller then leaves the strike unrolled.
-    pub(crate) fn foresee(&mut self, by: usize, trigger: &str) -> bool {
-        let Some(seen) = self.foreseen.as_mut() else { return false };
-        seen.push(Provoked { by, trigger: trigger.to_string() });
-        true
-    }
-
     pub fn emit(&mut self, e: CombatEvent) {
         self.events.push(e);
     }

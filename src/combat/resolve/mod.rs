@@ -22,7 +22,8 @@ pub use movement::{Leg, Then, Walk};
 pub(crate) use movement::{beside, charge_path, charge_walk, drag_beside, straight_run};
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub use reactions::{reaction_allowance, reactions_allowed};
-pub(crate) use strike::{attack_routine, charge_attack, deal_damage, held_attack, refresh};
+pub(crate) use strike::{A_COMBATANT, attack_routine, charge_attack, deal_damage, foresee, held_attack, id, in_fight};
+pub(crate) use strike::{refresh, seat};
 
 use economy::*;
 use reactions::*;

@@ -2,8 +2,8 @@
 //! casting in melee).
 
 use super::*;
+use crate::combat::battle::run_with;
 use crate::combat::battle::store::{self, EventLog, Record, TakenInStrike};
-use crate::combat::battle::{Provoked, run_with};
 use crate::combat::fighter::Reactions;
 use crate::rules::{Battlefield, Combatant, Wielded};
 use bevy::prelude::{Entity, World};
@@ -32,9 +32,7 @@ pub(crate) fn opportunity(world: &mut World, reactor: Entity, mover: Entity, tri
     if !legal {
         return;
     }
-    if let Some(seen) = world.resource_mut::<Record>().into_inner().foreseen.as_mut() {
-        // Foreseen, not made: noted, and left unrolled.
-        seen.push(Provoked { by, trigger: trigger.into() });
+    if foresee(world, by, trigger) {
         return;
     }
     let by = world.get::<Combatant>(reactor).expect(A_COMBATANT).id.clone();

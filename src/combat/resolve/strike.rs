@@ -4,8 +4,9 @@
 //! and an attack's profile from another square.
 
 use super::*;
+use crate::combat::battle::Provoked;
 use crate::combat::battle::run_with;
-use crate::combat::battle::store::{self, Derived, EventLog, TakenInStrike};
+use crate::combat::battle::store::{self, Derived, EventLog, Record, TakenInStrike};
 use crate::combat::battle::with_taken;
 use crate::combat::fighter::{Bonuses, Reactions};
 use crate::combat::time::Clock;
@@ -126,7 +127,7 @@ pub(crate) fn charge_attack(world: &mut World, a: Entity, t: Entity) {
 }
 
 /// Combatant `e`'s id.
-pub(super) fn id(world: &World, e: Entity) -> String {
+pub(crate) fn id(world: &World, e: Entity) -> String {
     world.get::<Combatant>(e).expect(A_COMBATANT).id.clone()
 }
 
@@ -139,17 +140,26 @@ pub(crate) fn refresh(world: &mut World) {
     }
 }
 
+/// While a command is only foreseen (`BattleWorld::provocations`), notes that the fighter
+/// in seat `by` would strike (`trigger`, in the log's words) and says so: the caller then
+/// leaves the strike unrolled.
+pub(crate) fn foresee(world: &mut World, by: usize, trigger: &str) -> bool {
+    let Some(seen) = world.resource_mut::<Record>().into_inner().foreseen.as_mut() else { return false };
+    seen.push(Provoked { by, trigger: trigger.into() });
+    true
+}
+
 /// Whether combatant `e` is still in the fight.
-pub(super) fn in_fight(world: &World, e: Entity) -> bool {
+pub(crate) fn in_fight(world: &World, e: Entity) -> bool {
     world.get::<Conditions>(e).expect(A_COMBATANT).in_fight()
 }
 
 /// Combatant `e`'s place in id order, as the grid rules name it.
-pub(super) fn seat(b: &Battle, e: Entity) -> usize {
+pub(crate) fn seat(b: &Battle, e: Entity) -> usize {
     b.fighters.seat_of(e).expect(A_COMBATANT)
 }
 
-pub(super) const A_COMBATANT: &str = "the rules name combatants";
+pub(crate) const A_COMBATANT: &str = "the rules name combatants";
 
 impl Battle<'_, '_> {
     /// The first attack `a` would make on `t` from `from` (a charge's end), its position

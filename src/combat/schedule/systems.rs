@@ -300,8 +300,7 @@ fn strike_on_top(world: &mut World) {
     }
     if let Strike::ToStep { by, mover } = strike {
         if let Some(&super::ReactionsToSteps(react)) = world.get_resource() {
-            let (by, mover) = (seat_in(world, by), seat_in(world, mover));
-            react(&mut battle::store::lend(world), by, mover);
+            react(world, by, mover);
         }
         return;
     }

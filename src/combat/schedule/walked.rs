@@ -10,7 +10,6 @@
 //! attack, a held foe dragged along).
 
 use super::{StrikeStack, Walking, with_moves};
-use crate::combat::Battle;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
@@ -50,7 +49,7 @@ pub struct StepsWatched(pub bool);
 /// How the variant's foes react to a step they were drawn by (a `Strike::ToStep`), as its
 /// plugin gives it: the harm driver makes each such strike with it.
 #[derive(Resource, Clone, Copy)]
-pub struct ReactionsToSteps(pub fn(&mut Battle, usize, usize));
+pub struct ReactionsToSteps(pub fn(&mut World, Entity, Entity));
 
 pub(super) fn add_walk_schedules(app: &mut App) {
     app.add_schedule(super::rule_schedule(WalkOverSchedule));

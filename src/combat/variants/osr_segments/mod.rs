@@ -5,14 +5,14 @@
 use super::prelude::*;
 use crate::combat::battle::Derived;
 use crate::combat::fighter::Spells;
-use crate::combat::resolve::attack_routine;
+use crate::combat::resolve;
 use crate::combat::schedule::Announcing;
 use crate::combat::schedule::{
     AfterWalk, ReactionsToSteps, StepSchedule, Strike, StrikeStack, WalkOverSchedule, Walking, WatchStep,
 };
 use crate::grid::Footprint;
 use crate::rules::{Position, Side, Wielded};
-use bevy::prelude::Entity;
+use bevy::prelude::{Entity, World};
 
 mod round;
 
@@ -115,29 +115,31 @@ fn immediate_attacks_drawn(
 }
 
 /// `h`'s immediate attack on `mover`, which came into its reach: its major action.
-pub(crate) fn immediate_attack(b: &mut Battle, h: usize, mover: usize) {
-    if !b.fighters.conditions[mover].in_fight() {
+pub(crate) fn immediate_attack(world: &mut World, h: Entity, mover: Entity) {
+    if !resolve::in_fight(world, mover) {
         return;
     }
-    b.refresh();
-    let profile = crate::combat::attack::profile(b, &b.view(), h, mover, &AttackKind::Primary, &Default::default());
-    if !profile.legal || b.foresee(h, "comes into reach (immediate attack)") {
+    resolve::refresh(world);
+    let (legal, seat) = {
+        let b = crate::combat::battle::store::read(world);
+        let (hs, ms) = (resolve::seat(&b, h), resolve::seat(&b, mover));
+        (crate::combat::attack::profile(&b, &b.view(), hs, ms, &AttackKind::Primary, &Default::default()).legal, hs)
+    };
+    if !legal || resolve::foresee(world, seat, "comes into reach (immediate attack)") {
         return;
     }
-    let mine = declaration_mut(b, h);
+    let mut mine = world.get_mut::<Declaration>(h).expect(resolve::A_COMBATANT);
     mine.acted = true;
     mine.intent = None;
-    let he = b.fighters.entity(h);
-    b.clock.queue.retain(|&e| e != he); // its group turn, if still to come, is spent
-    let (hid, mid) = (b.fighters.combatant[h].id.clone(), b.fighters.combatant[mover].id.clone());
-    b.emit(CombatEvent::Action {
+    world.resource_mut::<Clock>().queue.retain(|&e| e != h); // its group turn, if still to come, is spent
+    let (hid, mid) = (resolve::id(world, h), resolve::id(world, mover));
+    world.resource_mut::<EventLog>().push(CombatEvent::Action {
         unit: hid,
         action: "immediate attack".into(),
         detail: format!("as {mid} comes into reach (its major action this round)"),
     });
-    let (h, mover) = (b.fighters.entity(h), b.fighters.entity(mover));
-    b.in_world(|world| attack_routine(world, h, mover, AttackKind::Primary, false, &Default::default()));
-    b.refresh();
+    resolve::attack_routine(world, h, mover, AttackKind::Primary, false, &Default::default());
+    resolve::refresh(world);
 }
 
 /// This variant's rules, as the engine calls them.
