@@ -237,9 +237,9 @@ fn first_parameters<'a>(text: &'a str, names: &[&str]) -> Vec<Option<&'a str>> {
 }
 
 #[test]
-fn attacks_wounds_and_spells_take_the_world_and_fighters_by_entity_not_the_lent_battle() {
+fn attacks_wounds_spells_and_walks_take_the_world_and_fighters_by_entity_not_the_lent_battle() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/combat/resolve");
-    let text: String = ["strike.rs", "reactions.rs", "magic.rs", "harm.rs", "actions.rs"]
+    let text: String = ["strike.rs", "reactions.rs", "magic.rs", "harm.rs", "actions.rs", "movement.rs"]
         .iter()
         .map(|f| std::fs::read_to_string(dir.join(f)).unwrap())
         .collect();
@@ -258,6 +258,9 @@ fn attacks_wounds_and_spells_take_the_world_and_fighters_by_entity_not_the_lent_
         "take_effect",
         "lost",
         "maneuver_checked",
+        "release",
+        "drag_beside",
+        "held_strikers",
     ];
     for (name, first) in pipeline.iter().zip(first_parameters(&text, &pipeline)) {
         assert_eq!(first, Some("world: &mut World"), "{name}");

@@ -62,15 +62,20 @@ fn change(b: &mut Battle, i: usize, c: Condition, gained: bool) -> bool {
     crate::combat::battle::change_condition(&unit, &mut fighters.conditions[i], c, gained, events, derived)
 }
 
-/// Ends `i`'s grapple for both: the one it is locked with lets go first
-/// (`lets_go`).
-pub(crate) fn release(b: &mut Battle, i: usize) {
-    let Battle { fighters, events, derived, .. } = b;
-    let other = fighters.grapple[i].with.and_then(|e| fighters.seat_of(e));
-    for who in [other, Some(i)].into_iter().flatten() {
-        let unit = &fighters.combatant[who].id;
-        lets_go(unit, &mut fighters.grapple[who], &mut fighters.conditions[who], events, derived);
-    }
+/// Ends `e`'s grapple for both, on the battle's world: the one it is locked with lets go
+/// first (`lets_go`).
+pub(crate) fn release(world: &mut World, e: Entity) {
+    let other = world.get::<Grapple>(e).expect(A_COMBATANT).with;
+    with_taken(world, |world, log: &mut EventLog| {
+        with_taken(world, |world, derived: &mut Derived| {
+            let mut grapplers = world.query::<(&Combatant, &mut Grapple, &mut Conditions)>();
+            for who in [other, Some(e)].into_iter().flatten() {
+                if let Ok((combatant, mut grapple, mut conditions)) = grapplers.get_mut(world, who) {
+                    lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
+                }
+            }
+        })
+    })
 }
 
 /// One grappler's part in a grapple's end: it neither holds nor pins, is held by nobody,

@@ -2,9 +2,13 @@
 //! opportunity, and where stepping in draws a foe's held attack, for the rules schedule's
 //! strikes stage to make them; the straight path of a charge; and a held foe dragged along.
 
+use super::strike::{A_COMBATANT, id, in_fight, refresh, seat};
 use super::*;
+use crate::combat::battle::store::{self, Derived, EventLog, Record, Seats};
+use crate::combat::fighter::Grapple;
 use crate::rules::movement::Provocation;
-use bevy::prelude::Entity;
+use crate::rules::{Battlefield, Position};
+use bevy::prelude::{Entity, World};
 
 /// A walk under way: the mover, its path, how far along it is, the squares it has entered
 /// and what follows it. A walk stops where leaving a square provokes attacks of
@@ -54,9 +58,9 @@ pub enum Then {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Leg {
     /// Leaving the square it stands on provokes `by`'s attack of opportunity.
-    Provokes { by: usize, trigger: String },
+    Provokes { by: Entity, trigger: String },
     /// Stepping onto the square it stands on drew these foes' held attacks, in order.
-    Held { by: Vec<usize> },
+    Held { by: Vec<Entity> },
     /// The mover took a step the variant watches (osr-segments: its immediate attacks):
     /// the walk waits until the variant's systems have seen it (`Walk::step_seen`).
     Stepped,
@@ -117,26 +121,20 @@ impl Walk {
     }
 
     /// Whether the walk may go on: its mover still in the fight and the battle not over.
-    pub fn survives(&self, b: &Battle) -> bool {
-        b.fighters.conditions[self.mover].in_fight() && !b.is_over()
-    }
-
-    /// The mover's place in id order, as the grid rules name it.
-    fn seat(&self, b: &Battle) -> usize {
-        b.fighters.seat_of(self.mover).expect("a walk's mover is a combatant")
+    pub fn survives(&self, world: &World) -> bool {
+        in_fight(world, self.mover) && world.resource::<Record>().winner.is_none()
     }
 
     /// Walks on to the next square whose leaving provokes or whose entering draws a held
     /// attack, or to the end of the path; where the variant `watches_steps`, each step
     /// stops it too, after any held attacks it drew.
-    pub fn leg(&mut self, b: &mut Battle, watches_steps: bool) -> Leg {
-        let mover = self.seat(b);
+    pub fn leg(&mut self, world: &mut World, watches_steps: bool) -> Leg {
         loop {
             if self.step_from.is_some() && watches_steps {
                 return Leg::Stepped;
             }
             self.step_from = None;
-            if !self.survives(b) {
+            if !self.survives(world) {
                 return Leg::Over;
             }
             if self.heading_for.is_none()
@@ -145,16 +143,16 @@ impl Walk {
                 self.heading_for = Some(p);
                 self.next_provocation += 1;
             }
-            let at = b.fighters.position[mover].0;
+            let at = world.get::<Position>(self.mover).expect(A_COMBATANT).0;
             let arrived = self.heading_for.is_some_and(|p| p.from == at);
             if !arrived && let Some(&next) = self.path.squares.get(self.next_square) {
                 // One square on.
                 self.next_square += 1;
                 self.done.push(next);
-                b.fighters.position[mover].0 = next;
-                b.invalidate();
+                world.get_mut::<Position>(self.mover).expect(A_COMBATANT).0 = next;
+                world.resource_mut::<Derived>().stale = true;
                 self.step_from = Some(at);
-                let by = held_strikers(b, mover);
+                let by = held_strikers(world, self.mover);
                 if !by.is_empty() {
                     return Leg::Held { by };
                 }
@@ -162,10 +160,11 @@ impl Walk {
             }
             // At the square being left (or out of squares): its attack of opportunity.
             let Some(p) = self.heading_for.take() else { return Leg::Over };
-            b.invalidate();
-            if Some(b.fighters.entity(p.by)) != self.immune_from {
-                let trigger = b.variant.numbers().leaving_trigger.clone();
-                return Leg::Provokes { by: p.by, trigger };
+            world.resource_mut::<Derived>().stale = true;
+            let by = world.resource::<Seats>().0[p.by];
+            if Some(by) != self.immune_from {
+                let trigger = world.resource::<Battlefield>().variant.numbers().leaving_trigger.clone();
+                return Leg::Provokes { by, trigger };
             }
         }
     }
@@ -173,52 +172,64 @@ impl Walk {
     /// Ends the walk: a mover who drops stops where it fell, unless that is a square it
     /// could only pass through (an ally's): then it is on the last square of its path
     /// where it could have stopped. What follows the walk is the caller's to do.
-    pub fn finish(mut self, b: &mut Battle) -> Then {
-        let mover = self.seat(b);
-        while !self.done.is_empty() && shares_a_square(b, mover) {
+    pub fn finish(mut self, world: &mut World) -> Then {
+        while !self.done.is_empty() && shares_a_square(world, self.mover) {
             self.done.pop();
-            b.fighters.position[mover].0 = self.done.last().copied().unwrap_or(self.start);
+            world.get_mut::<Position>(self.mover).expect(A_COMBATANT).0 =
+                self.done.last().copied().unwrap_or(self.start);
         }
-        b.invalidate();
+        world.resource_mut::<Derived>().stale = true;
         let cost =
             if self.done.len() == self.path.squares.len() { self.path.cost_ft } else { 5 * self.done.len() as u32 };
         // A mover stopped before it entered any square (felled by the blow its leaving drew,
         // or held where it stood) has not moved, and the log does not say it has.
         if !self.done.is_empty() {
-            let id = b.fighters.combatant[mover].id.clone();
-            b.emit(CombatEvent::Moved { unit: id, path: self.done, cost_ft: cost, kind: self.kind });
+            let moved =
+                CombatEvent::Moved { unit: id(world, self.mover), path: self.done, cost_ft: cost, kind: self.kind };
+            world.resource_mut::<EventLog>().push(moved);
         }
         self.then
     }
 }
 
-/// Whether any other creature still on the board stands on one of `i`'s squares.
-pub(super) fn shares_a_square(b: &Battle, i: usize) -> bool {
+/// Whether any other creature still on the board stands on one of `e`'s squares.
+fn shares_a_square(world: &World, e: Entity) -> bool {
+    let b = store::read(world);
+    let i = seat(&b, e);
     let me = b.fighters.at(i).footprint();
     b.fighters.iter().enumerate().any(|(j, f)| j != i && f.alive() && f.footprint().overlaps(&me))
 }
 
 /// Foes holding an attack whose reach `mover` has just come into, in id order.
-fn held_strikers(b: &mut Battle, mover: usize) -> Vec<usize> {
-    let holders: Vec<usize> = (0..b.fighters.len())
-        .filter(|&h| {
-            let f = b.fighters.at(h);
-            *f.side() != b.fighters.side[mover]
-                && f.can_act()
-                && f.reactions()
-                    .held
-                    .as_ref()
-                    .is_some_and(|t| t.as_ref().is_none_or(|t| *t == b.fighters.combatant[mover].id))
-        })
-        .collect();
-    if holders.is_empty() {
-        return holders;
+fn held_strikers(world: &mut World, mover: Entity) -> Vec<Entity> {
+    let holding = {
+        let b = store::read(world);
+        let m = seat(&b, mover);
+        (0..b.fighters.len()).any(|h| holds_for(&b, h, m))
+    };
+    if !holding {
+        return Vec::new();
     }
-    b.refresh();
-    holders
-        .into_iter()
-        .filter(|&h| b.view().threat.threatens(h, b.fighters.at(mover).footprint()) && b.rules().may_take_held(b, h))
+    refresh(world);
+    let b = store::read(world);
+    let m = seat(&b, mover);
+    (0..b.fighters.len())
+        .filter(|&h| {
+            holds_for(&b, h, m)
+                && b.view().threat.threatens(h, b.fighters.at(m).footprint())
+                && b.rules().may_take_held(&b, h)
+        })
+        .map(|h| b.fighters.entity(h))
         .collect()
+}
+
+/// Whether the fighter in seat `h` is a foe of `mover`'s holding an attack for it (or for
+/// whoever comes) and able to make it.
+fn holds_for(b: &Battle, h: usize, mover: usize) -> bool {
+    let f = b.fighters.at(h);
+    *f.side() != b.fighters.side[mover]
+        && f.can_act()
+        && f.reactions().held.as_ref().is_some_and(|t| t.as_ref().is_none_or(|t| *t == b.fighters.combatant[mover].id))
 }
 
 /// A straight, unobstructed charge line (2 squares to twice speed) to the nearest square
@@ -323,29 +334,35 @@ pub(crate) fn beside(b: &Battle, mover_at: Footprint, foe: usize) -> Option<Grid
 
 /// A walk dragging a held foe is over: if the mover still holds it, the foe is put beside
 /// the mover (`beside`); if there is no room, the hold is lost.
-pub(crate) fn drag_beside(b: &mut Battle, mover: usize, foe: usize) {
-    let g = &b.fighters.grapple[mover];
-    if g.with != Some(b.fighters.entity(foe)) || !g.holds || !b.fighters.conditions[mover].in_fight() {
+pub(crate) fn drag_beside(world: &mut World, mover: Entity, foe: Entity) {
+    let g = world.get::<Grapple>(mover).expect(A_COMBATANT);
+    if g.with != Some(foe) || !g.holds || !in_fight(world, mover) {
         return;
     }
-    b.refresh();
-    let unit = b.fighters.combatant[foe].id.clone();
-    match beside(b, b.fighters.at(mover).footprint(), foe) {
-        Some(to) => {
-            let (from, side) = (b.fighters.position[foe].0, b.fighters.at(foe).footprint().side);
-            b.fighters.position[foe].0 = to;
-            b.invalidate();
-            let cost_ft = b.variant.range_metric().footprint_ft(Footprint::new(from, side), Footprint::new(to, side));
-            b.emit(CombatEvent::Moved { unit, path: vec![to], cost_ft, kind: "dragged".into() });
+    refresh(world);
+    let to = {
+        let b = store::read(world);
+        let (m, f) = (seat(&b, mover), seat(&b, foe));
+        let (from, side) = (b.fighters.position[f].0, b.fighters.at(f).footprint().side);
+        let cost = |to| b.variant.range_metric().footprint_ft(Footprint::new(from, side), Footprint::new(to, side));
+        beside(&b, b.fighters.at(m).footprint(), f).map(|to| (to, cost(to)))
+    };
+    let unit = id(world, foe);
+    match to {
+        Some((to, cost_ft)) => {
+            world.get_mut::<Position>(foe).expect(A_COMBATANT).0 = to;
+            world.resource_mut::<Derived>().stale = true;
+            let dragged = CombatEvent::Moved { unit, path: vec![to], cost_ft, kind: "dragged".into() };
+            world.resource_mut::<EventLog>().push(dragged);
         }
         None => {
-            let by = b.fighters.combatant[mover].id.clone();
-            b.emit(CombatEvent::Spoiled {
-                unit: by,
+            let spoilt = CombatEvent::Spoiled {
+                unit: id(world, mover),
                 action: "drag".into(),
                 reason: format!("no room beside it for {unit}"),
-            });
-            super::release(b, mover);
+            };
+            world.resource_mut::<EventLog>().push(spoilt);
+            super::release(world, mover);
         }
     }
 }

@@ -239,44 +239,29 @@ pub struct Moves<'a> {
     watches_steps: bool,
 }
 
-/// The world's battle lent to `work` with the walk under way and the reactions waiting.
-pub fn with_moves(world: &mut World, work: impl FnOnce(&mut Battle, &mut Moves)) {
+/// The world given to `work` with the walk under way and the reactions waiting taken out.
+pub fn with_moves(world: &mut World, work: impl FnOnce(&mut World, &mut Moves)) {
     with_taken(world, |world, walking: &mut Walking| {
         with_taken(world, |world, stack: &mut StrikeStack| {
             let watches_steps = world.get_resource::<walked::StepsWatched>().is_some_and(|w| w.0);
             let mut moves = Moves { walking, stack, watches_steps };
-            work(&mut crate::combat::battle::store::lend(world), &mut moves);
+            work(world, &mut moves);
         })
-    })
-}
-
-/// The world's battle lent to `work` with the accepted command's actor and plan and the
-/// moves under way, if a command was accepted.
-pub fn with_accepted_moves(world: &mut World, work: impl FnOnce(&mut Battle, usize, &Plan, &mut Moves)) {
-    with_taken(world, |world, turn: &mut Turn| {
-        if let Some((actor, plan)) = turn.accepted() {
-            with_moves(world, |b, moves| {
-                let actor = b.fighters.seat_of(actor).expect("the one acting is a combatant");
-                work(b, actor, plan, moves)
-            });
-        }
     })
 }
 
 impl Moves<'_> {
     /// Walks `walk`'s next leg, from where it stands.
-    pub fn set_out(&mut self, b: &mut Battle, mut walk: crate::combat::resolve::Walk) {
-        match walk.leg(b, self.watches_steps) {
+    pub fn set_out(&mut self, world: &mut World, mut walk: crate::combat::resolve::Walk) {
+        match walk.leg(world, self.watches_steps) {
             crate::combat::resolve::Leg::Provokes { by, trigger } => {
-                let (by, mover) = (b.fighters.entity(by), walk.mover);
-                self.stack.0.push(Strike::Opportunity { by, mover, trigger });
+                self.stack.0.push(Strike::Opportunity { by, mover: walk.mover, trigger });
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Held { by } => {
                 // The first holder's attack on top: it is made first.
                 let mover = walk.mover;
-                let holders = by.into_iter().rev().map(|h| b.fighters.entity(h));
-                self.stack.0.extend(holders.map(|by| Strike::HeldAttack { by, mover }));
+                self.stack.0.extend(by.into_iter().rev().map(|by| Strike::HeldAttack { by, mover }));
                 self.walking.0 = Some(walk);
             }
             crate::combat::resolve::Leg::Stepped => self.walking.0 = Some(walk),
@@ -292,39 +277,35 @@ impl Moves<'_> {
     }
 
     /// Ends the walk that arrived, if one did.
-    fn end_arrived(&mut self, b: &mut Battle) {
+    fn end_arrived(&mut self, world: &mut World) {
         if let Some(walk) = self.walking.0.take_if(|walk| walk.arrived()) {
-            self.finish(b, walk);
+            self.finish(world, walk);
         }
     }
 
     /// Ends `walk`; what follows it (a charge's attack) waits on the stack.
-    fn finish(&mut self, b: &mut Battle, walk: crate::combat::resolve::Walk) {
+    fn finish(&mut self, world: &mut World, walk: crate::combat::resolve::Walk) {
         let mover = walk.mover;
-        match walk.finish(b) {
+        match walk.finish(world) {
             crate::combat::resolve::Then::Nothing => {}
             crate::combat::resolve::Then::ChargeAttack { target } => {
                 self.stack.0.push(Strike::Charge { by: mover, target });
             }
-            crate::combat::resolve::Then::Drag { foe } => {
-                let seat = |e| b.fighters.seat_of(e).expect("a walk names combatants");
-                let (mover, foe) = (seat(mover), seat(foe));
-                crate::combat::resolve::drag_beside(b, mover, foe)
-            }
+            crate::combat::resolve::Then::Drag { foe } => crate::combat::resolve::drag_beside(world, mover, foe),
         }
     }
 
     /// Once the reactions at its stop are made: the walk under way goes on, or ends if its
     /// mover fell.
-    pub fn go_on(&mut self, b: &mut Battle) {
+    pub fn go_on(&mut self, world: &mut World) {
         if !self.stack.0.is_empty() {
             return;
         }
         let Some(walk) = self.walking.0.take() else { return };
         if walk.arrived() || (self.watches_steps && walk.stepped_from().is_some()) {
             self.walking.0 = Some(walk);
-        } else if walk.survives(b) {
-            self.set_out(b, walk);
+        } else if walk.survives(world) {
+            self.set_out(world, walk);
         } else {
             self.arrive(walk);
         }

@@ -240,7 +240,7 @@ fn load_crossbow(
 /// The walk driver: once the strikes at its stop are made, a walk goes on to its next stop
 /// or its end.
 fn walk_on(world: &mut World) {
-    with_moves(world, |battle, moves| moves.go_on(battle));
+    with_moves(world, |world, moves| moves.go_on(world));
     super::follow_walk(world);
 }
 
@@ -286,9 +286,9 @@ fn strike_on_top(world: &mut World) {
     if let Strike::Advanced { by, action } = strike {
         let Some(&super::AdvancedActions(goes_on)) = world.get_resource() else { return };
         let by = seat_in(world, by);
-        with_moves(world, |b, moves| {
-            if let Some(walk) = goes_on(b, by, action) {
-                moves.set_out(b, walk);
+        with_moves(world, |world, moves| {
+            if let Some(walk) = goes_on(&mut battle::store::lend(world), by, action) {
+                moves.set_out(world, walk);
             }
         });
         super::follow_walk(world);

@@ -65,7 +65,7 @@ pub(crate) fn follow_walk(world: &mut World) {
         let Some(walk) = world.resource::<Walking>().0.as_ref() else { return };
         if walk.arrived() {
             world.run_schedule(WalkOverSchedule);
-            with_moves(world, |b, moves| moves.end_arrived(b));
+            with_moves(world, |world, moves| moves.end_arrived(world));
             return;
         }
         if walk.stepped_from().is_none() || !world.resource::<StepsWatched>().0 {
@@ -76,7 +76,7 @@ pub(crate) fn follow_walk(world: &mut World) {
             walk.step_seen();
         }
         if world.resource::<StrikeStack>().0.is_empty() {
-            with_moves(world, |b, moves| moves.go_on(b));
+            with_moves(world, |world, moves| moves.go_on(world));
         }
     }
 }
