@@ -237,11 +237,16 @@ fn first_parameters<'a>(text: &'a str, names: &[&str]) -> Vec<Option<&'a str>> {
 }
 
 #[test]
-fn attacks_wounds_spells_and_walks_take_the_world_and_fighters_by_entity_not_the_lent_battle() {
+fn the_rules_that_act_take_the_world_and_fighters_by_entity_not_the_lent_battle() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/combat/resolve");
     let text: String = ["strike.rs", "reactions.rs", "magic.rs", "harm.rs", "actions.rs", "movement.rs"]
         .iter()
         .map(|f| std::fs::read_to_string(dir.join(f)).unwrap())
+        .chain(
+            ["advanced.rs", "grapple.rs", "maneuvers.rs"]
+                .iter()
+                .map(|f| std::fs::read_to_string(dir.join("../variants/ap_phases").join(f)).unwrap()),
+        )
         .collect();
     let pipeline = [
         "attack_routine",
@@ -261,11 +266,20 @@ fn attacks_wounds_spells_and_walks_take_the_world_and_fighters_by_entity_not_the
         "release",
         "drag_beside",
         "held_strikers",
+        "kill",
+        "check",
+        "coup_de_grace",
+        "first_aid",
+        "complete_advanced",
+        "advanced_action_goes_on",
+        "complete_grapple",
+        "complete_continue",
+        "grapple_check",
     ];
     for (name, first) in pipeline.iter().zip(first_parameters(&text, &pipeline)) {
         assert_eq!(first, Some("world: &mut World"), "{name}");
     }
     // Positive control: a rule still over the lent battle is told apart.
     let lent = std::fs::read_to_string(dir.join("harm.rs")).unwrap();
-    assert_eq!(first_parameters(&lent, &["gain"]), [Some("b: &mut Battle")]);
+    assert_eq!(first_parameters(&lent, &["wound"]), [Some("b: &mut Battle")]);
 }

@@ -46,22 +46,6 @@ pub(crate) fn set_condition(world: &mut World, e: Entity, c: Condition, gained: 
     })
 }
 
-/// Fighter `i` gains condition `c`, logged; whether it did (it had it already).
-pub(crate) fn gain(b: &mut Battle, i: usize, c: Condition) -> bool {
-    change(b, i, c, true)
-}
-
-/// Fighter `i` loses condition `c`, logged, if it had it.
-pub(crate) fn lose(b: &mut Battle, i: usize, c: Condition) {
-    change(b, i, c, false);
-}
-
-fn change(b: &mut Battle, i: usize, c: Condition, gained: bool) -> bool {
-    let Battle { fighters, events, derived, .. } = b;
-    let unit = fighters.combatant[i].id.clone();
-    crate::combat::battle::change_condition(&unit, &mut fighters.conditions[i], c, gained, events, derived)
-}
-
 /// Ends `e`'s grapple for both, on the battle's world: the one it is locked with lets go
 /// first (`lets_go`).
 pub(crate) fn release(world: &mut World, e: Entity) {
@@ -93,10 +77,15 @@ pub(crate) fn lets_go(
     }
 }
 
-/// Death: no longer dying or stable, dead.
-pub(crate) fn kill(b: &mut Battle, t: usize) {
-    let Battle { fighters, events, derived, .. } = b;
-    dies(&fighters.combatant[t], &mut fighters.conditions[t], events, derived);
+/// Death of combatant `e`, on the battle's world: no longer dying or stable, dead.
+pub(crate) fn kill(world: &mut World, e: Entity) {
+    with_taken(world, |world, log: &mut EventLog| {
+        with_taken(world, |world, derived: &mut Derived| {
+            if let Ok((who, mut conditions)) = world.query::<(&Combatant, &mut Conditions)>().get_mut(world, e) {
+                dies(who, &mut conditions, log, derived);
+            }
+        })
+    })
 }
 
 /// `who` dies: no longer dying or stable, dead.

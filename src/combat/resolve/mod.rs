@@ -17,13 +17,13 @@ pub(crate) use super::battle::Maneuver;
 pub(crate) use actions::maneuver_checked;
 pub(crate) use economy::{take_move, take_standard};
 pub use harm::wound;
-pub(crate) use harm::{apply_damage, death_check, gain, kill, lets_go, lose, release, set_condition};
+pub(crate) use harm::{apply_damage, death_check, kill, lets_go, release, set_condition};
 pub use movement::{Leg, Then, Walk};
 pub(crate) use movement::{beside, charge_path, charge_walk, drag_beside, straight_run};
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub use reactions::{reaction_allowance, reactions_allowed};
 pub(crate) use strike::{A_COMBATANT, attack_routine, charge_attack, deal_damage, foresee, held_attack, id, in_fight};
-pub(crate) use strike::{refresh, seat};
+pub(crate) use strike::{check, refresh, seat, with_dice_and_log};
 
 use economy::*;
 use reactions::*;

@@ -7,11 +7,11 @@ use super::*;
 use crate::combat::battle::Provoked;
 use crate::combat::battle::run_with;
 use crate::combat::battle::store::{self, Derived, EventLog, Record, TakenInStrike};
-use crate::combat::battle::with_taken;
+use crate::combat::battle::{rolled_check, with_taken};
 use crate::combat::fighter::{Bonuses, Reactions};
 use crate::combat::time::Clock;
-use crate::rules::{Battlefield, Combatant, Conditions, Stats, Wielded};
-use bevy::prelude::{Entity, World};
+use crate::rules::{Battlefield, Combatant, Conditions, Dice, Stats, Wielded};
+use bevy::prelude::{Entity, Mut, World};
 
 /// One attack action (or a full attack) of `a` against `t`, on the battle's world.
 pub(crate) fn attack_routine(
@@ -147,6 +147,21 @@ pub(crate) fn foresee(world: &mut World, by: usize, trigger: &str) -> bool {
     let Some(seen) = world.resource_mut::<Record>().into_inner().foreseen.as_mut() else { return false };
     seen.push(Provoked { by, trigger: trigger.into() });
     true
+}
+
+/// Runs `work` over the world with the battle's dice and log in hand: a rule that rolls and
+/// logs while it reads the combatants' components.
+pub(crate) fn with_dice_and_log<U>(world: &mut World, work: impl FnOnce(&World, &mut Dice, &mut EventLog) -> U) -> U {
+    world.resource_scope(|world, mut dice: Mut<Dice>| {
+        with_taken(world, |world, log: &mut EventLog| work(world, &mut dice, log))
+    })
+}
+
+/// A logged check or save of combatant `e`'s (`kind`, in the log's words): d20 + `bonus`
+/// against `dc`. Whether it succeeded.
+pub(crate) fn check(world: &mut World, e: Entity, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
+    let unit = id(world, e);
+    with_dice_and_log(world, |_, dice, log| rolled_check(dice, log, unit, kind.into(), bonus, dc))
 }
 
 /// Whether combatant `e` is still in the fight.

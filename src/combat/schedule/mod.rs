@@ -48,7 +48,6 @@ pub use walked::{AfterWalk, ReactionsToSteps, StepSchedule, StepsWatched, WalkOv
 
 pub use clock::{ClockSchedule, ClockStep, Opening, RollsInitiative, TimeMoves};
 
-use super::Battle;
 use super::battle::Seats;
 use super::clock::Budget;
 use super::command::{Command, RuleError};
@@ -226,7 +225,7 @@ pub(super) fn after_attacks_drawn(
 /// it, as its plugin gives it: the harm driver calls it for each [`Strike::Advanced`].
 #[derive(Resource, Clone, Copy)]
 pub struct AdvancedActions(
-    pub fn(&mut Battle, usize, crate::combat::kept::Advanced) -> Option<crate::combat::resolve::Walk>,
+    pub fn(&mut World, Entity, crate::combat::kept::Advanced) -> Option<crate::combat::resolve::Walk>,
 );
 
 /// A rule driver's way to set a fighter walking: the walk goes to its first stop (a square

@@ -285,9 +285,8 @@ fn strike_on_top(world: &mut World) {
     }
     if let Strike::Advanced { by, action } = strike {
         let Some(&super::AdvancedActions(goes_on)) = world.get_resource() else { return };
-        let by = seat_in(world, by);
         with_moves(world, |world, moves| {
-            if let Some(walk) = goes_on(&mut battle::store::lend(world), by, action) {
+            if let Some(walk) = goes_on(world, by, action) {
                 moves.set_out(world, walk);
             }
         });

@@ -31,7 +31,7 @@ mod prelude {
     pub(super) use crate::combat::fighter::Reactions;
     pub(super) use crate::combat::magic::{self, lost, reaches, spell, take_effect};
     pub(super) use crate::combat::modifiers::{self, ModifiersApp, Weighed};
-    pub(super) use crate::combat::resolve::{self, Maneuver, gain};
+    pub(super) use crate::combat::resolve::{self, Maneuver};
     pub(super) use crate::combat::resolve::{take_move, take_standard};
     pub(super) use crate::combat::schedule::clock::{Called, reactions_back_and_no_longer, unaware_are};
     pub(super) use crate::combat::schedule::taken::{CountTaken, TakenSchedule, held_action_takers_move};

@@ -5,10 +5,13 @@
 
 use super::super::prelude::*;
 use super::FIRST_AID_DC;
-use super::{ActionPoints, Advanced, AdvancedKind, points, points_mut};
-use crate::combat::resolve::{Walk, deal_damage, gain, kill, lose};
+use super::{ActionPoints, Advanced, AdvancedKind};
+use crate::combat::battle::store::Record;
+use crate::combat::fighter::Bonuses;
+use crate::combat::resolve::{self, Walk, deal_damage, kill, set_condition};
 use crate::level::ability_mod;
-use crate::rules::Dice;
+use crate::rules::{Battlefield, Dice, Position, Wielded};
+use bevy::prelude::{Entity, World};
 
 /// The complex advanced actions: what each is called, what a foe sees it do (the trigger
 /// of its attacks of opportunity) and the AP it needs.
@@ -87,77 +90,94 @@ pub(crate) fn check_complex(b: &Battle, a: usize, cmd: &Command, target: &str) -
 
 /// The coup de grace, its 3 AP spent: an automatic hit and a confirmed critical; a foe
 /// that survives the damage makes a Fortitude save (DC 10 + the damage dealt) or dies.
-pub(crate) fn coup_de_grace(b: &mut Battle, a: usize, target: &str) {
-    let id = b.fighters.combatant[a].id.clone();
-    let Some(t) = b.index_of(target) else { return };
-    b.refresh();
-    if let Err(reason) = complex_target(b, a, t, true) {
-        b.emit(CombatEvent::Spoiled { unit: id, action: "coup de grace".into(), reason });
+pub(crate) fn coup_de_grace(world: &mut World, a: Entity, target: &str) {
+    let Some(t) = complex_target_in(world, a, target, true) else { return };
+    log(
+        world,
+        CombatEvent::Action {
+            unit: resolve::id(world, a),
+            action: "coup de grace".into(),
+            detail: format!("on {target}: an automatic hit and a confirmed critical"),
+        },
+    );
+    let stats = &mut world.resource_mut::<Record>().into_inner().stats;
+    stats.attacks += 1;
+    stats.hits += 1;
+    stats.criticals += 1;
+    let mut wielded = world.get_mut::<Wielded>(a).expect(resolve::A_COMBATANT);
+    if wielded.def.reload {
+        wielded.loaded = false;
+    }
+    let melee = !wielded.def.is_ranged();
+    let dealt = deal_damage(world, a, t, true, melee);
+    if !world.get::<Conditions>(t).is_some_and(Conditions::alive) {
         return;
     }
-    b.emit(CombatEvent::Action {
-        unit: id,
-        action: "coup de grace".into(),
-        detail: format!("on {target}: an automatic hit and a confirmed critical"),
-    });
-    b.stats.attacks += 1;
-    b.stats.hits += 1;
-    b.stats.criticals += 1;
-    let f = &mut b.fighters.wielded[a];
-    if f.def.reload {
-        f.loaded = false;
-    }
-    let melee = !f.def.is_ranged();
-    let (attacker, target) = (b.fighters.entity(a), b.fighters.entity(t));
-    let dealt = b.in_world(|world| deal_damage(world, attacker, target, true, melee)).unwrap_or(0);
-    if !b.fighters.conditions[t].alive() {
-        return;
-    }
-    let bonus = b.fighters.stats[t].fortitude();
-    if !b.check(t, "Fortitude (coup de grace)", bonus, 10 + dealt) {
-        kill(b, t);
+    let bonus = world.get::<Stats>(t).expect(resolve::A_COMBATANT).fortitude();
+    if !resolve::check(world, t, "Fortitude (coup de grace)", bonus, 10 + dealt) {
+        kill(world, t);
     }
 }
 
 /// First aid, its 2 AP spent: a Heal check (d20 + Wisdom) against DC 15 stabilises a
 /// dying ally.
-pub(crate) fn first_aid(b: &mut Battle, a: usize, target: &str) {
-    let id = b.fighters.combatant[a].id.clone();
-    let Some(t) = b.index_of(target) else { return };
-    b.refresh();
-    if let Err(reason) = complex_target(b, a, t, false) {
-        b.emit(CombatEvent::Spoiled { unit: id, action: "first aid".into(), reason });
-        return;
+pub(crate) fn first_aid(world: &mut World, a: Entity, target: &str) {
+    let Some(t) = complex_target_in(world, a, target, false) else { return };
+    let bonus = ability_mod(world.get::<Stats>(a).expect(resolve::A_COMBATANT).def.abilities.wis);
+    if resolve::check(world, a, format!("Heal (Wisdom), first aid on {target}"), bonus, FIRST_AID_DC) {
+        set_condition(world, t, Condition::Dying, false);
+        set_condition(world, t, Condition::Stabilized, true);
     }
-    let bonus = ability_mod(b.fighters.stats[a].def.abilities.wis);
-    if b.check(a, format!("Heal (Wisdom), first aid on {target}"), bonus, FIRST_AID_DC) {
-        lose(b, t, Condition::Dying);
-        gain(b, t, Condition::Stabilized);
-    }
+}
+
+/// The fighter `target` names, if `a` may deliver it a coup de grace (`coup`) or give it
+/// first aid now; else why not is logged (`None`, also for an unknown name).
+fn complex_target_in(world: &mut World, a: Entity, target: &str, coup: bool) -> Option<Entity> {
+    resolve::refresh(world);
+    let reached = {
+        let b = crate::combat::battle::store::read(world);
+        let t = b.index_of(target)?;
+        complex_target(&b, resolve::seat(&b, a), t, coup).map(|()| b.fighters.entity(t))
+    };
+    let action = if coup { "coup de grace" } else { "first aid" };
+    reached
+        .map_err(|reason| {
+            log(world, CombatEvent::Spoiled { unit: resolve::id(world, a), action: action.into(), reason })
+        })
+        .ok()
+}
+
+/// `event`, logged.
+fn log(world: &mut World, event: CombatEvent) {
+    world.resource_mut::<EventLog>().push(event);
 }
 
 /// ap-phases: the casting's last AP: it provokes again (unless cast defensively), then
 /// the spell takes effect if its target is still there to be reached.
-pub(crate) fn complete_advanced(b: &mut Battle, c: usize, spell_id: &str, target: &str, defensive: bool) {
+pub(crate) fn complete_advanced(world: &mut World, c: Entity, spell_id: &str, target: &str, defensive: bool) {
     let Some(sp) = spell(spell_id) else { return };
-    let caster = b.fighters.entity(c);
     if !defensive {
-        let Some(hurt) = b.in_world(|world| magic::provoked_by_casting(world, caster, sp)).flatten() else { return };
-        let Battle { fighters, dice, events, .. } = b;
-        let (who, stats) = (&fighters.combatant[c], &fighters.stats[c]);
-        if !super::super::concentration_keeps_hold(dice, events, who, stats, sp, false, hurt) {
+        let Some(hurt) = magic::provoked_by_casting(world, c, sp) else { return };
+        let keeps = resolve::with_dice_and_log(world, |world, dice, log| {
+            let (who, stats) = (world.get::<Combatant>(c), world.get::<Stats>(c));
+            let (who, stats) = (who.expect(resolve::A_COMBATANT), stats.expect(resolve::A_COMBATANT));
+            super::super::concentration_keeps_hold(dice, log, who, stats, sp, false, hurt)
+        });
+        if !keeps {
             return;
         }
     }
-    b.refresh();
-    let reached = b
-        .index_of(target)
-        .ok_or_else(|| format!("no unit \"{target}\""))
-        .and_then(|t| reaches(b, c, t, sp).map(|()| b.fighters.entity(t)));
-    b.in_world(|world| match reached {
-        Ok(t) => take_effect(world, caster, sp, t),
-        Err(reason) => lost(world, caster, sp, reason),
-    });
+    resolve::refresh(world);
+    let reached = {
+        let b = crate::combat::battle::store::read(world);
+        b.index_of(target)
+            .ok_or_else(|| format!("no unit \"{target}\""))
+            .and_then(|t| reaches(&b, resolve::seat(&b, c), t, sp).map(|()| b.fighters.entity(t)))
+    };
+    match reached {
+        Ok(t) => take_effect(world, c, sp, t),
+        Err(reason) => lost(world, c, sp, reason),
+    }
 }
 
 /// A caster hurt between a spell's two AP: the d20 family's concentration against 10 +
@@ -195,58 +215,70 @@ pub(super) fn advanced_action_lost(
 
 /// ap-phases: an advanced action spends its next AP (consecutively) and, once all are in,
 /// completes (a charge then sets out: its walk is returned). A complex one provoked first
-/// (`go_on_with_advanced_action`); if that struck its maker down, the action is lost.
-pub(crate) fn advanced_action_goes_on(b: &mut Battle, i: usize, mut adv: Advanced) -> Option<Walk> {
+/// (`go_on_with_advanced_action`); if that struck its maker down, the action is lost. On the
+/// battle's world, its maker `i` by entity.
+pub(crate) fn advanced_action_goes_on(world: &mut World, i: Entity, mut adv: Advanced) -> Option<Walk> {
+    let id = resolve::id(world, i);
     if let Some(trigger) = complex_trigger(&adv.action)
-        && !b.fighters.conditions[i].in_fight()
+        && !resolve::in_fight(world, i)
     {
-        let unit = b.fighters.combatant[i].id.clone();
-        b.emit(CombatEvent::Spoiled { unit, action: trigger.into(), reason: "struck down first".into() });
+        log(world, CombatEvent::Spoiled { unit: id, action: trigger.into(), reason: "struck down first".into() });
         return None;
     }
-    points_mut(b, i).ap -= 1;
+    let mut points = world.get_mut::<ActionPoints>(i).expect(resolve::A_COMBATANT);
+    points.ap -= 1;
     adv.spent += 1;
     if adv.spent < adv.needed {
-        points_mut(b, i).advanced = Some(adv);
+        points.advanced = Some(adv);
         return None;
     }
-    let id = b.fighters.combatant[i].id.clone();
     match adv.action {
         AdvancedKind::Charge { target } => {
-            let Some(t) = b.index_of(&target).filter(|&t| b.fighters.conditions[t].in_fight()) else {
-                b.emit(CombatEvent::Spoiled {
-                    unit: id,
-                    action: "charge".into(),
-                    reason: format!("{target} is out of the fight"),
-                });
+            let foe = {
+                let b = crate::combat::battle::store::read(world);
+                b.index_of(&target).filter(|&t| b.fighters.conditions[t].in_fight()).map(|t| b.fighters.entity(t))
+            };
+            let Some(foe) = foe else {
+                let reason = format!("{target} is out of the fight");
+                log(world, CombatEvent::Spoiled { unit: id, action: "charge".into(), reason });
                 return None;
             };
-            b.refresh();
-            match resolve::charge_path(b, i, t) {
+            resolve::refresh(world);
+            let path = {
+                let b = crate::combat::battle::store::read(world);
+                resolve::charge_path(&b, resolve::seat(&b, i), resolve::seat(&b, foe))
+            };
+            match path {
                 Ok(path) => {
-                    b.fighters.bonuses[i].offense.retain(|(n, _)| n != "charge");
+                    let bonuses = world.get_mut::<Bonuses>(i).expect(resolve::A_COMBATANT);
+                    bonuses.into_inner().offense.retain(|(n, _)| n != "charge");
                     // An attack action (nothing in the charge itself counts them).
-                    points_mut(b, i).attack_actions += 1;
-                    let (me, foe) = (b.fighters.entity(i), b.fighters.entity(t));
-                    return Some(resolve::charge_walk(b.variant, me, b.fighters.position[i].0, foe, &path));
+                    world.get_mut::<ActionPoints>(i).expect(resolve::A_COMBATANT).attack_actions += 1;
+                    let at = world.get::<Position>(i).expect(resolve::A_COMBATANT).0;
+                    let variant = world.resource::<Battlefield>().variant;
+                    return Some(resolve::charge_walk(variant, i, at, foe, &path));
                 }
-                Err(reason) => b.emit(CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
+                Err(reason) => log(world, CombatEvent::Spoiled { unit: id, action: "charge".into(), reason }),
             }
         }
-        AdvancedKind::Cast { spell, target, defensive } => complete_advanced(b, i, &spell, &target, defensive),
+        AdvancedKind::Cast { spell, target, defensive } => complete_advanced(world, i, &spell, &target, defensive),
         AdvancedKind::TotalDefense => {
-            let bonus = if points(b, i).attack_actions > 0 { 2 } else { 4 };
-            b.fighters.bonuses[i].defense.push(("total defense".into(), bonus));
-            b.emit(CombatEvent::Action {
-                unit: id,
-                action: "total defense".into(),
-                detail: format!("+{bonus} dodge bonus to AC"),
-            });
+            let attacked = world.get::<ActionPoints>(i).expect(resolve::A_COMBATANT).attack_actions > 0;
+            let bonus = if attacked { 2 } else { 4 };
+            world.get_mut::<Bonuses>(i).expect(resolve::A_COMBATANT).defense.push(("total defense".into(), bonus));
+            log(
+                world,
+                CombatEvent::Action {
+                    unit: id,
+                    action: "total defense".into(),
+                    detail: format!("+{bonus} dodge bonus to AC"),
+                },
+            );
         }
-        AdvancedKind::CoupDeGrace { target } => coup_de_grace(b, i, &target),
-        AdvancedKind::FirstAid { target } => first_aid(b, i, &target),
-        AdvancedKind::Grapple { target } => super::grapple::complete_grapple(b, i, &target),
-        AdvancedKind::ContinueGrapple { follow_up } => return super::grapple::complete_continue(b, i, follow_up),
+        AdvancedKind::CoupDeGrace { target } => coup_de_grace(world, i, &target),
+        AdvancedKind::FirstAid { target } => first_aid(world, i, &target),
+        AdvancedKind::Grapple { target } => super::grapple::complete_grapple(world, i, &target),
+        AdvancedKind::ContinueGrapple { follow_up } => return super::grapple::complete_continue(world, i, follow_up),
     }
     None
 }

@@ -13,17 +13,8 @@ use crate::combat::command::GrappleFollowUp;
 use crate::combat::resolve::{Then, Walk, deal_damage};
 use crate::combat::schedule::{Grapplers, release_both};
 use crate::rules::Dice;
-
-/// `a`'s combat maneuver check against `t`'s defence, with `cmb` its combat maneuver bonus
-/// and `extra` the terms this check adds: by how much it won (below 0: lost).
-pub(super) fn combat_maneuver(b: &mut Battle, a: usize, t: usize, what: &str, cmb: i32, extra: &[Modifier]) -> i32 {
-    let cmd = cmd_of(&b.fighters.stats[t], &b.fighters.body[t]);
-    let mut modifiers = vec![Modifier::new("combat maneuver bonus", cmb)];
-    modifiers.extend(extra.iter().cloned());
-    let (attacker, target) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-    let b = &mut *b;
-    maneuver_roll(&mut b.dice, &mut b.events, (&attacker, &target), what, modifiers, cmd)
-}
+use crate::rules::Position;
+use bevy::prelude::{Entity, World};
 
 /// A combat maneuver check of `who` (attacker, target): d20 + `modifiers` against the
 /// target's `cmd`, logged as an attack roll whose number to reach is the CMD. By how much it
@@ -61,11 +52,6 @@ pub(super) fn cmd_of(stats: &Stats, body: &Body) -> i32 {
 /// A combatant's combat maneuver bonus: base attack, Strength and size.
 pub(super) fn cmb_of(stats: &Stats, body: &Body) -> i32 {
     stats.def.base_attack + stats.str_mod() - body.size.size_modifier().clamp(-2, 2)
-}
-
-/// `a`'s combat maneuver bonus.
-pub(super) fn cmb(b: &Battle, a: usize) -> i32 {
-    cmb_of(&b.fighters.stats[a], &b.fighters.body[a])
 }
 
 /// Whether `a` may continue its grapple with `follow_up` now (its cost is `spend`'s).
@@ -111,21 +97,22 @@ fn drag_path(b: &Battle, a: usize, to: crate::grid::GridPos) -> Result<crate::ru
 }
 
 /// The grapple's second AP: the combat maneuver check (an attack action), if the foe is
-/// still in the fight and within reach.
-pub(super) fn complete_grapple(b: &mut Battle, a: usize, target: &str) {
-    b.refresh();
-    let reached = b
-        .index_of(target)
-        .filter(|&t| b.fighters.conditions[t].in_fight() && b.view().threat.threatens(a, b.fighters.at(t).footprint()));
+/// still in the fight and within reach. On the battle's world, its maker `a` by entity.
+pub(super) fn complete_grapple(world: &mut World, a: Entity, target: &str) {
+    resolve::refresh(world);
+    let reached = {
+        let b = crate::combat::battle::store::read(world);
+        let me = resolve::seat(&b, a);
+        let within = |t: &usize| b.view().threat.threatens(me, b.fighters.at(*t).footprint());
+        b.index_of(target).filter(|&t| b.fighters.conditions[t].in_fight() && within(&t)).map(|t| b.fighters.entity(t))
+    };
     let Some(t) = reached else {
-        let unit = b.fighters.combatant[a].id.clone();
-        let reason = format!("{target} is out of reach");
-        b.emit(CombatEvent::Spoiled { unit, action: "grapple".into(), reason });
+        let (unit, reason) = (resolve::id(world, a), format!("{target} is out of reach"));
+        world.resource_mut::<EventLog>().push(CombatEvent::Spoiled { unit, action: "grapple".into(), reason });
         return;
     };
-    let margin = super::maneuvers::grapple_check(b, a, t);
-    let (a, t) = (b.fighters.entity(a), b.fighters.entity(t));
-    b.in_world(|world| resolve::maneuver_checked(world, a, t, Maneuver::Grapple, margin));
+    let margin = super::maneuvers::grapple_check(world, a, t);
+    resolve::maneuver_checked(world, a, t, Maneuver::Grapple, margin);
 }
 
 /// Continuing the grapple: ending it is a free action, done at once (both are free);
@@ -153,44 +140,58 @@ pub(super) fn begin_continued_grapple(
 
 /// The continued grapple's second AP: the check at +5; a success deals the wielder's
 /// damage, pins the foe (who can then only try to escape, and has no Dexterity to AC; nor
-/// has the one pinning it), or keeps hold.
-pub(super) fn complete_continue(b: &mut Battle, a: usize, follow_up: GrappleFollowUp) -> Option<Walk> {
-    let with = b.fighters.grapple[a].with.filter(|_| b.fighters.grapple[a].holds);
-    let Some(t) = with.and_then(|e| b.fighters.seat_of(e)) else {
-        let unit = b.fighters.combatant[a].id.clone();
-        b.emit(CombatEvent::Spoiled { unit, action: "continue grapple".into(), reason: "the grapple is over".into() });
+/// has the one pinning it), or keeps hold. On the battle's world, its maker `a` by entity.
+pub(super) fn complete_continue(world: &mut World, a: Entity, follow_up: GrappleFollowUp) -> Option<Walk> {
+    let grapple = world.get::<Grapple>(a).expect(resolve::A_COMBATANT);
+    let Some(t) = grapple.with.filter(|_| grapple.holds) else {
+        let (unit, reason) = (resolve::id(world, a), "the grapple is over".into());
+        world.resource_mut::<EventLog>().push(CombatEvent::Spoiled { unit, action: "continue grapple".into(), reason });
         return None;
     };
-    let margin = combat_maneuver(b, a, t, "continue grapple", cmb(b, a), &[Modifier::new("continue a grapple", 5)]);
+    let margin = resolve::with_dice_and_log(world, |world, dice, log| {
+        let parts = |e| (world.get::<Combatant>(e), world.get::<Stats>(e), world.get::<Body>(e));
+        let ((Some(me), Some(my_stats), Some(my_body)), (Some(foe), Some(stats), Some(body))) = (parts(a), parts(t))
+        else {
+            return -1;
+        };
+        let modifiers = vec![
+            Modifier::new("combat maneuver bonus", cmb_of(my_stats, my_body)),
+            Modifier::new("continue a grapple", 5),
+        ];
+        maneuver_roll(dice, log, (&me.id, &foe.id), "continue grapple", modifiers, cmd_of(stats, body))
+    });
     if margin < 0 {
         return None;
     }
     match follow_up {
         GrappleFollowUp::Move { to } => {
-            b.refresh();
-            match drag_path(b, a, to) {
+            resolve::refresh(world);
+            let path = {
+                let b = crate::combat::battle::store::read(world);
+                drag_path(&b, resolve::seat(&b, a), to)
+            };
+            match path {
                 Ok(path) => {
-                    let at = b.fighters.position[a].0;
-                    let (me, foe) = (b.fighters.entity(a), b.fighters.entity(t));
-                    return Some(Walk::new(me, at, &path, "move", None).then(Then::Drag { foe }));
+                    let at = world.get::<Position>(a).expect(resolve::A_COMBATANT).0;
+                    return Some(Walk::new(a, at, &path, "move", None).then(Then::Drag { foe: t }));
                 }
                 Err(reason) => {
-                    let unit = b.fighters.combatant[a].id.clone();
-                    b.emit(CombatEvent::Spoiled { unit, action: "drag".into(), reason });
+                    let unit = resolve::id(world, a);
+                    world.resource_mut::<EventLog>().push(CombatEvent::Spoiled { unit, action: "drag".into(), reason });
                 }
             }
         }
         GrappleFollowUp::Attack => {
-            let (a, t) = (b.fighters.entity(a), b.fighters.entity(t));
-            b.in_world(|world| deal_damage(world, a, t, false, true));
+            deal_damage(world, a, t, false, true);
         }
         GrappleFollowUp::Pin => {
-            b.fighters.grapple[a].pinning = true;
-            gain(b, t, Condition::Pinned);
+            world.get_mut::<Grapple>(a).expect(resolve::A_COMBATANT).pinning = true;
+            resolve::set_condition(world, t, Condition::Pinned, true);
         }
         _ => {
-            let (unit, foe) = (b.fighters.combatant[a].id.clone(), b.fighters.combatant[t].id.clone());
-            b.emit(CombatEvent::Action { unit, action: "keeps hold".into(), detail: format!("of {foe}") });
+            let (unit, foe) = (resolve::id(world, a), resolve::id(world, t));
+            let kept = CombatEvent::Action { unit, action: "keeps hold".into(), detail: format!("of {foe}") };
+            world.resource_mut::<EventLog>().push(kept);
         }
     }
     None

@@ -2,10 +2,11 @@
 //! maneuver failed by 10 or more does to its maker.
 
 use super::super::prelude::*;
-use super::{ActionPoints, points, points_mut};
+use super::ActionPoints;
 use crate::combat::battle::store::Record;
 use crate::combat::schedule::{Attempt, ManeuverTried};
 use crate::rules::{Dice, Wielded};
+use bevy::prelude::{Entity, World};
 
 /// A maneuver: a combat maneuver check (CMB, −5 for each attack action before it this
 /// round) against the target's CMD; it is an attack action, counted.
@@ -23,14 +24,21 @@ pub(super) fn check_against_cmd(
     tried.margin = Some(attack_action_against_cmd(&mut dice, &mut log, maker, foe, kind, &mut points));
 }
 
-/// ap-phases' grapple, its second AP in: the same check (`check_against_cmd`).
-pub(super) fn grapple_check(b: &mut Battle, a: usize, t: usize) -> i32 {
-    let mut points = points(b, a).clone();
-    let Battle { fighters, dice, events, .. } = &mut *b;
-    let maker = (&fighters.combatant[a], &fighters.stats[a], &fighters.body[a]);
-    let foe = (&fighters.combatant[t], &fighters.stats[t], &fighters.body[t]);
-    let margin = attack_action_against_cmd(dice, events, maker, foe, Maneuver::Grapple, &mut points);
-    *points_mut(b, a) = points;
+/// ap-phases' grapple, its second AP in: the same check (`check_against_cmd`), on the
+/// battle's world.
+pub(super) fn grapple_check(world: &mut World, a: Entity, t: Entity) -> i32 {
+    let mut points = world.get::<ActionPoints>(a).expect(resolve::A_COMBATANT).clone();
+    let margin = resolve::with_dice_and_log(world, |world, dice, log| {
+        let parts = |e| (world.get::<Combatant>(e), world.get::<Stats>(e), world.get::<Body>(e));
+        let ((Some(maker), Some(maker_stats), Some(maker_body)), (Some(foe), Some(stats), Some(body))) =
+            (parts(a), parts(t))
+        else {
+            return -1;
+        };
+        let (maker, foe) = ((maker, maker_stats, maker_body), (foe, stats, body));
+        attack_action_against_cmd(dice, log, maker, foe, Maneuver::Grapple, &mut points)
+    });
+    *world.get_mut::<ActionPoints>(a).expect(resolve::A_COMBATANT) = points;
     margin
 }
 
