@@ -152,6 +152,7 @@ impl BattleWorld {
         *world.resource_mut::<Called>() = Called::Dying(e);
         world.run_schedule(ClockSchedule);
         *world.resource_mut::<Called>() = Called::Nobody;
+        self.settle();
     }
 
     /// Checks and resolves `cmd` for the fighter acting now.

@@ -145,9 +145,9 @@ impl Battle<'_, '_> {
         self.in_world(|world| run_with(world, label, given)).flatten()
     }
 
-    /// Gives the battle's whole world to `work`, in the middle of what a driver is doing:
-    /// the rules that run on the world (the attack pipeline, `resolve::attack_routine`;
-    /// a small rule schedule). Only a battle lent the world whole has it to give (`None`).
+    /// Gives the battle's whole world to `work` while the battle is lent: a rule that runs
+    /// on the world (a wound set by a test or a scenario, `resolve::wound`; a small rule
+    /// schedule). Only a battle lent the world whole has it to give (`None`).
     pub(crate) fn in_world<U>(&mut self, work: impl FnOnce(&mut World) -> U) -> Option<U> {
         let Whole::Lent(cell) = self.world else { return None };
         // SAFETY: the world was lent whole to this battle (`store::lend`) and the battle is
@@ -159,12 +159,6 @@ impl Battle<'_, '_> {
             store::hold_anew(self, cell);
             Some(out)
         }
-    }
-
-    /// A logged check or save: d20 + `bonus` against `dc` for fighter `i`.
-    pub fn check(&mut self, i: usize, kind: impl Into<String>, bonus: i32, dc: i32) -> bool {
-        let unit = self.fighters.combatant[i].id.clone();
-        rolled_check(&mut self.dice, &mut self.events, unit, kind.into(), bonus, dc)
     }
 
     /// The active variant's rules: the slots where its source differs.

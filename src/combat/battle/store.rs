@@ -1,9 +1,9 @@
 //! Where a battle's state lives: in its `World` ([`crate::combat::BattleWorld`]), for the
 //! whole battle. Each combatant is an entity with its components (`fighters`), seated in id
 //! order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
-//! variant's own state and the derived roster, occupancy and threat map are resources. The
-//! rule drivers and `BattleWorld::lend` take the world whole ([`lend`]); the checks and
-//! anyone else read it from a shared world ([`read`]).
+//! variant's own state and the derived roster, occupancy and threat map are resources.
+//! `BattleWorld::lend` takes the world whole ([`lend`]), to set a scene; the rules, the
+//! checks and anyone else read it from a shared world ([`read`]).
 
 use super::fighters::{ChangingReads, Fighter, Fighters, FixedReads};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules, Whole};
@@ -253,10 +253,9 @@ impl<'w, 's> Deref for BattleRead<'w, 's> {
     }
 }
 
-/// The battle in `world`, lent whole to the rules: to a rule driver (an exclusive system)
-/// or from outside the schedule (`BattleWorld::lend`). While it is lent, it is the one way
-/// into the world's battle, and `Battle::world` shows the world to read-only systems (the
-/// attack modifiers).
+/// The battle in `world`, lent whole from outside the schedule (`BattleWorld::lend`: a test
+/// or a tool setting a scene). While it is lent, it is the one way into the world's battle,
+/// and `Battle::world` shows the world to read-only systems (the attack modifiers).
 pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
     // SAFETY: `world` is borrowed uniquely for the battle's whole life.
     unsafe { lend_cell(world.as_unsafe_world_cell()) }
@@ -293,8 +292,8 @@ pub(super) unsafe fn lend_cell<'w, 's>(cell: UnsafeWorldCell<'w>) -> Battle<'w, 
     }
 }
 
-/// The battle's parts held by a pointer into the world, reached anew once a rule schedule
-/// has run over it (`Battle::run_rules`). Its columns reach the world at each use, and the
+/// The battle's parts held by a pointer into the world, reached anew once the world was
+/// given whole to a rule (`Battle::in_world`). Its columns reach the world at each use, and the
 /// seats they hold are only ever read, so they stay.
 ///
 /// # Safety

@@ -5,7 +5,7 @@
 use super::strike::{A_COMBATANT, id, in_fight, refresh, seat};
 use super::*;
 use crate::combat::battle::store::{self, Derived, EventLog, Record, Seats};
-use crate::combat::fighter::Grapple;
+use crate::combat::fighter::{Grapple, Reactions};
 use crate::rules::movement::Provocation;
 use crate::rules::{Battlefield, Position};
 use bevy::prelude::{Entity, World};
@@ -202,6 +202,11 @@ fn shares_a_square(world: &World, e: Entity) -> bool {
 
 /// Foes holding an attack whose reach `mover` has just come into, in id order.
 fn held_strikers(world: &mut World, mover: Entity) -> Vec<Entity> {
+    // Mostly nobody holds one: asked of each fighter's reactions before anything else.
+    let seated = &world.resource::<Seats>().0;
+    if !seated.iter().any(|&e| world.get::<Reactions>(e).is_some_and(|r| r.held.is_some())) {
+        return Vec::new();
+    }
     let holding = {
         let b = store::read(world);
         let m = seat(&b, mover);

@@ -6,7 +6,7 @@
 use super::*;
 use crate::combat::battle::Provoked;
 use crate::combat::battle::run_with;
-use crate::combat::battle::store::{self, Derived, EventLog, Record, TakenInStrike};
+use crate::combat::battle::store::{self, Derived, EventLog, Record, Seats, TakenInStrike};
 use crate::combat::battle::{rolled_check, with_taken};
 use crate::combat::fighter::{Bonuses, Reactions};
 use crate::combat::time::Clock;
@@ -59,7 +59,10 @@ pub(crate) fn attack_routine(
 /// attack, which may abort it to a dodge or send a shot astray), its terms weighed, its roll
 /// and critical (the `SwingSchedule`'s systems), then its damage. Whether it hit.
 pub(crate) fn roll_attack(world: &mut World, a: Entity, t: Entity, kind: AttackKind, ctx: &AttackContext) -> bool {
-    let t = run_with(world, AttackedSchedule, UnderAttack { attacker: a, target: t }).map_or(t, |under| under.target);
+    let aimed =
+        run_with(world, AttackedSchedule, UnderAttack { attacker: a, target: t }).map_or(t, |under| under.target);
+    // A shot gone astray strikes another combatant, if it names one.
+    let t = if world.resource::<Seats>().seat_of(aimed).is_some() { aimed } else { t };
     refresh(world);
     let p = {
         let b = store::read(world);

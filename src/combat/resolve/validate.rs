@@ -62,7 +62,8 @@ impl Battle<'_, '_> {
 
     /// Whether `cmd` is legal for the fighter acting now: [`Battle::validate`]'s verdict
     /// without the plan's attack profile, whose modifiers are not weighed (what an AI asks
-    /// of many commands in one decision).
+    /// of many commands in one decision), on a battle whose derived maps are up to date (as
+    /// any battle read between commands).
     pub fn allows(&self, cmd: &Command) -> bool {
         let unfilled = self.world().and_then(|w| w.get_resource::<UnfilledSlots>());
         self.check_with(cmd, unfilled, false).is_ok()

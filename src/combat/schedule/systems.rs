@@ -253,8 +253,8 @@ pub(crate) fn make_strike(world: &mut World) {
     super::taken::count_taken(world);
 }
 
-/// The strike on top of the stack, made. The shared rules it calls name fighters by their
-/// place in id order (`seat_in`).
+/// The strike on top of the stack, made, on the world (the shared rules it calls name
+/// fighters by entity).
 fn strike_on_top(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
     if let Strike::Spell { caster, target, spell, defensive, goes_off, hp_before } = strike {

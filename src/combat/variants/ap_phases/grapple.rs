@@ -149,11 +149,8 @@ pub(super) fn complete_continue(world: &mut World, a: Entity, follow_up: Grapple
         return None;
     };
     let margin = resolve::with_dice_and_log(world, |world, dice, log| {
-        let parts = |e| (world.get::<Combatant>(e), world.get::<Stats>(e), world.get::<Body>(e));
-        let ((Some(me), Some(my_stats), Some(my_body)), (Some(foe), Some(stats), Some(body))) = (parts(a), parts(t))
-        else {
-            return -1;
-        };
+        let ((me, my_stats, my_body), (foe, stats, body)) =
+            (super::combatant_parts(world, a), super::combatant_parts(world, t));
         let modifiers = vec![
             Modifier::new("combat maneuver bonus", cmb_of(my_stats, my_body)),
             Modifier::new("continue a grapple", 5),

@@ -29,13 +29,7 @@ pub(super) fn check_against_cmd(
 pub(super) fn grapple_check(world: &mut World, a: Entity, t: Entity) -> i32 {
     let mut points = world.get::<ActionPoints>(a).expect(resolve::A_COMBATANT).clone();
     let margin = resolve::with_dice_and_log(world, |world, dice, log| {
-        let parts = |e| (world.get::<Combatant>(e), world.get::<Stats>(e), world.get::<Body>(e));
-        let ((Some(maker), Some(maker_stats), Some(maker_body)), (Some(foe), Some(stats), Some(body))) =
-            (parts(a), parts(t))
-        else {
-            return -1;
-        };
-        let (maker, foe) = ((maker, maker_stats, maker_body), (foe, stats, body));
+        let (maker, foe) = (super::combatant_parts(world, a), super::combatant_parts(world, t));
         attack_action_against_cmd(dice, log, maker, foe, Maneuver::Grapple, &mut points)
     });
     *world.get_mut::<ActionPoints>(a).expect(resolve::A_COMBATANT) = points;

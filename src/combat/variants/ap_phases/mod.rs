@@ -8,7 +8,8 @@ use super::prelude::*;
 use crate::combat::fighter::Bonuses;
 use crate::combat::schedule::clock::{WindowOpens, round_cap};
 use crate::level::{WeaponKind, WeaponSpeed};
-use crate::rules::{Awareness, Conditions};
+use crate::rules::{Awareness, Body, Combatant, Conditions, Stats};
+use bevy::prelude::{Entity, World};
 
 mod advanced;
 mod grapple;
@@ -234,4 +235,11 @@ pub fn ap_earliest_attack_phase(b: &Battle, i: usize) -> u32 {
         WeaponSpeed::VerySlow => 7,
     };
     base.max(weapon)
+}
+
+/// Who a combatant is, its stats and its body: what a combat maneuver check reads of each
+/// side.
+fn combatant_parts(world: &World, e: Entity) -> (&Combatant, &Stats, &Body) {
+    let part = "a combat maneuver names combatants";
+    (world.get::<Combatant>(e).expect(part), world.get::<Stats>(e).expect(part), world.get::<Body>(e).expect(part))
 }
