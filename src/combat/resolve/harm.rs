@@ -2,7 +2,7 @@
 //! out by the systems of the `HarmSchedule`: hit points lost, dropping, dying and death),
 //! conditions gained and lost, grapples released, and death.
 
-use super::strike::A_COMBATANT;
+use super::strike::{A_COMBATANT, id};
 use super::*;
 use crate::combat::battle::{Derived, EventLog, change_condition, run_with, with_taken};
 use crate::combat::fighter::Grapple;
@@ -37,12 +37,18 @@ pub(crate) fn apply_damage(
 /// Combatant `e` gains condition `c` (loses it, if not `gained`), on the battle's world:
 /// logged, and the derived maps marked stale, if that changes its conditions. Whether it did.
 pub(crate) fn set_condition(world: &mut World, e: Entity, c: Condition, gained: bool) -> bool {
-    let unit = world.get::<Combatant>(e).expect(A_COMBATANT).id.clone();
+    let unit = id(world, e);
+    with_log_and_maps(world, |world, log, derived| {
+        let mut conditions = world.get_mut::<Conditions>(e).expect(A_COMBATANT);
+        change_condition(&unit, &mut conditions, c, gained, log, derived)
+    })
+}
+
+/// Runs `work` over the world with the battle's log and derived maps in hand: a change of
+/// conditions is logged and marks the maps stale (`change_condition`).
+fn with_log_and_maps<U>(world: &mut World, work: impl FnOnce(&mut World, &mut EventLog, &mut Derived) -> U) -> U {
     with_taken(world, |world, log: &mut EventLog| {
-        with_taken(world, |world, derived: &mut Derived| {
-            let mut conditions = world.get_mut::<Conditions>(e).expect(A_COMBATANT);
-            change_condition(&unit, &mut conditions, c, gained, log, derived)
-        })
+        with_taken(world, |world, derived: &mut Derived| work(world, log, derived))
     })
 }
 
@@ -50,15 +56,13 @@ pub(crate) fn set_condition(world: &mut World, e: Entity, c: Condition, gained: 
 /// first (`lets_go`).
 pub(crate) fn release(world: &mut World, e: Entity) {
     let other = world.get::<Grapple>(e).expect(A_COMBATANT).with;
-    with_taken(world, |world, log: &mut EventLog| {
-        with_taken(world, |world, derived: &mut Derived| {
-            let mut grapplers = world.query::<(&Combatant, &mut Grapple, &mut Conditions)>();
-            for who in [other, Some(e)].into_iter().flatten() {
-                if let Ok((combatant, mut grapple, mut conditions)) = grapplers.get_mut(world, who) {
-                    lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
-                }
+    with_log_and_maps(world, |world, log, derived| {
+        let mut grapplers = world.query::<(&Combatant, &mut Grapple, &mut Conditions)>();
+        for who in [other, Some(e)].into_iter().flatten() {
+            if let Ok((combatant, mut grapple, mut conditions)) = grapplers.get_mut(world, who) {
+                lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
             }
-        })
+        }
     })
 }
 
@@ -79,12 +83,10 @@ pub(crate) fn lets_go(
 
 /// Death of combatant `e`, on the battle's world: no longer dying or stable, dead.
 pub(crate) fn kill(world: &mut World, e: Entity) {
-    with_taken(world, |world, log: &mut EventLog| {
-        with_taken(world, |world, derived: &mut Derived| {
-            if let Ok((who, mut conditions)) = world.query::<(&Combatant, &mut Conditions)>().get_mut(world, e) {
-                dies(who, &mut conditions, log, derived);
-            }
-        })
+    with_log_and_maps(world, |world, log, derived| {
+        if let Ok((who, mut conditions)) = world.query::<(&Combatant, &mut Conditions)>().get_mut(world, e) {
+            dies(who, &mut conditions, log, derived);
+        }
     })
 }
 

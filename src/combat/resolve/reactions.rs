@@ -5,7 +5,7 @@ use super::*;
 use crate::combat::battle::run_with;
 use crate::combat::battle::store::{self, EventLog, Record, TakenInStrike};
 use crate::combat::fighter::Reactions;
-use crate::rules::{Battlefield, Combatant, Wielded};
+use crate::rules::{Battlefield, Wielded};
 use bevy::prelude::{Entity, World};
 
 /// Whether `reactor` may react to `mover` now, under the variant's budget of reactions.
@@ -35,8 +35,7 @@ pub(crate) fn opportunity(world: &mut World, reactor: Entity, mover: Entity, tri
     if foresee(world, by, trigger) {
         return;
     }
-    let by = world.get::<Combatant>(reactor).expect(A_COMBATANT).id.clone();
-    let target = world.get::<Combatant>(mover).expect(A_COMBATANT).id.clone();
+    let (by, target) = (id(world, reactor), id(world, mover));
     let aoo = CombatEvent::AttackOfOpportunity { by, target: target.clone(), at, trigger: trigger.into() };
     world.resource_mut::<EventLog>().push(aoo);
     // osr-segments: "a free attack taken will break concentration (e.g. spell casting)".

@@ -83,7 +83,7 @@ pub(super) fn make_maneuver(world: &mut World, maker: Entity, foe: Entity, kind:
         // The attack's profile, where the variant's check is an attack (its grid rules name
         // fighters by their place in id order).
         let aim = world.contains_resource::<AimedManeuvers>().then(|| {
-            let (by, target) = (super::systems::seat_in(world, maker), super::systems::seat_in(world, foe));
+            let (by, target) = (resolve::seat(&b, maker), resolve::seat(&b, foe));
             attack::profile(&b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default())
         });
         let hurt = hp_before.map_or(0, |before| before - world.get::<Health>(maker).map_or(before, |h| h.hp));

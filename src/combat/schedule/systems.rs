@@ -319,11 +319,6 @@ fn strike_on_top(world: &mut World) {
     }
 }
 
-/// Combatant `e`'s place in id order.
-pub(super) fn seat_in(world: &World, e: Entity) -> usize {
-    world.resource::<Seats>().seat_of(e).expect("a strike names combatants")
-}
-
 /// Whether `caster` keeps hold of its spell `sp` once its casting's attacks of opportunity
 /// are made (it was `hp_before` when they were drawn; none drawn if `None`): not if they
 /// dropped it, else as the variant's systems in the [`CastingSchedule`] decide.
