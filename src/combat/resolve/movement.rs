@@ -207,14 +207,6 @@ fn held_strikers(world: &mut World, mover: Entity) -> Vec<Entity> {
     if !seated.iter().any(|&e| world.get::<Reactions>(e).is_some_and(|r| r.held.is_some())) {
         return Vec::new();
     }
-    let holding = {
-        let b = store::read(world);
-        let m = seat(&b, mover);
-        (0..b.fighters.len()).any(|h| holds_for(&b, h, m))
-    };
-    if !holding {
-        return Vec::new();
-    }
     refresh(world);
     let b = store::read(world);
     let m = seat(&b, mover);

@@ -11,7 +11,6 @@
 //! stage (the command's last slot, and victory) and the clock run. The schedule knows no
 //! variant; `combat::engine` builds it for one.
 
-pub(crate) use crate::combat::battle::with_taken;
 mod casting;
 pub mod clock;
 mod counter;
@@ -48,7 +47,7 @@ pub use walked::{AfterWalk, ReactionsToSteps, StepSchedule, StepsWatched, WalkOv
 
 pub use clock::{ClockSchedule, ClockStep, Opening, RollsInitiative, TimeMoves};
 
-use super::battle::Seats;
+use super::battle::{Seats, with_taken};
 use super::clock::Budget;
 use super::command::{Command, RuleError};
 use super::fighter::Economy;

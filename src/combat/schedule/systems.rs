@@ -257,53 +257,6 @@ pub(crate) fn make_strike(world: &mut World) {
 /// fighters by entity).
 fn strike_on_top(world: &mut World) {
     let Some(strike) = world.resource_mut::<StrikeStack>().0.pop() else { return };
-    if let Strike::Spell { caster, target, spell, defensive, goes_off, hp_before } = strike {
-        // The attacks of opportunity casting draws are made first, each counted as it is
-        // made (a d20-classic foe that took one has spent the immediate action a
-        // counterspell needs); then, if the caster kept hold of it, the spell goes off
-        // unless countered, or is left under way.
-        let Some(sp) = magic::spell(&spell) else { return };
-        let provokes =
-            !defensive && world.resource::<Battlefield>().variant.numbers().provoked_by.contains(&Provoking::Casting);
-        if provokes && hp_before.is_none() {
-            let waiting = |hp| Strike::Spell { caster, target, spell, defensive, goes_off, hp_before: Some(hp) };
-            super::after_attacks_drawn(
-                world,
-                caster,
-                waiting,
-                Strike::Provoked { mover: caster, trigger: "casts a spell".into() },
-            );
-            return;
-        }
-        let survives = keeps_hold(world, caster, sp, defensive, hp_before);
-        if survives && !goes_off {
-            world.resource_mut::<SpellsUnderWay>().0.push(caster);
-        } else if survives && !super::countered(world, caster, sp) {
-            magic::take_effect(world, caster, sp, target);
-        }
-        return;
-    }
-    if let Strike::Advanced { by, action } = strike {
-        let Some(&super::AdvancedActions(goes_on)) = world.get_resource() else { return };
-        with_moves(world, |world, moves| {
-            if let Some(walk) = goes_on(world, by, action) {
-                moves.set_out(world, walk);
-            }
-        });
-        super::follow_walk(world);
-        return;
-    }
-    if let Strike::Maneuver { by, target, kind, hp_before } = strike {
-        super::maneuver::make_maneuver(world, by, target, kind, hp_before);
-        return;
-    }
-    if let Strike::ToStep { by, mover } = strike {
-        if let Some(&super::ReactionsToSteps(react)) = world.get_resource() {
-            react(world, by, mover);
-        }
-        return;
-    }
-    // The attack pipeline runs on the world itself.
     match strike {
         Strike::Opportunity { by, mover, trigger } => resolve::opportunity(world, by, mover, &trigger),
         Strike::Routine { by, target, kind, full } => {
@@ -313,9 +266,55 @@ fn strike_on_top(world: &mut World) {
         Strike::HeldAttack { by, mover } => resolve::held_attack(world, by, mover),
         Strike::Charge { by, target } => resolve::charge_attack(world, by, target),
         Strike::Segment { casters } => magic::go_off_together(world, &casters),
-        Strike::Spell { .. } | Strike::Advanced { .. } | Strike::ToStep { .. } | Strike::Maneuver { .. } => {
-            unreachable!("made above")
+        Strike::Spell { caster, target, spell, defensive, goes_off, hp_before } => {
+            cast(world, (caster, target), spell, defensive, goes_off, hp_before)
         }
+        Strike::Advanced { by, action } => {
+            let Some(&super::AdvancedActions(goes_on)) = world.get_resource() else { return };
+            with_moves(world, |world, moves| {
+                if let Some(walk) = goes_on(world, by, action) {
+                    moves.set_out(world, walk);
+                }
+            });
+            super::follow_walk(world);
+        }
+        Strike::Maneuver { by, target, kind, hp_before } => {
+            super::maneuver::make_maneuver(world, by, target, kind, hp_before)
+        }
+        Strike::ToStep { by, mover } => {
+            if let Some(&super::ReactionsToSteps(react)) = world.get_resource() {
+                react(world, by, mover);
+            }
+        }
+    }
+}
+
+/// A spell cast (`Strike::Spell`). The attacks of opportunity casting draws are made first,
+/// each counted as it is made (a d20-classic foe that took one has spent the immediate
+/// action a counterspell needs); then, if the caster kept hold of it, the spell goes off
+/// unless countered, or is left under way.
+fn cast(
+    world: &mut World,
+    (caster, target): (Entity, Entity),
+    spell: String,
+    defensive: bool,
+    goes_off: bool,
+    hp_before: Option<i32>,
+) {
+    let Some(sp) = magic::spell(&spell) else { return };
+    let provokes =
+        !defensive && world.resource::<Battlefield>().variant.numbers().provoked_by.contains(&Provoking::Casting);
+    if provokes && hp_before.is_none() {
+        let waiting = |hp| Strike::Spell { caster, target, spell, defensive, goes_off, hp_before: Some(hp) };
+        let drawn = Strike::Provoked { mover: caster, trigger: "casts a spell".into() };
+        super::after_attacks_drawn(world, caster, waiting, drawn);
+        return;
+    }
+    let survives = keeps_hold(world, caster, sp, defensive, hp_before);
+    if survives && !goes_off {
+        world.resource_mut::<SpellsUnderWay>().0.push(caster);
+    } else if survives && !super::countered(world, caster, sp) {
+        magic::take_effect(world, caster, sp, target);
     }
 }
 
