@@ -23,10 +23,9 @@ use fivefoot::view::layout::BoardLayout;
 fn game_app(v: RulesVariant) -> App {
     let cat = Catalogue::builtin();
     let level = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/great-melee.ron"), &cat).unwrap();
-    let mut battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
+    let battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
     let actor = battle.actor().expect("someone acts first");
     let side = battle.read().fighters.side[actor].0.clone();
-    battle.lend().refresh();
     let (w, h) = (battle.read().field.terrain.width(), battle.read().field.terrain.height());
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin, AssetPlugin::default()))

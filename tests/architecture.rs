@@ -279,7 +279,35 @@ fn the_rules_that_act_take_the_world_and_fighters_by_entity_not_the_lent_battle(
     for (name, first) in pipeline.iter().zip(first_parameters(&text, &pipeline)) {
         assert_eq!(first, Some("world: &mut World"), "{name}");
     }
-    // Positive control: a rule still over the lent battle is told apart.
-    let lent = std::fs::read_to_string(dir.join("harm.rs")).unwrap();
-    assert_eq!(first_parameters(&lent, &["wound"]), [Some("b: &mut Battle")]);
+    // Positive control: a check, which reads the battle, is told apart.
+    let checks = std::fs::read_to_string(dir.join("magic.rs")).unwrap();
+    assert_eq!(first_parameters(&checks, &["check"]), [Some("b: &Battle")]);
+}
+
+/// Nothing changes a battle through the `Battle` lens: it is a read-only view, and no code
+/// in `src/` takes it mutably or holds the world through an unsafe cell to change it.
+#[test]
+fn the_battle_lens_only_reads() {
+    let (mut seen, mut files) = (0, vec![]);
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            assert!(
+                !code.contains("&mut Battle<") && !code.contains("&mut Battle,") && !code.contains("&mut Battle)"),
+                "{}:{}: {line}",
+                file.display(),
+                n + 1
+            );
+            assert!(
+                !code.contains("get_resource_mut") || !code.contains("cell."),
+                "{}:{}: {line}",
+                file.display(),
+                n + 1
+            );
+            seen += code.contains("&Battle") as usize;
+        }
+    }
+    assert!(seen > 100, "the scan read the readers of the battle ({seen})");
 }

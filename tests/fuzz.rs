@@ -310,7 +310,7 @@ proptest! {
                 b.execute(Command::EndTurn).unwrap();
             }
         }
-        let mut mark = Some(b.lend().check_invariants(None).unwrap());
+        let mut mark = Some(b.check_invariants(None).unwrap());
         for raw in &raws {
             if b.actor().is_none() {
                 break;
@@ -319,7 +319,7 @@ proptest! {
             let valid = b.fork(false).validate(&cmd).is_ok();
             let done = b.execute(cmd.clone());
             prop_assert!(!valid || done.is_ok(), "{cmd:?} was valid but failed: {done:?}");
-            match b.lend().check_invariants(mark) {
+            match b.check_invariants(mark) {
                 Ok(now) => mark = Some(now),
                 Err(why) => prop_assert!(false, "after {:?}: {}", cmd, why),
             }

@@ -1,5 +1,5 @@
 //! Commands: what a player, the AI or a replay asks a combatant to do. Each is checked
-//! by `Battle::validate` (legality, cost, what it would provoke) before it is resolved.
+//! by `BattleWorld::validate` (legality, cost, what it would provoke) before it is resolved.
 
 use crate::grid::GridPos;
 use serde::{Deserialize, Serialize};

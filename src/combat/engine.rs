@@ -3,7 +3,6 @@
 //! (`world::BattleWorld`), so everything that resolves a command (the window, the sim, the
 //! AI's foresight, the tests) runs this one schedule; and the listing of that schedule.
 
-use super::battle::Battle;
 use super::command::{Command, RuleError};
 use super::house_rules::HouseRulePlugin;
 use super::listing::{Access, ScheduleListing, StageListing, access_by_key, list_set, system_listing, systems_outside};
@@ -77,11 +76,6 @@ impl Engine {
 
     pub(crate) fn world_mut(&mut self) -> &mut World {
         &mut self.world
-    }
-
-    /// The battle in the world, lent.
-    pub fn lend(&mut self) -> Battle<'_, '_> {
-        super::battle::store::lend(&mut self.world)
     }
 
     /// The app of `variant`'s rules: the common rules plugin, the variant's plugin, the

@@ -16,10 +16,10 @@ impl super::BattleWorld {
             return vec![];
         }
         let mut copy = self.fork(true);
-        *copy.lend().foreseen = Some(vec![]);
+        *copy.scene().foreseen() = Some(vec![]);
         let _ = copy.execute(cmd.clone());
         let mut seen: Vec<Provoked> = vec![];
-        for p in copy.lend().foreseen.take().unwrap_or_default() {
+        for p in copy.scene().foreseen().take().unwrap_or_default() {
             if !seen.iter().any(|s| s.by == p.by) {
                 seen.push(p);
             }

@@ -5,6 +5,7 @@
 //! reported with the units and squares involved.
 
 use super::Battle;
+use super::battle::run_with;
 use super::schedule::{Broken, InvariantsSchedule};
 use crate::rules::ThreatMap;
 
@@ -24,28 +25,29 @@ impl ClockMark {
     }
 }
 
-impl Battle<'_, '_> {
+impl super::BattleWorld {
     /// Checks every invariant of the battle as it stands, and that the clock has not gone
     /// back since `before`. Returns where the clock stands now.
     pub fn check_invariants(&mut self, before: Option<ClockMark>) -> Result<ClockMark, String> {
-        match self.run_rules(InvariantsSchedule, Broken::default()) {
-            None => return Err("the invariants were not checked: the battle is not lent its world".into()),
+        match run_with(self.world_mut(), InvariantsSchedule, Broken::default()) {
+            None => return Err("the invariants were not checked: no system checks them".into()),
             Some(Broken(Some(what))) => return Err(what),
             Some(Broken(None)) => {}
         }
         // The threat map in use equals one built from scratch, and the dead threaten nothing.
-        self.refresh();
-        let view = self.view();
+        super::resolve::refresh(self.world_mut());
+        let b = self.read();
+        let view = b.view();
         let fresh = ThreatMap::build(view.field, view.roster);
         if *view.threat != fresh {
             return Err("the threat map differs from one recomputed from scratch".into());
         }
-        for (i, f) in self.fighters.iter().enumerate().filter(|(_, f)| !f.alive()) {
+        for (i, f) in b.fighters.iter().enumerate().filter(|(_, f)| !f.alive()) {
             if !view.threat.squares_of(i).is_empty() {
                 return Err(format!("{}, dead, threatens squares", f.id()));
             }
         }
-        let now = ClockMark::of(self);
+        let now = ClockMark::of(&b);
         if let Some(before) = before
             && now < before
         {

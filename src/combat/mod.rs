@@ -4,7 +4,7 @@
 //! deterministic (one seeded `Dice`, fighters in id order). The modules form layers, each
 //! using only those below it: `command`, `slot`, `odds`, `kept`, `fighter`, `event`, `time`, `struck`; `battle`;
 //! `modifiers`; `attack`; `resolve` (with spells, `magic`); `clock`; `schedule`; `variants`;
-//! `house_rules`; `listing`; `snapshot`; `engine`; `world`;
+//! `house_rules`; `listing`; `snapshot`; `engine`; `world`; `scene`;
 //! then `foresight`, `invariants`, `ai`, `sim` and the window's `plugin`.
 
 pub mod ai;
@@ -24,6 +24,7 @@ pub mod modifiers;
 pub mod odds;
 pub mod plugin;
 pub mod resolve;
+pub mod scene;
 pub mod schedule;
 pub mod sim;
 pub mod slot;
@@ -42,6 +43,7 @@ pub use event::CombatEvent;
 pub use fighter::Modifier;
 pub use odds::AttackDie;
 pub use resolve::magic;
+pub use scene::Scene;
 pub use snapshot::Snapshot;
 pub use time::{Budget, Clock};
-pub use world::{BattleWorld, Lent};
+pub use world::BattleWorld;

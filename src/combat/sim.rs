@@ -529,7 +529,7 @@ impl BattleWorld {
     ) -> Result<Vec<Decision>, (Vec<Decision>, String)> {
         let mut mark = None;
         if check {
-            mark = Some(self.lend().check_invariants(None).map_err(|e| (vec![], format!("at the start: {e}")))?);
+            mark = Some(self.check_invariants(None).map_err(|e| (vec![], format!("at the start: {e}")))?);
         }
         let mut brains: std::collections::BTreeMap<String, Box<dyn Ai>> = std::collections::BTreeMap::new();
         let mut log = Vec::new();
@@ -550,7 +550,7 @@ impl BattleWorld {
                 let _ = self.execute(Command::EndTurn);
             }
             if check {
-                match self.lend().check_invariants(mark) {
+                match self.check_invariants(mark) {
                     Ok(now) => mark = Some(now),
                     Err(e) => {
                         let what = format!("after {} {cmd:?}: {e}", log.last().map_or("", |d| d.unit.as_str()));
@@ -560,7 +560,7 @@ impl BattleWorld {
             }
             guard += 1;
             if guard > 200_000 {
-                self.lend().finish(None, "the engine made no progress");
+                self.scene().finish(None, "the engine made no progress");
                 break;
             }
         }

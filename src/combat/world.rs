@@ -8,7 +8,7 @@
 //! since building a schedule costs far more than a battle's setup.
 
 use super::battle::store::{self, Record};
-use super::battle::{Battle, BattleOptions, BattleRead, BattleStats, Derived, EventLog, Fighter, Seats};
+use super::battle::{BattleOptions, BattleRead, BattleStats, EventLog, Fighter, Seats};
 use super::command::{Command, RuleError};
 use super::engine::Engine;
 use super::event::CombatEvent;
@@ -17,7 +17,7 @@ use super::resolve::Plan;
 use super::snapshot::Snapshot;
 use super::time::Clock;
 use crate::level::{Catalogue, Level};
-use crate::rules::{Battlefield, Dice};
+use crate::rules::{Battlefield, Dice, Position};
 use crate::variants::{HouseRule, RulesVariant};
 use bevy::prelude::*;
 use std::cell::RefCell;
@@ -85,7 +85,7 @@ impl BattleWorld {
         engine.start_kept();
         engine.refresh_copier();
         let mut battle = BattleWorld { engine: Some(engine) };
-        battle.lend().emit(CombatEvent::BattleStarted {
+        battle.world_mut().resource_mut::<EventLog>().push(CombatEvent::BattleStarted {
             level: level.def.name.clone(),
             rules: variant.id().into(),
             seed,
@@ -135,10 +135,10 @@ impl BattleWorld {
         store::read(self.world())
     }
 
-    /// The battle, lent to the rules (or to a test setting a scene); its derived maps are
-    /// brought up to date when it is given back, so it can be read at once.
-    pub fn lend(&mut self) -> Lent<'_> {
-        Lent(self.engine_mut().lend())
+    /// The world the battle lives in, to change (by the rules' drivers, and by a
+    /// [`Scene`](super::scene::Scene)).
+    pub(crate) fn world_mut(&mut self) -> &mut World {
+        self.engine_mut().world_mut()
     }
 
     /// Dying fighter `i`'s turn (its death save, stabilising check or bleeding), taken as
@@ -178,20 +178,24 @@ impl BattleWorld {
 
     /// Brings the derived maps up to date, so that the battle can be read between commands.
     fn settle(&mut self) {
-        if self.world().resource::<Derived>().stale {
-            self.engine_mut().lend().refresh();
-        }
+        super::resolve::refresh(self.world_mut());
     }
 
     /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
-    /// provoke.
-    /// A charge's attack is worked out from where the charge ends, on a fork of the battle
-    /// with the charger moved there.
+    /// provoke. A charge's attack is worked out from where the charge ends, on a fork of
+    /// the battle with the charger moved there.
     pub fn validate(&self, cmd: &Command) -> Result<Plan, RuleError> {
-        match cmd {
-            Command::Charge { .. } => self.fork(true).lend().validate(cmd),
-            _ => self.read().check_command(cmd),
+        let mut plan = self.read().check_command(cmd)?;
+        if let (Command::Charge { target }, Some(path)) = (cmd, &plan.path) {
+            let (actor, t) = (self.actor().expect("checked"), self.index_of(target).expect("checked"));
+            let mut fork = self.fork(true);
+            if let Some(&end) = path.squares.last() {
+                fork.scene().fighter::<Position>(actor).0 = end;
+            }
+            let charge = super::battle::AttackContext { charge: true };
+            plan.attack = Some(fork.attack_profile(actor, t, &super::AttackKind::Primary, &charge));
         }
+        Ok(plan)
     }
 
     /// The attack `a` would make on `t` now, every modifier by name, without rolling.
@@ -326,28 +330,6 @@ impl BattleWorld {
         let mut copy = BattleWorld::scratch(self.variant(), self.house_rules());
         copy.restore(&snapshot);
         copy
-    }
-}
-
-/// A battle lent from its world ([`BattleWorld::lend`]).
-pub struct Lent<'a>(Battle<'a, 'a>);
-
-impl<'a> std::ops::Deref for Lent<'a> {
-    type Target = Battle<'a, 'a>;
-    fn deref(&self) -> &Battle<'a, 'a> {
-        &self.0
-    }
-}
-
-impl<'a> std::ops::DerefMut for Lent<'a> {
-    fn deref_mut(&mut self) -> &mut Battle<'a, 'a> {
-        &mut self.0
-    }
-}
-
-impl Drop for Lent<'_> {
-    fn drop(&mut self) {
-        self.0.refresh();
     }
 }
 

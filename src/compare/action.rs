@@ -12,6 +12,7 @@ use crate::combat::{AttackKind, Battle, BattleOptions, BattleWorld, Command};
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level};
 use crate::rules::movement::{MoveMode, allowance_ft, movement_range};
+use crate::rules::{Conditions, Position, Wielded};
 use crate::variants::{HouseRule, Provoking, RulesVariant};
 
 /// One variant's answer for the action.
@@ -69,11 +70,11 @@ impl Mirrors {
 
     /// `a`'s attack on `t` under every variant, as things stand in `live`.
     pub fn attack(&mut self, live: &Battle, a: usize, t: usize) -> Vec<ActionRow> {
-        self.rows(live, |b| {
-            let mut row = attack_row(b, a, t);
+        self.rows(live, |world| {
+            let mut row = attack_row(&world.read(), a, t);
             if row.refused.is_none() {
-                let attack = Command::Attack { target: b.fighters.combatant[t].id.clone() };
-                row.cost = crate::control::action_cost(b, a, &attack);
+                let attack = Command::Attack { target: world.read().fighters.combatant[t].id.clone() };
+                row.cost = crate::control::action_cost(world, a, &attack);
             }
             row
         })
@@ -81,30 +82,29 @@ impl Mirrors {
 
     /// `mover`'s walk to `to` with one move under every variant, as things stand in `live`.
     pub fn walk(&mut self, live: &Battle, mover: usize, to: GridPos) -> Vec<ActionRow> {
-        self.rows(live, |b| {
-            let mut row = walk_row(b, mover, to);
+        self.rows(live, |world| {
+            let mut row = walk_row(world, mover, to);
             if row.refused.is_none() {
-                row.cost = crate::control::action_cost(b, mover, &Command::Move { to });
+                row.cost = crate::control::action_cost(world, mover, &Command::Move { to });
             }
             row
         })
     }
 
     /// `ask` of every mirror, each put in `live`'s situation first.
-    fn rows(&mut self, live: &Battle, ask: impl Fn(&mut Battle) -> ActionRow) -> Vec<ActionRow> {
+    fn rows(&mut self, live: &Battle, ask: impl Fn(&mut BattleWorld) -> ActionRow) -> Vec<ActionRow> {
         self.worlds
             .iter_mut()
             .map(|world| {
-                let mut b = world.lend();
-                let n = b.fighters.len();
+                let n = world.read().fighters.len();
+                let mut scene = world.scene();
                 for i in live.fighters.indices().filter(|&i| i < n) {
-                    b.fighters.position[i].clone_from(&live.fighters.position[i]);
-                    b.fighters.conditions[i].clone_from(&live.fighters.conditions[i]);
-                    b.fighters.wielded[i].clone_from(&live.fighters.wielded[i]);
+                    scene.fighter::<Position>(i).clone_from(&live.fighters.position[i]);
+                    scene.fighter::<Conditions>(i).clone_from(&live.fighters.conditions[i]);
+                    scene.fighter::<Wielded>(i).clone_from(&live.fighters.wielded[i]);
                 }
-                b.invalidate();
-                b.refresh();
-                ask(&mut b)
+                drop(scene);
+                ask(world)
             })
             .collect()
     }
@@ -151,33 +151,31 @@ fn attack_row(b: &Battle, a: usize, t: usize) -> ActionRow {
     }
 }
 
-/// `mover`'s walk to `to` with one move in `b`, all but its cost.
-fn walk_row(b: &mut Battle, mover: usize, to: GridPos) -> ActionRow {
+/// `mover`'s walk to `to` with one move in `world`, all but its cost.
+fn walk_row(world: &mut BattleWorld, mover: usize, to: GridPos) -> ActionRow {
+    let variant = world.variant();
     let plan = {
+        let b = world.read();
         let view = b.view();
         let allowance = allowance_ft(&view, mover, MoveMode::Move);
         movement_range(&view, mover, MoveMode::Move, allowance).plan_to(&view, to)
     };
     let plan = match plan {
         Ok(plan) => plan,
-        Err(why) => return ActionRow::refused(b.variant, why.0),
+        Err(why) => return ActionRow::refused(variant, why.0),
     };
     // Each attack comes as the mover leaves its square: struck there.
-    let home = b.fighters.position[mover].0;
+    let home = world.read().fighters.position[mover].0;
     let (mut provoked, mut damage) = (0, 0.0);
-    let reacting: Vec<_> = plan.provokes.iter().filter(|p| b.can_react(p.by, mover)).collect();
+    let reacting: Vec<_> = plan.provokes.iter().filter(|p| world.read().can_react(p.by, mover)).collect();
     for p in reacting {
-        b.fighters.position[mover].0 = p.from;
-        b.invalidate();
-        b.refresh();
+        world.scene().fighter::<Position>(mover).0 = p.from;
         provoked += 1;
-        damage += opportunity_damage(b, &[p.by], mover);
+        damage += opportunity_damage(&world.read(), &[p.by], mover);
     }
-    b.fighters.position[mover].0 = home;
-    b.invalidate();
-    b.refresh();
+    world.scene().fighter::<Position>(mover).0 = home;
     ActionRow {
-        variant: b.variant,
+        variant,
         refused: None,
         odds: None,
         feet: Some(plan.cost_ft),

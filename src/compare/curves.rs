@@ -4,12 +4,12 @@
 //! systems, its die, its criticals) rather than sampled.
 
 use super::VariantSpec;
-use crate::combat::attack::{Forecast, forecast};
+use crate::combat::attack::Forecast;
 use crate::combat::odds::AttackOdds;
 use crate::combat::{AttackKind, BattleOptions, BattleWorld};
 use crate::grid::{Footprint, GridPos};
 use crate::level::{Catalogue, Level};
-use crate::rules::Condition;
+use crate::rules::{Condition, Conditions, Position};
 
 /// How far the curves reach either side of the target's own defence, in the variant's
 /// points (AC, DCV, descending AC): from 8 easier to 12 harder.
@@ -59,43 +59,41 @@ pub fn attack_curves(
 
 /// The forecast of `attacker` on `target` from the nearest square it can strike from.
 fn best_forecast(world: &mut BattleWorld, attacker: &str, target: &str) -> Result<Forecast, String> {
-    let mut b = world.lend();
-    let known = || b.fighters.iter().map(|f| f.id().to_string()).collect::<Vec<_>>().join(", ");
-    let a = b.index_of(attacker).ok_or_else(|| format!("no unit \"{attacker}\" (the units: {})", known()))?;
-    let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\" (the units: {})", known()))?;
+    let (a, t) = {
+        let b = world.read();
+        let known = || b.fighters.iter().map(|f| f.id().to_string()).collect::<Vec<_>>().join(", ");
+        let a = b.index_of(attacker).ok_or_else(|| format!("no unit \"{attacker}\" (the units: {})", known()))?;
+        let t = b.index_of(target).ok_or_else(|| format!("no unit \"{target}\" (the units: {})", known()))?;
+        (a, t)
+    };
     if a == t {
         return Err(format!("a unit cannot be both attacker and target (\"{attacker}\")"));
     }
-    b.fighters.conditions.each_mut(|c| {
+    world.scene().each(|c: &mut Conditions| {
         c.remove(Condition::Surprised);
         c.remove(Condition::FlatFooted);
     });
-    let home = b.fighters.position[a].0;
-    let side = b.fighters.at(a).size().side();
-    let (w, h) = (b.field.terrain.width(), b.field.terrain.height());
+    let (home, side, w, h) = {
+        let b = world.read();
+        (b.fighters.position[a].0, b.fighters.at(a).size().side(), b.field.terrain.width(), b.field.terrain.height())
+    };
     let mut squares: Vec<GridPos> = (0..h).flat_map(|y| (0..w).map(move |x| GridPos::new(x, y))).collect();
     squares.sort_by_key(|p| ((p.x - home.x).pow(2) + (p.y - home.y).pow(2), p.y, p.x));
     let mut first = None;
     for square in squares {
-        b.fighters.position[a].0 = home;
-        b.invalidate();
-        b.refresh();
-        if !b.view().can_stand(a, Footprint::new(square, side)) {
+        world.scene().fighter::<Position>(a).0 = home;
+        if !world.read().view().can_stand(a, Footprint::new(square, side)) {
             continue;
         }
-        b.fighters.position[a].0 = square;
-        b.invalidate();
-        b.refresh();
-        let seen = forecast(&b, &b.view(), a, t, &AttackKind::Primary, &Default::default());
+        world.scene().fighter::<Position>(a).0 = square;
+        let seen = world.attack_forecast(a, t, &AttackKind::Primary, &Default::default());
         if seen.profile.legal {
             first = Some(seen);
             break;
         }
         first.get_or_insert(seen);
     }
-    b.fighters.position[a].0 = home;
-    b.invalidate();
-    b.refresh();
+    world.scene().fighter::<Position>(a).0 = home;
     match first {
         Some(seen) if seen.profile.legal => Ok(seen),
         Some(seen) => Err(format!(

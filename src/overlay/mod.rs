@@ -17,7 +17,7 @@ use crate::game::Screen;
 use crate::grid::{Footprint, GridPos};
 use crate::input::{GameAction, Presses};
 use crate::rules::cover::CoverResult;
-use crate::rules::{self, MoveMode};
+use crate::rules::{self, MoveMode, Position};
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
 
@@ -199,10 +199,7 @@ pub fn compute_preview(
                 let charge_from = end.filter(|_| matches!(cmd, Command::Charge { .. }));
                 let fork = charge_from.map(|end| {
                     let mut fork = battle.fork(true);
-                    let mut lent = fork.lend();
-                    lent.fighters.position[actor].0 = end;
-                    lent.invalidate();
-                    drop(lent);
+                    fork.scene().fighter::<Position>(actor).0 = end;
                     fork
                 });
                 let read = fork.as_ref().map_or_else(|| battle.read(), BattleWorld::read);

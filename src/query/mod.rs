@@ -131,10 +131,14 @@ pub fn attack_json(
     target: &str,
 ) -> Result<String, QueryError> {
     use crate::combat::{AttackKind, BattleOptions, BattleWorld, attack};
-    use crate::rules::Condition;
+    use crate::rules::{Condition, Conditions};
     let options = BattleOptions { house_rules: house_rules.to_vec(), ..Default::default() };
     let mut world = BattleWorld::new_paused(level, catalogue, variant, 0, options);
-    let mut battle = world.lend();
+    world.scene().each(|c: &mut Conditions| {
+        c.remove(Condition::Surprised);
+        c.remove(Condition::FlatFooted);
+    });
+    let battle = world.read();
     let known = || battle_units(&battle);
     let a = battle.index_of(attacker).ok_or_else(|| QueryError::UnknownUnit {
         level: level.source.display().to_string(),
@@ -149,12 +153,6 @@ pub fn attack_json(
     if a == t {
         return Err(QueryError::Invalid(format!("a unit cannot be both attacker and target (\"{attacker}\")")));
     }
-    battle.fighters.conditions.each_mut(|c| {
-        c.remove(Condition::Surprised);
-        c.remove(Condition::FlatFooted);
-    });
-    battle.invalidate();
-    battle.refresh();
     let p = attack::profile(&battle, &battle.view(), a, t, &AttackKind::Primary, &Default::default());
     let answer = if p.legal {
         AttackAnswer {

@@ -97,7 +97,7 @@ pub fn terrain_index(t: Terrain) -> u32 {
 fn spawn_board(mut commands: Commands, res: Option<Res<BattleRes>>, mut images: ResMut<Assets<Image>>) {
     let Some(res) = res else { return };
     let b = res.battle.read();
-    let field = &*b.field;
+    let field = b.field;
     let layout = spawn_tilemap(
         &mut commands,
         &mut images,

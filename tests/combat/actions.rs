@@ -3,6 +3,8 @@
 
 use super::*;
 use fivefoot::combat::variants::{ap_phases, osr_segments};
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Wielded;
 
 #[test]
 fn an_attack_of_opportunity_rules_out_a_held_action_until_the_next_turn() {
@@ -61,7 +63,6 @@ fn a_trip_knocks_prone_and_in_d20_classic_provokes_first() {
         let gob = b.index_of("gob").unwrap();
         if b.read().fighters.conditions[gob].has(Condition::Prone) {
             tripped += 1;
-            b.lend().refresh();
             let ogre = b.index_of("ogre").unwrap();
             let p = b.attack_profile(ogre, gob, &AttackKind::Primary, &Default::default());
             assert!(p.modifiers.iter().any(|m| m.source == "target prone" && m.value == 4));
@@ -79,7 +80,7 @@ fn standing_up_in_a_threatened_square_provokes() {
     );
     until(&mut b, "hero", |_| true);
     let hero = b.index_of("hero").unwrap();
-    b.lend().fighters.conditions[hero].add(Condition::Prone);
+    b.scene().fighter::<Conditions>(hero).add(Condition::Prone);
     b.execute(Command::Stand).unwrap();
     assert!(!b.read().fighters.conditions[hero].has(Condition::Prone));
     assert_eq!(
@@ -97,12 +98,10 @@ fn reckless_fighting_costs_4_ac_and_defensive_fighting_4_on_attacks() {
     );
     until(&mut b, "hero", |_| true);
     b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Reckless }).unwrap();
-    b.lend().refresh();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "reckless" && m.value == 4), "{:?}", p.modifiers);
     b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Defensive }).unwrap();
-    b.lend().refresh();
     let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -4));
 }
@@ -152,7 +151,6 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
         let gob = b.index_of("gob").unwrap();
         if b.read().fighters.wielded[gob].id == "unarmed" {
             disarmed += 1;
-            b.lend().refresh();
             assert!(b.read().view().threat.squares_of(gob).is_empty(), "unarmed, it threatens nothing");
         }
     }
@@ -256,7 +254,6 @@ fn a_grapple_holds_both_in_place_until_one_breaks_free() {
             until(&mut b, "gob", |_| true);
             let e = b.validate(&Command::Move { to: (6, 6).into() }).unwrap_err();
             assert!(e.reason.contains("grappled"), "{e}");
-            b.lend().refresh();
             assert!(b.read().view().threat.squares_of(gob).is_empty(), "the grappled threaten nothing");
             // d20-classic: the defender "can attack normally with unarmed attacks, daggers";
             // four-actions: both are Restrained, "Unable to move or attack".
@@ -301,7 +298,7 @@ fn a_crossbow_must_be_reloaded_between_shots() {
     );
     until(&mut b, "xbow", |b| b.clock().phase == 2);
     let x = b.index_of("xbow").unwrap();
-    b.lend().fighters.wielded[x].loaded = false; // fired last round
+    b.scene().fighter::<Wielded>(x).loaded = false; // fired last round
     b.execute(Command::Reload).unwrap();
     assert!(
         b.events()

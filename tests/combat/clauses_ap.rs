@@ -248,7 +248,6 @@ fn ap_fighting_defensively_is_minus_4_to_attack_and_plus_2_ac() {
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let a = attacks_of(&b, "hero");
         assert_eq!(has_mod(&a[0].1, "fighting defensively", -4), defensive, "{:?}", a[0].1);
-        b.lend().refresh();
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         let ac = p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -2);
@@ -256,7 +255,6 @@ fn ap_fighting_defensively_is_minus_4_to_attack_and_plus_2_ac() {
         if defensive {
             // Until the start of its next round of actions.
             until(&mut b, "hero", |b| b.clock().round == 2);
-            b.lend().refresh();
             let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
             assert!(!p.modifiers.iter().any(|m| m.source == "fighting defensively"));
         }

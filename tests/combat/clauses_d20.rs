@@ -5,6 +5,7 @@
 //! positive control.
 
 use super::*;
+use fivefoot::rules::Stats;
 
 fn d20(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::D20Classic, seed)
@@ -73,7 +74,7 @@ fn plain_hit(weapon: &str, str_score: i32) -> (Vec<i32>, i32, Vec<(String, i32)>
             seed,
         );
         let hero = b.index_of("hero").unwrap();
-        std::sync::Arc::make_mut(&mut b.lend().fighters.stats[hero].def).abilities.str = str_score;
+        std::sync::Arc::make_mut(&mut b.scene().fighter::<Stats>(hero).def).abilities.str = str_score;
         until(&mut b, "hero", |_| true);
         b.execute(Command::Attack { target: "gob".into() }).unwrap();
         let hit = b.events().iter().find_map(|e| match e {
@@ -174,7 +175,6 @@ fn d20_a_melee_touch_attack_ignores_armor_shield_and_natural_armor() {
             d20(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("foe", "red", (4, 3), foe, None)], 3);
         until(&mut b, "hero", |b| b.read().fighters.awareness[b.index_of("foe").unwrap()].has_acted);
         let (h, f) = (b.index_of("hero").unwrap(), b.index_of("foe").unwrap());
-        b.lend().refresh();
         let plain = b.attack_profile(h, f, &AttackKind::Primary, &Default::default());
         assert_eq!(plain.target_number, ac, "{foe}");
         b.execute(Command::Trip { target: "foe".into() }).unwrap();

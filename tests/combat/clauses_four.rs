@@ -5,7 +5,9 @@
 //! catalogue; each negative case has its positive control.
 
 use super::*;
+use fivefoot::combat::fighter::Grapple;
 use fivefoot::combat::variants::four_actions;
+use fivefoot::rules::Conditions;
 
 fn four(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::FourActions, seed)
@@ -51,7 +53,6 @@ fn four_actions_defend_gives_plus_3_ac_for_a_round() {
     until(&mut b, "hero", |_| true);
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     let defend = |b: &mut BattleWorld| {
-        b.lend().refresh();
         let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "defend").map(|m| m.value)
     };
@@ -241,7 +242,6 @@ fn four_actions_focus_is_plus_1_to_attack_and_damage() {
         let mut b = hero_and_goblin(seed);
         until(&mut b, "hero", |_| true);
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        b.lend().refresh();
         let before = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
         assert!(!before.modifiers.iter().any(|m| m.source == "focus"));
         b.execute(Command::Focus).unwrap();
@@ -277,13 +277,11 @@ fn four_actions_prone_is_minus_4_ac_in_melee_and_plus_4_against_ranged() {
     );
     let (h, a, g) = (b.index_of("hero").unwrap(), b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
     let prone_mod = |b: &mut BattleWorld, by: usize| {
-        b.lend().refresh();
         let p = b.attack_profile(by, g, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "target prone").map(|m| m.value)
     };
     assert_eq!((prone_mod(&mut b, h), prone_mod(&mut b, a)), (None, None));
-    b.lend().fighters.conditions[g].add(Condition::Prone);
-    b.lend().invalidate();
+    b.scene().fighter::<Conditions>(g).add(Condition::Prone);
     assert_eq!((prone_mod(&mut b, h), prone_mod(&mut b, a)), (Some(4), Some(-4)));
 }
 
@@ -293,9 +291,8 @@ fn four_actions_prone_is_minus_4_ac_in_melee_and_plus_4_against_ranged() {
 #[test]
 fn four_actions_the_restrained_cannot_move_and_lose_their_dex_to_ac() {
     for held in [false, true] {
-        let mut b = held_goblin(held);
+        let b = held_goblin(held);
         let (a, g) = (b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-        b.lend().refresh();
         let p = b.attack_profile(a, g, &AttackKind::Primary, &Default::default());
         let dex_lost = p.modifiers.iter().any(|m| m.source == "target surprised" && m.value == 2);
         assert_eq!(dex_lost, held, "{:?}", p.modifiers);
@@ -326,16 +323,15 @@ fn held_goblin(held: bool) -> BattleWorld {
     );
     until(&mut b, "gob", |_| true);
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    b.lend().fighters.conditions[g].0.remove(&Condition::Surprised);
+    b.scene().fighter::<Conditions>(g).0.remove(&Condition::Surprised);
     if held {
-        b.lend().fighters.conditions[g].add(Condition::Grappled);
+        b.scene().fighter::<Conditions>(g).add(Condition::Grappled);
         let with = b.read().fighters.entity(h);
-        b.lend().fighters.grapple[g].with = Some(with);
-        b.lend().fighters.conditions[h].add(Condition::Grappled);
+        b.scene().fighter::<Grapple>(g).with = Some(with);
+        b.scene().fighter::<Conditions>(h).add(Condition::Grappled);
         let with = b.read().fighters.entity(g);
-        b.lend().fighters.grapple[h].with = Some(with);
-        b.lend().fighters.grapple[h].holds = true;
-        b.lend().invalidate();
+        b.scene().fighter::<Grapple>(h).with = Some(with);
+        b.scene().fighter::<Grapple>(h).holds = true;
     }
     b
 }
@@ -359,7 +355,6 @@ fn four_actions_the_surprised_lose_their_dex_to_ac() {
     let mut b = hero_before_the_goblins_first_turn();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     let surprised = |b: &mut BattleWorld| {
-        b.lend().refresh();
         let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
         p.modifiers.iter().find(|m| m.source == "target surprised").map(|m| m.value)
     };

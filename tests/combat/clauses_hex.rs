@@ -7,6 +7,7 @@
 //! (Dex 13) 4, ogre (Dex 8) 3.
 
 use super::*;
+use fivefoot::rules::Conditions;
 
 fn hex(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::HexPhases, seed)
@@ -65,16 +66,14 @@ fn hex_an_unconscious_fighter_keeps_its_initiative_score() {
     assert_eq!(order, ["wolf", "hero", "ogre"], "CV 5, 4, 3");
     let hero = b.index_of("hero").unwrap();
     let score = b.read().fighters.initiative[hero].order;
-    b.lend().fighters.conditions[hero].add(Condition::Unconscious);
-    b.lend().invalidate();
+    b.scene().fighter::<Conditions>(hero).add(Condition::Unconscious);
     for _ in 0..5 {
         let acted = play_phase(&mut b, |_, _| {});
         assert_eq!(acted, ["wolf", "ogre"], "the unconscious do not act");
     }
     assert_eq!(b.read().fighters.initiative[hero].order, score);
     assert_eq!(ids(&b, &b.clock().order), order);
-    b.lend().fighters.conditions[hero].remove(Condition::Unconscious);
-    b.lend().invalidate();
+    b.scene().fighter::<Conditions>(hero).remove(Condition::Unconscious);
     assert_eq!(play_phase(&mut b, |_, _| {}), ["wolf", "hero", "ogre"], "awake, in its old place");
 }
 
@@ -91,7 +90,6 @@ fn hex_unequal_ocv_and_dcv_set_the_roll_needed() {
             vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
             seed,
         );
-        b.lend().refresh();
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         for (a, t, ocv, chance) in [(h, g, 4, 81.0 / 216.0), (g, h, 5, 108.0 / 216.0)] {
             let p = b.attack_profile(a, t, &AttackKind::Primary, &Default::default());

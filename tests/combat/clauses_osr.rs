@@ -4,6 +4,9 @@
 //! here from the catalogue; each negative case has its positive control.
 
 use super::*;
+use fivefoot::combat::fighter::Bonuses;
+use fivefoot::combat::fighter::Economy;
+use fivefoot::combat::fighter::Reactions;
 use fivefoot::combat::variants::osr_segments;
 use osr_segments::{OsrStep, osr_is_high};
 
@@ -114,7 +117,7 @@ fn osr_a_natural_20_always_hits_and_a_natural_1_always_misses() {
             );
             until(&mut b, "gob", group_turn);
             let hero = b.index_of("hero").unwrap();
-            b.lend().fighters.bonuses[hero].defense = vec![("test".into(), ac_change)];
+            b.scene().fighter::<Bonuses>(hero).defense = vec![("test".into(), ac_change)];
             b.execute(Command::Attack { target: "hero".into() }).unwrap();
             let Some((rolls, total, target_number, hit)) = b.events().iter().find_map(|e| match e {
                 CombatEvent::Attack { attacker, rolls, total, target_number, hit, .. } if attacker == "gob" => {
@@ -197,8 +200,7 @@ fn osr_an_attack_bonus_in_offense_counts() {
     );
     until(&mut b, "gob", group_turn);
     let (g, h) = (b.index_of("gob").unwrap(), b.index_of("hero").unwrap());
-    b.lend().fighters.bonuses[g].offense = vec![("test".into(), 30)];
-    b.lend().refresh();
+    b.scene().fighter::<Bonuses>(g).offense = vec![("test".into(), 30)];
     let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
     assert_eq!(p.target_number, 17);
     assert_eq!(p.bonus(), 30, "{:?}", p.modifiers);
@@ -253,16 +255,16 @@ fn osr_one_free_attack_per_opponent_per_round() {
     assert_eq!(free_attacks_by(&b, "gob"), ["hero"]);
     // Back in, and out again, in later segments of the same round.
     for to in [(3, 2), (1, 2)] {
-        b.lend().fighters.reactions[gob].used = 0;
-        b.lend().fighters.economy[hero].budget.own_mut::<osr_segments::MajorAction>().major = true;
-        osr_segments::declaration_mut(&mut b.lend(), hero).acted = false;
+        b.scene().fighter::<Reactions>(gob).used = 0;
+        b.scene().fighter::<Economy>(hero).budget.own_mut::<osr_segments::MajorAction>().major = true;
+        b.scene().fighter::<fivefoot::combat::kept::Declaration>(hero).acted = false;
         assert_eq!(b.actor(), Some(hero));
         b.execute(Command::Move { to: to.into() }).unwrap();
     }
     assert_eq!(free_attacks_by(&b, "gob"), ["hero"], "once per opponent per round");
     until(&mut b, "pal", group_turn);
     assert_eq!(b.clock().round, 1);
-    b.lend().fighters.reactions[gob].used = 0;
+    b.scene().fighter::<Reactions>(gob).used = 0;
     b.execute(Command::Move { to: (6, 5).into() }).unwrap();
     assert_eq!(free_attacks_by(&b, "gob"), ["hero", "pal"], "the control: another opponent");
 }

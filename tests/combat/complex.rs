@@ -3,23 +3,25 @@
 
 use super::*;
 use fivefoot::combat::variants::ap_phases;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
+use fivefoot::rules::Position;
 
 // ---------------------------------------------------------------- ap-phases complex actions (000)
 
 /// Makes `id` helpless: down and unconscious (`dying`: below 0 hit points and dying).
 fn knock_out(b: &mut BattleWorld, id: &str, dying: bool) {
     let i = b.index_of(id).unwrap();
-    b.lend().fighters.conditions[i].add(Condition::Unconscious);
-    b.lend().fighters.conditions[i].add(Condition::Prone);
+    b.scene().fighter::<Conditions>(i).add(Condition::Unconscious);
+    b.scene().fighter::<Conditions>(i).add(Condition::Prone);
     if dying {
-        b.lend().fighters.health[i].hp = -1;
-        b.lend().fighters.conditions[i].add(Condition::Dying);
+        b.scene().fighter::<Health>(i).hp = -1;
+        b.scene().fighter::<Conditions>(i).add(Condition::Dying);
     }
     // No AP and no opportunity left this round, as if it had dropped before it opened.
-    ap_phases::points_mut(&mut b.lend(), i).ap = 0;
+    b.scene().fighter::<fivefoot::combat::kept::ActionPoints>(i).ap = 0;
     let e = b.read().fighters.entity(i);
-    b.lend().clock.queue.retain(|&q| q != e);
-    b.lend().invalidate();
+    b.scene().clock().queue.retain(|&q| q != e);
 }
 
 fn action_events<'a>(b: &'a BattleWorld, unit_id: &str, name: &str) -> Vec<&'a str> {
@@ -224,8 +226,7 @@ fn the_greedy_ai_finishes_a_helpless_foe_only_when_no_foe_in_the_fight_is_at_han
     assert_eq!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
     // With a goblin still fighting beside it, it fights that one instead.
     let f = b.index_of("far").unwrap();
-    b.lend().fighters.position[f].0 = (3, 4).into();
-    b.lend().invalidate();
+    b.scene().fighter::<Position>(f).0 = (3, 4).into();
     assert_ne!(Greedy.decide(&mut b, h), Command::CoupDeGrace { target: "gob".into() });
     // A dying friend beside it comes first: first aid.
     let mut b = battle(
@@ -260,9 +261,9 @@ fn a_dying_fighter_gets_its_dying_turn_every_round_under_every_variant_that_has_
             );
             let down = b.index_of("down").unwrap();
             // Dropped before the battle: at −1 hit points, dying.
-            b.lend().fighters.health[down].hp = -1;
+            b.scene().fighter::<Health>(down).hp = -1;
             for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-                b.lend().fighters.conditions[down].add(c);
+                b.scene().fighter::<Conditions>(down).add(c);
             }
             let dying_turns = |b: &BattleWorld| {
                 count(b, |e| match e {

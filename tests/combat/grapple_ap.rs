@@ -37,13 +37,13 @@ fn maneuvers(b: &BattleWorld, kind: &str) -> Vec<(Vec<(String, i32)>, bool)> {
 /// `holder` has `held` in a grapple it initiated.
 fn in_a_grapple(b: &mut BattleWorld, holder: &str, held: &str) {
     let (h, t) = (b.index_of(holder).unwrap(), b.index_of(held).unwrap());
-    let mut lent = b.lend();
+    let mut scene = b.scene();
     for (i, other) in [(h, t), (t, h)] {
-        lent.fighters.conditions[i].add(Condition::Grappled);
-        let with = lent.fighters.entity(other);
-        lent.fighters.grapple[i].with = Some(with);
+        scene.fighter::<fivefoot::rules::Conditions>(i).add(Condition::Grappled);
+        let with = scene.entity(other);
+        scene.fighter::<fivefoot::combat::fighter::Grapple>(i).with = Some(with);
     }
-    lent.fighters.grapple[h].holds = true;
+    scene.fighter::<fivefoot::combat::fighter::Grapple>(h).holds = true;
 }
 
 #[test]

@@ -5,6 +5,9 @@ use super::*;
 // ---------------------------------------------------------------- four-actions grapple contest (001)
 
 use fivefoot::combat::command::GrappleFollowUp;
+use fivefoot::combat::fighter::Grapple;
+use fivefoot::combat::fighter::Reactions;
+use fivefoot::rules::Conditions;
 
 /// four-actions: the hero has seized the goblin (both Restrained, the hero with the upper
 /// hand); the hero acts.
@@ -16,12 +19,11 @@ fn hero_holds_the_goblin(seed: u64) -> BattleWorld {
     );
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     for (x, y) in [(h, g), (g, h)] {
-        b.lend().fighters.conditions[x].add(Condition::Grappled);
+        b.scene().fighter::<Conditions>(x).add(Condition::Grappled);
         let with = b.read().fighters.entity(y);
-        b.lend().fighters.grapple[x].with = Some(with);
+        b.scene().fighter::<Grapple>(x).with = Some(with);
     }
-    b.lend().fighters.grapple[h].holds = true;
-    b.lend().invalidate();
+    b.scene().fighter::<Grapple>(h).holds = true;
     until(&mut b, "hero", |_| true);
     b
 }
@@ -126,7 +128,7 @@ fn a_grappler_that_wins_may_trip_or_push_instead_and_a_foe_without_a_reaction_st
     for seed in 0..30 {
         let mut b = hero_holds_the_goblin(seed);
         let g = b.index_of("gob").unwrap();
-        b.lend().fighters.reactions[g].used = 1; // spent already this round
+        b.scene().fighter::<Reactions>(g).used = 1; // spent already this round
         let from = b.events().len();
         b.execute(Command::Wrestle { follow_up: GrappleFollowUp::Trip }).unwrap();
         let (hero, gob, how) = contest(&b, from);

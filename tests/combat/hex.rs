@@ -6,6 +6,7 @@
 
 use super::*;
 use fivefoot::grid::GridPos;
+use fivefoot::rules::Conditions;
 
 fn hex(units: Vec<UnitDef>, seed: u64) -> BattleWorld {
     battle(units, RulesVariant::HexPhases, seed)
@@ -111,7 +112,6 @@ fn hex_the_surprise_phase_allows_one_action_at_minus_3_dcv_and_a_normal_phase_at
     assert_eq!(b.clock().phase, 0, "a surprise phase");
     let (h, g) = (b.index_of("h1").unwrap(), b.index_of("gob").unwrap());
     assert_eq!(b.actor(), Some(h), "only the aware act in it");
-    b.lend().refresh();
     let unaware = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(unaware.modifiers.iter().any(|m| m.source == "target unaware (-3 DCV)" && m.value == 3));
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
@@ -122,7 +122,6 @@ fn hex_the_surprise_phase_allows_one_action_at_minus_3_dcv_and_a_normal_phase_at
     }
     // Phase 1: no longer unaware; attack, then move: attack and move; no second move.
     until(&mut b, "h1", |b| b.clock().phase == 1);
-    b.lend().refresh();
     let aware = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(!aware.modifiers.iter().any(|m| m.source.contains("unaware")));
     b.execute(Command::Attack { target: "gob".into() }).unwrap();
@@ -141,7 +140,7 @@ fn hex_the_surprise_phase_allows_one_action_at_minus_3_dcv_and_a_normal_phase_at
 fn hex_post_turn_recovery_comes_after_phase_4() {
     let mut b = two_fighters_and_a_goblin();
     let g = b.index_of("gob").unwrap();
-    b.lend().fighters.conditions[g].add(Condition::Stunned);
+    b.scene().fighter::<Conditions>(g).add(Condition::Stunned);
     for phase in 1..=4 {
         assert_eq!((b.clock().round, b.clock().phase), (1, phase));
         assert!(b.read().fighters.conditions[g].has(Condition::Stunned), "phase {phase}");

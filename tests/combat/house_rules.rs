@@ -43,14 +43,10 @@ fn weigh(
     ctx: AttackContext,
 ) -> AttackProfile {
     let mut b = field(v, house_rules);
-    {
-        let mut lent = b.lend();
-        lent.fighters.conditions.each_mut(|c| {
-            c.remove(Condition::Surprised);
-            c.remove(Condition::FlatFooted);
-        });
-        lent.invalidate();
-    }
+    b.scene().each(|c: &mut fivefoot::rules::Conditions| {
+        c.remove(Condition::Surprised);
+        c.remove(Condition::FlatFooted);
+    });
     let (a, t) = (b.index_of(attacker).unwrap(), b.index_of(target).unwrap());
     b.attack_profile(a, t, &AttackKind::Primary, &ctx)
 }

@@ -7,6 +7,9 @@
 use super::*;
 use fivefoot::combat::{Ai, Greedy};
 use fivefoot::grid::GridPos;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
+use fivefoot::rules::Position;
 use fivefoot::rules::threatened_squares;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -15,7 +18,6 @@ const ROUND_CAP: u32 = 12;
 
 /// Checks the threat map against one computed from nothing but the roster and the field.
 fn check_threat(b: &mut BattleWorld) -> Result<(), TestCaseError> {
-    b.lend().refresh();
     let read = b.read();
     let view = read.view();
     for (i, u) in view.roster.units.iter().enumerate() {
@@ -95,43 +97,44 @@ fn a_broken_invariant_is_named_by_the_system_that_checks_it() {
     let rows = ["#########", "#.......#", "#.......#", "#.......#", "#.......#", "#########"];
     for v in RulesVariant::ALL {
         let mut b = battle_on(&rows, units(), v, 1);
-        assert_eq!(b.lend().check_invariants(None).err(), None, "{v:?}: the control holds");
+        assert_eq!(b.check_invariants(None).err(), None, "{v:?}: the control holds");
         let (hero, gob) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        b.lend().fighters.position[gob].0 = GridPos::new(3, 3);
-        let broken = b.lend().check_invariants(None).unwrap_err();
+        b.scene().fighter::<Position>(gob).0 = GridPos::new(3, 3);
+        let broken = b.check_invariants(None).unwrap_err();
         assert!(broken.contains("share (3, 3)"), "{v:?}: {broken}");
-        b.lend().fighters.position[gob].0 = GridPos::new(0, 3);
-        let broken = b.lend().check_invariants(None).unwrap_err();
+        b.scene().fighter::<Position>(gob).0 = GridPos::new(0, 3);
+        let broken = b.check_invariants(None).unwrap_err();
         assert_eq!(broken, "gob stands on a wall at (0, 3)", "{v:?}");
-        b.lend().fighters.position[gob].0 = GridPos::new(-1, 3);
-        let broken = b.lend().check_invariants(None).unwrap_err();
+        b.scene().fighter::<Position>(gob).0 = GridPos::new(-1, 3);
+        let broken = b.check_invariants(None).unwrap_err();
         assert_eq!(broken, "gob stands off the map at (-1, 3)", "{v:?}");
-        b.lend().fighters.position[gob].0 = GridPos::new(6, 3);
+        b.scene().fighter::<Position>(gob).0 = GridPos::new(6, 3);
         let max = b.read().fighters.health[hero].max;
-        b.lend().fighters.health[hero].hp = max + 1;
-        let broken = b.lend().check_invariants(None).unwrap_err();
+        b.scene().fighter::<Health>(hero).hp = max + 1;
+        let broken = b.check_invariants(None).unwrap_err();
         assert_eq!(broken, format!("hero has {} of {max} hit points", max + 1), "{v:?}");
-        b.lend().fighters.health[hero].hp = max;
+        b.scene().fighter::<Health>(hero).hp = max;
         let actor = b.actor().expect("someone acts at the start");
-        b.lend().fighters.conditions[actor].add(Condition::Dead);
-        let broken = b.lend().check_invariants(None).unwrap_err();
+        b.scene().fighter::<Conditions>(actor).add(Condition::Dead);
+        let broken = b.check_invariants(None).unwrap_err();
         let id = b.read().fighters.combatant[actor].id.clone();
         assert_eq!(broken, format!("{id}, dead, is acting"), "{v:?}");
-        b.lend().fighters.conditions[actor].remove(Condition::Dead);
-        assert_eq!(b.lend().check_invariants(None).err(), None, "{v:?}: whole again");
+        b.scene().fighter::<Conditions>(actor).remove(Condition::Dead);
+        assert_eq!(b.check_invariants(None).err(), None, "{v:?}: whole again");
         // The variants' own: a fourth action point (ap-phases), a third move action in one
         // phase (hex-phases); elsewhere neither is anything to break.
         match v {
             RulesVariant::ApPhases => {
-                fivefoot::combat::variants::ap_phases::points_mut(&mut b.lend(), hero).ap = 4;
-                let broken = b.lend().check_invariants(None).unwrap_err();
+                b.scene().fighter::<fivefoot::combat::kept::ActionPoints>(hero).ap = 4;
+                let broken = b.check_invariants(None).unwrap_err();
                 assert_eq!(broken, "hero has 4 action points, more than 3");
             }
             RulesVariant::HexPhases => {
-                let mut lent = b.lend();
-                lent.fighters.economy[actor].budget.own_mut::<fivefoot::combat::kept::PhaseActions>().moves_used = 3;
-                drop(lent);
-                let broken = b.lend().check_invariants(None).unwrap_err();
+                let mut scene = b.scene();
+                let mut economy = scene.fighter::<fivefoot::combat::fighter::Economy>(actor);
+                economy.budget.own_mut::<fivefoot::combat::kept::PhaseActions>().moves_used = 3;
+                drop(scene);
+                let broken = b.check_invariants(None).unwrap_err();
                 assert_eq!(broken, format!("{id}: 3 move actions in one phase"));
             }
             _ => {}

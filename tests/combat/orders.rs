@@ -11,8 +11,8 @@ fn hex_wolf_and_ogre(ogre_aborts: Option<bool>, wolf_aborts: Option<bool>) -> Ba
         4,
     );
     let (w, o) = (b.index_of("wolf").unwrap(), b.index_of("ogre").unwrap());
-    fivefoot::combat::variants::hex_phases::abort_mut(&mut b.lend(), o).order = ogre_aborts;
-    fivefoot::combat::variants::hex_phases::abort_mut(&mut b.lend(), w).order = wolf_aborts;
+    b.scene().fighter::<fivefoot::combat::kept::Abort>(o).order = ogre_aborts;
+    b.scene().fighter::<fivefoot::combat::kept::Abort>(w).order = wolf_aborts;
     assert_eq!(b.actor(), Some(w), "the wolf acts first");
     b
 }

@@ -121,7 +121,7 @@ fn each_plugin_registers_its_own_state() {
     let (hero, gob) = (ap.index_of("hero").unwrap(), ap.index_of("gob").unwrap());
     assert!((0..2).all(|i| ap.read().economy::<ap_phases::ActionPoints>(i).is_some()), "every combatant has its part");
     assert!(ap.read().economy::<osr_segments::Declaration>(hero).is_none(), "another variant's part is not there");
-    ap_phases::points_mut(&mut ap.lend(), hero).ap = 0;
+    ap.scene().fighter::<fivefoot::combat::kept::ActionPoints>(hero).ap = 0;
     assert_ne!(ap_phases::points(&ap.read(), gob).ap, 0, "each combatant's part is its own");
     let four = battle(units(), RulesVariant::FourActions, 1);
     assert!(four.read().economy::<ap_phases::ActionPoints>(hero).is_none(), "four-actions keeps no part a combatant");

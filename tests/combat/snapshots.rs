@@ -2,6 +2,8 @@
 //! world held before, plays on exactly as the battle it was taken from.
 
 use super::*;
+use fivefoot::combat::fighter::Grapple;
+use fivefoot::combat::fighter::Reactions;
 
 fn skirmish() -> Level {
     Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &Catalogue::builtin()).unwrap()
@@ -101,10 +103,9 @@ fn a_movement_range_kept_is_the_one_the_rules_would_search_now() {
     use fivefoot::rules::{MoveMode, movement_range};
     let cat = Catalogue::builtin();
     let mut world = BattleWorld::new(&skirmish(), &cat, RulesVariant::D20Classic, 5, BattleOptions::default());
-    let actor = world.lend().actor().expect("someone acts");
+    let actor = world.actor().expect("someone acts");
     let searched = |world: &mut BattleWorld| {
-        let mut b = world.lend();
-        b.refresh();
+        let b = world.read();
         let (kept, again) = (b.move_range(actor, MoveMode::Move, 30), b.move_range(actor, MoveMode::Move, 30));
         let fresh = movement_range(&b.view(), actor, MoveMode::Move, 30);
         let view = b.view();
@@ -139,10 +140,10 @@ fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
         // other by entity; and the last charged the one before it this round.
         let (x, y) = (6, 7);
         let (first, second) = (original.read().fighters.entity(x), original.read().fighters.entity(y));
-        original.lend().fighters.grapple[x].with = Some(second);
-        original.lend().fighters.grapple[y].with = Some(first);
+        original.scene().fighter::<Grapple>(x).with = Some(second);
+        original.scene().fighter::<Grapple>(y).with = Some(first);
         let round = original.clock().round;
-        original.lend().fighters.reactions[y].charged = Some((first, round));
+        original.scene().fighter::<Reactions>(y).charged = Some((first, round));
         let snapshot = original.snapshot_quiet();
         // A world that held eight, then a duel (six despawned): two of its combatants are
         // reused, and six spawned anew are other entities (of a later generation).

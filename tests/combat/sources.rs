@@ -5,6 +5,10 @@
 
 use super::*;
 use fivefoot::combat::command::Stance;
+use fivefoot::combat::fighter::Bonuses;
+use fivefoot::combat::fighter::Grapple;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
 
 /// The attacks, confirmations and damage `who` dealt, in order, over many turns of `b`.
 pub(super) fn strikes(b: &BattleWorld, who: &str) -> Vec<CombatEvent> {
@@ -176,12 +180,12 @@ fn nonlethal_damage_knocks_out_without_touching_hit_points() {
             2,
         );
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-        b.lend().fighters.health[g].hp = 4; // a hit of 1d3 + 3 is at least 4
+        b.scene().fighter::<Health>(g).hp = 4; // a hit of 1d3 + 3 is at least 4
         // Unarmed, the fighter threatens nothing; locked in a grapple the two strike each other.
         for (x, y) in [(h, g), (g, h)] {
-            b.lend().fighters.conditions[x].add(Condition::Grappled);
+            b.scene().fighter::<Conditions>(x).add(Condition::Grappled);
             let with = b.read().fighters.entity(y);
-            b.lend().fighters.grapple[x].with = Some(with);
+            b.scene().fighter::<Grapple>(x).with = Some(with);
         }
         for _ in 0..30 {
             if b.events().iter().any(|e| matches!(e, CombatEvent::Damage { attacker, .. } if attacker == "hero")) {
@@ -231,11 +235,10 @@ fn reckless_fighting_adds_2_damage_and_defensive_fighting_2_ac() {
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         let before = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         assert!(!before.modifiers.iter().any(|m| m.source == "fighting defensively"), "control");
-        b.lend().fighters.bonuses[h].defense.clear();
+        b.scene().fighter::<Bonuses>(h).defense.clear();
         b.execute(Command::EndTurn).unwrap();
         until(&mut b, "hero", |_| true);
         b.execute(Command::Stance { stance: Stance::Defensive }).unwrap();
-        b.lend().refresh();
         let after = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         assert!(
             after.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -2),
@@ -261,11 +264,10 @@ fn the_grappled_are_flat_footed_against_all_but_each_other() {
         1,
     );
     let (h, a, g) = (b.index_of("hero").unwrap(), b.index_of("archer").unwrap(), b.index_of("gob").unwrap());
-    b.lend().fighters.conditions.each_mut(|c| {
+    b.scene().each::<Conditions>(|c| {
         c.remove(Condition::FlatFooted);
         c.remove(Condition::Surprised);
     });
-    b.lend().refresh();
     let flat = |b: &BattleWorld, by: usize| {
         b.attack_profile(by, g, &AttackKind::Primary, &Default::default())
             .modifiers
@@ -274,13 +276,12 @@ fn the_grappled_are_flat_footed_against_all_but_each_other() {
             .map(|m| m.value)
     };
     assert_eq!(flat(&b, a), None, "control: a free goblin keeps its Dexterity");
-    b.lend().fighters.conditions[g].add(Condition::Grappled);
+    b.scene().fighter::<Conditions>(g).add(Condition::Grappled);
     let with = b.read().fighters.entity(h);
-    b.lend().fighters.grapple[g].with = Some(with);
-    b.lend().fighters.conditions[h].add(Condition::Grappled);
+    b.scene().fighter::<Grapple>(g).with = Some(with);
+    b.scene().fighter::<Conditions>(h).add(Condition::Grappled);
     let with = b.read().fighters.entity(g);
-    b.lend().fighters.grapple[h].with = Some(with);
-    b.lend().refresh();
+    b.scene().fighter::<Grapple>(h).with = Some(with);
     assert_eq!(flat(&b, a), Some(2), "Dex 15: +2 lost against the archer");
     assert_eq!(flat(&b, h), None, "not against its grappler");
 }
@@ -352,9 +353,9 @@ fn a_natural_20_always_hits_and_a_natural_1_always_misses() {
                     seed,
                 );
                 let h = b.index_of("hero").unwrap();
-                b.lend().fighters.bonuses[h].offense.push(("test".into(), bonus));
+                b.scene().fighter::<Bonuses>(h).offense.push(("test".into(), bonus));
                 until(&mut b, "hero", |b| !major(b).declaring && (v != RulesVariant::OsrSegments || major(b).major));
-                b.lend().fighters.bonuses[h].offense = vec![("test".into(), bonus)];
+                b.scene().fighter::<Bonuses>(h).offense = vec![("test".into(), bonus)];
                 let _ = b.execute(Command::Attack { target: "gob".into() });
                 for e in b.events().iter() {
                     if let CombatEvent::Attack { attacker, rolls, hit, .. } = e

@@ -7,8 +7,12 @@
 
 use super::*;
 use fivefoot::combat::fighter::Immediate;
+use fivefoot::combat::fighter::Reactions;
 use fivefoot::combat::variants::ap_phases::points;
 use fivefoot::combat::variants::d20_classic;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
+use fivefoot::rules::Position;
 
 pub(super) fn cast(spell: &str, target: &str, defensive: bool) -> Command {
     Command::Cast { spell: spell.into(), target: target.into(), defensive }
@@ -118,9 +122,9 @@ fn cure_light_wounds_brings_a_dying_friend_back() {
     );
     until(&mut b, "priest", |_| true);
     let hurt = b.index_of("hurt").unwrap();
-    b.lend().fighters.health[hurt].hp = -2;
+    b.scene().fighter::<Health>(hurt).hp = -2;
     for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-        b.lend().fighters.conditions[hurt].add(c);
+        b.scene().fighter::<Conditions>(hurt).add(c);
     }
     b.execute(cast("cure_light_wounds", "hurt", false)).unwrap();
     let healed = b.events().iter().find_map(|e| match e {
@@ -173,17 +177,15 @@ fn d20_counterspell_is_an_immediate_action_that_rules_out_attacks_of_opportunity
         // Nor a held action: coming into its reach does not set off its held attack.
         let held_attacks = |immediate: Option<Immediate>| {
             let mut held = b.fork(false);
-            held.lend().fighters.reactions[red].held = Some(None);
-            d20_classic::spend_immediate(&mut held.lend(), red, immediate);
-            held.lend().fighters.position[blue].0 = (red_pos.x - 4, red_pos.y).into();
-            held.lend().invalidate();
+            held.scene().fighter::<Reactions>(red).held = Some(None);
+            held.scene().fighter::<fivefoot::combat::kept::ImmediateAction>(red).0 = immediate;
+            held.scene().fighter::<Position>(blue).0 = (red_pos.x - 4, red_pos.y).into();
             held.execute(Command::Move { to: (red_pos.x - 1, red_pos.y).into() }).unwrap();
             count(&held, |e| matches!(e, CombatEvent::Action { action, .. } if action == "held attack"))
         };
         assert_eq!(held_attacks(Some(Immediate::Counterspell)), 0, "seed {seed}");
         assert_eq!(held_attacks(None), 1, "seed {seed}: had it not countered, the held attack would strike");
-        b.lend().fighters.position[blue].0 = (red_pos.x - 1, red_pos.y).into();
-        b.lend().invalidate();
+        b.scene().fighter::<Position>(blue).0 = (red_pos.x - 1, red_pos.y).into();
         b.execute(Command::Move { to: (red_pos.x - 4, red_pos.y).into() }).unwrap();
         assert_eq!(
             count(&b, |e| matches!(e, CombatEvent::AttackOfOpportunity { by, .. } if by == "red_mage")),
@@ -401,7 +403,7 @@ fn osr_a_declared_spell_is_lost_when_the_caster_is_hurt_before_announcing_it() {
     b.execute(Command::Declare { intent: Intent::Cast { spell: "magic_missile".into() } }).unwrap();
     // Casting begins in segment 1: a wound before the mage's group turn breaks it.
     let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
-    fivefoot::combat::resolve::wound(&mut b.lend(), gob, mage, 2);
+    b.scene().wound(gob, mage, 2);
     assert_eq!(spoiled(&b, "mage"), vec!["concentration broken (hurt)".to_string()]);
     assert_eq!(b.read().fighters.spells[mage].left, 2, "lost as if cast");
     let mut turns = 0;
@@ -428,7 +430,7 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
         b.execute(cast("magic_missile", "gob", false)).unwrap();
         let (mage, gob) = (b.index_of("mage").unwrap(), b.index_of("gob").unwrap());
         assert!(points(&b.read(), mage).advanced.is_some(), "1 AP of 2 spent");
-        fivefoot::combat::resolve::wound(&mut b.lend(), gob, mage, 3);
+        b.scene().wound(gob, mage, 3);
         let check = b.events().iter().rev().find_map(|e| match e {
             CombatEvent::Save { kind, dc, success, .. } if kind.starts_with("concentration") => Some((*dc, *success)),
             _ => None,
@@ -440,7 +442,7 @@ fn ap_a_spell_under_way_calls_for_concentration_when_hurt_and_is_lost_when_the_c
         if held {
             // Dropped before the second AP: the casting is lost, not finished rounds later.
             let hp = b.read().fighters.health[mage].hp;
-            fivefoot::combat::resolve::wound(&mut b.lend(), gob, mage, hp + 1);
+            b.scene().wound(gob, mage, hp + 1);
             assert!(
                 points(&b.read(), mage).advanced.is_none(),
                 "seed {seed}: {:?}",
@@ -466,9 +468,9 @@ fn healing_too_little_to_wake_the_dying_still_stabilises_and_d20_heals_from_0() 
         );
         until(&mut b, "priest", |b| v != RulesVariant::ApPhases || b.clock().phase >= 2);
         let hurt = b.index_of("hurt").unwrap();
-        b.lend().fighters.health[hurt].hp = -9;
+        b.scene().fighter::<Health>(hurt).hp = -9;
         for c in [Condition::Unconscious, Condition::Dying, Condition::Prone] {
-            b.lend().fighters.conditions[hurt].add(c);
+            b.scene().fighter::<Conditions>(hurt).add(c);
         }
         b.execute(cast("cure_light_wounds", "hurt", false)).unwrap();
         // ap-phases: the spell goes off with its second AP, in the next phase.
@@ -514,7 +516,7 @@ fn a_grappled_caster_has_no_hand_free_in_d20_classic_and_four_actions() {
         );
         until(&mut b, "mage", |b| !major(b).declaring);
         let mage = b.index_of("mage").unwrap();
-        b.lend().fighters.conditions[mage].add(Condition::Grappled);
+        b.scene().fighter::<Conditions>(mage).add(Condition::Grappled);
         let no_hands = matches!(v, RulesVariant::D20Classic | RulesVariant::FourActions);
         match b.validate(&cast("magic_missile", "gob", false)) {
             Err(e) if e.reason.contains("grappled") => assert!(no_hands, "{v}: {e}"),

@@ -3,6 +3,8 @@
 
 use super::*;
 use fivefoot::combat::ai::{Ai, AiKind, Difficulty, Tactical};
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
 
 #[test]
 fn an_ai_is_named_greedy_tactical_or_tactical_with_a_difficulty() {
@@ -217,9 +219,9 @@ fn the_flank_behaviour_does_not_go_round_a_foe_already_down() {
         ];
         let mut b = battle(units, v, 3);
         let down = b.index_of("down").unwrap();
-        b.lend().fighters.health[down].hp = -1;
+        b.scene().fighter::<Health>(down).hp = -1;
         for c in [Condition::Unconscious, Condition::Prone, Condition::Dying] {
-            b.lend().fighters.conditions[down].add(c);
+            b.scene().fighter::<Conditions>(down).add(c);
         }
         let cmd = next_deed(&mut b, "hero", &mut |b, a| Behaviour::FlankPartner.command(&b.read(), a));
         assert_ne!(cmd, Command::Move { to: GridPos::new(6, 3) }, "{v}: not round the dying goblin");

@@ -2,6 +2,8 @@
 //! under every variant; the same actions at a foe in reach are the positive control.
 
 use super::*;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
 
 const ROWS: [&str; 8] = [
     "....................",
@@ -31,9 +33,8 @@ fn field(v: RulesVariant) -> BattleWorld {
         1,
     );
     let d = b.index_of("dead").unwrap();
-    b.lend().fighters.health[d].hp = -20;
-    b.lend().fighters.conditions[d].add(Condition::Dead);
-    b.lend().invalidate();
+    b.scene().fighter::<Health>(d).hp = -20;
+    b.scene().fighter::<Conditions>(d).add(Condition::Dead);
     until(&mut b, "hero", |b| {
         let c = major(b);
         !c.declaring && (b.variant() != RulesVariant::OsrSegments || (c.major && !c.fast_only))
@@ -104,7 +105,7 @@ fn an_osr_charge_is_declared_only_at_a_foe_in_the_fight() {
         1,
     );
     let d = b.index_of("dead").unwrap();
-    b.lend().fighters.conditions[d].add(Condition::Dead);
+    b.scene().fighter::<Conditions>(d).add(Condition::Dead);
     until(&mut b, "hero", |b| major(b).declaring);
     let declare = |t: &str| Command::Declare { intent: Intent::Charge { target: t.into() } };
     assert!(b.validate(&declare("near")).is_ok(), "the control");

@@ -5,16 +5,17 @@
 
 use super::sources::{strikes, swing};
 use super::*;
+use fivefoot::combat::fighter::Grapple;
 use fivefoot::grid::GridPos;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Position;
 
 /// The squares `id` threatens now (its turn's conditions cleared, so only the rule counts).
 fn threatened(b: &mut BattleWorld, id: &str) -> Vec<GridPos> {
-    b.lend().fighters.conditions.each_mut(|c| {
+    b.scene().each::<Conditions>(|c| {
         c.remove(Condition::FlatFooted);
         c.remove(Condition::Surprised);
     });
-    b.lend().invalidate();
-    b.lend().refresh();
     let i = b.index_of(id).unwrap();
     b.read().view().threat.squares_of(i).to_vec()
 }
@@ -50,7 +51,7 @@ fn the_untrained_threaten_nothing_and_take_3_off_attack_and_damage_in_d20_classi
     let mut seen = 0;
     for seed in 0..40 {
         let mut b = pair("longsword", RulesVariant::D20Classic);
-        *b.lend().dice = fivefoot::rules::Dice::seeded(seed);
+        *b.scene().dice() = fivefoot::rules::Dice::seeded(seed);
         swing(&mut b, 6);
         for e in strikes(&b, "hero") {
             if let CombatEvent::Damage { rolls, modifiers, total, dice, .. } = e
@@ -90,9 +91,7 @@ fn a_small_reach_weapon_wielder_loses_the_corners_of_its_reach_in_d20_classic() 
     assert!(small.contains(&edge) && !small.contains(&corner));
     // Nor can it strike a foe standing on a corner.
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
-    b.lend().fighters.position[g].0 = corner;
-    b.lend().invalidate();
-    b.lend().refresh();
+    b.scene().fighter::<Position>(g).0 = corner;
     assert!(!b.attack_profile(h, g, &AttackKind::Primary, &Default::default()).legal);
     // Positive controls: a Medium spearman keeps the corners, and strikes there; ap-phases
     // (no such clause) gives the Small goblin its corners too.
@@ -100,9 +99,7 @@ fn a_small_reach_weapon_wielder_loses_the_corners_of_its_reach_in_d20_classic() 
     let medium = threatened(&mut b, "hero");
     assert_eq!(medium.len(), 16);
     assert!(medium.contains(&corner));
-    b.lend().fighters.position[g].0 = corner;
-    b.lend().invalidate();
-    b.lend().refresh();
+    b.scene().fighter::<Position>(g).0 = corner;
     assert!(b.attack_profile(h, g, &AttackKind::Primary, &Default::default()).legal);
     let mut b = spear("goblin", RulesVariant::ApPhases);
     assert_eq!(threatened(&mut b, "hero").len(), 16);
@@ -126,11 +123,10 @@ fn a_shot_into_a_grapple_goes_to_the_other_grappler_half_the_time_in_d20_classic
         if grappled {
             let (g, a) = (b.index_of("gob").unwrap(), b.index_of("ally").unwrap());
             for (i, other) in [(g, a), (a, g)] {
-                b.lend().fighters.conditions[i].add(Condition::Grappled);
+                b.scene().fighter::<Conditions>(i).add(Condition::Grappled);
                 let with = b.read().fighters.entity(other);
-                b.lend().fighters.grapple[i].with = Some(with);
+                b.scene().fighter::<Grapple>(i).with = Some(with);
             }
-            b.lend().invalidate();
         }
         let from = b.events().len();
         b.execute(Command::Attack { target: "gob".into() }).unwrap();

@@ -7,6 +7,8 @@
 
 use super::*;
 use fivefoot::level::DeathSaves;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
 
 fn three(v: RulesVariant, seed: u64) -> BattleWorld {
     battle(
@@ -113,12 +115,12 @@ fn ap_initiative_is_the_dexterity_score_highest_first() {
 
 fn dying_fighter(v: RulesVariant, saves: DeathSaves, seed: u64) -> (BattleWorld, usize) {
     let mut b = three(v, seed);
-    b.lend().options.death_saves = saves;
+    b.scene().options().death_saves = saves;
     let f = b.index_of("fighter").unwrap();
-    b.lend().fighters.health[f].hp = -3;
-    b.lend().fighters.health[f].dropping_damage = 7;
-    b.lend().fighters.conditions[f].add(Condition::Unconscious);
-    b.lend().fighters.conditions[f].add(Condition::Dying);
+    b.scene().fighter::<Health>(f).hp = -3;
+    b.scene().fighter::<Health>(f).dropping_damage = 7;
+    b.scene().fighter::<Conditions>(f).add(Condition::Unconscious);
+    b.scene().fighter::<Conditions>(f).add(Condition::Dying);
     (b, f)
 }
 
@@ -196,11 +198,11 @@ fn ap_phases_dying_stabilise_on_d20_plus_con_and_hp_against_10_in_phase_2() {
     for seed in 0..40 {
         let (mut b, f) = dying_fighter(RulesVariant::ApPhases, DeathSaves::default(), seed);
         let con = b.read().fighters.stats[f].con_mod();
-        b.lend().clock.phase = 3;
+        b.scene().clock().phase = 3;
         let before = b.events().len();
         b.dying_turn(f);
         assert_eq!(b.events().len(), before, "no dying turn outside phase 2");
-        b.lend().clock.phase = 2;
+        b.scene().clock().phase = 2;
         b.dying_turn(f);
         let (roll, bonus, dc, ok) = last_save(&b);
         assert_eq!((bonus, dc), (con - 3, 10));
@@ -221,10 +223,10 @@ fn ap_phases_dying_stabilise_on_d20_plus_con_and_hp_against_10_in_phase_2() {
 #[test]
 fn osr_segments_dying_bleed_a_hit_point_with_the_fast_actions_and_die_at_minus_10() {
     let (mut b, f) = dying_fighter(RulesVariant::OsrSegments, DeathSaves::default(), 1);
-    b.lend().fighters.health[f].hp = -8;
+    b.scene().fighter::<Health>(f).hp = -8;
     b.dying_turn(f);
     assert_eq!(b.read().fighters.health[f].hp, -8, "no bleeding outside the fast actions");
-    fivefoot::combat::variants::osr_segments::round_mut(&mut b.lend()).step =
+    b.scene().resource::<fivefoot::combat::kept::OsrRound>().step =
         fivefoot::combat::variants::osr_segments::OsrStep::FastActions;
     b.dying_turn(f);
     assert_eq!(b.read().fighters.health[f].hp, -9);

@@ -4,6 +4,8 @@
 
 use super::*;
 use fivefoot::combat::variants::ap_phases;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
 
 // ---------------------------------------------------------------- ap-phases (000)
 
@@ -103,7 +105,6 @@ fn everyone_is_surprised_until_its_first_turn_and_flanking_makes_the_foe_surpris
         b.execute(Command::EndTurn).unwrap();
     }
     assert!(!b.read().fighters.conditions[gob].has(Condition::Surprised));
-    b.lend().refresh();
     let a = b.index_of("a").unwrap();
     let p = b.attack_profile(a, gob, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "flanking: target surprised" && m.value == 2), "{:?}", p.modifiers);
@@ -192,7 +193,7 @@ fn a_mover_felled_by_the_blow_its_leaving_draws_is_not_logged_as_moving() {
         let gob = tried.index_of("gob").unwrap();
         // One hit point left: the hero's attack of opportunity, if it hits, fells it on the
         // square it was leaving.
-        tried.lend().fighters.health[gob].hp = 1;
+        tried.scene().fighter::<Health>(gob).hp = 1;
         let before = tried.events().len();
         tried.execute(Command::Move { to: (8, 3).into() }).unwrap();
         let after = &tried.events()[before..];
@@ -217,11 +218,11 @@ fn dying_ends_in_stabilising_or_three_failed_death_saves_in_a_row() {
             seed,
         );
         // "In death, all are equal" (d% 51+, 61+, 71+) lets both ends come up in 40 seeds.
-        b.lend().options.death_saves = fivefoot::level::DeathSaves::AllAreEqual;
+        b.scene().options().death_saves = fivefoot::level::DeathSaves::AllAreEqual;
         let hero = b.index_of("hero").unwrap();
-        b.lend().fighters.health[hero].hp = -2;
-        b.lend().fighters.conditions[hero].add(Condition::Unconscious);
-        b.lend().fighters.conditions[hero].add(Condition::Dying);
+        b.scene().fighter::<Health>(hero).hp = -2;
+        b.scene().fighter::<Conditions>(hero).add(Condition::Unconscious);
+        b.scene().fighter::<Conditions>(hero).add(Condition::Dying);
         for _ in 0..10 {
             if !b.read().fighters.conditions[hero].has(Condition::Dying) {
                 break;
@@ -292,12 +293,11 @@ fn group_initiative_ties_put_both_groups_high() {
 
 #[test]
 fn osr_attacks_use_aac0_against_descending_ac() {
-    let mut b = battle(
+    let b = battle(
         vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
         RulesVariant::OsrSegments,
         1,
     );
-    b.lend().refresh();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     // AAC0 = 20 − 1 = 19; goblin AC 16 ascending = 4 descending; need 19 − 4 = 15.
@@ -326,12 +326,11 @@ fn the_surprised_cannot_make_free_attacks() {
 
 #[test]
 fn three_d6_plus_ocv_against_10_plus_dcv_hits_62_5_percent_at_equal_values() {
-    let mut b = battle(
+    let b = battle(
         vec![unit("w1", "blue", (3, 3), "wolf", None), unit("w2", "red", (4, 3), "wolf", None)],
         RulesVariant::HexPhases,
         1,
     );
-    b.lend().refresh();
     let p = b.attack_profile(0, 1, &AttackKind::Primary, &Default::default());
     assert_eq!(p.modifiers.iter().map(|m| m.value).sum::<i32>() + 10, p.target_number, "OCV = DCV");
     assert_eq!(p.hit_chance, 0.625);

@@ -1,6 +1,9 @@
 //! The action bar: each variant's own actions, the grapple contest, coup de grace and first aid, each with the reason when it may not be taken; clicks mapped to commands.
 
 use super::*;
+use fivefoot::combat::fighter::Grapple;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Health;
 
 pub(super) fn hero_acting(mut b: BattleWorld) -> BattleWorld {
     for _ in 0..6 {
@@ -53,11 +56,10 @@ fn the_action_bar_offers_the_grapple_contest_and_says_why_not() {
     assert!(!bar.iter().any(|s| s.label == "Coup de grace" || s.label == "First aid"), "ap-phases' own");
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     for (x, y) in [(h, g), (g, h)] {
-        b.lend().fighters.conditions[x].add(Condition::Grappled);
+        b.scene().fighter::<Conditions>(x).add(Condition::Grappled);
         let with = b.read().fighters.entity(y);
-        b.lend().fighters.grapple[x].with = Some(with);
+        b.scene().fighter::<Grapple>(x).with = Some(with);
     }
-    b.lend().invalidate();
     let bar = action_bar(&b);
     assert_eq!(state(&bar, "Wrestle: attack"), Ok(()));
     let slot = bar.iter().find(|s| s.label == "Wrestle: attack").unwrap();
@@ -87,12 +89,11 @@ fn the_action_bar_offers_a_coup_de_grace_for_a_helpless_foe_and_first_aid_for_a_
     assert!(state(&bar, "First aid").unwrap_err().contains("not dying"));
     for id in ["gob", "pal"] {
         let i = b.index_of(id).unwrap();
-        b.lend().fighters.health[i].hp = -1;
+        b.scene().fighter::<Health>(i).hp = -1;
         for c in [Condition::Unconscious, Condition::Prone, Condition::Dying] {
-            b.lend().fighters.conditions[i].add(c);
+            b.scene().fighter::<Conditions>(i).add(c);
         }
     }
-    b.lend().invalidate();
     let bar = action_bar(&b);
     assert_eq!(state(&bar, "Coup de grace"), Ok(()));
     assert_eq!(state(&bar, "First aid"), Ok(()));

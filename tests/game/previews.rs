@@ -2,6 +2,8 @@
 
 use super::action_bar::hero_acting;
 use super::*;
+use fivefoot::rules::Conditions;
+use fivefoot::rules::Position;
 
 #[test]
 fn the_path_preview_names_who_makes_each_attack_of_opportunity() {
@@ -27,25 +29,23 @@ fn the_attack_breakdown_matches_the_query_oracle() {
     for v in RulesVariant::ALL {
         let mut b = BattleWorld::new(&l, &catalogue, v, 3, BattleOptions::default());
         // As the query does: a fight under way, nobody surprised or flat-footed.
-        b.lend().fighters.conditions.each_mut(|c| {
+        b.scene().each::<Conditions>(|c| {
             c.remove(Condition::Surprised);
             c.remove(Condition::FlatFooted);
         });
         let hero = b.index_of("hero").unwrap();
         let brute = b.index_of("brute").unwrap();
         // Put the hero next to the ogre, and wait until it may attack.
-        b.lend().fighters.position[hero].0 = GridPos::new(4, 1);
-        b.lend().invalidate();
+        b.scene().fighter::<Position>(hero).0 = GridPos::new(4, 1);
         for _ in 0..60 {
             if b.actor() == Some(hero) && b.validate(&Command::Attack { target: "brute".into() }).is_ok() {
                 break;
             }
             b.execute(Command::EndTurn).unwrap();
-            b.lend().fighters.conditions.each_mut(|c| {
+            b.scene().each::<Conditions>(|c| {
                 c.remove(Condition::Surprised);
                 c.remove(Condition::FlatFooted);
             });
-            b.lend().invalidate();
         }
         let sel = Selection { unit: Some(hero), tool: Tool::Attack };
         let cell = b.read().fighters.position[brute].0;
@@ -166,7 +166,7 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
             // Standing up from prone, on the action bar.
             let mut b = acting(fresh.fork(false), "shooter");
             let s = b.index_of("shooter").unwrap();
-            b.lend().fighters.conditions[s].add(Condition::Prone);
+            b.scene().fighter::<Conditions>(s).add(Condition::Prone);
             let bar = action_bar(&b);
             let stand = bar.iter().find(|slot| slot.label == "Stand up").expect("a Stand up slot");
             if stand.state.is_ok() {

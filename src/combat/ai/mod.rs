@@ -4,8 +4,8 @@
 //! it, finish a helpless foe when nothing else is at hand); `Tactical` searches over a
 //! portfolio of behaviours by playouts (`tactical`, `behaviours`); `Scripted` replays a
 //! recorded list of commands. Every AI reads the battle as it stands between commands
-//! (`&Battle`, its derived maps up to date) and never has it lent: a decision changes
-//! nothing, and a playout changes its scratch world only by giving commands.
+//! (`&Battle`, its derived maps up to date): a decision changes nothing, and a playout
+//! changes its scratch world only by giving commands.
 
 pub mod behaviours;
 mod candidates;

@@ -1,9 +1,10 @@
 //! The combatants of a battle, one column per component, in id order (a fighter's index is
 //! its seat): each column reaches that component of each seated entity in the battle's
-//! world. The rules index a column by seat (`b.fighters.health[t].hp -= 3`) or by entity
-//! (`b.fighters.grapple[e]`) to read or change one component of one fighter, and take a
-//! [`FighterRef`] to ask about a whole fighter. Here too: how a level's unit
-//! becomes a [`Fighter`].
+//! world, to read. A reader indexes a column by seat (`b.fighters.health[t].hp`) or by entity
+//! (`b.fighters.grapple[e]`) to read one component of one fighter, and takes a
+//! [`FighterRef`] to ask about a whole fighter. Nothing changes a fighter through a column:
+//! the rules change the world's components by entity. Here too: how a level's unit becomes a
+//! [`Fighter`].
 
 use crate::combat::fighter::{Bonuses, Economy, Grapple, Initiative, Reactions, Spells};
 use crate::grid::{Footprint, GridPos, Size};
@@ -11,34 +12,20 @@ use crate::level::{Catalogue, DiceExpr, UnitDef};
 use crate::rules::{
     Awareness, Body, Combatant, CombatantBundle, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded,
 };
-use bevy::ecs::component::{ComponentId, Mutable};
-use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
+use bevy::ecs::component::ComponentId;
 use bevy::prelude::*;
-use std::marker::PhantomData;
-use std::ops::{Index, IndexMut};
+use std::ops::Index;
 
 /// One component of every combatant, in id order. Its component id is looked up once, when
 /// the column is made, not at each fighter's turn to be read.
-pub enum Column<'w, 's, C: Component<Mutability = Mutable>> {
-    /// Lent by a world given whole to the rules (`store::lend`): to read and to change.
-    Lent { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId>, of: PhantomData<&'s C> },
-    /// Read from a world shared with others (`store::read`): the cell was made read-only.
-    Read { seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId> },
+pub enum Column<'w, 's, C: Component> {
+    /// Read from a world shared with others (`store::read`).
+    Read { seats: &'w [Entity], world: &'w World, id: Option<ComponentId> },
     /// Read through a system's own query of the component (the checks, `store::checked`).
     Queried { seats: &'w [Entity], query: Query<'w, 's, &'static C> },
 }
 
-impl<'w, C: Component<Mutability = Mutable>> Column<'w, '_, C> {
-    fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>, id: Option<ComponentId>) -> Self {
-        Column::Lent { seats, world, id, of: PhantomData }
-    }
-
-    fn read(seats: &'w [Entity], world: &'w World, id: Option<ComponentId>) -> Self {
-        Column::Read { seats, world: world.as_unsafe_world_cell_readonly(), id }
-    }
-}
-
-impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
+impl<C: Component> Column<'_, '_, C> {
     /// The component in seat `i` of the world.
     #[inline]
     fn seated(&self, i: usize) -> &C {
@@ -48,46 +35,16 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     /// The component of combatant `e`.
     #[inline]
     fn of(&self, e: Entity) -> &C {
-        let (Column::Lent { world, id, .. } | Column::Read { world, id, .. }) = self else {
-            let Column::Queried { query, .. } = self else { unreachable!() };
-            return query.get(e).expect("a combatant's entity, with all its components");
-        };
-        // SAFETY: `id` is `C`'s id in this world (`component_id::<C>`), so the pointer is
-        // to a `C`. Lent: the world was lent whole (`store::lend`, from `&mut World`) to
-        // the battle holding this column, the one way to its `C`s, and a shared borrow of
-        // the column (and so of the battle) rules out a `&mut C` given out by it. Read: the
-        // cell was made from a shared `&World`, and is only read.
-        unsafe { id.and_then(|id| world.get_entity(e).ok()?.get_by_id(id)).map(|ptr| ptr.deref::<C>()) }
-            .expect("a combatant's entity, with all its components")
-    }
-
-    #[inline]
-    fn seated_mut(&mut self, i: usize) -> &mut C {
-        let e = self.seats()[i];
-        self.of_mut(e)
-    }
-
-    #[inline]
-    fn of_mut(&mut self, e: Entity) -> &mut C {
         match self {
-            // SAFETY: as `of`; the column is borrowed uniquely, so no other reference to
-            // a `C` it gave out is alive, and nothing else in the battle reaches a `C`.
-            Column::Lent { world, id, .. } => unsafe {
-                id.and_then(|id| world.get_entity(e).ok()?.get_mut_by_id(id).ok())
-                    .map(|changed| changed.into_inner().deref_mut::<C>())
+            Column::Read { world, id, .. } => {
+                let ptr = id.and_then(|id| world.get_entity(e).ok()?.get_by_id(id).ok());
+                // SAFETY: `id` is `C`'s component id in this world (`ColumnIds`), so the
+                // component at `ptr` is a `C`; it is borrowed from `world` shared.
+                ptr.map(|ptr| unsafe { ptr.deref::<C>() })
             }
-            .expect("a combatant's entity, with all its components"),
-            Column::Read { .. } | Column::Queried { .. } => {
-                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
-            }
+            Column::Queried { query, .. } => query.get(e).ok(),
         }
-    }
-
-    /// Does `work` to every combatant's component, in id order.
-    pub fn each_mut(&mut self, mut work: impl FnMut(&mut C)) {
-        for i in 0..self.len() {
-            work(&mut self[i]);
-        }
+        .expect("a combatant's entity, with all its components")
     }
 
     /// The entity in seat `i`.
@@ -100,12 +57,12 @@ impl<C: Component<Mutability = Mutable>> Column<'_, '_, C> {
     }
 
     fn seats(&self) -> &[Entity] {
-        let (Column::Lent { seats, .. } | Column::Read { seats, .. } | Column::Queried { seats, .. }) = self;
+        let (Column::Read { seats, .. } | Column::Queried { seats, .. }) = self;
         seats
     }
 }
 
-impl<C: Component<Mutability = Mutable>> Index<usize> for Column<'_, '_, C> {
+impl<C: Component> Index<usize> for Column<'_, '_, C> {
     type Output = C;
     #[inline]
     fn index(&self, i: usize) -> &C {
@@ -113,25 +70,11 @@ impl<C: Component<Mutability = Mutable>> Index<usize> for Column<'_, '_, C> {
     }
 }
 
-impl<C: Component<Mutability = Mutable>> IndexMut<usize> for Column<'_, '_, C> {
-    #[inline]
-    fn index_mut(&mut self, i: usize) -> &mut C {
-        self.seated_mut(i)
-    }
-}
-
-impl<C: Component<Mutability = Mutable>> Index<Entity> for Column<'_, '_, C> {
+impl<C: Component> Index<Entity> for Column<'_, '_, C> {
     type Output = C;
     #[inline]
     fn index(&self, e: Entity) -> &C {
         self.of(e)
-    }
-}
-
-impl<C: Component<Mutability = Mutable>> IndexMut<Entity> for Column<'_, '_, C> {
-    #[inline]
-    fn index_mut(&mut self, e: Entity) -> &mut C {
-        self.of_mut(e)
     }
 }
 
@@ -144,7 +87,7 @@ pub struct FighterRef<'a, 'w, 's> {
 }
 
 /// The combatants' components, one column each, and what is made of the same list: a
-/// whole fighter as a bundle, the world's queries that lend the columns, and the getters
+/// whole fighter as a bundle, the world's queries that read the columns, and the getters
 /// of a [`FighterRef`].
 macro_rules! fighter_columns {
     (
@@ -171,7 +114,7 @@ macro_rules! fighter_columns {
         }
 
         /// Each column's component id in one world, looked up once (`ColumnIds::register`,
-        /// when the engine is built) rather than each time a battle is lent or read.
+        /// when the engine is built) rather than each time a battle is read.
         #[derive(Resource, Clone, Copy, Debug)]
         pub struct ColumnIds {
             $($column: Option<ComponentId>,)*
@@ -185,9 +128,8 @@ macro_rules! fighter_columns {
             }
 
             /// The ids kept in `world`, else looked up now.
-            fn of(world: UnsafeWorldCell<'_>) -> ColumnIds {
-                // SAFETY: only the `ColumnIds` resource is read, and nothing writes it.
-                unsafe { world.get_resource::<ColumnIds>() }.copied().unwrap_or_else(|| ColumnIds {
+            fn of(world: &World) -> ColumnIds {
+                world.get_resource::<ColumnIds>().copied().unwrap_or_else(|| ColumnIds {
                     $($column: world.components().component_id::<$component>(),)*
                 })
             }
@@ -196,18 +138,11 @@ macro_rules! fighter_columns {
         impl<'w> Fighters<'w, 'w> {
             /// The fighters seated in `world`, to read from outside any system.
             pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
-                let ids = ColumnIds::of(world.as_unsafe_world_cell_readonly());
-                Fighters { $($column: Column::read(seats, world, ids.$column),)* }
+                let ids = ColumnIds::of(world);
+                Fighters { $($column: Column::Read { seats, world, id: ids.$column },)* }
             }
         }
 
-        impl<'w, 's> Fighters<'w, 's> {
-            /// The fighters seated in a world lent whole to the rules.
-            pub(super) fn lent(seats: &'w [Entity], world: UnsafeWorldCell<'w>) -> Self {
-                let ids = ColumnIds::of(world);
-                Fighters { $($column: Column::lent(seats, world, ids.$column),)* }
-            }
-        }
 
         /// A query of each component fixed for the battle, to read (half of what the checks
         /// read of the combatants: a system parameter holds at most sixteen).
@@ -236,12 +171,6 @@ macro_rules! fighter_columns {
             /// A copy of fighter `i`, whole.
             pub fn fighter(&self, i: usize) -> Fighter {
                 Fighter { $($column: self.$column[i].clone(),)* }
-            }
-
-            /// Makes fighter `i` a copy of `fighter`, component by component, in place
-            /// (reusing what each component has allocated).
-            pub fn put(&mut self, i: usize, fighter: &Fighter) {
-                $(self.$column[i].clone_from(&fighter.$column);)*
             }
         }
 

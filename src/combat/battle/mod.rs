@@ -1,8 +1,9 @@
 //! A battle's state: its fighters (in id order, so a fighter's index is stable), the
 //! clock, the seeded dice, the event log, and the derived roster, occupancy and threat map;
-//! where it lives (its world's entities and resources: `store`), the lens through which
-//! the rules see it ([`Battle`]), and the slots a variant fills (`slots`). Pure and deterministic: the
-//! same seed and the same commands give the same events byte for byte.
+//! where it lives (its world's entities and resources: `store`), the read-only lens through
+//! which the rules and everyone else read it ([`Battle`]), and the slots a variant fills
+//! (`slots`). Pure and deterministic: the same seed and the same commands give the same
+//! events byte for byte.
 //!
 //! Why indexing here cannot panic on input: commands and logs name units by id, and
 //! `Battle::index_of` turns an unknown id into a `RuleError` before anything is indexed;
@@ -20,7 +21,7 @@ pub use fighters::{
 };
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Criticals, Maneuver, VariantRules};
-pub use store::{BattleRead, Derived, EventLog, Held, Seats, Taken, TakenInStrike};
+pub use store::{BattleRead, Derived, EventLog, Seats, Taken, TakenInStrike};
 
 use super::event::CombatEvent;
 use super::kept::{KeptByBattle, KeptByEach, KeptReads};
@@ -29,7 +30,6 @@ use crate::rules::{Battlefield, Conditions, Dice, Roster, RulesView, Side};
 use crate::variants::RulesVariant;
 use bevy::ecs::component::Mutable;
 use bevy::ecs::schedule::ScheduleLabel;
-use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy::prelude::{Component, Resource, World};
 use serde::Serialize;
 
@@ -74,29 +74,27 @@ pub struct BattleStats {
     pub counterspells: u32,
 }
 
-/// A battle in progress as the rules see it: its parts lent by its world (to a rule system,
-/// a check, or from outside the schedule by `BattleWorld::lend` and `BattleWorld::read`).
+/// A battle in progress as the rules read it: its parts in its world, seen from a shared
+/// world (`BattleWorld::read`) or through a check's own queries (`BattleCheck`). Nothing is
+/// changed through it: the rules change the world itself, fighters by entity.
 #[derive(Debug)]
 pub struct Battle<'w, 's> {
-    pub level_name: Held<'w, String>,
-    pub field: Held<'w, Battlefield>,
+    pub level_name: &'w String,
+    pub field: &'w Battlefield,
     pub variant: RulesVariant,
     /// In id order; a fighter's index is stable for the whole battle.
     pub fighters: Fighters<'w, 's>,
-    pub dice: Held<'w, Dice>,
-    pub options: Held<'w, BattleOptions>,
-    pub clock: Held<'w, Clock>,
-    pub events: Held<'w, EventLog>,
-    pub stats: Held<'w, BattleStats>,
+    pub dice: &'w Dice,
+    pub options: &'w BattleOptions,
+    pub clock: &'w Clock,
+    pub events: &'w EventLog,
+    pub stats: &'w BattleStats,
     /// `None` while the battle is on; then `Some(winner)`, `Some(None)` for a draw.
-    pub winner: Held<'w, Option<Option<String>>>,
+    pub winner: &'w Option<Option<String>>,
     /// What a disarmed fighter fights with.
-    pub unarmed: Held<'w, std::sync::Arc<crate::level::WeaponDef>>,
+    pub unarmed: &'w std::sync::Arc<crate::level::WeaponDef>,
     /// Roster, occupancy and threat as of the last `refresh`.
-    pub(crate) derived: Held<'w, Derived>,
-    /// While a command is only foreseen (`Battle::provocations`): the attacks of opportunity
-    /// it would draw, noted instead of rolled.
-    pub(crate) foreseen: Held<'w, Option<Vec<Provoked>>>,
+    pub(crate) derived: &'w Derived,
     /// The registry of the variants' rules (their slots), given when the battle is set up
     /// (`variants::rules`), so the shared rules never name the registry's module.
     pub(crate) rules_of: fn(RulesVariant) -> &'static dyn VariantRules,
@@ -104,10 +102,9 @@ pub struct Battle<'w, 's> {
     pub(crate) world: Whole<'w, 's>,
 }
 
-/// The world a battle is in: lent whole to it, or shared with others; or, for a check run
-/// as a system, no world but the queries of the variants' own state.
+/// The world a battle is in, shared with others; or, for a check run as a system, no world
+/// but the queries of the variants' own state.
 pub(crate) enum Whole<'w, 's> {
-    Lent(UnsafeWorldCell<'w>),
     Read(&'w World),
     Checked(KeptReads<'w, 's>),
 }
@@ -119,45 +116,12 @@ impl std::fmt::Debug for Whole<'_, '_> {
 }
 
 impl Battle<'_, '_> {
-    /// The whole world of the battle, to run read-only systems over (the attack modifiers):
-    /// while it is borrowed, nothing of the battle can be changed. A check run as a system
-    /// (`store::checked`) has none: it reads only what its queries name.
+    /// The whole world of the battle, to run read-only systems over (the attack modifiers).
+    /// A check run as a system (`BattleCheck`) has none: it reads only what its queries name.
     pub fn world(&self) -> Option<&World> {
         match self.world {
-            // SAFETY: the world was lent whole to this battle (`store::lend`), and it gives
-            // out `&mut` to its parts only while borrowed uniquely, which `&self` rules out.
-            Whole::Lent(cell) => Some(unsafe { cell.world() }),
             Whole::Read(world) => Some(world),
             Whole::Checked(_) => None,
-        }
-    }
-
-    /// Runs the small rule schedule `label` over the battle's world, in the middle of what
-    /// a driver is doing, with `given` (what happened: an attack about to be made or rolled,
-    /// a wound, a free attack made, a casting tried; or the invariants to check) in its
-    /// resource, and gives the resource back as the systems left it. A schedule with no
-    /// systems is not run (`None`). Only a battle lent the world whole runs anything.
-    pub(crate) fn run_rules<R: Resource + Component<Mutability = Mutable> + Default>(
-        &mut self,
-        label: impl ScheduleLabel,
-        given: R,
-    ) -> Option<R> {
-        self.in_world(|world| run_with(world, label, given)).flatten()
-    }
-
-    /// Gives the battle's whole world to `work` while the battle is lent: a rule that runs
-    /// on the world (a wound set by a test or a scenario, `resolve::wound`; a small rule
-    /// schedule). Only a battle lent the world whole has it to give (`None`).
-    pub(crate) fn in_world<U>(&mut self, work: impl FnOnce(&mut World) -> U) -> Option<U> {
-        let Whole::Lent(cell) = self.world else { return None };
-        // SAFETY: the world was lent whole to this battle (`store::lend`) and the battle is
-        // borrowed uniquely, so nothing else reaches the world while `work` runs; the
-        // battle's pointers into the world are all made anew afterwards (`hold_anew`), none
-        // made before the run is used after it.
-        unsafe {
-            let out = work(cell.world_mut());
-            store::hold_anew(self, cell);
-            Some(out)
         }
     }
 
@@ -171,22 +135,6 @@ impl Battle<'_, '_> {
         match &self.world {
             Whole::Read(world) => world.get_resource::<T>(),
             Whole::Checked(reads) => T::read(reads),
-            // SAFETY: the world is lent whole to this battle, and `T` is a variant's own
-            // resource, which no part of the battle holds (`store::lend`).
-            Whole::Lent(cell) => unsafe { cell.get_resource::<T>() },
-        }
-    }
-
-    /// The variant's own state, as its module keeps it: its plugin put it in the world.
-    pub(crate) fn own_mut<T: KeptByBattle>(&mut self) -> &mut T {
-        match self.world {
-            // SAFETY: as `own`, and the battle is borrowed uniquely.
-            Whole::Lent(cell) => unsafe { cell.get_resource_mut::<T>() }
-                .map(|state| state.into_inner())
-                .expect("the variant's plugin put its own state in the world"),
-            Whole::Read(_) | Whole::Checked(_) => {
-                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
-            }
         }
     }
 
@@ -224,29 +172,7 @@ impl Battle<'_, '_> {
         match &self.world {
             Whole::Read(world) => world.get::<T>(e),
             Whole::Checked(reads) => T::read(reads, e),
-            // SAFETY: the world is lent whole to this battle, and `T` is a variant's own
-            // component, which no column of the battle holds (`store::lend`).
-            Whole::Lent(cell) => unsafe { cell.get_entity(e).ok()?.get::<T>() },
         }
-    }
-
-    /// Fighter `i`'s part of the variant's action economy, as its module keeps it: its
-    /// plugin gave every combatant one.
-    pub(crate) fn economy_mut<T: KeptByEach>(&mut self, i: usize) -> &mut T {
-        let e = self.fighters.entity(i);
-        match self.world {
-            // SAFETY: as `economy`, and the battle is borrowed uniquely.
-            Whole::Lent(cell) => unsafe { cell.get_entity(e).ok().and_then(|c| c.get_mut::<T>()) }
-                .map(|part| part.into_inner())
-                .expect("the variant's plugin gave every combatant its part"),
-            Whole::Read(_) | Whole::Checked(_) => {
-                unreachable!("a battle read from a shared world is only ever seen as `&Battle`")
-            }
-        }
-    }
-
-    pub fn emit(&mut self, e: CombatEvent) {
-        self.events.push(e);
     }
 
     pub fn index_of(&self, id: &str) -> Option<usize> {
@@ -262,29 +188,20 @@ impl Battle<'_, '_> {
         None
     }
 
-    /// Brings the derived state (roster, occupancy, threat) up to date; the threat map is
-    /// rebuilt in place.
-    pub fn refresh(&mut self) {
-        if self.derived.stale {
-            let roster = self.roster();
-            self.derived.rebuild(&self.field, roster);
-        }
-    }
-
     /// Where `mover` can go with one movement of `mode` within `budget_ft`, as the battle
-    /// stands (searched once while the derived maps stand). Call [`Battle::refresh`] first.
+    /// stands (searched once while the derived maps stand). The derived maps must be up to date (as between commands).
     pub fn move_range(
         &self,
         mover: usize,
         mode: crate::rules::MoveMode,
         budget_ft: u32,
     ) -> std::sync::Arc<crate::rules::MoveRange> {
-        self.derived.move_range(&self.field, mover, mode, budget_ft)
+        self.derived.move_range(self.field, mover, mode, budget_ft)
     }
 
-    /// The rules' view of the battle as it stands. Call [`Battle::refresh`] first.
+    /// The rules' view of the battle as it stands. The derived maps must be up to date (as between commands).
     pub fn view(&self) -> RulesView<'_> {
-        self.derived.view(&self.field)
+        self.derived.view(self.field)
     }
 
     /// The fighters as the grid rules see them. The dead leave the board.
@@ -315,11 +232,6 @@ impl Battle<'_, '_> {
         crate::rules::ReachBand::under(self.variant, f.reach().natural_ft, f.size(), &f.wielded().def)
     }
 
-    /// Forget derived state after positions or conditions change.
-    pub fn invalidate(&mut self) {
-        self.derived.stale = true;
-    }
-
     /// Every side in the battle, sorted.
     pub fn sides_all(&self) -> Vec<String> {
         let mut sides: Vec<String> = self.fighters.iter().map(|f| f.side().0.clone()).collect();
@@ -335,11 +247,6 @@ impl Battle<'_, '_> {
     /// The fighter whose opportunity it is, if the battle is on.
     pub fn actor(&self) -> Option<usize> {
         self.clock.actor.and_then(|e| self.fighters.seat_of(e))
-    }
-
-    /// Ends the battle.
-    pub fn finish(&mut self, winner: Option<String>, reason: &str) {
-        finish(&mut self.winner, &mut self.clock, &mut self.events, winner, reason);
     }
 }
 

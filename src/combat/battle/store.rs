@@ -2,8 +2,9 @@
 //! whole battle. Each combatant is an entity with its components (`fighters`), seated in id
 //! order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
 //! variant's own state and the derived roster, occupancy and threat map are resources.
-//! `BattleWorld::lend` takes the world whole ([`lend`]), to set a scene; the rules, the
-//! checks and anyone else read it from a shared world ([`read`]).
+//! The rules change it in the world itself, fighters by entity; anyone reads it through a
+//! [`Battle`] over a shared world ([`read`]), and a check through its own queries
+//! ([`BattleCheck`]).
 
 use super::fighters::{ChangingReads, Fighter, Fighters, FixedReads};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules, Whole};
@@ -14,62 +15,9 @@ use crate::level::WeaponDef;
 use crate::rules::{Battlefield, Dice, MoveMode, MoveRange, Occupancy, Roster, ThreatMap};
 use crate::variants::RulesVariant;
 use bevy::ecs::system::SystemParam;
-use bevy::ecs::world::unsafe_world_cell::UnsafeWorldCell;
 use bevy::prelude::*;
-use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
-use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
-
-/// One part of a battle's state, in its world: lent with the whole world, to change, or
-/// read from a world shared with others.
-pub enum Held<'w, T> {
-    /// Reached through a world lent whole (`lend`): the battle is the one way to it.
-    Lent(NonNull<T>, PhantomData<&'w mut T>),
-    Read(&'w T),
-}
-
-impl<'w, T> Held<'w, T> {
-    fn lent(value: &'w mut T) -> Self {
-        Held::Lent(NonNull::from(value), PhantomData)
-    }
-}
-
-impl<T> Deref for Held<'_, T> {
-    type Target = T;
-    #[inline]
-    fn deref(&self) -> &T {
-        match self {
-            // SAFETY: made from a `&'w mut T` (`Held::lent`) that only this `Held` keeps; a
-            // shared borrow of it rules out a `&mut T` it gave out.
-            Held::Lent(value, _) => unsafe { value.as_ref() },
-            Held::Read(value) => value,
-        }
-    }
-}
-
-impl<T> DerefMut for Held<'_, T> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut T {
-        match self {
-            // SAFETY: as `deref`, and this `Held` is borrowed uniquely.
-            Held::Lent(value, _) => unsafe { value.as_mut() },
-            Held::Read(_) => unreachable!("a battle read from a shared world is only ever seen as `&Battle`"),
-        }
-    }
-}
-
-impl<T: PartialEq> PartialEq for Held<'_, T> {
-    fn eq(&self, other: &Self) -> bool {
-        T::eq(self, other)
-    }
-}
-
-impl<T: std::fmt::Debug> std::fmt::Debug for Held<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        T::fmt(self, f)
-    }
-}
 
 /// The entities of the combatants, in id order. A fighter's place in it (its seat) is how
 /// the grid rules name it; everything else names it by entity.
@@ -253,98 +201,6 @@ impl<'w, 's> Deref for BattleRead<'w, 's> {
     }
 }
 
-/// The battle in `world`, lent whole from outside the schedule (`BattleWorld::lend`: a test
-/// or a tool setting a scene). While it is lent, it is the one way into the world's battle,
-/// and `Battle::world` shows the world to read-only systems (the attack modifiers).
-pub(crate) fn lend(world: &mut World) -> Battle<'_, '_> {
-    // SAFETY: `world` is borrowed uniquely for the battle's whole life.
-    unsafe { lend_cell(world.as_unsafe_world_cell()) }
-}
-
-/// The battle in the world of `cell`, lent whole (`lend`).
-///
-/// # Safety
-/// `cell` was made from a `&mut World` that nothing else uses while the battle lives.
-pub(super) unsafe fn lend_cell<'w, 's>(cell: UnsafeWorldCell<'w>) -> Battle<'w, 's> {
-    // SAFETY: as the caller promises, the world is the battle's alone; each resource is
-    // reached once here (distinct types), each component through its own column, and the
-    // whole world shown only while the battle is borrowed shared (`Battle::world`).
-    unsafe {
-        let seats = &cell.get_resource::<Seats>().unwrap_or_else(|| missing("Seats")).0[..];
-        let Resources { record, field, dice, clock, events, derived } = resources(cell);
-        Battle {
-            level_name: Held::lent(&mut record.level_name),
-            field: Held::lent(field),
-            variant: record.variant,
-            fighters: Fighters::lent(seats, cell),
-            dice: Held::lent(dice),
-            options: Held::lent(&mut record.options),
-            clock: Held::lent(clock),
-            events: Held::lent(events),
-            stats: Held::lent(&mut record.stats),
-            winner: Held::lent(&mut record.winner),
-            unarmed: Held::lent(&mut record.unarmed),
-            derived: Held::lent(derived),
-            foreseen: Held::lent(&mut record.foreseen),
-            rules_of: record.rules_of,
-            world: Whole::Lent(cell),
-        }
-    }
-}
-
-/// The battle's parts held by a pointer into the world, reached anew once the world was
-/// given whole to a rule (`Battle::in_world`). Its columns reach the world at each use, and the
-/// seats they hold are only ever read, so they stay.
-///
-/// # Safety
-/// As `lend_cell`'s, for the cell `b` was lent from; no reference `b` gave out is alive.
-pub(super) unsafe fn hold_anew<'w>(b: &mut Battle<'w, '_>, cell: UnsafeWorldCell<'w>) {
-    // SAFETY: as the caller promises; each resource is reached once here.
-    let Resources { record, field, dice, clock, events, derived } = unsafe { resources(cell) };
-    b.level_name = Held::lent(&mut record.level_name);
-    b.field = Held::lent(field);
-    b.dice = Held::lent(dice);
-    b.options = Held::lent(&mut record.options);
-    b.clock = Held::lent(clock);
-    b.events = Held::lent(events);
-    b.stats = Held::lent(&mut record.stats);
-    b.winner = Held::lent(&mut record.winner);
-    b.unarmed = Held::lent(&mut record.unarmed);
-    b.derived = Held::lent(derived);
-    b.foreseen = Held::lent(&mut record.foreseen);
-}
-
-/// The resources a lent battle holds, each reached once.
-struct Resources<'w> {
-    record: &'w mut Record,
-    field: &'w mut Battlefield,
-    dice: &'w mut Dice,
-    clock: &'w mut Clock,
-    events: &'w mut EventLog,
-    derived: &'w mut Derived,
-}
-
-/// # Safety
-/// `cell` may reach each of these resources mutably, and nothing else reaches them while
-/// the references live.
-unsafe fn resources<'w>(cell: UnsafeWorldCell<'w>) -> Resources<'w> {
-    // SAFETY: as the caller promises; the types are distinct, so no two references alias.
-    unsafe {
-        Resources {
-            record: cell.get_resource_mut::<Record>().unwrap_or_else(|| missing("Record")).into_inner(),
-            field: cell.get_resource_mut::<Battlefield>().unwrap_or_else(|| missing("Battlefield")).into_inner(),
-            dice: cell.get_resource_mut::<Dice>().unwrap_or_else(|| missing("Dice")).into_inner(),
-            clock: cell.get_resource_mut::<Clock>().unwrap_or_else(|| missing("Clock")).into_inner(),
-            events: cell.get_resource_mut::<EventLog>().unwrap_or_else(|| missing("EventLog")).into_inner(),
-            derived: cell.get_resource_mut::<Derived>().unwrap_or_else(|| missing("Derived")).into_inner(),
-        }
-    }
-}
-
-fn missing(what: &str) -> ! {
-    panic!("the world holds a battle (`store::furnish`): no {what}")
-}
-
 /// Puts a battle's resources into `world`, in place of any there (the combatants are seated
 /// apart, `seat`, in the seats already there).
 pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record: Record) {
@@ -364,19 +220,18 @@ pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record:
 pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
     let record = world.resource::<Record>();
     BattleRead(Battle {
-        level_name: Held::Read(&record.level_name),
-        field: Held::Read(world.resource::<Battlefield>()),
+        level_name: &record.level_name,
+        field: world.resource::<Battlefield>(),
         variant: record.variant,
         fighters: Fighters::read(&world.resource::<Seats>().0, world),
-        dice: Held::Read(world.resource::<Dice>()),
-        options: Held::Read(&record.options),
-        clock: Held::Read(world.resource::<Clock>()),
-        events: Held::Read(world.resource::<EventLog>()),
-        stats: Held::Read(&record.stats),
-        winner: Held::Read(&record.winner),
-        unarmed: Held::Read(&record.unarmed),
-        derived: Held::Read(world.resource::<Derived>()),
-        foreseen: Held::Read(&record.foreseen),
+        dice: world.resource::<Dice>(),
+        options: &record.options,
+        clock: world.resource::<Clock>(),
+        events: world.resource::<EventLog>(),
+        stats: &record.stats,
+        winner: &record.winner,
+        unarmed: &record.unarmed,
+        derived: world.resource::<Derived>(),
         rules_of: record.rules_of,
         world: Whole::Read(world),
     })
@@ -406,19 +261,18 @@ impl<'w, 's> BattleCheck<'w, 's> {
         let record = self.record.into_inner();
         let seats = &self.seats.into_inner().0[..];
         BattleRead(Battle {
-            level_name: Held::Read(&record.level_name),
-            field: Held::Read(self.field.into_inner()),
+            level_name: &record.level_name,
+            field: self.field.into_inner(),
             variant: record.variant,
             fighters: Fighters::queried(seats, self.fixed, self.changing),
-            dice: Held::Read(self.dice.into_inner()),
-            options: Held::Read(&record.options),
-            clock: Held::Read(self.clock.into_inner()),
-            events: Held::Read(self.events.into_inner()),
-            stats: Held::Read(&record.stats),
-            winner: Held::Read(&record.winner),
-            unarmed: Held::Read(&record.unarmed),
-            derived: Held::Read(self.derived.into_inner()),
-            foreseen: Held::Read(&record.foreseen),
+            dice: self.dice.into_inner(),
+            options: &record.options,
+            clock: self.clock.into_inner(),
+            events: self.events.into_inner(),
+            stats: &record.stats,
+            winner: &record.winner,
+            unarmed: &record.unarmed,
+            derived: self.derived.into_inner(),
             rules_of: record.rules_of,
             world: Whole::Checked(self.kept),
         })

@@ -11,13 +11,6 @@ use crate::rules::{Combatant, Conditions, Health, Stats};
 use crate::variants::{Dropped, RuleChoices};
 use bevy::prelude::{Entity, World};
 
-/// Damage from outside an attack roll (a trap, a scenario, a test): `amount` hit points
-/// from `by` to `t`, with everything that follows from it (dropping, broken concentration).
-pub fn wound(b: &mut Battle, by: usize, t: usize, amount: i32) {
-    let (by, t) = (b.fighters.entity(by), b.fighters.entity(t));
-    b.in_world(|world| apply_damage(world, by, t, amount, false, "wound".into(), vec![], vec![]));
-}
-
 /// `amount` hit points from `a` to `t` (the dice rolled and terms named), dealt by the
 /// harm pipeline on the battle's world.
 pub(crate) fn apply_damage(

@@ -16,7 +16,6 @@ mod validate;
 pub(crate) use super::battle::Maneuver;
 pub(crate) use actions::maneuver_checked;
 pub(crate) use economy::{take_move, take_standard};
-pub use harm::wound;
 pub(crate) use harm::{apply_damage, death_check, kill, lets_go, release, set_condition};
 pub use movement::{Leg, Then, Walk};
 pub(crate) use movement::{beside, charge_path, charge_walk, drag_beside, straight_run};

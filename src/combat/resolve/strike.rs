@@ -135,7 +135,7 @@ pub(crate) fn id(world: &World, e: Entity) -> String {
 }
 
 /// Brings the battle's derived maps (roster, occupancy, threat) up to date after a move or
-/// a change of condition, as [`Battle::refresh`] does.
+/// a change of condition, as a battle read between commands has them.
 pub(crate) fn refresh(world: &mut World) {
     if world.resource::<Derived>().stale {
         let roster = store::read(world).roster();
@@ -178,26 +178,3 @@ pub(crate) fn seat(b: &Battle, e: Entity) -> usize {
 }
 
 pub(crate) const A_COMBATANT: &str = "the rules name combatants";
-
-impl Battle<'_, '_> {
-    /// The first attack `a` would make on `t` from `from` (a charge's end), its position
-    /// put back afterwards.
-    pub(super) fn attack_from(
-        &mut self,
-        a: usize,
-        t: usize,
-        from: GridPos,
-        ctx: &AttackContext,
-    ) -> attack::AttackProfile {
-        let here = self.fighters.position[a].0;
-        self.fighters.position[a].0 = from;
-        self.invalidate();
-        self.refresh();
-        let p = attack::profile(self, &self.view(), a, t, &AttackKind::Primary, ctx);
-        self.fighters.position[a].0 = here;
-        // The derived state back as it was, for whoever reads the view next.
-        self.invalidate();
-        self.refresh();
-        p
-    }
-}

@@ -39,28 +39,14 @@ impl Battle<'_, '_> {
     }
 
     /// Whether `cmd` is legal for the fighter acting now, what it costs and what it would
-    /// provoke, without changing anything but the derived state's cache.
-    pub fn validate(&mut self, cmd: &Command) -> Result<Plan, RuleError> {
-        self.refresh();
-        let mut plan = self.check_command(cmd)?;
-        // A charge's attack as it will be rolled, from the square where the charge ends.
-        if let (Command::Charge { target }, Some(path)) = (cmd, &plan.path) {
-            let (actor, t) = (self.actor().expect("checked"), self.index_of(target).expect("checked"));
-            let end = path.squares.last().copied().unwrap_or(self.fighters.position[actor].0);
-            plan.attack = Some(self.attack_from(actor, t, end, &AttackContext { charge: true }));
-        }
-        Ok(plan)
-    }
-
-    /// [`Battle::validate`] on a battle whose derived state is up to date
-    /// ([`Battle::refresh`]): reads only, and leaves out a charge's attack profile (which
-    /// needs the charger moved).
+    /// provoke, on a battle whose derived maps are up to date; it leaves out a charge's
+    /// attack profile, which needs the charger moved (`BattleWorld::validate` adds it).
     pub fn check_command(&self, cmd: &Command) -> Result<Plan, RuleError> {
         let unfilled = self.world().and_then(|w| w.get_resource::<UnfilledSlots>());
         self.check_with(cmd, unfilled, true)
     }
 
-    /// Whether `cmd` is legal for the fighter acting now: [`Battle::validate`]'s verdict
+    /// Whether `cmd` is legal for the fighter acting now: [`Battle::check_command`]'s verdict
     /// without the plan's attack profile, whose modifiers are not weighed (what an AI asks
     /// of many commands in one decision), on a battle whose derived maps are up to date (as
     /// any battle read between commands).

@@ -17,10 +17,6 @@ pub fn immediate(b: &Battle, i: usize) -> Option<Immediate> {
     b.economy::<ImmediateAction>(i).and_then(|a| a.0)
 }
 
-pub fn spend_immediate(b: &mut Battle, i: usize, on: Option<Immediate>) {
-    b.economy_mut::<ImmediateAction>(i).0 = on;
-}
-
 /// This variant's rules, as the engine calls them.
 pub(crate) struct D20Classic;
 

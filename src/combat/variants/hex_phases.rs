@@ -18,10 +18,6 @@ pub fn abort<'b>(b: &'b Battle, i: usize) -> &'b Abort {
     b.economy::<Abort>(i).unwrap_or(&NONE)
 }
 
-pub fn abort_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut Abort {
-    b.economy_mut::<Abort>(i)
-}
-
 /// A fighter about to be attacked may abort to a dodge (+3 DCV), giving up
 /// its action in this phase if its initiative has not come, else its next phase's; it
 /// may not abort again until its next action. Whether it does is its standing order, or

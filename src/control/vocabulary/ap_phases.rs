@@ -2,9 +2,10 @@
 //! pips, an advanced action under way).
 
 use super::prelude::*;
+use crate::combat::BattleWorld;
 use crate::combat::command::GrappleFollowUp;
 use crate::combat::variants::ap_phases::{
-    ACTION_POINTS, AP_PHASES, PhaseAction, advanced_name, ap_earliest_attack_phase, points, points_mut,
+    ACTION_POINTS, AP_PHASES, ActionPoints, PhaseAction, advanced_name, ap_earliest_attack_phase, points,
 };
 
 /// This variant's systems, each running only while it is the active variant.
@@ -62,17 +63,22 @@ pub(super) fn budget_words(b: &Battle, actor: usize, budget: &Budget) -> Vec<Str
 
 /// Puts `actor`'s battle in the first phase its weapon strikes in, with the round's AP whole
 /// (what an action costs is asked as of a phase it can act in); what they were, to put back.
-pub(super) fn ready_to_act(b: &mut Battle, actor: usize) -> (u32, u8) {
-    let was = (b.clock.phase, points(b, actor).ap);
-    b.clock.phase = ap_earliest_attack_phase(b, actor);
-    points_mut(b, actor).ap = ACTION_POINTS;
+pub(super) fn ready_to_act(world: &mut BattleWorld, actor: usize) -> (u32, u8) {
+    let (was, first) = {
+        let b = world.read();
+        ((b.clock.phase, points(&b, actor).ap), ap_earliest_attack_phase(&b, actor))
+    };
+    let mut scene = world.scene();
+    scene.clock().phase = first;
+    scene.fighter::<ActionPoints>(actor).ap = ACTION_POINTS;
     was
 }
 
 /// Puts back what [`ready_to_act`] changed.
-pub(super) fn as_it_was(b: &mut Battle, actor: usize, (phase, ap): (u32, u8)) {
-    b.clock.phase = phase;
-    points_mut(b, actor).ap = ap;
+pub(super) fn as_it_was(world: &mut BattleWorld, actor: usize, (phase, ap): (u32, u8)) {
+    let mut scene = world.scene();
+    scene.clock().phase = phase;
+    scene.fighter::<ActionPoints>(actor).ap = ap;
 }
 
 /// The line under a token.

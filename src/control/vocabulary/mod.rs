@@ -188,7 +188,7 @@ pub fn shared_actions(v: RulesVariant) -> Vec<(&'static str, SlotAction)> {
 
 /// The clock in the variant's own words.
 pub fn clock_line(b: &Battle) -> String {
-    if let Some(winner) = &*b.winner {
+    if let Some(winner) = b.winner {
         let result = winner.as_ref().map_or("a draw".to_string(), |side| format!("{side} wins"));
         return format!("{} | the battle is over: {result}", round_label(b));
     }
@@ -277,19 +277,22 @@ fn budget_words(b: &Battle, actor: usize, budget: &Budget) -> Vec<String> {
 /// What `cmd` takes of fighter `actor`'s turn from its start (osr-segments: its group's turn,
 /// the intent declared; ap-phases: a phase it may strike in), in the variant's words, or why
 /// a turn cannot pay for it.
-pub fn action_cost(b: &mut Battle, actor: usize, cmd: &Command) -> String {
+pub fn action_cost(world: &mut crate::combat::BattleWorld, actor: usize, cmd: &Command) -> String {
     // ap-phases: as in the phase its weapon first strikes, the round's AP whole; put back after.
-    let was = (b.variant == RulesVariant::ApPhases).then(|| ap_phases::ready_to_act(b, actor));
-    let mut fresh = b.fresh_budget_of(actor);
-    if b.variant == RulesVariant::OsrSegments {
-        osr_segments::as_group_turn(&mut fresh);
-    }
-    let cost = match b.spend_from(actor, &fresh, cmd) {
-        Ok(left) => cost_line(b, actor, &fresh, &left),
-        Err(why) => format!("not in one turn: {why}"),
+    let was = (world.variant() == RulesVariant::ApPhases).then(|| ap_phases::ready_to_act(world, actor));
+    let cost = {
+        let b = world.read();
+        let mut fresh = b.fresh_budget_of(actor);
+        if b.variant == RulesVariant::OsrSegments {
+            osr_segments::as_group_turn(&mut fresh);
+        }
+        match b.spend_from(actor, &fresh, cmd) {
+            Ok(left) => cost_line(&b, actor, &fresh, &left),
+            Err(why) => format!("not in one turn: {why}"),
+        }
     };
     if let Some(was) = was {
-        ap_phases::as_it_was(b, actor, was);
+        ap_phases::as_it_was(world, actor, was);
     }
     cost
 }

@@ -42,7 +42,7 @@ pub(super) fn complex_trigger(action: &AdvancedKind) -> Option<&'static str> {
 }
 
 /// Whether `a` may deliver a coup de grace to `t` (`coup`) or give it first aid, as the
-/// board stands. Call [`Battle::refresh`] first.
+/// board stands. The derived maps must be up to date (as between commands).
 pub(super) fn complex_target(b: &Battle, a: usize, t: usize, coup: bool) -> Result<(), String> {
     let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
     if !ft.alive() {

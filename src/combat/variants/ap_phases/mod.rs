@@ -35,10 +35,6 @@ pub fn points<'b>(b: &'b Battle, i: usize) -> &'b ActionPoints {
     b.economy::<ActionPoints>(i).unwrap_or(&NONE)
 }
 
-pub fn points_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut ActionPoints {
-    b.economy_mut::<ActionPoints>(i)
-}
-
 /// An advanced action in progress, in words.
 pub(crate) fn advanced_name(action: &AdvancedKind) -> String {
     match action {

@@ -47,8 +47,8 @@ pub(crate) fn straight_dash(b: &Battle, a: usize, to: GridPos) -> Option<crate::
 }
 
 /// Whether `a` may wrestle now with `follow_up` in mind (its cost is `spend`'s): it must
-/// be in a grapple, and the follow-up possible should it win. Call [`Battle::refresh`]
-/// first.
+/// be in a grapple, and the follow-up possible should it win. The derived maps must be up
+/// to date (as between commands).
 pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) -> Result<(), String> {
     let with = b.fighters.grapple[a].with.filter(|_| b.fighters.conditions[a].has(Condition::Grappled));
     let Some(t) = with.and_then(|e| b.fighters.seat_of(e)) else {
@@ -58,7 +58,7 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
     match follow_up {
         GrappleFollowUp::Trip if foe.has(Condition::Prone) => Err(format!("{} is already prone", foe.id())),
         GrappleFollowUp::Push
-            if push_squares(&b.field, b.view().occupancy, (a, f.footprint()), (t, foe.footprint())).is_none() =>
+            if push_squares(b.field, b.view().occupancy, (a, f.footprint()), (t, foe.footprint())).is_none() =>
         {
             Err(format!("no room to push {}", foe.id()))
         }

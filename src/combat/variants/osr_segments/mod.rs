@@ -17,10 +17,7 @@ use bevy::prelude::{Entity, World};
 mod round;
 
 mod steps;
-pub use round::{
-    Declaration, MajorAction, OsrRound, OsrStep, declaration, declaration_mut, osr_is_high, osr_multi_attacker, round,
-    round_mut,
-};
+pub use round::{Declaration, MajorAction, OsrRound, OsrStep, declaration, osr_is_high, osr_multi_attacker, round};
 
 /// "Allied creatures can move past each other using the same space. This does cause some
 /// jostling, so any concentration (i.e. spell casting) will be broken": once a walk is

@@ -14,18 +14,10 @@ pub fn round<'b>(b: &'b Battle) -> &'b OsrRound {
     b.own::<OsrRound>().unwrap_or(&NONE)
 }
 
-pub fn round_mut<'b>(b: &'b mut Battle) -> &'b mut OsrRound {
-    b.own_mut::<OsrRound>()
-}
-
 /// Fighter `i`'s declaration this round (none in a battle of another variant).
 pub fn declaration<'b>(b: &'b Battle, i: usize) -> &'b Declaration {
     static NONE: Declaration = Declaration { intent: None, acted: false, attacked: false };
     b.economy::<Declaration>(i).unwrap_or(&NONE)
-}
-
-pub fn declaration_mut<'b>(b: &'b mut Battle, i: usize) -> &'b mut Declaration {
-    b.economy_mut::<Declaration>(i)
 }
 
 /// The multi-attack ability (two attack routines a round) for fighters of
