@@ -6,7 +6,7 @@
 
 pub use super::time::{Budget, Clock};
 
-use super::battle::{EventLog, Seats};
+use super::battle::{Combatants, EventLog};
 use super::event::CombatEvent;
 use super::fighter::Initiative;
 use crate::rules::{Awareness, Combatant, Dice, Stats};
@@ -18,7 +18,7 @@ use bevy::prelude::{Entity, Query, Res, ResMut};
 /// order, the seeded dice, the log, and the clock that keeps the order.
 #[derive(SystemParam)]
 pub struct Initiatives<'w, 's> {
-    seats: Res<'w, Seats>,
+    seats: Res<'w, Combatants>,
     fighters: Query<'w, 's, (&'static Combatant, &'static Stats, &'static Awareness, &'static mut Initiative)>,
     dice: ResMut<'w, Dice>,
     log: ResMut<'w, EventLog>,

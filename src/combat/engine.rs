@@ -329,7 +329,7 @@ mod tests {
     /// and at the clock as a resource, once the resolve stage is over.
     fn look_at_the_world(
         turn: Res<Turn>,
-        seats: Res<crate::combat::battle::Seats>,
+        seats: Res<crate::combat::battle::Combatants>,
         fighters: Query<&crate::rules::Combatant>,
         health: Query<&crate::rules::Health>,
         economy: Query<&crate::combat::fighter::Economy>,

@@ -6,7 +6,7 @@
 //! schedule, on the same world.
 
 use super::battle::store::{self, Record};
-use super::battle::{BattleOptions, BattleRead, Derived, EventLog, Seats, finish};
+use super::battle::{BattleOptions, BattleRead, Combatants, Derived, EventLog, finish};
 use super::event::CombatEvent;
 use super::resolve::{apply_damage, refresh};
 use super::time::Clock;
@@ -35,7 +35,7 @@ impl Scene<'_> {
 
     /// The entity of the fighter in seat `i`.
     pub fn entity(&self, i: usize) -> Entity {
-        self.battle.world().resource::<Seats>().0[i]
+        self.battle.world().resource::<Combatants>().0[i]
     }
 
     /// Component `C` of the fighter in seat `i`, to change.
@@ -48,7 +48,7 @@ impl Scene<'_> {
 
     /// Does `work` to component `C` of every fighter, in id order.
     pub fn each<C: Component<Mutability = Mutable>>(&mut self, mut work: impl FnMut(&mut C)) {
-        for i in 0..self.battle.world().resource::<Seats>().0.len() {
+        for i in 0..self.battle.world().resource::<Combatants>().0.len() {
             work(&mut self.fighter::<C>(i));
         }
     }

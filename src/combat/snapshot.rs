@@ -6,7 +6,7 @@
 //! reach, catalogue entry) and the battlefield are not copied at all.
 
 use super::battle::store::Record;
-use super::battle::{Derived, EventLog, Fighter, FighterInPlay, FighterParts, Seats};
+use super::battle::{Combatants, Derived, EventLog, Fighter, FighterInPlay, FighterParts};
 use super::kept::Kept;
 use super::schedule::OwnState;
 use super::time::Clock;
@@ -49,7 +49,7 @@ impl Snapshot {
 
 /// What a restore writes, reached at once.
 type Writing = (
-    Res<'static, Seats>,
+    Res<'static, Combatants>,
     ParamSet<'static, 'static, (Query<'static, 'static, FighterParts>, Query<'static, 'static, FighterInPlay>)>,
     ResMut<'static, Battlefield>,
     ResMut<'static, Dice>,
@@ -89,12 +89,12 @@ impl Copier {
 
     /// A snapshot of the battle in `world`, without its event log.
     pub fn take(&self, world: &World) -> Snapshot {
-        let fighters = world.resource::<Seats>().0.iter().map(|&e| Fighter::from_parts(self.parts_of(world, e)));
+        let fighters = world.resource::<Combatants>().0.iter().map(|&e| Fighter::from_parts(self.parts_of(world, e)));
         let mut kept = Kept::default();
         world.resource::<OwnState>().take(world, &mut kept);
         Snapshot {
             fighters: fighters.collect(),
-            entities: world.resource::<Seats>().0.clone(),
+            entities: world.resource::<Combatants>().0.clone(),
             field: world.resource::<Battlefield>().clone(),
             dice: world.resource::<Dice>().clone(),
             clock: world.resource::<Clock>().clone(),
@@ -108,7 +108,7 @@ impl Copier {
     /// Makes `snapshot` a snapshot of the battle in `world`, without its event log, in place.
     pub fn take_into(&self, world: &World, snapshot: &mut Snapshot) {
         let record = world.resource::<Record>();
-        let seats = &world.resource::<Seats>().0;
+        let seats = &world.resource::<Combatants>().0;
         let same = snapshot.record.setup == record.setup && snapshot.fighters.len() == seats.len();
         if same {
             for (copy, &e) in snapshot.fighters.iter_mut().zip(seats) {

@@ -8,7 +8,7 @@
 //! since building a schedule costs far more than a battle's setup.
 
 use super::battle::store::{self, Record};
-use super::battle::{BattleOptions, BattleRead, BattleStats, EventLog, Fighter, Seats};
+use super::battle::{BattleOptions, BattleRead, BattleStats, Combatants, EventLog, Fighter};
 use super::command::{Command, RuleError};
 use super::engine::Engine;
 use super::event::CombatEvent;
@@ -147,7 +147,7 @@ impl BattleWorld {
     /// now.
     pub fn dying_turn(&mut self, i: usize) {
         use super::schedule::clock::{Called, ClockSchedule};
-        let Some(&e) = self.world().resource::<super::battle::Seats>().0.get(i) else { return };
+        let Some(&e) = self.world().resource::<super::battle::Combatants>().0.get(i) else { return };
         let world = self.engine_mut().world_mut();
         *world.resource_mut::<Called>() = Called::Dying(e);
         world.run_schedule(ClockSchedule);
@@ -234,7 +234,7 @@ impl BattleWorld {
 
     /// The fighter whose opportunity it is, if the battle is on.
     pub fn actor(&self) -> Option<usize> {
-        self.clock().actor.and_then(|e| self.world().resource::<super::battle::Seats>().seat_of(e))
+        self.clock().actor.and_then(|e| self.world().resource::<super::battle::Combatants>().seat_of(e))
     }
 
     pub fn is_over(&self) -> bool {
@@ -312,7 +312,7 @@ impl BattleWorld {
         let engine = self.engine_mut();
         let world = engine.world_mut();
         let seated = world.contains_resource::<Record>()
-            && world.get_resource::<Seats>().is_some_and(|s| s.0.len() == snapshot.fighters.len());
+            && world.get_resource::<Combatants>().is_some_and(|s| s.0.len() == snapshot.fighters.len());
         if !seated {
             let (field, dice, record) = (snapshot.field.clone(), snapshot.dice.clone(), snapshot.record.clone());
             store::furnish(world, field, dice, record);

@@ -39,7 +39,7 @@ fn an_attack_and_a_wound_name_their_fighters_by_entity() {
         let listing = Engine::new(v).listing();
         for name in ["strikes: before an attack", "strikes: attack roll", "strikes: maneuver check", "harm"] {
             for system in listing.sets.iter().filter(|s| s.name == name).flat_map(|s| &s.systems) {
-                assert!(!system.reads.iter().any(|t| t == "Seats"), "{v:?}: {} reads the seats", system.name);
+                assert!(!system.reads.iter().any(|t| t == "Combatants"), "{v:?}: {} reads the seats", system.name);
             }
         }
     }
@@ -61,7 +61,7 @@ fn a_command_and_the_clock_name_their_fighters_by_entity() {
     for v in RulesVariant::ALL {
         let listing = Engine::new(v).listing();
         for system in listing.sets.iter().filter(|s| sets.contains(&s.name.as_str())).flat_map(|s| &s.systems) {
-            let reads_seats = system.reads.iter().any(|t| t == "Seats");
+            let reads_seats = system.reads.iter().any(|t| t == "Combatants");
             assert_eq!(reads_seats, by_seat.contains(&system.name.as_str()), "{v:?}: {}", system.name);
         }
     }

@@ -3,17 +3,17 @@
 //! world, to read. A reader indexes a column by seat (`b.fighters.health[t].hp`) or by entity
 //! (`b.fighters.grapple[e]`) to read one component of one fighter, and takes a
 //! [`FighterRef`] to ask about a whole fighter. Nothing changes a fighter through a column:
-//! the rules change the world's components by entity. Here too: how a level's unit becomes a
-//! [`Fighter`].
+//! the rules change the world's components by entity. The components a check reads, each
+//! through a query of its own, are here too (`FixedReads`, `ChangingReads`).
 
 use crate::combat::fighter::{Bonuses, Economy, Grapple, Initiative, Reactions, Spells};
 use crate::grid::{Footprint, GridPos, Size};
-use crate::level::{Catalogue, DiceExpr, UnitDef};
-use crate::rules::{
-    Awareness, Body, Combatant, CombatantBundle, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded,
-};
+use crate::level::DiceExpr;
+use crate::rules::{Awareness, Body, Combatant, Condition, Conditions, Health, Position, Reach, Side, Stats, Wielded};
 use bevy::ecs::component::ComponentId;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use std::any::TypeId;
 use std::ops::Index;
 
 /// One component of every combatant, in id order. Its component id is looked up once, when
@@ -86,182 +86,246 @@ pub struct FighterRef<'a, 'w, 's> {
     pub i: usize,
 }
 
-/// The combatants' components, one column each, and what is made of the same list: a
-/// whole fighter as a bundle, the world's queries that read the columns, and the getters
-/// of a [`FighterRef`].
-macro_rules! fighter_columns {
-    (
-        fixed { $($fixed:ident: $fixed_component:ty,)* }
-        changing { $($changing:ident: $changing_component:ty,)* }
-    ) => {
-        fighter_columns!(@all [$($fixed: $fixed_component,)* $($changing: $changing_component,)*]
-            [$($fixed: $fixed_component,)*] [$($changing: $changing_component,)*]);
-    };
-    (
-        @all [$($column:ident: $component:ty,)*]
-        [$($fixed:ident: $fixed_component:ty,)*]
-        [$($changing:ident: $changing_component:ty,)*]
-    ) => {
-        /// The combatants, in id order, one column per component.
-        pub struct Fighters<'w, 's> {
-            $(pub $column: Column<'w, 's, $component>,)*
-        }
-
-        /// One combatant, whole: what a level's unit becomes and what a new seat holds.
-        #[derive(Bundle, Clone, Debug)]
-        pub struct Fighter {
-            $(pub $column: $component,)*
-        }
-
-        /// Each column's component id in one world, looked up once (`ColumnIds::register`,
-        /// when the engine is built) rather than each time a battle is read.
-        #[derive(Resource, Clone, Copy, Debug)]
-        pub struct ColumnIds {
-            $($column: Option<ComponentId>,)*
-        }
-
-        impl ColumnIds {
-            /// Registers every column's component in `world` and keeps their ids there.
-            pub(crate) fn register(world: &mut World) {
-                let ids = ColumnIds { $($column: Some(world.register_component::<$component>()),)* };
-                world.insert_resource(ids);
-            }
-
-            /// The ids kept in `world`, else looked up now.
-            fn of(world: &World) -> ColumnIds {
-                world.get_resource::<ColumnIds>().copied().unwrap_or_else(|| ColumnIds {
-                    $($column: world.components().component_id::<$component>(),)*
-                })
-            }
-        }
-
-        impl<'w> Fighters<'w, 'w> {
-            /// The fighters seated in `world`, to read from outside any system.
-            pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
-                let ids = ColumnIds::of(world);
-                Fighters { $($column: Column::Read { seats, world, id: ids.$column },)* }
-            }
-        }
-
-
-        /// A query of each component fixed for the battle, to read (half of what the checks
-        /// read of the combatants: a system parameter holds at most sixteen).
-        #[derive(bevy::ecs::system::SystemParam)]
-        pub struct FixedReads<'w, 's> {
-            $($fixed: Query<'w, 's, &'static $fixed_component>,)*
-        }
-
-        /// A query of each component that changes in play, to read.
-        #[derive(bevy::ecs::system::SystemParam)]
-        pub struct ChangingReads<'w, 's> {
-            $($changing: Query<'w, 's, &'static $changing_component>,)*
-        }
-
-        impl<'w, 's> Fighters<'w, 's> {
-            /// The fighters in `seats`, read through a system's own queries.
-            pub(super) fn queried(seats: &'w [Entity], fixed: FixedReads<'w, 's>, changing: ChangingReads<'w, 's>) -> Self {
-                Fighters {
-                    $($fixed: Column::Queried { seats, query: fixed.$fixed },)*
-                    $($changing: Column::Queried { seats, query: changing.$changing },)*
-                }
-            }
-        }
-
-        impl Fighters<'_, '_> {
-            /// A copy of fighter `i`, whole.
-            pub fn fighter(&self, i: usize) -> Fighter {
-                Fighter { $($column: self.$column[i].clone(),)* }
-            }
-        }
-
-        /// Every component of one combatant, reached from its entity at once: what a
-        /// snapshot copies, one lookup a fighter.
-        #[derive(bevy::ecs::query::QueryData)]
-        #[query_data(mutable)]
-        pub struct FighterParts {
-            $(pub $column: &'static mut $component,)*
-        }
-
-        impl Fighter {
-            /// A copy of the fighter whose parts these are.
-            pub fn from_parts(parts: FighterPartsReadOnlyItem<'_, '_>) -> Fighter {
-                Fighter { $($column: parts.$column.clone(),)* }
-            }
-
-            /// Makes this a copy of the fighter whose parts these are, in place (reusing
-            /// what each component has allocated).
-            pub fn copy_from_parts(&mut self, parts: FighterPartsReadOnlyItem<'_, '_>) {
-                $(self.$column.clone_from(parts.$column);)*
-            }
-
-            /// Makes the fighter whose parts these are a copy of this one, in place.
-            pub fn copy_into_parts(&self, mut parts: FighterPartsItem<'_, '_>) {
-                $(parts.$column.clone_from(&self.$column);)*
-            }
-
-            /// Its components fixed for a battle are those of the fighter whose parts these
-            /// are.
-            pub fn fixed_as(&self, parts: &FighterPartsReadOnlyItem<'_, '_>) -> bool {
-                true $(&& self.$fixed == *parts.$fixed)*
-            }
-
-            /// [`Fighter::copy_from_parts`] of the components that change in play only
-            /// (the copy already holds this fighter of this battle).
-            pub fn copy_from_play(&mut self, parts: FighterInPlayReadOnlyItem<'_, '_>) {
-                $(self.$changing.clone_from(parts.$changing);)*
-            }
-
-            /// [`Fighter::copy_into_parts`] of the components that change in play only
-            /// (the entity already holds this fighter of this battle).
-            pub fn copy_into_play(&self, mut parts: FighterInPlayItem<'_, '_>) {
-                $(parts.$changing.clone_from(&self.$changing);)*
-            }
-        }
-
-        /// The components of one combatant that change in play, reached at once.
-        #[derive(bevy::ecs::query::QueryData)]
-        #[query_data(mutable)]
-        pub struct FighterInPlay {
-            $(pub $changing: &'static mut $changing_component,)*
-        }
-
-        impl<'a> FighterRef<'a, '_, '_> {
-            $(pub fn $column(&self) -> &'a $component {
-                &self.all.$column[self.i]
-            })*
-        }
-
-        impl std::fmt::Debug for FighterRef<'_, '_, '_> {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct("Fighter")$(.field(stringify!($column), self.$column()))*.finish()
-            }
-        }
-    };
+/// The combatants, in id order, one column per component.
+pub struct Fighters<'w, 's> {
+    pub combatant: Column<'w, 's, Combatant>,
+    pub side: Column<'w, 's, Side>,
+    pub body: Column<'w, 's, Body>,
+    pub reach: Column<'w, 's, Reach>,
+    pub stats: Column<'w, 's, Stats>,
+    pub position: Column<'w, 's, Position>,
+    pub wielded: Column<'w, 's, Wielded>,
+    pub health: Column<'w, 's, Health>,
+    pub awareness: Column<'w, 's, Awareness>,
+    pub conditions: Column<'w, 's, Conditions>,
+    pub bonuses: Column<'w, 's, Bonuses>,
+    pub reactions: Column<'w, 's, Reactions>,
+    pub grapple: Column<'w, 's, Grapple>,
+    pub spells: Column<'w, 's, Spells>,
+    pub initiative: Column<'w, 's, Initiative>,
+    pub economy: Column<'w, 's, Economy>,
 }
 
-// Who a combatant is, its side, size, natural reach and catalogue entry are fixed for the
-// battle: no rule changes them (a restore into a world holding the same battle skips them,
-// and checks that in debug builds).
-fighter_columns! {
-    fixed {
-        combatant: Combatant,
-        side: Side,
-        body: Body,
-        reach: Reach,
-        stats: Stats,
+/// Each column's component id in one world, looked up once (`ColumnIds::register`, when
+/// the engine is built) rather than each time a battle is read.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct ColumnIds {
+    combatant: Option<ComponentId>,
+    side: Option<ComponentId>,
+    body: Option<ComponentId>,
+    reach: Option<ComponentId>,
+    stats: Option<ComponentId>,
+    position: Option<ComponentId>,
+    wielded: Option<ComponentId>,
+    health: Option<ComponentId>,
+    awareness: Option<ComponentId>,
+    conditions: Option<ComponentId>,
+    bonuses: Option<ComponentId>,
+    reactions: Option<ComponentId>,
+    grapple: Option<ComponentId>,
+    spells: Option<ComponentId>,
+    initiative: Option<ComponentId>,
+    economy: Option<ComponentId>,
+}
+
+impl ColumnIds {
+    /// Registers every column's component in `world` and keeps their ids there.
+    pub(crate) fn register(world: &mut World) {
+        let ids = ColumnIds {
+            combatant: Some(world.register_component::<Combatant>()),
+            side: Some(world.register_component::<Side>()),
+            body: Some(world.register_component::<Body>()),
+            reach: Some(world.register_component::<Reach>()),
+            stats: Some(world.register_component::<Stats>()),
+            position: Some(world.register_component::<Position>()),
+            wielded: Some(world.register_component::<Wielded>()),
+            health: Some(world.register_component::<Health>()),
+            awareness: Some(world.register_component::<Awareness>()),
+            conditions: Some(world.register_component::<Conditions>()),
+            bonuses: Some(world.register_component::<Bonuses>()),
+            reactions: Some(world.register_component::<Reactions>()),
+            grapple: Some(world.register_component::<Grapple>()),
+            spells: Some(world.register_component::<Spells>()),
+            initiative: Some(world.register_component::<Initiative>()),
+            economy: Some(world.register_component::<Economy>()),
+        };
+        world.insert_resource(ids);
     }
-    changing {
-        position: Position,
-        wielded: Wielded,
-        health: Health,
-        awareness: Awareness,
-        conditions: Conditions,
-        bonuses: Bonuses,
-        reactions: Reactions,
-        grapple: Grapple,
-        spells: Spells,
-        initiative: Initiative,
-        economy: Economy,
+
+    /// The ids kept in `world`, else looked up now.
+    fn of(world: &World) -> ColumnIds {
+        world.get_resource::<ColumnIds>().copied().unwrap_or_else(|| {
+            let id = |type_id| world.components().get_id(type_id);
+            ColumnIds {
+                combatant: id(TypeId::of::<Combatant>()),
+                side: id(TypeId::of::<Side>()),
+                body: id(TypeId::of::<Body>()),
+                reach: id(TypeId::of::<Reach>()),
+                stats: id(TypeId::of::<Stats>()),
+                position: id(TypeId::of::<Position>()),
+                wielded: id(TypeId::of::<Wielded>()),
+                health: id(TypeId::of::<Health>()),
+                awareness: id(TypeId::of::<Awareness>()),
+                conditions: id(TypeId::of::<Conditions>()),
+                bonuses: id(TypeId::of::<Bonuses>()),
+                reactions: id(TypeId::of::<Reactions>()),
+                grapple: id(TypeId::of::<Grapple>()),
+                spells: id(TypeId::of::<Spells>()),
+                initiative: id(TypeId::of::<Initiative>()),
+                economy: id(TypeId::of::<Economy>()),
+            }
+        })
+    }
+}
+
+/// A query of each component fixed for the battle, to read (half of what the checks read
+/// of the combatants: a system parameter holds at most sixteen).
+#[derive(SystemParam)]
+pub struct FixedReads<'w, 's> {
+    combatant: Query<'w, 's, &'static Combatant>,
+    side: Query<'w, 's, &'static Side>,
+    body: Query<'w, 's, &'static Body>,
+    reach: Query<'w, 's, &'static Reach>,
+    stats: Query<'w, 's, &'static Stats>,
+}
+
+/// A query of each component that changes in play, to read.
+#[derive(SystemParam)]
+pub struct ChangingReads<'w, 's> {
+    position: Query<'w, 's, &'static Position>,
+    wielded: Query<'w, 's, &'static Wielded>,
+    health: Query<'w, 's, &'static Health>,
+    awareness: Query<'w, 's, &'static Awareness>,
+    conditions: Query<'w, 's, &'static Conditions>,
+    bonuses: Query<'w, 's, &'static Bonuses>,
+    reactions: Query<'w, 's, &'static Reactions>,
+    grapple: Query<'w, 's, &'static Grapple>,
+    spells: Query<'w, 's, &'static Spells>,
+    initiative: Query<'w, 's, &'static Initiative>,
+    economy: Query<'w, 's, &'static Economy>,
+}
+
+impl<'w> Fighters<'w, 'w> {
+    /// The fighters seated in `world`, to read from outside any system.
+    pub fn read(seats: &'w [Entity], world: &'w World) -> Self {
+        let ids = ColumnIds::of(world);
+        Fighters {
+            combatant: Column::Read { seats, world, id: ids.combatant },
+            side: Column::Read { seats, world, id: ids.side },
+            body: Column::Read { seats, world, id: ids.body },
+            reach: Column::Read { seats, world, id: ids.reach },
+            stats: Column::Read { seats, world, id: ids.stats },
+            position: Column::Read { seats, world, id: ids.position },
+            wielded: Column::Read { seats, world, id: ids.wielded },
+            health: Column::Read { seats, world, id: ids.health },
+            awareness: Column::Read { seats, world, id: ids.awareness },
+            conditions: Column::Read { seats, world, id: ids.conditions },
+            bonuses: Column::Read { seats, world, id: ids.bonuses },
+            reactions: Column::Read { seats, world, id: ids.reactions },
+            grapple: Column::Read { seats, world, id: ids.grapple },
+            spells: Column::Read { seats, world, id: ids.spells },
+            initiative: Column::Read { seats, world, id: ids.initiative },
+            economy: Column::Read { seats, world, id: ids.economy },
+        }
+    }
+}
+
+impl<'w, 's> Fighters<'w, 's> {
+    /// The fighters in `seats`, read through a system's own queries.
+    pub(super) fn queried(seats: &'w [Entity], fixed: FixedReads<'w, 's>, changing: ChangingReads<'w, 's>) -> Self {
+        Fighters {
+            combatant: Column::Queried { seats, query: fixed.combatant },
+            side: Column::Queried { seats, query: fixed.side },
+            body: Column::Queried { seats, query: fixed.body },
+            reach: Column::Queried { seats, query: fixed.reach },
+            stats: Column::Queried { seats, query: fixed.stats },
+            position: Column::Queried { seats, query: changing.position },
+            wielded: Column::Queried { seats, query: changing.wielded },
+            health: Column::Queried { seats, query: changing.health },
+            awareness: Column::Queried { seats, query: changing.awareness },
+            conditions: Column::Queried { seats, query: changing.conditions },
+            bonuses: Column::Queried { seats, query: changing.bonuses },
+            reactions: Column::Queried { seats, query: changing.reactions },
+            grapple: Column::Queried { seats, query: changing.grapple },
+            spells: Column::Queried { seats, query: changing.spells },
+            initiative: Column::Queried { seats, query: changing.initiative },
+            economy: Column::Queried { seats, query: changing.economy },
+        }
+    }
+}
+
+/// One component of a whole fighter each.
+impl<'a> FighterRef<'a, '_, '_> {
+    pub fn combatant(&self) -> &'a Combatant {
+        &self.all.combatant[self.i]
+    }
+    pub fn side(&self) -> &'a Side {
+        &self.all.side[self.i]
+    }
+    pub fn body(&self) -> &'a Body {
+        &self.all.body[self.i]
+    }
+    pub fn reach(&self) -> &'a Reach {
+        &self.all.reach[self.i]
+    }
+    pub fn stats(&self) -> &'a Stats {
+        &self.all.stats[self.i]
+    }
+    pub fn position(&self) -> &'a Position {
+        &self.all.position[self.i]
+    }
+    pub fn wielded(&self) -> &'a Wielded {
+        &self.all.wielded[self.i]
+    }
+    pub fn health(&self) -> &'a Health {
+        &self.all.health[self.i]
+    }
+    pub fn awareness(&self) -> &'a Awareness {
+        &self.all.awareness[self.i]
+    }
+    pub fn conditions(&self) -> &'a Conditions {
+        &self.all.conditions[self.i]
+    }
+    pub fn bonuses(&self) -> &'a Bonuses {
+        &self.all.bonuses[self.i]
+    }
+    pub fn reactions(&self) -> &'a Reactions {
+        &self.all.reactions[self.i]
+    }
+    pub fn grapple(&self) -> &'a Grapple {
+        &self.all.grapple[self.i]
+    }
+    pub fn spells(&self) -> &'a Spells {
+        &self.all.spells[self.i]
+    }
+    pub fn initiative(&self) -> &'a Initiative {
+        &self.all.initiative[self.i]
+    }
+    pub fn economy(&self) -> &'a Economy {
+        &self.all.economy[self.i]
+    }
+}
+
+impl std::fmt::Debug for FighterRef<'_, '_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fighter")
+            .field("combatant", self.combatant())
+            .field("side", self.side())
+            .field("body", self.body())
+            .field("reach", self.reach())
+            .field("stats", self.stats())
+            .field("position", self.position())
+            .field("wielded", self.wielded())
+            .field("health", self.health())
+            .field("awareness", self.awareness())
+            .field("conditions", self.conditions())
+            .field("bonuses", self.bonuses())
+            .field("reactions", self.reactions())
+            .field("grapple", self.grapple())
+            .field("spells", self.spells())
+            .field("initiative", self.initiative())
+            .field("economy", self.economy())
+            .finish()
     }
 }
 
@@ -335,35 +399,6 @@ impl<'a, 'w, 's> IntoIterator for &'a Fighters<'w, 's> {
 impl std::fmt::Debug for Fighters<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl Fighter {
-    /// A fighter from a level's unit (the level was validated): the components every
-    /// combatant has, as a headless world of the level would spawn them, and a battle's own,
-    /// with `economy` as its variant starts a combatant's.
-    pub fn from_unit(unit: &UnitDef, catalogue: &Catalogue, economy: Economy) -> Option<Fighter> {
-        let CombatantBundle { combatant, side, position, body, reach, wielded, health, awareness, conditions, stats } =
-            CombatantBundle::from_level(unit, catalogue)?;
-        let spells = Spells { left: stats.def.spellcasting.as_ref().map_or(0, |m| m.slots), casting: None };
-        Some(Fighter {
-            combatant,
-            side,
-            position,
-            body,
-            reach,
-            stats,
-            wielded,
-            health,
-            awareness,
-            conditions,
-            bonuses: Bonuses::default(),
-            reactions: Reactions::default(),
-            grapple: Grapple::default(),
-            spells,
-            initiative: Initiative::default(),
-            economy,
-        })
     }
 }
 

@@ -12,16 +12,16 @@
 //! wall (`TerrainMap::get`), so a position from a person is never an index out of range.
 
 mod fighters;
+mod parts;
 mod slots;
 pub(crate) mod store;
 
 pub(crate) use fighters::ColumnIds;
-pub use fighters::{
-    Column, Fighter, FighterInPlay, FighterParts, FighterPartsReadOnlyItem, FighterRef, Fighters, FightersIter,
-};
+pub use fighters::{Column, FighterRef, Fighters, FightersIter};
+pub use parts::{Fighter, FighterInPlay, FighterParts, FighterPartsReadOnlyItem};
 pub use slots::{AttackContext, AttackKind};
 pub(crate) use slots::{Criticals, Maneuver, VariantRules};
-pub use store::{BattleRead, Derived, EventLog, Seats, Taken, TakenInStrike};
+pub use store::{BattleRead, Combatants, Derived, EventLog, Taken, TakenInStrike};
 
 use super::event::CombatEvent;
 use super::kept::{KeptByBattle, KeptByEach, KeptReads};

@@ -1,12 +1,13 @@
 //! Where a battle's state lives: in its `World` ([`crate::combat::BattleWorld`]), for the
 //! whole battle. Each combatant is an entity with its components (`fighters`), seated in id
-//! order (`Seats`), and the battlefield, clock, dice, event log, counters, outcome, the
+//! order (`Combatants`), and the battlefield, clock, dice, event log, counters, outcome, the
 //! variant's own state and the derived roster, occupancy and threat map are resources.
 //! The rules change it in the world itself, fighters by entity; anyone reads it through a
 //! [`Battle`] over a shared world ([`read`]), and a check through its own queries
 //! ([`BattleCheck`]).
 
-use super::fighters::{ChangingReads, Fighter, Fighters, FixedReads};
+use super::Fighter;
+use super::fighters::{ChangingReads, Fighters, FixedReads};
 use super::{Battle, BattleOptions, BattleStats, Provoked, VariantRules, Whole};
 use crate::combat::event::CombatEvent;
 use crate::combat::kept::KeptReads;
@@ -22,9 +23,9 @@ use std::sync::{Arc, Mutex};
 /// The entities of the combatants, in id order. A fighter's place in it (its seat) is how
 /// the grid rules name it; everything else names it by entity.
 #[derive(Resource, Default)]
-pub struct Seats(pub Vec<Entity>);
+pub struct Combatants(pub Vec<Entity>);
 
-impl Seats {
+impl Combatants {
     /// The seat of combatant `e`.
     pub fn seat_of(&self, e: Entity) -> Option<usize> {
         seat_among(&self.0, e)
@@ -204,8 +205,8 @@ impl<'w, 's> Deref for BattleRead<'w, 's> {
 /// Puts a battle's resources into `world`, in place of any there (the combatants are seated
 /// apart, `seat`, in the seats already there).
 pub(crate) fn furnish(world: &mut World, field: Battlefield, dice: Dice, record: Record) {
-    if !world.contains_resource::<Seats>() {
-        world.insert_resource(Seats::default());
+    if !world.contains_resource::<Combatants>() {
+        world.insert_resource(Combatants::default());
     }
     world.insert_resource(field);
     world.insert_resource(dice);
@@ -223,7 +224,7 @@ pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
         level_name: &record.level_name,
         field: world.resource::<Battlefield>(),
         variant: record.variant,
-        fighters: Fighters::read(&world.resource::<Seats>().0, world),
+        fighters: Fighters::read(&world.resource::<Combatants>().0, world),
         dice: world.resource::<Dice>(),
         options: &record.options,
         clock: world.resource::<Clock>(),
@@ -242,7 +243,7 @@ pub(crate) fn read(world: &World) -> BattleRead<'_, '_> {
 /// changed, and the whole world is never reached.
 #[derive(SystemParam)]
 pub struct BattleCheck<'w, 's> {
-    seats: Res<'w, Seats>,
+    seats: Res<'w, Combatants>,
     record: Res<'w, Record>,
     field: Res<'w, Battlefield>,
     dice: Res<'w, Dice>,
@@ -279,10 +280,10 @@ impl<'w, 's> BattleCheck<'w, 's> {
     }
 }
 
-/// Seats `fighters` in `world` in their order, reusing the entities of the seats there
+/// Combatants `fighters` in `world` in their order, reusing the entities of the seats there
 /// (their components overwritten) and spawning or despawning to match.
 pub(crate) fn seat(world: &mut World, fighters: Vec<Fighter>) {
-    let mut seats = std::mem::take(&mut world.resource_mut::<Seats>().0);
+    let mut seats = std::mem::take(&mut world.resource_mut::<Combatants>().0);
     while seats.len() > fighters.len() {
         let entity = seats.pop().expect("more seats than fighters");
         world.despawn(entity);
@@ -295,5 +296,5 @@ pub(crate) fn seat(world: &mut World, fighters: Vec<Fighter>) {
             None => seats.push(world.spawn(fighter).id()),
         }
     }
-    world.resource_mut::<Seats>().0 = seats;
+    world.resource_mut::<Combatants>().0 = seats;
 }

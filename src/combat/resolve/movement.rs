@@ -4,7 +4,7 @@
 
 use super::strike::{A_COMBATANT, id, in_fight, refresh, seat};
 use super::*;
-use crate::combat::battle::store::{self, Derived, EventLog, Record, Seats};
+use crate::combat::battle::store::{self, Combatants, Derived, EventLog, Record};
 use crate::combat::fighter::{Grapple, Reactions};
 use crate::rules::movement::Provocation;
 use crate::rules::{Battlefield, Position};
@@ -161,7 +161,7 @@ impl Walk {
             // At the square being left (or out of squares): its attack of opportunity.
             let Some(p) = self.heading_for.take() else { return Leg::Over };
             world.resource_mut::<Derived>().stale = true;
-            let by = world.resource::<Seats>().0[p.by];
+            let by = world.resource::<Combatants>().0[p.by];
             if Some(by) != self.immune_from {
                 let trigger = world.resource::<Battlefield>().variant.numbers().leaving_trigger.clone();
                 return Leg::Provokes { by, trigger };
@@ -203,7 +203,7 @@ fn shares_a_square(world: &World, e: Entity) -> bool {
 /// Foes holding an attack whose reach `mover` has just come into, in id order.
 fn held_strikers(world: &mut World, mover: Entity) -> Vec<Entity> {
     // Mostly nobody holds one: asked of each fighter's reactions before anything else.
-    let seated = &world.resource::<Seats>().0;
+    let seated = &world.resource::<Combatants>().0;
     if !seated.iter().any(|&e| world.get::<Reactions>(e).is_some_and(|r| r.held.is_some())) {
         return Vec::new();
     }

@@ -6,7 +6,7 @@
 use super::*;
 use crate::combat::battle::Provoked;
 use crate::combat::battle::run_with;
-use crate::combat::battle::store::{self, Derived, EventLog, Record, Seats, TakenInStrike};
+use crate::combat::battle::store::{self, Combatants, Derived, EventLog, Record, TakenInStrike};
 use crate::combat::battle::{rolled_check, with_taken};
 use crate::combat::fighter::{Bonuses, Reactions};
 use crate::combat::time::Clock;
@@ -62,7 +62,7 @@ pub(crate) fn roll_attack(world: &mut World, a: Entity, t: Entity, kind: AttackK
     let aimed =
         run_with(world, AttackedSchedule, UnderAttack { attacker: a, target: t }).map_or(t, |under| under.target);
     // A shot gone astray strikes another combatant, if it names one.
-    let t = if world.resource::<Seats>().seat_of(aimed).is_some() { aimed } else { t };
+    let t = if world.resource::<Combatants>().seat_of(aimed).is_some() { aimed } else { t };
     refresh(world);
     let p = {
         let b = store::read(world);

@@ -8,7 +8,7 @@
 //! are each variant's.
 
 use crate::combat::battle::store::Record;
-use crate::combat::battle::{Derived, EventLog, Seats, rolled_check};
+use crate::combat::battle::{Combatants, Derived, EventLog, rolled_check};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::Spells;
 use crate::combat::magic::spoiled;
@@ -70,7 +70,7 @@ pub(crate) fn countered(world: &mut World, caster: Entity, sp: &'static SpellDef
 #[derive(SystemParam)]
 pub(crate) struct Counterspelling<'w, 's> {
     going_off: ResMut<'w, SpellGoingOff>,
-    seats: Res<'w, Seats>,
+    seats: Res<'w, Combatants>,
     field: Res<'w, Battlefield>,
     derived: Res<'w, Derived>,
     fighters: Query<

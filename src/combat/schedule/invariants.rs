@@ -6,7 +6,7 @@
 //! own state (ap-phases: at most 3 AP; hex-phases: at most two moves a phase). The first
 //! broken one is reported, with the units and squares involved.
 
-use crate::combat::battle::Seats;
+use crate::combat::battle::Combatants;
 use crate::combat::time::Clock;
 use crate::grid::{Footprint, Terrain};
 use crate::rules::{Battlefield, Body, Combatant, Conditions, Health, Position};
@@ -58,7 +58,7 @@ pub(super) fn add_invariants(app: &mut App) {
 
 /// Each living fighter's squares are on the map, not walls, and no one else's.
 fn fighters_stand_apart_on_open_squares(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     field: Res<Battlefield>,
     fighters: Query<(&Combatant, &Position, &Body, &Conditions)>,
     mut broken: ResMut<Broken>,
@@ -87,7 +87,11 @@ fn fighters_stand_apart_on_open_squares(
 }
 
 /// No fighter has more hit points than its maximum, nor a maximum of none.
-fn hit_points_within_maximum(seats: Res<Seats>, fighters: Query<(&Combatant, &Health)>, mut broken: ResMut<Broken>) {
+fn hit_points_within_maximum(
+    seats: Res<Combatants>,
+    fighters: Query<(&Combatant, &Health)>,
+    mut broken: ResMut<Broken>,
+) {
     broken.found(|| {
         fighters
             .iter_many(&seats.0)

@@ -47,7 +47,7 @@ pub use walked::{AfterWalk, ReactionsToSteps, StepSchedule, StepsWatched, WalkOv
 
 pub use clock::{ClockSchedule, ClockStep, Opening, RollsInitiative, TimeMoves};
 
-use super::battle::{Seats, with_taken};
+use super::battle::{Combatants, with_taken};
 use super::clock::Budget;
 use super::command::{Command, RuleError};
 use super::fighter::Economy;
@@ -405,7 +405,7 @@ pub struct OwnState {
 impl OwnState {
     /// Starts the battle's and each seated combatant's part with their defaults.
     pub(crate) fn start(&self, world: &mut World) {
-        with_taken(world, |world, seats: &mut Seats| {
+        with_taken(world, |world, seats: &mut Combatants| {
             for kept in [self.battle, self.each].into_iter().flatten() {
                 (kept.start)(world, &seats.0);
             }
@@ -414,7 +414,7 @@ impl OwnState {
 
     /// Copies what the variant keeps out of `world`.
     pub(crate) fn take(&self, world: &World, into: &mut Kept) {
-        let seats = &world.resource::<Seats>().0;
+        let seats = &world.resource::<Combatants>().0;
         for kept in [self.battle, self.each].into_iter().flatten() {
             (kept.take)(world, seats, into);
         }
@@ -422,7 +422,7 @@ impl OwnState {
 
     /// Puts a copy of what the variant keeps into `world`.
     pub(crate) fn put(&self, world: &mut World, from: &Kept) {
-        with_taken(world, |world, seats: &mut Seats| {
+        with_taken(world, |world, seats: &mut Combatants| {
             for kept in [self.battle, self.each].into_iter().flatten() {
                 (kept.put)(world, &seats.0, from);
             }

@@ -5,7 +5,7 @@
 //! for the log's name and the event log.
 
 use super::Turn;
-use crate::combat::battle::{EventLog, Seats};
+use crate::combat::battle::{Combatants, EventLog};
 use crate::combat::command::{Command, Stance};
 use crate::combat::event::CombatEvent;
 use crate::combat::fighter::{Bonuses, Reactions};
@@ -15,7 +15,7 @@ use bevy::prelude::*;
 
 /// The acting fighter's entity and seat (its place in id order, for the rules that name
 /// fighters so) and the accepted command, while one is being carried out.
-pub(crate) fn acting_seated<'a>(turn: &'a Turn, seats: &Seats) -> Option<(Entity, usize, &'a Plan)> {
+pub(crate) fn acting_seated<'a>(turn: &'a Turn, seats: &Combatants) -> Option<(Entity, usize, &'a Plan)> {
     let (actor, plan) = turn.accepted()?;
     Some((actor, seats.seat_of(actor)?, plan))
 }

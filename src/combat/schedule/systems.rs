@@ -11,7 +11,7 @@ use crate::combat::attack::AttackContext;
 use crate::combat::battle::Maneuver;
 use crate::combat::battle::store::BattleCheck;
 use crate::combat::battle::store::Record;
-use crate::combat::battle::{self, Derived, EventLog, Seats};
+use crate::combat::battle::{self, Combatants, Derived, EventLog};
 use crate::combat::event::CombatEvent;
 use crate::combat::resolve::{self, Walk, magic};
 use crate::combat::slot::UnfilledSlots;
@@ -77,7 +77,7 @@ fn take_command(mut turn: ResMut<Turn>) {
 /// The roster, occupancy and threat map as the combatants stand, from each one's own
 /// components (`rules::unit_view`), in seat (id) order: before the checks, and after a
 /// command has moved anything.
-fn derive_maps(seats: Res<Seats>, combatants: RosterQuery, field: Res<Battlefield>, mut derived: ResMut<Derived>) {
+fn derive_maps(seats: Res<Combatants>, combatants: RosterQuery, field: Res<Battlefield>, mut derived: ResMut<Derived>) {
     let units = combatants
         .iter_many(&seats.0)
         .map(|(c, side, pos, body, reach, stats, wielded, conditions)| {

@@ -5,7 +5,7 @@
 //! [`TakenSchedule`], where each variant's systems in [`CountTaken`] count what they count,
 //! over the components they name, and the notes are then forgotten.
 
-use crate::combat::battle::{Seats, Taken, TakenInStrike};
+use crate::combat::battle::{Combatants, Taken, TakenInStrike};
 use crate::combat::clock::initiative_order;
 use crate::combat::fighter::Initiative;
 use crate::combat::time::Clock;
@@ -54,7 +54,7 @@ pub(crate) fn count_taken(world: &mut World) {
 /// order.
 pub(crate) fn held_action_takers_move(
     taken: &TakenInStrike,
-    seats: &Seats,
+    seats: &Combatants,
     initiatives: &mut Query<&mut Initiative>,
     clock: &mut Clock,
     key: impl Fn(i64) -> i64,

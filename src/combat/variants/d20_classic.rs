@@ -339,7 +339,7 @@ fn immediate_action_spent(taken: Res<TakenInStrike>, mut immediates: Query<&mut 
 /// Its new place in the order is just after the trigger.
 fn held_action_goes_after_trigger(
     taken: Res<TakenInStrike>,
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut initiatives: Query<&mut Initiative>,
     mut clock: ResMut<Clock>,
 ) {

@@ -81,7 +81,7 @@ fn unaware_are_surprised(mut fighters: Query<(&Awareness, &mut Conditions)>) {
 
 /// The surprise phase over, nobody is Surprised any more.
 fn surprise_phase_ends(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut fighters: Query<(&Combatant, &mut Conditions)>,
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
@@ -94,7 +94,7 @@ fn surprise_phase_ends(
 /// takes no time. At this time most characters automatically get to Take a Recovery": the
 /// stunned still in the fight recover.
 fn post_turn_recovery(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut fighters: Query<(&Combatant, &mut Conditions)>,
     clock: Res<Clock>,
     mut log: ResMut<EventLog>,
@@ -141,7 +141,7 @@ fn one_attack_of_opportunity_a_phase(mut reactions: Query<&mut Reactions>) {
 /// An abort in the phase before gave this phase's action up: those who aborted are out of
 /// this phase's order.
 fn aborted_last_phase(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut fighters: Query<(&Combatant, &mut Abort)>,
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
@@ -164,7 +164,7 @@ fn aborted_last_phase(
 /// Each fighter (each still in the fight, if `in_fight_only`) loses `condition`, in id
 /// order, with a line in the log for each who had it.
 fn lose_in_each(
-    seats: &Seats,
+    seats: &Combatants,
     fighters: &mut Query<(&Combatant, &mut Conditions)>,
     log: &mut EventLog,
     condition: Condition,
@@ -412,7 +412,7 @@ fn initiative_is_combat_value(mut initiatives: Initiatives) {
 /// your regular action that Phase."
 fn held_action_goes_before_trigger(
     taken: Res<TakenInStrike>,
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut initiatives: Query<&mut Initiative>,
     mut clock: ResMut<Clock>,
 ) {

@@ -17,8 +17,8 @@ pub mod osr_segments;
 /// What every variant module works with.
 mod prelude {
     pub(super) use super::VariantRules;
+    pub(super) use crate::combat::battle::{Combatants, EventLog};
     pub(super) use crate::combat::battle::{Derived, Taken, TakenInStrike, change_condition};
-    pub(super) use crate::combat::battle::{EventLog, Seats};
     pub(super) use crate::combat::clock;
     pub(super) use crate::combat::clock::Budget;
     pub(super) use crate::combat::clock::Initiatives;

@@ -61,7 +61,7 @@ type PhaseFighters<'w, 's> = Query<
 /// points each (2 in the surprise round, for the aware only), then the seven phases in
 /// turn; in each phase those with AP left act in initiative order (nobody in the
 /// declaration phase; the dying roll to stabilise in the first phase that has actions).
-pub(crate) fn next_action_phase(seats: Res<Seats>, mut fighters: PhaseFighters, window: WindowOpens) {
+pub(crate) fn next_action_phase(seats: Res<Combatants>, mut fighters: PhaseFighters, window: WindowOpens) {
     let (mut clock, mut record, mut log) = window.open();
     if clock.phase == 0 || clock.phase >= 7 {
         if clock.surprise_pending {
@@ -112,7 +112,7 @@ const FIRST_AID_DC: i32 = 15;
 
 /// No fighter has more than its 3 action points.
 pub(super) fn at_most_three_action_points(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     fighters: Query<(&Combatant, &ActionPoints)>,
     mut broken: ResMut<Broken>,
 ) {

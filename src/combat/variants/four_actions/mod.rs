@@ -358,7 +358,7 @@ fn surprise_wears_off(
 
 /// As the surprise round ends, everyone rolls initiative, those who took part in it at +4.
 fn roll_initiative_after_surprise_round(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut fighters: Query<(&Combatant, &Stats, &Awareness, &mut Initiative)>,
     mut dice: ResMut<Dice>,
     mut clock: ResMut<Clock>,
@@ -380,7 +380,7 @@ fn roll_initiative_after_surprise_round(
 
 /// The surprise round's ambushers act "in no particular order" (here: by id), before
 /// anyone has rolled initiative.
-fn ambushers_in_no_particular_order(seats: Res<Seats>, awareness: Query<&Awareness>, mut clock: ResMut<Clock>) {
+fn ambushers_in_no_particular_order(seats: Res<Combatants>, awareness: Query<&Awareness>, mut clock: ResMut<Clock>) {
     if clock.surprise && clock.round == 0 {
         clock.queue = seats.0.iter().copied().filter(|&e| awareness.get(e).is_ok_and(|a| a.aware)).collect();
     }

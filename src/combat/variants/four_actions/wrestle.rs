@@ -56,7 +56,7 @@ pub(super) fn push_squares(
 #[allow(clippy::too_many_arguments)]
 pub(super) fn grapple_contest(
     turn: Res<Turn>,
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     fighters: Query<(&Combatant, &Stats, &Grapple)>,
     mut reactions: Query<&mut Reactions>,
     mut economies: Query<&mut Economy>,

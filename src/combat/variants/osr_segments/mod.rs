@@ -25,7 +25,7 @@ pub use round::{Declaration, MajorAction, OsrRound, OsrStep, declaration, osr_is
 /// spell they are casting or have declared.
 fn jostle(
     walking: Res<Walking>,
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut fighters: Query<(&Combatant, &Side, &Position, &Body, &Conditions, &mut Spells, &mut Declaration)>,
     mut log: ResMut<EventLog>,
 ) {
@@ -89,7 +89,7 @@ fn immediate_attack_possible(walking: Res<Walking>, fighters: MayStrike) -> bool
 /// named before the first is made. The strike is its maker's major action for the round.
 fn immediate_attacks_drawn(
     walking: Res<Walking>,
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     derived: Res<Derived>,
     fighters: MayStrike,
     bodies: Query<(&Position, &Body)>,

@@ -70,7 +70,7 @@ fn by_weapon_speed(mut members: Vec<(Entity, u32)>) -> Vec<Entity> {
 
 /// Each combatant with what `fighters` reads of it, in id order.
 fn in_id_order<'a, D: bevy::ecs::query::QueryData>(
-    seats: &'a Seats,
+    seats: &'a Combatants,
     fighters: &'a Query<D>,
 ) -> impl Iterator<Item = (Entity, bevy::ecs::query::ROQueryItem<'a, 'a, D>)> {
     seats.0.iter().filter_map(|&e| Some((e, fighters.get(e).ok()?)))
@@ -84,7 +84,7 @@ type RoundFighters<'w, 's> = Query<
 
 /// As a new round opens after the first, surprise ends, and so does a delay.
 fn surprise_and_delay_end(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     round: Res<OsrRound>,
     clock: Res<Clock>,
     mut fighters: Query<(&Combatant, &mut Conditions)>,
@@ -106,7 +106,7 @@ fn surprise_and_delay_end(
 /// A new round: everyone declares anew and effects lasting the round end; those able
 /// declare, quickest weapon first.
 fn open_declarations(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     round: Res<OsrRound>,
     mut fighters: RoundFighters,
     mut clock: ResMut<Clock>,
@@ -135,7 +135,7 @@ fn open_declarations(
 /// both HIGH). Then the fast actions: the declared chargers act, and the dying bleed (their
 /// turn, once a round, comes here).
 fn roll_group_initiative(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     mut round: ResMut<OsrRound>,
     fighters: Query<(&Side, &Wielded, &Conditions, &Declaration)>,
     mut dice: ResMut<Dice>,
@@ -167,7 +167,7 @@ fn roll_group_initiative(
 /// Fighters with the multi-attack ability in melee make their first routine before the
 /// groups act, and those who attacked finish their remaining attacks after the LOW group.
 fn multi_attacks(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     round: Res<OsrRound>,
     fighters: Query<(&Stats, &Wielded, &Conditions, &Declaration)>,
     field: Res<Battlefield>,
@@ -202,7 +202,7 @@ fn multi_attacks(
 /// The HIGH group acts, then the LOW group (the delayed always with the LOW): each who has
 /// not yet taken its major action, quickest weapon first.
 fn group_acts(
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     round: Res<OsrRound>,
     fighters: Query<(&Side, &Wielded, &Conditions, &Declaration)>,
     mut clock: ResMut<Clock>,
@@ -228,7 +228,7 @@ fn group_acts(
 /// caster whose segment has not come yet breaks that one.
 fn spells_go_off(
     round: Res<OsrRound>,
-    seats: Res<Seats>,
+    seats: Res<Combatants>,
     fighters: Query<(&Spells, &Side, &Conditions, &Declaration)>,
     mut clock: ResMut<Clock>,
     mut log: ResMut<EventLog>,
