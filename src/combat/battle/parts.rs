@@ -35,7 +35,7 @@ pub struct Fighter {
 }
 
 /// Every component of one combatant, reached from its entity at once: what a snapshot
-/// copies, one lookup a fighter.
+/// copies, one lookup a fighter. Those fixed for the battle, then those that change in play.
 #[derive(QueryData)]
 #[query_data(mutable)]
 pub struct FighterParts {
@@ -44,17 +44,7 @@ pub struct FighterParts {
     pub body: &'static mut Body,
     pub reach: &'static mut Reach,
     pub stats: &'static mut Stats,
-    pub position: &'static mut Position,
-    pub wielded: &'static mut Wielded,
-    pub health: &'static mut Health,
-    pub awareness: &'static mut Awareness,
-    pub conditions: &'static mut Conditions,
-    pub bonuses: &'static mut Bonuses,
-    pub reactions: &'static mut Reactions,
-    pub grapple: &'static mut Grapple,
-    pub spells: &'static mut Spells,
-    pub initiative: &'static mut Initiative,
-    pub economy: &'static mut Economy,
+    pub play: FighterInPlay,
 }
 
 /// The components of one combatant that change in play, reached at once.
@@ -83,17 +73,17 @@ impl Fighter {
             body: *parts.body,
             reach: *parts.reach,
             stats: parts.stats.clone(),
-            position: *parts.position,
-            wielded: parts.wielded.clone(),
-            health: *parts.health,
-            awareness: *parts.awareness,
-            conditions: parts.conditions.clone(),
-            bonuses: parts.bonuses.clone(),
-            reactions: parts.reactions.clone(),
-            grapple: *parts.grapple,
-            spells: parts.spells.clone(),
-            initiative: *parts.initiative,
-            economy: parts.economy.clone(),
+            position: *parts.play.position,
+            wielded: parts.play.wielded.clone(),
+            health: *parts.play.health,
+            awareness: *parts.play.awareness,
+            conditions: parts.play.conditions.clone(),
+            bonuses: parts.play.bonuses.clone(),
+            reactions: parts.play.reactions.clone(),
+            grapple: *parts.play.grapple,
+            spells: parts.play.spells.clone(),
+            initiative: *parts.play.initiative,
+            economy: parts.play.economy.clone(),
         }
     }
 
@@ -105,59 +95,18 @@ impl Fighter {
         self.body.clone_from(parts.body);
         self.reach.clone_from(parts.reach);
         self.stats.clone_from(parts.stats);
-        self.copy_from_play(FighterInPlayReadOnlyItem {
-            position: parts.position,
-            wielded: parts.wielded,
-            health: parts.health,
-            awareness: parts.awareness,
-            conditions: parts.conditions,
-            bonuses: parts.bonuses,
-            reactions: parts.reactions,
-            grapple: parts.grapple,
-            spells: parts.spells,
-            initiative: parts.initiative,
-            economy: parts.economy,
-        });
+        self.copy_from_play(parts.play);
     }
 
     /// Makes the fighter whose parts these are a copy of this one, in place.
     pub fn copy_into_parts(&self, parts: FighterPartsItem<'_, '_>) {
-        let FighterPartsItem {
-            mut combatant,
-            mut side,
-            mut body,
-            mut reach,
-            mut stats,
-            position,
-            wielded,
-            health,
-            awareness,
-            conditions,
-            bonuses,
-            reactions,
-            grapple,
-            spells,
-            initiative,
-            economy,
-        } = parts;
+        let FighterPartsItem { mut combatant, mut side, mut body, mut reach, mut stats, play } = parts;
         combatant.clone_from(&self.combatant);
         side.clone_from(&self.side);
         body.clone_from(&self.body);
         reach.clone_from(&self.reach);
         stats.clone_from(&self.stats);
-        self.copy_into_play(FighterInPlayItem {
-            position,
-            wielded,
-            health,
-            awareness,
-            conditions,
-            bonuses,
-            reactions,
-            grapple,
-            spells,
-            initiative,
-            economy,
-        });
+        self.copy_into_play(play);
     }
 
     /// Its components fixed for a battle are those of the fighter whose parts these are.
