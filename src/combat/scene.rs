@@ -5,9 +5,8 @@
 //! done, so the battle can be read at once. Nothing here is a rule: the rules run in the
 //! schedule, on the same world.
 
-use super::battle::store::{self, Record};
-use super::battle::{BattleOptions, BattleRead, Combatants, Derived, EventLog, finish};
-use super::event::CombatEvent;
+use super::battle::store::Record;
+use super::battle::{BattleOptions, Combatants, Derived, EventLog, finish, with_taken};
 use super::resolve::{apply_damage, refresh};
 use super::time::Clock;
 use super::world::BattleWorld;
@@ -80,18 +79,11 @@ impl Scene<'_> {
         &mut self.world().resource_mut::<Record>().into_inner().foreseen
     }
 
-    /// Puts `e` in the battle's log.
-    pub fn emit(&mut self, e: CombatEvent) {
-        self.world().resource_mut::<EventLog>().push(e);
-    }
-
     /// Ends the battle, once, with `winner` (none: a draw) and why.
     pub fn finish(&mut self, winner: Option<String>, reason: &str) {
-        let world = self.world();
-        world.resource_scope(|world, mut clock: Mut<Clock>| {
-            world.resource_scope(|world, mut log: Mut<EventLog>| {
-                let outcome = &mut world.resource_mut::<Record>().into_inner().winner;
-                finish(outcome, &mut clock, &mut log, winner, reason);
+        with_taken(self.world(), |world, clock: &mut Clock| {
+            with_taken(world, |world, log: &mut EventLog| {
+                finish(&mut world.resource_mut::<Record>().into_inner().winner, clock, log, winner, reason);
             })
         });
     }
@@ -105,18 +97,8 @@ impl Scene<'_> {
     }
 
     /// Marks the derived maps stale, to be rebuilt when the scene is done.
-    pub fn invalidate(&mut self) {
+    fn invalidate(&mut self) {
         self.world().resource_mut::<Derived>().stale = true;
-    }
-
-    /// Brings the derived maps up to date now.
-    pub fn refresh(&mut self) {
-        refresh(self.world());
-    }
-
-    /// The battle as it stands, its derived maps as of the last [`Scene::refresh`].
-    pub fn read(&self) -> BattleRead<'_, '_> {
-        store::read(self.battle.world())
     }
 }
 
