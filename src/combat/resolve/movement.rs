@@ -207,15 +207,21 @@ fn held_strikers(world: &mut World, mover: Entity) -> Vec<Entity> {
     if !seated.iter().any(|&e| world.get::<Reactions>(e).is_some_and(|r| r.held.is_some())) {
         return Vec::new();
     }
+    // The maps are brought up to date only for a foe holding one for this mover.
+    let holders: Vec<usize> = {
+        let b = store::read(world);
+        let m = seat(&b, mover);
+        (0..b.fighters.len()).filter(|&h| holds_for(&b, h, m)).collect()
+    };
+    if holders.is_empty() {
+        return Vec::new();
+    }
     refresh(world);
     let b = store::read(world);
     let m = seat(&b, mover);
-    (0..b.fighters.len())
-        .filter(|&h| {
-            holds_for(&b, h, m)
-                && b.view().threat.threatens(h, b.fighters.at(m).footprint())
-                && b.rules().may_take_held(&b, h)
-        })
+    holders
+        .into_iter()
+        .filter(|&h| b.view().threat.threatens(h, b.fighters.at(m).footprint()) && b.rules().may_take_held(&b, h))
         .map(|h| b.fighters.entity(h))
         .collect()
 }

@@ -9,7 +9,7 @@ use super::Strike;
 use crate::combat::attack::{self, AttackContext, AttackKind, AttackProfile};
 use crate::combat::battle::{self, Maneuver};
 use crate::combat::resolve;
-use crate::rules::{Battlefield, Conditions, Health};
+use crate::rules::{Battlefield, Health};
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 
@@ -74,7 +74,7 @@ pub(super) fn make_maneuver(world: &mut World, maker: Entity, foe: Entity, kind:
         super::after_attacks_drawn(world, maker, waiting, Strike::Opportunity { by: foe, mover: maker, trigger });
         return;
     }
-    if hp_before.is_some() && !world.get::<Conditions>(maker).is_some_and(Conditions::in_fight) {
+    if hp_before.is_some() && !crate::combat::resolve::in_fight(world, maker) {
         return;
     }
     resolve::refresh(world);

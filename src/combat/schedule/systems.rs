@@ -330,7 +330,7 @@ fn keeps_hold(
 ) -> bool {
     let mut hurt = 0;
     if let Some(before) = hp_before {
-        if !world.get::<Conditions>(caster).is_some_and(Conditions::in_fight) {
+        if !crate::combat::resolve::in_fight(world, caster) {
             magic::lost(world, caster, sp, "the caster dropped".into());
             return false;
         }
