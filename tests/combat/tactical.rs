@@ -21,6 +21,25 @@ fn an_ai_is_named_greedy_tactical_or_tactical_with_a_difficulty() {
     }
 }
 
+#[test]
+fn a_side_can_fight_by_one_behaviour_alone() {
+    use fivefoot::combat::ai::Behaviour;
+    for behaviour in Behaviour::ALL {
+        let kind = AiKind::Script(behaviour);
+        assert_eq!(kind.to_string(), format!("script:{}", behaviour.id()));
+        assert_eq!(kind.to_string().parse::<AiKind>(), Ok(kind), "{kind} names itself back");
+    }
+    let unknown = "script:dance".parse::<AiKind>().unwrap_err();
+    assert!(unknown.contains("dance") && unknown.contains("hold-cover"), "{unknown}");
+    // A script decides as its behaviour does, with no search: the same command, no reason.
+    let mut b = short_skirmish(RulesVariant::FourActions);
+    let actor = b.actor().expect("someone acts");
+    let mut script = AiKind::Script(Behaviour::Withdraw).make();
+    let command = script.decide(&mut b, actor);
+    assert_eq!(command, Behaviour::Withdraw.command(&b.read(), actor));
+    assert_eq!(script.reason(), None);
+}
+
 fn short_skirmish(v: RulesVariant) -> BattleWorld {
     let lvl = Level::load(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.ron"), &Catalogue::builtin()).unwrap();
     let options = BattleOptions { round_cap: 2, ..BattleOptions::default() };

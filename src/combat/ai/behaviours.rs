@@ -54,6 +54,20 @@ impl Behaviour {
         Behaviour::Hold,
     ];
 
+    /// Its name on the command line (`script:NAME`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Behaviour::Greedy => "greedy",
+            Behaviour::FocusFire => "focus-fire",
+            Behaviour::FlankPartner => "flank",
+            Behaviour::HoldCover => "hold-cover",
+            Behaviour::Kite => "kite",
+            Behaviour::Withdraw => "withdraw",
+            Behaviour::Hold => "hold",
+            Behaviour::Concentrate => "concentrate",
+        }
+    }
+
     /// Its name in a decision's reason.
     pub fn name(self) -> &'static str {
         match self {

@@ -56,6 +56,9 @@ pub enum AiKind {
     #[default]
     Greedy,
     Tactical(Difficulty),
+    /// Every unit of the side fights by one behaviour of the portfolio, with no search
+    /// (`script:NAME`): for measuring a behaviour on its own.
+    Script(Behaviour),
 }
 
 impl AiKind {
@@ -71,6 +74,7 @@ impl AiKind {
         match self {
             AiKind::Greedy => Box::new(Greedy),
             AiKind::Tactical(difficulty) => Box::new(Tactical::new(difficulty)),
+            AiKind::Script(behaviour) => Box::new(behaviour),
         }
     }
 }
@@ -81,19 +85,27 @@ impl std::fmt::Display for AiKind {
             AiKind::Greedy => f.write_str("greedy"),
             AiKind::Tactical(Difficulty::Normal) => f.write_str("tactical"),
             AiKind::Tactical(d) => write!(f, "tactical:{}", d.id()),
+            AiKind::Script(b) => write!(f, "script:{}", b.id()),
         }
     }
 }
 
 impl std::str::FromStr for AiKind {
     type Err = String;
-    /// Any name `Display` gives, and `tactical:normal`, in any case.
+    /// Any name `Display` gives (`script:NAME` for each behaviour), and `tactical:normal`,
+    /// in any case.
     fn from_str(s: &str) -> Result<AiKind, String> {
         let name = s.trim().to_ascii_lowercase();
         if let Some(kind) = AiKind::ALL.into_iter().find(|k| k.to_string() == name) {
             return Ok(kind);
         }
         match name.split_once(':') {
+            Some(("script", b)) => {
+                Behaviour::ALL.into_iter().find(|x| x.id() == b).map(AiKind::Script).ok_or_else(|| {
+                    let known: Vec<&str> = Behaviour::ALL.iter().map(|b| b.id()).collect();
+                    format!("unknown behaviour \"{b}\" (known: {})", known.join(", "))
+                })
+            }
             Some(("tactical", d)) => {
                 Difficulty::ALL.into_iter().find(|x| x.id() == d).map(AiKind::Tactical).ok_or_else(|| {
                     let known: Vec<&str> = Difficulty::ALL.iter().map(|d| d.id()).collect();
@@ -102,7 +114,7 @@ impl std::str::FromStr for AiKind {
             }
             _ => {
                 let known: Vec<String> = AiKind::ALL.iter().map(AiKind::to_string).collect();
-                Err(format!("unknown AI \"{s}\" (known: {})", known.join(", ")))
+                Err(format!("unknown AI \"{s}\" (known: {}, script:BEHAVIOUR)", known.join(", ")))
             }
         }
     }
@@ -124,6 +136,12 @@ impl TryFrom<String> for AiKind {
 impl From<AiKind> for String {
     fn from(kind: AiKind) -> String {
         kind.to_string()
+    }
+}
+
+impl Ai for Behaviour {
+    fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
+        self.command(&battle.read(), actor)
     }
 }
 
@@ -371,20 +389,48 @@ pub(crate) fn one_move(b: &Battle, actor: usize) -> std::sync::Arc<rules::MoveRa
 fn can_reach_with_a_move(b: &Battle, actor: usize) -> bool {
     let view = b.view();
     let range = one_move(b, actor);
-    let side = b.fighters.body[actor].size.side();
     let Some(band) = b.reach_band(b.fighters.at(actor)) else {
         return false;
     };
-    // The squares of the foes in the fight, gathered once for every square it could reach.
-    let mine = &b.fighters.side[actor];
-    let mut foe_squares: Vec<GridPos> = Vec::new();
-    for f in b.fighters.iter().filter(|f| f.side() != mine && f.in_fight()) {
-        foe_squares.extend(f.footprint().cells());
+    let within = within_band(b, &view, actor, &foes_of(b, actor), band, false);
+    range.destinations(&view).iter().any(|&(p, _, _)| within.contains(p))
+}
+
+/// Every square from which `actor`, standing there, has a cell of one of `foes` within
+/// `band` (and, if `line`, a line of effect to it): found from the foes' side, over a box
+/// round each foe square that holds every square the band reaches.
+fn within_band(
+    b: &Battle,
+    view: &rules::RulesView,
+    actor: usize,
+    foes: &[usize],
+    band: rules::ReachBand,
+    line: bool,
+) -> crate::grid::BitGrid {
+    let terrain = &view.field.terrain;
+    let mut squares = crate::grid::BitGrid::new(terrain.width(), terrain.height());
+    let side = b.fighters.body[actor].size.side();
+    // A step to a neighbouring square or hex moves a column and a row at most, so every
+    // square the band reaches is within this many of the foe's square, either way.
+    let r = (band.max_ft / 5) as i32 + 2;
+    for &t in foes {
+        for c in b.fighters.at(t).footprint().cells() {
+            for y in c.y - r - side + 1..=c.y + r {
+                for x in c.x - r - side + 1..=c.x + r {
+                    let p = GridPos::new(x, y);
+                    let fp = Footprint::new(p, side);
+                    if terrain.in_bounds(p)
+                        && !squares.contains(p)
+                        && band.covers(b.variant, fp, c)
+                        && (!line || rules::cover::has_line_of_effect(view.field, fp, c))
+                    {
+                        squares.insert(p);
+                    }
+                }
+            }
+        }
     }
-    range.destinations(&view).iter().any(|&(p, _, _)| {
-        let fp = crate::grid::Footprint::new(p, side);
-        foe_squares.iter().any(|&c| band.covers(b.variant, fp, c))
-    })
+    squares
 }
 
 /// Where one move should take the actor: a square from which it can attack (fewest
@@ -462,30 +508,11 @@ impl AttackSquares {
         if me.wielded().def.is_ranged() {
             return AttackSquares(None);
         }
-        let terrain = &view.field.terrain;
-        let mut squares = crate::grid::BitGrid::new(terrain.width(), terrain.height());
-        let Some(band) = b.reach_band(me) else { return AttackSquares(Some(squares)) };
-        let side = me.size().side();
-        // A step to a neighbouring square or hex moves a column and a row at most, so every
-        // square the band reaches is within this many of the foe's square, either way.
-        let r = (band.max_ft / 5) as i32 + 2;
-        for &t in foes {
-            for c in b.fighters.at(t).footprint().cells() {
-                for y in c.y - r - side + 1..=c.y + r {
-                    for x in c.x - r - side + 1..=c.x + r {
-                        let p = GridPos::new(x, y);
-                        let fp = Footprint::new(p, side);
-                        if terrain.in_bounds(p)
-                            && !squares.contains(p)
-                            && band.covers(b.variant, fp, c)
-                            && rules::cover::has_line_of_effect(view.field, fp, c)
-                        {
-                            squares.insert(p);
-                        }
-                    }
-                }
-            }
-        }
+        let Some(band) = b.reach_band(me) else {
+            let terrain = &view.field.terrain;
+            return AttackSquares(Some(crate::grid::BitGrid::new(terrain.width(), terrain.height())));
+        };
+        let squares = within_band(b, view, actor, foes, band, true);
         AttackSquares(Some(squares))
     }
 
