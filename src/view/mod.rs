@@ -272,7 +272,7 @@ fn spawn_tokens(
                 (
                     TokenText,
                     Text2d::new(c.id.clone()),
-                    TextFont::from_font_size((size * 0.26).clamp(10.0, 22.0)),
+                    TextFont::from_font_size(name_font_size(&c.id, size)),
                     TextColor(Color::WHITE),
                     Transform::from_xyz(0.0, 0.0, 1.0),
                 ),
@@ -420,6 +420,15 @@ pub fn condition_code(c: Condition) -> &'static str {
     }
 }
 
+/// The font size of a token's name: a quarter of the token, shrunk (to 7 px at least) until
+/// the name fits within the token's own width, so two neighbours' names never run together.
+pub fn name_font_size(name: &str, token_px: f32) -> f32 {
+    const EM: f32 = 0.6; // a character's width, in font sizes
+    let wanted = (token_px * 0.26).clamp(10.0, 22.0);
+    let fits = token_px / (name.chars().count().max(1) as f32 * EM);
+    wanted.min(fits).max(7.0)
+}
+
 /// The badge under a token of `squares_wide` squares: the conditions and the variant's note
 /// in words when they fit the token's width, else in codes, shrunk until they fit, so a
 /// badge never reaches over a neighbour or past the board's edge. Returns the text and
@@ -531,6 +540,16 @@ fn mark_selected(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_fits_within_its_token() {
+        // A short name keeps the full size; a long one shrinks to the token's width.
+        assert!((name_font_size("r_wolf", 44.0) - 11.44).abs() < 1e-4);
+        let size = name_font_size("b_champion", 44.0);
+        assert!(size < 11.44 && 10.0 * size * 0.6 <= 44.0 + 1e-3, "{size}");
+        // Never below 7 px, however long.
+        assert_eq!(name_font_size("a_very_long_name_indeed", 44.0), 7.0);
+    }
 
     #[test]
     fn a_badge_fits_under_its_token_in_words_or_in_codes() {
