@@ -461,16 +461,37 @@ pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<
         return if last_move { None } else { Some(p) };
     }
     // Plan the whole way to the nearest attack position and go as far as one move allows
-    // (with the phase's last move, only as far as striking distance).
-    let whole = b.move_range(actor, MoveMode::Move, u32::MAX / 4);
-    let mut candidates = whole.destinations(&view);
-    candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
-    let cost_from_here: std::collections::BTreeMap<GridPos, u32> = candidates.iter().map(|&(p, c, _)| (p, c)).collect();
-    let goal =
-        candidates.into_iter().find(|(p, _, _)| can_attack_from(*p)).map(|(p, cost, provokes)| ((cost, provokes), p));
-    if let Some(((goal_cost, _), goal)) = goal
+    // (with the phase's last move, only as far as striking distance). Where two or six
+    // moves' window is well short of the whole board, the search stops there first and
+    // widens only if no attack position is that near: a search that stops at a cost finds
+    // every square up to it as the whole board's does, so the nearest position, its path
+    // and the costs along it are the same, found sooner.
+    let terrain = &view.field.terrain;
+    let (w, h) = (terrain.width(), terrain.height());
+    let window = |ft: u32| {
+        let r = (ft / 5) as i32 + 1;
+        let span = |at: i32, most: i32| i64::from((at + side - 1 + r).min(most - 1) - (at - r).max(0) + 1);
+        span(here.origin.x, w) * span(here.origin.y, h)
+    };
+    let board = i64::from(w) * i64::from(h);
+    let widening = [allowance.saturating_mul(2), allowance.saturating_mul(6)]
+        .into_iter()
+        .filter(|&ft| window(ft) * 4 <= board * 3);
+    let mut found = None;
+    for budget in widening.chain([u32::MAX / 4]) {
+        let range = b.move_range(actor, MoveMode::Move, budget);
+        let mut candidates = range.destinations(&view);
+        candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
+        if let Some(&(goal, goal_cost, _)) = candidates.iter().find(|(p, _, _)| can_attack_from(*p)) {
+            found = Some((range, candidates, goal, goal_cost));
+            break;
+        }
+    }
+    if let Some((whole, candidates, goal, goal_cost)) = found
         && let Ok(plan) = whole.plan_to(&view, goal)
     {
+        let cost_from_here: std::collections::BTreeMap<GridPos, u32> =
+            candidates.iter().map(|&(p, c, _)| (p, c)).collect();
         let ends: std::collections::BTreeSet<GridPos> = reachable.iter().map(|(p, _, _)| *p).collect();
         let at_striking_distance =
             |p: &GridPos| cost_from_here.get(p).is_some_and(|&c| goal_cost.saturating_sub(c) <= allowance);

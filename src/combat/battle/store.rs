@@ -74,7 +74,7 @@ pub struct Derived {
 }
 
 /// The movement ranges kept: the last few searched.
-const RANGES_KEPT: usize = 4;
+const RANGES_KEPT: usize = 6;
 
 impl Clone for Derived {
     fn clone(&self) -> Self {
