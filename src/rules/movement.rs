@@ -80,9 +80,7 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
     let unit = view.roster.get(mover);
     let side = unit.footprint.side;
     let start = unit.footprint.origin;
-    let reach = (budget_ft / 5).saturating_add(1).min(w.max(h) as u32) as i32;
-    let (ox, oy) = ((start.x - reach).max(0), (start.y - reach).max(0));
-    let (wx, wy) = ((start.x + side - 1 + reach).min(w - 1), (start.y + side - 1 + reach).min(h - 1));
+    let (GridPos { x: ox, y: oy }, GridPos { x: wx, y: wy }) = search_window(terrain, unit.footprint, budget_ft);
     let (ww, wh) = (wx - ox + 1, wy - oy + 1);
     let states = (ww * wh) as usize * 2;
     let mut range = MoveRange {
@@ -204,6 +202,18 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
         }
     }
     range
+}
+
+/// The box of the board (least and greatest corner) a search from `fp` with `budget_ft`
+/// can reach: a step moves a column and a row at most, so nothing farther is within it.
+pub fn search_window(terrain: &crate::grid::TerrainMap, fp: Footprint, budget_ft: u32) -> (GridPos, GridPos) {
+    let (w, h) = (terrain.width(), terrain.height());
+    let reach = (budget_ft / 5).saturating_add(1).min(w.max(h) as u32) as i32;
+    let (start, side) = (fp.origin, fp.side);
+    (
+        GridPos::new((start.x - reach).max(0), (start.y - reach).max(0)),
+        GridPos::new((start.x + side - 1 + reach).min(w - 1), (start.y + side - 1 + reach).min(h - 1)),
+    )
 }
 
 /// Whether a foe threatens the unit where it stands.

@@ -79,6 +79,15 @@ impl ReachBand {
         ReachBand { corners: false, ..self }
     }
 
+    /// The box (least and greatest corner) of the origins of footprints `side` squares wide
+    /// from which the band can reach a cell of `target`: a step to a neighbouring square or
+    /// hex moves a column and a row at most, so no farther origin is within the band.
+    pub fn origins_near(&self, target: Footprint, side: i32) -> (GridPos, GridPos) {
+        let r = (self.max_ft / 5) as i32 + 2;
+        let (o, s) = (target.origin, target.side);
+        (GridPos::new(o.x - r - side + 1, o.y - r - side + 1), GridPos::new(o.x + s - 1 + r, o.y + s - 1 + r))
+    }
+
     /// Whether `cell` is in the band around footprint `fp` under `variant`'s measure.
     pub fn covers(&self, variant: RulesVariant, fp: Footprint, cell: GridPos) -> bool {
         if fp.contains(cell) {
@@ -313,5 +322,34 @@ mod tests {
     fn mask_indices_come_out_in_order() {
         let m = bit(3) | bit(0) | bit(100);
         assert_eq!(indices(m).collect::<Vec<_>>(), vec![0, 3, 100]);
+    }
+
+    #[test]
+    fn no_origin_outside_the_box_near_a_target_reaches_it() {
+        let bands = [
+            ReachBand { max_ft: 5, inner_ft: None, corners: true },
+            ReachBand { max_ft: 10, inner_ft: Some(5), corners: true },
+            ReachBand { max_ft: 20, inner_ft: Some(10), corners: true },
+        ];
+        for variant in RulesVariant::ALL {
+            for band in bands {
+                for (target_side, side) in [(1, 1), (2, 1), (1, 2), (3, 2)] {
+                    let target = Footprint::new(GridPos::new(20, 21), target_side);
+                    let (lo, hi) = band.origins_near(target, side);
+                    let mut inside = 0;
+                    for y in 0..45 {
+                        for x in 0..45 {
+                            let fp = Footprint::new(GridPos::new(x, y), side);
+                            if target.cells().any(|c| band.covers(variant, fp, c)) {
+                                let within = (lo.x..=hi.x).contains(&x) && (lo.y..=hi.y).contains(&y);
+                                assert!(within, "{variant:?} {band:?}: ({x}, {y}) reaches, outside {lo:?}..{hi:?}");
+                                inside += 1;
+                            }
+                        }
+                    }
+                    assert!(inside > 0, "{variant:?} {band:?}: something reaches the target");
+                }
+            }
+        }
     }
 }

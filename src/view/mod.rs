@@ -420,10 +420,12 @@ pub fn condition_code(c: Condition) -> &'static str {
     }
 }
 
+/// A character's width on a token, in font sizes (names and badges).
+const EM: f32 = 0.6;
+
 /// The font size of a token's name: a quarter of the token, shrunk (to 7 px at least) until
 /// the name fits within the token's own width, so two neighbours' names never run together.
 pub fn name_font_size(name: &str, token_px: f32) -> f32 {
-    const EM: f32 = 0.6; // a character's width, in font sizes
     let wanted = (token_px * 0.26).clamp(10.0, 22.0);
     let fits = token_px / (name.chars().count().max(1) as f32 * EM);
     wanted.min(fits).max(7.0)
@@ -435,7 +437,6 @@ pub fn name_font_size(name: &str, token_px: f32) -> f32 {
 /// its font size.
 pub fn badge_text(conditions: &[Condition], variant_note: &str, squares_wide: i32, tile: f32) -> (String, f32) {
     const FONT: f32 = 12.0;
-    const EM: f32 = 0.6; // a character's width, in font sizes
     let room = tile * squares_wide as f32 * 1.05;
     let words: Vec<&str> = conditions
         .iter()

@@ -397,8 +397,8 @@ fn can_reach_with_a_move(b: &Battle, actor: usize) -> bool {
 }
 
 /// Every square from which `actor`, standing there, has a cell of one of `foes` within
-/// `band` (and, if `line`, a line of effect to it): found from the foes' side, over a box
-/// round each foe square that holds every square the band reaches.
+/// `band` (and, if `line`, a line of effect to it): found from the foes' side, over the
+/// squares near each foe ([`rules::ReachBand::origins_near`]).
 fn within_band(
     b: &Battle,
     view: &rules::RulesView,
@@ -410,22 +410,20 @@ fn within_band(
     let terrain = &view.field.terrain;
     let mut squares = crate::grid::BitGrid::new(terrain.width(), terrain.height());
     let side = b.fighters.body[actor].size.side();
-    // A step to a neighbouring square or hex moves a column and a row at most, so every
-    // square the band reaches is within this many of the foe's square, either way.
-    let r = (band.max_ft / 5) as i32 + 2;
     for &t in foes {
-        for c in b.fighters.at(t).footprint().cells() {
-            for y in c.y - r - side + 1..=c.y + r {
-                for x in c.x - r - side + 1..=c.x + r {
-                    let p = GridPos::new(x, y);
-                    let fp = Footprint::new(p, side);
-                    if terrain.in_bounds(p)
-                        && !squares.contains(p)
-                        && band.covers(b.variant, fp, c)
-                        && (!line || rules::cover::has_line_of_effect(view.field, fp, c))
-                    {
-                        squares.insert(p);
-                    }
+        let tf = b.fighters.at(t).footprint();
+        let (lo, hi) = band.origins_near(tf, side);
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                let p = GridPos::new(x, y);
+                let fp = Footprint::new(p, side);
+                if terrain.in_bounds(p)
+                    && !squares.contains(p)
+                    && tf.cells().any(|c| {
+                        band.covers(b.variant, fp, c) && (!line || rules::cover::has_line_of_effect(view.field, fp, c))
+                    })
+                {
+                    squares.insert(p);
                 }
             }
         }
@@ -467,13 +465,11 @@ pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<
     // every square up to it as the whole board's does, so the nearest position, its path
     // and the costs along it are the same, found sooner.
     let terrain = &view.field.terrain;
-    let (w, h) = (terrain.width(), terrain.height());
     let window = |ft: u32| {
-        let r = (ft / 5) as i32 + 1;
-        let span = |at: i32, most: i32| i64::from((at + side - 1 + r).min(most - 1) - (at - r).max(0) + 1);
-        span(here.origin.x, w) * span(here.origin.y, h)
+        let (lo, hi) = rules::movement::search_window(terrain, here, ft);
+        i64::from(hi.x - lo.x + 1) * i64::from(hi.y - lo.y + 1)
     };
-    let board = i64::from(w) * i64::from(h);
+    let board = i64::from(terrain.width()) * i64::from(terrain.height());
     let widening = [allowance.saturating_mul(2), allowance.saturating_mul(6)]
         .into_iter()
         .filter(|&ft| window(ft) * 4 <= board * 3);

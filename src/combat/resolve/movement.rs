@@ -250,16 +250,10 @@ pub(crate) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, St
     let centre = |p: GridPos| (2 * p.x + side, 2 * p.y + side);
     let (tx, ty) = (2 * tf.origin.x + tf.side, 2 * tf.origin.y + tf.side);
     let r = (max_ft / 5) as i32 + 1;
-    // Only squares near the foe can be within the band of it: a step to a neighbouring
-    // square or hex moves a column and a row at most, so every square the band reaches is
-    // within `near` of one of its cells. The search keeps the order of the whole box.
-    let near = (band.max_ft / 5) as i32 + 2;
-    let (lo_y, hi_y) =
-        ((start.y - r).max(tf.origin.y - near - side + 1), (start.y + r).min(tf.origin.y + tf.side - 1 + near));
-    let (lo_x, hi_x) =
-        ((start.x - r).max(tf.origin.x - near - side + 1), (start.x + r).min(tf.origin.x + tf.side - 1 + near));
-    for y in lo_y..=hi_y {
-        for x in lo_x..=hi_x {
+    // Only the squares near the foe, within the charge's reach, in the order of the whole box.
+    let (near_lo, near_hi) = band.origins_near(tf, side);
+    for y in (start.y - r).max(near_lo.y)..=(start.y + r).min(near_hi.y) {
+        for x in (start.x - r).max(near_lo.x)..=(start.x + r).min(near_hi.x) {
             let d = GridPos::new(x, y);
             let fp = Footprint::new(d, side);
             if d == start || !tf.cells().any(|c| band.covers(b.variant, fp, c)) {
