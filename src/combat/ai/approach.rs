@@ -1,0 +1,221 @@
+//! Where a unit can attack from and how one move gets it nearer: its movement range,
+//! the squares within its reach of a foe, the attack positions it may take, and the
+//! approach the greedy AI (and every behaviour that closes) walks.
+
+use super::foes_of;
+use crate::combat::Battle;
+use crate::grid::{Footprint, GridPos};
+use crate::rules::{self, MoveMode};
+
+/// Where one move action can take `actor` (the battle's derived maps must be fresh).
+pub(crate) fn one_move(b: &Battle, actor: usize) -> std::sync::Arc<rules::MoveRange> {
+    let allowance = rules::allowance_ft(&b.view(), actor, MoveMode::Move);
+    b.move_range(actor, MoveMode::Move, allowance)
+}
+
+/// Whether one move can take `actor` to a square with a foe within its reach (line of
+/// effect aside). No movement search when the box a move can cover meets none of the boxes
+/// from which the band reaches a foe: no square of the move is within reach then.
+pub(super) fn can_reach_with_a_move(b: &Battle, actor: usize) -> bool {
+    let view = b.view();
+    let Some(band) = b.reach_band(b.fighters.at(actor)) else {
+        return false;
+    };
+    let foes = foes_of(b, actor);
+    let me = b.fighters.at(actor).footprint();
+    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
+    let (lo, hi) = rules::movement::search_window(&view.field.terrain, me, allowance);
+    let near = foes.iter().any(|&t| {
+        let (a, z) = band.origins_near(b.fighters.at(t).footprint(), me.side);
+        a.x <= hi.x && lo.x <= z.x && a.y <= hi.y && lo.y <= z.y
+    });
+    if !near {
+        return false;
+    }
+    let within = within_band(b, &view, actor, &foes, band, false);
+    one_move(b, actor).destinations(&view).iter().any(|&(p, _, _)| within.contains(p))
+}
+
+/// Every square from which `actor`, standing there, has a cell of one of `foes` within
+/// `band` (and, if `line`, a line of effect to it): found from the foes' side, over the
+/// squares near each foe ([`rules::ReachBand::origins_near`]).
+fn within_band(
+    b: &Battle,
+    view: &rules::RulesView,
+    actor: usize,
+    foes: &[usize],
+    band: rules::ReachBand,
+    line: bool,
+) -> crate::grid::BitGrid {
+    let terrain = &view.field.terrain;
+    let mut squares = crate::grid::BitGrid::new(terrain.width(), terrain.height());
+    let side = b.fighters.body[actor].size.side();
+    for &t in foes {
+        let tf = b.fighters.at(t).footprint();
+        let (lo, hi) = band.origins_near(tf, side);
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                let p = GridPos::new(x, y);
+                let fp = Footprint::new(p, side);
+                if terrain.in_bounds(p)
+                    && !squares.contains(p)
+                    && tf.cells().any(|c| {
+                        band.covers(b.variant, fp, c) && (!line || rules::cover::has_line_of_effect(view.field, fp, c))
+                    })
+                {
+                    squares.insert(p);
+                }
+            }
+        }
+    }
+    squares
+}
+
+/// Where one move should take the actor: a square from which it can attack (fewest
+/// provocations, then cheapest); failing that, the farthest square it can reach along
+/// the cheapest path to such a square; failing that, the square closest to a foe.
+pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
+    let view = b.view();
+    let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
+    let range = one_move(b, actor);
+    let me = b.fighters.at(actor);
+    let side = me.size().side();
+    let metric = b.variant.range_metric();
+    let here = me.footprint();
+    let squares = AttackSquares::new(b, &view, actor, foes);
+    let can_attack_from = |p: GridPos| squares.contain(b, &view, actor, foes, Footprint::new(p, side));
+    let reachable = range.destinations(&view);
+    // hex-phases: after a move, a second move leaves no attack this phase ("an attack action
+    // and a move action, or two move actions"). Ending it beside the foe, or a hex or two
+    // short, only hands the foe the first blow; within one move of an attack position the
+    // phase is better ended there, so the next phase is move + attack.
+    let last_move = b.variant.numbers().ai.second_move_may_wait && b.budget().moves_taken() >= 1;
+    // The squares in the order of preference (each once, so the first that will do is the
+    // best of them): a shooter's squares are tested one by one, and most often the first
+    // few will do.
+    let mut preferred: Vec<((u32, u32), GridPos)> =
+        reachable.iter().map(|&(p, cost, provokes)| ((provokes, cost), p)).collect();
+    preferred.sort_unstable();
+    let striking = preferred.into_iter().find(|&(_, p)| can_attack_from(p));
+    if let Some((_, p)) = striking {
+        return if last_move { None } else { Some(p) };
+    }
+    // Plan the whole way to the nearest attack position and go as far as one move allows
+    // (with the phase's last move, only as far as striking distance). Where two or six
+    // moves' window is well short of the whole board, the search stops there first and
+    // widens only if no attack position is that near: a search that stops at a cost finds
+    // every square up to it as the whole board's does, so the nearest position, its path
+    // and the costs along it are the same, found sooner.
+    let terrain = &view.field.terrain;
+    let window = |ft: u32| {
+        let (lo, hi) = rules::movement::search_window(terrain, here, ft);
+        i64::from(hi.x - lo.x + 1) * i64::from(hi.y - lo.y + 1)
+    };
+    let board = i64::from(terrain.width()) * i64::from(terrain.height());
+    let widening = [allowance.saturating_mul(2), allowance.saturating_mul(6)]
+        .into_iter()
+        .filter(|&ft| window(ft) * 4 <= board * 3);
+    let mut found = None;
+    for budget in widening.chain([u32::MAX / 4]) {
+        let range = b.move_range(actor, MoveMode::Move, budget);
+        let mut candidates = range.destinations(&view);
+        candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
+        if let Some(&(goal, goal_cost, _)) = candidates.iter().find(|(p, _, _)| can_attack_from(*p)) {
+            found = Some((range, candidates, goal, goal_cost));
+            break;
+        }
+    }
+    if let Some((whole, candidates, goal, goal_cost)) = found
+        && let Ok(plan) = whole.plan_to(&view, goal)
+    {
+        let cost_from_here: std::collections::BTreeMap<GridPos, u32> =
+            candidates.iter().map(|&(p, c, _)| (p, c)).collect();
+        let ends: std::collections::BTreeSet<GridPos> = reachable.iter().map(|(p, _, _)| *p).collect();
+        let at_striking_distance =
+            |p: &GridPos| cost_from_here.get(p).is_some_and(|&c| goal_cost.saturating_sub(c) <= allowance);
+        if last_move && let Some(p) = plan.squares.iter().find(|p| ends.contains(p) && at_striking_distance(p)) {
+            return Some(*p);
+        }
+        if let Some(p) = plan.squares.iter().rev().find(|p| ends.contains(p)) {
+            return Some(*p);
+        }
+    }
+    let now = foes.iter().map(|&t| metric.footprint_ft(here, b.fighters.at(t).footprint())).min().unwrap_or(0);
+    reachable
+        .into_iter()
+        .map(|(p, cost, _)| {
+            let fp = Footprint::new(p, side);
+            let dist =
+                foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters.at(t).footprint())).min().unwrap_or(u32::MAX);
+            ((dist, cost), p)
+        })
+        .filter(|((dist, _), _)| *dist < now)
+        .min()
+        .map(|(_, p)| p)
+}
+
+/// Where the actor could attack one of `foes` from, for one decision. With a melee weapon the
+/// squares are found once, from the foes' side: each square within its reach band of a foe's
+/// square, with a line of effect to it ([`attack_position`]'s own test, made over a box round
+/// each foe square that holds every square the band reaches). A ranged weapon's squares are
+/// asked one by one.
+struct AttackSquares(Option<crate::grid::BitGrid>);
+
+impl AttackSquares {
+    fn new(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize]) -> AttackSquares {
+        let me = b.fighters.at(actor);
+        if me.wielded().def.is_ranged() {
+            return AttackSquares(None);
+        }
+        let Some(band) = b.reach_band(me) else {
+            let terrain = &view.field.terrain;
+            return AttackSquares(Some(crate::grid::BitGrid::new(terrain.width(), terrain.height())));
+        };
+        let squares = within_band(b, view, actor, foes, band, true);
+        AttackSquares(Some(squares))
+    }
+
+    /// Whether the actor could attack one of `foes` standing on `fp`.
+    fn contain(&self, b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
+        match &self.0 {
+            Some(squares) => squares.contains(fp.origin),
+            None => attack_position(b, view, actor, foes, fp),
+        }
+    }
+}
+
+/// Whether the actor, standing on `fp`, could attack one of `foes` with its weapon.
+pub(crate) fn attack_position(
+    b: &Battle,
+    view: &rules::RulesView,
+    actor: usize,
+    foes: &[usize],
+    fp: Footprint,
+) -> bool {
+    let me = b.fighters.at(actor);
+    let metric = b.variant.range_metric();
+    if me.wielded().def.is_ranged() {
+        let max = me.wielded().def.range_increment_ft * 10;
+        foes.iter().any(|&t| {
+            let tf = b.fighters.at(t).footprint();
+            let d = metric.footprint_ft(fp, tf);
+            d > 5 && d <= max && {
+                if matches!(b.variant.grid().cover, crate::variants::CoverRule::NoTargetingPastWalls { .. }) {
+                    // Any cover but a low wall's forbids the shot there.
+                    let reach = rules::AttackReach::Ranged;
+                    let c = rules::cover::cover_at(view.field, view.occupancy, (actor, fp), (t, tf), reach, false);
+                    c.can_target
+                } else {
+                    // Elsewhere only total cover does, and one clear line disproves it.
+                    tf.cells().any(|c| rules::cover::has_line_of_effect(view.field, fp, c))
+                }
+            }
+        })
+    } else {
+        let Some(band) = b.reach_band(me) else { return false };
+        foes.iter().any(|&t| {
+            let tf = b.fighters.at(t).footprint();
+            tf.cells().any(|c| band.covers(b.variant, fp, c) && rules::cover::has_line_of_effect(view.field, fp, c))
+        })
+    }
+}
