@@ -13,10 +13,10 @@ pub mod behaviours;
 mod candidates;
 pub mod tactical;
 
+use approach::can_reach_with_a_move;
+pub(crate) use approach::{attack_position, best_approach, one_move};
 pub use behaviours::Behaviour;
 pub use tactical::{Difficulty, Tactical};
-pub(crate) use approach::{attack_position, best_approach, one_move};
-use approach::can_reach_with_a_move;
 
 use super::command::{Command, GrappleFollowUp};
 use super::{Battle, BattleWorld};

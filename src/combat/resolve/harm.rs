@@ -7,9 +7,10 @@ use super::*;
 use crate::combat::battle::{Derived, EventLog, change_condition, run_with, with_taken};
 use crate::combat::fighter::Grapple;
 use crate::combat::struck::{Harm, HarmSchedule};
-use crate::rules::{Combatant, Conditions, Health, Stats};
+use crate::rules::{Body, Combatant, Conditions, Health, Stats};
 use crate::variants::{Dropped, RuleChoices};
-use bevy::prelude::{Entity, World};
+use bevy::ecs::system::SystemState;
+use bevy::prelude::{Entity, Query, ResMut, World};
 
 /// `amount` hit points from `a` to `t` (the dice rolled and terms named), dealt by the
 /// harm pipeline on the battle's world.
@@ -45,18 +46,33 @@ fn with_log_and_maps<U>(world: &mut World, work: impl FnOnce(&mut World, &mut Ev
     })
 }
 
-/// Ends `e`'s grapple for both, on the battle's world: the one it is locked with lets go
-/// first (`lets_go`).
+/// Ends `e`'s grapple for both, on the battle's world, as the grapple systems end one
+/// ([`release_both`]: the one it is locked with lets go first).
 pub(crate) fn release(world: &mut World, e: Entity) {
     let other = world.get::<Grapple>(e).expect(A_COMBATANT).with;
-    with_log_and_maps(world, |world, log, derived| {
-        let mut grapplers = world.query::<(&Combatant, &mut Grapple, &mut Conditions)>();
-        for who in [other, Some(e)].into_iter().flatten() {
-            if let Ok((combatant, mut grapple, mut conditions)) = grapplers.get_mut(world, who) {
-                lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
-            }
-        }
-    })
+    let mut state = SystemState::<(Grapplers, ResMut<EventLog>, ResMut<Derived>)>::new(world);
+    let (mut fighters, mut log, mut derived) =
+        state.get_mut(world).expect("the world holds a battle (`store::furnish`)");
+    release_both(e, other, &mut fighters, &mut log, &mut derived);
+}
+
+/// The grapplers' components that breaking free reads and changes.
+pub(crate) type Grapplers<'w, 's> =
+    Query<'w, 's, (&'static Combatant, &'static Stats, &'static Body, &'static mut Grapple, &'static mut Conditions)>;
+
+/// Ends the grapple of `me` and `other` for both: neither holds, pins or is grappled (the
+/// other lets go first).
+pub(crate) fn release_both(
+    me: Entity,
+    other: Option<Entity>,
+    fighters: &mut Grapplers,
+    log: &mut EventLog,
+    derived: &mut Derived,
+) {
+    for who in [other, Some(me)].into_iter().flatten() {
+        let Ok((combatant, _, _, mut grapple, mut conditions)) = fighters.get_mut(who) else { continue };
+        lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
+    }
 }
 
 /// One grappler's part in a grapple's end: it neither holds nor pins, is held by nobody,

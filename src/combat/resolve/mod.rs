@@ -16,7 +16,7 @@ mod validate;
 pub(crate) use super::battle::Maneuver;
 pub(crate) use actions::maneuver_checked;
 pub(crate) use economy::{take_move, take_standard};
-pub(crate) use harm::{apply_damage, death_check, kill, lets_go, release, set_condition};
+pub(crate) use harm::{Grapplers, apply_damage, death_check, kill, release, release_both, set_condition};
 pub use movement::{Leg, Then, Walk};
 pub(crate) use movement::{beside, charge_path, charge_walk, drag_beside, straight_run};
 pub(crate) use reactions::{opportunity, provoke_threateners};

@@ -1,19 +1,16 @@
 //! Breaking free of a grapple by an opposed check (d20-classic, osr-segments, hex-phases): a
 //! system over the two grapplers' own components, their `Grapple` and `Conditions` the only
-//! ones it changes, with the dice and the log; and the end of a grapple for both, which the
-//! variants' own escapes share.
+//! ones it changes, with the dice and the log. The end of a grapple for both, which the
+//! variants' own escapes and a spoilt drag share, is `resolve::release_both`.
 
 use super::Turn;
 use crate::combat::Command;
 use crate::combat::battle::{Derived, EventLog};
 use crate::combat::event::CombatEvent;
-use crate::combat::fighter::Grapple;
-use crate::rules::{Body, Combatant, Conditions, Dice, Stats};
+use crate::rules::{Body, Dice, Stats};
 use bevy::prelude::*;
 
-/// The grapplers' components that breaking free reads and changes.
-pub(crate) type Grapplers<'w, 's> =
-    Query<'w, 's, (&'static Combatant, &'static Stats, &'static Body, &'static mut Grapple, &'static mut Conditions)>;
+pub(crate) use crate::combat::resolve::{Grapplers, release_both};
 
 /// Escaping: d20 + base attack + Strength + the size modifier (−4 a category, Large +4)
 /// against the holder's; the higher total wins, ties to the higher bonus, and a win ends
@@ -53,20 +50,5 @@ pub(crate) fn escape_by_opposed_check(
     });
     if success {
         release_both(me, Some(other), &mut fighters, &mut log, &mut derived);
-    }
-}
-
-/// Ends the grapple of `me` and `other` for both: neither holds, pins or is grappled (the
-/// other lets go first).
-pub(crate) fn release_both(
-    me: Entity,
-    other: Option<Entity>,
-    fighters: &mut Grapplers,
-    log: &mut EventLog,
-    derived: &mut Derived,
-) {
-    for who in [other, Some(me)].into_iter().flatten() {
-        let Ok((combatant, _, _, mut grapple, mut conditions)) = fighters.get_mut(who) else { continue };
-        crate::combat::resolve::lets_go(&combatant.id, &mut grapple, &mut conditions, log, derived);
     }
 }
