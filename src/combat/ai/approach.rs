@@ -219,3 +219,50 @@ pub(crate) fn attack_position(
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::{BattleOptions, BattleWorld, Command};
+    use crate::level::{Catalogue, Level};
+    use crate::variants::RulesVariant;
+
+    /// The movement search itself, with no bound in front of it.
+    fn searched(b: &Battle, actor: usize) -> bool {
+        let view = b.view();
+        let Some(band) = b.reach_band(b.fighters.at(actor)) else { return false };
+        let within = within_band(b, &view, actor, &foes_of(b, actor), band, false);
+        one_move(b, actor).destinations(&view).iter().any(|&(p, _, _)| within.contains(p))
+    }
+
+    /// Over battles played on by greedy (a large board and a small one, every variant), the
+    /// bound that skips the search never says no where the search finds a square in reach,
+    /// and it does skip some searches (units far apart on the large board).
+    #[test]
+    fn reaching_a_foe_with_a_move_is_what_the_movement_search_finds() {
+        let cat = Catalogue::builtin();
+        let mut skipped = 0;
+        for file in ["great-melee.ron", "pike-ford.ron"] {
+            let level = Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+            for v in RulesVariant::ALL {
+                let mut battle = BattleWorld::new(&level, &cat, v, 5, BattleOptions::default());
+                for command in 0..160 {
+                    let Some(actor) = battle.actor() else { break };
+                    if command % 8 == 0 {
+                        let b = battle.read();
+                        for unit in (0..b.fighters.len()).filter(|&u| b.fighters.conditions[u].in_fight()) {
+                            let (bounded, full) = (can_reach_with_a_move(&b, unit), searched(&b, unit));
+                            assert_eq!(bounded, full, "{file} {v}: unit {unit} after {command} commands");
+                            skipped += usize::from(!full);
+                        }
+                    }
+                    let cmd = super::super::greedy(&battle.read(), actor);
+                    if battle.execute(cmd).is_err() {
+                        let _ = battle.execute(Command::EndTurn);
+                    }
+                }
+            }
+        }
+        assert!(skipped > 0, "some unit could not reach a foe with one move");
+    }
+}
