@@ -29,11 +29,22 @@ pub(super) fn can_reach_with_a_move(b: &Battle, actor: usize) -> bool {
         let (a, z) = band.origins_near(b.fighters.at(t).footprint(), me.side);
         a.x <= hi.x && lo.x <= z.x && a.y <= hi.y && lo.y <= z.y
     });
-    if !near {
-        return false;
-    }
-    let within = within_band(b, &view, actor, &foes, band, false);
-    one_move(b, actor).destinations(&view).iter().any(|&(p, _, _)| within.contains(p))
+    near && searched_reach(b, &view, actor, &foes, band, allowance)
+}
+
+/// Whether a square of `actor`'s move (the movement search with `allowance`) has one of
+/// `foes` within `band`.
+fn searched_reach(
+    b: &Battle,
+    view: &rules::RulesView,
+    actor: usize,
+    foes: &[usize],
+    band: rules::ReachBand,
+    allowance: u32,
+) -> bool {
+    let within = within_band(b, view, actor, foes, band, false);
+    let range = b.move_range(actor, MoveMode::Move, allowance);
+    range.destinations(view).iter().any(|&(p, _, _)| within.contains(p))
 }
 
 /// Every square from which `actor`, standing there, has a cell of one of `foes` within
@@ -231,8 +242,8 @@ mod tests {
     fn searched(b: &Battle, actor: usize) -> bool {
         let view = b.view();
         let Some(band) = b.reach_band(b.fighters.at(actor)) else { return false };
-        let within = within_band(b, &view, actor, &foes_of(b, actor), band, false);
-        one_move(b, actor).destinations(&view).iter().any(|&(p, _, _)| within.contains(p))
+        let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
+        searched_reach(b, &view, actor, &foes_of(b, actor), band, allowance)
     }
 
     /// Over battles played on by greedy (a large board and a small one, every variant), the

@@ -77,13 +77,7 @@ pub(crate) fn release_both(
 
 /// One grappler's part in a grapple's end: it neither holds nor pins, is held by nobody,
 /// and is no longer pinned or grappled (each condition lost is logged).
-pub(crate) fn lets_go(
-    unit: &str,
-    grapple: &mut Grapple,
-    conditions: &mut Conditions,
-    log: &mut EventLog,
-    derived: &mut Derived,
-) {
+fn lets_go(unit: &str, grapple: &mut Grapple, conditions: &mut Conditions, log: &mut EventLog, derived: &mut Derived) {
     *grapple = Grapple::default();
     for condition in [Condition::Pinned, Condition::Grappled] {
         change_condition(unit, conditions, condition, false, log, derived);
