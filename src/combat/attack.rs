@@ -230,6 +230,15 @@ pub fn forecast(b: &Battle, view: &RulesView, a: usize, t: usize, kind: &AttackK
             confirmed: rule == Criticals::Confirmed,
         }),
     };
-    let flat = if profile.legal { damage_terms(b, a, t, profile.melee).iter().map(|m| m.value).sum() } else { 0 };
+    // A charge's damage bonus is the charger's only for the charge's own attacks
+    // (`resolve::strike::charge_attack`), so it is not among its standing terms yet.
+    let numbers = b.variant.numbers();
+    let charge = match (ctx.charge, weapon.hands) {
+        (false, _) => 0,
+        (true, crate::level::Hands::Two) => numbers.charge_damage_two_handed,
+        (true, _) => numbers.charge_damage,
+    };
+    let terms = || damage_terms(b, a, t, profile.melee).iter().map(|m| m.value).sum::<i32>();
+    let flat = if profile.legal { terms() + charge } else { 0 };
     Forecast { profile, dice: (dice.count, dice.sides), flat, criticals }
 }

@@ -1,4 +1,4 @@
-//! The per-action comparison: one attack or one walk, in the situation of a battle in play,
+//! The per-action comparison: one attack, charge or walk, in the situation of a battle in play,
 //! worked out under every variant at once. Each variant keeps a mirror (its own battle in its
 //! own World, set up from the same level) which is put in the live battle's situation (where
 //! each unit stands, its conditions and its weapon) and then asked through the functions the
@@ -7,6 +7,7 @@
 //! what it costs from a fresh opportunity in the variant's own economy.
 
 use crate::combat::attack::forecast;
+use crate::combat::battle::AttackContext;
 use crate::combat::odds::AttackOdds;
 use crate::combat::{AttackKind, Battle, BattleOptions, BattleWorld, Command};
 use crate::grid::GridPos;
@@ -71,10 +72,33 @@ impl Mirrors {
     /// `a`'s attack on `t` under every variant, as things stand in `live`.
     pub fn attack(&mut self, live: &Battle, a: usize, t: usize) -> Vec<ActionRow> {
         self.rows(live, |world| {
-            let mut row = attack_row(&world.read(), a, t);
+            let mut row = attack_row(&world.read(), a, t, &AttackContext::default());
             if row.refused.is_none() {
                 let attack = Command::Attack { target: world.read().fighters.combatant[t].id.clone() };
                 row.cost = crate::control::action_cost(world, a, &attack);
+            }
+            row
+        })
+    }
+
+    /// `a`'s charge at `t` under every variant, as things stand in `live`: each variant's own
+    /// charge line from where `a` stands, and its attack (with the charge's bonuses) from
+    /// where that line ends.
+    pub fn charge(&mut self, live: &Battle, a: usize, t: usize) -> Vec<ActionRow> {
+        self.rows(live, |world| {
+            let end = match world.read().charge_end(a, t) {
+                Ok(end) => end,
+                Err(why) => return ActionRow::refused(world.variant(), why),
+            };
+            let home = world.read().fighters.position[a].0;
+            world.scene().fighter::<Position>(a).0 = end;
+            let mut row = attack_row(&world.read(), a, t, &AttackContext { charge: true });
+            world.scene().fighter::<Position>(a).0 = home;
+            if row.refused.is_none() {
+                let numbers = world.variant().numbers();
+                row.reply = row.reply.map(|reply| reply && !numbers.charge_target_cannot_react);
+                let charge = Command::Charge { target: world.read().fighters.combatant[t].id.clone() };
+                row.cost = crate::control::action_cost(world, a, &charge);
             }
             row
         })
@@ -129,10 +153,10 @@ fn opportunity_damage(b: &Battle, by: &[usize], on: usize) -> f64 {
         .fold(0.0, |all, d| all + d)
 }
 
-/// `a`'s attack on `t` in `b`, all but its cost.
-fn attack_row(b: &Battle, a: usize, t: usize) -> ActionRow {
+/// `a`'s attack on `t` in `b` (in `ctx`: a charge's or not), all but its cost.
+fn attack_row(b: &Battle, a: usize, t: usize, ctx: &AttackContext) -> ActionRow {
     let view = b.view();
-    let seen = forecast(b, &view, a, t, &AttackKind::Primary, &Default::default());
+    let seen = forecast(b, &view, a, t, &AttackKind::Primary, ctx);
     if !seen.profile.legal {
         return ActionRow::refused(b.variant, seen.profile.reason.unwrap_or_default());
     }

@@ -229,55 +229,63 @@ pub(super) fn batch_window(
     let (level_name, seed) = (boards.level_name.clone(), setup.seed);
     let mut watch = None;
     let mut open = live.open;
-    egui::Window::new("Batch comparison").open(&mut open).default_width(560.0).show(&ctx, |ui| {
-        ui.horizontal(|ui| {
-            ui.label("battles per variant");
-            ui.add_enabled(!live.running(), egui::DragValue::new(&mut live.battles).range(10..=5000).speed(10));
-            if live.running() {
-                if ui.button("Stop").clicked() {
-                    live.halt();
+    // Below the top bar, so that its Pause and Step stay in reach.
+    let below_bar = [16.0, crate::view::camera::PANELS[2] + 8.0];
+    egui::Window::new("Batch comparison").open(&mut open).default_width(560.0).default_pos(below_bar).show(
+        &ctx,
+        |ui| {
+            ui.horizontal(|ui| {
+                ui.label("battles per variant");
+                ui.add_enabled(!live.running(), egui::DragValue::new(&mut live.battles).range(10..=5000).speed(10));
+                if live.running() {
+                    if ui.button("Stop").clicked() {
+                        live.halt();
+                    }
+                } else if ui.button("Run").clicked() {
+                    let ais = boards.ais();
+                    live.start(&setup, ais);
                 }
-            } else if ui.button("Run").clicked() {
-                let ais = boards.ais();
-                live.start(&setup, ais);
+            });
+            let (done, asked) = (live.done(), live.battles);
+            ui.add(egui::ProgressBar::new(done as f32 / asked.max(1) as f32).text(format!(
+                "{done} of {asked} battles per variant, seeds {seed}–{}",
+                seed + u64::from(asked.saturating_sub(1))
+            )));
+            let Some(report) = live.report(&level_name, seed, &sides).cloned() else {
+                ui.weak("Run plays the same battles as `fivefoot compare` with this level, seed and AIs.");
+                return;
+            };
+            ui.horizontal(|ui| {
+                for (view, name) in View::ALL {
+                    ui.selectable_value(&mut live.view, view, name);
+                }
+            });
+            match live.view {
+                View::WinRate => win_rates(ui, &report, &sides),
+                View::Length => lengths(ui, &report),
+                View::Damage => damage(ui, &report, &sides),
+                View::Table => {
+                    // A fixed-width table: its rows kept whole (scrolled sideways), not wrapped.
+                    let table = egui::Label::new(egui::RichText::new(report.table()).monospace())
+                        .wrap_mode(egui::TextWrapMode::Extend);
+                    egui::ScrollArea::both().max_height(320.0).show(ui, |ui| ui.add(table));
+                }
+                View::Battles => watch = battles_list(ui, &live.winners, &report, seed),
             }
-        });
-        let (done, asked) = (live.done(), live.battles);
-        ui.add(egui::ProgressBar::new(done as f32 / asked.max(1) as f32).text(format!(
-            "{done} of {asked} battles per variant, seeds {seed}–{}",
-            seed + u64::from(asked.saturating_sub(1))
-        )));
-        let Some(report) = live.report(&level_name, seed, &sides).cloned() else {
-            ui.weak("Run plays the same battles as `fivefoot compare` with this level, seed and AIs.");
-            return;
-        };
-        ui.horizontal(|ui| {
-            for (view, name) in View::ALL {
-                ui.selectable_value(&mut live.view, view, name);
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("Export table (CSV) and charts (PNG, SVG)").clicked() {
+                    live.notice = Some(match export(&setup, &report) {
+                        Ok(dir) => format!("written to {}", dir.display()),
+                        Err(e) => format!("export failed: {e}"),
+                    });
+                }
+            });
+            if let Some(notice) = &live.notice {
+                ui.label(notice);
             }
-        });
-        match live.view {
-            View::WinRate => win_rates(ui, &report, &sides),
-            View::Length => lengths(ui, &report),
-            View::Damage => damage(ui, &report, &sides),
-            View::Table => {
-                egui::ScrollArea::both().max_height(320.0).show(ui, |ui| ui.monospace(report.table()));
-            }
-            View::Battles => watch = battles_list(ui, &live.winners, &report, seed),
-        }
-        ui.separator();
-        ui.horizontal(|ui| {
-            if ui.button("Export table (CSV) and charts (PNG, SVG)").clicked() {
-                live.notice = Some(match export(&setup, &report) {
-                    Ok(dir) => format!("written to {}", dir.display()),
-                    Err(e) => format!("export failed: {e}"),
-                });
-            }
-        });
-        if let Some(notice) = &live.notice {
-            ui.label(notice);
-        }
-    });
+        },
+    );
     live.open = open;
     if let Some(i) = watch {
         let replay = CompareSetup { seed: seed + u64::from(i), ..setup.clone() };
@@ -389,7 +397,7 @@ fn battles_list(ui: &mut egui::Ui, winners: &[Vec<String>], report: &CompareRepo
     let specs: Vec<&str> = report.variants.0.iter().map(|(k, _)| k.as_str()).collect();
     ui.weak(format!("winner under each of: {}", specs.join(", ")));
     let mut watch = None;
-    egui::ScrollArea::vertical().max_height(300.0).show_rows(ui, 20.0, winners.len(), |ui, rows| {
+    egui::ScrollArea::both().max_height(300.0).show_rows(ui, 20.0, winners.len(), |ui, rows| {
         for i in rows {
             ui.horizontal(|ui| {
                 if ui.small_button("Watch").clicked() {

@@ -124,15 +124,13 @@ pub fn plan_for_click(battle: &BattleWorld, tool: Tool, cell: GridPos) -> Result
         (None, true) => vec![Tool::Move.command(cell, "")],
         (None, false) => vec![tool.command(cell, "")],
     };
+    // Refused every way, the plainest way's reason is the one to give (a foe out of reach,
+    // not that a full attack needs the whole turn): the candidates end with it.
     let mut reason = String::new();
     for cmd in candidates {
         match battle.validate(&cmd) {
             Ok(plan) => return Ok(plan),
-            Err(e) => {
-                if reason.is_empty() {
-                    reason = e.to_string();
-                }
-            }
+            Err(e) => reason = e.to_string(),
         }
     }
     Err(reason)

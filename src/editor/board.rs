@@ -18,8 +18,7 @@ use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::prelude::{TilePos, TileTextureIndex};
 
-/// Room the editor's panels take round the board, in logical pixels: left, right, top.
-pub const EDITOR_PANELS: [f32; 4] = [290.0, 320.0, 40.0, 26.0];
+pub use crate::view::camera::EDITOR_PANELS;
 
 /// What the board shows now, to redraw only what changed.
 #[derive(Resource, Default)]

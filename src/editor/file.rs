@@ -31,11 +31,15 @@ impl EditorDoc {
         if self.path.as_ref().is_some_and(|own| super::session::same_file(own, &path)) {
             return self.save(); // its own file: as Ctrl+S (unchanged, the bytes stay)
         }
-        self.clear_recovery();
-        // Saved as Ctrl+S saves, to the new path; nothing counts as saved there yet.
+        // Saved as Ctrl+S saves, to the new path; nothing counts as saved there yet. The old
+        // path's recovery file goes only once the edits are safe in the new file.
+        let old_recovery = self.recovery_path();
         let (old_path, old_saved) = (self.path.replace(path), self.saved.take());
         match self.save() {
-            Ok(path) => Ok(path),
+            Ok(path) => {
+                let _ = std::fs::remove_file(old_recovery);
+                Ok(path)
+            }
             Err(e) => {
                 (self.path, self.saved) = (old_path, old_saved);
                 Err(e)
@@ -136,7 +140,10 @@ fn file_window(
     let ctx = contexts.ctx_mut()?;
     let menu = &mut *menu;
     let mut open = true;
-    egui::Window::new("File").collapsible(false).resizable(false).open(&mut open).show(ctx, |ui| {
+    // Below the top bar (its Undo, Redo and Save stay in reach), over the board.
+    let below_bar = [crate::view::camera::EDITOR_PANELS[0] + 12.0, crate::view::camera::EDITOR_PANELS[2] + 12.0];
+    let window = egui::Window::new("File").collapsible(false).resizable(false).default_pos(below_bar);
+    window.open(&mut open).show(ctx, |ui| {
         ui.label(format!("Now: {}", doc.path.as_ref().map_or("(not saved yet)".into(), |p| p.display().to_string())));
         ui.horizontal(|ui| {
             ui.label("Path");

@@ -111,8 +111,14 @@ impl EditorDoc {
             self.recovered = None;
             return Ok(path);
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        // A new folder for the level is made, but only inside one that is there: a mistyped
+        // path does not grow a tree of folders.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+            let above = dir.parent().filter(|up| !up.as_os_str().is_empty());
+            if let Some(up) = above.filter(|up| !up.is_dir()) {
+                return Err(format!("{}: no such folder (save into a folder that exists)", up.display()));
+            }
+            std::fs::create_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
         save_atomic(self.doc.level(), &path).map_err(|e| e.to_string())?;
         self.mark_saved();

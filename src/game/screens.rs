@@ -134,7 +134,8 @@ fn menu_screen(
             ui.add(egui::TextEdit::singleline(&mut choice.seed_text).desired_width(120.0));
             match super::seed_from_text(&choice.seed_text) {
                 Ok(seed) if choice.seed_text.trim().parse::<u64>().is_err() => {
-                    ui.weak(format!("text is hashed: seed {seed}"));
+                    // The number on hover: twenty digits would widen the menu as they appear.
+                    ui.weak("(text: hashed)").on_hover_text(format!("the seed: {seed}"));
                 }
                 Ok(_) => {}
                 Err(why) => {
@@ -215,18 +216,26 @@ fn ai_pickers(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSu
                 continue;
             }
             let current = choice.ais.get(side).or(level.ais.get(side)).copied().unwrap_or_default();
-            egui::ComboBox::from_id_salt(("ai", side.as_str())).selected_text(format!("{side}: {current}")).show_ui(
-                ui,
-                |ui| {
-                    for kind in crate::combat::AiKind::ALL {
-                        if ui.selectable_label(current == kind, kind.to_string()).clicked() {
-                            choice.ais.insert(side.clone(), kind);
-                        }
+            let selected = format!("{side}: {}", ai_label(current));
+            egui::ComboBox::from_id_salt(("ai", side.as_str())).selected_text(selected).show_ui(ui, |ui| {
+                for kind in crate::combat::AiKind::ALL {
+                    if ui.selectable_label(current == kind, ai_label(kind)).clicked() {
+                        choice.ais.insert(side.clone(), kind);
                     }
-                },
-            );
+                }
+            });
         }
     });
+}
+
+/// An AI as the menu lists it: the tactical AI by its difficulty, each named (the command
+/// line's `tactical` is `tactical:normal`).
+fn ai_label(kind: crate::combat::AiKind) -> String {
+    match kind {
+        crate::combat::AiKind::Tactical(d) => format!("tactical: {}", d.id()),
+        crate::combat::AiKind::Greedy => "greedy (the baseline)".into(),
+        other => other.to_string(),
+    }
 }
 
 /// The house rules the menu will start the battle with: those ticked (only those that

@@ -84,14 +84,17 @@ fn collect_log(
     res: Option<Res<BattleRes>>,
 ) {
     let attack_target = res.map_or("AC", |r| r.battle.variant().numbers().attack_target.as_str());
-    // An opportunity that ended by itself is said before the next one begins.
+    // An opportunity that ended by itself is said before the clock moves on (a new round or
+    // phase, or the next one's turn).
     let mut ended: Vec<String> = ended.read().map(TurnEndedByItself::describe).collect();
     // The AI's reason comes before what its command did (one AI command a frame at most).
     for r in reasons.read() {
         log.push(format!("why: {}", r.reason), true);
     }
     for e in events.read() {
-        if matches!(e.0, crate::combat::CombatEvent::TurnStarted { .. }) && !ended.is_empty() {
+        use crate::combat::CombatEvent as E;
+        let clock_moves = matches!(e.0, E::TurnStarted { .. } | E::RoundStarted { .. } | E::PhaseStarted { .. });
+        if clock_moves && !ended.is_empty() {
             let line = ended.remove(0);
             feedback.0 = Some(line.clone());
             log.push(line, false);
@@ -186,20 +189,6 @@ fn hud(
             if !house.is_empty() {
                 ui.label(format!("+ {}", house.join(" + ")));
             }
-            ui.label("|");
-            if let Some(s) = &setup {
-                ui.label(format!("seed {}", s.seed));
-            }
-            let you =
-                if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };
-            ui.label(you);
-            let sides: std::collections::BTreeSet<&str> = b.fighters.iter().map(|f| f.side().0.as_str()).collect();
-            let ais: Vec<String> = sides
-                .iter()
-                .filter(|s| !humans.0.iter().any(|h| h == *s))
-                .map(|s| format!("{s}: {}", res.ai_of(s)))
-                .collect();
-            ui.label(format!("AI {}", ais.join(", ")));
             ui.separator();
             ui.toggle_value(&mut layers.enemy_threat, format!("Threat ({})", hint(GameAction::ToggleThreatLayer)));
             ui.toggle_value(&mut layers.range, format!("Range ({})", hint(GameAction::ToggleRangeLayer)));
@@ -222,17 +211,11 @@ fn hud(
                 .on_hover_text("show in the log why the AI chose each command (the tactical AI says)");
             ui.toggle_value(&mut ai_squares.0, "AI squares").on_hover_text(
                 "show the candidates the tactical AI weighed for its last command, on their squares, \
-                 red (worst) to green (best), with their scores; the chosen one ringed",
+                 red (worst) to green (best), with their scores; the chosen one ringed; the side \
+                 panel lists them by name",
             );
             if ui.button("Pause (Esc)").clicked() {
                 paused.0 = true;
-            }
-            let frame = diagnostics
-                .as_ref()
-                .and_then(|d| d.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME))
-                .and_then(|d| d.smoothed());
-            if let Some(ms) = frame {
-                ui.label(format!("{ms:.1} ms/frame, AI {:.2} ms", thinking.max_ms));
             }
         });
     });
@@ -311,6 +294,22 @@ fn hud(
 
     egui::Panel::right("info").exact_size(crate::view::camera::PANELS[1] - 14.0).show(&mut root, |ui| {
         ui.label(egui::RichText::new(clock_line(&b)).color(egui::Color32::from_rgb(255, 225, 130)));
+        // Who plays what, the seed, and how the frame and the AI are keeping up.
+        let you = if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };
+        let sides: std::collections::BTreeSet<&str> = b.fighters.iter().map(|f| f.side().0.as_str()).collect();
+        let ais: Vec<String> = sides
+            .iter()
+            .filter(|s| !humans.0.iter().any(|h| h == *s))
+            .map(|s| format!("{s}: {}", res.ai_of(s)))
+            .collect();
+        let mut about = vec![you, format!("AI {}", ais.join(", "))];
+        about.extend(setup.as_ref().map(|s| format!("seed {}", s.seed)));
+        let frame = diagnostics
+            .as_ref()
+            .and_then(|d| d.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME))
+            .and_then(|d| d.smoothed());
+        about.extend(frame.map(|ms| format!("{ms:.1} ms/frame, AI {:.2} ms", thinking.max_ms)));
+        ui.label(egui::RichText::new(about.join(" | ")).weak());
         if let Some(w) = &*b.winner {
             ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));
         }
@@ -444,6 +443,9 @@ fn hud(
             }
         }
         variants::show(ui, &table, b.variant);
+        if ai_squares.0 {
+            ai_lines(ui, &res.ai_squares);
+        }
         ui.separator();
         ui.strong("Combat log");
         egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
@@ -458,6 +460,26 @@ fn hud(
     Ok(())
 }
 
+/// The lines the AI weighed for its last command, best first, by name: the overlay's
+/// squares show only their scores.
+fn ai_lines(ui: &mut egui::Ui, scored: &[crate::combat::ai::ScoredSquare]) {
+    ui.separator();
+    if scored.is_empty() {
+        ui.label(egui::RichText::new("AI squares: the last command had no other line to weigh").weak());
+        return;
+    }
+    egui::CollapsingHeader::new("AI squares: the lines weighed").default_open(true).show(ui, |ui| {
+        let mut lines: Vec<_> = scored.iter().collect();
+        lines.sort_by(|a, b| b.score.total_cmp(&a.score));
+        for s in lines {
+            let chosen = if s.chosen { " (chosen)" } else { "" };
+            let text =
+                egui::RichText::new(format!("{:+.2} at ({}, {}): {}{chosen}", s.score, s.square.x, s.square.y, s.line));
+            ui.label(if s.chosen { text.strong() } else { text });
+        }
+    });
+}
+
 /// What a charge brings in this variant besides the modifiers listed, including what a
 /// d20 player would expect and this variant's source does not give.
 pub fn charge_notes(n: &crate::combat::variants::VariantNumbers) -> Vec<String> {
@@ -470,6 +492,11 @@ pub fn charge_notes(n: &crate::combat::variants::VariantNumbers) -> Vec<String> 
         (d, d2) if d == d2 => format!("{d:+} damage on a hit"),
         (d, d2) => format!("{d:+} damage on a hit ({d2:+} with a two-handed weapon)"),
     });
+    if n.charge_full_attack {
+        // Source 002: "If they end the move with a target in a threatened square, they can
+        // make their attacks": the hit chance above is the first of them.
+        notes.push("ends in a full attack: every attack the charger has, the first as above".to_string());
+    }
     notes.push(if n.charge_defense == 0 {
         "no penalty to its own defence after charging".to_string()
     } else {
@@ -486,12 +513,36 @@ mod tests {
     use crate::variants::RulesVariant;
 
     #[test]
+    fn a_turn_that_ended_by_itself_is_said_before_the_next_round_begins() {
+        use crate::combat::CombatEvent as E;
+        use crate::combat::plugin::{AiReason, CombatEventMsg, CommandRefused, TurnEndedByItself};
+        use bevy::prelude::*;
+        let mut app = App::new();
+        app.add_message::<CombatEventMsg>()
+            .add_message::<CommandRefused>()
+            .add_message::<TurnEndedByItself>()
+            .add_message::<AiReason>()
+            .init_resource::<super::CombatLog>()
+            .init_resource::<crate::control::plugin::Feedback>()
+            .add_systems(Update, super::collect_log);
+        app.world_mut().write_message(TurnEndedByItself { unit: "hero".into(), after: "full attack".into() });
+        for e in [E::RoundStarted { round: 2 }, E::TurnStarted { unit: "gob".into() }] {
+            app.world_mut().write_message(CombatEventMsg(e));
+        }
+        app.update();
+        let lines = &app.world().resource::<super::CombatLog>().lines;
+        let ended = "hero's turn ends by itself: full attack used what it had left";
+        assert_eq!(lines, &[ended, "-- round 2 --", "gob's turn"]);
+    }
+
+    #[test]
     fn a_charge_preview_says_what_each_variant_gives_and_what_it_does_not() {
         // d20-classic (source 002): +2 damage (+4 two-handed), -2 AC, and no attack bonus.
         let d20 = charge_notes(RulesVariant::D20Classic.numbers());
         assert_eq!(d20[0], "no +2 to hit on a charge in this variant (its source gives none)");
         assert_eq!(d20[1], "+2 damage on a hit (+4 with a two-handed weapon)");
-        assert_eq!(d20[2], "its own armour class worse by 2 until its next turn");
+        assert_eq!(d20[2], "ends in a full attack: every attack the charger has, the first as above");
+        assert_eq!(d20[3], "its own armour class worse by 2 until its next turn");
         // four-actions: +2 to hit (a listed modifier), +2 damage, -2 AC.
         let four = charge_notes(RulesVariant::FourActions.numbers());
         assert_eq!(

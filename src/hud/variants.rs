@@ -50,7 +50,10 @@ fn fill_table(preview: Res<Preview>, res: Option<Res<BattleRes>>, mut table: Res
     let aimed = match (&preview.attack, &preview.path) {
         (Some(a), _) => Some((
             format!("{} {} -> {}", a.command.name(), b.fighters.at(a.attacker).id(), b.fighters.at(a.target).id()),
-            Aim::Attack(a.attacker, a.target),
+            match a.command {
+                crate::combat::Command::Charge { .. } => Aim::Charge(a.attacker, a.target),
+                _ => Aim::Attack(a.attacker, a.target),
+            },
         )),
         (None, Some(p)) => {
             let mover = b.actor();
@@ -77,6 +80,7 @@ fn fill_table(preview: Res<Preview>, res: Option<Res<BattleRes>>, mut table: Res
     let Some(mirrors) = table.mirrors.as_mut() else { return };
     table.rows = match aim {
         Aim::Attack(a, t) => mirrors.attack(&b, a, t),
+        Aim::Charge(a, t) => mirrors.charge(&b, a, t),
         Aim::Walk(m, to) => mirrors.walk(&b, m, to),
     };
     table.title = title;
@@ -85,10 +89,13 @@ fn fill_table(preview: Res<Preview>, res: Option<Res<BattleRes>>, mut table: Res
 
 enum Aim {
     Attack(usize, usize),
+    Charge(usize, usize),
     Walk(usize, crate::grid::GridPos),
 }
 
-/// The table, a row per variant, the battle's own marked.
+/// The table, a row per variant, the battle's own marked: the numbers in a grid narrow
+/// enough for the panel, then what each variant's action costs, or why it refuses it, in
+/// words that wrap (readable without hovering).
 pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::RulesVariant) {
     if table.rows.is_empty() {
         return;
@@ -96,25 +103,26 @@ pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::R
     ui.separator();
     ui.strong(format!("Under each variant: {}", table.title));
     let attack = table.rows.iter().any(|r| r.odds.is_some());
+    let name = |row: &ActionRow| {
+        let name = egui::RichText::new(row.variant.id());
+        if row.variant == current { name.strong() } else { name }
+    };
     egui::Grid::new("variants").striped(true).show(ui, |ui| {
         ui.label("");
-        let heads: &[&str] =
-            if attack { &["hit", "crit", "dmg", "AoO (dmg)", "reply", "costs"] } else { &["ft", "AoO (dmg)", "costs"] };
+        let heads: &[&str] = if attack { &["hit", "crit", "dmg", "AoO (dmg)", "reply"] } else { &["ft", "AoO (dmg)"] };
         for head in heads {
             ui.weak(*head).on_hover_text(match *head {
                 "dmg" => "expected damage of the attack, misses counted as nothing",
                 "AoO (dmg)" => "attacks of opportunity it draws, and their expected damage together",
                 "reply" => "whether the target still has a reaction to answer with",
-                "costs" => "what it takes of a fresh turn's actions, in the variant's words",
                 _ => "",
             });
         }
         ui.end_row();
         for row in &table.rows {
-            let name = egui::RichText::new(row.variant.id());
-            ui.label(if row.variant == current { name.strong() } else { name });
-            if let Some(why) = &row.refused {
-                ui.label("—").on_hover_text(why);
+            ui.label(name(row));
+            if row.refused.is_some() {
+                ui.label("—");
                 ui.end_row();
                 continue;
             }
@@ -133,8 +141,19 @@ pub fn show(ui: &mut egui::Ui, table: &VariantTable, current: crate::variants::R
             if let Some(reply) = row.reply {
                 ui.label(if reply { "yes" } else { "no" });
             }
-            ui.label(&row.cost);
             ui.end_row();
         }
     });
+    // What it takes of a fresh turn, or why not: a line each, wrapped to the panel.
+    for row in &table.rows {
+        let said = match &row.refused {
+            Some(why) => format!(": not here: {why}"),
+            None => format!(" costs {}", row.cost),
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 0.0;
+            ui.label(name(row));
+            ui.label(egui::RichText::new(said).weak());
+        });
+    }
 }

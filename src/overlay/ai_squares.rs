@@ -1,7 +1,7 @@
 //! The AI's debug overlay: the candidates the AI weighed for the command it just played,
-//! each on the square it goes to or strikes at, coloured from red (its worst) to green (its
-//! best), with its score and line; the chosen one ringed. Shown while the top bar's "AI
-//! squares" toggle is on.
+//! each on the cell it goes to or strikes at, coloured from red (its worst) to green (its
+//! best), with its score; the chosen one ringed in white. The side panel lists the same
+//! lines by name (`hud`). Shown while the top bar's "AI squares" toggle is on.
 
 use crate::combat::ai::ScoredSquare;
 use crate::combat::plugin::BattleRes;
@@ -43,6 +43,8 @@ fn draw_ai_squares(
     res: Option<Res<BattleRes>>,
     layout: Res<BoardLayout>,
     old: Query<Entity, With<AiSquareMark>>,
+    mut images: ResMut<Assets<Image>>,
+    mut mask: Local<Option<(BoardLayout, Handle<Image>)>>,
 ) {
     let Some(res) = res else { return };
     if !show.is_changed() && !res.is_changed() {
@@ -55,73 +57,84 @@ fn draw_ai_squares(
     if !show.0 || scored.is_empty() {
         return;
     }
+    // The board's own cell shape (a hex on a hex map), made once per board.
+    let mask = match &*mask {
+        Some((drawn, handle)) if *drawn == *layout => handle.clone(),
+        _ => {
+            let (w, h) = (layout.tile as u32, layout.tile_height() as u32);
+            let handle = images.add(crate::view::art::cell_mask(layout.shape, w, h));
+            *mask = Some((*layout, handle.clone()));
+            handle
+        }
+    };
     let worst = scored.iter().map(|s| s.score).fold(f64::MAX, f64::min);
     let best = scored.iter().map(|s| s.score).fold(f64::MIN, f64::max);
-    let mut per_square: Vec<(crate::grid::GridPos, Vec<&ScoredSquare>)> = Vec::new();
-    for s in scored {
-        match per_square.iter_mut().find(|(p, _)| *p == s.square) {
-            Some((_, all)) => all.push(s),
-            None => per_square.push((s.square, vec![s])),
-        }
-    }
-    let size = Vec2::new(layout.tile, layout.tile_height()) * 0.9;
-    for (square, here) in per_square {
+    let size = Vec2::new(layout.tile, layout.tile_height());
+    let cell =
+        |colour: Color, size: Vec2| Sprite { image: mask.clone(), custom_size: Some(size), color: colour, ..default() };
+    for (square, here) in per_square(scored) {
         let top = here.iter().copied().max_by(|a, b| a.score.total_cmp(&b.score)).expect("one at least");
         let at = layout.world(square);
-        let chosen = here.iter().any(|s| s.chosen);
-        if chosen {
+        if here.iter().any(|s| s.chosen) {
             commands.spawn((
                 AiSquareMark,
                 DespawnOnExit(Screen::Skirmish),
-                Sprite::from_color(Color::srgba(1.0, 1.0, 1.0, 0.9), size + Vec2::splat(6.0)),
+                cell(Color::srgba(1.0, 1.0, 1.0, 0.95), size),
                 Transform::from_translation(at.extend(3.9)),
             ));
         }
         commands.spawn((
             AiSquareMark,
             DespawnOnExit(Screen::Skirmish),
-            Sprite::from_color(score_colour(top.score, worst, best), size),
+            cell(score_colour(top.score, worst, best), size * 0.8),
             Transform::from_translation(at.extend(4.0)),
         ));
-        let lines: Vec<String> = here.iter().map(|s| format!("{:+.2} {}", s.score, s.line)).collect();
-        let (anchor, edge) = label_anchor(square.x, layout.width, layout.tile);
         commands.spawn((
             AiSquareMark,
             DespawnOnExit(Screen::Skirmish),
-            Text2d::new(lines.join("\n")),
+            Text2d::new(square_label(&here)),
             TextFont::from_font_size(11.0),
             TextColor(Color::WHITE),
-            anchor,
-            Transform::from_translation((at + Vec2::new(edge, -layout.tile_height() * 0.3)).extend(30.0)),
+            Transform::from_translation((at - Vec2::new(0.0, layout.tile_height() * 0.3)).extend(30.0)),
         ));
     }
 }
 
-/// Where a label of the square in column `x` of a board `width` columns wide hangs, and how
-/// far from the square's centre: from the square's left edge rightwards on the board's left
-/// third, from its right edge leftwards on the right third, centred between, so that a long
-/// label stays over the board rather than under the side panel.
-fn label_anchor(x: i32, width: i32, tile: f32) -> (bevy::sprite::Anchor, f32) {
-    use bevy::sprite::Anchor;
-    let third = width / 3;
-    if x >= width - third {
-        (Anchor::CENTER_RIGHT, tile * 0.5)
-    } else if x < third {
-        (Anchor::CENTER_LEFT, -tile * 0.5)
-    } else {
-        (Anchor::CENTER, 0.0)
+/// The candidates by square, in the order first met.
+fn per_square(scored: &[ScoredSquare]) -> Vec<(crate::grid::GridPos, Vec<&ScoredSquare>)> {
+    let mut found: Vec<(crate::grid::GridPos, Vec<&ScoredSquare>)> = Vec::new();
+    for s in scored {
+        match found.iter_mut().find(|(p, _)| *p == s.square) {
+            Some((_, all)) => all.push(s),
+            None => found.push((s.square, vec![s])),
+        }
+    }
+    found
+}
+
+/// What a square says: the best score of the lines that end there, and how many there
+/// are if more than one (the lines by name are listed in the side panel), so that a
+/// label stays within its square.
+fn square_label(here: &[&ScoredSquare]) -> String {
+    let best = here.iter().map(|s| s.score).fold(f64::MIN, f64::max);
+    match here.len() {
+        1 => format!("{best:+.2}"),
+        n => format!("{best:+.2} ({n})"),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::label_anchor;
-    use bevy::sprite::Anchor;
+    use super::{ScoredSquare, per_square, square_label};
+    use crate::grid::GridPos;
 
     #[test]
-    fn a_label_hangs_towards_the_middle_of_the_board() {
-        assert_eq!(label_anchor(0, 16, 48.0), (Anchor::CENTER_LEFT, -24.0));
-        assert_eq!(label_anchor(8, 16, 48.0), (Anchor::CENTER, 0.0));
-        assert_eq!(label_anchor(15, 16, 48.0), (Anchor::CENTER_RIGHT, 24.0));
+    fn a_square_shows_its_best_score_and_how_many_lines_end_there() {
+        let line = |x, score| ScoredSquare { square: GridPos::new(x, 0), line: "l".into(), score, chosen: false };
+        let scored = [line(1, 0.5), line(2, -0.25), line(1, 0.75)];
+        let squares = per_square(&scored);
+        assert_eq!(squares.len(), 2);
+        assert_eq!(square_label(&squares[0].1), "+0.75 (2)");
+        assert_eq!(square_label(&squares[1].1), "-0.25");
     }
 }

@@ -13,6 +13,10 @@ use leafwing_input_manager::prelude::ActionState;
 /// Room the egui panels take round the board, in logical pixels: left, right, top, bottom.
 pub const PANELS: [f32; 4] = [0.0, 390.0, 44.0, 96.0];
 
+/// Room the editor's panels take round the board, in logical pixels: left, right, top,
+/// bottom.
+pub const EDITOR_PANELS: [f32; 4] = [290.0, 320.0, 40.0, 26.0];
+
 pub struct CameraPlugin;
 
 impl Plugin for CameraPlugin {
@@ -141,12 +145,18 @@ pub fn track_pointer(
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut pointer: ResMut<Pointer>,
     pinned: Option<Res<PinnedPointer>>,
+    screen: Option<Res<State<crate::game::Screen>>>,
 ) {
     if let Some(p) = pinned {
         pointer.set_if_neq(Pointer { cell: Some(p.0), over_ui: false });
         return;
     }
-    let over_ui = egui.is_some_and(|e| e.is_pointer_over_area() || e.wants_pointer_input());
+    // egui counts a panel drawn on the background layer as "over an area" only while a widget
+    // there wants the pointer, so the panels' own margins are tested too (a wheel over the
+    // log scrolls the log, and does not also zoom the board).
+    let in_margins = window.single().ok().and_then(|w| Some((w.cursor_position()?, w.size())));
+    let in_margins = in_margins.is_some_and(|(p, size)| over_panels(p, size, panels_of(screen.as_deref())));
+    let over_ui = in_margins || egui.is_some_and(|e| e.is_pointer_over_area() || e.wants_pointer_input());
     let cell = (|| {
         let w = window.single().ok()?;
         let (cam, at) = camera.single().ok()?;
@@ -157,8 +167,35 @@ pub fn track_pointer(
     pointer.set_if_neq(Pointer { cell, over_ui });
 }
 
+/// The panels round the board on `screen` (left, right, top, bottom, in logical pixels).
+fn panels_of(screen: Option<&State<crate::game::Screen>>) -> [f32; 4] {
+    match screen.map(|s| *s.get()) {
+        Some(crate::game::Screen::Editor) => EDITOR_PANELS,
+        Some(crate::game::Screen::Skirmish | crate::game::Screen::Compare) => PANELS,
+        _ => [0.0; 4],
+    }
+}
+
+/// Whether `p` (window coordinates, from the top left) lies on one of the `panels` of a
+/// window `size` big.
+pub fn over_panels(p: Vec2, size: Vec2, [l, r, t, b]: [f32; 4]) -> bool {
+    p.x < l || p.x > size.x - r || p.y < t || p.y > size.y - b
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_pointer_is_over_a_panel_in_its_margins_only() {
+        let size = bevy::math::Vec2::new(1280.0, 800.0);
+        let panels = super::PANELS;
+        let over = |x, y| super::over_panels(bevy::math::Vec2::new(x, y), size, panels);
+        assert!(!over(400.0, 400.0), "the board");
+        assert!(over(1280.0 - panels[1] + 5.0, 400.0), "the right panel (the log)");
+        assert!(over(400.0, panels[2] - 5.0), "the top bar");
+        assert!(over(400.0, 800.0 - panels[3] + 5.0), "the action bar");
+        assert!(super::over_panels(bevy::math::Vec2::new(10.0, 400.0), size, super::EDITOR_PANELS), "tools");
+    }
+
     use crate::input::{GameAction, TextFocus, board_key_held};
     use leafwing_input_manager::prelude::ActionState;
 

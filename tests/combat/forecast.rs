@@ -154,3 +154,52 @@ fn the_table_of_variants_answers_for_the_battle_as_it_stands() {
     // d20-classic: a move forfeits the turn's 5-ft step too.
     assert_eq!(costs, ["this phase's action (1 AP)", "move", "move + 5-ft step", "major action", "move"]);
 }
+
+/// A charge aimed in play is tabled as each variant's charge: its attack from where that
+/// variant's charge line ends, with the charge's bonuses, and what the charge costs; a
+/// variant with no charge line from here says why.
+#[test]
+fn the_table_of_variants_answers_a_charge_from_where_each_charge_ends() {
+    use fivefoot::compare::action::Mirrors;
+    let cat = Catalogue::builtin();
+    let units =
+        vec![common::unit("fighter", "blue", (1, 2), "human_fighter"), common::unit("gob", "red", (6, 2), "goblin")];
+    let level = common::level(&common::open_rows(9, 5), units, RulesVariant::D20Classic);
+    let mut live = BattleWorld::new(&level, &cat, RulesVariant::D20Classic, 3, BattleOptions::default());
+    let (a, t) = (live.index_of("fighter").unwrap(), live.index_of("gob").unwrap());
+    while live.actor() != Some(a) {
+        live.execute(Command::EndTurn).unwrap();
+    }
+    let mut mirrors = Mirrors::new(&level, &cat, &[]);
+    let standing = mirrors.attack(&live.read(), a, t);
+    assert!(standing.iter().all(|r| r.refused.is_some()), "25 ft away: no attack from here");
+    let rows = mirrors.charge(&live.read(), a, t);
+    let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
+    assert!(own.refused.is_none(), "{own:?}");
+    // The preview's own forecast of the charge agrees.
+    let plan = live.validate(&Command::Charge { target: "gob".into() });
+    let charged = plan.expect("a charge line").attack.expect("its attack");
+    assert_eq!(own.odds.unwrap().hit, charged.hit_chance, "{own:?}");
+    // A full-round action: the standard and move actions, and the swift (its exception).
+    assert_eq!(own.cost, "standard + move + swift", "{own:?}");
+    // The charge's +2 damage (source 002): more expected damage than the same blow
+    // struck from the same square without charging.
+    let end = live.read().charge_end(a, t).unwrap();
+    live.scene().fighter::<fivefoot::rules::Position>(a).0 = end;
+    let plain = mirrors.attack(&live.read(), a, t);
+    let plain = plain.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap().odds.unwrap();
+    let (charged, plain) = (own.odds.unwrap().expected_damage, plain.expected_damage);
+    assert!(charged > plain + 0.5, "charge {charged}, plain {plain}");
+    // Walled off: no charge line, said plainly.
+    let mut rows = common::open_rows(9, 5);
+    for row in &mut rows[1..] {
+        row.replace_range(3..4, "#");
+    }
+    let units =
+        vec![common::unit("fighter", "blue", (1, 2), "human_fighter"), common::unit("gob", "red", (6, 2), "goblin")];
+    let walled = common::level(&rows, units, RulesVariant::D20Classic);
+    let live = BattleWorld::new(&walled, &cat, RulesVariant::D20Classic, 3, BattleOptions::default());
+    let rows = Mirrors::new(&walled, &cat, &[]).charge(&live.read(), a, t);
+    let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
+    assert!(own.refused.as_ref().is_some_and(|why| !why.is_empty()), "{own:?}");
+}

@@ -109,5 +109,12 @@ fn a_new_level_s_recovery_file_is_removed_by_its_save_and_offered_to_the_next_ne
     assert!(!kept.exists(), "the new level's recovery file is gone once it is saved");
     assert!(!dir.join(".mine.ron.recovery").exists());
     assert!(fresh().recovered.is_none(), "nothing left to offer");
+    // A mistyped path grows no tree of folders: the save is refused and says why (one new
+    // folder inside an existing one is made: see the save as above).
+    ed.save_as = dir.join("mine.rona").join("typo").join("x.ron").to_string_lossy().into_owned();
+    ed.path = None;
+    let refused = ed.save().unwrap_err();
+    assert!(refused.contains("mine.rona") && refused.contains("no such folder"), "{refused}");
+    assert!(!dir.join("mine.rona").exists(), "no folder was made");
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -120,4 +120,10 @@ fn clicks_map_to_commands_per_variant() {
     assert!(far.contains("hero cannot step"), "{far}");
     let b = hero_acting(duel(RulesVariant::HexPhases));
     assert_eq!(command_for_click(&b, Tool::Move, foe), Ok(Command::Attack { target: "gob".into() }));
+    // A foe out of reach after a move, clicked with the move tool: the reason is the plain
+    // attack's (out of reach), not that a full attack would need the whole turn.
+    let mut b = hero_acting(duel(RulesVariant::D20Classic));
+    b.execute(Command::Move { to: GridPos::new(1, 5) }).unwrap();
+    let why = command_for_click(&b, Tool::Move, GridPos::new(7, 3)).unwrap_err();
+    assert!(!why.contains("whole turn") && why.contains("reach"), "{why}");
 }

@@ -258,12 +258,18 @@ impl Ai for Tactical {
                 chosen: i == best,
             })
             .collect();
+        let runner_up = candidates
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != best)
+            .max_by(|a, b| a.1.score.total_cmp(&b.1.score))
+            .map(|(_, c)| (c.first_name(), c.score));
         let chosen = candidates.swap_remove(best);
         let drawn = match &chosen.command {
             Command::Move { to } => attacks_drawn(&battle.read(), actor, *to),
             _ => None,
         };
-        self.reason = reason(&who, &chosen, drawn, baseline, played);
+        self.reason = reason(&who, &chosen, drawn, (best == plain, baseline, runner_up), played);
         let clock = battle.clock();
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
         self.held = Some(Held { actor, round: clock.round, phase: clock.phase, behaviour });
@@ -473,10 +479,35 @@ fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The decision in a line: who does what and why, as the playouts found it.
-fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, baseline: f64, playouts: u32) -> String {
-    let margin = chosen.score - baseline;
-    format!("{who}: {}; {margin:+.2} over close-and-strike in {playouts} playouts", deed(chosen, drawn))
+/// The decision in a line: who does what and why, as the playouts found it. A line other
+/// than closing and striking says by how much it beat it; closing and striking, which
+/// line came nearest and by how much it fell short (or, if it scored more, that it did not
+/// beat it beyond luck).
+fn reason(
+    who: &str,
+    chosen: &Candidate,
+    drawn: Option<usize>,
+    (plain, baseline, runner_up): (bool, f64, Option<(&str, f64)>),
+    playouts: u32,
+) -> String {
+    let deed = deed(chosen, drawn);
+    if !plain {
+        let margin = chosen.score - baseline;
+        return format!("{who}: {deed}; {margin:+.2} over close-and-strike in {playouts} playouts");
+    }
+    match runner_up {
+        Some((name, score)) if score > chosen.score => format!(
+            "{who}: {deed}; no line beat it beyond luck in {playouts} playouts ({name} {:+.2}, within the spread)",
+            score - chosen.score
+        ),
+        Some((name, score)) => {
+            format!(
+                "{who}: {deed}; no line beat it in {playouts} playouts (next best, {name}: {:+.2})",
+                score - chosen.score
+            )
+        }
+        None => format!("{who}: {deed} in {playouts} playouts"),
+    }
 }
 
 /// What a candidate does, in a reason's words: its line and where it goes or whom it

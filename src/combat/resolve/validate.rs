@@ -10,6 +10,13 @@ impl Battle<'_, '_> {
         charge_path(self, a, t).is_ok()
     }
 
+    /// Where `a`'s charge at `t` from where it stands would end, or why it has no charge
+    /// line (whatever its budget).
+    pub fn charge_end(&self, a: usize, t: usize) -> Result<crate::grid::GridPos, String> {
+        let path = charge_path(self, a, t)?;
+        Ok(path.squares.last().copied().unwrap_or(self.fighters.position[a].0))
+    }
+
     /// Whether the acting fighter's budget allows `cmd` at all, whatever its target or
     /// destination (the action bar's question). `Err` says why not.
     pub fn affordable(&self, cmd: &Command) -> Result<(), String> {
