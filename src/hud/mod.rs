@@ -370,6 +370,13 @@ fn hud(
         for (by, why) in &preview.provokes {
             ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("attack of opportunity by {by}: {why}"));
         }
+        if let Some((t, c)) = &preview.far_cover {
+            ui.separator();
+            ui.label(format!(
+                "{} from here (out of reach now): cover {:?} ({:+})",
+                b.fighters.combatant[*t].id, c.cover, c.ac_bonus
+            ));
+        }
         if let Some((t, c)) = &preview.total_cover {
             ui.separator();
             ui.colored_label(

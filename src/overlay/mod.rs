@@ -83,6 +83,10 @@ pub struct Preview {
     pub refusal: Option<String>,
     /// A foe behind total cover from the actor: the corner-rule lines that prove it.
     pub total_cover: Option<(usize, CoverResult)>,
+    /// A foe hovered that the tool in hand cannot reach now, not behind total cover: the
+    /// cover it would have from the actor where it stands, its lines drawn on the lines
+    /// layer (where cover would come from before the actor closes or takes aim).
+    pub far_cover: Option<(usize, CoverResult)>,
     /// Where the acting unit stands, for markers of what its action provokes.
     pub actor_at: Option<GridPos>,
 }
@@ -224,6 +228,8 @@ pub fn compute_preview(
                 let cover = rules::cover_between(&b.view(), actor, t, true);
                 if !cover.can_target && cover.cover == rules::CoverKind::Total {
                     out.total_cover = Some((t, cover));
+                } else {
+                    out.far_cover = Some((t, cover));
                 }
             }
         }
@@ -443,7 +449,8 @@ fn draw_lines(
     if !layers.lines {
         return;
     }
-    let cover = preview.attack.as_ref().map(|a| &a.cover).or(preview.total_cover.as_ref().map(|(_, c)| c));
+    let standing = preview.total_cover.as_ref().or(preview.far_cover.as_ref()).map(|(_, c)| c);
+    let cover = preview.attack.as_ref().map(|a| &a.cover).or(standing);
     for line in cover.map_or(&[][..], |c| c.lines.as_slice()) {
         let colour = line_colour(line.blocker as usize);
         gizmos.line_2d(layout.grid_point(line.from), layout.grid_point(line.to), colour);

@@ -178,6 +178,28 @@ fn every_action_that_provokes_warns_in_its_preview_under_every_variant() {
     }
 }
 
+/// A foe the tool in hand cannot reach still shows, on the lines layer, the cover it has
+/// from the actor where it stands; a foe in reach shows the attack's own lines instead.
+#[test]
+fn a_foe_out_of_reach_shows_the_cover_it_has_from_here() {
+    let units = vec![unit("knight", "blue", (1, 3), "veteran"), unit("gob", "red", (7, 3), "goblin")];
+    let l = level(&OPEN, units, RulesVariant::D20Classic);
+    let b = acting(
+        BattleWorld::new(&l, &Catalogue::builtin(), RulesVariant::D20Classic, 2, BattleOptions::default()),
+        "knight",
+    );
+    let sel = Selection { unit: b.index_of("knight"), tool: Tool::Attack };
+    let p = compute_preview(&b, &["blue".to_string()], &sel, Some(GridPos::new(7, 3)), Layers::default());
+    assert!(p.attack.is_none() && p.refusal.is_some(), "30 ft away: no attack from here");
+    let (t, cover) = p.far_cover.expect("the cover from here");
+    assert_eq!(t, b.index_of("gob").unwrap());
+    assert!(!cover.lines.is_empty() && cover.cover == fivefoot::rules::CoverKind::None, "{cover:?}");
+    // In reach, the attack's own lines: nothing drawn twice.
+    let sel = Selection { unit: b.index_of("knight"), tool: Tool::Charge };
+    let p = compute_preview(&b, &["blue".to_string()], &sel, Some(GridPos::new(7, 3)), Layers::default());
+    assert!(p.attack.is_some() && p.far_cover.is_none());
+}
+
 /// A charge's preview shows the attack as it will be rolled from where the charge ends:
 /// four-actions lists its +2, d20-classic's source gives none (the HUD says so).
 #[test]
