@@ -323,7 +323,13 @@ fn selected_unit(
     typed_id: &mut Option<String>,
 ) -> Option<String> {
     let cat = Catalogue::builtin_ref();
-    ui.strong(format!("Selected: {} at ({}, {}), {:?}", u.id, u.at.0, u.at.1, size_of(u, cat)));
+    // Remove on the heading's line: the panel's foot may be below the window's.
+    let remove = ui
+        .horizontal_wrapped(|ui| {
+            ui.strong(format!("Selected: {} at ({}, {}), {:?}", u.id, u.at.0, u.at.1, size_of(u, cat)));
+            ui.button("Remove (Delete)").clicked()
+        })
+        .inner;
     let (mut creature, mut side, mut weapon) = (u.creature.clone(), u.side.clone(), u.weapon.clone());
     let mut renamed = None;
     egui::Grid::new("selected").show(ui, |ui| {
@@ -368,7 +374,7 @@ fn selected_unit(
     if (&creature, &side, &weapon) != (&u.creature, &u.side, &u.weapon) {
         doc.apply(&Edit::ChangeUnit { id: u.id.clone(), creature, side, weapon });
     }
-    if ui.button("Remove (Delete)").clicked() {
+    if remove {
         doc.apply(&Edit::RemoveUnit { id: u.id.clone() });
     }
     renamed
