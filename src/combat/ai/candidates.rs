@@ -89,21 +89,15 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
     candidates
 }
 
-/// A strike at each foe `actor` can attack now, in id order (a full attack where the
-/// variant has one and it is allowed); none while something comes first.
+/// A strike at each foe `actor` can attack now, in id order, as the greedy AI would strike
+/// it (a full attack where the variant makes it worth it), so that a strike at the foe
+/// greedy picks is the same candidate as greedy's own line; none while something comes
+/// first.
 fn strikes(b: &Battle, actor: usize) -> Vec<Command> {
     if super::first_things(b, actor).is_some() {
         return vec![];
     }
-    let mut found = Vec::new();
-    for t in super::foes_of(b, actor) {
-        let id = b.fighters.combatant[t].id.clone();
-        let options = [Command::FullAttack { target: id.clone() }, Command::Attack { target: id }];
-        if let Some(strike) = options.into_iter().find(|c| b.allows(c)) {
-            found.push(strike);
-        }
-    }
-    found
+    super::foes_of(b, actor).into_iter().filter_map(|t| super::strike_at(b, t)).collect()
 }
 
 /// Where the round opens with declarations (osr-segments): each intent `actor` may declare
