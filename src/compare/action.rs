@@ -12,7 +12,7 @@ use crate::combat::odds::AttackOdds;
 use crate::combat::{AttackKind, Battle, BattleOptions, BattleWorld, Command};
 use crate::grid::GridPos;
 use crate::level::{Catalogue, Level};
-use crate::rules::movement::{MoveMode, allowance_ft, movement_range};
+use crate::rules::movement::{MoveMode, PathPlan, allowance_ft, movement_range};
 use crate::rules::{Conditions, Position, Wielded};
 use crate::variants::{HouseRule, Provoking, RulesVariant};
 
@@ -86,15 +86,16 @@ impl Mirrors {
     /// where that line ends.
     pub fn charge(&mut self, live: &Battle, a: usize, t: usize) -> Vec<ActionRow> {
         self.rows(live, |world| {
-            let end = match world.read().charge_end(a, t) {
-                Ok(end) => end,
+            let line = match world.read().charge_line(a, t) {
+                Ok(line) => line,
                 Err(why) => return ActionRow::refused(world.variant(), why),
             };
             let home = world.read().fighters.position[a].0;
-            world.scene().fighter::<Position>(a).0 = end;
+            world.scene().fighter::<Position>(a).0 = line.squares.last().copied().unwrap_or(home);
             let mut row = attack_row(&world.read(), a, t, &AttackContext { charge: true });
             world.scene().fighter::<Position>(a).0 = home;
             if row.refused.is_none() {
+                (row.provoked, row.provoked_damage) = provoked_along(world, a, &line);
                 let numbers = world.variant().numbers();
                 row.reply = row.reply.map(|reply| reply && !numbers.charge_target_cannot_react);
                 let charge = Command::Charge { target: world.read().fighters.combatant[t].id.clone() };
@@ -188,16 +189,7 @@ fn walk_row(world: &mut BattleWorld, mover: usize, to: GridPos) -> ActionRow {
         Ok(plan) => plan,
         Err(why) => return ActionRow::refused(variant, why.0),
     };
-    // Each attack comes as the mover leaves its square: struck there.
-    let home = world.read().fighters.position[mover].0;
-    let (mut provoked, mut damage) = (0, 0.0);
-    let reacting: Vec<_> = plan.provokes.iter().filter(|p| world.read().can_react(p.by, mover)).collect();
-    for p in reacting {
-        world.scene().fighter::<Position>(mover).0 = p.from;
-        provoked += 1;
-        damage += opportunity_damage(&world.read(), &[p.by], mover);
-    }
-    world.scene().fighter::<Position>(mover).0 = home;
+    let (provoked, damage) = provoked_along(world, mover, &plan);
     ActionRow {
         variant,
         refused: None,
@@ -208,4 +200,19 @@ fn walk_row(world: &mut BattleWorld, mover: usize, to: GridPos) -> ActionRow {
         reply: None,
         cost: String::new(),
     }
+}
+
+/// The attacks of opportunity `mover` draws along `plan` from foes that can still react,
+/// and their expected damage together: each struck as the mover leaves its square.
+fn provoked_along(world: &mut BattleWorld, mover: usize, plan: &PathPlan) -> (usize, f64) {
+    let home = world.read().fighters.position[mover].0;
+    let (mut provoked, mut damage) = (0, 0.0);
+    let reacting: Vec<_> = plan.provokes.iter().filter(|p| world.read().can_react(p.by, mover)).collect();
+    for p in reacting {
+        world.scene().fighter::<Position>(mover).0 = p.from;
+        provoked += 1;
+        damage += opportunity_damage(&world.read(), &[p.by], mover);
+    }
+    world.scene().fighter::<Position>(mover).0 = home;
+    (provoked, damage)
 }

@@ -121,13 +121,13 @@ fn panels(
             None => ui.weak("ready"),
         });
     });
-    egui::Panel::left("editor-tools").exact_size(left - 14.0).show(&mut root, |ui| {
+    egui::Panel::left("editor-tools").exact_size(left - crate::view::camera::SIDE_GAP).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             tool_panel(ui, &mut doc, &mut tools, &mut state);
             clip_panel(ui, &tools, &mut actions);
         });
     });
-    egui::Panel::right("editor-level").exact_size(right - 14.0).show(&mut root, |ui| {
+    egui::Panel::right("editor-level").exact_size(right - crate::view::camera::SIDE_GAP).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             level_panel(ui, &mut doc, &mut tools, &mut state);
             ui.separator();

@@ -113,14 +113,21 @@ impl EditorDoc {
         }
         // A new folder for the level is made, but only inside one that is there: a mistyped
         // path does not grow a tree of folders.
+        let mut made = None;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
             let above = dir.parent().filter(|up| !up.as_os_str().is_empty());
             if let Some(up) = above.filter(|up| !up.is_dir()) {
                 return Err(format!("{}: no such folder (save into a folder that exists)", up.display()));
             }
             std::fs::create_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            made = Some(dir.to_path_buf());
         }
-        save_atomic(self.doc.level(), &path).map_err(|e| e.to_string())?;
+        if let Err(e) = save_atomic(self.doc.level(), &path) {
+            if let Some(dir) = made {
+                let _ = std::fs::remove_dir(dir); // the folder made for it, empty again
+            }
+            return Err(e.to_string());
+        }
         self.mark_saved();
         self.disk_changed = None;
         self.path = Some(path.clone());

@@ -83,9 +83,9 @@ pub struct Preview {
     pub refusal: Option<String>,
     /// A foe behind total cover from the actor: the corner-rule lines that prove it.
     pub total_cover: Option<(usize, CoverResult)>,
-    /// A foe hovered that the tool in hand cannot reach now, not behind total cover: the
-    /// cover it would have from the actor where it stands, its lines drawn on the lines
-    /// layer (where cover would come from before the actor closes or takes aim).
+    /// A foe hovered that the tool in hand cannot be used on now, not behind total cover:
+    /// the cover it has from the actor where it stands, its lines drawn on the lines layer
+    /// (where cover would come from before the actor closes or takes aim).
     pub far_cover: Option<(usize, CoverResult)>,
     /// Where the acting unit stands, for markers of what its action provokes.
     pub actor_at: Option<GridPos>,
@@ -221,7 +221,8 @@ pub fn compute_preview(
         }
         Err(why) => {
             out.refusal = Some(why);
-            // A foe out of reach of any line: show the blocked lines that say so.
+            // A foe the tool cannot be used on now: behind total cover, the blocked lines
+            // that say so; otherwise the cover it has from here.
             if let Some(t) = hovered.filter(|&t| b.fighters.side[t] != b.fighters.side[actor])
                 && (sel.tool.aims_at_foe() || sel.tool == Tool::Move)
             {

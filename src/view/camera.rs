@@ -17,6 +17,10 @@ pub const PANELS: [f32; 4] = [0.0, 390.0, 44.0, 96.0];
 /// bottom.
 pub const EDITOR_PANELS: [f32; 4] = [290.0, 320.0, 40.0, 26.0];
 
+/// The gap left between the board's room and a side panel drawn narrower than it (the play
+/// screen's right panel, the editor's two side panels).
+pub const SIDE_GAP: f32 = 14.0;
+
 pub struct CameraPlugin;
 
 impl Plugin for CameraPlugin {
@@ -167,11 +171,15 @@ pub fn track_pointer(
     pointer.set_if_neq(Pointer { cell, over_ui });
 }
 
-/// The panels round the board on `screen` (left, right, top, bottom, in logical pixels).
+/// The panels drawn round the board on `screen` (left, right, top, bottom, in logical
+/// pixels), as wide as they are drawn.
 fn panels_of(screen: Option<&State<crate::game::Screen>>) -> [f32; 4] {
+    let [l, r, t, b] = PANELS;
+    let [el, er, et, eb] = EDITOR_PANELS;
     match screen.map(|s| *s.get()) {
-        Some(crate::game::Screen::Editor) => EDITOR_PANELS,
-        Some(crate::game::Screen::Skirmish | crate::game::Screen::Compare) => PANELS,
+        Some(crate::game::Screen::Editor) => [el - SIDE_GAP, er - SIDE_GAP, et, eb],
+        Some(crate::game::Screen::Skirmish) => [l, r - SIDE_GAP, t, b],
+        Some(crate::game::Screen::Compare) => PANELS,
         _ => [0.0; 4],
     }
 }
@@ -184,16 +192,29 @@ pub fn over_panels(p: Vec2, size: Vec2, [l, r, t, b]: [f32; 4]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// On a 1280×800 window: the play screen's log (right, 376 px drawn), top bar (44) and
+    /// action bar (96); the editor's tools (left, 276) and level panel (right, 306); the
+    /// compare screen's side panel (390). The board's room between them is not a panel.
     #[test]
-    fn the_pointer_is_over_a_panel_in_its_margins_only() {
+    fn the_pointer_is_over_a_panel_where_each_screen_draws_one() {
+        use crate::game::Screen;
+        use bevy::prelude::State;
         let size = bevy::math::Vec2::new(1280.0, 800.0);
-        let panels = super::PANELS;
-        let over = |x, y| super::over_panels(bevy::math::Vec2::new(x, y), size, panels);
-        assert!(!over(400.0, 400.0), "the board");
-        assert!(over(1280.0 - panels[1] + 5.0, 400.0), "the right panel (the log)");
-        assert!(over(400.0, panels[2] - 5.0), "the top bar");
-        assert!(over(400.0, 800.0 - panels[3] + 5.0), "the action bar");
-        assert!(super::over_panels(bevy::math::Vec2::new(10.0, 400.0), size, super::EDITOR_PANELS), "tools");
+        let over = |screen: Screen, x: f32, y: f32| {
+            let panels = super::panels_of(Some(&State::new(screen)));
+            super::over_panels(bevy::math::Vec2::new(x, y), size, panels)
+        };
+        for screen in [Screen::Skirmish, Screen::Editor, Screen::Compare] {
+            assert!(!over(screen, 600.0, 400.0), "{screen:?}: the board");
+            assert!(over(screen, 1275.0, 400.0), "{screen:?}: the right panel");
+            assert!(over(screen, 600.0, 5.0), "{screen:?}: the top bar");
+        }
+        assert!(over(Screen::Skirmish, 1280.0 - 370.0, 400.0) && !over(Screen::Skirmish, 1280.0 - 385.0, 400.0));
+        assert!(over(Screen::Skirmish, 600.0, 800.0 - 90.0) && !over(Screen::Skirmish, 600.0, 800.0 - 100.0));
+        assert!(over(Screen::Editor, 270.0, 400.0) && !over(Screen::Editor, 285.0, 400.0), "the tools");
+        assert!(over(Screen::Editor, 1280.0 - 300.0, 400.0) && !over(Screen::Editor, 1280.0 - 312.0, 400.0));
+        assert!(over(Screen::Compare, 1280.0 - 385.0, 400.0), "the compare side panel, drawn whole");
+        assert!(!over(Screen::Menu, 1275.0, 5.0), "no panels round a board elsewhere");
     }
 
     use crate::input::{GameAction, TextFocus, board_key_held};

@@ -184,12 +184,23 @@ fn the_table_of_variants_answers_a_charge_from_where_each_charge_ends() {
     assert_eq!(own.cost, "standard + move + swift", "{own:?}");
     // The charge's +2 damage (source 002): more expected damage than the same blow
     // struck from the same square without charging.
-    let end = live.read().charge_end(a, t).unwrap();
+    let end = *live.read().charge_line(a, t).unwrap().squares.last().unwrap();
     live.scene().fighter::<fivefoot::rules::Position>(a).0 = end;
     let plain = mirrors.attack(&live.read(), a, t);
     let plain = plain.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap().odds.unwrap();
     let (charged, plain) = (own.odds.unwrap().expected_damage, plain.expected_damage);
     assert!(charged > plain + 0.5, "charge {charged}, plain {plain}");
+    // A goblin beside the charge line: leaving its reach on the way draws its attack.
+    let units = vec![
+        common::unit("fighter", "blue", (1, 2), "human_fighter"),
+        common::unit("gob", "red", (6, 2), "goblin"),
+        common::unit("gob2", "red", (3, 1), "goblin"),
+    ];
+    let flanked = common::level(&common::open_rows(9, 5), units, RulesVariant::D20Classic);
+    let live = BattleWorld::new(&flanked, &cat, RulesVariant::D20Classic, 3, BattleOptions::default());
+    let rows = Mirrors::new(&flanked, &cat, &[]).charge(&live.read(), a, t);
+    let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
+    assert!(own.refused.is_none() && own.provoked >= 1 && own.provoked_damage > 0.0, "{own:?}");
     // Walled off: no charge line, said plainly.
     let mut rows = common::open_rows(9, 5);
     for row in &mut rows[1..] {

@@ -10,11 +10,11 @@ impl Battle<'_, '_> {
         charge_path(self, a, t).is_ok()
     }
 
-    /// Where `a`'s charge at `t` from where it stands would end, or why it has no charge
-    /// line (whatever its budget).
-    pub fn charge_end(&self, a: usize, t: usize) -> Result<crate::grid::GridPos, String> {
-        let path = charge_path(self, a, t)?;
-        Ok(path.squares.last().copied().unwrap_or(self.fighters.position[a].0))
+    /// `a`'s charge line to `t` from where it stands (the squares it enters, the last where
+    /// it strikes, and the attacks of opportunity it draws), or why it has none (whatever
+    /// its budget).
+    pub fn charge_line(&self, a: usize, t: usize) -> Result<crate::rules::movement::PathPlan, String> {
+        charge_path(self, a, t)
     }
 
     /// Whether the acting fighter's budget allows `cmd` at all, whatever its target or
