@@ -232,12 +232,7 @@ pub fn forecast(b: &Battle, view: &RulesView, a: usize, t: usize, kind: &AttackK
     };
     // A charge's damage bonus is the charger's only for the charge's own attacks
     // (`resolve::strike::charge_attack`), so it is not among its standing terms yet.
-    let numbers = b.variant.numbers();
-    let charge = match (ctx.charge, weapon.hands) {
-        (false, _) => 0,
-        (true, crate::level::Hands::Two) => numbers.charge_damage_two_handed,
-        (true, _) => numbers.charge_damage,
-    };
+    let charge = if ctx.charge { b.variant.numbers().charge_damage_for(weapon.hands) } else { 0 };
     let terms = || damage_terms(b, a, t, profile.melee).iter().map(|m| m.value).sum::<i32>();
     let flat = if profile.legal { terms() + charge } else { 0 };
     Forecast { profile, dice: (dice.count, dice.sides), flat, criticals }

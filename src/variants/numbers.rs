@@ -394,6 +394,16 @@ fn moves_out() -> String {
     "moves out of a threatened square".into()
 }
 
+impl VariantNumbers {
+    /// The damage bonus a charge's attacks get with a weapon held in `hands`.
+    pub fn charge_damage_for(&self, hands: crate::level::Hands) -> i32 {
+        match hands {
+            crate::level::Hands::Two => self.charge_damage_two_handed,
+            _ => self.charge_damage,
+        }
+    }
+}
+
 /// The numbers of a variant (parsed once from the embedded files), kept in the order of
 /// `RulesVariant::ALL`, which is the enum's own order (checked by a test), so a variant's
 /// discriminant is its index.

@@ -38,7 +38,7 @@ use super::struck::{
 };
 use super::time::Budget;
 use crate::grid::{Footprint, GridPos};
-use crate::level::{Hands, WeaponKind};
+use crate::level::WeaponKind;
 use crate::rules::{self, Condition, MoveMode, PathPlan};
 use crate::variants::RulesVariant;
 

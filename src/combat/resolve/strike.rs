@@ -113,10 +113,9 @@ pub(crate) fn charge_attack(world: &mut World, a: Entity, t: Entity) {
         return;
     }
     let nums = world.resource::<Battlefield>().variant.numbers();
-    let two_handed = world.get::<Wielded>(a).expect(A_COMBATANT).def.hands == Hands::Two;
+    let damage = nums.charge_damage_for(world.get::<Wielded>(a).expect(A_COMBATANT).def.hands);
     let round = world.resource::<Clock>().round;
     let mut bonuses = world.get_mut::<Bonuses>(a).expect(A_COMBATANT);
-    let damage = if two_handed { nums.charge_damage_two_handed } else { nums.charge_damage };
     if damage != 0 {
         bonuses.damage.push(("charge".into(), damage));
     }
