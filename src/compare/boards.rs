@@ -47,6 +47,7 @@ pub(super) fn spawn_boards(
     mut commands: Commands,
     boards: Res<Boards>,
     mut images: ResMut<Assets<Image>>,
+    mut masks: ResMut<art::CellMasks>,
     colours: Res<crate::view::SideColours>,
 ) {
     let disc = images.add(art::token_disc(128));
@@ -71,7 +72,7 @@ pub(super) fn spawn_boards(
             Transform::from_translation(Vec3::new(board.centre.x, top, 20.0)),
         ));
         let (w, h) = (board.layout.tile, board.layout.tile_height());
-        let mask = images.add(art::cell_mask(board.layout.shape, w as u32, h as u32));
+        let mask = masks.get(&mut images, board.layout.shape, w, h);
         commands.spawn((
             PointerMark(k),
             DespawnOnExit(Screen::Compare),

@@ -11,6 +11,7 @@ use super::VariantSpec;
 use crate::combat::{Ai, AiKind, BattleWorld, Command};
 use crate::game::Screen;
 use crate::level::{Catalogue, Level};
+use crate::view::camera::PanelEdges;
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
 use std::collections::BTreeMap;
@@ -181,11 +182,16 @@ fn arrange(boards: &mut [Board]) {
     }
 }
 
+/// The compare screen's panels, drawn as wide as their room.
+pub const PANEL_EDGES: PanelEdges = PanelEdges::play(0.0);
+
 pub struct CompareWindowPlugin;
 
 impl Plugin for CompareWindowPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(OnEnter(Screen::Compare), (start_boards, super::live::open_if_asked).chain())
+        app.init_resource::<crate::view::art::CellMasks>()
+            .add_systems(OnEnter(Screen::Compare), (start_boards, super::live::open_if_asked).chain())
+            .add_systems(OnEnter(Screen::Compare), |mut commands: Commands| commands.insert_resource(PANEL_EDGES))
             .add_systems(OnExit(Screen::Compare), |mut commands: Commands| {
                 commands.remove_resource::<Boards>();
                 commands.remove_resource::<BoardLayout>();

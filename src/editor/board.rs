@@ -12,13 +12,23 @@ use crate::control::plugin::Pointer;
 use crate::game::Screen;
 use crate::grid::{Footprint, GridPos, Shape, TerrainMap};
 use crate::level::{Catalogue, LevelDef};
+use crate::view::art::CellMasks;
+use crate::view::camera::{PanelEdges, SIDE_GAP};
 use crate::view::layout::BoardLayout;
 use crate::view::{art, colour_of, spawn_tilemap, terrain_index};
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::prelude::{TilePos, TileTextureIndex};
 
-pub use crate::view::camera::EDITOR_PANELS;
+/// Room the editor's panels take round the board, in logical pixels: left, right, top,
+/// bottom.
+pub const EDITOR_PANELS: [f32; 4] = [290.0, 320.0, 40.0, 26.0];
+
+/// The editor's panels as drawn: both side panels `SIDE_GAP` narrower than their room.
+pub const PANEL_EDGES: PanelEdges = {
+    let [l, r, t, b] = EDITOR_PANELS;
+    PanelEdges([l - SIDE_GAP, r - SIDE_GAP, t, b])
+};
 
 /// What the board shows now, to redraw only what changed.
 #[derive(Resource, Default)]
@@ -55,8 +65,12 @@ pub struct EditorBoardPlugin;
 impl Plugin for EditorBoardPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Drawn>()
+            .init_resource::<CellMasks>()
             .init_resource::<EditorCamera>()
-            .add_systems(OnEnter(Screen::Editor), |mut cam: ResMut<EditorCamera>| cam.pending = true)
+            .add_systems(OnEnter(Screen::Editor), |mut cam: ResMut<EditorCamera>, mut commands: Commands| {
+                cam.pending = true;
+                commands.insert_resource(PANEL_EDGES);
+            })
             .add_systems(OnExit(Screen::Editor), leave)
             .add_systems(
                 Update,
@@ -223,7 +237,7 @@ fn draw_cursor(
     pointer: Res<Pointer>,
     layout: Option<Res<BoardLayout>>,
     mut drawn: ResMut<Drawn>,
-    mut mask: Local<Option<(Shape, Handle<Image>)>>,
+    mut masks: ResMut<CellMasks>,
     mut images: ResMut<Assets<Image>>,
     old: Query<Entity, With<EditorCursor>>,
 ) {
@@ -273,11 +287,7 @@ fn draw_cursor(
     for e in &old {
         commands.entity(e).despawn();
     }
-    if mask.as_ref().is_none_or(|(s, _)| *s != layout.shape) {
-        let image = art::cell_mask(layout.shape, layout.tile as u32, layout.tile_height() as u32);
-        *mask = Some((layout.shape, images.add(image)));
-    }
-    let Some((_, image)) = mask.as_ref() else { return };
+    let image = masks.get(&mut images, layout.shape, layout.tile, layout.tile_height());
     for (k, &(x, y)) in want.iter().enumerate() {
         let colour = if k < split { Color::srgba(1.0, 1.0, 1.0, 0.35) } else { Color::srgba(0.3, 0.6, 1.0, 0.3) };
         commands.spawn((
@@ -324,9 +334,66 @@ fn place_camera(
         }
     }
     if let Some((x, y)) = cam.centre_on.take() {
+        let window = windows.iter().next().map_or(Vec2::new(1280.0, 800.0), |w| w.size());
         let c = layout.world(GridPos::new(x, y));
-        let shift = Vec2::new((r - l) / 2.0, (t - b) / 2.0) * o.scale;
-        transform.translation.x = c.x + shift.x;
-        transform.translation.y = c.y + shift.y;
+        let at = transform.translation.truncate();
+        let pan = pan_to_show(c, at, o.scale, window, [l, r, t, b], layout.tile);
+        transform.translation.x += pan.x;
+        transform.translation.y += pan.y;
+    }
+}
+
+/// How far to pan a camera at `at` (world units, `scale` world units a pixel) so that the
+/// world point `c` shows between the panels `[l, r, t, b]` of a `window`, at least a square and
+/// a half (`tile`) from their edges: nothing if it shows already, so the board stays where
+/// the designer put it; otherwise just far enough, never more than to centre it.
+fn pan_to_show(c: Vec2, at: Vec2, scale: f32, window: Vec2, [l, r, t, b]: [f32; 4], tile: f32) -> Vec2 {
+    // The point on screen (pixels, y down), and the room it must show in.
+    let on_screen = Vec2::new(window.x / 2.0 + (c.x - at.x) / scale, window.y / 2.0 - (c.y - at.y) / scale);
+    let (lo, hi) = (Vec2::new(l, t), Vec2::new(window.x - r, window.y - b).max(Vec2::new(l, t)));
+    let margin = (Vec2::splat(1.5 * tile / scale)).min((hi - lo) / 2.0);
+    let (lo, hi) = (lo + margin, hi - margin);
+    let wanted = on_screen.clamp(lo, hi.max(lo));
+    let off = on_screen - wanted;
+    Vec2::new(off.x, -off.y) * scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pan_to_show;
+    use bevy::math::Vec2;
+
+    const WINDOW: Vec2 = Vec2::new(1280.0, 800.0);
+    const PANELS: [f32; 4] = [290.0, 320.0, 40.0, 26.0];
+
+    #[test]
+    fn a_square_already_in_view_leaves_the_camera_where_it_is() {
+        // The camera at the origin, one world unit a pixel: the screen's centre shows (0, 0).
+        let pan = pan_to_show(Vec2::new(-100.0, 50.0), Vec2::ZERO, 1.0, WINDOW, PANELS, 32.0);
+        assert_eq!(pan, Vec2::ZERO);
+    }
+
+    #[test]
+    fn a_square_under_the_right_panel_is_brought_just_inside_it() {
+        // x = 600 shows at 1240 px, under the right panel (which starts at 960 px).
+        let c = Vec2::new(600.0, 0.0);
+        let pan = pan_to_show(c, Vec2::ZERO, 1.0, WINDOW, PANELS, 32.0);
+        assert_eq!(pan.y, 0.0);
+        // Afterwards it shows a square and a half inside the panel's edge, not centred.
+        let shown = WINDOW.x / 2.0 + (c.x - pan.x);
+        assert_eq!(shown, 960.0 - 48.0);
+        // Zoomed out twice as far, the same point needs half the pixels of pan, in world units the same.
+        let pan2 = pan_to_show(c, Vec2::ZERO, 2.0, WINDOW, PANELS, 32.0);
+        assert!(pan2.x > 0.0 && pan2.x < pan.x + 1.0, "{pan2:?}");
+    }
+
+    #[test]
+    fn a_square_above_the_view_pans_the_camera_up() {
+        // y = 500 is above the top of the window (world y grows upward).
+        let pan = pan_to_show(Vec2::new(0.0, 500.0), Vec2::ZERO, 1.0, WINDOW, PANELS, 32.0);
+        assert_eq!(pan.x, 0.0);
+        assert!(pan.y > 0.0);
+        let shown_y = WINDOW.y / 2.0 - (500.0 - pan.y);
+        assert_eq!(shown_y, 40.0 + 48.0);
     }
 }

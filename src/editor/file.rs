@@ -141,7 +141,7 @@ fn file_window(
     let menu = &mut *menu;
     let mut open = true;
     // Below the top bar (its Undo, Redo and Save stay in reach), over the board.
-    let below_bar = [crate::view::camera::EDITOR_PANELS[0] + 12.0, crate::view::camera::EDITOR_PANELS[2] + 12.0];
+    let below_bar = [super::board::EDITOR_PANELS[0] + 12.0, super::board::EDITOR_PANELS[2] + 12.0];
     let window = egui::Window::new("File").collapsible(false).resizable(false).default_pos(below_bar);
     window.open(&mut open).show(ctx, |ui| {
         ui.label(format!("Now: {}", doc.path.as_ref().map_or("(not saved yet)".into(), |p| p.display().to_string())));

@@ -50,10 +50,13 @@ pub struct EditorOverlayPlugin;
 impl Plugin for EditorOverlayPlugin {
     fn build(&self, app: &mut App) {
         let in_editor = || in_state(Screen::Editor).and_then(resource_exists::<BoardLayout>);
-        app.init_resource::<EditorLayers>().init_resource::<Shown>().add_systems(
-            Update,
-            (spawn_cells, update_overlay).chain().after(super::session::EditorSet).run_if(in_editor()),
-        );
+        app.init_resource::<EditorLayers>()
+            .init_resource::<Shown>()
+            .init_resource::<crate::view::art::CellMasks>()
+            .add_systems(
+                Update,
+                (spawn_cells, update_overlay).chain().after(super::session::EditorSet).run_if(in_editor()),
+            );
         // Lines need the gizmos (a window); the headless benches go without.
         app.add_systems(
             Update,
@@ -77,6 +80,7 @@ fn spawn_cells(
     layout: Res<BoardLayout>,
     cells: Query<Entity, With<EditorOverlayCell>>,
     mut images: ResMut<Assets<Image>>,
+    mut masks: ResMut<crate::view::art::CellMasks>,
     mut shown: ResMut<Shown>,
 ) {
     if !layout.is_changed() && !cells.is_empty() {
@@ -86,7 +90,14 @@ fn spawn_cells(
         commands.entity(e).despawn();
     }
     shown.key = None; // paint the new cells
-    crate::overlay::spawn_cell_grid(&mut commands, &mut images, &layout, 4.0, Screen::Editor, EditorOverlayCell);
+    crate::overlay::spawn_cell_grid(
+        &mut commands,
+        (&mut masks, &mut images),
+        &layout,
+        4.0,
+        Screen::Editor,
+        EditorOverlayCell,
+    );
 }
 
 /// Where leaving provokes an attack of opportunity (the movement layer).

@@ -15,6 +15,7 @@ use crate::game::{GameSetup, HumanSides, Paused, Screen};
 use crate::input::{ActiveBindings, GameAction, Presses};
 use crate::overlay::{Layers, Preview};
 use crate::view::LevelName;
+use crate::view::camera::{PanelEdges, SIDE_GAP};
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -28,14 +29,18 @@ impl Plugin for HudPlugin {
         app.add_plugins(variants::VariantTablePlugin)
             .init_resource::<CombatLog>()
             .init_resource::<crate::view::SideColours>()
-            .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>| {
+            .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>, mut commands: Commands| {
                 log.lines.clear();
                 log.reason.clear();
+                commands.insert_resource(PANEL_EDGES);
             })
             .add_systems(Update, (collect_log, pace_keys).run_if(in_state(Screen::Skirmish)))
             .add_systems(EguiPrimaryContextPass, hud.run_if(in_state(Screen::Skirmish)));
     }
 }
+
+/// The play screen's panels as drawn: the log's `SIDE_GAP` narrower than its room.
+pub const PANEL_EDGES: PanelEdges = PanelEdges::play(SIDE_GAP);
 
 /// How many of the newest log lines the panel lays out.
 pub const LOG_SHOWN: usize = 300;
@@ -297,183 +302,176 @@ fn hud(
         });
     });
 
-    egui::Panel::right("info").exact_size(crate::view::camera::PANELS[1] - crate::view::camera::SIDE_GAP).show(
-        &mut root,
-        |ui| {
-            ui.label(egui::RichText::new(clock_line(&b)).color(egui::Color32::from_rgb(255, 225, 130)));
-            // Who plays what, the seed, and how the frame and the AI are keeping up.
-            let you =
-                if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };
-            let sides: std::collections::BTreeSet<&str> = b.fighters.iter().map(|f| f.side().0.as_str()).collect();
-            let ais: Vec<String> = sides
-                .iter()
-                .filter(|s| !humans.0.iter().any(|h| h == *s))
-                .map(|s| format!("{s}: {}", res.ai_of(s)))
-                .collect();
-            let mut about = vec![you, format!("AI {}", ais.join(", "))];
-            about.extend(setup.as_ref().map(|s| format!("seed {}", s.seed)));
-            let frame = diagnostics
-                .as_ref()
-                .and_then(|d| d.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME))
-                .and_then(|d| d.smoothed());
-            about.extend(frame.map(|ms| format!("{ms:.1} ms/frame, AI {:.2} ms", thinking.max_ms)));
-            ui.label(egui::RichText::new(about.join(" | ")).weak());
-            if let Some(w) = &*b.winner {
-                ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));
-            }
-            egui::CollapsingHeader::new("Initiative").default_open(true).show(ui, |ui| {
-                ui.horizontal_wrapped(|ui| {
-                    for (i, note) in initiative_rows(&b) {
-                        let f = b.fighters.at(i);
-                        let mut text =
-                            egui::RichText::new(format!("{} {note}", f.id())).color(colour32(colours.of(&f.side().0)));
-                        if b.actor() == Some(i) {
-                            text = text.strong().underline();
-                        }
-                        ui.label(text);
-                        ui.label("|");
+    egui::Panel::right("info").exact_size(crate::view::camera::PANELS[1] - SIDE_GAP).show(&mut root, |ui| {
+        ui.label(egui::RichText::new(clock_line(&b)).color(egui::Color32::from_rgb(255, 225, 130)));
+        // Who plays what, the seed, and how the frame and the AI are keeping up.
+        let you = if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };
+        let sides: std::collections::BTreeSet<&str> = b.fighters.iter().map(|f| f.side().0.as_str()).collect();
+        let ais: Vec<String> = sides
+            .iter()
+            .filter(|s| !humans.0.iter().any(|h| h == *s))
+            .map(|s| format!("{s}: {}", res.ai_of(s)))
+            .collect();
+        let mut about = vec![you, format!("AI {}", ais.join(", "))];
+        about.extend(setup.as_ref().map(|s| format!("seed {}", s.seed)));
+        let frame = diagnostics
+            .as_ref()
+            .and_then(|d| d.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME))
+            .and_then(|d| d.smoothed());
+        about.extend(frame.map(|ms| format!("{ms:.1} ms/frame, AI {:.2} ms", thinking.max_ms)));
+        ui.label(egui::RichText::new(about.join(" | ")).weak());
+        if let Some(w) = &*b.winner {
+            ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));
+        }
+        egui::CollapsingHeader::new("Initiative").default_open(true).show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for (i, note) in initiative_rows(&b) {
+                    let f = b.fighters.at(i);
+                    let mut text =
+                        egui::RichText::new(format!("{} {note}", f.id())).color(colour32(colours.of(&f.side().0)));
+                    if b.actor() == Some(i) {
+                        text = text.strong().underline();
                     }
-                });
+                    ui.label(text);
+                    ui.label("|");
+                }
             });
-            if let Some(i) = sel.unit.filter(|&i| i < b.fighters.len()) {
-                let f = b.fighters.at(i);
-                ui.separator();
-                ui.strong(format!("{} ({}, {})", f.id(), f.stats().creature, f.side().0));
-                let conds: Vec<&str> = f.conditions().0.iter().map(|&c| crate::view::condition_badge(c)).collect();
-                ui.label(format!(
-                    "HP {}/{}  speed {} ft  {}  reach {} ft  {}",
-                    f.health().hp,
-                    f.health().max,
-                    f.stats().def.speed_ft,
-                    f.wielded().def.name,
-                    crate::rules::ReachBand::of(f.reach().natural_ft, &f.wielded().def).map_or(0, |r| r.max_ft),
-                    conds.join(", ")
-                ));
-                if let Some(magic) = &f.stats().def.spellcasting {
-                    let names: Vec<&str> = magic
-                        .spells
-                        .iter()
-                        .filter_map(|s| crate::combat::magic::spell(s).map(|sp| sp.name.as_str()))
-                        .collect();
-                    let unit = crate::control::vocabulary::spells_unit(b.variant);
-                    ui.label(format!("{unit} left: {} of {} ({})", f.spells().left, magic.slots, names.join(", ")));
-                }
-                if human_actor(&res) == Some(i) {
-                    ui.label(format!("Tool: {} ({} puts it down)", sel.tool.describe(), hint(GameAction::Cancel)));
-                }
+        });
+        if let Some(i) = sel.unit.filter(|&i| i < b.fighters.len()) {
+            let f = b.fighters.at(i);
+            ui.separator();
+            ui.strong(format!("{} ({}, {})", f.id(), f.stats().creature, f.side().0));
+            let conds: Vec<&str> = f.conditions().0.iter().map(|&c| crate::view::condition_badge(c)).collect();
+            ui.label(format!(
+                "HP {}/{}  speed {} ft  {}  reach {} ft  {}",
+                f.health().hp,
+                f.health().max,
+                f.stats().def.speed_ft,
+                f.wielded().def.name,
+                crate::rules::ReachBand::of(f.reach().natural_ft, &f.wielded().def).map_or(0, |r| r.max_ft),
+                conds.join(", ")
+            ));
+            if let Some(magic) = &f.stats().def.spellcasting {
+                let names: Vec<&str> = magic
+                    .spells
+                    .iter()
+                    .filter_map(|s| crate::combat::magic::spell(s).map(|sp| sp.name.as_str()))
+                    .collect();
+                let unit = crate::control::vocabulary::spells_unit(b.variant);
+                ui.label(format!("{unit} left: {} of {} ({})", f.spells().left, magic.slots, names.join(", ")));
             }
-            if let Some(path) = &preview.path {
-                ui.separator();
-                ui.strong(format!("{}: {} ft", path.command.name(), path.cost_ft));
-                if path.provokes.is_empty() {
-                    ui.label("provokes no attack of opportunity");
-                }
-                for (at, by) in &path.provokes {
-                    ui.colored_label(
-                        egui::Color32::from_rgb(255, 130, 110),
-                        format!("attack of opportunity by {by} leaving ({}, {})", at.x, at.y),
-                    );
-                }
+            if human_actor(&res) == Some(i) {
+                ui.label(format!("Tool: {} ({} puts it down)", sel.tool.describe(), hint(GameAction::Cancel)));
             }
-            for (by, why) in &preview.provokes {
+        }
+        if let Some(path) = &preview.path {
+            ui.separator();
+            ui.strong(format!("{}: {} ft", path.command.name(), path.cost_ft));
+            if path.provokes.is_empty() {
+                ui.label("provokes no attack of opportunity");
+            }
+            for (at, by) in &path.provokes {
                 ui.colored_label(
                     egui::Color32::from_rgb(255, 130, 110),
-                    format!("attack of opportunity by {by}: {why}"),
+                    format!("attack of opportunity by {by} leaving ({}, {})", at.x, at.y),
                 );
             }
-            if let Some((t, c)) = &preview.far_cover {
-                ui.separator();
-                let kind = format!("{:?}", c.cover).to_lowercase();
-                ui.label(format!("{}'s cover from here: {kind} ({:+})", b.fighters.combatant[*t].id, c.ac_bonus));
-            }
-            if let Some((t, c)) = &preview.total_cover {
-                ui.separator();
-                ui.colored_label(
-                    egui::Color32::from_rgb(255, 110, 90),
-                    format!(
-                        "{} has total cover: every line from every corner meets a wall ({} lines)",
-                        b.fighters.combatant[*t].id,
-                        c.lines.len()
-                    ),
-                );
-            }
-            if let Some(a) = &preview.attack {
-                ui.separator();
-                let p = &a.profile;
-                ui.strong(format!(
-                    "{} {} -> {}",
-                    a.command.name(),
-                    b.fighters.combatant[a.attacker].id,
-                    b.fighters.combatant[a.target].id
-                ));
-                egui::Grid::new("mods").striped(true).show(ui, |ui| {
-                    ui.label(p.die.name());
-                    ui.label("");
-                    ui.end_row();
-                    for m in &p.modifiers {
-                        ui.label(m.source.as_str());
-                        ui.label(format!("{:+}", m.value));
-                        ui.end_row();
-                    }
-                    // The roll the die must show, then what it is measured against: "roll 14+
-                    // (AC 18)", "roll 9+ (10 + DCV = 13)".
-                    ui.strong("roll");
-                    let against = if p.against.contains(' ') { format!("{} =", p.against) } else { p.against.clone() };
-                    ui.strong(format!("{}+ ({against} {})", p.target_number - p.bonus(), p.target_number));
-                    ui.end_row();
-                    ui.strong("hit chance");
-                    ui.strong(format!("{:.1}%", p.hit_chance * 100.0));
-                    ui.end_row();
-                });
-                if matches!(a.command, crate::combat::Command::Charge { .. }) {
-                    for note in charge_notes(b.variant.numbers()) {
-                        ui.label(egui::RichText::new(note).italics());
-                    }
-                }
-                ui.label(format!(
-                    "cover: {:?} ({:+}){}",
-                    a.cover.cover,
-                    a.cover.ac_bonus,
-                    if a.flanking_partners.is_empty() {
-                        String::new()
-                    } else {
-                        let names: Vec<&str> =
-                            a.flanking_partners.iter().map(|&p| b.fighters.combatant[p].id.as_str()).collect();
-                        format!(", flanked with {}", names.join(", "))
-                    }
-                ));
-            } else if let Some(h) = preview.hovered_unit {
-                ui.separator();
-                let f = b.fighters.at(h);
-                ui.label(format!(
-                    "{}: HP {}/{}, threatens {} squares",
-                    f.id(),
-                    f.health().hp,
-                    f.health().max,
-                    preview.hovered_threat.len()
-                ));
-                // The badge under a crowded token may be in codes; here it is in words.
-                if !f.conditions().0.is_empty() {
-                    let words: Vec<&str> = f.conditions().0.iter().map(|&c| crate::view::condition_badge(c)).collect();
-                    ui.label(format!("conditions: {}", words.join(", ")));
-                }
-            }
-            variants::show(ui, &table, b.variant);
-            if ai_squares.0 {
-                ai_lines(ui, &res.ai_squares);
-            }
+        }
+        for (by, why) in &preview.provokes {
+            ui.colored_label(egui::Color32::from_rgb(255, 130, 110), format!("attack of opportunity by {by}: {why}"));
+        }
+        if let Some((t, c)) = &preview.far_cover {
             ui.separator();
-            ui.strong("Combat log");
-            egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
-                // The newest lines (laying out thousands every frame would cost the frame rate);
-                // `fivefoot sim --log` keeps everything.
-                for line in log.shown() {
-                    let text = egui::RichText::new(line).size(12.5);
-                    ui.label(if line.starts_with("why: ") { text.italics().weak() } else { text });
+            let kind = format!("{:?}", c.cover).to_lowercase();
+            ui.label(format!("{}'s cover from here: {kind} ({:+})", b.fighters.combatant[*t].id, c.ac_bonus));
+        }
+        if let Some((t, c)) = &preview.total_cover {
+            ui.separator();
+            ui.colored_label(
+                egui::Color32::from_rgb(255, 110, 90),
+                format!(
+                    "{} has total cover: every line from every corner meets a wall ({} lines)",
+                    b.fighters.combatant[*t].id,
+                    c.lines.len()
+                ),
+            );
+        }
+        if let Some(a) = &preview.attack {
+            ui.separator();
+            let p = &a.profile;
+            ui.strong(format!(
+                "{} {} -> {}",
+                a.command.name(),
+                b.fighters.combatant[a.attacker].id,
+                b.fighters.combatant[a.target].id
+            ));
+            egui::Grid::new("mods").striped(true).show(ui, |ui| {
+                ui.label(p.die.name());
+                ui.label("");
+                ui.end_row();
+                for m in &p.modifiers {
+                    ui.label(m.source.as_str());
+                    ui.label(format!("{:+}", m.value));
+                    ui.end_row();
                 }
+                // The roll the die must show, then what it is measured against: "roll 14+
+                // (AC 18)", "roll 9+ (10 + DCV = 13)".
+                ui.strong("roll");
+                let against = if p.against.contains(' ') { format!("{} =", p.against) } else { p.against.clone() };
+                ui.strong(format!("{}+ ({against} {})", p.target_number - p.bonus(), p.target_number));
+                ui.end_row();
+                ui.strong("hit chance");
+                ui.strong(format!("{:.1}%", p.hit_chance * 100.0));
+                ui.end_row();
             });
-        },
-    );
+            if matches!(a.command, crate::combat::Command::Charge { .. }) {
+                for note in charge_notes(b.variant.numbers()) {
+                    ui.label(egui::RichText::new(note).italics());
+                }
+            }
+            ui.label(format!(
+                "cover: {:?} ({:+}){}",
+                a.cover.cover,
+                a.cover.ac_bonus,
+                if a.flanking_partners.is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<&str> =
+                        a.flanking_partners.iter().map(|&p| b.fighters.combatant[p].id.as_str()).collect();
+                    format!(", flanked with {}", names.join(", "))
+                }
+            ));
+        } else if let Some(h) = preview.hovered_unit {
+            ui.separator();
+            let f = b.fighters.at(h);
+            ui.label(format!(
+                "{}: HP {}/{}, threatens {} squares",
+                f.id(),
+                f.health().hp,
+                f.health().max,
+                preview.hovered_threat.len()
+            ));
+            // The badge under a crowded token may be in codes; here it is in words.
+            if !f.conditions().0.is_empty() {
+                let words: Vec<&str> = f.conditions().0.iter().map(|&c| crate::view::condition_badge(c)).collect();
+                ui.label(format!("conditions: {}", words.join(", ")));
+            }
+        }
+        variants::show(ui, &table, b.variant);
+        if ai_squares.0 {
+            ai_lines(ui, &res.ai_squares);
+        }
+        ui.separator();
+        ui.strong("Combat log");
+        egui::ScrollArea::vertical().stick_to_bottom(true).auto_shrink([false, false]).show(ui, |ui| {
+            // The newest lines (laying out thousands every frame would cost the frame rate);
+            // `fivefoot sim --log` keeps everything.
+            for line in log.shown() {
+                let text = egui::RichText::new(line).size(12.5);
+                ui.label(if line.starts_with("why: ") { text.italics().weak() } else { text });
+            }
+        });
+    });
     Ok(())
 }
 

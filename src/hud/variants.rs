@@ -48,13 +48,18 @@ fn fill_table(preview: Res<Preview>, res: Option<Res<BattleRes>>, mut table: Res
     let Some(res) = res else { return };
     let b = res.battle.read();
     let aimed = match (&preview.attack, &preview.path) {
-        (Some(a), _) => Some((
-            format!("{} {} -> {}", a.command.name(), b.fighters.at(a.attacker).id(), b.fighters.at(a.target).id()),
-            match a.command {
-                crate::combat::Command::Charge { .. } => Aim::Charge(a.attacker, a.target),
-                _ => Aim::Attack(a.attacker, a.target),
-            },
-        )),
+        (Some(a), _) => {
+            let who = format!("{} -> {}", b.fighters.at(a.attacker).id(), b.fighters.at(a.target).id());
+            Some(match a.command {
+                crate::combat::Command::Charge { .. } => (format!("charge {who}"), Aim::Charge(a.attacker, a.target)),
+                crate::combat::Command::Attack { .. } => (format!("attack {who}"), Aim::Attack(a.attacker, a.target)),
+                // A full attack (or any other strike) is tabled as the one attack each
+                // variant would make: its rows say so rather than the aimed command's name.
+                _ => {
+                    (format!("one attack {who} (of the {} aimed)", a.command.name()), Aim::Attack(a.attacker, a.target))
+                }
+            })
+        }
         (None, Some(p)) => {
             let mover = b.actor();
             match (mover, p.squares.last()) {

@@ -6,6 +6,7 @@
 use crate::combat::ai::ScoredSquare;
 use crate::combat::plugin::BattleRes;
 use crate::game::Screen;
+use crate::view::art::CellMasks;
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
 
@@ -21,7 +22,7 @@ pub struct AiSquaresPlugin;
 
 impl Plugin for AiSquaresPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ShowAiSquares>().add_systems(
+        app.init_resource::<ShowAiSquares>().init_resource::<CellMasks>().add_systems(
             Update,
             draw_ai_squares
                 .after(crate::rules::RulesSet::Derive)
@@ -44,7 +45,7 @@ fn draw_ai_squares(
     layout: Res<BoardLayout>,
     old: Query<Entity, With<AiSquareMark>>,
     mut images: ResMut<Assets<Image>>,
-    mut mask: Local<Option<(BoardLayout, Handle<Image>)>>,
+    mut masks: ResMut<CellMasks>,
 ) {
     let Some(res) = res else { return };
     if !show.is_changed() && !res.is_changed() {
@@ -57,16 +58,8 @@ fn draw_ai_squares(
     if !show.0 || scored.is_empty() {
         return;
     }
-    // The board's own cell shape (a hex on a hex map), made once per board.
-    let mask = match &*mask {
-        Some((drawn, handle)) if *drawn == *layout => handle.clone(),
-        _ => {
-            let (w, h) = (layout.tile as u32, layout.tile_height() as u32);
-            let handle = images.add(crate::view::art::cell_mask(layout.shape, w, h));
-            *mask = Some((*layout, handle.clone()));
-            handle
-        }
-    };
+    // The board's own cell shape (a hex on a hex map).
+    let mask = masks.get(&mut images, layout.shape, layout.tile, layout.tile_height());
     let worst = scored.iter().map(|s| s.score).fold(f64::MAX, f64::min);
     let best = scored.iter().map(|s| s.score).fold(f64::MIN, f64::max);
     let size = Vec2::new(layout.tile, layout.tile_height());

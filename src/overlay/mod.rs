@@ -18,6 +18,7 @@ use crate::grid::{Footprint, GridPos};
 use crate::input::{GameAction, Presses};
 use crate::rules::cover::CoverResult;
 use crate::rules::{self, MoveMode, Position};
+use crate::view::art::CellMasks;
 use crate::view::layout::BoardLayout;
 use bevy::prelude::*;
 
@@ -243,7 +244,7 @@ pub struct OverlayPlugin;
 impl Plugin for OverlayPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins(ai_squares::AiSquaresPlugin);
-        app.init_resource::<Layers>().init_resource::<Preview>().add_systems(
+        app.init_resource::<Layers>().init_resource::<Preview>().init_resource::<CellMasks>().add_systems(
             Update,
             (toggle_layers, update_preview, spawn_cells, paint_cells, label_preview, draw_lines)
                 .chain()
@@ -292,11 +293,12 @@ fn spawn_cells(
     layout: Res<BoardLayout>,
     cells: Query<(), With<OverlayCell>>,
     mut images: ResMut<Assets<Image>>,
+    mut masks: ResMut<CellMasks>,
 ) {
     if !cells.is_empty() {
         return;
     }
-    spawn_cell_grid(&mut commands, &mut images, &layout, 5.0, Screen::Skirmish, OverlayCell);
+    spawn_cell_grid(&mut commands, (&mut masks, &mut images), &layout, 5.0, Screen::Skirmish, OverlayCell);
 }
 
 const PATH: Color = Color::srgba(0.35, 0.95, 1.0, 0.55);
@@ -473,13 +475,13 @@ fn draw_lines(
 /// tagged by `marker` and gone when `screen` is left: what an overlay paints.
 pub fn spawn_cell_grid<M: Component>(
     commands: &mut Commands,
-    images: &mut Assets<Image>,
+    (masks, images): (&mut CellMasks, &mut Assets<Image>),
     layout: &BoardLayout,
     z: f32,
     screen: Screen,
     marker: impl Fn(GridPos) -> M,
 ) {
-    let mask = images.add(crate::view::art::cell_mask(layout.shape, layout.tile as u32, layout.tile_height() as u32));
+    let mask = masks.get(images, layout.shape, layout.tile, layout.tile_height());
     let size = Vec2::new(layout.tile, layout.tile_height());
     for y in 0..layout.height {
         for x in 0..layout.width {

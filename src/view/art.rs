@@ -68,9 +68,22 @@ pub fn terrain_atlas(shape: Shape, w: u32, h: u32) -> Image {
     img
 }
 
+/// The cell masks made so far, one per cell shape and size: every overlay, cursor and
+/// pointer mark of that shape tints the same image. Each plugin that draws cells inits it.
+#[derive(Resource, Default)]
+pub struct CellMasks(std::collections::HashMap<(Shape, u32, u32), Handle<Image>>);
+
+impl CellMasks {
+    /// The mask for cells of `shape`, `w` × `h` pixels, made the first time it is asked for.
+    pub fn get(&mut self, images: &mut Assets<Image>, shape: Shape, w: f32, h: f32) -> Handle<Image> {
+        let key = (shape, w as u32, h as u32);
+        self.0.entry(key).or_insert_with(|| images.add(cell_mask(key.0, key.1, key.2))).clone()
+    }
+}
+
 /// A white cell shape (square or pointy-top hex) with a brighter rim, tinted by the
 /// overlay's sprite colour.
-pub fn cell_mask(shape: Shape, w: u32, h: u32) -> Image {
+fn cell_mask(shape: Shape, w: u32, h: u32) -> Image {
     let mut img = Image::new_fill(
         Extent3d { width: w, height: h, depth_or_array_layers: 1 },
         TextureDimension::D2,

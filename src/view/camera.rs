@@ -13,13 +13,38 @@ use leafwing_input_manager::prelude::ActionState;
 /// Room the egui panels take round the board, in logical pixels: left, right, top, bottom.
 pub const PANELS: [f32; 4] = [0.0, 390.0, 44.0, 96.0];
 
-/// Room the editor's panels take round the board, in logical pixels: left, right, top,
-/// bottom.
-pub const EDITOR_PANELS: [f32; 4] = [290.0, 320.0, 40.0, 26.0];
-
 /// The gap left between the board's room and a side panel drawn narrower than it (the play
 /// screen's right panel, the editor's two side panels).
 pub const SIDE_GAP: f32 = 14.0;
+
+/// The panels drawn round the board on the screen shown (left, right, top, bottom, in
+/// logical pixels), as wide as they are drawn: each screen with a board puts its own on
+/// entering it, so the camera and the pointer tell a panel from the board without knowing
+/// any screen's layout. Without it, no panels.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct PanelEdges(pub [f32; 4]);
+
+impl PanelEdges {
+    /// The play and compare screens' panels, `PANELS`, with the right one drawn `right_gap`
+    /// narrower than the room kept for it.
+    pub const fn play(right_gap: f32) -> PanelEdges {
+        let [l, r, t, b] = PANELS;
+        PanelEdges([l, r - right_gap, t, b])
+    }
+
+    /// Whether `p` (window coordinates, from the top left) lies on one of these panels of a
+    /// window `size` big.
+    pub fn cover(&self, p: Vec2, size: Vec2) -> bool {
+        let [l, r, t, b] = self.0;
+        p.x < l || p.x > size.x - r || p.y < t || p.y > size.y - b
+    }
+
+    /// Whether the window's pointer is over one of these panels now.
+    fn cover_pointer(edges: Option<&PanelEdges>, window: &Window) -> bool {
+        let edges = edges.copied().unwrap_or_default();
+        window.cursor_position().is_some_and(|p| edges.cover(p, window.size()))
+    }
+}
 
 pub struct CameraPlugin;
 
@@ -73,6 +98,7 @@ fn move_camera(
     time: Res<Time>,
     typing: Res<crate::input::TextFocus>,
     keys: Res<ButtonInput<KeyCode>>,
+    edges: Option<Res<PanelEdges>>,
 ) {
     let (Ok(input), Ok((mut projection, mut transform))) = (input.single(), camera.single_mut()) else { return };
     let Projection::Orthographic(o) = &mut *projection else { return };
@@ -114,7 +140,10 @@ fn move_camera(
         let d = motion.delta;
         transform.translation += Vec3::new(-d.x, d.y, 0.0) * o.scale;
     }
-    if !pointer.over_ui {
+    // The pointer is tracked after the camera moves, so a wheel in the frame the pointer
+    // arrives over a panel is tested against the panels here too: it does not zoom.
+    let over_panels_now = window.single().is_ok_and(|w| PanelEdges::cover_pointer(edges.as_deref(), w));
+    if !pointer.over_ui && !over_panels_now {
         let zoom = presses.count(GameAction::ZoomOut) as i32 - presses.count(GameAction::ZoomIn) as i32;
         o.scale = (o.scale * 1.15f32.powi(zoom)).clamp(0.2, 8.0);
     }
@@ -149,7 +178,7 @@ pub fn track_pointer(
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut pointer: ResMut<Pointer>,
     pinned: Option<Res<PinnedPointer>>,
-    screen: Option<Res<State<crate::game::Screen>>>,
+    edges: Option<Res<PanelEdges>>,
 ) {
     if let Some(p) = pinned {
         pointer.set_if_neq(Pointer { cell: Some(p.0), over_ui: false });
@@ -158,8 +187,7 @@ pub fn track_pointer(
     // egui counts a panel drawn on the background layer as "over an area" only while a widget
     // there wants the pointer, so the panels' own margins are tested too (a wheel over the
     // log scrolls the log, and does not also zoom the board).
-    let in_margins = window.single().ok().and_then(|w| Some((w.cursor_position()?, w.size())));
-    let in_margins = in_margins.is_some_and(|(p, size)| over_panels(p, size, panels_of(screen.as_deref())));
+    let in_margins = window.single().is_ok_and(|w| PanelEdges::cover_pointer(edges.as_deref(), w));
     let over_ui = in_margins || egui.is_some_and(|e| e.is_pointer_over_area() || e.wants_pointer_input());
     let cell = (|| {
         let w = window.single().ok()?;
@@ -171,25 +199,6 @@ pub fn track_pointer(
     pointer.set_if_neq(Pointer { cell, over_ui });
 }
 
-/// The panels drawn round the board on `screen` (left, right, top, bottom, in logical
-/// pixels), as wide as they are drawn.
-fn panels_of(screen: Option<&State<crate::game::Screen>>) -> [f32; 4] {
-    let [l, r, t, b] = PANELS;
-    let [el, er, et, eb] = EDITOR_PANELS;
-    match screen.map(|s| *s.get()) {
-        Some(crate::game::Screen::Editor) => [el - SIDE_GAP, er - SIDE_GAP, et, eb],
-        Some(crate::game::Screen::Skirmish) => [l, r - SIDE_GAP, t, b],
-        Some(crate::game::Screen::Compare) => PANELS,
-        _ => [0.0; 4],
-    }
-}
-
-/// Whether `p` (window coordinates, from the top left) lies on one of the `panels` of a
-/// window `size` big.
-pub fn over_panels(p: Vec2, size: Vec2, [l, r, t, b]: [f32; 4]) -> bool {
-    p.x < l || p.x > size.x - r || p.y < t || p.y > size.y - b
-}
-
 #[cfg(test)]
 mod tests {
     /// On a 1280×800 window: the play screen's log (right, 376 px drawn), top bar (44) and
@@ -197,24 +206,23 @@ mod tests {
     /// compare screen's side panel (390). The board's room between them is not a panel.
     #[test]
     fn the_pointer_is_over_a_panel_where_each_screen_draws_one() {
-        use crate::game::Screen;
-        use bevy::prelude::State;
+        use super::PanelEdges;
         let size = bevy::math::Vec2::new(1280.0, 800.0);
-        let over = |screen: Screen, x: f32, y: f32| {
-            let panels = super::panels_of(Some(&State::new(screen)));
-            super::over_panels(bevy::math::Vec2::new(x, y), size, panels)
-        };
-        for screen in [Screen::Skirmish, Screen::Editor, Screen::Compare] {
-            assert!(!over(screen, 600.0, 400.0), "{screen:?}: the board");
-            assert!(over(screen, 1275.0, 400.0), "{screen:?}: the right panel");
-            assert!(over(screen, 600.0, 5.0), "{screen:?}: the top bar");
+        let skirmish = crate::hud::PANEL_EDGES;
+        let editor = crate::editor::board::PANEL_EDGES;
+        let compare = crate::compare::window::PANEL_EDGES;
+        let over = |edges: PanelEdges, x: f32, y: f32| edges.cover(bevy::math::Vec2::new(x, y), size);
+        for edges in [skirmish, editor, compare] {
+            assert!(!over(edges, 600.0, 400.0), "{edges:?}: the board");
+            assert!(over(edges, 1275.0, 400.0), "{edges:?}: the right panel");
+            assert!(over(edges, 600.0, 5.0), "{edges:?}: the top bar");
         }
-        assert!(over(Screen::Skirmish, 1280.0 - 370.0, 400.0) && !over(Screen::Skirmish, 1280.0 - 385.0, 400.0));
-        assert!(over(Screen::Skirmish, 600.0, 800.0 - 90.0) && !over(Screen::Skirmish, 600.0, 800.0 - 100.0));
-        assert!(over(Screen::Editor, 270.0, 400.0) && !over(Screen::Editor, 285.0, 400.0), "the tools");
-        assert!(over(Screen::Editor, 1280.0 - 300.0, 400.0) && !over(Screen::Editor, 1280.0 - 312.0, 400.0));
-        assert!(over(Screen::Compare, 1280.0 - 385.0, 400.0), "the compare side panel, drawn whole");
-        assert!(!over(Screen::Menu, 1275.0, 5.0), "no panels round a board elsewhere");
+        assert!(over(skirmish, 1280.0 - 370.0, 400.0) && !over(skirmish, 1280.0 - 385.0, 400.0));
+        assert!(over(skirmish, 600.0, 800.0 - 90.0) && !over(skirmish, 600.0, 800.0 - 100.0));
+        assert!(over(editor, 270.0, 400.0) && !over(editor, 285.0, 400.0), "the tools");
+        assert!(over(editor, 1280.0 - 300.0, 400.0) && !over(editor, 1280.0 - 312.0, 400.0));
+        assert!(over(compare, 1280.0 - 385.0, 400.0), "the compare side panel, drawn whole");
+        assert!(!over(PanelEdges::default(), 1275.0, 5.0), "no panels round a board elsewhere");
     }
 
     use crate::input::{GameAction, TextFocus, board_key_held};

@@ -118,3 +118,31 @@ fn a_new_level_s_recovery_file_is_removed_by_its_save_and_offered_to_the_next_ne
     assert!(!dir.join("mine.rona").exists(), "no folder was made");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A save as that fails (here: the name typed is a folder's) changes nothing: the level
+/// still lives at its own path with its edits unsaved, and their recovery file stays, so a
+/// crash after the failed save loses nothing. No temporary file is left behind.
+#[test]
+fn a_failed_save_as_keeps_the_level_its_path_and_its_recovery_file() {
+    let (dir, first) = saved_blank("save-as-fails", "first.ron", (5, 3));
+    let level = fivefoot::editor::cli::read_level(&first).unwrap();
+    let mut app = editor_app(EditorDoc::new(Document::new(level), Some(first.clone())));
+    app.world_mut().resource_mut::<EditorDoc>().apply(&Edit::SetName("Unsaved".into()));
+    let recovery = app.world_mut().resource_mut::<EditorDoc>().autosave().unwrap();
+    let folder = dir.join("a-folder");
+    std::fs::create_dir(&folder).unwrap();
+    act(&mut app, EditorAction::SaveAs(folder.clone()));
+    assert_eq!(ed(&app).path.as_ref(), Some(&first), "the level still lives at its own path");
+    assert!(ed(&app).dirty(), "its edits are not counted as saved");
+    assert!(ed(&app).status.as_deref().is_some_and(|s| s.contains("a-folder")), "{:?}", ed(&app).status);
+    assert!(recovery.exists(), "the recovery file of the unsaved edits stays");
+    assert_eq!(ed(&app).recovery_path(), recovery);
+    assert!(folder.is_dir() && folder.read_dir().unwrap().next().is_none(), "the folder is left as it was");
+    assert!(dir.read_dir().unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+    assert_eq!(fivefoot::editor::cli::read_level(&first).unwrap().name, "New level", "the file as it was");
+    // The same edits then saved to a good path go there, and the recovery file goes.
+    act(&mut app, EditorAction::SaveAs(dir.join("second.ron")));
+    assert_eq!(ed(&app).path.as_ref(), Some(&dir.join("second.ron")));
+    assert!(!recovery.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

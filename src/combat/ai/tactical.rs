@@ -258,18 +258,23 @@ impl Ai for Tactical {
                 chosen: i == best,
             })
             .collect();
-        let runner_up = candidates
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != best)
-            .max_by(|a, b| a.1.score.total_cmp(&b.1.score))
-            .map(|(_, c)| (c.first_name(), c.score));
-        let chosen = candidates.swap_remove(best);
-        let drawn = match &chosen.command {
+        let standing = if best == plain {
+            let nearest = candidates
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != plain)
+                .max_by(|a, b| a.1.score.total_cmp(&b.1.score))
+                .map(|(_, c)| (c.first_name(), c.score - baseline));
+            Standing::Held { nearest }
+        } else {
+            Standing::Beat { margin: candidates[best].score - baseline }
+        };
+        let drawn = match &candidates[best].command {
             Command::Move { to } => attacks_drawn(&battle.read(), actor, *to),
             _ => None,
         };
-        self.reason = reason(&who, &chosen, drawn, (best == plain, baseline, runner_up), played);
+        self.reason = reason(&who, &candidates[best], drawn, standing, played);
+        let chosen = candidates.swap_remove(best);
         let clock = battle.clock();
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
         self.held = Some(Held { actor, round: clock.round, phase: clock.phase, behaviour });
@@ -479,34 +484,32 @@ fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// How the chosen line stood against closing and striking, the line it had to beat.
+enum Standing<'a> {
+    /// Another line, chosen for beating it by `margin` (mean score).
+    Beat { margin: f64 },
+    /// Closing and striking itself, with the line that came nearest, if any: its name and
+    /// its score less close-and-strike's (above nought when it led, but not beyond luck).
+    Held { nearest: Option<(&'a str, f64)> },
+}
+
 /// The decision in a line: who does what and why, as the playouts found it. A line other
 /// than closing and striking says by how much it beat it; closing and striking, which
 /// line came nearest and by how much it fell short (or, if it scored more, that it did not
 /// beat it beyond luck).
-fn reason(
-    who: &str,
-    chosen: &Candidate,
-    drawn: Option<usize>,
-    (plain, baseline, runner_up): (bool, f64, Option<(&str, f64)>),
-    playouts: u32,
-) -> String {
+fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, standing: Standing, playouts: u32) -> String {
     let deed = deed(chosen, drawn);
-    if !plain {
-        let margin = chosen.score - baseline;
-        return format!("{who}: {deed}; {margin:+.2} over close-and-strike in {playouts} playouts");
-    }
-    match runner_up {
-        Some((name, score)) if score > chosen.score => format!(
-            "{who}: {deed}; no line beat it beyond luck in {playouts} playouts ({name} {:+.2}, within the spread)",
-            score - chosen.score
-        ),
-        Some((name, score)) => {
-            format!(
-                "{who}: {deed}; no line beat it in {playouts} playouts (next best, {name}: {:+.2})",
-                score - chosen.score
-            )
+    match standing {
+        Standing::Beat { margin } => {
+            format!("{who}: {deed}; {margin:+.2} over close-and-strike in {playouts} playouts")
         }
-        None => format!("{who}: {deed} in {playouts} playouts"),
+        Standing::Held { nearest: Some((name, gap)) } if gap > 0.0 => format!(
+            "{who}: {deed}; no line beat it beyond luck in {playouts} playouts ({name} {gap:+.2}, within the spread)"
+        ),
+        Standing::Held { nearest: Some((name, gap)) } => {
+            format!("{who}: {deed}; no line beat it in {playouts} playouts (next best, {name}: {gap:+.2})")
+        }
+        Standing::Held { nearest: None } => format!("{who}: {deed} in {playouts} playouts"),
     }
 }
 
