@@ -59,7 +59,7 @@ struct PlayArgs {
     #[arg(long = "house-rule", value_enum)]
     house_rules: Vec<HouseRule>,
     /// The AI for a side, as SIDE=KIND (greedy, tactical, tactical:easy|normal|hard;
-    /// default: the level's, else greedy).
+    /// default: the level's, else tactical, the normal difficulty).
     #[arg(long = "ai", value_parser = parse_ai)]
     ai: Vec<(String, fivefoot::combat::AiKind)>,
 }

@@ -459,12 +459,13 @@ fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
         {
             change = Some(SideDef { person, ..def.clone() });
         }
-        let ai = def.ai.unwrap_or_default();
+        // Not named: the skirmish's own default opponent (the file names only another).
+        let default = crate::game::SKIRMISH_AI;
+        let ai = def.ai.unwrap_or(default);
         egui::ComboBox::from_id_salt(("side-ai", side)).selected_text(format!("AI: {ai}")).show_ui(ui, |ui| {
             for kind in crate::combat::AiKind::ALL {
                 if ui.selectable_label(ai == kind, kind.to_string()).clicked() {
-                    change =
-                        Some(SideDef { ai: (kind != crate::combat::AiKind::Greedy).then_some(kind), ..def.clone() });
+                    change = Some(SideDef { ai: (kind != default).then_some(kind), ..def.clone() });
                 }
             }
         });

@@ -37,6 +37,10 @@ pub struct PlayTest {
 }
 
 /// What the next skirmish is.
+/// The AI a skirmish in the window gives a side that neither the player nor the level names:
+/// the opponent worth playing against, not the greedy baseline (`sim`'s default).
+pub const SKIRMISH_AI: crate::combat::AiKind = crate::combat::AiKind::Tactical(crate::combat::ai::Difficulty::Normal);
+
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct GameSetup {
     pub level: PathBuf,
@@ -47,7 +51,8 @@ pub struct GameSetup {
     pub seed: u64,
     /// The house rules picked; `None`: the level's own.
     pub house_rules: Option<Vec<crate::variants::HouseRule>>,
-    /// The AI picked for a side; a side not named plays as the level says (else greedy).
+    /// The AI picked for a side; a side not named plays as the level says, else as
+    /// `SKIRMISH_AI`.
     pub ais: std::collections::BTreeMap<String, crate::combat::AiKind>,
 }
 
@@ -154,7 +159,9 @@ pub fn start_skirmish(world: &mut World) {
     let options = BattleOptions { house_rules, ..BattleOptions::default() };
     let battle = BattleWorld::new(&level, &catalogue, variant, setup.seed, options);
     spawn_combatants(world, &battle.read());
-    let mut ais: std::collections::BTreeMap<String, crate::combat::AiKind> = level.def.side_ais();
+    let mut ais: std::collections::BTreeMap<String, crate::combat::AiKind> =
+        level.def.units.iter().map(|u| (u.side.clone(), SKIRMISH_AI)).collect();
+    ais.extend(level.def.side_ais());
     ais.extend(setup.ais.clone());
     let replay = world.remove_resource::<switch::OrdersToReplay>().unwrap_or_default();
     world.insert_resource(BattleRes::new(battle, human.clone(), ais).replaying(&replay.0));

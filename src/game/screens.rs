@@ -37,7 +37,7 @@ struct MenuChoice {
     house_rules: Option<Vec<HouseRule>>,
     /// Index into the level's sides; `None` = watch the AI.
     side: Option<usize>,
-    /// The AI picked for a side (else the level's, else greedy).
+    /// The AI picked for a side (else the level's, else `SKIRMISH_AI`).
     ais: std::collections::BTreeMap<String, crate::combat::AiKind>,
     /// The seed as typed: a number is used as it is, any other text is hashed.
     seed_text: String,
@@ -207,7 +207,9 @@ fn menu_screen(
     Ok(())
 }
 
-/// The AI of each side the person does not play: the level's by default.
+/// The AI of each side the person does not play: the level's, else `SKIRMISH_AI`. (Compare
+/// variants gets only the AIs picked here: its boards and batches keep the level's, greedy
+/// where it names none, so that a batch stays quick.)
 fn ai_pickers(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSummary) {
     ui.horizontal(|ui| {
         ui.label("AI:");
@@ -215,7 +217,7 @@ fn ai_pickers(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSu
             if choice.side == Some(i) {
                 continue;
             }
-            let current = choice.ais.get(side).or(level.ais.get(side)).copied().unwrap_or_default();
+            let current = choice.ais.get(side).or(level.ais.get(side)).copied().unwrap_or(super::SKIRMISH_AI);
             let selected = format!("{side}: {}", ai_label(current));
             egui::ComboBox::from_id_salt(("ai", side.as_str())).selected_text(selected).show_ui(ui, |ui| {
                 for kind in crate::combat::AiKind::ALL {

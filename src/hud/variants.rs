@@ -50,14 +50,15 @@ fn fill_table(preview: Res<Preview>, res: Option<Res<BattleRes>>, mut table: Res
     let aimed = match (&preview.attack, &preview.path) {
         (Some(a), _) => {
             let who = format!("{} -> {}", b.fighters.at(a.attacker).id(), b.fighters.at(a.target).id());
+            use crate::combat::Command;
+            let attack = Aim::Attack(a.attacker, a.target);
+            // A full attack (or any other strike) is tabled as the one attack each variant
+            // would make: the title says so rather than name the command aimed.
             Some(match a.command {
-                crate::combat::Command::Charge { .. } => (format!("charge {who}"), Aim::Charge(a.attacker, a.target)),
-                crate::combat::Command::Attack { .. } => (format!("attack {who}"), Aim::Attack(a.attacker, a.target)),
-                // A full attack (or any other strike) is tabled as the one attack each
-                // variant would make: its rows say so rather than the aimed command's name.
-                _ => {
-                    (format!("one attack {who} (of the {} aimed)", a.command.name()), Aim::Attack(a.attacker, a.target))
-                }
+                Command::Charge { .. } => (format!("charge {who}"), Aim::Charge(a.attacker, a.target)),
+                Command::Attack { .. } => (format!("attack {who}"), attack),
+                Command::FullAttack { .. } => (format!("{who}, one attack (the full attack's first)"), attack),
+                _ => (format!("{who}, a plain attack (for the {} aimed)", a.command.name()), attack),
             })
         }
         (None, Some(p)) => {

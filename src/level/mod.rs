@@ -72,8 +72,8 @@ pub struct SideDef {
     /// A person plays this side unless told otherwise (the others are the AI's).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub person: bool,
-    /// The AI that plays it by default (`greedy`, `tactical`, `tactical:hard`…; otherwise
-    /// greedy).
+    /// The AI that plays it by default in the window (`greedy`, `tactical`, `tactical:hard`…;
+    /// otherwise the skirmish's `game::SKIRMISH_AI`, and greedy on the compare boards).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<crate::combat::AiKind>,
 }

@@ -4,7 +4,19 @@ use super::*;
 
 /// The default skirmish in an app with the game's screens, under `rules`, `side` played
 /// by hand, from `seed`, entered and set up.
+/// The skirmish in an app with the game's screens, `side` played by hand and the others by
+/// the greedy AI (quick in a test build; the window's default is the tactical AI).
 pub(super) fn skirmish_app(rules: RulesVariant, side: &str, seed: u64) -> App {
+    let greedy = ["blue", "red"].map(|s| (s.to_string(), fivefoot::combat::AiKind::Greedy));
+    skirmish_app_with(rules, side, seed, greedy.into())
+}
+
+fn skirmish_app_with(
+    rules: RulesVariant,
+    side: &str,
+    seed: u64,
+    ais: std::collections::BTreeMap<String, fivefoot::combat::AiKind>,
+) -> App {
     use fivefoot::game::{GamePlugin, GameSetup, Screen};
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::input::InputPlugin))
@@ -17,11 +29,25 @@ pub(super) fn skirmish_app(rules: RulesVariant, side: &str, seed: u64) -> App {
         side: Some(side.into()),
         seed,
         house_rules: None,
-        ais: Default::default(),
+        ais,
     });
     app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Skirmish);
     app.update();
     app
+}
+
+/// A side that neither the player nor the level names plays the window's default opponent,
+/// the tactical AI at normal (the skirmish level names none); a side named plays as named.
+#[test]
+fn a_side_nobody_names_plays_the_tactical_ai_and_a_named_one_as_named() {
+    use fivefoot::combat::AiKind;
+    use fivefoot::combat::ai::Difficulty;
+    let app = skirmish_app_with(RulesVariant::D20Classic, "blue", 5, Default::default());
+    assert_eq!(app.world().resource::<BattleRes>().ai_of("red"), AiKind::Tactical(Difficulty::Normal));
+    assert_eq!(fivefoot::game::SKIRMISH_AI, AiKind::Tactical(Difficulty::Normal));
+    let easy = std::collections::BTreeMap::from([("red".to_string(), AiKind::Tactical(Difficulty::Easy))]);
+    let app = skirmish_app_with(RulesVariant::D20Classic, "blue", 5, easy);
+    assert_eq!(app.world().resource::<BattleRes>().ai_of("red"), AiKind::Tactical(Difficulty::Easy));
 }
 
 #[test]
