@@ -268,7 +268,14 @@ pub(super) fn batch_window(
                     // A fixed-width table: its rows kept whole (scrolled sideways), not wrapped.
                     let table = egui::Label::new(egui::RichText::new(report.table()).monospace())
                         .wrap_mode(egui::TextWrapMode::Extend);
-                    egui::ScrollArea::both().max_height(320.0).show(ui, |ui| ui.add(table));
+                    // Its scroll bars solid and always shown (egui's float, unseen until hovered):
+                    // a column past the window's edge is seen to be there.
+                    ui.style_mut().spacing.scroll = egui::style::ScrollStyle::solid();
+                    let shown = egui::scroll_area::ScrollBarVisibility::AlwaysVisible;
+                    egui::ScrollArea::both()
+                        .max_height(320.0)
+                        .scroll_bar_visibility(shown)
+                        .show(ui, |ui| ui.add(table));
                 }
                 View::Battles => watch = battles_list(ui, &live.winners, &report, seed),
             }

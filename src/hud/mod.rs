@@ -318,7 +318,10 @@ fn hud(
             .as_ref()
             .and_then(|d| d.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME))
             .and_then(|d| d.smoothed());
-        about.extend(frame.map(|ms| format!("{ms:.1} ms/frame, AI {:.2} ms", thinking.max_ms)));
+        // The AI's longest decision: to the hundredth of a millisecond while short, else whole.
+        let longest = thinking.max_ms;
+        let longest = if longest < 10.0 { format!("{longest:.2}") } else { format!("{longest:.0}") };
+        about.extend(frame.map(|ms| format!("{ms:.0} ms/frame, AI at most {longest} ms")));
         ui.label(egui::RichText::new(about.join(" | ")).weak());
         if let Some(w) = &*b.winner {
             ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));
