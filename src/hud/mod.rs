@@ -321,7 +321,7 @@ fn hud(
         // The AI's longest decision: to the hundredth of a millisecond while short, else whole.
         let longest = thinking.max_ms;
         let longest = if longest < 10.0 { format!("{longest:.2}") } else { format!("{longest:.0}") };
-        about.extend(frame.map(|ms| format!("{ms:.0} ms/frame, AI at most {longest} ms")));
+        about.extend(frame.map(|ms| format!("{ms:.0} ms/frame, AI {longest} ms")));
         ui.label(egui::RichText::new(about.join(" | ")).weak());
         if let Some(w) = &*b.winner {
             ui.strong(w.as_ref().map_or("Draw".to_string(), |w| format!("{w} wins")));

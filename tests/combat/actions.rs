@@ -100,7 +100,7 @@ fn reckless_fighting_costs_4_ac_and_defensive_fighting_4_on_attacks() {
     b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Reckless }).unwrap();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
-    assert!(p.modifiers.iter().any(|m| m.source == "reckless" && m.value == 4), "{:?}", p.modifiers);
+    assert!(p.modifiers.iter().any(|m| m.source == "target reckless" && m.value == 4), "{:?}", p.modifiers);
     b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Defensive }).unwrap();
     let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -4));

@@ -250,13 +250,13 @@ fn ap_fighting_defensively_is_minus_4_to_attack_and_plus_2_ac() {
         assert_eq!(has_mod(&a[0].1, "fighting defensively", -4), defensive, "{:?}", a[0].1);
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
-        let ac = p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -2);
+        let ac = p.modifiers.iter().any(|m| m.source == "target fighting defensively" && m.value == -2);
         assert_eq!(ac, defensive, "{:?}", p.modifiers);
         if defensive {
             // Until the start of its next round of actions.
             until(&mut b, "hero", |b| b.clock().round == 2);
             let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
-            assert!(!p.modifiers.iter().any(|m| m.source == "fighting defensively"));
+            assert!(!p.modifiers.iter().any(|m| m.source == "target fighting defensively"));
         }
     }
 }

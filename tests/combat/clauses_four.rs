@@ -54,7 +54,7 @@ fn four_actions_defend_gives_plus_3_ac_for_a_round() {
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     let defend = |b: &mut BattleWorld| {
         let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
-        p.modifiers.iter().find(|m| m.source == "defend").map(|m| m.value)
+        p.modifiers.iter().find(|m| m.source == "target defend").map(|m| m.value)
     };
     assert_eq!(defend(&mut b), None, "the control");
     b.execute(Command::Defend).unwrap();

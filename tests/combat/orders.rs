@@ -22,7 +22,7 @@ fn dodge_modifiers(b: &BattleWorld, attacker: &str) -> Vec<i32> {
         .iter()
         .filter_map(|e| match e {
             CombatEvent::Attack { attacker: a, modifiers, .. } if a == attacker => {
-                Some(modifiers.iter().filter(|m| m.source == "dodge").map(|m| m.value).sum())
+                Some(modifiers.iter().filter(|m| m.source == "target dodge").map(|m| m.value).sum())
             }
             _ => None,
         })

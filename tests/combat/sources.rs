@@ -234,14 +234,14 @@ fn reckless_fighting_adds_2_damage_and_defensive_fighting_2_ac() {
         // Defensive fighting: the goblin's attack on the hero meets +2 AC, shown as -2.
         let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
         let before = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
-        assert!(!before.modifiers.iter().any(|m| m.source == "fighting defensively"), "control");
+        assert!(!before.modifiers.iter().any(|m| m.source == "target fighting defensively"), "control");
         b.scene().fighter::<Bonuses>(h).defense.clear();
         b.execute(Command::EndTurn).unwrap();
         until(&mut b, "hero", |_| true);
         b.execute(Command::Stance { stance: Stance::Defensive }).unwrap();
         let after = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
         assert!(
-            after.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -2),
+            after.modifiers.iter().any(|m| m.source == "target fighting defensively" && m.value == -2),
             "{:?}",
             after.modifiers
         );

@@ -218,11 +218,13 @@ pub fn cover(InMut(at): Weighed) {
     }
 }
 
-/// The target's defences (total defense, dodge…), by name, as penalties.
+/// The target's defences (total defense, dodge…), as penalties named for the target's
+/// ("target charging"): in the attacker's breakdown and log, a bare "charging +2" would read
+/// as the attacker's own charge.
 pub fn defense(InMut(at): Weighed, bonuses: Query<&Bonuses>) {
     if let Ok(b) = bonuses.get(at.target) {
         for (name, v) in &b.defense {
-            at.push(name, -*v);
+            at.push(&format!("target {name}"), -*v);
         }
     }
 }
