@@ -8,6 +8,7 @@
 
 use crate::combat::attack::forecast;
 use crate::combat::battle::AttackContext;
+use crate::combat::fighter::Bonuses;
 use crate::combat::odds::AttackOdds;
 use crate::combat::{AttackKind, Battle, BattleOptions, BattleWorld, Command};
 use crate::grid::GridPos;
@@ -116,17 +117,25 @@ impl Mirrors {
         })
     }
 
-    /// `ask` of every mirror, each put in `live`'s situation first.
+    /// `ask` of every mirror, each put in `live`'s situation first: where each unit stands,
+    /// its conditions and its weapon; and, in the mirror of `live`'s own variant, the
+    /// bonuses its stances gave (a charge's, total defense's…), so that its row answers as
+    /// the battle does. Another variant's mirror keeps none: a stance is taken under the
+    /// rules of the variant it was taken in.
     fn rows(&mut self, live: &Battle, ask: impl Fn(&mut BattleWorld) -> ActionRow) -> Vec<ActionRow> {
         self.worlds
             .iter_mut()
             .map(|world| {
                 let n = world.read().fighters.len();
+                let own = world.variant() == live.variant;
                 let mut scene = world.scene();
                 for i in live.fighters.indices().filter(|&i| i < n) {
                     scene.fighter::<Position>(i).clone_from(&live.fighters.position[i]);
                     scene.fighter::<Conditions>(i).clone_from(&live.fighters.conditions[i]);
                     scene.fighter::<Wielded>(i).clone_from(&live.fighters.wielded[i]);
+                    if own {
+                        scene.fighter::<Bonuses>(i).clone_from(&live.fighters.bonuses[i]);
+                    }
                 }
                 drop(scene);
                 ask(world)

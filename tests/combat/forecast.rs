@@ -132,6 +132,18 @@ fn the_table_of_variants_answers_for_the_battle_as_it_stands() {
     }
     let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
     assert_eq!(own.odds, Some(live.attack_forecast(a, t, &AttackKind::Primary, &Default::default()).odds()));
+    // A stance the target took in this battle (a charge's −2 AC) counts in the battle's own
+    // row, as in the breakdown; the other variants' rows do not take it.
+    let before = rows.clone();
+    live.scene().fighter::<fivefoot::combat::fighter::Bonuses>(t).defense.push(("charging".into(), -2));
+    let charged = mirrors.attack(&live.read(), a, t);
+    let own = charged.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
+    assert_eq!(own.odds, Some(live.attack_forecast(a, t, &AttackKind::Primary, &Default::default()).odds()));
+    assert!(own.odds.unwrap().hit > before[2].odds.unwrap().hit, "{own:?}");
+    for (now, then) in charged.iter().zip(&before).filter(|(r, _)| r.variant != RulesVariant::D20Classic) {
+        assert_eq!(now.odds, then.odds, "{}", now.variant);
+    }
+    live.scene().fighter::<fivefoot::combat::fighter::Bonuses>(t).defense.clear();
     // What the attack takes of a fresh turn, in each variant's words.
     let costs: Vec<(RulesVariant, &str)> = rows.iter().map(|r| (r.variant, r.cost.as_str())).collect();
     assert_eq!(
