@@ -196,6 +196,7 @@ impl Plugin for CompareWindowPlugin {
                 commands.remove_resource::<Boards>();
                 commands.remove_resource::<BoardLayout>();
                 commands.remove_resource::<super::live::LiveBatch>();
+                commands.remove_resource::<PanelEdges>();
             })
             .add_systems(
                 Update,

@@ -459,13 +459,20 @@ fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
         {
             change = Some(SideDef { person, ..def.clone() });
         }
-        // Not named: the skirmish's own default opponent (the file names only another).
-        let default = crate::game::SKIRMISH_AI;
-        let ai = def.ai.unwrap_or(default);
-        egui::ComboBox::from_id_salt(("side-ai", side)).selected_text(format!("AI: {ai}")).show_ui(ui, |ui| {
+        // Not named: the window's default, the skirmish's tactical AI (greedy on the compare
+        // boards). A pick is saved as named, whatever it is.
+        let shown = def.ai.map_or_else(|| format!("default ({})", crate::game::SKIRMISH_AI), |ai| ai.to_string());
+        let combo = egui::ComboBox::from_id_salt(("side-ai", side)).selected_text(format!("AI: {shown}"));
+        combo.show_ui(ui, |ui| {
+            let default = ui.selectable_label(def.ai.is_none(), "default").on_hover_text(
+                "not named in the file: the skirmish plays it as the tactical AI (normal), the compare boards as greedy",
+            );
+            if default.clicked() {
+                change = Some(SideDef { ai: None, ..def.clone() });
+            }
             for kind in crate::combat::AiKind::ALL {
-                if ui.selectable_label(ai == kind, kind.to_string()).clicked() {
-                    change = Some(SideDef { ai: (kind != default).then_some(kind), ..def.clone() });
+                if ui.selectable_label(def.ai == Some(kind), kind.to_string()).clicked() {
+                    change = Some(SideDef { ai: Some(kind), ..def.clone() });
                 }
             }
         });

@@ -36,11 +36,11 @@ pub struct PlayTest {
     pub file: PathBuf,
 }
 
-/// What the next skirmish is.
 /// The AI a skirmish in the window gives a side that neither the player nor the level names:
 /// the opponent worth playing against, not the greedy baseline (`sim`'s default).
 pub const SKIRMISH_AI: crate::combat::AiKind = crate::combat::AiKind::Tactical(crate::combat::ai::Difficulty::Normal);
 
+/// What the next skirmish is.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct GameSetup {
     pub level: PathBuf,

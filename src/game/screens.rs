@@ -217,15 +217,23 @@ fn ai_pickers(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSu
             if choice.side == Some(i) {
                 continue;
             }
-            let current = choice.ais.get(side).or(level.ais.get(side)).copied().unwrap_or(super::SKIRMISH_AI);
-            let selected = format!("{side}: {}", ai_label(current));
-            egui::ComboBox::from_id_salt(("ai", side.as_str())).selected_text(selected).show_ui(ui, |ui| {
+            let named = choice.ais.get(side).or(level.ais.get(side)).copied();
+            let current = named.unwrap_or(super::SKIRMISH_AI);
+            // The default said as such: Compare variants plays greedy there unless one is picked.
+            let default = if named.is_none() { " (default)" } else { "" };
+            let selected = format!("{side}: {}{default}", ai_label(current));
+            let combo = egui::ComboBox::from_id_salt(("ai", side.as_str())).selected_text(selected).show_ui(ui, |ui| {
                 for kind in crate::combat::AiKind::ALL {
                     if ui.selectable_label(current == kind, ai_label(kind)).clicked() {
                         choice.ais.insert(side.clone(), kind);
                     }
                 }
             });
+            if named.is_none() {
+                combo
+                    .response
+                    .on_hover_text("the skirmish's default; Compare variants plays greedy unless one is picked");
+            }
         }
     });
 }

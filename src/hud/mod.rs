@@ -34,6 +34,7 @@ impl Plugin for HudPlugin {
                 log.reason.clear();
                 commands.insert_resource(PANEL_EDGES);
             })
+            .add_systems(OnExit(Screen::Skirmish), crate::view::camera::remove_panel_edges)
             .add_systems(Update, (collect_log, pace_keys).run_if(in_state(Screen::Skirmish)))
             .add_systems(EguiPrimaryContextPass, hud.run_if(in_state(Screen::Skirmish)));
     }

@@ -46,6 +46,11 @@ impl PanelEdges {
     }
 }
 
+/// Takes the panels away as their screen is left (each screen puts its own on entering).
+pub fn remove_panel_edges(mut commands: Commands) {
+    commands.remove_resource::<PanelEdges>();
+}
+
 pub struct CameraPlugin;
 
 impl Plugin for CameraPlugin {

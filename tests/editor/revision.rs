@@ -103,6 +103,18 @@ fn editor_app(doc: Document) -> App {
     app
 }
 
+/// The editor puts its panels' edges on entering (the camera and the pointer tell a panel
+/// from the board by them) and takes them away when it is left.
+#[test]
+fn the_editor_puts_its_panel_edges_while_it_is_shown() {
+    use fivefoot::view::camera::PanelEdges;
+    let mut app = editor_app(doc(8, 6));
+    assert_eq!(app.world().get_resource::<PanelEdges>(), Some(&fivefoot::editor::board::PANEL_EDGES));
+    app.world_mut().resource_mut::<NextState<fivefoot::game::Screen>>().set(fivefoot::game::Screen::Menu);
+    app.update();
+    assert_eq!(app.world().get_resource::<PanelEdges>(), None, "gone with the editor");
+}
+
 /// When the document was last marked changed.
 fn marked(app: &App) -> bevy::ecs::change_detection::Tick {
     app.world().resource_ref::<EditorDoc>().last_changed()

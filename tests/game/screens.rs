@@ -2,10 +2,9 @@
 
 use super::*;
 
-/// The default skirmish in an app with the game's screens, under `rules`, `side` played
-/// by hand, from `seed`, entered and set up.
-/// The skirmish in an app with the game's screens, `side` played by hand and the others by
-/// the greedy AI (quick in a test build; the window's default is the tactical AI).
+/// The default skirmish in an app with the game's screens, under `rules`, from `seed`,
+/// entered and set up: `side` played by hand and the others by the greedy AI (quick in a
+/// test build; the window's default is the tactical AI).
 pub(super) fn skirmish_app(rules: RulesVariant, side: &str, seed: u64) -> App {
     let greedy = ["blue", "red"].map(|s| (s.to_string(), fivefoot::combat::AiKind::Greedy));
     skirmish_app_with(rules, side, seed, greedy.into())
