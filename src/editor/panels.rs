@@ -459,23 +459,9 @@ fn side_row(ui: &mut egui::Ui, doc: &mut Doc, side: &str, units: usize) {
         {
             change = Some(SideDef { person, ..def.clone() });
         }
-        // Not named: the window's default, the skirmish's tactical AI (greedy on the compare
-        // boards). A pick is saved as named, whatever it is.
-        let shown = def.ai.map_or_else(|| format!("default ({})", crate::game::SKIRMISH_AI), |ai| ai.to_string());
-        let combo = egui::ComboBox::from_id_salt(("side-ai", side)).selected_text(format!("AI: {shown}"));
-        combo.show_ui(ui, |ui| {
-            let default = ui.selectable_label(def.ai.is_none(), "default").on_hover_text(
-                "not named in the file: the skirmish plays it as the tactical AI (normal), the compare boards as greedy",
-            );
-            if default.clicked() {
-                change = Some(SideDef { ai: None, ..def.clone() });
-            }
-            for kind in crate::combat::AiKind::ALL {
-                if ui.selectable_label(def.ai == Some(kind), kind.to_string()).clicked() {
-                    change = Some(SideDef { ai: Some(kind), ..def.clone() });
-                }
-            }
-        });
+        if let Some(ai) = playtest::side_ai_picker(ui, side, def.ai) {
+            change = Some(SideDef { ai, ..def.clone() });
+        }
     });
     if let Some(side) = change {
         doc.apply(&Edit::SetSide(side));
