@@ -309,7 +309,7 @@ pub(super) fn panels(
             "Each board is its own battle: the same level and seed, the same AIs, the variant's own rules and dice.",
         );
     });
-    egui::Panel::right("compare-side").exact_size(crate::view::camera::PANELS[1]).show(&mut root, |ui| {
+    egui::Panel::right("compare-side").exact_size(super::window::PANEL_EDGES.0[1]).show(&mut root, |ui| {
         ui.heading("Variants side by side");
         let selected = boards.selected.clone();
         // Worked out again only when the square, the unit or the battles change (a walk's

@@ -189,14 +189,13 @@ pub struct CompareWindowPlugin;
 
 impl Plugin for CompareWindowPlugin {
     fn build(&self, app: &mut App) {
+        crate::view::camera::panel_edges_while(app, Screen::Compare, PANEL_EDGES);
         app.init_resource::<crate::view::art::CellMasks>()
             .add_systems(OnEnter(Screen::Compare), (start_boards, super::live::open_if_asked).chain())
-            .add_systems(OnEnter(Screen::Compare), |mut commands: Commands| commands.insert_resource(PANEL_EDGES))
             .add_systems(OnExit(Screen::Compare), |mut commands: Commands| {
                 commands.remove_resource::<Boards>();
                 commands.remove_resource::<BoardLayout>();
                 commands.remove_resource::<super::live::LiveBatch>();
-                commands.remove_resource::<PanelEdges>();
             })
             .add_systems(
                 Update,

@@ -64,14 +64,12 @@ pub struct EditorBoardPlugin;
 
 impl Plugin for EditorBoardPlugin {
     fn build(&self, app: &mut App) {
+        crate::view::camera::panel_edges_while(app, Screen::Editor, PANEL_EDGES);
         app.init_resource::<Drawn>()
             .init_resource::<CellMasks>()
             .init_resource::<EditorCamera>()
-            .add_systems(OnEnter(Screen::Editor), |mut cam: ResMut<EditorCamera>, mut commands: Commands| {
-                cam.pending = true;
-                commands.insert_resource(PANEL_EDGES);
-            })
-            .add_systems(OnExit(Screen::Editor), (leave, crate::view::camera::remove_panel_edges))
+            .add_systems(OnEnter(Screen::Editor), |mut cam: ResMut<EditorCamera>| cam.pending = true)
+            .add_systems(OnExit(Screen::Editor), leave)
             .add_systems(
                 Update,
                 (draw_map, draw_units, draw_cursor)

@@ -83,7 +83,7 @@ fn panels(
         "editor".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
-    let [left, right, top, bottom] = EDITOR_PANELS;
+    let [_, _, top, bottom] = EDITOR_PANELS;
     if doc.recovered.is_some() {
         egui::Window::new("Unsaved edits found")
             .collapsible(false)
@@ -121,13 +121,13 @@ fn panels(
             None => ui.weak("ready"),
         });
     });
-    egui::Panel::left("editor-tools").exact_size(left - crate::view::camera::SIDE_GAP).show(&mut root, |ui| {
+    egui::Panel::left("editor-tools").exact_size(super::board::PANEL_EDGES.0[0]).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             tool_panel(ui, &mut doc, &mut tools, &mut state);
             clip_panel(ui, &tools, &mut actions);
         });
     });
-    egui::Panel::right("editor-level").exact_size(right - crate::view::camera::SIDE_GAP).show(&mut root, |ui| {
+    egui::Panel::right("editor-level").exact_size(super::board::PANEL_EDGES.0[1]).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             level_panel(ui, &mut doc, &mut tools, &mut state);
             ui.separator();

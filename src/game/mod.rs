@@ -40,6 +40,16 @@ pub struct PlayTest {
 /// the opponent worth playing against, not the greedy baseline (`sim`'s default).
 pub const SKIRMISH_AI: crate::combat::AiKind = crate::combat::AiKind::Tactical(crate::combat::ai::Difficulty::Normal);
 
+/// The AI `side` plays in a skirmish, and whether it is the default: the one `picked` for
+/// it, else the one its level names, else `SKIRMISH_AI`.
+pub fn skirmish_ai(
+    picked: &std::collections::BTreeMap<String, crate::combat::AiKind>,
+    level: &std::collections::BTreeMap<String, crate::combat::AiKind>,
+    side: &str,
+) -> (crate::combat::AiKind, bool) {
+    picked.get(side).or(level.get(side)).map_or((SKIRMISH_AI, true), |&ai| (ai, false))
+}
+
 /// What the next skirmish is.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct GameSetup {
@@ -159,10 +169,8 @@ pub fn start_skirmish(world: &mut World) {
     let options = BattleOptions { house_rules, ..BattleOptions::default() };
     let battle = BattleWorld::new(&level, &catalogue, variant, setup.seed, options);
     spawn_combatants(world, &battle.read());
-    let mut ais: std::collections::BTreeMap<String, crate::combat::AiKind> =
-        level.def.units.iter().map(|u| (u.side.clone(), SKIRMISH_AI)).collect();
-    ais.extend(level.def.side_ais());
-    ais.extend(setup.ais.clone());
+    let named = level.def.side_ais();
+    let ais = level.def.units.iter().map(|u| (u.side.clone(), skirmish_ai(&setup.ais, &named, &u.side).0)).collect();
     let replay = world.remove_resource::<switch::OrdersToReplay>().unwrap_or_default();
     world.insert_resource(BattleRes::new(battle, human.clone(), ais).replaying(&replay.0));
     world.insert_resource(HumanSides(human));

@@ -217,10 +217,9 @@ fn ai_pickers(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSu
             if choice.side == Some(i) {
                 continue;
             }
-            let named = choice.ais.get(side).or(level.ais.get(side)).copied();
-            let current = named.unwrap_or(super::SKIRMISH_AI);
+            let (current, by_default) = super::skirmish_ai(&choice.ais, &level.ais, side);
             // The default said as such: Compare variants plays greedy there unless one is picked.
-            let default = if named.is_none() { " (default)" } else { "" };
+            let default = if by_default { " (default)" } else { "" };
             let selected = format!("{side}: {}{default}", ai_label(current));
             let combo = egui::ComboBox::from_id_salt(("ai", side.as_str())).selected_text(selected).show_ui(ui, |ui| {
                 for kind in crate::combat::AiKind::ALL {
@@ -229,7 +228,7 @@ fn ai_pickers(ui: &mut egui::Ui, choice: &mut MenuChoice, level: &super::LevelSu
                     }
                 }
             });
-            if named.is_none() {
+            if by_default {
                 combo
                     .response
                     .on_hover_text("the skirmish's default; Compare variants plays greedy unless one is picked");

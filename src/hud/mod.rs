@@ -26,15 +26,14 @@ pub struct HudPlugin;
 
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
+        crate::view::camera::panel_edges_while(app, Screen::Skirmish, PANEL_EDGES);
         app.add_plugins(variants::VariantTablePlugin)
             .init_resource::<CombatLog>()
             .init_resource::<crate::view::SideColours>()
-            .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>, mut commands: Commands| {
+            .add_systems(OnEnter(Screen::Skirmish), |mut log: ResMut<CombatLog>| {
                 log.lines.clear();
                 log.reason.clear();
-                commands.insert_resource(PANEL_EDGES);
             })
-            .add_systems(OnExit(Screen::Skirmish), crate::view::camera::remove_panel_edges)
             .add_systems(Update, (collect_log, pace_keys).run_if(in_state(Screen::Skirmish)))
             .add_systems(EguiPrimaryContextPass, hud.run_if(in_state(Screen::Skirmish)));
     }
@@ -303,7 +302,7 @@ fn hud(
         });
     });
 
-    egui::Panel::right("info").exact_size(crate::view::camera::PANELS[1] - SIDE_GAP).show(&mut root, |ui| {
+    egui::Panel::right("info").exact_size(PANEL_EDGES.0[1]).show(&mut root, |ui| {
         ui.label(egui::RichText::new(clock_line(&b)).color(egui::Color32::from_rgb(255, 225, 130)));
         // Who plays what, the seed, and how the frame and the AI are keeping up.
         let you = if humans.0.is_empty() { "watching".to_string() } else { format!("you: {}", humans.0.join(", ")) };

@@ -46,9 +46,10 @@ impl PanelEdges {
     }
 }
 
-/// Takes the panels away as their screen is left (each screen puts its own on entering).
-pub fn remove_panel_edges(mut commands: Commands) {
-    commands.remove_resource::<PanelEdges>();
+/// Puts `edges` in while `screen` is shown: in on entering it, away on leaving it.
+pub fn panel_edges_while(app: &mut App, screen: crate::game::Screen, edges: PanelEdges) {
+    app.add_systems(OnEnter(screen), move |mut commands: Commands| commands.insert_resource(edges))
+        .add_systems(OnExit(screen), |mut commands: Commands| commands.remove_resource::<PanelEdges>());
 }
 
 pub struct CameraPlugin;
