@@ -109,7 +109,7 @@ fn declarations(b: &Battle, actor: usize) -> Vec<Command> {
     }
     let charges = super::foes_of(b, actor)
         .into_iter()
-        .filter(|&t| b.charge_possible(actor, t))
+        .filter(|&t| b.charge_line(actor, t).is_ok())
         .map(|t| Intent::Charge { target: b.fighters.combatant[t].id.clone() })
         .collect::<Vec<_>>();
     [Intent::Fight, Intent::Delay]

@@ -345,7 +345,7 @@ fn declaration(b: &Battle, actor: usize) -> super::command::Intent {
     }
     nearest_first(b, actor, &foes)
         .into_iter()
-        .find(|&t| b.charge_possible(actor, t))
+        .find(|&t| b.charge_line(actor, t).is_ok())
         .map_or(Intent::Fight, |t| Intent::Charge { target: b.fighters.combatant[t].id.clone() })
 }
 

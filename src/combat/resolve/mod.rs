@@ -18,7 +18,7 @@ pub(crate) use actions::maneuver_checked;
 pub(crate) use economy::{take_move, take_standard};
 pub(crate) use harm::{Grapplers, apply_damage, death_check, kill, release, release_both, set_condition};
 pub use movement::{Leg, Then, Walk};
-pub(crate) use movement::{beside, charge_path, charge_walk, drag_beside, straight_run};
+pub(crate) use movement::{beside, charge_walk, drag_beside, straight_run};
 pub(crate) use reactions::{opportunity, provoke_threateners};
 pub use reactions::{reaction_allowance, reactions_allowed};
 pub(crate) use strike::{A_COMBATANT, attack_routine, charge_attack, deal_damage, foresee, held_attack, id, in_fight};

@@ -235,47 +235,51 @@ fn holds_for(b: &Battle, h: usize, mover: usize) -> bool {
         && f.reactions().held.as_ref().is_some_and(|t| t.as_ref().is_none_or(|t| *t == b.fighters.combatant[mover].id))
 }
 
-/// A straight, unobstructed charge line (2 squares to twice speed) to the nearest square
-/// from which the charger threatens `t`.
-pub(crate) fn charge_path(b: &Battle, a: usize, t: usize) -> Result<PathPlan, String> {
-    let view = b.view();
-    let fa = b.fighters.at(a);
-    let side = fa.size().side();
-    let band = b.reach_band(fa).ok_or("its weapon threatens nothing")?;
-    let tf = b.fighters.at(t).footprint();
-    let max_ft = fa.stats().def.speed_ft * 2;
-    let start = fa.pos();
-    let metric = b.variant.move_metric();
-    let mut best: Option<((u32, i32), GridPos, Vec<GridPos>)> = None;
-    let centre = |p: GridPos| (2 * p.x + side, 2 * p.y + side);
-    let (tx, ty) = (2 * tf.origin.x + tf.side, 2 * tf.origin.y + tf.side);
-    let r = (max_ft / 5) as i32 + 1;
-    // Only the squares near the foe, within the charge's reach, in the order of the whole box.
-    let (near_lo, near_hi) = band.origins_near(tf, side);
-    for y in (start.y - r).max(near_lo.y)..=(start.y + r).min(near_hi.y) {
-        for x in (start.x - r).max(near_lo.x)..=(start.x + r).min(near_hi.x) {
-            let d = GridPos::new(x, y);
-            let fp = Footprint::new(d, side);
-            if d == start || !tf.cells().any(|c| band.covers(b.variant, fp, c)) {
-                continue;
-            }
-            let cost = metric.cell_ft(start, d);
-            // The closest space, and of equals the one most squarely facing the foe.
-            let (cx, cy) = centre(d);
-            let key = (cost, (cx - tx).pow(2) + (cy - ty).pow(2));
-            if cost < 10 || cost > max_ft || best.as_ref().is_some_and(|(k, _, _)| key >= *k) {
-                continue;
-            }
-            let line = crate::grid::straight_line(start, d);
-            if clear_line(b, a, &line) {
-                best = Some((key, d, line));
+impl Battle<'_, '_> {
+    /// `a`'s charge line to `t` from where it stands, whatever its budget: a straight,
+    /// unobstructed line (2 squares to twice speed) to the nearest square from which it
+    /// threatens `t`, with the attacks of opportunity it draws, or why there is none.
+    pub fn charge_line(&self, a: usize, t: usize) -> Result<PathPlan, String> {
+        let b = self;
+        let view = b.view();
+        let fa = b.fighters.at(a);
+        let side = fa.size().side();
+        let band = b.reach_band(fa).ok_or("its weapon threatens nothing")?;
+        let tf = b.fighters.at(t).footprint();
+        let max_ft = fa.stats().def.speed_ft * 2;
+        let start = fa.pos();
+        let metric = b.variant.move_metric();
+        let mut best: Option<((u32, i32), GridPos, Vec<GridPos>)> = None;
+        let centre = |p: GridPos| (2 * p.x + side, 2 * p.y + side);
+        let (tx, ty) = (2 * tf.origin.x + tf.side, 2 * tf.origin.y + tf.side);
+        let r = (max_ft / 5) as i32 + 1;
+        // Only the squares near the foe, within the charge's reach, in the order of the whole box.
+        let (near_lo, near_hi) = band.origins_near(tf, side);
+        for y in (start.y - r).max(near_lo.y)..=(start.y + r).min(near_hi.y) {
+            for x in (start.x - r).max(near_lo.x)..=(start.x + r).min(near_hi.x) {
+                let d = GridPos::new(x, y);
+                let fp = Footprint::new(d, side);
+                if d == start || !tf.cells().any(|c| band.covers(b.variant, fp, c)) {
+                    continue;
+                }
+                let cost = metric.cell_ft(start, d);
+                // The closest space, and of equals the one most squarely facing the foe.
+                let (cx, cy) = centre(d);
+                let key = (cost, (cx - tx).pow(2) + (cy - ty).pow(2));
+                if cost < 10 || cost > max_ft || best.as_ref().is_some_and(|(k, _, _)| key >= *k) {
+                    continue;
+                }
+                let line = crate::grid::straight_line(start, d);
+                if clear_line(b, a, &line) {
+                    best = Some((key, d, line));
+                }
             }
         }
+        let ((cost, _), _, squares) =
+            best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters.combatant[t].id))?;
+        let provokes = rules::movement::provocations_along(&view, a, &squares);
+        Ok(PathPlan { squares, cost_ft: cost, provokes })
     }
-    let ((cost, _), _, squares) =
-        best.ok_or_else(|| format!("no straight, clear charge line to {}", b.fighters.combatant[t].id))?;
-    let provokes = rules::movement::provocations_along(&view, a, &squares);
-    Ok(PathPlan { squares, cost_ft: cost, provokes })
 }
 
 /// Whether `a` can run the straight `line`: open squares, no difficult terrain, nobody

@@ -5,18 +5,6 @@ use super::*;
 use crate::combat::slot::UnfilledSlots;
 
 impl Battle<'_, '_> {
-    /// Whether `a` has a charge path to `t` from where it stands (whatever its budget).
-    pub fn charge_possible(&self, a: usize, t: usize) -> bool {
-        charge_path(self, a, t).is_ok()
-    }
-
-    /// `a`'s charge line to `t` from where it stands (the squares it enters, the last where
-    /// it strikes, and the attacks of opportunity it draws), or why it has none (whatever
-    /// its budget).
-    pub fn charge_line(&self, a: usize, t: usize) -> Result<crate::rules::movement::PathPlan, String> {
-        charge_path(self, a, t)
-    }
-
     /// Whether the acting fighter's budget allows `cmd` at all, whatever its target or
     /// destination (the action bar's question). `Err` says why not.
     pub fn affordable(&self, cmd: &Command) -> Result<(), String> {
@@ -129,10 +117,10 @@ impl Battle<'_, '_> {
                 if self.variant.numbers().rules.charge_completes_later {
                     // Declared now, moved and struck at its completion: the foe must be
                     // within a charge now.
-                    charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
+                    self.charge_line(actor, t).map_err(|r| err(self, actor, cmd, r))?;
                     return Ok(plan);
                 }
-                let path = charge_path(self, actor, t).map_err(|r| err(self, actor, cmd, r))?;
+                let path = self.charge_line(actor, t).map_err(|r| err(self, actor, cmd, r))?;
                 plan.path = Some(path);
             }
             Command::Reload => {}

@@ -246,7 +246,7 @@ pub(crate) fn advanced_action_goes_on(world: &mut World, i: Entity, mut adv: Adv
             resolve::refresh(world);
             let path = {
                 let b = crate::combat::battle::store::read(world);
-                resolve::charge_path(&b, resolve::seat(&b, i), resolve::seat(&b, foe))
+                b.charge_line(resolve::seat(&b, i), resolve::seat(&b, foe))
             };
             match path {
                 Ok(path) => {
