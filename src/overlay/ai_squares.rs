@@ -82,16 +82,30 @@ fn draw_ai_squares(
             cell(score_colour(top.score, worst, best), size * 0.8),
             Transform::from_translation(at.extend(4.0)),
         ));
+        // The score on a dark plate, above the tokens: a unit that holds its own square (or
+        // a large one standing over it) would otherwise hide or garble it.
+        let label = square_label(&here);
+        let foot = at - Vec2::new(0.0, layout.tile_height() * 0.3);
+        let plate = Vec2::new(label.chars().count() as f32 * LABEL_SIZE * 0.62 + 4.0, LABEL_SIZE + 3.0);
         commands.spawn((
             AiSquareMark,
             DespawnOnExit(Screen::Skirmish),
-            Text2d::new(square_label(&here)),
-            TextFont::from_font_size(11.0),
+            Sprite::from_color(Color::srgba(0.05, 0.05, 0.08, 0.8), plate),
+            Transform::from_translation(foot.extend(29.9)),
+        ));
+        commands.spawn((
+            AiSquareMark,
+            DespawnOnExit(Screen::Skirmish),
+            Text2d::new(label),
+            TextFont::from_font_size(LABEL_SIZE),
             TextColor(Color::WHITE),
-            Transform::from_translation((at - Vec2::new(0.0, layout.tile_height() * 0.3)).extend(30.0)),
+            Transform::from_translation(foot.extend(30.0)),
         ));
     }
 }
+
+/// The size of a square's score.
+const LABEL_SIZE: f32 = 11.0;
 
 /// The candidates by square, in the order first met.
 fn per_square(scored: &[ScoredSquare]) -> Vec<(crate::grid::GridPos, Vec<&ScoredSquare>)> {
