@@ -218,7 +218,21 @@ impl Forecast {
 /// `a`'s attack on `t` as [`profile`] has it, with its damage and criticals: what the
 /// hit-chance panel, the per-variant comparison and the charts show.
 pub fn forecast(b: &Battle, view: &RulesView, a: usize, t: usize, kind: &AttackKind, ctx: &AttackContext) -> Forecast {
-    let profile = profile(b, view, a, t, kind, ctx);
+    with_damage(b, a, t, profile(b, view, a, t, kind, ctx), ctx)
+}
+
+/// `a`'s attack of opportunity on `t` as it would be were `t` leaving a square beside `a`,
+/// in the open (no cover, whatever reach): how a mover weighs the attacks a path draws,
+/// which meet it where it leaves each threatened square rather than where it stands.
+pub fn opportunity_forecast(b: &Battle, a: usize, t: usize) -> Forecast {
+    let aim = Aim { a, t, melee: true, dist: 5, cover_bonus: 0 };
+    let ctx = AttackContext::default();
+    with_damage(b, a, t, weighed(b, aim, &AttackKind::Opportunity, &ctx), &ctx)
+}
+
+/// The forecast of an attack whose profile is weighed: its damage dice, flat terms and
+/// criticals added.
+fn with_damage(b: &Battle, a: usize, t: usize, profile: AttackProfile, ctx: &AttackContext) -> Forecast {
     let fa = b.fighters.at(a);
     let dice = fa.damage_dice();
     let weapon = &fa.wielded().def;

@@ -258,15 +258,23 @@ impl MoveRange {
     /// Squares where the move may end (no other creature there), with their cost and the
     /// number of foes the cheapest path there provokes, row-major.
     pub fn destinations(&self, view: &RulesView) -> Vec<(GridPos, u32, u32)> {
+        self.ends(view).map(|(p, cost, provoked)| (p, cost, provoked.count_ones())).collect()
+    }
+
+    /// As [`destinations`](Self::destinations), with the foes the cheapest path provokes
+    /// named (a mask of the roster's seats) rather than counted, for weighing their attacks.
+    pub fn destinations_provoking(&self, view: &RulesView) -> Vec<(GridPos, u32, UnitMask)> {
+        self.ends(view).collect()
+    }
+
+    fn ends<'a>(&'a self, view: &'a RulesView) -> impl Iterator<Item = (GridPos, u32, UnitMask)> + 'a {
         let side = view.roster.get(self.mover).footprint.side;
-        (0..self.width * self.height)
-            .filter_map(|i| {
-                let p = self.pos_of(i as usize * 2);
-                let s = self.best_state(p)?;
-                (p != self.start && ends_clear(view, self.mover, Footprint::new(p, side)))
-                    .then(|| (p, self.cost[s], self.provoked[s].count_ones()))
-            })
-            .collect()
+        (0..self.width * self.height).filter_map(move |i| {
+            let p = self.pos_of(i as usize * 2);
+            let s = self.best_state(p)?;
+            (p != self.start && ends_clear(view, self.mover, Footprint::new(p, side)))
+                .then(|| (p, self.cost[s], self.provoked[s]))
+        })
     }
 
     /// The plan to end the movement on `dest`, or why it cannot.

@@ -226,3 +226,34 @@ fn the_table_of_variants_answers_a_charge_from_where_each_charge_ends() {
     let own = rows.iter().find(|r| r.variant == RulesVariant::D20Classic).unwrap();
     assert!(own.refused.as_ref().is_some_and(|why| !why.is_empty()), "{own:?}");
 }
+
+/// A mover weighs the attacks of opportunity a path draws by the damage each is expected to
+/// deal where it leaves the foe's reach: the foe's attack of opportunity on it beside the foe,
+/// in the open, whatever the distance now. An ogre's club weighs more than a goblin's blade,
+/// and either is what the forecast gives that attack once the mover stands beside it.
+#[test]
+fn an_attack_of_opportunity_is_weighed_as_it_lands_on_a_mover_leaving_its_reach() {
+    use fivefoot::combat::attack::{forecast, opportunity_forecast};
+    let cat = Catalogue::builtin();
+    for v in RulesVariant::ALL {
+        let units = vec![
+            common::unit("mover", "blue", (1, 1), "human_fighter"),
+            common::unit("goblin", "red", (6, 1), "goblin"),
+            common::unit("ogre", "red", (6, 4), "ogre"),
+        ];
+        let mut b =
+            BattleWorld::new(&common::level(&common::open_rows(10, 8), units, v), &cat, v, 1, Default::default());
+        let [mover, goblin, ogre] = ["mover", "goblin", "ogre"].map(|id| b.index_of(id).unwrap());
+        let weighed = |b: &BattleWorld, foe| opportunity_forecast(&b.read(), foe, mover).odds().expected_damage;
+        let (far_goblin, far_ogre) = (weighed(&b, goblin), weighed(&b, ogre));
+        assert!(far_goblin > 0.0, "{v}: the goblin's attack weighs something from afar");
+        assert!(far_ogre > far_goblin, "{v}: the ogre's {far_ogre} against the goblin's {far_goblin}");
+        // From afar the attack itself is out of reach; beside the goblin it is what was weighed.
+        let kind = AttackKind::Opportunity;
+        let now = |b: &BattleWorld| forecast(&b.read(), &b.read().view(), goblin, mover, &kind, &Default::default());
+        assert_eq!(now(&b).odds().expected_damage, 0.0, "{v}: out of the goblin's reach");
+        b.scene().fighter::<fivefoot::rules::Position>(mover).0 = GridPos::new(5, 1);
+        let beside = now(&b).odds().expected_damage;
+        assert!((beside - far_goblin).abs() < 1e-9, "{v}: beside the goblin {beside}, weighed from afar {far_goblin}");
+    }
+}

@@ -4,11 +4,12 @@
 //! for the foes to come). Each gives the unit's next command from the
 //! battle as it stands; the search (`tactical`) plays each out and keeps the best. They
 //! read the rules as the game shows them: the movement range with the attacks of
-//! opportunity each square costs, the threat map, flanking squares, cover and lines of fire.
+//! opportunity each square costs (weighed by the damage each is expected to deal), the
+//! threat map, flanking squares, cover and lines of fire.
 
 use super::{
-    attack_position, best_approach, close_and_strike, first_things, foe_in_reach, foes_of, one_move, spell_to_cast,
-    strike_at,
+    attack_position, best_approach, close_and_strike, first_things, foe_in_reach, foes_of, one_move,
+    opportunity_damage, spell_to_cast, strike_at,
 };
 use crate::combat::Battle;
 use crate::combat::command::Command;
@@ -132,12 +133,14 @@ fn losing(b: &Battle, actor: usize) -> bool {
     h.hp * 3 <= h.max || ours < theirs
 }
 
-/// A square of the actor's move this opportunity, with its cost and the attacks of
-/// opportunity the cheapest way there draws.
+/// A square of the actor's move this opportunity, with its cost and what the attacks of
+/// opportunity the cheapest way there draws are expected to deal.
 struct Reachable {
     to: GridPos,
     cost: u32,
-    provokes: u32,
+    /// The expected damage of the attacks drawn, in tenths of a hit point: a path past a
+    /// goblin's dagger weighs less than one past an ogre's club.
+    drawn: u32,
 }
 
 /// Where a move can take the actor now (nothing when no move is left).
@@ -147,10 +150,15 @@ fn reachable(b: &Battle, actor: usize) -> Vec<Reachable> {
         return vec![];
     }
     let view = b.view();
+    let mut blow: Vec<Option<u32>> = vec![None; b.fighters.len()];
+    let mut drawn = |by: rules::UnitMask| -> u32 {
+        let tenths = |foe| (opportunity_damage(b, foe, actor) * 10.0).round() as u32;
+        rules::roster::indices(by).map(|foe| *blow[foe].get_or_insert_with(|| tenths(foe))).sum()
+    };
     one_move(b, actor)
-        .destinations(&view)
+        .destinations_provoking(&view)
         .into_iter()
-        .map(|(to, cost, provokes)| Reachable { to, cost, provokes })
+        .map(|(to, cost, by)| Reachable { to, cost, drawn: drawn(by) })
         .collect()
 }
 
@@ -231,8 +239,9 @@ fn concentrate(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
 }
 
 /// Step, or else move, to a square that flanks a foe in the fight an ally already
-/// threatens (the move drawing the fewest attacks, then the cheapest); none when it
-/// already flanks one. A foe down already is no one to flank: going round it wastes a turn.
+/// threatens (the move whose attacks of opportunity are expected to deal the least, then
+/// the cheapest); none when it already flanks one. A foe down already is no one to flank:
+/// going round it wastes a turn.
 fn flank(b: &Battle, actor: usize) -> Option<Command> {
     let squares = {
         let view = b.view();
@@ -255,7 +264,7 @@ fn flank(b: &Battle, actor: usize) -> Option<Command> {
     let mut options: Vec<(u32, u32, GridPos)> = reachable(b, actor)
         .into_iter()
         .filter(|r| squares.iter().any(|(p, _)| *p == r.to))
-        .map(|r| (r.provokes, r.cost, r.to))
+        .map(|r| (r.drawn, r.cost, r.to))
         .collect();
     options.sort();
     first_valid_move(b, options.into_iter().map(|(_, _, p)| p))
@@ -275,9 +284,10 @@ fn cover_from_archers(b: &Battle, view: &RulesView, actor: usize, fp: Footprint,
 }
 
 /// Ranged: move to a square no foe threatens from which it can shoot, with the most cover
-/// from the foe archers, then the fewest attacks drawn, then the cheapest. Where it stands
-/// already will do (it stays and shoots) if no foe threatens it there, it can shoot from
-/// there, and no square it reaches without drawing an attack has more cover.
+/// from the foe archers, then the least damage the attacks it draws are expected to deal,
+/// then the cheapest. Where it stands already will do (it stays and shoots) if no foe
+/// threatens it there, it can shoot from there, and no square it reaches without risking
+/// an attack has more cover.
 fn hold_cover(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let here = b.fighters.at(actor).footprint();
     let settled = !threatened(&b.view(), actor, here) && attack_position(b, &b.view(), actor, foes, here);
@@ -287,11 +297,11 @@ fn hold_cover(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let side = b.fighters.body[actor].size.side();
     let mut scored: Vec<((i32, u32, u32), GridPos)> = options
         .iter()
-        .filter(|r| !settled || r.provokes == 0)
+        .filter(|r| !settled || r.drawn == 0)
         .filter_map(|r| {
             let fp = Footprint::new(r.to, side);
             let fit = !threatened(&view, actor, fp) && attack_position(b, &view, actor, foes, fp);
-            fit.then(|| ((-cover_from_archers(b, &view, actor, fp, foes), r.provokes, r.cost), r.to))
+            fit.then(|| ((-cover_from_archers(b, &view, actor, fp, foes), r.drawn, r.cost), r.to))
         })
         .collect();
     scored.sort();
@@ -302,8 +312,8 @@ fn hold_cover(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
 }
 
 /// Ranged: when a foe threatens it, get out of every foe's reach: a step where the variant
-/// has one (it draws no attack), else the square drawing the fewest attacks, one it can
-/// shoot from if any.
+/// has one (it draws no attack), else the square whose attacks drawn are expected to deal
+/// the least, one it can shoot from if any.
 fn kite(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let (here, side) = (b.fighters.at(actor).footprint(), b.fighters.body[actor].size.side());
     if !threatened(&b.view(), actor, here) {
@@ -314,11 +324,11 @@ fn kite(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     }
     let options = reachable(b, actor);
     let view = b.view();
-    // Fewest attacks drawn first; of those, a square it can shoot from; then the cheapest.
+    // The least damage drawn first; of those, a square it can shoot from; then the cheapest.
     let mut scored: Vec<((u32, bool, u32), GridPos)> = options
         .iter()
         .filter(|r| !threatened(&view, actor, Footprint::new(r.to, side)))
-        .map(|r| ((r.provokes, !attack_position(b, &view, actor, foes, Footprint::new(r.to, side)), r.cost), r.to))
+        .map(|r| ((r.drawn, !attack_position(b, &view, actor, foes, Footprint::new(r.to, side)), r.cost), r.to))
         .collect();
     scored.sort();
     first_valid_move(b, scored.into_iter().map(|(_, p)| p))
@@ -343,8 +353,8 @@ fn step_out(b: &Battle, actor: usize) -> Option<Command> {
 }
 
 /// Fall back: out of every foe's reach by a step where one will do (it draws no attack);
-/// else the square of its move farthest from the nearest foe, drawing the fewest attacks;
-/// with no move left, fight on defensively where the variant allows, else end.
+/// else the square of its move drawing the least expected damage, then farthest from the
+/// nearest foe; with no move left, fight on defensively where the variant allows, else end.
 fn withdraw(b: &Battle, actor: usize, foes: &[usize]) -> Command {
     if let Some(step) = step_out(b, actor) {
         return step;
@@ -358,7 +368,7 @@ fn withdraw(b: &Battle, actor: usize, foes: &[usize]) -> Command {
     let now = nearest(b.fighters.at(actor).footprint());
     let mut scored: Vec<((u32, std::cmp::Reverse<u32>, u32), GridPos)> = options
         .iter()
-        .map(|r| ((r.provokes, std::cmp::Reverse(nearest(Footprint::new(r.to, side))), r.cost), r.to))
+        .map(|r| ((r.drawn, std::cmp::Reverse(nearest(Footprint::new(r.to, side))), r.cost), r.to))
         .filter(|((_, std::cmp::Reverse(d), _), _)| *d > now)
         .collect();
     scored.sort();

@@ -143,10 +143,13 @@ pub(super) fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -
     }
 }
 
-/// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws.
-pub(super) fn attacks_drawn(b: &Battle, actor: usize, to: GridPos) -> Option<usize> {
+/// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws: how many,
+/// and the damage they are expected to deal.
+pub(super) fn attacks_drawn(b: &Battle, actor: usize, to: GridPos) -> Option<(usize, f64)> {
     let view = b.view();
-    Some(super::one_move(b, actor).plan_to(&view, to).ok()?.provokes.len())
+    let provokes = super::one_move(b, actor).plan_to(&view, to).ok()?.provokes;
+    let damage = provokes.iter().map(|p| super::opportunity_damage(b, p.by, actor)).sum();
+    Some((provokes.len(), damage))
 }
 
 #[cfg(test)]

@@ -272,6 +272,16 @@ pub(crate) fn strike_at(b: &Battle, t: usize) -> Option<Command> {
     b.allows(&single).then_some(single)
 }
 
+/// What `foe`'s attack of opportunity on `mover` is expected to deal (hit points), as it
+/// would land were `mover` leaving a square beside it: nothing if it has no reaction to
+/// make it with.
+pub(crate) fn opportunity_damage(b: &Battle, foe: usize, mover: usize) -> f64 {
+    if !b.can_react(foe, mover) {
+        return 0.0;
+    }
+    super::attack::opportunity_forecast(b, foe, mover).odds().expected_damage
+}
+
 /// Whether one of `foes` stands in `actor`'s reach (as the threat map stands).
 pub(crate) fn foe_in_reach(b: &Battle, actor: usize, foes: &[usize]) -> bool {
     let view = b.view();

@@ -497,7 +497,7 @@ enum Standing<'a> {
 /// than closing and striking says by how much it beat it; closing and striking, which
 /// line came nearest and by how much it fell short (or, if it scored more, that it did not
 /// beat it beyond luck).
-fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, standing: Standing, playouts: u32) -> String {
+fn reason(who: &str, chosen: &Candidate, drawn: Option<(usize, f64)>, standing: Standing, playouts: u32) -> String {
     let deed = deed(chosen, drawn);
     match standing {
         Standing::Beat { margin } => {
@@ -515,8 +515,9 @@ fn reason(who: &str, chosen: &Candidate, drawn: Option<usize>, standing: Standin
 
 /// What a candidate does, in a reason's words: its line and where it goes or whom it
 /// strikes ("withdraw to (1, 1); draws no attack of opportunity", "strike at r_sword"), or
-/// what it declares. `drawn`: the attacks of opportunity a move draws, if counted.
-fn deed(chosen: &Candidate, drawn: Option<usize>) -> String {
+/// what it declares. `drawn`: the attacks of opportunity a move draws and the damage they
+/// are expected to deal, if weighed.
+fn deed(chosen: &Candidate, drawn: Option<(usize, f64)>) -> String {
     let what = match &chosen.command {
         Command::Declare { intent } if chosen.line == Line::Declaration => {
             return format!("declares {}", intent.describe());
@@ -526,8 +527,11 @@ fn deed(chosen: &Candidate, drawn: Option<usize>) -> String {
         }
         Command::Move { to } | Command::Step { to } => {
             let aoo = match drawn {
-                Some(0) => "; draws no attack of opportunity".to_string(),
-                Some(n) => format!("; draws {n} attack{} of opportunity", if n == 1 { "" } else { "s" }),
+                Some((0, _)) => "; draws no attack of opportunity".to_string(),
+                Some((n, damage)) => format!(
+                    "; draws {n} attack{} of opportunity ({damage:.1} damage expected)",
+                    if n == 1 { "" } else { "s" }
+                ),
                 None => String::new(),
             };
             format!("to ({}, {}){aoo}", to.x, to.y)
@@ -543,7 +547,25 @@ fn deed(chosen: &Candidate, drawn: Option<usize>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::paired_gain;
+    use super::{Behaviour, Candidate, Command, Line, deed, paired_gain};
+    use crate::grid::GridPos;
+
+    #[test]
+    fn a_move_says_the_attacks_it_draws_and_the_damage_they_are_expected_to_deal() {
+        let to = GridPos::new(3, 4);
+        let moving = Candidate {
+            command: Command::Move { to },
+            behaviours: vec![Behaviour::FlankPartner],
+            line: Line::Behaviours,
+            score: 0.0,
+        };
+        assert_eq!(
+            deed(&moving, Some((2, 7.46))),
+            "flank to (3, 4); draws 2 attacks of opportunity (7.5 damage expected)"
+        );
+        assert_eq!(deed(&moving, Some((0, 0.0))), "flank to (3, 4); draws no attack of opportunity");
+        assert_eq!(deed(&moving, None), "flank to (3, 4)");
+    }
 
     #[test]
     fn a_gain_counts_only_beyond_the_spread_of_the_pairs() {
