@@ -173,6 +173,9 @@ mod tactical;
 #[path = "combat/tactical_lines.rs"]
 mod tactical_lines;
 
+#[path = "combat/reach_and_guard.rs"]
+mod reach_and_guard;
+
 #[path = "combat/forecast.rs"]
 mod forecast;
 

@@ -172,7 +172,11 @@ fn the_log_gives_the_tactical_ais_reasons() {
 
 /// The actor's next command by `pick`, playing on (declarations, waiting for the attack
 /// phase) until it is an attack or a move, or `limit` commands have gone.
-fn next_deed(b: &mut BattleWorld, id: &str, pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command) -> Command {
+pub(super) fn next_deed(
+    b: &mut BattleWorld,
+    id: &str,
+    pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command,
+) -> Command {
     next_such(b, id, pick, |cmd| {
         matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Move { .. } | Command::Step { .. })
     })

@@ -1,7 +1,8 @@
 //! The tactical AI's portfolio: scripted behaviours, each a whole way of fighting for one
 //! unit (close with the nearest foe, strike the foe the whole side can reach, focus the
 //! weakest, take a flanking square, hold cover and shoot, kite out of reach, withdraw, wait
-//! for the foes to come). Each gives the unit's next command from the
+//! for the foes to come, keep a foe at a reach weapon's ring, guard a caster or the most
+//! wounded). Each gives the unit's next command from the
 //! battle as it stands; the search (`tactical`) plays each out and keeps the best. They
 //! read the rules as the game shows them: the movement range with the attacks of
 //! opportunity each square costs (weighed by the damage each is expected to deal), the
@@ -40,11 +41,18 @@ pub enum Behaviour {
     /// Wait where it stands for the foes to come (they walk into its side's reach and it
     /// strikes first), while the fight has not begun: no unit of its side engaged.
     Hold,
+    /// Reach (a glaive, a longspear, which cannot strike a foe beside it): with a foe too
+    /// close, step back to where a foe stands in its reach ring, rather than walk off drawing
+    /// attacks or stand there useless.
+    KeepReach,
+    /// Shield the side's most exposed ally (a caster, else the most wounded, at half its hit
+    /// points or less): strike, or close on, the foe nearest to it.
+    Guard,
 }
 
 impl Behaviour {
     /// Every behaviour, in the order ties are broken.
-    pub const ALL: [Behaviour; 8] = [
+    pub const ALL: [Behaviour; 10] = [
         Behaviour::Greedy,
         Behaviour::Concentrate,
         Behaviour::FocusFire,
@@ -53,6 +61,8 @@ impl Behaviour {
         Behaviour::Kite,
         Behaviour::Withdraw,
         Behaviour::Hold,
+        Behaviour::KeepReach,
+        Behaviour::Guard,
     ];
 
     /// Its name on the command line (`script:NAME`).
@@ -66,6 +76,8 @@ impl Behaviour {
             Behaviour::Withdraw => "withdraw",
             Behaviour::Hold => "hold",
             Behaviour::Concentrate => "concentrate",
+            Behaviour::KeepReach => "keep-reach",
+            Behaviour::Guard => "guard",
         }
     }
 
@@ -80,6 +92,8 @@ impl Behaviour {
             Behaviour::Withdraw => "withdraw",
             Behaviour::Hold => "hold",
             Behaviour::Concentrate => "concentrate",
+            Behaviour::KeepReach => "keep at reach",
+            Behaviour::Guard => "guard",
         }
     }
 
@@ -102,6 +116,8 @@ impl Behaviour {
             Behaviour::HoldCover if ranged => hold_cover(b, actor, &foes),
             Behaviour::Kite if ranged => kite(b, actor, &foes),
             Behaviour::Hold if !ranged => hold(b, actor, &foes),
+            Behaviour::KeepReach if !ranged => keep_reach(b, actor, &foes),
+            Behaviour::Guard if !ranged => guard(b, actor, &foes),
             _ => None,
         };
         if let Some(cmd) = moved {
@@ -389,4 +405,75 @@ fn hold(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let engaged =
         side.into_iter().any(|a| threatened(&b.view(), a, b.fighters.at(a).footprint()) || foe_in_reach(b, a, foes));
     (!engaged).then_some(Command::EndTurn)
+}
+
+/// Reach: when a foe stands too close to strike (inside the reach ring of a glaive or a
+/// longspear) and none is in its reach, a step (where the variant has one: it draws no
+/// attack) to a square from which it can strike; else the move to such a square drawing the
+/// least expected damage. None otherwise: the common strike, or closing.
+fn keep_reach(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    let me = b.fighters.at(actor);
+    let inner = b.reach_band(me)?.inner_ft?;
+    let (here, side) = (me.footprint(), me.size().side());
+    let metric = b.variant.range_metric();
+    let crowded = foes.iter().any(|&t| metric.footprint_ft(here, b.fighters.at(t).footprint()) <= inner);
+    if !crowded || foe_in_reach(b, actor, foes) {
+        return None;
+    }
+    let steps: Vec<GridPos> = {
+        let view = b.view();
+        let o = here.origin;
+        (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| GridPos::new(o.x + dx, o.y + dy)))
+            .filter(|&p| p != o && attack_position(b, &view, actor, foes, Footprint::new(p, side)))
+            .collect()
+    };
+    if let Some(step) = steps.into_iter().map(|to| Command::Step { to }).find(|s| b.allows(s)) {
+        return Some(step);
+    }
+    let options = reachable(b, actor);
+    let view = b.view();
+    let mut scored: Vec<((u32, u32), GridPos)> = options
+        .iter()
+        .filter(|r| attack_position(b, &view, actor, foes, Footprint::new(r.to, side)))
+        .map(|r| ((r.drawn, r.cost), r.to))
+        .collect();
+    scored.sort();
+    first_valid_move(b, scored.into_iter().map(|(_, p)| p))
+}
+
+/// The ally of `actor`'s side most in need of a shield: a caster first, else the most
+/// wounded at half its hit points or less (the fewest hit points, then the first by id);
+/// none if no ally is either.
+fn ward(b: &Battle, actor: usize) -> Option<usize> {
+    side_in_fight(b, actor)
+        .filter(|&a| a != actor)
+        .filter_map(|a| {
+            let h = b.fighters.health[a];
+            let caster = b.fighters.stats[a].def.spellcasting.is_some() && b.fighters.spells[a].left > 0;
+            (caster || h.hp * 2 <= h.max).then_some((!caster, h.hp, a))
+        })
+        .min()
+        .map(|(_, _, a)| a)
+}
+
+/// Strike the foe nearest the side's most exposed ally, or close on it; none when no ally
+/// needs a shield, and none (the common strike) when another foe is in reach: it does not
+/// walk off a fight.
+fn guard(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    let ward = ward(b, actor)?;
+    let metric = b.variant.range_metric();
+    let wf = b.fighters.at(ward).footprint();
+    let menace = foes.iter().copied().min_by_key(|&t| (metric.footprint_ft(wf, b.fighters.at(t).footprint()), t))?;
+    if let Some(strike) = strike_at(b, menace) {
+        return Some(strike);
+    }
+    if foe_in_reach(b, actor, foes) {
+        return None;
+    }
+    let here = b.fighters.position[actor].0;
+    if b.affordable(&Command::Move { to: here }).is_err() {
+        return None;
+    }
+    best_approach(b, actor, &[menace]).and_then(|to| first_valid_move(b, [to]))
 }

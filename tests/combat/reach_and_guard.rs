@@ -1,0 +1,77 @@
+//! Two behaviours of the tactical AI's portfolio, each on a small field where the right
+//! move is clear: a reach weapon keeping a foe at its reach ring, and a unit shielding its
+//! side's caster.
+
+use super::tactical::next_deed;
+use super::*;
+use fivefoot::combat::ai::Behaviour;
+
+/// "Spear users keep foes at the reach ring": a longspear cannot strike the goblin beside
+/// it, so it steps back ("a five-foot step ... provokes no attacks of opportunity") to
+/// where the goblin stands in its reach, and strikes from there; under every variant whose
+/// step may be taken in melee and whose longspear cannot strike beside it. Greedy, for
+/// contrast, walks to such a square with a move, drawing the goblin's attack.
+#[test]
+fn a_longspear_steps_back_to_strike_a_foe_too_close() {
+    let mut checked = 0;
+    for v in RulesVariant::ALL.into_iter().filter(|v| v.grid().step.in_melee) {
+        let units = vec![unit("pike", "blue", (4, 3), "spearman", None), unit("gob", "red", (5, 3), "goblin", None)];
+        let mut b = battle(units, v, 5);
+        let pike = b.index_of("pike").unwrap();
+        let gap = b.read().reach_band(b.read().fighters.at(pike)).and_then(|band| band.inner_ft);
+        if gap.is_none() {
+            continue; // this variant's longspear strikes a foe beside it
+        }
+        let keep = |b: &mut BattleWorld, a| Behaviour::KeepReach.command(&b.read(), a);
+        let cmd = next_deed(&mut b, "pike", &mut { keep });
+        assert!(matches!(cmd, Command::Step { .. }), "{v}: a step back, not {cmd:?}");
+        let plain = Behaviour::Greedy.command(&b.read(), pike);
+        assert!(matches!(plain, Command::Move { .. }), "{v}: greedy walks off: {plain:?}");
+        let before = b.stats().attacks_of_opportunity;
+        b.execute(cmd.clone()).unwrap();
+        assert_eq!(b.stats().attacks_of_opportunity, before, "{v}: {cmd:?} drew an attack of opportunity");
+        let strike = next_deed(&mut b, "pike", &mut { keep });
+        assert!(
+            matches!(&strike, Command::Attack { target } | Command::FullAttack { target } if target == "gob"),
+            "{v}: from the ring it strikes the goblin: {strike:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 2, "the rule was checked under {checked} variants");
+}
+
+/// "Protecting wounded and casters": a goblin is closing on the side's mage, another stands
+/// nearer the fighter. Greedy closes with the nearer goblin; the guard closes on the one by
+/// the mage, and strikes it once in reach; with no ally in need it is close-and-strike.
+#[test]
+fn the_guard_goes_for_the_foe_nearest_its_caster() {
+    for v in RulesVariant::ALL {
+        let units = vec![
+            unit("mage", "blue", (1, 1), "war_mage", None),
+            unit("fighter", "blue", (6, 5), "human_fighter", None),
+            unit("raider", "red", (2, 2), "goblin", None),
+            unit("other", "red", (8, 5), "goblin", None),
+        ];
+        let mut b = battle(units, v, 5);
+        let guard = |b: &mut BattleWorld, a| Behaviour::Guard.command(&b.read(), a);
+        let cmd = next_deed(&mut b, "fighter", &mut { guard });
+        let fighter = b.index_of("fighter").unwrap();
+        let plain = Behaviour::Greedy.command(&b.read(), fighter);
+        let Command::Move { to } = cmd else { panic!("{v}: the guard moves: {cmd:?}") };
+        let at = |id: &str| b.read().fighters.position[b.index_of(id).unwrap()].0;
+        let (raider, other) = (at("raider"), at("other"));
+        let gap = |p: GridPos, q: GridPos| (p.x - q.x).abs().max((p.y - q.y).abs());
+        assert!(gap(to, raider) < gap(at("fighter"), raider), "{v}: towards the raider: {to:?}");
+        assert!(
+            !matches!(&plain, Command::Move { to: p } if gap(*p, raider) < gap(*p, other)),
+            "{v}: greedy goes for the nearer goblin: {plain:?}"
+        );
+        // No ally in need: the guard has no one to shield and closes and strikes.
+        let alone =
+            vec![unit("fighter", "blue", (6, 5), "human_fighter", None), unit("other", "red", (8, 5), "goblin", None)];
+        let mut b = battle(alone, v, 5);
+        let cmd = next_deed(&mut b, "fighter", &mut { guard });
+        let fighter = b.index_of("fighter").unwrap();
+        assert_eq!(cmd, Behaviour::Greedy.command(&b.read(), fighter), "{v}");
+    }
+}
