@@ -75,3 +75,42 @@ fn the_guard_goes_for_the_foe_nearest_its_caster() {
         assert_eq!(cmd, Behaviour::Greedy.command(&b.read(), fighter), "{v}");
     }
 }
+
+/// "Melee units avoid standing in a foe archer's open line": a swordsman far from a foe
+/// archer, a low wall off the straight way between them. Closing in, the swordsman
+/// ends its move behind the low wall, with cover from the archer, nearer than it was;
+/// greedy, for contrast, closes in the open.
+#[test]
+fn a_swordsman_closes_on_an_archer_by_the_square_with_cover() {
+    let rows = [
+        "....................",
+        "....................",
+        "....................",
+        "....................",
+        "....................",
+        ".......=............",
+        ".......=............",
+    ];
+    for v in RulesVariant::ALL {
+        let units = vec![
+            unit("blade", "blue", (2, 3), "human_fighter", None),
+            unit("bow", "red", (18, 3), "human_archer", None),
+        ];
+        let mut b = battle_on(&rows, units, v, 4);
+        let (me, bow) = (b.index_of("blade").unwrap(), b.index_of("bow").unwrap());
+        let advance = |b: &mut BattleWorld, a| Behaviour::CoveredAdvance.command(&b.read(), a);
+        let cmd = next_deed(&mut b, "blade", &mut { advance });
+        let Command::Move { to } = cmd else { panic!("{v}: it moves: {cmd:?}") };
+        let plain = Behaviour::Greedy.command(&b.read(), me);
+        let start = b.read().fighters.position[me].0;
+        let cover_at = |b: &mut BattleWorld, p: GridPos| {
+            b.scene().fighter::<fivefoot::rules::Position>(me).0 = p;
+            let read = b.read();
+            fivefoot::rules::cover_between(&read.view(), bow, me, false).cover
+        };
+        assert!((to.x - 18).abs() < (start.x - 18).abs(), "{v}: nearer the archer: {to:?}");
+        assert_ne!(cover_at(&mut b, to), fivefoot::rules::CoverKind::None, "{v}: behind the low wall at {to:?}");
+        let Command::Move { to: open } = plain else { panic!("{v}: greedy moves: {plain:?}") };
+        assert_eq!(cover_at(&mut b, open), fivefoot::rules::CoverKind::None, "{v}: greedy closes in the open");
+    }
+}

@@ -2,7 +2,7 @@
 //! unit (close with the nearest foe, strike the foe the whole side can reach, focus the
 //! weakest, take a flanking square, hold cover and shoot, kite out of reach, withdraw, wait
 //! for the foes to come, keep a foe at a reach weapon's ring, guard a caster or the most
-//! wounded). Each gives the unit's next command from the
+//! wounded, advance under cover from foe archers). Each gives the unit's next command from the
 //! battle as it stands; the search (`tactical`) plays each out and keeps the best. They
 //! read the rules as the game shows them: the movement range with the attacks of
 //! opportunity each square costs (weighed by the damage each is expected to deal), the
@@ -48,11 +48,14 @@ pub enum Behaviour {
     /// Shield the side's most exposed ally (a caster, else the most wounded, at half its hit
     /// points or less): strike, or close on, the foe nearest to it.
     Guard,
+    /// Melee, with foe shooters about and no strike to be had: close in by the square with
+    /// the most cover from them, rather than across their open lines.
+    CoveredAdvance,
 }
 
 impl Behaviour {
     /// Every behaviour, in the order ties are broken.
-    pub const ALL: [Behaviour; 10] = [
+    pub const ALL: [Behaviour; 11] = [
         Behaviour::Greedy,
         Behaviour::Concentrate,
         Behaviour::FocusFire,
@@ -63,6 +66,7 @@ impl Behaviour {
         Behaviour::Hold,
         Behaviour::KeepReach,
         Behaviour::Guard,
+        Behaviour::CoveredAdvance,
     ];
 
     /// Its name on the command line (`script:NAME`).
@@ -78,6 +82,7 @@ impl Behaviour {
             Behaviour::Concentrate => "concentrate",
             Behaviour::KeepReach => "keep-reach",
             Behaviour::Guard => "guard",
+            Behaviour::CoveredAdvance => "covered-advance",
         }
     }
 
@@ -94,6 +99,7 @@ impl Behaviour {
             Behaviour::Concentrate => "concentrate",
             Behaviour::KeepReach => "keep at reach",
             Behaviour::Guard => "guard",
+            Behaviour::CoveredAdvance => "advance under cover",
         }
     }
 
@@ -118,6 +124,7 @@ impl Behaviour {
             Behaviour::Hold if !ranged => hold(b, actor, &foes),
             Behaviour::KeepReach if !ranged => keep_reach(b, actor, &foes),
             Behaviour::Guard if !ranged => guard(b, actor, &foes),
+            Behaviour::CoveredAdvance if !ranged => covered_advance(b, actor, &foes),
             _ => None,
         };
         if let Some(cmd) = moved {
@@ -476,4 +483,32 @@ fn guard(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
         return None;
     }
     best_approach(b, actor, &[menace]).and_then(|to| first_valid_move(b, [to]))
+}
+
+/// Melee, with foe shooters about, no foe in reach and a move left: of the squares of its
+/// move that bring it nearer its nearest foe, the one with the most cover from the foe
+/// shooters, then the least damage drawn, then the nearest the foe. None when no foe
+/// shoots.
+fn covered_advance(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    if !foes.iter().any(|&t| b.fighters.wielded[t].def.is_ranged()) || foe_in_reach(b, actor, foes) {
+        return None;
+    }
+    let metric = b.variant.range_metric();
+    let side = b.fighters.body[actor].size.side();
+    let nearest = |fp: Footprint| {
+        foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters.at(t).footprint())).min().unwrap_or(u32::MAX)
+    };
+    let now = nearest(b.fighters.at(actor).footprint());
+    let options = reachable(b, actor);
+    let view = b.view();
+    let mut scored: Vec<((i32, u32, u32), GridPos)> = options
+        .iter()
+        .filter_map(|r| {
+            let fp = Footprint::new(r.to, side);
+            let d = nearest(fp);
+            (d < now).then(|| ((-cover_from_archers(b, &view, actor, fp, foes), r.drawn, d), r.to))
+        })
+        .collect();
+    scored.sort();
+    first_valid_move(b, scored.into_iter().map(|(_, p)| p))
 }
