@@ -143,13 +143,15 @@ pub(super) fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -
     }
 }
 
-/// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws: how many,
-/// and the damage they are expected to deal.
+/// The attacks of opportunity the cheapest path of `actor`'s move to `to` draws (from the
+/// foes with a reaction left to make them): how many, and the damage they are expected to
+/// deal.
 pub(super) fn attacks_drawn(b: &Battle, actor: usize, to: GridPos) -> Option<(usize, f64)> {
     let view = b.view();
     let provokes = super::one_move(b, actor).plan_to(&view, to).ok()?.provokes;
-    let damage = provokes.iter().map(|p| super::opportunity_damage(b, p.by, actor)).sum();
-    Some((provokes.len(), damage))
+    let drawn: Vec<usize> = provokes.iter().map(|p| p.by).filter(|&by| b.can_react(by, actor)).collect();
+    let damage = drawn.iter().map(|&by| super::opportunity_damage(b, by, actor)).sum();
+    Some((drawn.len(), damage))
 }
 
 #[cfg(test)]
