@@ -237,14 +237,20 @@ fn side_target(b: &Battle, actor: usize, foes: &[usize]) -> Option<usize> {
         .map(|(_, _, t)| t)
 }
 
-/// Strike the side's target if it is in reach; close with it if no foe is; else (another
-/// foe in reach) the common strike.
+/// Strike the side's target if it is in reach; close with it (by a charge where the variant
+/// charges from afar) if no foe is; else (another foe in reach) the common strike.
 fn concentrate(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
-    let target = side_target(b, actor, foes)?;
+    go_for(b, actor, foes, side_target(b, actor, foes)?, true)
+}
+
+/// Strike `target` if it is in reach. Else, with another foe in reach, none (the common
+/// strike, or waiting there for the next: it does not walk off a fight), nor with no move
+/// left; else close with `target`, by a charge if `may_charge` and the variant charges from
+/// afar.
+fn go_for(b: &Battle, actor: usize, foes: &[usize], target: usize, may_charge: bool) -> Option<Command> {
     if let Some(strike) = strike_at(b, target) {
         return Some(strike);
     }
-    // Another foe in reach: strike it, or wait there for the next strike, not walk off.
     if foe_in_reach(b, actor, foes) {
         return None;
     }
@@ -252,7 +258,7 @@ fn concentrate(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     if b.affordable(&Command::Move { to: here }).is_err() {
         return None;
     }
-    if b.variant.numbers().ai.charge_from_afar && !b.fighters.wielded[actor].def.is_ranged() {
+    if may_charge && b.variant.numbers().ai.charge_from_afar && !b.fighters.wielded[actor].def.is_ranged() {
         let charge = Command::Charge { target: b.fighters.combatant[target].id.clone() };
         if b.allows(&charge) {
             return Some(charge);
@@ -472,17 +478,7 @@ fn guard(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let metric = b.variant.range_metric();
     let wf = b.fighters.at(ward).footprint();
     let menace = foes.iter().copied().min_by_key(|&t| (metric.footprint_ft(wf, b.fighters.at(t).footprint()), t))?;
-    if let Some(strike) = strike_at(b, menace) {
-        return Some(strike);
-    }
-    if foe_in_reach(b, actor, foes) {
-        return None;
-    }
-    let here = b.fighters.position[actor].0;
-    if b.affordable(&Command::Move { to: here }).is_err() {
-        return None;
-    }
-    best_approach(b, actor, &[menace]).and_then(|to| first_valid_move(b, [to]))
+    go_for(b, actor, foes, menace, false)
 }
 
 /// Melee, with foe shooters about, no foe in reach and a move left: of the squares of its
