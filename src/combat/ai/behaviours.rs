@@ -175,7 +175,7 @@ fn reachable(b: &Battle, actor: usize) -> Vec<Reachable> {
     let view = b.view();
     let mut blow: Vec<Option<u32>> = vec![None; b.fighters.len()];
     let mut drawn = |by: rules::UnitMask| -> u32 {
-        let tenths = |foe| (opportunity_damage(b, foe, actor) * 10.0).round() as u32;
+        let tenths = |foe| (opportunity_damage(b, foe, actor).unwrap_or(0.0) * 10.0).round() as u32;
         rules::roster::indices(by).map(|foe| *blow[foe].get_or_insert_with(|| tenths(foe))).sum()
     };
     one_move(b, actor)
@@ -366,16 +366,21 @@ fn kite(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
 /// A step (where the variant has one it may take now: it draws no attack) to a square no
 /// foe threatens, when one threatens it where it stands.
 fn step_out(b: &Battle, actor: usize) -> Option<Command> {
-    let (here, side) = (b.fighters.at(actor).footprint(), b.fighters.body[actor].size.side());
+    if !threatened(&b.view(), actor, b.fighters.at(actor).footprint()) {
+        return None;
+    }
+    step_to(b, actor, |view, fp| !threatened(view, actor, fp))
+}
+
+/// The first step (where the variant has one it may take now) to a square around `actor`
+/// where its footprint passes `wanted`.
+fn step_to(b: &Battle, actor: usize, wanted: impl Fn(&RulesView, Footprint) -> bool) -> Option<Command> {
+    let (o, side) = (b.fighters.position[actor].0, b.fighters.body[actor].size.side());
     let steps: Vec<GridPos> = {
         let view = b.view();
-        if !threatened(&view, actor, here) {
-            return None;
-        }
-        let o = here.origin;
         (-1..=1)
             .flat_map(|dy| (-1..=1).map(move |dx| GridPos::new(o.x + dx, o.y + dy)))
-            .filter(|&p| p != o && !threatened(&view, actor, Footprint::new(p, side)))
+            .filter(|&p| p != o && wanted(&view, Footprint::new(p, side)))
             .collect()
     };
     steps.into_iter().map(|to| Command::Step { to }).find(|s| b.allows(s))
@@ -389,11 +394,8 @@ fn withdraw(b: &Battle, actor: usize, foes: &[usize]) -> Command {
         return step;
     }
     let options = reachable(b, actor);
-    let metric = b.variant.range_metric();
     let side = b.fighters.body[actor].size.side();
-    let nearest = |fp: Footprint| {
-        foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters.at(t).footprint())).min().unwrap_or(u32::MAX)
-    };
+    let nearest = |fp: Footprint| nearest_foe_ft(b, foes, fp);
     let now = nearest(b.fighters.at(actor).footprint());
     let mut scored: Vec<((u32, std::cmp::Reverse<u32>, u32), GridPos)> = options
         .iter()
@@ -428,20 +430,10 @@ fn keep_reach(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let me = b.fighters.at(actor);
     let inner = b.reach_band(me)?.inner_ft?;
     let (here, side) = (me.footprint(), me.size().side());
-    let metric = b.variant.range_metric();
-    let crowded = foes.iter().any(|&t| metric.footprint_ft(here, b.fighters.at(t).footprint()) <= inner);
-    if !crowded || foe_in_reach(b, actor, foes) {
+    if nearest_foe_ft(b, foes, here) > inner || foe_in_reach(b, actor, foes) {
         return None;
     }
-    let steps: Vec<GridPos> = {
-        let view = b.view();
-        let o = here.origin;
-        (-1..=1)
-            .flat_map(|dy| (-1..=1).map(move |dx| GridPos::new(o.x + dx, o.y + dy)))
-            .filter(|&p| p != o && attack_position(b, &view, actor, foes, Footprint::new(p, side)))
-            .collect()
-    };
-    if let Some(step) = steps.into_iter().map(|to| Command::Step { to }).find(|s| b.allows(s)) {
+    if let Some(step) = step_to(b, actor, |view, fp| attack_position(b, view, actor, foes, fp)) {
         return Some(step);
     }
     let options = reachable(b, actor);
@@ -489,11 +481,8 @@ fn covered_advance(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> 
     if !foes.iter().any(|&t| b.fighters.wielded[t].def.is_ranged()) || foe_in_reach(b, actor, foes) {
         return None;
     }
-    let metric = b.variant.range_metric();
     let side = b.fighters.body[actor].size.side();
-    let nearest = |fp: Footprint| {
-        foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters.at(t).footprint())).min().unwrap_or(u32::MAX)
-    };
+    let nearest = |fp: Footprint| nearest_foe_ft(b, foes, fp);
     let now = nearest(b.fighters.at(actor).footprint());
     let options = reachable(b, actor);
     let view = b.view();
@@ -507,4 +496,10 @@ fn covered_advance(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> 
         .collect();
     scored.sort();
     first_valid_move(b, scored.into_iter().map(|(_, p)| p))
+}
+
+/// How far the nearest of `foes` is from `fp`, in feet (`u32::MAX` for none).
+fn nearest_foe_ft(b: &Battle, foes: &[usize], fp: Footprint) -> u32 {
+    let metric = b.variant.range_metric();
+    foes.iter().map(|&t| metric.footprint_ft(fp, b.fighters.at(t).footprint())).min().unwrap_or(u32::MAX)
 }

@@ -149,9 +149,8 @@ pub(super) fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -
 pub(super) fn attacks_drawn(b: &Battle, actor: usize, to: GridPos) -> Option<(usize, f64)> {
     let view = b.view();
     let provokes = super::one_move(b, actor).plan_to(&view, to).ok()?.provokes;
-    let drawn: Vec<usize> = provokes.iter().map(|p| p.by).filter(|&by| b.can_react(by, actor)).collect();
-    let damage = drawn.iter().map(|&by| super::opportunity_damage(b, by, actor)).sum();
-    Some((drawn.len(), damage))
+    let drawn: Vec<f64> = provokes.iter().filter_map(|p| super::opportunity_damage(b, p.by, actor)).collect();
+    Some((drawn.len(), drawn.iter().sum()))
 }
 
 #[cfg(test)]

@@ -273,13 +273,10 @@ pub(crate) fn strike_at(b: &Battle, t: usize) -> Option<Command> {
 }
 
 /// What `foe`'s attack of opportunity on `mover` is expected to deal (hit points), as it
-/// would land were `mover` leaving a square beside it: nothing if it has no reaction to
-/// make it with.
-pub(crate) fn opportunity_damage(b: &Battle, foe: usize, mover: usize) -> f64 {
-    if !b.can_react(foe, mover) {
-        return 0.0;
-    }
-    super::attack::opportunity_forecast(b, foe, mover).odds().expected_damage
+/// would land were `mover` leaving a square beside it; none if it has no reaction to make
+/// it with.
+pub(crate) fn opportunity_damage(b: &Battle, foe: usize, mover: usize) -> Option<f64> {
+    b.can_react(foe, mover).then(|| super::attack::opportunity_forecast(b, foe, mover).odds().expected_damage)
 }
 
 /// Whether one of `foes` stands in `actor`'s reach (as the threat map stands).
