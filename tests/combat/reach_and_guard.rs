@@ -1,8 +1,9 @@
-//! Two behaviours of the tactical AI's portfolio, each on a small field where the right
-//! move is clear: a reach weapon keeping a foe at its reach ring, and a unit shielding its
-//! side's caster.
+//! Behaviours of the tactical AI's portfolio, each on a small field where the right move
+//! is clear: a reach weapon keeping a foe at its reach ring, a unit shielding its side's
+//! caster, a swordsman closing under cover, and a unit waiting for the foes with an attack
+//! held for them.
 
-use super::tactical::next_deed;
+use super::tactical::{next_deed, next_such};
 use super::*;
 use fivefoot::combat::ai::Behaviour;
 
@@ -113,4 +114,51 @@ fn a_swordsman_closes_on_an_archer_by_the_square_with_cover() {
         let Command::Move { to: open } = plain else { panic!("{v}: greedy moves: {plain:?}") };
         assert_eq!(cover_at(&mut b, open), fivefoot::rules::CoverKind::None, "{v}: greedy closes in the open");
     }
+}
+
+/// Held actions (d20-classic's readied attack, four-actions' hold, hex-phases' held action):
+/// a unit waiting for the foes to come holds an attack for the first foe to come into its
+/// reach, where the variant has one, and that attack lands before the foe's own; where the
+/// variant has none it ends its turn. Greedy, for contrast, goes out to meet the goblin.
+#[test]
+fn a_unit_waiting_for_the_foes_holds_an_attack_for_the_first_to_come() {
+    let mut held = 0;
+    for v in RulesVariant::ALL {
+        let units =
+            vec![unit("hero", "blue", (2, 3), "human_fighter", None), unit("gob", "red", (7, 3), "goblin", None)];
+        let mut b = battle(units, v, 5);
+        let hero = b.index_of("hero").unwrap();
+        let wait = |b: &mut BattleWorld, a| Behaviour::Hold.command(&b.read(), a);
+        let cmd = next_such(&mut b, "hero", &mut { wait }, |c| matches!(c, Command::Hold { .. } | Command::EndTurn));
+        let plain = Behaviour::Greedy.command(&b.read(), hero);
+        assert!(matches!(plain, Command::Move { .. } | Command::Charge { .. }), "{v}: greedy goes out: {plain:?}");
+        if !b.read().allows(&Command::Hold { target: None }) {
+            assert_eq!(cmd, Command::EndTurn, "{v}: no held action here, so it waits");
+            continue;
+        }
+        assert_eq!(cmd, Command::Hold { target: None }, "{v}");
+        // The goblin comes on as greedy plays it; the hero waits as it did.
+        for _ in 0..60 {
+            let struck = |b: &BattleWorld| {
+                b.events().iter().position(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "gob"))
+            };
+            if struck(&b).is_some() || b.is_over() {
+                break;
+            }
+            let a = b.actor().expect("battle on");
+            let cmd = if a == hero { wait(&mut b, a) } else { fivefoot::combat::ai::greedy(&b.read(), a) };
+            if b.execute(cmd).is_err() {
+                b.execute(Command::EndTurn).unwrap();
+            }
+        }
+        let at = |pred: &dyn Fn(&CombatEvent) -> bool| b.events().iter().position(pred);
+        let held_at = at(
+            &|e| matches!(e, CombatEvent::Action { unit, action, detail } if unit == "hero" && action == "held attack" && detail == "triggered by gob"),
+        );
+        let gob_at = at(&|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "gob"));
+        let held_at = held_at.unwrap_or_else(|| panic!("{v}: the held attack struck the goblin as it came"));
+        assert!(gob_at.is_none_or(|g| held_at < g), "{v}: the held attack lands before the goblin's");
+        held += 1;
+    }
+    assert!(held >= 3, "held attacks were checked under {held} variants");
 }

@@ -184,7 +184,7 @@ pub(super) fn next_deed(
 
 /// The actor's next command by `pick` that `is_deed` accepts, playing on until then (others
 /// ending their turns).
-fn next_such(
+pub(super) fn next_such(
     b: &mut BattleWorld,
     id: &str,
     pick: &mut dyn FnMut(&mut BattleWorld, usize) -> Command,
@@ -507,7 +507,7 @@ fn holding_ends_when_an_ally_is_engaged() {
         ];
         let mut b = wide_battle(apart, v, 2);
         let wait = next_hold(&mut b, "hero");
-        assert_eq!(wait, Command::EndTurn, "{v}: no one engaged, it waits");
+        assert_eq!(wait, Command::Hold { target: None }, "{v}: no one engaged, it waits, its attack held");
         let engaged = vec![
             unit("hero", "blue", (2, 2), "human_fighter", None),
             unit("ally", "blue", (11, 4), "human_fighter", None),

@@ -39,7 +39,8 @@ pub enum Behaviour {
     /// before it has struck back much.
     Concentrate,
     /// Wait where it stands for the foes to come (they walk into its side's reach and it
-    /// strikes first), while the fight has not begun: no unit of its side engaged.
+    /// strikes first, with an attack held for them where the variant has one), while the
+    /// fight has not begun: no unit of its side engaged.
     Hold,
     /// Reach (a glaive, a longspear, which cannot strike a foe beside it): with a foe too
     /// close, step back to where a foe stands in its reach ring, rather than walk off drawing
@@ -133,8 +134,24 @@ impl Behaviour {
         if let Some(cast) = spell_to_cast(b, actor) {
             return cast;
         }
-        close_and_strike(b, actor, &foes)
+        match close_and_strike(b, actor, &foes) {
+            // A line other than greedy's own does not end a turn with its attack unspent and
+            // no foe in reach: it holds the attack for the first foe that comes. (With a foe
+            // in reach it is waiting for its attack phase, ap-phases, whose readied action
+            // forfeits the rest of the round.)
+            Command::EndTurn if self != Behaviour::Greedy && !foe_in_reach(b, actor, &foes) => {
+                ready(b).unwrap_or(Command::EndTurn)
+            }
+            command => command,
+        }
     }
+}
+
+/// An attack held for the first foe to come into `actor`'s reach (a readied attack, an
+/// immediate action, a held action), where the variant has one and the attack is unspent.
+fn ready(b: &Battle) -> Option<Command> {
+    let hold = Command::Hold { target: None };
+    b.allows(&hold).then_some(hold)
 }
 
 /// The units of `actor`'s side still in the fight, itself among them, in id order.
@@ -419,7 +436,7 @@ fn hold(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let side: Vec<usize> = side_in_fight(b, actor).collect();
     let engaged =
         side.into_iter().any(|a| threatened(&b.view(), a, b.fighters.at(a).footprint()) || foe_in_reach(b, a, foes));
-    (!engaged).then_some(Command::EndTurn)
+    (!engaged).then(|| ready(b).unwrap_or(Command::EndTurn))
 }
 
 /// Reach: when a foe stands too close to strike (inside the reach ring of a glaive or a

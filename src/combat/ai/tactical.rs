@@ -540,6 +540,7 @@ fn deed(chosen: &Candidate, drawn: Option<(usize, f64)>) -> String {
             format!("at {target}")
         }
         Command::EndTurn => "(waits: ends its turn)".to_string(),
+        Command::Hold { .. } => "(holds an attack for the first foe to come into reach)".to_string(),
         other => format!("({})", other.name()),
     };
     format!("{} {what}", chosen.first_name())
