@@ -162,3 +162,33 @@ fn a_unit_waiting_for_the_foes_holds_an_attack_for_the_first_to_come() {
     }
     assert!(held >= 3, "held attacks were checked under {held} variants");
 }
+
+/// Four-actions: "Creatures with Cover cannot be targeted." A spearman with a goblin in its
+/// reach but an ally between them cannot thrust past the ally. A line with nothing of its own
+/// to do here (hold, as the fight has begun) falls back on closing and striking, and then,
+/// rather than end its turn, moves to a square with a clear line (by a step where one will
+/// do) and strikes from there. Greedy, for contrast, ends its turn where it stands.
+#[test]
+fn a_spearman_shielded_from_its_foe_by_an_ally_moves_to_a_clear_line() {
+    let v = RulesVariant::FourActions;
+    let units = vec![
+        unit("pike", "blue", (2, 3), "spearman", None),
+        unit("ally", "blue", (3, 3), "human_fighter", None),
+        unit("gob", "red", (4, 3), "goblin", None),
+    ];
+    let mut b = battle(units, v, 5);
+    let line = |b: &mut BattleWorld, a| Behaviour::Hold.command(&b.read(), a);
+    let first = next_such(&mut b, "pike", &mut { line }, |_| true);
+    let pike = b.index_of("pike").unwrap();
+    let refused = b.read().check_command(&Command::Attack { target: "gob".into() }).unwrap_err().to_string();
+    assert!(refused.contains("cannot be targeted"), "the ally shields the goblin: {refused}");
+    assert_eq!(Behaviour::Greedy.command(&b.read(), pike), Command::EndTurn, "greedy waits where it stands");
+    assert!(matches!(first, Command::Step { .. } | Command::Move { .. }), "to a clear line: {first:?}");
+    b.execute(first.clone()).unwrap();
+    let strike = line(&mut b, pike);
+    assert!(
+        matches!(&strike, Command::Attack { target } | Command::FullAttack { target } if target == "gob"),
+        "from {first:?} it strikes the goblin: {strike:?}"
+    );
+    assert!(b.read().allows(&strike), "{strike:?} is legal there");
+}

@@ -135,16 +135,55 @@ impl Behaviour {
             return cast;
         }
         match close_and_strike(b, actor, &foes) {
-            // A line other than greedy's own does not end a turn with its attack unspent and
-            // no foe in reach: it holds the attack for the first foe that comes. (With a foe
-            // in reach it is waiting for its attack phase, ap-phases, whose readied action
-            // forfeits the rest of the round.)
-            Command::EndTurn if self != Behaviour::Greedy && !foe_in_reach(b, actor, &foes) => {
-                ready(b).unwrap_or(Command::EndTurn)
+            // A line other than greedy's own does not end a turn with its attack unspent: with
+            // no foe in reach it holds the attack for the first foe that comes; with foes in
+            // reach that cover shields from being struck, it goes where one can be. (With a
+            // foe in reach and no cover in the way it is waiting for its attack phase,
+            // ap-phases, whose readied action forfeits the rest of the round.)
+            Command::EndTurn if self != Behaviour::Greedy => {
+                let next = if foe_in_reach(b, actor, &foes) { clear_line(b, actor, &foes) } else { ready(b) };
+                next.unwrap_or(Command::EndTurn)
             }
             command => command,
         }
     }
+}
+
+/// Whether `actor`, standing on `fp`, has one of `foes` in its reach with nothing to stop
+/// it being struck there (four-actions: "creatures with cover cannot be targeted", so an
+/// ally between them shields the foe from a spear's thrust).
+fn strikable_from(b: &Battle, view: &RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
+    let Some(band) = b.reach_band(b.fighters.at(actor)) else { return false };
+    foes.iter().any(|&t| {
+        let tf = b.fighters.at(t).footprint();
+        let reach =
+            if b.variant.range_metric().footprint_ft(fp, tf) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
+        tf.cells().any(|c| band.covers(b.variant, fp, c))
+            && rules::cover::cover_at(view.field, view.occupancy, (actor, fp), (t, tf), reach, false).can_target
+    })
+}
+
+/// With foes in reach that cannot be struck from here (each behind cover that forbids it),
+/// a step, else the move drawing the least expected damage, to a square from which one
+/// can; none if one can be struck from here (the strike waits for something else).
+fn clear_line(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
+    let here = b.fighters.at(actor).footprint();
+    if b.fighters.wielded[actor].def.is_ranged() || strikable_from(b, &b.view(), actor, foes, here) {
+        return None;
+    }
+    let wanted = |view: &RulesView, fp: Footprint| strikable_from(b, view, actor, foes, fp);
+    if let Some(step) = step_to(b, actor, wanted) {
+        return Some(step);
+    }
+    let side = b.fighters.body[actor].size.side();
+    let view = b.view();
+    let mut scored: Vec<((u32, u32), GridPos)> = reachable(b, actor)
+        .iter()
+        .filter(|r| wanted(&view, Footprint::new(r.to, side)))
+        .map(|r| ((r.drawn, r.cost), r.to))
+        .collect();
+    scored.sort();
+    first_valid_move(b, scored.into_iter().map(|(_, p)| p))
 }
 
 /// An attack held for the first foe to come into `actor`'s reach (a readied attack, an
