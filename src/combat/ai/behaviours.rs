@@ -6,7 +6,9 @@
 //! battle as it stands; the search (`tactical`) plays each out and keeps the best. They
 //! read the rules as the game shows them: the movement range with the attacks of
 //! opportunity each square costs (weighed by the damage each is expected to deal), the
-//! threat map, flanking squares, cover and lines of fire.
+//! threat map, flanking squares, cover and lines of fire. None but greedy's own line ends a
+//! turn with its attack unspent: it holds the attack for the first foe to come, or, where
+//! cover forbids striking the foes in reach, moves to a square with a clear line.
 
 use super::{
     attack_position, best_approach, close_and_strike, first_things, foe_in_reach, foes_of, one_move,
@@ -186,8 +188,9 @@ fn clear_line(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     first_valid_move(b, scored.into_iter().map(|(_, p)| p))
 }
 
-/// An attack held for the first foe to come into `actor`'s reach (a readied attack, an
-/// immediate action, a held action), where the variant has one and the attack is unspent.
+/// An attack held for the first foe to come into reach (d20-classic's readied attack,
+/// four-actions' and hex-phases' held attack, ap-phases' readied action), where the variant
+/// has one and the acting unit's attack is unspent.
 fn ready(b: &Battle) -> Option<Command> {
     let hold = Command::Hold { target: None };
     b.allows(&hold).then_some(hold)
