@@ -149,16 +149,9 @@ pub fn editor_preview_kept(
         .filter(|&fp| view.can_stand(subject, fp));
     if layers.cover {
         let from = stand.unwrap_or(me.footprint);
-        let metric = view.field.variant.range_metric();
         for foe in rules::roster::indices(view.roster.foes_of(subject)) {
             let to = view.roster.get(foe).footprint;
-            let reach = if me.ranged {
-                AttackReach::Ranged
-            } else if metric.footprint_ft(from, to) <= 5 {
-                AttackReach::Adjacent
-            } else {
-                AttackReach::Reach
-            };
+            let reach = if me.ranged { AttackReach::Ranged } else { AttackReach::melee(view.field.variant, from, to) };
             let c = rules::cover::cover_at(view.field, view.occupancy, (subject, from), (foe, to), reach, false);
             out.cover.push(CoverLine { from, foe, to, cover: c.cover });
         }

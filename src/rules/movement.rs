@@ -374,9 +374,7 @@ pub fn provocations_along(view: &RulesView, mover: usize, squares: &[GridPos]) -
 /// be able to target it, and in the d20 family a foe with cover gets no such attack.
 pub fn can_strike_at(view: &RulesView, foe: usize, mover: usize, fp: Footprint) -> bool {
     let attacker = view.roster.get(foe);
-    let metric = view.field.variant.range_metric();
-    let reach =
-        if metric.footprint_ft(attacker.footprint, fp) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
+    let reach = AttackReach::melee(view.field.variant, attacker.footprint, fp);
     let cover = cover_at(view.field, view.occupancy, (foe, attacker.footprint), (mover, fp), reach, false);
     let stops = view.field.variant.grid().cover_stops_opportunity;
     cover.can_target && !(stops && cover.cover == CoverKind::Cover)

@@ -138,11 +138,11 @@ fn a_unit_waiting_for_the_foes_holds_an_attack_for_the_first_to_come() {
         }
         assert_eq!(cmd, Command::Hold { target: None }, "{v}");
         // The goblin comes on as greedy plays it; the hero waits as it did.
+        let gob_struck = |b: &BattleWorld| {
+            b.events().iter().position(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "gob"))
+        };
         for _ in 0..60 {
-            let struck = |b: &BattleWorld| {
-                b.events().iter().position(|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "gob"))
-            };
-            if struck(&b).is_some() || b.is_over() {
+            if gob_struck(&b).is_some() || b.is_over() {
                 break;
             }
             let a = b.actor().expect("battle on");
@@ -151,13 +151,11 @@ fn a_unit_waiting_for_the_foes_holds_an_attack_for_the_first_to_come() {
                 b.execute(Command::EndTurn).unwrap();
             }
         }
-        let at = |pred: &dyn Fn(&CombatEvent) -> bool| b.events().iter().position(pred);
-        let held_at = at(
-            &|e| matches!(e, CombatEvent::Action { unit, action, detail } if unit == "hero" && action == "held attack" && detail == "triggered by gob"),
+        let held_at = b.events().iter().position(
+            |e| matches!(e, CombatEvent::Action { unit, action, detail } if unit == "hero" && action == "held attack" && detail == "triggered by gob"),
         );
-        let gob_at = at(&|e| matches!(e, CombatEvent::Attack { attacker, .. } if attacker == "gob"));
         let held_at = held_at.unwrap_or_else(|| panic!("{v}: the held attack struck the goblin as it came"));
-        assert!(gob_at.is_none_or(|g| held_at < g), "{v}: the held attack lands before the goblin's");
+        assert!(gob_struck(&b).is_none_or(|g| held_at < g), "{v}: the held attack lands before the goblin's");
         held += 1;
     }
     assert!(held >= 3, "held attacks were checked under {held} variants");

@@ -158,23 +158,27 @@ fn strikable_from(b: &Battle, view: &RulesView, actor: usize, foes: &[usize], fp
     let Some(band) = b.reach_band(b.fighters.at(actor)) else { return false };
     foes.iter().any(|&t| {
         let tf = b.fighters.at(t).footprint();
-        let reach =
-            if b.variant.range_metric().footprint_ft(fp, tf) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach };
+        let reach = AttackReach::melee(b.variant, fp, tf);
         tf.cells().any(|c| band.covers(b.variant, fp, c))
             && rules::cover::cover_at(view.field, view.occupancy, (actor, fp), (t, tf), reach, false).can_target
     })
 }
 
 /// With foes in reach that cannot be struck from here (each behind cover that forbids it),
-/// a step, else the move drawing the least expected damage, to a square from which one
-/// can; none if one can be struck from here (the strike waits for something else).
+/// the way to a square from which one can; none if one can be struck from here (the strike
+/// waits for something else).
 fn clear_line(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let here = b.fighters.at(actor).footprint();
     if b.fighters.wielded[actor].def.is_ranged() || strikable_from(b, &b.view(), actor, foes, here) {
         return None;
     }
-    let wanted = |view: &RulesView, fp: Footprint| strikable_from(b, view, actor, foes, fp);
-    if let Some(step) = step_to(b, actor, wanted) {
+    step_or_move_to(b, actor, |view, fp| strikable_from(b, view, actor, foes, fp))
+}
+
+/// A step to a square whose footprint passes `wanted` (it draws no attack), else the move
+/// there drawing the least expected damage, then the cheapest.
+fn step_or_move_to(b: &Battle, actor: usize, wanted: impl Fn(&RulesView, Footprint) -> bool) -> Option<Command> {
+    if let Some(step) = step_to(b, actor, &wanted) {
         return Some(step);
     }
     let side = b.fighters.body[actor].size.side();
@@ -488,22 +492,10 @@ fn hold(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
 fn keep_reach(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let me = b.fighters.at(actor);
     let inner = b.reach_band(me)?.inner_ft?;
-    let (here, side) = (me.footprint(), me.size().side());
-    if nearest_foe_ft(b, foes, here) > inner || foe_in_reach(b, actor, foes) {
+    if nearest_foe_ft(b, foes, me.footprint()) > inner || foe_in_reach(b, actor, foes) {
         return None;
     }
-    if let Some(step) = step_to(b, actor, |view, fp| attack_position(b, view, actor, foes, fp)) {
-        return Some(step);
-    }
-    let options = reachable(b, actor);
-    let view = b.view();
-    let mut scored: Vec<((u32, u32), GridPos)> = options
-        .iter()
-        .filter(|r| attack_position(b, &view, actor, foes, Footprint::new(r.to, side)))
-        .map(|r| ((r.drawn, r.cost), r.to))
-        .collect();
-    scored.sort();
-    first_valid_move(b, scored.into_iter().map(|(_, p)| p))
+    step_or_move_to(b, actor, |view, fp| attack_position(b, view, actor, foes, fp))
 }
 
 /// The ally of `actor`'s side most in need of a shield: a caster first, else the most

@@ -145,11 +145,15 @@ impl AttackReach {
         let a = view.roster.get(attacker);
         if a.ranged {
             AttackReach::Ranged
-        } else if view.roster.distance_ft(view.field.variant.range_metric(), attacker, target) <= 5 {
-            AttackReach::Adjacent
         } else {
-            AttackReach::Reach
+            AttackReach::melee(view.field.variant, a.footprint, view.roster.get(target).footprint)
         }
+    }
+
+    /// The reach of a melee attack from `from` on `to`, where either may be a square the
+    /// creature only might stand on: adjacent within 5 ft, else with reach.
+    pub fn melee(variant: RulesVariant, from: Footprint, to: Footprint) -> AttackReach {
+        if variant.range_metric().footprint_ft(from, to) <= 5 { AttackReach::Adjacent } else { AttackReach::Reach }
     }
 }
 
