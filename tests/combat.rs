@@ -176,6 +176,9 @@ mod tactical_lines;
 #[path = "combat/reach_and_guard.rs"]
 mod reach_and_guard;
 
+#[path = "combat/spare_actions.rs"]
+mod spare_actions;
+
 #[path = "combat/forecast.rs"]
 mod forecast;
 

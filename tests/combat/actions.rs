@@ -89,21 +89,34 @@ fn standing_up_in_a_threatened_square_provokes() {
     );
 }
 
+/// d20-classic: "Reckless Fighting: This is an option when attacking to take a -4 dodge
+/// penalty to AC and gain a +2 circumstance bonus to damage." "Defensive Fighting: … a -4
+/// circumstance penalty to attack and gain a +2 circumstance bonus to AC." An option when
+/// attacking, not an action: a full attack may follow it; one or the other, once a turn.
 #[test]
 fn reckless_fighting_costs_4_ac_and_defensive_fighting_4_on_attacks() {
-    let mut b = battle(
-        vec![unit("hero", "blue", (4, 3), "human_fighter", None), unit("gob", "red", (5, 3), "goblin", None)],
-        RulesVariant::D20Classic,
-        5,
-    );
-    until(&mut b, "hero", |_| true);
-    b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Reckless }).unwrap();
+    use fivefoot::combat::command::Stance;
+    let fresh = || {
+        let mut b = battle(
+            vec![unit("hero", "blue", (4, 3), "human_fighter", None), unit("gob", "red", (5, 3), "goblin", None)],
+            RulesVariant::D20Classic,
+            5,
+        );
+        until(&mut b, "hero", |_| true);
+        b
+    };
+    let mut b = fresh();
+    b.execute(Command::Stance { stance: Stance::Reckless }).unwrap();
     let (h, g) = (b.index_of("hero").unwrap(), b.index_of("gob").unwrap());
     let p = b.attack_profile(g, h, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "target reckless" && m.value == 4), "{:?}", p.modifiers);
-    b.execute(Command::Stance { stance: fivefoot::combat::command::Stance::Defensive }).unwrap();
+    let again = b.read().check_command(&Command::Stance { stance: Stance::Defensive }).unwrap_err().to_string();
+    assert!(again.contains("one way of fighting a turn"), "{again}");
+    let mut b = fresh();
+    b.execute(Command::Stance { stance: Stance::Defensive }).unwrap();
     let p = b.attack_profile(h, g, &AttackKind::Primary, &Default::default());
     assert!(p.modifiers.iter().any(|m| m.source == "fighting defensively" && m.value == -4));
+    b.execute(Command::FullAttack { target: "gob".into() }).expect("a full attack after choosing to fight defensively");
 }
 
 #[test]

@@ -363,7 +363,12 @@ fn the_candidates_weighed_are_kept_by_square_with_their_scores() {
     let mut b = short_skirmish(RulesVariant::D20Classic);
     let actor = b.actor().unwrap();
     let mut brain = Tactical::new(Difficulty::Normal);
-    let cmd = brain.decide(&mut b, actor);
+    let mut cmd = brain.decide(&mut b, actor);
+    // An option spent first (here, a way of fighting) comes before the command chosen.
+    if matches!(cmd, Command::Stance { .. } | Command::Focus | Command::Guard) {
+        b.execute(cmd).unwrap();
+        cmd = brain.decide(&mut b, actor);
+    }
     let scored = brain.scored().to_vec();
     assert!(scored.len() >= 2, "{scored:?}");
     let chosen: Vec<_> = scored.iter().filter(|s| s.chosen).collect();

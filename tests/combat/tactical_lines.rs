@@ -45,7 +45,9 @@ fn a_strike_the_search_chose_is_called_a_strike() {
         let why = brain.reason().unwrap();
         let struck = chosen.line == "strike";
         assert_eq!(why.contains(": strike at "), struck, "{why} / {chosen:?}");
-        assert!(!struck || matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. }), "{cmd:?}");
+        // A strike, or a way of fighting chosen before it.
+        let striking = matches!(cmd, Command::Attack { .. } | Command::FullAttack { .. } | Command::Stance { .. });
+        assert!(!struck || striking, "{cmd:?}");
         strikes += usize::from(struck);
     });
     assert!(strikes > 0, "some blue unit chose a strike of its own");

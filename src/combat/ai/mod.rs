@@ -11,6 +11,8 @@
 mod approach;
 pub mod behaviours;
 mod candidates;
+mod economy;
+mod reasons;
 pub mod tactical;
 
 use approach::can_reach_with_a_move;

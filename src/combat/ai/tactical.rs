@@ -13,11 +13,14 @@
 //! the sample, each unit rolling from a stream of its own: common random numbers, so two
 //! lines that agree roll alike), and the budget counts playouts and commands, so the
 //! same battle gives the same decision on any machine. The score of a playout is what each
-//! side has left (units standing, and their hit points) and whether it won.
+//! side has left (units standing, and their hit points) and whether it won. From normal up,
+//! the actions and options a turn leaves beside the chosen command (a focus, a guard, a way
+//! of fighting) come first where the forecasts say they pay (`economy`).
 
 use super::behaviours::Behaviour;
-use super::candidates::{Candidate, Line, attacks_drawn, gather, square_of};
-use super::{Ai, greedy};
+use super::candidates::{Candidate, attacks_drawn, gather, square_of};
+use super::reasons::{Standing, deed, reason};
+use super::{Ai, economy, greedy};
 use crate::combat::command::Command;
 use crate::combat::snapshot::Snapshot;
 use crate::combat::{Battle, BattleWorld};
@@ -26,7 +29,8 @@ use crate::combat::{Battle, BattleWorld};
 pub enum Difficulty {
     /// Three behaviours, one antithetic pair of short playouts each (to its next turn): it
     /// misjudges a fight that a few lucky or unlucky rolls decide, and shies from blows
-    /// that pay off only later.
+    /// that pay off only later. Like a novice, it spends every action on its strikes (no
+    /// focus, guard or way of fighting).
     Easy,
     /// Every behaviour and a strike at each foe in reach, each played out to the battle's
     /// end, up to 24 playouts each (12 antithetic pairs) within a budget of 4,000 commands.
@@ -48,6 +52,10 @@ struct Budget {
     /// Whether a strike at each foe in reach is a candidate too, beside the behaviours'
     /// (which strike the weakest).
     every_target: bool,
+    /// Whether it spends the actions a turn leaves over where they pay (`economy`: a focus
+    /// or a stance before its strikes, a guard before ending its turn). Its playouts weigh
+    /// the lines without: the same actions would come before the strikes of every line.
+    thrifty: bool,
 }
 
 /// How far a playout looks ahead.
@@ -84,6 +92,7 @@ impl Difficulty {
                 commands_per_decision: 200,
                 horizon: Horizon::Turns { turns: 1, commands: 120 },
                 every_target: false,
+                thrifty: false,
             },
             Difficulty::Normal => Budget {
                 behaviours: &Behaviour::ALL,
@@ -91,6 +100,7 @@ impl Difficulty {
                 commands_per_decision: 4_000,
                 horizon: Horizon::End { commands: 600 },
                 every_target: true,
+                thrifty: true,
             },
             Difficulty::Hard => Budget { samples: 48, commands_per_decision: 8_000, ..Difficulty::Normal.budget() },
         }
@@ -139,40 +149,89 @@ pub struct Tactical {
     /// allies fight on by theirs, so units that chose to hold or flank together are weighed
     /// together. Playouts to the end have everyone fight on as greedy.
     plan: Vec<Option<Behaviour>>,
+    /// The command chosen for an opportunity, put off for an action that comes first
+    /// (`economy`), when, and the reason it was chosen: it comes next.
+    then: Option<(Opportunity, Command, String)>,
+}
+
+/// One opportunity of one unit: whose, and when.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Opportunity {
+    actor: usize,
+    round: u32,
+    phase: u32,
+}
+
+impl Opportunity {
+    fn now(battle: &BattleWorld, actor: usize) -> Opportunity {
+        let clock = battle.clock();
+        Opportunity { actor, round: clock.round, phase: clock.phase }
+    }
 }
 
 /// A line held through one opportunity: whose, when, and which behaviour.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Held {
-    actor: usize,
-    round: u32,
-    phase: u32,
+    when: Opportunity,
     behaviour: Behaviour,
 }
 
 impl Tactical {
     pub fn new(difficulty: Difficulty) -> Tactical {
-        Tactical { difficulty, snapshot: None, reason: String::new(), held: None, scored: Vec::new(), plan: Vec::new() }
+        Tactical {
+            difficulty,
+            snapshot: None,
+            reason: String::new(),
+            held: None,
+            scored: Vec::new(),
+            plan: Vec::new(),
+            then: None,
+        }
     }
 
     /// The line held for `actor`, if this decision is in the same opportunity as the one
     /// that chose it (the clock where it was, something already spent).
     fn holding(&self, battle: &BattleWorld, actor: usize) -> Option<Behaviour> {
         let held = self.held?;
-        let clock = battle.clock();
-        let same = held.actor == actor && held.round == clock.round && held.phase == clock.phase;
+        let same = held.when == Opportunity::now(battle, actor);
         (same && !battle.read().budget().fresh).then_some(held.behaviour)
+    }
+
+    /// `command`, or first an action that would otherwise be spent poorly or not at all
+    /// (`economy`), with `command` kept to come next; its reason says so.
+    fn thrifty(&mut self, battle: &BattleWorld, actor: usize, command: Command) -> Command {
+        if !self.difficulty.budget().thrifty {
+            return command;
+        }
+        match economy::before(&battle.read(), actor, &command) {
+            Some(spare) => {
+                let why = std::mem::take(&mut self.reason);
+                self.reason = format!("{why}; {}", spare.why);
+                self.then = Some((Opportunity::now(battle, actor), command, why));
+                spare.command
+            }
+            None => command,
+        }
     }
 }
 
 impl Ai for Tactical {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
+        // The command chosen, once what came first is done: the same decision, its reason
+        // and its candidates on the overlay.
+        if let Some((when, next, why)) = self.then.take()
+            && when == Opportunity::now(battle, actor)
+            && battle.read().allows(&next)
+        {
+            self.reason = why;
+            return self.thrifty(battle, actor, next);
+        }
         self.scored.clear();
         if let Some(line) = self.holding(battle, actor) {
             let command = line.command(&battle.read(), actor);
             let who = battle.read().fighters.combatant[actor].id.clone();
             self.reason = format!("{who}: {} goes on (the line chosen this turn)", line.name());
-            return command;
+            return self.thrifty(battle, actor, command);
         }
         let budget = self.difficulty.budget().for_size(battle.read().fighters.len());
         let mut candidates = gather(&battle.read(), actor, budget.behaviours, budget.every_target);
@@ -180,7 +239,7 @@ impl Ai for Tactical {
         if candidates.len() == 1 {
             let only = candidates.pop().expect("one candidate");
             self.reason = format!("{who}: {} (no other line)", deed(&only, None));
-            return only.command;
+            return self.thrifty(battle, actor, only.command);
         }
         let snapshot = match &mut self.snapshot {
             Some(kept) if kept.variant() == battle.variant() && kept.house_rules() == battle.house_rules() => {
@@ -275,13 +334,12 @@ impl Ai for Tactical {
         };
         self.reason = reason(&who, &candidates[best], drawn, standing, played);
         let chosen = candidates.swap_remove(best);
-        let clock = battle.clock();
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
-        self.held = Some(Held { actor, round: clock.round, phase: clock.phase, behaviour });
+        self.held = Some(Held { when: Opportunity::now(battle, actor), behaviour });
         let seats = battle.read().fighters.len();
         self.plan.resize(seats, None);
         self.plan[actor] = Some(behaviour);
-        chosen.command
+        self.thrifty(battle, actor, chosen.command)
     }
 
     fn reason(&self) -> Option<&str> {
@@ -484,89 +542,9 @@ fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// How the chosen line stood against closing and striking, the line it had to beat.
-enum Standing<'a> {
-    /// Another line, chosen for beating it by `margin` (mean score).
-    Beat { margin: f64 },
-    /// Closing and striking itself, with the line that came nearest, if any: its name and
-    /// its score less close-and-strike's (above nought when it led, but not beyond luck).
-    Held { nearest: Option<(&'a str, f64)> },
-}
-
-/// The decision in a line: who does what and why, as the playouts found it. A line other
-/// than closing and striking says by how much it beat it; closing and striking, which
-/// line came nearest and by how much it fell short (or, if it scored more, that it did not
-/// beat it beyond luck).
-fn reason(who: &str, chosen: &Candidate, drawn: Option<(usize, f64)>, standing: Standing, playouts: u32) -> String {
-    let deed = deed(chosen, drawn);
-    match standing {
-        Standing::Beat { margin } => {
-            format!("{who}: {deed}; {margin:+.2} over close-and-strike in {playouts} playouts")
-        }
-        Standing::Held { nearest: Some((name, gap)) } if gap > 0.0 => format!(
-            "{who}: {deed}; no line beat it beyond luck in {playouts} playouts ({name} {gap:+.2}, within the spread)"
-        ),
-        Standing::Held { nearest: Some((name, gap)) } => {
-            format!("{who}: {deed}; no line beat it in {playouts} playouts (next best, {name}: {gap:+.2})")
-        }
-        Standing::Held { nearest: None } => format!("{who}: {deed} in {playouts} playouts"),
-    }
-}
-
-/// What a candidate does, in a reason's words: its line and where it goes or whom it
-/// strikes ("withdraw to (1, 1); draws no attack of opportunity", "strike at r_sword"), or
-/// what it declares. `drawn`: the attacks of opportunity a move draws and the damage they
-/// are expected to deal, if weighed.
-fn deed(chosen: &Candidate, drawn: Option<(usize, f64)>) -> String {
-    let what = match &chosen.command {
-        Command::Declare { intent } if chosen.line == Line::Declaration => {
-            return format!("declares {}", intent.describe());
-        }
-        Command::Declare { intent } => {
-            return format!("declares {}, as {} would", intent.describe(), chosen.first_name());
-        }
-        Command::Move { to } | Command::Step { to } => {
-            let aoo = match drawn {
-                Some((0, _)) => "; draws no attack of opportunity".to_string(),
-                Some((n, damage)) => format!(
-                    "; draws {n} attack{} of opportunity ({damage:.1} damage expected)",
-                    if n == 1 { "" } else { "s" }
-                ),
-                None => String::new(),
-            };
-            format!("to ({}, {}){aoo}", to.x, to.y)
-        }
-        Command::Attack { target } | Command::FullAttack { target } | Command::Charge { target } => {
-            format!("at {target}")
-        }
-        Command::EndTurn => "(waits: ends its turn)".to_string(),
-        Command::Hold { .. } => "(holds an attack for the first foe to come into reach)".to_string(),
-        other => format!("({})", other.name()),
-    };
-    format!("{} {what}", chosen.first_name())
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Behaviour, Candidate, Command, Line, deed, paired_gain};
-    use crate::grid::GridPos;
-
-    #[test]
-    fn a_move_says_the_attacks_it_draws_and_the_damage_they_are_expected_to_deal() {
-        let to = GridPos::new(3, 4);
-        let moving = Candidate {
-            command: Command::Move { to },
-            behaviours: vec![Behaviour::FlankPartner],
-            line: Line::Behaviours,
-            score: 0.0,
-        };
-        assert_eq!(
-            deed(&moving, Some((2, 7.46))),
-            "flank to (3, 4); draws 2 attacks of opportunity (7.5 damage expected)"
-        );
-        assert_eq!(deed(&moving, Some((0, 0.0))), "flank to (3, 4); draws no attack of opportunity");
-        assert_eq!(deed(&moving, None), "flank to (3, 4)");
-    }
+    use super::paired_gain;
 
     #[test]
     fn a_gain_counts_only_beyond_the_spread_of_the_pairs() {

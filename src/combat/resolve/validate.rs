@@ -23,6 +23,18 @@ impl Battle<'_, '_> {
         spend(self, actor, budget, cmd).map(|(left, _)| left)
     }
 
+    /// What would be left of `budget` once fighter `actor` spent it on `cmd`, with the attack
+    /// slot `cmd` would take (a four-actions secondary attack, an iterative one…), or why it
+    /// cannot pay for it.
+    pub fn spend_with_slot(
+        &self,
+        actor: usize,
+        budget: &Budget,
+        cmd: &Command,
+    ) -> Result<(Budget, AttackKind), String> {
+        spend(self, actor, budget, cmd)
+    }
+
     /// The index of `target` if it is a foe of `actor` still in the fight (not an ally, not
     /// a corpse), or why not.
     pub(super) fn foe(&self, actor: usize, target: &str) -> Result<usize, String> {

@@ -28,13 +28,7 @@ impl VariantRules for D20Classic {
     }
     /// What an action costs this variant's combatant, or why it may not be taken: the
     /// budget after it, and the attack's penalty slot.
-    fn spend(
-        &self,
-        _b: &Battle,
-        _actor: usize,
-        budget: &Budget,
-        cmd: &Command,
-    ) -> Result<(Budget, AttackKind), String> {
+    fn spend(&self, b: &Battle, actor: usize, budget: &Budget, cmd: &Command) -> Result<(Budget, AttackKind), String> {
         let mut n = budget.clone();
         n.fresh = false;
         let kind = AttackKind::Primary;
@@ -89,7 +83,16 @@ impl VariantRules for D20Classic {
                     return Err("escaping is tried at the beginning of the turn".into());
                 }
             }
-            Command::Stance { .. } => {}
+            // "An option when attacking": it takes no action, so a full attack may follow it;
+            // one a turn.
+            Command::Stance { .. } => {
+                let bonuses = &b.fighters.bonuses[actor];
+                let named = |name: &str| bonuses.offense.iter().chain(&bonuses.defense).any(|(n, _)| n == name);
+                if named("fighting defensively") || named("reckless") {
+                    return Err("one way of fighting a turn: already fighting defensively or recklessly".into());
+                }
+                n.fresh = budget.fresh;
+            }
             Command::Guard | Command::Focus | Command::Dash { .. } | Command::Tumble { .. } => {
                 return Err("d20-classic has no such action".into());
             }
