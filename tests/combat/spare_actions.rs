@@ -64,16 +64,26 @@ fn duel(v: RulesVariant, foe: &str) -> BattleWorld {
     battle(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("foe", "red", (4, 3), foe, None)], v, 5)
 }
 
+/// The hero's first opportunity beside `foe` under `v`, as the tactical AI plays it: the
+/// battle after it, and each command given with its reason.
+fn hero_against(v: RulesVariant, foe: &str) -> (BattleWorld, Vec<(Command, String)>) {
+    let mut b = duel(v, foe);
+    let given = first_opportunity(&mut b, "hero");
+    (b, given)
+}
+
+fn commands(given: &[(Command, String)]) -> Vec<Command> {
+    given.iter().map(|(c, _)| c.clone()).collect()
+}
+
 /// Four-actions, a fighter against another: its attack at −10 is worth less than +1 on its
 /// two other strikes, so it focuses first and strikes twice, each roll with the focus.
 /// Greedy strikes three times, the last at −10.
 #[test]
 fn a_fighter_focuses_before_it_strikes_rather_than_attack_at_minus_ten() {
-    let mut b = duel(RulesVariant::FourActions, "human_fighter");
-    let given = first_opportunity(&mut b, "hero");
-    let commands: Vec<&Command> = given.iter().map(|(c, _)| c).collect();
+    let (b, given) = hero_against(RulesVariant::FourActions, "human_fighter");
     let strike = Command::Attack { target: "foe".into() };
-    assert_eq!(commands, vec![&Command::Focus, &strike, &strike], "{given:#?}");
+    assert_eq!(commands(&given), vec![Command::Focus, strike.clone(), strike.clone()], "{given:#?}");
     assert!(given[0].1.contains("focuses first (+1 to attack, +1 damage)"), "{}", given[0].1);
     let focused = rolled_with(&b, "hero").iter().filter(|m| m.contains(&("focus".to_string(), 1))).count();
     assert_eq!(focused, 2);
@@ -86,11 +96,9 @@ fn a_fighter_focuses_before_it_strikes_rather_than_attack_at_minus_ten() {
 /// and strikes with its standard action.
 #[test]
 fn a_fighter_beside_a_champion_guards_rather_than_attack_at_minus_five() {
-    let mut b = duel(RulesVariant::FourActions, "champion");
-    let given = first_opportunity(&mut b, "hero");
-    let commands: Vec<&Command> = given.iter().map(|(c, _)| c).collect();
+    let (b, given) = hero_against(RulesVariant::FourActions, "champion");
     let strike = Command::Attack { target: "foe".into() };
-    assert_eq!(commands, vec![&Command::Focus, &Command::Guard, &strike], "{given:#?}");
+    assert_eq!(commands(&given), vec![Command::Focus, Command::Guard, strike], "{given:#?}");
     assert!(given[1].1.contains("guards first (+2 AC)"), "{}", given[1].1);
     let hero = b.index_of("hero").unwrap();
     assert_eq!(b.read().fighters.bonuses[hero].defense, vec![("guard".to_string(), 2)]);
@@ -106,12 +114,10 @@ fn a_d20_fighter_fights_defensively_against_a_champion_and_recklessly_against_a_
     for (foe, stance) in
         [("champion", Some(Stance::Defensive)), ("goblin", Some(Stance::Reckless)), ("human_fighter", None)]
     {
-        let mut b = duel(RulesVariant::D20Classic, foe);
-        let given = first_opportunity(&mut b, "hero");
-        let commands: Vec<Command> = given.iter().map(|(c, _)| c.clone()).collect();
+        let (_, given) = hero_against(RulesVariant::D20Classic, foe);
         let expected: Vec<Command> =
             stance.map(|stance| Command::Stance { stance }).into_iter().chain([full.clone()]).collect();
-        assert_eq!(commands, expected, "against a {foe}: {given:#?}");
+        assert_eq!(commands(&given), expected, "against a {foe}: {given:#?}");
     }
 }
 
@@ -120,7 +126,7 @@ fn a_d20_fighter_fights_defensively_against_a_champion_and_recklessly_against_a_
 #[test]
 fn no_variant_without_them_focuses_guards_or_takes_a_stance() {
     for v in [RulesVariant::HexPhases, RulesVariant::OsrSegments] {
-        let given = first_opportunity(&mut duel(v, "champion"), "hero");
+        let (_, given) = hero_against(v, "champion");
         let spare = |c: &Command| matches!(c, Command::Focus | Command::Guard | Command::Stance { .. });
         assert!(given.iter().all(|(c, _)| !spare(c)), "{v}: {given:#?}");
     }
