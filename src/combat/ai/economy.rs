@@ -32,8 +32,13 @@ pub(super) fn before(b: &Battle, actor: usize, next: &Command) -> Option<Spare> 
             before_strikes(b, actor, t, next)
         }
         Command::EndTurn | Command::Hold { .. } if !super::foes_of(b, actor).is_empty() => {
+            // Only with what the held attack leaves: a guard with the move action spent would
+            // take the standard action the attack is held with.
+            let leaves_next = |c: &Command| {
+                b.spend_from(actor, b.budget(), c).is_ok_and(|left| b.spend_from(actor, &left, next).is_ok())
+            };
             let mut spares = edges(b, actor).into_iter().map(|e| e.command);
-            spares.find(|c| matches!(c, Command::Guard | Command::Focus)).map(|c| {
+            spares.find(|c| matches!(c, Command::Guard | Command::Focus) && leaves_next(c)).map(|c| {
                 let why = if c == Command::Guard {
                     "guards with an action left (+2 AC until its next turn)"
                 } else {
@@ -221,5 +226,51 @@ impl IncomingHarm {
         let harm = self.attacks.iter().map(|f| f.odds_against(f.profile.target_number + defence).expected_damage).sum();
         self.by_defence.push((defence, harm));
         harm
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::{BattleOptions, BattleWorld};
+    use crate::level::{Catalogue, Level};
+    use crate::variants::RulesVariant;
+
+    /// What the unit acting in `b` spends before `next`, one after another, spending each,
+    /// while its turn lasts.
+    fn spent_before(b: &mut BattleWorld, next: &Command) -> Vec<Command> {
+        let actor = b.actor().unwrap();
+        let mut spent = Vec::new();
+        while b.actor() == Some(actor)
+            && let Some(spare) = before(&b.read(), actor, next)
+        {
+            b.execute(spare.command.clone()).unwrap();
+            spent.push(spare.command);
+        }
+        spent
+    }
+
+    /// Four-actions: "Guard" is a move action, and an attack is held with the standard action.
+    /// Before a held attack a unit guards while its move action is unspent; once it has moved,
+    /// a guard would take the standard action the attack is held with, so it only focuses. A
+    /// turn ending with the standard action unspent guards with it.
+    #[test]
+    fn a_guard_before_a_held_attack_leaves_it_the_action_the_attack_is_held_with() {
+        let cat = Catalogue::builtin();
+        let level = Level::load(format!("{}/levels/melee-ring.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+        let fresh = || BattleWorld::new(&level, &cat, RulesVariant::FourActions, 5, BattleOptions::default());
+        let hold = Command::Hold { target: None };
+        let mut battle = fresh();
+        let walk = super::super::greedy(&battle.read(), battle.actor().unwrap());
+        assert!(matches!(walk, Command::Move { .. }), "{walk:?}");
+        assert_eq!(spent_before(&mut battle, &hold), vec![Command::Focus, Command::Guard]);
+        assert!(battle.read().allows(&hold));
+        let mut battle = fresh();
+        battle.execute(walk.clone()).unwrap();
+        assert_eq!(spent_before(&mut battle, &hold), vec![Command::Focus]);
+        assert!(battle.read().allows(&hold));
+        let mut battle = fresh();
+        battle.execute(walk).unwrap();
+        assert_eq!(spent_before(&mut battle, &Command::EndTurn), vec![Command::Focus, Command::Guard]);
     }
 }
