@@ -170,6 +170,18 @@ fn weighed(b: &Battle, aim: Aim, kind: &AttackKind, ctx: &AttackContext) -> Atta
     }
 }
 
+/// How many attacks a full attack with `weapon` makes at base attack bonus `base_attack`:
+/// one bolt where the variant has a crossbow loaded a shot at a time, else the variant's
+/// iterative attacks.
+pub fn full_attack_swings(
+    variant: crate::variants::RulesVariant,
+    weapon: &crate::level::WeaponDef,
+    base_attack: i32,
+) -> u32 {
+    let numbers = variant.numbers();
+    if weapon.reload && numbers.one_shot_then_reload { 1 } else { numbers.rules.full_attack.attacks(base_attack) }
+}
+
 /// Modifiers run over a world: a check run as a system, which has none, asks only
 /// [`legality`].
 const WEIGHED_IN_A_WORLD: &str = "a roll is weighed over a battle's world, not by a check run as a system";

@@ -18,7 +18,24 @@ pub struct Bonuses {
 
 clone_in_place!(Bonuses { defense, offense, damage });
 
+/// The names the bonuses of a stance, a guard and a focus go by (in the log's words).
+pub const FIGHTING_DEFENSIVELY: &str = "fighting defensively";
+pub const RECKLESS: &str = "reckless";
+pub const GUARD: &str = "guard";
+pub const FOCUS: &str = "focus";
+
 impl Bonuses {
+    /// Whether a bonus of this name stands, to attack, AC or damage.
+    pub fn has(&self, name: &str) -> bool {
+        self.offense.iter().chain(&self.defense).chain(&self.damage).any(|(n, _)| n == name)
+    }
+
+    /// Whether the fighter has chosen how to fight until its next turn: defensively or
+    /// recklessly.
+    pub fn in_a_stance(&self) -> bool {
+        self.has(FIGHTING_DEFENSIVELY) || self.has(RECKLESS)
+    }
+
     /// Ends the bonuses that last "until your next turn".
     pub fn clear(&mut self) {
         self.defense.clear();

@@ -201,7 +201,7 @@ fn ready(b: &Battle) -> Option<Command> {
 }
 
 /// The units of `actor`'s side still in the fight, itself among them, in id order.
-fn side_in_fight<'b>(b: &'b Battle, actor: usize) -> impl Iterator<Item = usize> + 'b {
+pub(super) fn side_in_fight<'b>(b: &'b Battle, actor: usize) -> impl Iterator<Item = usize> + 'b {
     let side = &b.fighters.side[actor];
     (0..b.fighters.len()).filter(move |&a| b.fighters.side[a] == *side && b.fighters.conditions[a].in_fight())
 }

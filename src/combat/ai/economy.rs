@@ -14,6 +14,7 @@
 
 use crate::combat::attack::{self, AttackContext, AttackKind};
 use crate::combat::command::{Command, Stance};
+use crate::combat::fighter::{FOCUS, GUARD};
 use crate::combat::odds::attack_odds;
 use crate::combat::{Battle, Budget};
 
@@ -88,11 +89,10 @@ fn edges(b: &Battle, actor: usize) -> Vec<Edge> {
         Edge { command: Command::Guard, attack: 0, damage: 0, defence: 2 },
     ];
     let bonuses = &b.fighters.bonuses[actor];
-    let taken = |name: &str| bonuses.offense.iter().chain(&bonuses.defense).any(|(n, _)| n == name);
     // Each once a turn: a second guard would take the standard action for a bonus the rules
     // let stack, but the source gives "a +2 bonus", not one per guard.
-    all.retain(|e| !taken(if e.command == Command::Guard { "guard" } else { "focus" }));
-    if b.budget().fresh && !taken("fighting defensively") && !taken("reckless") {
+    all.retain(|e| !bonuses.has(if e.command == Command::Guard { GUARD } else { FOCUS }));
+    if b.budget().fresh && !bonuses.in_a_stance() {
         let (attack, defence) = n.fighting_defensively;
         let defensive = Command::Stance { stance: Stance::Defensive };
         all.push(Edge { command: defensive, attack, damage: 0, defence });
@@ -151,8 +151,8 @@ fn slots(b: &Battle, who: usize, mut budget: Budget, strike: &Command) -> Vec<At
         let Ok((left, slot)) = b.spend_with_slot(who, &budget, strike) else { break };
         kinds.push(slot);
         if matches!(strike, Command::FullAttack { .. }) {
-            let count = b.variant.numbers().rules.full_attack.attacks(b.fighters.stats[who].def.base_attack);
-            kinds.extend((1..count).map(AttackKind::Iterative));
+            let (weapon, base_attack) = (&b.fighters.wielded[who].def, b.fighters.stats[who].def.base_attack);
+            kinds.extend((1..attack::full_attack_swings(b.variant, weapon, base_attack)).map(AttackKind::Iterative));
         }
         budget = left;
     }
@@ -190,10 +190,7 @@ impl IncomingHarm {
     fn new(b: &Battle, actor: usize) -> IncomingHarm {
         let view = b.view();
         let ctx = AttackContext::default();
-        let side = &b.fighters.side[actor];
-        let ours: Vec<usize> = (0..b.fighters.len())
-            .filter(|&u| b.fighters.side[u] == *side && b.fighters.conditions[u].in_fight())
-            .collect();
+        let ours: Vec<usize> = super::behaviours::side_in_fight(b, actor).collect();
         let mut attacks = Vec::new();
         for f in super::foes_of(b, actor) {
             let in_reach = |u: usize| view.threat.threatens(f, b.fighters.at(u).footprint());

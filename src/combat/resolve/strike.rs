@@ -38,7 +38,8 @@ pub(crate) fn attack_routine(
         world.resource_mut::<TakenInStrike>().0.push(Taken::AttackAction { by: a });
     }
     let base_attack = world.get::<Stats>(a).expect(A_COMBATANT).def.base_attack;
-    let count = if full { variant.numbers().rules.full_attack.attacks(base_attack) } else { 1 };
+    let weapon = &world.get::<Wielded>(a).expect(A_COMBATANT).def;
+    let count = if full { attack::full_attack_swings(variant, weapon, base_attack) } else { 1 };
     for n in 0..count {
         if !in_fight(world, t) || !in_fight(world, a) {
             break;

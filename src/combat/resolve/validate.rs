@@ -20,7 +20,7 @@ impl Battle<'_, '_> {
     /// What would be left of `budget` once fighter `actor` spent it on `cmd`, or why it
     /// cannot pay for it.
     pub fn spend_from(&self, actor: usize, budget: &Budget, cmd: &Command) -> Result<Budget, String> {
-        spend(self, actor, budget, cmd).map(|(left, _)| left)
+        self.spend_with_slot(actor, budget, cmd).map(|(left, _)| left)
     }
 
     /// What would be left of `budget` once fighter `actor` spent it on `cmd`, with the attack

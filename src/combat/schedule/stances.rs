@@ -8,7 +8,7 @@ use super::Turn;
 use crate::combat::battle::{Combatants, EventLog};
 use crate::combat::command::{Command, Stance};
 use crate::combat::event::CombatEvent;
-use crate::combat::fighter::{Bonuses, Reactions};
+use crate::combat::fighter::{Bonuses, FIGHTING_DEFENSIVELY, FOCUS, GUARD, RECKLESS, Reactions};
 use crate::combat::resolve::Plan;
 use crate::rules::{Battlefield, Combatant};
 use bevy::prelude::*;
@@ -44,23 +44,23 @@ pub(super) fn take_stance(
     let (action, detail) = match &plan.command {
         Command::Stance { stance: Stance::Defensive } => {
             let (attack, ac) = numbers.fighting_defensively;
-            bonuses.offense.push(("fighting defensively".into(), attack));
-            bonuses.defense.push(("fighting defensively".into(), ac));
+            bonuses.offense.push((FIGHTING_DEFENSIVELY.into(), attack));
+            bonuses.defense.push((FIGHTING_DEFENSIVELY.into(), ac));
             ("fights defensively".to_string(), format!("{attack:+} on attacks, {ac:+} AC"))
         }
         Command::Stance { stance: Stance::Reckless } => {
             let (ac, damage) = numbers.reckless;
-            bonuses.defense.push(("reckless".into(), ac));
-            bonuses.damage.push(("reckless".into(), damage));
+            bonuses.defense.push((RECKLESS.into(), ac));
+            bonuses.damage.push((RECKLESS.into(), damage));
             ("fights recklessly".to_string(), format!("{ac:+} AC, {damage:+} damage"))
         }
         Command::Guard => {
-            bonuses.defense.push(("guard".into(), 2));
+            bonuses.defense.push((GUARD.into(), 2));
             ("guard".to_string(), "+2 AC for 1 round".to_string())
         }
         Command::Focus => {
-            bonuses.offense.push(("focus".into(), 1));
-            bonuses.damage.push(("focus".into(), 1));
+            bonuses.offense.push((FOCUS.into(), 1));
+            bonuses.damage.push((FOCUS.into(), 1));
             ("focus".to_string(), "+1 on attack and damage rolls for 1 round".to_string())
         }
         _ => return,

@@ -86,9 +86,7 @@ impl VariantRules for D20Classic {
             // "An option when attacking": it takes no action, so a full attack may follow it;
             // one a turn.
             Command::Stance { .. } => {
-                let bonuses = &b.fighters.bonuses[actor];
-                let named = |name: &str| bonuses.offense.iter().chain(&bonuses.defense).any(|(n, _)| n == name);
-                if named("fighting defensively") || named("reckless") {
+                if b.fighters.bonuses[actor].in_a_stance() {
                     return Err("one way of fighting a turn: already fighting defensively or recklessly".into());
                 }
                 n.fresh = budget.fresh;
