@@ -4,7 +4,7 @@
 //! on the skirmish and ≤ 20 ms on Great melee, one core (`sim --swap-sides` reports the
 //! percentiles over whole battles).
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use fivefoot::combat::ai::{AiKind, Difficulty};
 use fivefoot::combat::{BattleOptions, BattleWorld};
 use fivefoot::level::{Catalogue, Level};
@@ -39,8 +39,11 @@ fn decisions(c: &mut Criterion) {
             let mut battle = closed(file, v, commands);
             let actor = battle.actor().expect("the battle goes on");
             for kind in kinds {
-                let mut brain = kind.make();
-                group.bench_function(format!("{v}/{kind}"), |b| b.iter(|| brain.decide(&mut battle, actor)));
+                // A fresh AI each time: one that has decided here keeps what it chose to give
+                // next (a command put off for a spare action) and would answer from it at once.
+                group.bench_function(format!("{v}/{kind}"), |b| {
+                    b.iter_batched(|| kind.make(), |mut brain| brain.decide(&mut battle, actor), BatchSize::SmallInput)
+                });
             }
         }
         group.finish();
