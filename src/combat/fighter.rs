@@ -18,11 +18,13 @@ pub struct Bonuses {
 
 clone_in_place!(Bonuses { defense, offense, damage });
 
-/// The names the bonuses of a stance, a guard and a focus go by (in the log's words).
+/// The names the bonuses of a stance, a guard, a focus and hex-phases' dodge go by (in the
+/// log's words).
 pub const FIGHTING_DEFENSIVELY: &str = "fighting defensively";
 pub const RECKLESS: &str = "reckless";
 pub const GUARD: &str = "guard";
 pub const FOCUS: &str = "focus";
+pub const DODGE: &str = "dodge";
 
 impl Bonuses {
     /// Whether a bonus of this name stands, to attack, AC or damage.

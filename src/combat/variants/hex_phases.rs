@@ -3,7 +3,7 @@
 //! ready and abort; post-turn recovery.
 
 use super::prelude::*;
-use crate::combat::fighter::Bonuses;
+use crate::combat::fighter::{Bonuses, DODGE};
 use crate::combat::schedule::TimeMoves;
 use crate::combat::schedule::clock::{WindowOpens, round_cap};
 use crate::combat::struck::{AttackedSchedule, BeforeAttack, UnderAttack};
@@ -31,7 +31,7 @@ fn abort_to_dodge(
 ) {
     let Ok((who, health, conditions, mut bonuses, mut abort)) = fighters.get_mut(attacked.target) else { return };
     let wants = abort.order.unwrap_or(health.hp * 2 <= health.max);
-    let dodging = bonuses.defense.iter().any(|(n, _)| n == "dodge");
+    let dodging = bonuses.has(DODGE);
     if !wants || dodging || abort.locked || !conditions.can_act() || conditions.has(Condition::Surprised) {
         return;
     }
@@ -49,7 +49,7 @@ fn abort_to_dodge(
         format!("+3 DCV; gives up its action in phase {} of turn {}", next.1, next.0)
     };
     abort.locked = true;
-    bonuses.defense.push(("dodge".into(), field.variant.numbers().abort_dodge));
+    bonuses.defense.push((DODGE.into(), field.variant.numbers().abort_dodge));
     log.push(CombatEvent::Action { unit: who.id.clone(), action: "aborts to a dodge".into(), detail });
 }
 
@@ -292,7 +292,7 @@ impl VariantRules for HexPhases {
         // None after a dodge; one per foe a phase however often it is left.
         let f = b.fighters.at(reactor);
         f.reactions().used < allowance
-            && !f.bonuses().defense.iter().any(|(n, _)| n == "dodge")
+            && !f.bonuses().has(DODGE)
             && !f.reactions().free_attacked_by.contains(&b.fighters.combatant[mover].id)
     }
 }
