@@ -60,14 +60,25 @@ fn rolled_with(b: &BattleWorld, id: &str) -> Vec<Vec<(String, i32)>> {
         .collect()
 }
 
-fn duel(v: RulesVariant, foe: &str) -> BattleWorld {
-    battle(vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("foe", "red", (4, 3), foe, None)], v, 5)
+/// The hero beside `foe`, which holds `weapon` (its own if none).
+fn duel(v: RulesVariant, foe: &str, weapon: Option<&str>) -> BattleWorld {
+    let hero = common::unit("hero", "blue", (3, 3), "human_fighter");
+    let foe = match weapon {
+        Some(weapon) => common::armed("foe", "red", (4, 3), foe, weapon),
+        None => common::unit("foe", "red", (4, 3), foe),
+    };
+    battle(vec![hero, foe], v, 5)
 }
 
-/// The hero's first opportunity beside `foe` under `v`, as the tactical AI plays it: the
-/// battle after it, and each command given with its reason.
-fn hero_against(v: RulesVariant, foe: &str) -> (BattleWorld, Vec<(Command, String)>) {
-    let mut b = duel(v, foe);
+/// Under four-actions a foe with a weapon to drop is disarmed first (see
+/// `a_four_actions_fighter_disarms_a_foe_with_a_weapon_to_drop`): the spare actions are
+/// weighed against one that fights with a bite, which nothing can take from it.
+const NOTHING_TO_DROP: Option<&str> = Some("bite");
+
+/// The hero's first opportunity beside `foe` (holding `weapon`, or its own) under `v`, as
+/// the tactical AI plays it: the battle after it, and each command given with its reason.
+fn hero_against(v: RulesVariant, foe: &str, weapon: Option<&str>) -> (BattleWorld, Vec<(Command, String)>) {
+    let mut b = duel(v, foe, weapon);
     let given = first_opportunity(&mut b, "hero");
     (b, given)
 }
@@ -81,14 +92,27 @@ fn commands(given: &[(Command, String)]) -> Vec<Command> {
 /// Greedy strikes three times, the last at −10.
 #[test]
 fn a_fighter_focuses_before_it_strikes_rather_than_attack_at_minus_ten() {
-    let (b, given) = hero_against(RulesVariant::FourActions, "human_fighter");
+    let (b, given) = hero_against(RulesVariant::FourActions, "human_fighter", NOTHING_TO_DROP);
     let strike = Command::Attack { target: "foe".into() };
     assert_eq!(commands(&given), vec![Command::Focus, strike.clone(), strike.clone()], "{given:#?}");
     assert!(given[0].1.contains("focuses first (+1 to attack, +1 damage)"), "{}", given[0].1);
     let focused = rolled_with(&b, "hero").iter().filter(|m| m.contains(&("focus".to_string(), 1))).count();
     assert_eq!(focused, 2);
-    let plain = greedy_opportunity(&mut duel(RulesVariant::FourActions, "human_fighter"), "hero");
+    let plain = greedy_opportunity(&mut duel(RulesVariant::FourActions, "human_fighter", NOTHING_TO_DROP), "hero");
     assert_eq!(plain, vec![strike.clone(), strike.clone(), strike], "greedy: {plain:?}");
+}
+
+/// Four-actions: "The creature makes an [Athletics] check against its target's Reflex
+/// save, if successful the target drops a held object(s)", and nothing here picks it up.
+/// Beside a fighter with a longsword, the tactical AI tries that first (greedy only ever
+/// strikes), and says so.
+#[test]
+fn a_four_actions_fighter_disarms_a_foe_with_a_weapon_to_drop() {
+    let (_, given) = hero_against(RulesVariant::FourActions, "human_fighter", None);
+    assert_eq!(given[0].0, Command::Disarm { target: "foe".into() }, "{given:#?}");
+    assert!(given[0].1.starts_with("hero: disarm foe; "), "{}", given[0].1);
+    let plain = greedy_opportunity(&mut duel(RulesVariant::FourActions, "human_fighter", None), "hero");
+    assert!(plain.iter().all(|c| matches!(c, Command::Attack { .. })), "greedy: {plain:?}");
 }
 
 /// Four-actions, a fighter beside a champion, whose three blows a turn fall on it: +2 AC
@@ -96,7 +120,7 @@ fn a_fighter_focuses_before_it_strikes_rather_than_attack_at_minus_ten() {
 /// and strikes with its standard action.
 #[test]
 fn a_fighter_beside_a_champion_guards_rather_than_attack_at_minus_five() {
-    let (b, given) = hero_against(RulesVariant::FourActions, "champion");
+    let (b, given) = hero_against(RulesVariant::FourActions, "champion", NOTHING_TO_DROP);
     let strike = Command::Attack { target: "foe".into() };
     assert_eq!(commands(&given), vec![Command::Focus, Command::Guard, strike], "{given:#?}");
     assert!(given[1].1.contains("guards first (+2 AC)"), "{}", given[1].1);
@@ -114,7 +138,7 @@ fn a_d20_fighter_fights_defensively_against_a_champion_and_recklessly_against_a_
     for (foe, stance) in
         [("champion", Some(Stance::Defensive)), ("goblin", Some(Stance::Reckless)), ("human_fighter", None)]
     {
-        let (_, given) = hero_against(RulesVariant::D20Classic, foe);
+        let (_, given) = hero_against(RulesVariant::D20Classic, foe, None);
         let expected: Vec<Command> =
             stance.map(|stance| Command::Stance { stance }).into_iter().chain([full.clone()]).collect();
         assert_eq!(commands(&given), expected, "against a {foe}: {given:#?}");
@@ -126,7 +150,7 @@ fn a_d20_fighter_fights_defensively_against_a_champion_and_recklessly_against_a_
 #[test]
 fn no_variant_without_them_focuses_guards_or_takes_a_stance() {
     for v in [RulesVariant::HexPhases, RulesVariant::OsrSegments] {
-        let (_, given) = hero_against(v, "champion");
+        let (_, given) = hero_against(v, "champion", None);
         let spare = |c: &Command| matches!(c, Command::Focus | Command::Guard | Command::Stance { .. });
         assert!(given.iter().all(|(c, _)| !spare(c)), "{v}: {given:#?}");
     }

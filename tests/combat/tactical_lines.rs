@@ -84,3 +84,28 @@ fn the_tactical_ai_weighs_each_intent_it_may_declare() {
     );
     assert!(weighed > 0 && own > 0, "declarations weighed {weighed} times, its own chosen {own} times");
 }
+
+/// Greedy never tries a combat maneuver; the tactical AI weighs each one the variant allows
+/// on each foe in reach (four-actions: "the creature makes an [Athletics] check against its
+/// target's Reflex save, if successful the target drops a held object"), and on
+/// *melee-ring* it trips, disarms, shoves or grapples some foes, named as such in its reason
+/// and on the overlay.
+#[test]
+fn the_tactical_ai_weighs_the_maneuvers_the_variant_allows() {
+    let mut tried = 0;
+    let mut brain = Tactical::new(Difficulty::Normal);
+    blue_tactical_against_greedy("melee-ring", RulesVariant::FourActions, 4, 150, &mut brain, |brain, cmd, _| {
+        let Some(chosen) = brain.scored().iter().find(|s| s.chosen) else { return };
+        let maneuver = matches!(
+            cmd,
+            Command::Trip { .. } | Command::Disarm { .. } | Command::Shove { .. } | Command::Grapple { .. }
+        );
+        assert_eq!(chosen.line == cmd.name(), maneuver, "{cmd:?} / {chosen:?}");
+        if maneuver {
+            let why = brain.reason().unwrap();
+            assert!(why.contains(&format!(": {} ", cmd.name())), "{why}");
+            tried += 1;
+        }
+    });
+    assert!(tried > 0, "some blue unit tried a maneuver");
+}

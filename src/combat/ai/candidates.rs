@@ -1,5 +1,6 @@
 //! What the tactical AI weighs for one decision: each behaviour's next command (commands
-//! that agree are one candidate), and from normal up a strike at each foe in reach and,
+//! that agree are one candidate), and from normal up a strike at each foe in reach, each
+//! combat maneuver the variant allows on it (trip, disarm, shove, grapple) and,
 //! where the round opens with declarations (osr-segments), each intent the actor may
 //! declare. Also where a candidate goes on the overlay, and how many attacks of
 //! opportunity a move draws, for its reason.
@@ -16,6 +17,9 @@ pub(super) enum Line {
     Behaviours,
     /// A strike at a foe in reach that the search picked itself (not the weakest, greedy's).
     Strike,
+    /// A combat maneuver on a foe in reach (trip, disarm, shove, grapple), which greedy
+    /// never tries.
+    Maneuver,
     /// An intent declared for the round, picked by the search.
     Declaration,
 }
@@ -39,6 +43,7 @@ impl Candidate {
     pub fn name(&self) -> String {
         match self.line {
             Line::Strike => "strike".to_string(),
+            Line::Maneuver => self.command.name().to_string(),
             Line::Declaration => match &self.command {
                 Command::Declare { intent } => format!("declare {}", intent.name()),
                 _ => "declare".to_string(),
@@ -60,6 +65,7 @@ impl Candidate {
     pub fn first_name(&self) -> &'static str {
         match self.line {
             Line::Strike => "strike",
+            Line::Maneuver => self.command.name(),
             Line::Declaration => "declare",
             Line::Behaviours => self.behaviours.first().map_or("close and strike", |b| b.name()),
         }
@@ -78,7 +84,14 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
         }
     }
     if search_own {
-        let own = strikes(b, actor).into_iter().map(|c| (c, Line::Strike));
+        let own = strikes(b, actor).into_iter().map(|c| {
+            let line = if matches!(c, Command::Attack { .. } | Command::FullAttack { .. }) {
+                Line::Strike
+            } else {
+                Line::Maneuver
+            };
+            (c, line)
+        });
         let declared = declarations(b, actor).into_iter().map(|c| (c, Line::Declaration));
         for (command, line) in own.chain(declared) {
             if !candidates.iter().any(|c| c.command == command) {
@@ -91,13 +104,32 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
 
 /// A strike at each foe `actor` can attack now, in id order, as the greedy AI would strike
 /// it (a full attack where the variant makes it worth it), so that a strike at the foe
-/// greedy picks is the same candidate as greedy's own line; none while something comes
-/// first.
+/// greedy picks is the same candidate as greedy's own line; then each maneuver it may try
+/// on each foe; none while something comes first.
 fn strikes(b: &Battle, actor: usize) -> Vec<Command> {
     if super::first_things(b, actor).is_some() {
         return vec![];
     }
-    super::foes_of(b, actor).into_iter().filter_map(|t| super::strike_at(b, t)).collect()
+    let foes = super::foes_of(b, actor);
+    let strikes = foes.iter().filter_map(|&t| super::strike_at(b, t));
+    strikes.chain(foes.iter().flat_map(|&t| maneuvers(b, t))).collect()
+}
+
+/// Each combat maneuver the acting fighter may try on `t` now (trip, disarm, shove,
+/// grapple, in that order), as the variant allows it: greedy never tries one, and under
+/// four-actions and ap-phases a foe disarmed (its weapon dropped for good), tripped or
+/// held is often worth more than a blow.
+fn maneuvers(b: &Battle, t: usize) -> Vec<Command> {
+    let target = &b.fighters.combatant[t].id;
+    [
+        Command::Trip { target: target.clone() },
+        Command::Disarm { target: target.clone() },
+        Command::Shove { target: target.clone() },
+        Command::Grapple { target: target.clone() },
+    ]
+    .into_iter()
+    .filter(|m| b.allows(m))
+    .collect()
 }
 
 /// Where the round opens with declarations (osr-segments): each intent `actor` may declare

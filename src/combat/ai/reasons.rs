@@ -52,6 +52,12 @@ pub(super) fn deed(chosen: &Candidate, drawn: Option<(usize, f64)>) -> String {
         Command::Declare { intent } => {
             return format!("declares {}, as {} would", intent.describe(), chosen.first_name());
         }
+        Command::Trip { target }
+        | Command::Disarm { target }
+        | Command::Shove { target }
+        | Command::Grapple { target } => {
+            return format!("{} {target}", chosen.command.name());
+        }
         Command::Move { to } | Command::Step { to } => {
             let aoo = match drawn {
                 Some((0, _)) => "; draws no attack of opportunity".to_string(),
