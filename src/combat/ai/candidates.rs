@@ -73,7 +73,7 @@ impl Candidate {
 }
 
 /// The candidates for `actor`'s next command: each of `behaviours`' commands, then (if
-/// `search_own`) the strikes and declarations no behaviour gives, in id order.
+/// `search_own`) the strikes, maneuvers and declarations no behaviour gives, in id order.
 pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_own: bool) -> Vec<Candidate> {
     let mut candidates: Vec<Candidate> = Vec::new();
     for &behaviour in behaviours {
@@ -84,16 +84,10 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
         }
     }
     if search_own {
-        let own = strikes(b, actor).into_iter().map(|c| {
-            let line = if matches!(c, Command::Attack { .. } | Command::FullAttack { .. }) {
-                Line::Strike
-            } else {
-                Line::Maneuver
-            };
-            (c, line)
-        });
+        let own = strikes(b, actor).into_iter().map(|c| (c, Line::Strike));
+        let tried = maneuvers(b, actor).into_iter().map(|c| (c, Line::Maneuver));
         let declared = declarations(b, actor).into_iter().map(|c| (c, Line::Declaration));
-        for (command, line) in own.chain(declared) {
+        for (command, line) in own.chain(tried).chain(declared) {
             if !candidates.iter().any(|c| c.command == command) {
                 candidates.push(Candidate::of(command, Behaviour::Greedy, line));
             }
@@ -104,32 +98,36 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
 
 /// A strike at each foe `actor` can attack now, in id order, as the greedy AI would strike
 /// it (a full attack where the variant makes it worth it), so that a strike at the foe
-/// greedy picks is the same candidate as greedy's own line; then each maneuver it may try
-/// on each foe; none while something comes first.
+/// greedy picks is the same candidate as greedy's own line; none while something comes
+/// first.
 fn strikes(b: &Battle, actor: usize) -> Vec<Command> {
     if super::first_things(b, actor).is_some() {
         return vec![];
     }
-    let foes = super::foes_of(b, actor);
-    let strikes = foes.iter().filter_map(|&t| super::strike_at(b, t));
-    strikes.chain(foes.iter().flat_map(|&t| maneuvers(b, t))).collect()
+    super::foes_of(b, actor).into_iter().filter_map(|t| super::strike_at(b, t)).collect()
 }
 
-/// Each combat maneuver the acting fighter may try on `t` now (trip, disarm, shove,
-/// grapple, in that order), as the variant allows it: greedy never tries one, and under
-/// four-actions and ap-phases a foe disarmed (its weapon dropped for good), tripped or
-/// held is often worth more than a blow.
-fn maneuvers(b: &Battle, t: usize) -> Vec<Command> {
-    let target = &b.fighters.combatant[t].id;
-    [
-        Command::Trip { target: target.clone() },
-        Command::Disarm { target: target.clone() },
-        Command::Shove { target: target.clone() },
-        Command::Grapple { target: target.clone() },
-    ]
-    .into_iter()
-    .filter(|m| b.allows(m))
-    .collect()
+/// Each combat maneuver `actor` may try now on each foe, in id order (trip, disarm, shove,
+/// grapple), as the variant allows it; none while something comes first. Greedy never
+/// tries one, and under four-actions and ap-phases a foe disarmed (its weapon dropped for
+/// good), tripped or held is often worth more than a blow.
+fn maneuvers(b: &Battle, actor: usize) -> Vec<Command> {
+    if super::first_things(b, actor).is_some() {
+        return vec![];
+    }
+    let tries = |target: &String| {
+        [
+            Command::Trip { target: target.clone() },
+            Command::Disarm { target: target.clone() },
+            Command::Shove { target: target.clone() },
+            Command::Grapple { target: target.clone() },
+        ]
+    };
+    super::foes_of(b, actor)
+        .into_iter()
+        .flat_map(|t| tries(&b.fighters.combatant[t].id))
+        .filter(|m| b.allows(m))
+        .collect()
 }
 
 /// Where the round opens with declarations (osr-segments): each intent `actor` may declare
