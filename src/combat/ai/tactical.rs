@@ -1,7 +1,8 @@
 //! The tactical AI: a search over the portfolio of behaviours (`behaviours`), per unit
 //! decision. Each behaviour's next command is found on the battle as it stands, and (from
-//! normal up) a strike at each foe in reach, or each intent it may declare where the round
-//! opens with declarations; commands that agree are one candidate (`candidates`). Each
+//! normal up) a strike and each combat maneuver the variant allows at each foe in reach, or
+//! each intent it may declare where the round opens with declarations; commands that agree
+//! are one candidate (`candidates`). Each
 //! candidate is played out by the real rules engine: the battle's snapshot restored into a
 //! scratch world of its variant and house rules, the acting unit giving that command and
 //! fighting on by its behaviour through its opportunity, then (from normal up) every unit
@@ -32,8 +33,8 @@ pub enum Difficulty {
     /// that pay off only later. Like a novice, it spends every action on its strikes (no
     /// focus, guard or way of fighting).
     Easy,
-    /// Every behaviour and a strike at each foe in reach, each played out to the battle's
-    /// end, up to 24 playouts each (12 antithetic pairs) within a budget of 4,000 commands.
+    /// Every behaviour, a strike and each maneuver at each foe in reach, each played out to
+    /// the battle's end, up to 24 playouts each (12 antithetic pairs) within a budget of 4,000 commands.
     #[default]
     Normal,
     /// As normal, with up to 48 playouts each within 8,000 commands.
@@ -49,8 +50,8 @@ struct Budget {
     /// pair of each candidate, as many more pairs as this allows (at least none more).
     commands_per_decision: u32,
     horizon: Horizon,
-    /// Whether a strike at each foe in reach is a candidate too, beside the behaviours'
-    /// (which strike the weakest).
+    /// Whether a strike and each maneuver the variant allows at each foe in reach are
+    /// candidates too, beside the behaviours' lines (which strike the weakest).
     every_target: bool,
     /// Whether it spends the actions a turn leaves over where they pay (`economy`: a focus
     /// or a stance before its strikes, a guard before ending its turn). Its playouts weigh
