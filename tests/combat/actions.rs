@@ -154,8 +154,12 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
             assert_eq!(pos.y, 3, "straight back");
             assert!(pos.x > 4);
         }
+        // A disarm needs a free hand: a champion with a longsword and no shield.
         let mut b = battle(
-            vec![unit("hero", "blue", (3, 3), "human_fighter", None), unit("gob", "red", (4, 3), "goblin", None)],
+            vec![
+                unit("hero", "blue", (3, 3), "champion", Some("longsword")),
+                unit("gob", "red", (4, 3), "goblin", None),
+            ],
             RulesVariant::D20Classic,
             seed,
         );
@@ -168,6 +172,26 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
         }
     }
     assert!(pushed > 3 && disarmed > 3, "pushed {pushed}, disarmed {disarmed}");
+}
+
+/// d20-classic: "To initiate a disarm, the aggressor must have a free hand or a disarming
+/// weapon." A fighter with a shield, or a champion with a greatsword, has none; the same
+/// champion with a longsword has one. Four-actions' disarm asks for no free hand.
+#[test]
+fn a_d20_disarm_needs_a_free_hand() {
+    let tries = |hero: UnitDef, v: RulesVariant| {
+        let mut b = battle(vec![hero, unit("gob", "red", (4, 3), "goblin", None)], v, 1);
+        until(&mut b, "hero", |_| true);
+        b.validate(&Command::Disarm { target: "gob".into() }).map_err(|e| e.reason)
+    };
+    let shielded = || unit("hero", "blue", (3, 3), "human_fighter", None);
+    let two_handed = unit("hero", "blue", (3, 3), "champion", Some("greatsword"));
+    for hero in [shielded(), two_handed] {
+        let refused = tries(hero, RulesVariant::D20Classic).unwrap_err();
+        assert!(refused.contains("a disarm needs a free hand"), "{refused}");
+    }
+    assert!(tries(unit("hero", "blue", (3, 3), "champion", Some("longsword")), RulesVariant::D20Classic).is_ok());
+    assert!(tries(shielded(), RulesVariant::FourActions).is_ok());
 }
 
 #[test]

@@ -16,13 +16,13 @@ const ROWS: [&str; 8] = [
     "....................",
 ];
 
-/// The hero at (3,3): the goblin beside it, a friend beside it, a corpse beside it, a foe
+/// The hero at (3,3), a champion with a longsword (a hand free for d20-classic's disarm): the goblin beside it, a friend beside it, a corpse beside it, a foe
 /// in charging distance on a clear line, a foe 15 squares off.
 fn field(v: RulesVariant) -> BattleWorld {
     let mut b = battle_on(
         &ROWS,
         vec![
-            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("hero", "blue", (3, 3), "champion", Some("longsword")),
             unit("friend", "blue", (2, 3), "human_fighter", None),
             unit("gob", "red", (4, 3), "goblin", None),
             unit("dead", "red", (3, 4), "goblin", None),
@@ -96,7 +96,7 @@ fn an_osr_charge_is_declared_only_at_a_foe_in_the_fight() {
     let mut b = battle_on(
         &ROWS,
         vec![
-            unit("hero", "blue", (3, 3), "human_fighter", None),
+            unit("hero", "blue", (3, 3), "champion", Some("longsword")),
             unit("friend", "blue", (2, 3), "human_fighter", None),
             unit("dead", "red", (3, 5), "goblin", None),
             unit("near", "red", (7, 3), "goblin", None),

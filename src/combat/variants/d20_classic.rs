@@ -17,6 +17,11 @@ pub fn immediate(b: &Battle, i: usize) -> Option<Immediate> {
     b.economy::<ImmediateAction>(i).and_then(|a| a.0)
 }
 
+/// Whether `i` holds its weapon with a hand to spare: not two-handed, and no shield.
+fn has_a_free_hand(b: &Battle, i: usize) -> bool {
+    b.fighters.wielded[i].def.hands != crate::level::Hands::Two && b.fighters.stats[i].def.shield == 0
+}
+
 /// This variant's rules, as the engine calls them.
 pub(crate) struct D20Classic;
 
@@ -73,6 +78,12 @@ impl VariantRules for D20Classic {
                 n = Budget::default();
             }
             Command::Stand | Command::Reload => take_move(budget, &mut n)?,
+            // "To initiate a disarm, the aggressor must have a free hand or a disarming weapon"
+            // (no weapon here is one): a two-handed weapon, or a shield beside a one-handed
+            // one, leaves none.
+            Command::Disarm { .. } if !has_a_free_hand(b, actor) => {
+                return Err("a disarm needs a free hand: a two-handed weapon or a shield leaves none".into());
+            }
             // "Casting a Spell: Most spells are standard actions."
             Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Cast { .. } => {
                 take_standard(budget, &mut n)?
