@@ -175,8 +175,9 @@ fn a_shove_pushes_the_foe_straight_back_and_a_disarm_leaves_it_unarmed() {
 }
 
 /// d20-classic: "To initiate a disarm, the aggressor must have a free hand or a disarming
-/// weapon." A fighter with a shield, or a champion with a greatsword, has none; the same
-/// champion with a longsword has one. Four-actions' disarm asks for no free hand.
+/// weapon." A fighter with a shield, a champion with a greatsword or a wolf with its bite has
+/// none; the same champion with a longsword has one. Four-actions' disarm asks for no free
+/// hand.
 #[test]
 fn a_d20_disarm_needs_a_free_hand() {
     let tries = |hero: UnitDef, v: RulesVariant| {
@@ -186,7 +187,8 @@ fn a_d20_disarm_needs_a_free_hand() {
     };
     let shielded = || unit("hero", "blue", (3, 3), "human_fighter", None);
     let two_handed = unit("hero", "blue", (3, 3), "champion", Some("greatsword"));
-    for hero in [shielded(), two_handed] {
+    let wolf = unit("hero", "blue", (3, 3), "wolf", None);
+    for hero in [shielded(), two_handed, wolf] {
         let refused = tries(hero, RulesVariant::D20Classic).unwrap_err();
         assert!(refused.contains("a disarm needs a free hand"), "{refused}");
     }

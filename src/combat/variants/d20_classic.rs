@@ -17,9 +17,13 @@ pub fn immediate(b: &Battle, i: usize) -> Option<Immediate> {
     b.economy::<ImmediateAction>(i).and_then(|a| a.0)
 }
 
-/// Whether `i` holds its weapon with a hand to spare: not two-handed, and no shield.
+/// Whether `i` has a hand to spare: it fights with a hand (not a bite or claws), its weapon
+/// is not two-handed, and it bears no shield.
 fn has_a_free_hand(b: &Battle, i: usize) -> bool {
-    b.fighters.wielded[i].def.hands != crate::level::Hands::Two && b.fighters.stats[i].def.shield == 0
+    let weapon = &b.fighters.wielded[i].def;
+    weapon.kind != crate::level::WeaponKind::Natural
+        && weapon.hands != crate::level::Hands::Two
+        && b.fighters.stats[i].def.shield == 0
 }
 
 /// This variant's rules, as the engine calls them.
@@ -80,9 +84,9 @@ impl VariantRules for D20Classic {
             Command::Stand | Command::Reload => take_move(budget, &mut n)?,
             // "To initiate a disarm, the aggressor must have a free hand or a disarming weapon"
             // (no weapon here is one): a two-handed weapon, or a shield beside a one-handed
-            // one, leaves none.
+            // one, leaves none, and a beast fighting with its bite has no hands.
             Command::Disarm { .. } if !has_a_free_hand(b, actor) => {
-                return Err("a disarm needs a free hand: a two-handed weapon or a shield leaves none".into());
+                return Err("a disarm needs a free hand: a two-handed weapon, a shield or a bite leaves none".into());
             }
             // "Casting a Spell: Most spells are standard actions."
             Command::Shove { .. } | Command::Disarm { .. } | Command::Grapple { .. } | Command::Cast { .. } => {
