@@ -84,8 +84,10 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
         }
     }
     if search_own {
-        let own = strikes(b, actor).into_iter().map(|c| (c, Line::Strike));
-        let tried = maneuvers(b, actor).into_iter().map(|c| (c, Line::Maneuver));
+        // No strike or maneuver while something comes first (standing up, a grapple).
+        let foes = if super::first_things(b, actor).is_none() { super::foes_of(b, actor) } else { vec![] };
+        let own = strikes(b, &foes).into_iter().map(|c| (c, Line::Strike));
+        let tried = maneuvers(b, &foes).into_iter().map(|c| (c, Line::Maneuver));
         let declared = declarations(b, actor).into_iter().map(|c| (c, Line::Declaration));
         for (command, line) in own.chain(tried).chain(declared) {
             if !candidates.iter().any(|c| c.command == command) {
@@ -96,25 +98,18 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
     candidates
 }
 
-/// A strike at each foe `actor` can attack now, in id order, as the greedy AI would strike
-/// it (a full attack where the variant makes it worth it), so that a strike at the foe
-/// greedy picks is the same candidate as greedy's own line; none while something comes
-/// first.
-fn strikes(b: &Battle, actor: usize) -> Vec<Command> {
-    if super::first_things(b, actor).is_some() {
-        return vec![];
-    }
-    super::foes_of(b, actor).into_iter().filter_map(|t| super::strike_at(b, t)).collect()
+/// A strike at each of `foes` the acting fighter can attack now, in id order, as the greedy
+/// AI would strike it (a full attack where the variant makes it worth it), so that a strike
+/// at the foe greedy picks is the same candidate as greedy's own line.
+fn strikes(b: &Battle, foes: &[usize]) -> Vec<Command> {
+    foes.iter().filter_map(|&t| super::strike_at(b, t)).collect()
 }
 
-/// Each combat maneuver `actor` may try now on each foe, in id order (trip, disarm, shove,
-/// grapple), as the variant allows it; none while something comes first. Greedy never
-/// tries one, and under four-actions and ap-phases a foe disarmed (its weapon dropped for
-/// good), tripped or held is often worth more than a blow.
-fn maneuvers(b: &Battle, actor: usize) -> Vec<Command> {
-    if super::first_things(b, actor).is_some() {
-        return vec![];
-    }
+/// Each combat maneuver the acting fighter may try now on each of `foes`, in id order
+/// (trip, disarm, shove, grapple), as the variant allows it. Greedy never tries one, and
+/// under four-actions and ap-phases a foe disarmed (its weapon dropped for good), tripped
+/// or held is often worth more than a blow.
+fn maneuvers(b: &Battle, foes: &[usize]) -> Vec<Command> {
     let tries = |target: &String| {
         [
             Command::Trip { target: target.clone() },
@@ -123,11 +118,7 @@ fn maneuvers(b: &Battle, actor: usize) -> Vec<Command> {
             Command::Grapple { target: target.clone() },
         ]
     };
-    super::foes_of(b, actor)
-        .into_iter()
-        .flat_map(|t| tries(&b.fighters.combatant[t].id))
-        .filter(|m| b.allows(m))
-        .collect()
+    foes.iter().flat_map(|&t| tries(&b.fighters.combatant[t].id)).filter(|m| b.allows(m)).collect()
 }
 
 /// Where the round opens with declarations (osr-segments): each intent `actor` may declare

@@ -52,12 +52,6 @@ pub(super) fn deed(chosen: &Candidate, drawn: Option<(usize, f64)>) -> String {
         Command::Declare { intent } => {
             return format!("declares {}, as {} would", intent.describe(), chosen.first_name());
         }
-        Command::Trip { target }
-        | Command::Disarm { target }
-        | Command::Shove { target }
-        | Command::Grapple { target } => {
-            return format!("{} {target}", chosen.command.name());
-        }
         Command::Move { to } | Command::Step { to } => {
             let aoo = match drawn {
                 Some((0, _)) => "; draws no attack of opportunity".to_string(),
@@ -72,6 +66,11 @@ pub(super) fn deed(chosen: &Candidate, drawn: Option<(usize, f64)>) -> String {
         Command::Attack { target } | Command::FullAttack { target } | Command::Charge { target } => {
             format!("at {target}")
         }
+        // Named by the maneuver: "disarm r_ogre".
+        Command::Trip { target }
+        | Command::Disarm { target }
+        | Command::Shove { target }
+        | Command::Grapple { target } => target.clone(),
         Command::EndTurn => "(waits: ends its turn)".to_string(),
         Command::Hold { .. } => "(holds an attack for the first foe to come into reach)".to_string(),
         other => format!("({})", other.name()),

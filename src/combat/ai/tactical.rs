@@ -2,11 +2,10 @@
 //! decision. Each behaviour's next command is found on the battle as it stands, and (from
 //! normal up) a strike and each combat maneuver the variant allows at each foe in reach, or
 //! each intent it may declare where the round opens with declarations; commands that agree
-//! are one candidate (`candidates`). Each
-//! candidate is played out by the real rules engine: the battle's snapshot restored into a
-//! scratch world of its variant and house rules, the acting unit giving that command and
-//! fighting on by its behaviour through its opportunity, then (from normal up) every unit
-//! as the greedy AI to the battle's end. So each line is weighed by what it wins if
+//! are one candidate (`candidates`). Each candidate is played out by the real rules engine:
+//! the battle's snapshot restored into a scratch world of its variant and house rules, the
+//! acting unit giving that command and fighting on by its behaviour through its
+//! opportunity, then (from normal up) every unit as the greedy AI to the battle's end. So each line is weighed by what it wins if
 //! everyone plays on plainly, and choosing the best improves on greedy's own line (a
 //! rollout policy). A line is chosen over closing and striking only when it beats it pair
 //! by pair, over the same dice, by more than the pairs' spread allows to luck.
@@ -34,7 +33,8 @@ pub enum Difficulty {
     /// focus, guard or way of fighting).
     Easy,
     /// Every behaviour, a strike and each maneuver at each foe in reach, each played out to
-    /// the battle's end, up to 24 playouts each (12 antithetic pairs) within a budget of 4,000 commands.
+    /// the battle's end, up to 24 playouts each (12 antithetic pairs) within a budget of
+    /// 4,000 commands.
     #[default]
     Normal,
     /// As normal, with up to 48 playouts each within 8,000 commands.
