@@ -150,11 +150,13 @@ fn turn_ended_after(cmd: Command) -> Vec<TurnEndedByItself> {
 
 #[test]
 fn a_command_that_uses_the_rest_of_a_turn_says_the_turn_ended_by_itself() {
-    // d20-classic: a full attack is a full-round action, and the turn passes at once.
-    let said = turn_ended_after(Command::FullAttack { target: "gob".into() });
-    assert_eq!(said, [TurnEndedByItself { unit: "hero".into(), after: "full attack".into() }]);
-    assert_eq!(said[0].describe(), "hero's turn ends by itself: full attack used what it had left");
-    // Control: a single attack leaves the move action, and nothing is said.
+    // d20-classic: full defense is a full-round action, and the turn passes at once.
+    let said = turn_ended_after(Command::Defend);
+    assert_eq!(said, [TurnEndedByItself { unit: "hero".into(), after: "defend".into() }]);
+    assert_eq!(said[0].describe(), "hero's turn ends by itself: defend used what it had left");
+    // Control: the attacks, one or all, take the standard action and leave the move action,
+    // and nothing is said.
+    assert_eq!(turn_ended_after(Command::FullAttack { target: "gob".into() }), []);
     assert_eq!(turn_ended_after(Command::Attack { target: "gob".into() }), []);
 }
 

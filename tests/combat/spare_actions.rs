@@ -131,7 +131,8 @@ fn a_fighter_beside_a_champion_guards_rather_than_attack_at_minus_five() {
 /// d20-classic, "an option when attacking": against a champion a fighter fights
 /// defensively (−4 to attack, +2 AC: its blows seldom land either way, the champion's
 /// often); against a goblin, recklessly (−4 AC, +2 damage: the goblin's blows seldom land).
-/// Against its like, neither. A full attack follows.
+/// Against its like, neither. A full attack follows, and it ends its turn beside the foe
+/// with its move action unspent.
 #[test]
 fn a_d20_fighter_fights_defensively_against_a_champion_and_recklessly_against_a_goblin() {
     let full = Command::FullAttack { target: "foe".into() };
@@ -139,8 +140,11 @@ fn a_d20_fighter_fights_defensively_against_a_champion_and_recklessly_against_a_
         [("champion", Some(Stance::Defensive)), ("goblin", Some(Stance::Reckless)), ("human_fighter", None)]
     {
         let (_, given) = hero_against(RulesVariant::D20Classic, foe, None);
-        let expected: Vec<Command> =
-            stance.map(|stance| Command::Stance { stance }).into_iter().chain([full.clone()]).collect();
+        let expected: Vec<Command> = stance
+            .map(|stance| Command::Stance { stance })
+            .into_iter()
+            .chain([full.clone(), Command::EndTurn])
+            .collect();
         assert_eq!(commands(&given), expected, "against a {foe}: {given:#?}");
     }
 }

@@ -129,6 +129,9 @@ fn a_full_attack_at_base_attack_plus_11_makes_three_attacks_at_11_6_1() {
     assert!(has_mod(&champ[2], "iterative attack", -10));
 }
 
+/// "In place of a move action, a five-foot step can be taken" and "A full-round action takes
+/// your entire turn": after a step, neither a move nor a full-round action (a charge, full
+/// defense).
 #[test]
 fn a_5_ft_step_replaces_the_move_action_and_a_full_round_action_needs_the_whole_turn() {
     let mut b = battle(
@@ -139,8 +142,32 @@ fn a_5_ft_step_replaces_the_move_action_and_a_full_round_action_needs_the_whole_
     until(&mut b, "hero", |_| true);
     b.execute(Command::Step { to: (4, 3).into() }).unwrap();
     assert!(b.validate(&Command::Move { to: (5, 4).into() }).is_err(), "no move after a 5-ft step");
-    assert!(b.validate(&Command::FullAttack { target: "gob".into() }).is_err());
+    assert!(b.validate(&Command::Defend).is_err(), "full defense is a full-round action");
+    assert!(b.validate(&Command::Charge { target: "gob".into() }).is_err(), "so is a charge");
     assert!(b.validate(&Command::Attack { target: "gob".into() }).is_err(), "the goblin is still 10 ft away");
+}
+
+/// "Attack(s): Using your attack, or multiple attacks, takes the place of your standard
+/// action slot": a champion (+11/+6/+1) makes all three attacks after a move, and after a
+/// 5-ft step; and once they are made, no other standard action is left.
+#[test]
+fn every_attack_of_the_turn_follows_a_move_or_a_5_ft_step() {
+    for (first, foe_at) in
+        [(Command::Move { to: (6, 3).into() }, (7, 3)), (Command::Step { to: (4, 3).into() }, (5, 3))]
+    {
+        let mut b = battle(
+            vec![unit("champ", "blue", (3, 3), "champion", None), unit("foe", "red", foe_at, "champion", None)],
+            RulesVariant::D20Classic,
+            4,
+        );
+        until(&mut b, "champ", |_| true);
+        b.execute(first.clone()).unwrap();
+        b.execute(Command::FullAttack { target: "foe".into() }).unwrap();
+        let champ: Vec<_> = attack_events(&b).into_iter().filter(|(a, _)| a == "champ").map(|(_, m)| m).collect();
+        assert_eq!(champ.len(), 3, "after {first:?}");
+        assert!(has_mod(&champ[2], "iterative attack", -10));
+        assert!(b.validate(&Command::Grapple { target: "foe".into() }).is_err(), "the standard action is spent");
+    }
 }
 
 #[test]

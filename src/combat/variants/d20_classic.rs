@@ -66,8 +66,13 @@ impl VariantRules for D20Classic {
                     n.standard = false;
                 }
             }
-            Command::Attack { .. } | Command::Trip { .. } | Command::Hold { .. } => take_standard(budget, &mut n)?,
-            Command::FullAttack { .. } | Command::Charge { .. } | Command::Defend => {
+            // "Attack(s): Using your attack, or multiple attacks, takes the place of your
+            // standard action slot": every attack the turn gives, before or after a move or a
+            // 5-ft step.
+            Command::Attack { .. } | Command::FullAttack { .. } | Command::Trip { .. } | Command::Hold { .. } => {
+                take_standard(budget, &mut n)?
+            }
+            Command::Charge { .. } | Command::Defend => {
                 if !budget.fresh || budget.single_action {
                     return Err("a full-round action needs the whole turn".into());
                 }
