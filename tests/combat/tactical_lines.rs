@@ -2,7 +2,7 @@
 //! search picked itself, and the intents it weighs where a round opens with declarations.
 
 use super::*;
-use fivefoot::combat::ai::{Ai, AiKind, Difficulty, Tactical};
+use fivefoot::combat::ai::{Ai, AiKind, Difficulty, ScoredSquare, Tactical};
 
 /// Plays `commands` commands of `level` under `v` from `seed`, blue by `brain` and red by
 /// greedy, showing each blue decision to `seen` (the command, and whether the round was
@@ -32,6 +32,23 @@ fn blue_tactical_against_greedy(
     }
 }
 
+/// Plays as `blue_tactical_against_greedy` with a normal tactical AI, showing `seen` each
+/// blue decision that chose a line, with its command and reason.
+fn blue_choices(
+    level: &str,
+    v: RulesVariant,
+    seed: u64,
+    commands: usize,
+    mut seen: impl FnMut(&ScoredSquare, &Command, &str),
+) {
+    let mut brain = Tactical::new(Difficulty::Normal);
+    blue_tactical_against_greedy(level, v, seed, commands, &mut brain, |brain, cmd, _| {
+        if let Some(chosen) = brain.scored().iter().find(|s| s.chosen) {
+            seen(chosen, cmd, brain.reason().unwrap());
+        }
+    });
+}
+
 /// A strike at a foe of the search's own choosing (not the weakest foe greedy strikes) is
 /// named as such, in the reason and on the overlay, not as "close and strike": on
 /// *archers-walls* under d20-classic the first blue archer shoots the swordsman charging in
@@ -39,10 +56,7 @@ fn blue_tactical_against_greedy(
 #[test]
 fn a_strike_the_search_chose_is_called_a_strike() {
     let mut strikes = 0;
-    let mut brain = Tactical::new(Difficulty::Normal);
-    blue_tactical_against_greedy("archers-walls", RulesVariant::D20Classic, 2, 40, &mut brain, |brain, cmd, _| {
-        let Some(chosen) = brain.scored().iter().find(|s| s.chosen) else { return };
-        let why = brain.reason().unwrap();
+    blue_choices("archers-walls", RulesVariant::D20Classic, 2, 40, |chosen, cmd, why| {
         let struck = chosen.line == "strike";
         assert_eq!(why.contains(": strike at "), struck, "{why} / {chosen:?}");
         // A strike, or a way of fighting chosen before it.
@@ -93,16 +107,13 @@ fn the_tactical_ai_weighs_each_intent_it_may_declare() {
 #[test]
 fn the_tactical_ai_weighs_the_maneuvers_the_variant_allows() {
     let mut tried = 0;
-    let mut brain = Tactical::new(Difficulty::Normal);
-    blue_tactical_against_greedy("melee-ring", RulesVariant::FourActions, 4, 150, &mut brain, |brain, cmd, _| {
-        let Some(chosen) = brain.scored().iter().find(|s| s.chosen) else { return };
+    blue_choices("melee-ring", RulesVariant::FourActions, 4, 150, |chosen, cmd, why| {
         let maneuver = matches!(
             cmd,
             Command::Trip { .. } | Command::Disarm { .. } | Command::Shove { .. } | Command::Grapple { .. }
         );
         assert_eq!(chosen.line == cmd.name(), maneuver, "{cmd:?} / {chosen:?}");
         if maneuver {
-            let why = brain.reason().unwrap();
             assert!(why.contains(&format!(": {} ", cmd.name())), "{why}");
             tried += 1;
         }

@@ -16,8 +16,9 @@ const ROWS: [&str; 8] = [
     "....................",
 ];
 
-/// The hero at (3,3), a champion with a longsword (a hand free for d20-classic's disarm): the goblin beside it, a friend beside it, a corpse beside it, a foe
-/// in charging distance on a clear line, a foe 15 squares off.
+/// The hero at (3,3), a champion with a longsword (a hand free for d20-classic's disarm):
+/// the goblin beside it, a friend beside it, a corpse beside it, a foe in charging distance
+/// on a clear line, a foe 15 squares off.
 fn field(v: RulesVariant) -> BattleWorld {
     let mut b = battle_on(
         &ROWS,

@@ -5,9 +5,9 @@
 //! are one candidate (`candidates`). Each candidate is played out by the real rules engine:
 //! the battle's snapshot restored into a scratch world of its variant and house rules, the
 //! acting unit giving that command and fighting on by its behaviour through its
-//! opportunity, then (from normal up) every unit as the greedy AI to the battle's end. So each line is weighed by what it wins if
-//! everyone plays on plainly, and choosing the best improves on greedy's own line (a
-//! rollout policy). A line is chosen over closing and striking only when it beats it pair
+//! opportunity, then (from normal up) every unit as the greedy AI to the battle's end. So
+//! each line is weighed by what it wins if everyone plays on plainly, and choosing the best
+//! improves on greedy's own line (a rollout policy). A line is chosen over closing and striking only when it beats it pair
 //! by pair, over the same dice, by more than the pairs' spread allows to luck.
 //! Every candidate faces the same dice (each playout's dice reseeded from the decision and
 //! the sample, each unit rolling from a stream of its own: common random numbers, so two
