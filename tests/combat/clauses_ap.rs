@@ -261,6 +261,31 @@ fn ap_fighting_defensively_is_minus_4_to_attack_and_plus_2_ac() {
     }
 }
 
+/// "At the start of your round of actions, you can choose to fight defensively": chosen once
+/// a round, and not in a later phase once an action point of the round is spent. The control:
+/// the same fighter chooses it at the start of the next round.
+#[test]
+fn ap_fighting_defensively_is_chosen_once_at_the_start_of_the_round_of_actions() {
+    let mut b = ap(
+        vec![unit("hero", "blue", (3, 3), "human_fighter", Some("dagger")), unit("ogre", "red", (4, 3), "ogre", None)],
+        6,
+    );
+    let defensive = Command::Stance { stance: Stance::Defensive };
+    until(&mut b, "hero", |b| b.clock().phase == 2);
+    b.execute(defensive.clone()).unwrap();
+    let twice = b.execute(defensive.clone()).unwrap_err().to_string();
+    assert!(twice.contains("already fighting defensively"), "{twice}");
+    // The start of the next round: its first action point not yet spent.
+    until(&mut b, "hero", |b| b.clock().round == 2 && b.clock().phase == 4);
+    b.execute(Command::Attack { target: "ogre".into() }).unwrap();
+    until(&mut b, "hero", |b| b.clock().phase == 5);
+    let late = b.execute(defensive.clone()).unwrap_err().to_string();
+    assert!(late.contains("start of the round of actions"), "{late}");
+    until(&mut b, "hero", |b| b.clock().round == 3);
+    assert_eq!(b.read().fighters.combatant[b.actor().unwrap()].id, "hero");
+    b.execute(defensive).unwrap();
+}
+
 /// Trip, bull rush and disarm: a combat maneuver check against the foe's CMD. The fighter's
 /// CMB is base attack 1 + Str 3 = 4; the goblin's CMD is 10 + base attack 1 + Str 0 + Dex 2
 /// − 1 (Small) = 12. "Trip … If you succeed, you knock the target prone"; "Bull Rush … push

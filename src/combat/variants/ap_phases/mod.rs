@@ -148,8 +148,20 @@ impl VariantRules for ApPhases {
         let phase = b.clock.phase;
         match cmd {
             Command::EndTurn | Command::Delay => return Ok((Budget::default(), kind)),
-            // Fight defensively: a free action at the start of the round of actions.
-            Command::Stance { stance: crate::combat::command::Stance::Defensive } => return Ok((n, kind)),
+            // "At the start of your round of actions, you can choose to fight defensively": a
+            // free action, before the round's first action point is spent, once.
+            Command::Stance { stance: crate::combat::command::Stance::Defensive } => {
+                if b.fighters.bonuses[actor].in_a_stance() {
+                    return Err("already fighting defensively this round".into());
+                }
+                let allowance = if b.clock.surprise { 2 } else { ACTION_POINTS };
+                if ap < allowance {
+                    return Err("fighting defensively is chosen at the start of the round of actions, \
+                                before an action point is spent"
+                        .into());
+                }
+                return Ok((n, kind));
+            }
             // The one who initiated a grapple may end it as a free action.
             Command::Wrestle { follow_up: crate::combat::command::GrappleFollowUp::End } => return Ok((n, kind)),
             Command::Stance { .. }
