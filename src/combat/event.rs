@@ -242,7 +242,8 @@ impl CombatEvent {
                 "{unit} shoots into the grapple of {target} and {other}: d100 {roll} vs {percent}%: {}",
                 if *strays { format!("the shot goes to {other}") } else { format!("on {target}") }
             ),
-            CombatEvent::Action { unit, action, detail } => format!("{unit}: {action} {detail}"),
+            CombatEvent::Action { unit, action, detail } if detail.is_empty() => format!("{unit}: {action}"),
+            CombatEvent::Action { unit, action, detail } => format!("{unit}: {action} — {detail}"),
             CombatEvent::Spoiled { unit, action, reason } => format!("{unit}'s {action} is spoiled: {reason}"),
             CombatEvent::BattleEnded { winner, rounds, reason } => match winner {
                 Some(w) => format!("{w} wins after {rounds} rounds ({reason})"),
@@ -292,5 +293,20 @@ mod tests {
         assert_eq!(moved("pushed back").describe(), "gob is pushed back to (2, 1) (10 ft)");
         let turn = CombatEvent::TurnStarted { unit: "hero".into() };
         assert_eq!(turn.describe_under("AC"), turn.describe(), "other events read as ever");
+    }
+
+    #[test]
+    fn an_action_line_sets_its_detail_apart_and_ends_where_it_has_none() {
+        let action = |action: &str, detail: &str| CombatEvent::Action {
+            unit: "gob".into(),
+            action: action.into(),
+            detail: detail.into(),
+        };
+        assert_eq!(action("is disarmed", "its weapon drops").describe(), "gob: is disarmed — its weapon drops");
+        assert_eq!(
+            action("fights recklessly", "-4 AC, +2 damage").describe(),
+            "gob: fights recklessly — -4 AC, +2 damage"
+        );
+        assert_eq!(action("escapes the grapple", "").describe(), "gob: escapes the grapple");
     }
 }

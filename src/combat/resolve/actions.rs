@@ -38,7 +38,7 @@ pub(crate) fn maneuver_checked(world: &mut World, a: Entity, t: Entity, kind: Ma
             let disarmed = CombatEvent::Action {
                 unit: id(world, t),
                 action: "is disarmed".into(),
-                detail: "(its weapon drops)".into(),
+                detail: "its weapon drops".into(),
             };
             world.resource_mut::<EventLog>().push(disarmed);
         }

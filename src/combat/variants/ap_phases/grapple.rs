@@ -187,7 +187,7 @@ pub(super) fn complete_continue(world: &mut World, a: Entity, follow_up: Grapple
         }
         _ => {
             let (unit, foe) = (resolve::id(world, a), resolve::id(world, t));
-            let kept = CombatEvent::Action { unit, action: "keeps hold".into(), detail: format!("of {foe}") };
+            let kept = CombatEvent::Action { unit, action: "keeps hold".into(), detail: format!("on {foe}") };
             world.resource_mut::<EventLog>().push(kept);
         }
     }
