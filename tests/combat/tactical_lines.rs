@@ -120,3 +120,28 @@ fn the_tactical_ai_weighs_the_maneuvers_the_variant_allows() {
     });
     assert!(tried > 0, "some blue unit tried a maneuver");
 }
+
+/// hex-phases lets a fighter give a standing order to abort to a dodge when attacked (+3
+/// DCV, giving up its next action), which greedy leaves to the default (dodge at half hit
+/// points or fewer). The search weighs the other order as a line of its own: given, it is
+/// named in the reason, and the opportunity goes on at once with the line it was weighed
+/// with, never a second order in the same opportunity.
+#[test]
+fn a_standing_order_to_dodge_is_weighed_named_and_followed_by_its_line() {
+    let mut brain = Tactical::new(Difficulty::Normal);
+    let (mut orders, mut after_order) = (0, false);
+    blue_tactical_against_greedy("melee-ring", RulesVariant::HexPhases, 1, 120, &mut brain, |brain, cmd, _| {
+        let why = brain.reason().unwrap();
+        if after_order {
+            assert!(!matches!(cmd, Command::AbortOrder { .. }), "a second order: {why}");
+            assert!(why.contains("goes on (after its standing order)"), "{why}");
+        }
+        after_order = matches!(cmd, Command::AbortOrder { .. });
+        if let Command::AbortOrder { on } = cmd {
+            let named = if *on { ": dodge when attacked (a standing order" } else { ": never dodge (a standing order" };
+            assert!(why.contains(named), "{why}");
+            orders += 1;
+        }
+    });
+    assert!(orders > 0, "some blue unit gave a standing order");
+}

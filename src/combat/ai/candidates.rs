@@ -1,12 +1,14 @@
 //! What the tactical AI weighs for one decision: each behaviour's next command (commands
 //! that agree are one candidate), and from normal up a strike at each foe in reach, each
-//! combat maneuver the variant allows on it (trip, disarm, shove, grapple) and,
-//! where the round opens with declarations (osr-segments), each intent the actor may
-//! declare. Also where a candidate goes on the overlay, and how many attacks of
+//! combat maneuver the variant allows on it (trip, disarm, shove, grapple),
+//! where the round opens with declarations (osr-segments) each intent the actor may
+//! declare, and where fighters may abort to a dodge (hex-phases) the standing order that
+//! differs from the one in force. Also where a candidate goes on the overlay, and how many attacks of
 //! opportunity a move draws, for its reason.
 
 use super::behaviours::Behaviour;
 use crate::combat::command::{Command, Intent};
+use crate::combat::kept::Abort;
 use crate::combat::{Battle, BattleWorld};
 use crate::grid::GridPos;
 
@@ -22,6 +24,10 @@ pub(super) enum Line {
     Maneuver,
     /// An intent declared for the round, picked by the search.
     Declaration,
+    /// A standing order to abort to a dodge when attacked, or not to (hex-phases), given
+    /// before closing and striking; greedy leaves it to the default (dodge at half hit
+    /// points or fewer).
+    Abort,
 }
 
 /// One candidate: the command it gives now, the behaviours that give it (a strike or a
@@ -48,6 +54,7 @@ impl Candidate {
                 Command::Declare { intent } => format!("declare {}", intent.name()),
                 _ => "declare".to_string(),
             },
+            Line::Abort => self.first_name().to_string(),
             Line::Behaviours => {
                 // Many behaviours that agree read as the first two and how many more, so the
                 // label stays within a few squares.
@@ -67,14 +74,25 @@ impl Candidate {
             Line::Strike => "strike",
             Line::Maneuver => self.command.name(),
             Line::Declaration => "declare",
+            Line::Abort => match self.command {
+                Command::AbortOrder { on: true } => "dodge when attacked",
+                _ => "never dodge",
+            },
             Line::Behaviours => self.behaviours.first().map_or("close and strike", |b| b.name()),
         }
     }
 }
 
 /// The candidates for `actor`'s next command: each of `behaviours`' commands, then (if
-/// `search_own`) the strikes, maneuvers and declarations no behaviour gives, in id order.
-pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_own: bool) -> Vec<Candidate> {
+/// `search_own`) the strikes, maneuvers and declarations no behaviour gives, in id order,
+/// and the other standing order to abort (unless `ordered`: one was given this opportunity).
+pub(super) fn gather(
+    b: &Battle,
+    actor: usize,
+    behaviours: &[Behaviour],
+    search_own: bool,
+    ordered: bool,
+) -> Vec<Candidate> {
     let mut candidates: Vec<Candidate> = Vec::new();
     for &behaviour in behaviours {
         let command = behaviour.command(b, actor);
@@ -89,7 +107,8 @@ pub(super) fn gather(b: &Battle, actor: usize, behaviours: &[Behaviour], search_
         let own = strikes(b, &foes).into_iter().map(|c| (c, Line::Strike));
         let tried = maneuvers(b, &foes).into_iter().map(|c| (c, Line::Maneuver));
         let declared = declarations(b, actor).into_iter().map(|c| (c, Line::Declaration));
-        for (command, line) in own.chain(tried).chain(declared) {
+        let order = (!ordered).then(|| other_order(b, actor)).flatten().map(|c| (c, Line::Abort));
+        for (command, line) in own.chain(tried).chain(declared).chain(order) {
             if !candidates.iter().any(|c| c.command == command) {
                 candidates.push(Candidate::of(command, Behaviour::Greedy, line));
             }
@@ -139,6 +158,19 @@ fn declarations(b: &Battle, actor: usize) -> Vec<Command> {
         .map(|intent| Command::Declare { intent })
         .filter(|c| b.allows(c))
         .collect()
+}
+
+/// Where fighters may abort to a dodge (hex-phases), at the start of an opportunity: the
+/// standing order other than the one in force (an order given, or else the default: dodge
+/// at half hit points or fewer). A dodge is +3 DCV against the attacks of a phase, for the
+/// fighter's next action; which pays depends on what the foes and that action would do.
+fn other_order(b: &Battle, actor: usize) -> Option<Command> {
+    if !b.budget().fresh {
+        return None;
+    }
+    let in_force = b.economy::<Abort>(actor)?.when_attacked(b.fighters.at(actor).health());
+    let other = Command::AbortOrder { on: !in_force };
+    b.allows(&other).then_some(other)
 }
 
 /// The square a command goes to (a move, a step) or strikes at (its target's square); the

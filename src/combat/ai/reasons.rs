@@ -73,6 +73,10 @@ pub(super) fn deed(chosen: &Candidate, drawn: Option<(usize, f64)>) -> String {
         | Command::Grapple { target } => target.clone(),
         Command::EndTurn => "(waits: ends its turn)".to_string(),
         Command::Hold { .. } => "(holds an attack for the first foe to come into reach)".to_string(),
+        Command::AbortOrder { on: true } => {
+            "(a standing order: abort to a dodge when attacked, +3 DCV, giving up its next action)".to_string()
+        }
+        Command::AbortOrder { on: false } => "(a standing order: no abort to a dodge)".to_string(),
         other => format!("({})", other.name()),
     };
     format!("{} {what}", chosen.first_name())

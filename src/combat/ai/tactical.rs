@@ -18,7 +18,7 @@
 //! of fighting) come first where the forecasts say they pay (`economy`).
 
 use super::behaviours::Behaviour;
-use super::candidates::{Candidate, attacks_drawn, gather, square_of};
+use super::candidates::{Candidate, Line, attacks_drawn, gather, square_of};
 use super::reasons::{Standing, deed, reason};
 use super::{Ai, economy, greedy};
 use crate::combat::command::Command;
@@ -151,8 +151,11 @@ pub struct Tactical {
     /// together. Playouts to the end have everyone fight on as greedy.
     plan: Vec<Option<Behaviour>>,
     /// The command chosen for an opportunity, put off for an action that comes first
-    /// (`economy`), when, and the reason it was chosen: it comes next.
+    /// (`economy`, a standing order), when, and the reason it was chosen: it comes next.
     then: Option<(Opportunity, Command, String)>,
+    /// The opportunity in which it last gave a standing order (hex-phases' abort), so that
+    /// it gives one at most once in each.
+    ordered: Option<Opportunity>,
 }
 
 /// One opportunity of one unit: whose, and when.
@@ -187,6 +190,7 @@ impl Tactical {
             scored: Vec::new(),
             plan: Vec::new(),
             then: None,
+            ordered: None,
         }
     }
 
@@ -235,7 +239,8 @@ impl Ai for Tactical {
             return self.thrifty(battle, actor, command);
         }
         let budget = self.difficulty.budget().for_size(battle.read().fighters.len());
-        let mut candidates = gather(&battle.read(), actor, budget.behaviours, budget.every_target);
+        let ordered = self.ordered == Some(Opportunity::now(battle, actor));
+        let mut candidates = gather(&battle.read(), actor, budget.behaviours, budget.every_target, ordered);
         let who = battle.read().fighters.combatant[actor].id.clone();
         if candidates.len() == 1 {
             let only = candidates.pop().expect("one candidate");
@@ -340,6 +345,15 @@ impl Ai for Tactical {
         let seats = battle.read().fighters.len();
         self.plan.resize(seats, None);
         self.plan[actor] = Some(behaviour);
+        if chosen.line == Line::Abort {
+            // The order first (a free action), then the line it was weighed with.
+            let now = Opportunity::now(battle, actor);
+            let next = behaviour.command(&battle.read(), actor);
+            let why = format!("{who}: {} goes on (after its standing order)", behaviour.name());
+            self.then = Some((now, next, why));
+            self.ordered = Some(now);
+            return chosen.command;
+        }
         self.thrifty(battle, actor, chosen.command)
     }
 

@@ -101,6 +101,14 @@ pub struct Abort {
     pub skip: Option<(u32, u32)>,
 }
 
+impl Abort {
+    /// Whether it aborts to a dodge when attacked: as ordered, or without an order when down
+    /// to half its hit points or fewer.
+    pub fn when_attacked(&self, health: &crate::rules::Health) -> bool {
+        self.order.unwrap_or(health.hp * 2 <= health.max)
+    }
+}
+
 /// The steps of a round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum OsrStep {

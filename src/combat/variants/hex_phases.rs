@@ -30,7 +30,7 @@ fn abort_to_dodge(
     mut log: ResMut<EventLog>,
 ) {
     let Ok((who, health, conditions, mut bonuses, mut abort)) = fighters.get_mut(attacked.target) else { return };
-    let wants = abort.order.unwrap_or(health.hp * 2 <= health.max);
+    let wants = abort.when_attacked(health);
     let dodging = bonuses.has(DODGE);
     if !wants || dodging || abort.locked || !conditions.can_act() || conditions.has(Condition::Surprised) {
         return;
