@@ -1,10 +1,10 @@
 //! What the tactical AI weighs for one decision: each behaviour's next command (commands
 //! that agree are one candidate), and from normal up a strike at each foe in reach, each
-//! combat maneuver the variant allows on it (trip, disarm, shove, grapple),
-//! where the round opens with declarations (osr-segments) each intent the actor may
-//! declare, and where fighters may abort to a dodge (hex-phases) the standing order that
-//! differs from the one in force. Also where a candidate goes on the overlay, and how many attacks of
-//! opportunity a move draws, for its reason.
+//! combat maneuver the variant allows on it (trip, disarm, shove, grapple), where the round
+//! opens with declarations (osr-segments) each intent the actor may declare, and where
+//! fighters may abort to a dodge (hex-phases) the standing order other than the one in
+//! force. Also where a candidate goes on the overlay, and how many attacks of opportunity a
+//! move draws, for its reason.
 
 use super::behaviours::Behaviour;
 use crate::combat::command::{Command, Intent};

@@ -1,8 +1,9 @@
 //! The tactical AI: a search over the portfolio of behaviours (`behaviours`), per unit
 //! decision. Each behaviour's next command is found on the battle as it stands, and (from
 //! normal up) a strike and each combat maneuver the variant allows at each foe in reach, or
-//! each intent it may declare where the round opens with declarations; commands that agree
-//! are one candidate (`candidates`). Each candidate is played out by the real rules engine:
+//! each intent it may declare where the round opens with declarations, and the other
+//! standing order where fighters may abort to a dodge; commands that agree are one
+//! candidate (`candidates`). Each candidate is played out by the real rules engine:
 //! the battle's snapshot restored into a scratch world of its variant and house rules, the
 //! acting unit giving that command and fighting on by its behaviour through its
 //! opportunity, then (from normal up) every unit as the greedy AI to the battle's end. So
