@@ -8,8 +8,9 @@
 //! acting unit giving that command and fighting on by its behaviour through its
 //! opportunity, then (from normal up) every unit as the greedy AI to the battle's end. So
 //! each line is weighed by what it wins if everyone plays on plainly, and choosing the best
-//! improves on greedy's own line (a rollout policy). A line is chosen over closing and striking only when it beats it pair
-//! by pair, over the same dice, by more than the pairs' spread allows to luck.
+//! improves on greedy's own line (a rollout policy). A line is chosen over closing and
+//! striking only when it beats it pair by pair, over the same dice, by more than the pairs'
+//! spread allows to luck.
 //! Every candidate faces the same dice (each playout's dice reseeded from the decision and
 //! the sample, each unit rolling from a stream of its own: common random numbers, so two
 //! lines that agree roll alike), and the budget counts playouts and commands, so the
