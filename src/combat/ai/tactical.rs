@@ -155,9 +155,6 @@ pub struct Tactical {
     /// The command chosen for an opportunity, put off for an action that comes first
     /// (`economy`, a standing order), when, and the reason it was chosen: it comes next.
     then: Option<(Opportunity, Command, String)>,
-    /// The opportunity in which it last gave a standing order (hex-phases' abort), so that
-    /// it gives one at most once in each.
-    ordered: Option<Opportunity>,
 }
 
 /// One opportunity of one unit: whose, and when.
@@ -192,7 +189,6 @@ impl Tactical {
             scored: Vec::new(),
             plan: Vec::new(),
             then: None,
-            ordered: None,
         }
     }
 
@@ -241,7 +237,9 @@ impl Ai for Tactical {
             return self.thrifty(battle, actor, command);
         }
         let budget = self.difficulty.budget().for_size(battle.read().fighters.len());
-        let ordered = self.ordered == Some(Opportunity::now(battle, actor));
+        // A line already chosen in this opportunity (the order it gave first, a free action,
+        // left it fresh): no second standing order.
+        let ordered = self.held.is_some_and(|held| held.when == Opportunity::now(battle, actor));
         let mut candidates = gather(&battle.read(), actor, budget.behaviours, budget.every_target, ordered);
         let who = battle.read().fighters.combatant[actor].id.clone();
         if candidates.len() == 1 {
@@ -341,6 +339,7 @@ impl Ai for Tactical {
             _ => None,
         };
         self.reason = reason(&who, &candidates[best], drawn, standing, played);
+        let plain_command = candidates[plain].command.clone();
         let chosen = candidates.swap_remove(best);
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
         self.held = Some(Held { when: Opportunity::now(battle, actor), behaviour });
@@ -348,12 +347,9 @@ impl Ai for Tactical {
         self.plan.resize(seats, None);
         self.plan[actor] = Some(behaviour);
         if chosen.line == Line::Abort {
-            // The order first (a free action), then the line it was weighed with.
-            let now = Opportunity::now(battle, actor);
-            let next = behaviour.command(&battle.read(), actor);
+            // The order first (a free action), then the plain line it was weighed with.
             let why = format!("{who}: {} goes on (after its standing order)", behaviour.name());
-            self.then = Some((now, next, why));
-            self.ordered = Some(now);
+            self.then = Some((Opportunity::now(battle, actor), plain_command, why));
             return chosen.command;
         }
         self.thrifty(battle, actor, chosen.command)

@@ -25,6 +25,14 @@ pub(super) use maneuvers::lost_by_ten_backfires;
 /// "Creatures receive 3 action points to use during any standard combat round."
 pub const ACTION_POINTS: u8 = 3;
 
+/// "Creatures are limited to using 2 action points during a surprise round."
+const SURPRISE_ACTION_POINTS: u8 = 2;
+
+/// The action points an aware fighter able to act has at the start of a round.
+fn round_allowance(surprise: bool) -> u8 {
+    if surprise { SURPRISE_ACTION_POINTS } else { ACTION_POINTS }
+}
+
 /// Names of the action phases.
 pub const AP_PHASES: [&str; 7] = ["declaration", "ready missile", "thrown", "fast", "average", "slow", "very slow"];
 
@@ -78,13 +86,8 @@ pub(crate) fn next_action_phase(seats: Res<Combatants>, mut fighters: PhaseFight
             // Effects lasting "until the start of your next round of actions" end.
             bonuses.clear();
             reactions.held = None;
-            points.ap = if !conditions.can_act() {
-                0
-            } else if clock.surprise {
-                if awareness.aware { 2 } else { 0 }
-            } else {
-                ACTION_POINTS
-            };
+            let acts = conditions.can_act() && (awareness.aware || !clock.surprise);
+            points.ap = if acts { round_allowance(clock.surprise) } else { 0 };
             points.attack_actions = 0;
             points.escapes = 0;
         }
@@ -154,8 +157,7 @@ impl VariantRules for ApPhases {
                 if b.fighters.bonuses[actor].in_a_stance() {
                     return Err("already fighting defensively this round".into());
                 }
-                let allowance = if b.clock.surprise { 2 } else { ACTION_POINTS };
-                if ap < allowance {
+                if ap < round_allowance(b.clock.surprise) {
                     return Err("fighting defensively is chosen at the start of the round of actions, \
                                 before an action point is spent"
                         .into());
