@@ -6,9 +6,10 @@
 //! action's attack at −5); d20-classic's defensive and reckless fighting ("an option when
 //! attacking": −4 to attack for +2 AC, −4 AC for +2 damage) and ap-phases' fighting
 //! defensively. Each is worth the damage its strikes are expected to deal this turn less the
-//! damage its foes are expected to deal it before its next turn: each foe whose reach it
-//! stands in and for whom it is the weakest foe there (as the greedy AI chooses), with every
-//! attack that foe's turn gives it. Before a turn ends with them unspent, a guard and a focus
+//! damage its foes are expected to deal it before its next turn: each foe that can strike it
+//! from where it stands (in reach, or in range with a line of fire) and for whom it is the
+//! weakest foe it can strike (as the greedy AI chooses), with every attack that foe's turn
+//! gives it. Before a turn ends with them unspent, a guard and a focus
 //! (whose +1 is on the attacks of opportunity and the held attack it makes before its next
 //! turn). The greedy AI spends none of them: it attacks with every action it has.
 
@@ -178,9 +179,9 @@ fn strikes_worth(b: &Battle, actor: usize, t: usize, budget: Budget, strike: &Co
 }
 
 /// The attacks `actor`'s foes are expected to make on it before its next turn, found once:
-/// each foe whose reach it stands in and for whom it is the weakest foe there (the greedy
-/// AI's choice), with every attack a fresh turn gives that foe; weighed at any change of
-/// `actor`'s AC.
+/// each foe that can strike it from where it stands (a bow's shot as well as a blow) and
+/// for whom it is the weakest foe it can strike (the greedy AI's choice), with every attack
+/// a fresh turn gives that foe; weighed at any change of `actor`'s AC.
 struct IncomingHarm {
     attacks: Vec<attack::Forecast>,
     by_defence: Vec<(i32, f64)>,
@@ -193,8 +194,8 @@ impl IncomingHarm {
         let ours: Vec<usize> = super::behaviours::side_in_fight(b, actor).collect();
         let mut attacks = Vec::new();
         for f in super::foes_of(b, actor) {
-            let in_reach = |u: usize| view.threat.threatens(f, b.fighters.at(u).footprint());
-            let weakest = ours.iter().copied().filter(|&u| in_reach(u)).min_by_key(|&u| (b.fighters.health[u].hp, u));
+            let can_strike = |u: usize| attack::legality(b, &view, f, u).is_ok();
+            let weakest = ours.iter().copied().filter(|&u| can_strike(u)).min_by_key(|&u| (b.fighters.health[u].hp, u));
             if weakest != Some(actor) {
                 continue;
             }
@@ -245,6 +246,29 @@ mod tests {
             spent.push(spare.command);
         }
         spent
+    }
+
+    /// An archer's foes harm it with their bows as well as their blows: at the start of the
+    /// archers' duel (d20-classic), no foe stands within reach of a red unit, yet the blue
+    /// archers have lines of fire, so the harm the red units expect is more than none (a
+    /// stance's −4 AC is not free).
+    #[test]
+    fn the_harm_a_unit_expects_counts_the_foes_that_can_shoot_it() {
+        let cat = Catalogue::builtin();
+        let level = Level::load(format!("{}/levels/archers-walls.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+        let battle = BattleWorld::new(&level, &cat, RulesVariant::D20Classic, 1, BattleOptions::default());
+        let b = battle.read();
+        let view = b.view();
+        let red: Vec<usize> = (0..b.fighters.len()).filter(|&u| b.fighters.combatant[u].id.starts_with("r_")).collect();
+        let blue: Vec<usize> = (0..b.fighters.len()).filter(|&u| !red.contains(&u)).collect();
+        for &r in &red {
+            assert!(blue.iter().all(|&f| !view.threat.threatens(f, b.fighters.at(r).footprint())));
+        }
+        let expected: f64 = red.iter().map(|&r| IncomingHarm::new(&b, r).at(0)).sum();
+        assert!(expected > 1.0, "{expected}");
+        // More AC, less harm.
+        let guarded: f64 = red.iter().map(|&r| IncomingHarm::new(&b, r).at(4)).sum();
+        assert!(guarded < expected, "{guarded} vs {expected}");
     }
 
     /// Four-actions: "Guard" is a move action, and an attack is held with the standard action.
