@@ -173,6 +173,9 @@ mod tactical;
 #[path = "combat/tactical_lines.rs"]
 mod tactical_lines;
 
+#[path = "combat/tactical_shooters.rs"]
+mod tactical_shooters;
+
 #[path = "combat/reach_and_guard.rs"]
 mod reach_and_guard;
 

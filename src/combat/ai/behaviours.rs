@@ -258,19 +258,11 @@ fn first_valid_move(b: &Battle, squares: impl IntoIterator<Item = GridPos>) -> O
     squares.into_iter().map(|to| Command::Move { to }).find(|m| b.allows(m))
 }
 
-/// Strike the weakest foe in reach; failing that, close on the weakest foe there is.
+/// Strike the weakest foe there is if it can be struck now (a shooter's shot as well as a
+/// blow); failing that, with no foe in reach, close on it; else the common strike.
 fn focus_fire(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
-    let mut weakest = foes.to_vec();
-    weakest.sort_by_key(|&t| (b.fighters.health[t].hp, t));
-    if foe_in_reach(b, actor, foes) {
-        return None; // the common strike takes the weakest in reach, or waits there for it
-    }
-    let here = b.fighters.position[actor].0;
-    if b.affordable(&Command::Move { to: here }).is_err() {
-        return None;
-    }
-    let target = *weakest.first()?;
-    best_approach(b, actor, &[target]).and_then(|to| first_valid_move(b, [to]))
+    let weakest = foes.iter().copied().min_by_key(|&t| (b.fighters.health[t].hp, t))?;
+    go_for(b, actor, foes, weakest, false)
 }
 
 /// The foe the side of `actor` should all strike: the one the most of its units in the fight
@@ -378,11 +370,16 @@ fn cover_from_archers(b: &Battle, view: &RulesView, actor: usize, fp: Footprint,
 /// Ranged: move to a square no foe threatens from which it can shoot, with the most cover
 /// from the foe archers, then the least damage the attacks it draws are expected to deal,
 /// then the cheapest. Where it stands already will do (it stays and shoots) if no foe
-/// threatens it there, it can shoot from there, and no square it reaches without risking
-/// an attack has more cover.
+/// threatens it there, it can shoot from there, and it has moved this turn already or no
+/// square it reaches without risking an attack has more cover.
 fn hold_cover(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     let here = b.fighters.at(actor).footprint();
     let settled = !threatened(&b.view(), actor, here) && attack_position(b, &b.view(), actor, foes, here);
+    // Moved once already: it shoots from where it came to rather than move on for more
+    // cover and give up the shot.
+    if settled && b.budget().moves_taken() >= 1 {
+        return None;
+    }
     let here_cover = cover_from_archers(b, &b.view(), actor, here, foes);
     let options = reachable(b, actor);
     let view = b.view();
