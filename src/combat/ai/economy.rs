@@ -9,9 +9,9 @@
 //! damage its foes are expected to deal it before its next turn: each foe that can strike it
 //! from where it stands (in reach, or in range with a line of fire) and for whom it is the
 //! weakest foe it can strike (as the greedy AI chooses), with every attack that foe's turn
-//! gives it. Before a turn ends with them unspent, a guard and a focus
-//! (whose +1 is on the attacks of opportunity and the held attack it makes before its next
-//! turn). The greedy AI spends none of them: it attacks with every action it has.
+//! gives it. Before a turn ends with them unspent, a guard and a focus (whose +1 is on the
+//! attacks of opportunity and the held attack it makes before its next turn). The greedy AI
+//! spends none of them: it attacks with every action it has.
 
 use crate::combat::attack::{self, AttackContext, AttackKind};
 use crate::combat::command::{Command, Stance};
@@ -259,8 +259,7 @@ mod tests {
         let battle = BattleWorld::new(&level, &cat, RulesVariant::D20Classic, 1, BattleOptions::default());
         let b = battle.read();
         let view = b.view();
-        let red: Vec<usize> = (0..b.fighters.len()).filter(|&u| b.fighters.combatant[u].id.starts_with("r_")).collect();
-        let blue: Vec<usize> = (0..b.fighters.len()).filter(|&u| !red.contains(&u)).collect();
+        let (red, blue): (Vec<usize>, Vec<usize>) = (0..b.fighters.len()).partition(|&u| b.fighters.side[u].0 == "red");
         for &r in &red {
             assert!(blue.iter().all(|&f| !view.threat.threatens(f, b.fighters.at(r).footprint())));
         }
