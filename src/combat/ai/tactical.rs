@@ -210,16 +210,16 @@ impl Tactical {
             Some(spare) => {
                 let why = std::mem::take(&mut self.reason);
                 self.reason = format!("{why}; {}", spare.why);
-                self.first(battle, actor, spare.command, (command, why))
+                self.first(battle, actor, spare.command, command, why)
             }
             None => command,
         }
     }
 
-    /// `first`, with `next` (a command and its reason) kept to come after it in this
-    /// opportunity.
-    fn first(&mut self, battle: &BattleWorld, actor: usize, first: Command, next: (Command, String)) -> Command {
-        self.then = Some((Opportunity::now(battle, actor), next.0, next.1));
+    /// `first`, with `next` and the reason it was chosen, `why`, kept to come after it in
+    /// this opportunity.
+    fn first(&mut self, battle: &BattleWorld, actor: usize, first: Command, next: Command, why: String) -> Command {
+        self.then = Some((Opportunity::now(battle, actor), next, why));
         first
     }
 }
@@ -355,7 +355,7 @@ impl Ai for Tactical {
         if chosen.line == Line::Abort {
             // The order first (a free action), then the plain line it was weighed with.
             let why = format!("{who}: {} goes on (after its standing order)", behaviour.name());
-            return self.first(battle, actor, chosen.command, (plain_command, why));
+            return self.first(battle, actor, chosen.command, plain_command, why);
         }
         self.thrifty(battle, actor, chosen.command)
     }
