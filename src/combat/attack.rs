@@ -12,7 +12,7 @@ pub use super::battle::{AttackContext, AttackKind};
 use super::fighter::Modifier;
 use super::modifiers::{AttackModifiers, DamageModifiers, PendingAttack, PendingDamage};
 use super::odds::{AttackDie, AttackOdds, CriticalHits, attack_odds};
-use crate::rules::{self, Condition, CoverKind, RulesView};
+use crate::rules::{Condition, CoverKind};
 use serde::Serialize;
 
 /// Everything about one attack before the die is rolled.
@@ -51,15 +51,8 @@ impl AttackProfile {
 }
 
 /// The attack `a` would make on `t` now, with `kind` and `ctx`.
-pub fn profile(
-    b: &Battle,
-    view: &RulesView,
-    a: usize,
-    t: usize,
-    kind: &AttackKind,
-    ctx: &AttackContext,
-) -> AttackProfile {
-    match legality(b, view, a, t) {
+pub fn profile(b: &Battle, a: usize, t: usize, kind: &AttackKind, ctx: &AttackContext) -> AttackProfile {
+    match legality(b, a, t) {
         Ok(aim) => weighed(b, aim, kind, ctx),
         Err(refused) => refused,
     }
@@ -76,7 +69,8 @@ pub(crate) struct Aim {
 
 /// Whether `a` may attack `t` now (reach or range, cover, the variant's refusals), without
 /// weighing a modifier: what a check needs, and all a battle without a world can tell.
-pub(crate) fn legality(b: &Battle, view: &RulesView, a: usize, t: usize) -> Result<Aim, AttackProfile> {
+pub(crate) fn legality(b: &Battle, a: usize, t: usize) -> Result<Aim, AttackProfile> {
+    let view = &b.view();
     let variant = b.variant;
     let die = b.variant.numbers().rules.attack_die;
     let (fa, ft) = (b.fighters.at(a), b.fighters.at(t));
@@ -124,7 +118,7 @@ pub(crate) fn legality(b: &Battle, view: &RulesView, a: usize, t: usize) -> Resu
     if let Some(reason) = rules.refuses_attack(b, view, a, melee) {
         return Err(AttackProfile::refuse(reason, die));
     }
-    let cover = rules::cover_between(view, a, t, false);
+    let cover = b.cover_between(a, t);
     if !cover.can_target {
         let why = if cover.cover == CoverKind::Total {
             "total cover".to_string()
@@ -229,8 +223,8 @@ impl Forecast {
 
 /// `a`'s attack on `t` as [`profile`] has it, with its damage and criticals: what the
 /// hit-chance panel, the per-variant comparison and the charts show.
-pub fn forecast(b: &Battle, view: &RulesView, a: usize, t: usize, kind: &AttackKind, ctx: &AttackContext) -> Forecast {
-    with_damage(b, a, t, profile(b, view, a, t, kind, ctx), ctx)
+pub fn forecast(b: &Battle, a: usize, t: usize, kind: &AttackKind, ctx: &AttackContext) -> Forecast {
+    with_damage(b, a, t, profile(b, a, t, kind, ctx), ctx)
 }
 
 /// `a`'s attack of opportunity on `t` as it would be were `t` leaving a square beside `a`,

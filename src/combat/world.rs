@@ -207,7 +207,7 @@ impl BattleWorld {
         ctx: &super::battle::AttackContext,
     ) -> super::AttackProfile {
         let read = self.read();
-        super::attack::profile(&read, &read.view(), a, t, kind, ctx)
+        super::attack::profile(&read, a, t, kind, ctx)
     }
 
     /// [`BattleWorld::attack_profile`] with what the attack comes to on average.
@@ -219,7 +219,7 @@ impl BattleWorld {
         ctx: &super::battle::AttackContext,
     ) -> super::attack::Forecast {
         let read = self.read();
-        super::attack::forecast(&read, &read.view(), a, t, kind, ctx)
+        super::attack::forecast(&read, a, t, kind, ctx)
     }
 
     /// Everything that has happened, in order.

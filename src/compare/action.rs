@@ -157,16 +157,14 @@ fn foes_threatening(b: &Battle, a: usize) -> Vec<usize> {
 
 /// The expected damage of each of `by`'s attacks of opportunity on `on`, together.
 fn opportunity_damage(b: &Battle, by: &[usize], on: usize) -> f64 {
-    let view = b.view();
     by.iter()
-        .map(|&p| forecast(b, &view, p, on, &AttackKind::Opportunity, &Default::default()).odds().expected_damage)
+        .map(|&p| forecast(b, p, on, &AttackKind::Opportunity, &Default::default()).odds().expected_damage)
         .fold(0.0, |all, d| all + d)
 }
 
 /// `a`'s attack on `t` in `b` (in `ctx`: a charge's or not), all but its cost.
 fn attack_row(b: &Battle, a: usize, t: usize, ctx: &AttackContext) -> ActionRow {
-    let view = b.view();
-    let seen = forecast(b, &view, a, t, &AttackKind::Primary, ctx);
+    let seen = forecast(b, a, t, &AttackKind::Primary, ctx);
     if !seen.profile.legal {
         return ActionRow::refused(b.variant, seen.profile.reason.unwrap_or_default());
     }

@@ -153,7 +153,7 @@ pub fn attack_json(
     if a == t {
         return Err(QueryError::Invalid(format!("a unit cannot be both attacker and target (\"{attacker}\")")));
     }
-    let p = attack::profile(&battle, &battle.view(), a, t, &AttackKind::Primary, &Default::default());
+    let p = attack::profile(&battle, a, t, &AttackKind::Primary, &Default::default());
     let answer = if p.legal {
         AttackAnswer {
             legal: true,

@@ -250,7 +250,7 @@ fn an_attack_of_opportunity_is_weighed_as_it_lands_on_a_mover_leaving_its_reach(
         assert!(far_ogre > far_goblin, "{v}: the ogre's {far_ogre} against the goblin's {far_goblin}");
         // From afar the attack itself is out of reach; beside the goblin it is what was weighed.
         let kind = AttackKind::Opportunity;
-        let now = |b: &BattleWorld| forecast(&b.read(), &b.read().view(), goblin, mover, &kind, &Default::default());
+        let now = |b: &BattleWorld| forecast(&b.read(), goblin, mover, &kind, &Default::default());
         assert_eq!(now(&b).odds().expected_damage, 0.0, "{v}: out of the goblin's reach");
         b.scene().fighter::<fivefoot::rules::Position>(mover).0 = GridPos::new(5, 1);
         let beside = now(&b).odds().expected_damage;

@@ -172,3 +172,39 @@ fn a_snapshot_restored_among_other_entities_names_the_same_fighters() {
         assert_eq!(play_out(scratch), play_out(original), "{v:?}: the same battle from here on");
     }
 }
+
+/// The cover between two units is surveyed once while the derived maps stand (an AI's
+/// choice of target, its check, the command's check and the attack's roll share it), and
+/// anew once anyone moves: over a battle among walls, it is always the cover the rules
+/// would survey now, and it does change as the archers move.
+#[test]
+fn the_cover_kept_between_two_units_is_the_one_the_rules_would_survey_now() {
+    use fivefoot::rules::cover_between;
+    let cat = Catalogue::builtin();
+    let level = Level::load(format!("{}/levels/archers-walls.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+    let mut world = BattleWorld::new(&level, &cat, RulesVariant::D20Classic, 5, BattleOptions::default());
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    for _ in 0..40 {
+        let Some(actor) = world.actor() else { break };
+        {
+            let b = world.read();
+            let n = b.fighters.len();
+            let mut now = Vec::new();
+            for (a, t) in (0..n).flat_map(|a| (0..n).map(move |t| (a, t))).filter(|(a, t)| a != t) {
+                if !b.fighters.conditions[a].alive() || !b.fighters.conditions[t].alive() {
+                    continue;
+                }
+                let (kept, again) = (b.cover_between(a, t), b.cover_between(a, t));
+                let fresh = cover_between(&b.view(), a, t, false);
+                assert_eq!((&kept, &again), (&fresh, &fresh), "unit {a} on unit {t}");
+                now.push(format!("{:?}", kept.cover));
+            }
+            seen.push(now);
+        }
+        let cmd = fivefoot::combat::ai::AiKind::Greedy.make().decide(&mut world, actor);
+        if world.execute(cmd).is_err() {
+            world.execute(Command::EndTurn).ok();
+        }
+    }
+    assert!(seen.windows(2).any(|w| w[0] != w[1]), "some unit's cover changed as the battle went on");
+}

@@ -163,11 +163,10 @@ fn slots(b: &Battle, who: usize, mut budget: Budget, strike: &Command) -> Vec<At
 /// The damage `actor` is expected to deal `t` with the strikes `strike` can still make from
 /// `budget` this turn, each with `bonus` (to attack, to damage) more.
 fn strikes_worth(b: &Battle, actor: usize, t: usize, budget: Budget, strike: &Command, bonus: (i32, i32)) -> f64 {
-    let view = b.view();
     let ctx = AttackContext::default();
     let mut total = 0.0;
     for slot in slots(b, actor, budget, strike) {
-        let f = attack::forecast(b, &view, actor, t, &slot, &ctx);
+        let f = attack::forecast(b, actor, t, &slot, &ctx);
         if !f.profile.legal {
             break;
         }
@@ -189,12 +188,11 @@ struct IncomingHarm {
 
 impl IncomingHarm {
     fn new(b: &Battle, actor: usize) -> IncomingHarm {
-        let view = b.view();
         let ctx = AttackContext::default();
         let ours: Vec<usize> = super::behaviours::side_in_fight(b, actor).collect();
         let mut attacks = Vec::new();
         for f in super::foes_of(b, actor) {
-            let can_strike = |u: usize| attack::legality(b, &view, f, u).is_ok();
+            let can_strike = |u: usize| attack::legality(b, f, u).is_ok();
             let weakest = ours.iter().copied().filter(|&u| can_strike(u)).min_by_key(|&u| (b.fighters.health[u].hp, u));
             if weakest != Some(actor) {
                 continue;
@@ -206,7 +204,7 @@ impl IncomingHarm {
                 Command::Attack { target: id }
             };
             for slot in slots(b, f, b.fresh_budget_of(f), &strike) {
-                let forecast = attack::forecast(b, &view, f, actor, &slot, &ctx);
+                let forecast = attack::forecast(b, f, actor, &slot, &ctx);
                 if !forecast.profile.legal {
                     break;
                 }

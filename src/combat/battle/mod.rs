@@ -199,6 +199,12 @@ impl Battle<'_, '_> {
         self.derived.move_range(self.field, mover, mode, budget_ft)
     }
 
+    /// The cover of `target` against `attacker`'s wielded weapon, as the battle stands
+    /// (surveyed once while the derived maps stand; they must be up to date).
+    pub fn cover_between(&self, attacker: usize, target: usize) -> crate::rules::CoverResult {
+        self.derived.cover_between(self.field, attacker, target)
+    }
+
     /// The rules' view of the battle as it stands. The derived maps must be up to date (as between commands).
     pub fn view(&self) -> RulesView<'_> {
         self.derived.view(self.field)

@@ -13,7 +13,7 @@ use crate::combat::event::CombatEvent;
 use crate::combat::kept::KeptReads;
 use crate::combat::time::Clock;
 use crate::level::WeaponDef;
-use crate::rules::{Battlefield, Dice, MoveMode, MoveRange, Occupancy, Roster, ThreatMap};
+use crate::rules::{Battlefield, CoverResult, Dice, MoveMode, MoveRange, Occupancy, Roster, ThreatMap};
 use crate::variants::RulesVariant;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -62,8 +62,9 @@ pub enum Taken {
 pub struct TakenInStrike(pub Vec<Taken>);
 
 /// Roster, occupancy and threat as of the last `refresh`; `stale` once anything moved.
-/// The movement ranges searched over these maps are kept until they are rebuilt: an AI's
-/// choice of square, its check and the command's own check search one range once.
+/// The movement ranges searched over these maps, and the cover between units standing on
+/// them, are kept until they are rebuilt: an AI's choice of square or target, its check,
+/// the command's own check and the attack's roll search each once.
 #[derive(Resource, Debug, Default)]
 pub struct Derived {
     pub roster: Roster,
@@ -71,6 +72,7 @@ pub struct Derived {
     pub threat: ThreatMap,
     pub stale: bool,
     ranges: Mutex<Vec<Arc<MoveRange>>>,
+    covers: Mutex<Vec<(usize, usize, CoverResult)>>,
 }
 
 /// The movement ranges kept: the last few searched.
@@ -84,6 +86,7 @@ impl Clone for Derived {
             threat: self.threat.clone(),
             stale: self.stale,
             ranges: Mutex::default(),
+            covers: Mutex::default(),
         }
     }
 
@@ -93,7 +96,7 @@ impl Clone for Derived {
         self.occupancy.clone_from(&source.occupancy);
         self.threat.clone_from(&source.threat);
         self.stale = source.stale;
-        self.forget_ranges();
+        self.forget_kept();
     }
 }
 
@@ -110,7 +113,7 @@ impl Derived {
         self.threat.rebuild(field, &roster);
         self.roster = roster;
         self.stale = false;
-        self.forget_ranges();
+        self.forget_kept();
     }
 
     /// Where `mover` can go with one movement of `mode` within `budget_ft` over these maps
@@ -128,8 +131,21 @@ impl Derived {
         range
     }
 
-    fn forget_ranges(&mut self) {
+    /// The cover of `target` against `attacker`'s wielded weapon where they stand over these
+    /// maps (`rules::cover_between`), surveyed once while they stand.
+    pub fn cover_between(&self, field: &Battlefield, attacker: usize, target: usize) -> CoverResult {
+        let mut covers = self.covers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, _, kept)) = covers.iter().find(|&&(a, t, _)| (a, t) == (attacker, target)) {
+            return kept.clone();
+        }
+        let cover = crate::rules::cover_between(&self.view(field), attacker, target, false);
+        covers.push((attacker, target, cover.clone()));
+        cover
+    }
+
+    fn forget_kept(&mut self) {
         self.ranges.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        self.covers.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
     }
 }
 

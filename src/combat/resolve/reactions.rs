@@ -25,8 +25,8 @@ pub(crate) fn opportunity(world: &mut World, reactor: Entity, mover: Entity, tri
     let (legal, at, by) = {
         let b = store::read(world);
         let (r, m) = (seat(&b, reactor), seat(&b, mover));
-        let legal = can_react(&b, r, m)
-            && attack::profile(&b, &b.view(), r, m, &AttackKind::Opportunity, &AttackContext::default()).legal;
+        let legal =
+            can_react(&b, r, m) && attack::profile(&b, r, m, &AttackKind::Opportunity, &AttackContext::default()).legal;
         (legal, b.fighters.position[m].0, r)
     };
     if !legal {

@@ -49,7 +49,7 @@ pub(crate) fn attack_routine(
         // Whether the next swing may be made at all: its modifiers are weighed as it is
         // rolled (`roll_attack`), once its target's own rules have answered it.
         let b = store::read(world);
-        if attack::legality(&b, &b.view(), seat(&b, a), seat(&b, t)).is_err() {
+        if attack::legality(&b, seat(&b, a), seat(&b, t)).is_err() {
             break;
         }
         roll_attack(world, a, t, k, ctx);
@@ -67,7 +67,7 @@ pub(crate) fn roll_attack(world: &mut World, a: Entity, t: Entity, kind: AttackK
     refresh(world);
     let p = {
         let b = store::read(world);
-        attack::profile(&b, &b.view(), seat(&b, a), seat(&b, t), &kind, ctx)
+        attack::profile(&b, seat(&b, a), seat(&b, t), &kind, ctx)
     };
     if !p.legal {
         return false;

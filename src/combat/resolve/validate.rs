@@ -112,13 +112,13 @@ impl Battle<'_, '_> {
                 if self.fighters.wielded[actor].def.reload {
                     self.rules().crossbow_ready(self, actor).map_err(|r| err(self, actor, cmd, r))?;
                 }
-                if let Err(refused) = attack::legality(self, &view, actor, t) {
+                if let Err(refused) = attack::legality(self, actor, t) {
                     return Err(err(self, actor, cmd, refused.reason.unwrap_or_default()));
                 }
                 // Weighed where the battle has its world and the plan is wanted; a check
                 // run as a system, or an AI's question, asks only whether it is legal.
                 if weigh && self.world().is_some() {
-                    plan.attack = Some(attack::profile(self, &view, actor, t, &kind, &AttackContext::default()));
+                    plan.attack = Some(attack::profile(self, actor, t, &kind, &AttackContext::default()));
                 }
             }
             Command::Charge { target } => {

@@ -84,7 +84,7 @@ pub(super) fn make_maneuver(world: &mut World, maker: Entity, foe: Entity, kind:
         // fighters by their place in id order).
         let aim = world.contains_resource::<AimedManeuvers>().then(|| {
             let (by, target) = (resolve::seat(&b, maker), resolve::seat(&b, foe));
-            attack::profile(&b, &b.view(), by, target, &AttackKind::Primary, &AttackContext::default())
+            attack::profile(&b, by, target, &AttackKind::Primary, &AttackContext::default())
         });
         let hurt = hp_before.map_or(0, |before| before - world.get::<Health>(maker).map_or(before, |h| h.hp));
         Attempt { by: maker, target: foe, kind, hurt, aim }

@@ -66,7 +66,7 @@ pub(crate) fn check_wrestle(b: &Battle, a: usize, follow_up: GrappleFollowUp) ->
             Err(format!("the {} is not loaded", f.wielded().def.name.to_lowercase()))
         }
         GrappleFollowUp::Attack => {
-            let legal = crate::combat::attack::legality(b, &b.view(), a, t);
+            let legal = crate::combat::attack::legality(b, a, t);
             legal.map(|_| ()).map_err(|refused| refused.reason.unwrap_or_default())
         }
         GrappleFollowUp::Pin | GrappleFollowUp::Move { .. } => {

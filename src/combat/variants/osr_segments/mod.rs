@@ -120,7 +120,7 @@ pub(crate) fn immediate_attack(world: &mut World, h: Entity, mover: Entity) {
     let (legal, seat) = {
         let b = crate::combat::battle::store::read(world);
         let (hs, ms) = (resolve::seat(&b, h), resolve::seat(&b, mover));
-        (crate::combat::attack::profile(&b, &b.view(), hs, ms, &AttackKind::Primary, &Default::default()).legal, hs)
+        (crate::combat::attack::profile(&b, hs, ms, &AttackKind::Primary, &Default::default()).legal, hs)
     };
     if !legal || resolve::foresee(world, seat, "comes into reach (immediate attack)") {
         return;
