@@ -12,6 +12,7 @@ mod approach;
 pub mod behaviours;
 mod candidates;
 mod economy;
+mod playout;
 mod reasons;
 pub mod tactical;
 

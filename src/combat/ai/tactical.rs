@@ -21,11 +21,12 @@
 
 use super::behaviours::Behaviour;
 use super::candidates::{Candidate, Line, attacks_drawn, gather, square_of};
+use super::playout::{for_turns, to_the_end};
 use super::reasons::{Standing, deed, reason};
-use super::{Ai, economy, greedy};
+use super::{Ai, economy};
+use crate::combat::BattleWorld;
 use crate::combat::command::Command;
 use crate::combat::snapshot::Snapshot;
-use crate::combat::{Battle, BattleWorld};
 /// How hard the tactical AI plays: its search budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Difficulty {
@@ -131,7 +132,7 @@ impl Budget {
 }
 
 /// The most units a battle may have for the whole budget (every fair level has at most 10).
-const FULL_BUDGET_UNITS: u32 = 12;
+pub(super) const FULL_BUDGET_UNITS: u32 = 12;
 
 /// How much better than closing and striking another line must score, on one pair of
 /// playouts, to be chosen (in units standing: a fifth of a unit at full health counts 0.4).
@@ -384,137 +385,6 @@ fn playout(
         Horizon::Turns { turns, commands } => for_turns(scratch, (actor, opening, behaviour), plan, turns, commands),
         Horizon::End { commands } => to_the_end(scratch, actor, opening, behaviour, commands),
     }
-}
-
-/// Plays on through `actor`'s opportunity after its turn has come round `turns` times (or
-/// `cap` commands): `actor` gives `opening`, then fights by `behaviour`, its allies by the
-/// lines they chose last, the foes greedily; scores what `actor`'s side has left against
-/// the rest.
-fn for_turns(
-    scratch: &mut BattleWorld,
-    (actor, opening, behaviour): (usize, &Command, Behaviour),
-    plan: &[Option<Behaviour>],
-    turns: u32,
-    cap: u32,
-) -> (f64, u32) {
-    // Each time the actor's turn comes round again is one cycle of everyone's answers; the
-    // playout ends as the last cycle's opportunity does (so a line that waits for the foes
-    // to come is weighed with the blows it strikes when they have).
-    let (mut cycles, mut was_acting) = (0, true);
-    let mut commands = 0;
-    let mut opened = false;
-    let within = within_a_turn(&scratch.read());
-    let last_round = scratch.clock().round + turns + 1;
-    while !scratch.is_over() && commands < cap {
-        let Some(now) = scratch.actor() else { break };
-        if now != actor && was_acting && cycles >= turns {
-            break;
-        }
-        if now == actor && !was_acting {
-            cycles += 1;
-        }
-        if scratch.clock().round > last_round || !scratch.read().fighters.at(actor).in_fight() {
-            break;
-        }
-        was_acting = now == actor;
-        let cmd = {
-            let b = scratch.read();
-            let apart =
-                b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint());
-            match (now == actor, opened) {
-                (true, false) => opening.clone(),
-                (true, true) => behaviour.command(&b, now),
-                // Too far to touch the actor's fight before its next turn: only what cannot
-                // wait (a declaration), so a large battle's playout costs what a small one does.
-                (false, _) if apart > within => super::first_things(&b, now).unwrap_or(Command::EndTurn),
-                (false, _) if b.fighters.side[now] == b.fighters.side[actor] => match plan.get(now) {
-                    Some(Some(line)) => line.command(&b, now),
-                    _ => greedy(&b, now),
-                },
-                (false, _) => greedy(&b, now),
-            }
-        };
-        opened |= now == actor;
-        give(scratch, now, cmd);
-        commands += 1;
-    }
-    (standing(&scratch.read(), actor), commands)
-}
-
-/// Plays the scratch battle on from its snapshot to its end (or `cap` commands): `actor`
-/// gives `opening` and fights by `behaviour` through that opportunity, then every unit
-/// plays as the greedy AI. Scores what `actor`'s side has left against the rest, and
-/// [`WON`] for the battle won (less for lost).
-fn to_the_end(
-    scratch: &mut BattleWorld,
-    actor: usize,
-    opening: &Command,
-    behaviour: Behaviour,
-    cap: u32,
-) -> (f64, u32) {
-    let (mut commands, mut opened, mut opening_over) = (0, false, false);
-    while !scratch.is_over() && commands < cap {
-        let Some(now) = scratch.actor() else { break };
-        opening_over |= opened && now != actor;
-        let cmd = {
-            let b = scratch.read();
-            match (now == actor && !opening_over, opened) {
-                (true, false) => opening.clone(),
-                (true, true) => behaviour.command(&b, now),
-                (false, _) => greedy(&b, now),
-            }
-        };
-        opened |= now == actor;
-        give(scratch, now, cmd);
-        commands += 1;
-    }
-    let b = scratch.read();
-    let won = match b.winner.as_ref() {
-        Some(Some(side)) if *side == b.fighters.side[actor].0 => WON,
-        Some(Some(_)) => -WON,
-        _ => 0.0,
-    };
-    (standing(&b, actor) + won, commands)
-}
-
-/// What winning the battle adds to a playout's score (in units standing): a line that
-/// wins with fewer left beats one that loses with more.
-const WON: f64 = 2.0;
-
-/// `now` gives `cmd` in a playout, rolling from its own stream of the dice; a command the
-/// rules refuse ends its turn instead.
-fn give(scratch: &mut BattleWorld, now: usize, cmd: Command) {
-    scratch.set_roller(Some(now));
-    if scratch.execute(cmd).is_err() {
-        let _ = scratch.execute(Command::EndTurn);
-    }
-}
-
-/// How far apart two units can be and still meet before the actor's next turn: the fastest
-/// unit's double move, and a reach.
-fn within_a_turn(b: &Battle) -> u32 {
-    let fastest = b.fighters.iter().map(|f| f.stats().def.speed_ft).max().unwrap_or(30);
-    fastest * 2 + 10
-}
-
-/// What `actor`'s side has left less what its foes have: a unit in the fight counts one and
-/// its share of hit points left; one down but alive a quarter; the dead nothing.
-fn standing(b: &Battle, actor: usize) -> f64 {
-    let side = &b.fighters.side[actor];
-    b.fighters
-        .iter()
-        .map(|f| {
-            let worth = if f.in_fight() {
-                let h = f.health();
-                1.0 + h.hp.max(0) as f64 / h.max.max(1) as f64
-            } else if f.alive() {
-                0.25
-            } else {
-                0.0
-            };
-            if f.side() == side { worth } else { -worth }
-        })
-        .sum()
 }
 
 /// How much better one candidate did than another over the same dice, pair by pair: the

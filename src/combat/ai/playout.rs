@@ -1,0 +1,198 @@
+//! How the tactical AI plays a line out: from the battle's snapshot in a scratch world, the
+//! acting unit giving the candidate's command and fighting on by its behaviour, then the
+//! others by their rollout policy (greedy, or the lines their side chose last) to the
+//! playout's horizon; and the score of where it ends (what each side has left, and the
+//! battle won or lost).
+
+use super::behaviours::Behaviour;
+use super::tactical::FULL_BUDGET_UNITS;
+use super::{first_things, greedy};
+use crate::combat::command::Command;
+use crate::combat::{Battle, BattleWorld};
+
+/// Plays on through `actor`'s opportunity after its turn has come round `turns` times (or
+/// `cap` commands): `actor` gives `opening`, then fights by `behaviour`, its allies by the
+/// lines they chose last, the foes greedily; scores what `actor`'s side has left against
+/// the rest.
+pub(super) fn for_turns(
+    scratch: &mut BattleWorld,
+    (actor, opening, behaviour): (usize, &Command, Behaviour),
+    plan: &[Option<Behaviour>],
+    turns: u32,
+    cap: u32,
+) -> (f64, u32) {
+    // Each time the actor's turn comes round again is one cycle of everyone's answers; the
+    // playout ends as the last cycle's opportunity does (so a line that waits for the foes
+    // to come is weighed with the blows it strikes when they have).
+    let (mut cycles, mut was_acting) = (0, true);
+    let mut commands = 0;
+    let mut opened = false;
+    let within = within_a_turn(&scratch.read());
+    let last_round = scratch.clock().round + turns + 1;
+    while !scratch.is_over() && commands < cap {
+        let Some(now) = scratch.actor() else { break };
+        if now != actor && was_acting && cycles >= turns {
+            break;
+        }
+        if now == actor && !was_acting {
+            cycles += 1;
+        }
+        if scratch.clock().round > last_round || !scratch.read().fighters.at(actor).in_fight() {
+            break;
+        }
+        was_acting = now == actor;
+        let cmd = {
+            let b = scratch.read();
+            let apart =
+                b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint());
+            match (now == actor, opened) {
+                (true, false) => opening.clone(),
+                (true, true) => behaviour.command(&b, now),
+                // Too far to touch the actor's fight before its next turn: only what cannot
+                // wait (a declaration), so a large battle's playout costs what a small one does.
+                (false, _) if apart > within => first_things(&b, now).unwrap_or(Command::EndTurn),
+                (false, _) if b.fighters.side[now] == b.fighters.side[actor] => match plan.get(now) {
+                    Some(Some(line)) => line.command(&b, now),
+                    _ => greedy(&b, now),
+                },
+                (false, _) => greedy(&b, now),
+            }
+        };
+        opened |= now == actor;
+        give(scratch, now, cmd);
+        commands += 1;
+    }
+    (standing(&scratch.read(), actor), commands)
+}
+
+/// Plays the scratch battle on from its snapshot to its end (or `cap` commands): `actor`
+/// gives `opening` and fights by `behaviour` through that opportunity, then every unit
+/// plays as the greedy AI. In a battle of more than [`FULL_BUDGET_UNITS`], whose playouts
+/// stop short of the end, a unit too far from the actor to touch its fight before the
+/// actor's next turn gives only what cannot wait (as in the short playouts): its walk across
+/// the board would cost a whole-board search a command and change little that the playout
+/// reaches. Scores what `actor`'s side has left against the rest, and [`WON`] for the battle
+/// won (less for lost).
+pub(super) fn to_the_end(
+    scratch: &mut BattleWorld,
+    actor: usize,
+    opening: &Command,
+    behaviour: Behaviour,
+    cap: u32,
+) -> (f64, u32) {
+    let (mut commands, mut opened, mut opening_over) = (0, false, false);
+    let large = scratch.read().fighters.len() as u32 > FULL_BUDGET_UNITS;
+    let within = large.then(|| within_a_turn(&scratch.read()));
+    while !scratch.is_over() && commands < cap {
+        let Some(now) = scratch.actor() else { break };
+        opening_over |= opened && now != actor;
+        let cmd = {
+            let b = scratch.read();
+            let far = within.is_some_and(|within| {
+                let metric = b.variant.range_metric();
+                metric.footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint()) > within
+            });
+            match (now == actor && !opening_over, opened) {
+                (true, false) => opening.clone(),
+                (true, true) => behaviour.command(&b, now),
+                (false, _) if far => first_things(&b, now).unwrap_or(Command::EndTurn),
+                (false, _) => greedy(&b, now),
+            }
+        };
+        opened |= now == actor;
+        give(scratch, now, cmd);
+        commands += 1;
+    }
+    let b = scratch.read();
+    let won = match b.winner.as_ref() {
+        Some(Some(side)) if *side == b.fighters.side[actor].0 => WON,
+        Some(Some(_)) => -WON,
+        _ => 0.0,
+    };
+    (standing(&b, actor) + won, commands)
+}
+
+/// What winning the battle adds to a playout's score (in units standing): a line that
+/// wins with fewer left beats one that loses with more.
+pub(super) const WON: f64 = 2.0;
+
+/// `now` gives `cmd` in a playout, rolling from its own stream of the dice; a command the
+/// rules refuse ends its turn instead.
+pub(super) fn give(scratch: &mut BattleWorld, now: usize, cmd: Command) {
+    scratch.set_roller(Some(now));
+    if scratch.execute(cmd).is_err() {
+        let _ = scratch.execute(Command::EndTurn);
+    }
+}
+
+/// How far apart two units can be and still meet before the actor's next turn: the fastest
+/// unit's double move, and a reach.
+pub(super) fn within_a_turn(b: &Battle) -> u32 {
+    let fastest = b.fighters.iter().map(|f| f.stats().def.speed_ft).max().unwrap_or(30);
+    fastest * 2 + 10
+}
+
+/// What `actor`'s side has left less what its foes have: a unit in the fight counts one and
+/// its share of hit points left; one down but alive a quarter; the dead nothing.
+pub(super) fn standing(b: &Battle, actor: usize) -> f64 {
+    let side = &b.fighters.side[actor];
+    b.fighters
+        .iter()
+        .map(|f| {
+            let worth = if f.in_fight() {
+                let h = f.health();
+                1.0 + h.hp.max(0) as f64 / h.max.max(1) as f64
+            } else if f.alive() {
+                0.25
+            } else {
+                0.0
+            };
+            if f.side() == side { worth } else { -worth }
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::BattleOptions;
+    use crate::level::{Catalogue, Level};
+    use crate::variants::RulesVariant;
+
+    /// In a battle too large for playouts to its end (Great melee's 40 units), the units that
+    /// stay too far from the acting unit to touch its fight give only what cannot wait: over
+    /// a playout's first 40 commands, none that stands beyond that distance and the acting
+    /// unit's own double move takes a step, while the acting unit and its neighbours fight on.
+    #[test]
+    fn in_a_large_battle_the_units_far_from_the_fight_stand_in_the_playout() {
+        let cat = Catalogue::builtin();
+        let level = Level::load(format!("{}/levels/great-melee.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+        for v in [RulesVariant::D20Classic, RulesVariant::FourActions] {
+            let battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
+            let actor = battle.actor().expect("someone acts");
+            let (far, opening, before) = {
+                let b = battle.read();
+                let metric = b.variant.range_metric();
+                let me = b.fighters.at(actor);
+                let beyond = within_a_turn(&b) + 2 * me.stats().def.speed_ft + 10;
+                let far: Vec<usize> = (0..b.fighters.len())
+                    .filter(|&u| metric.footprint_ft(b.fighters.at(u).footprint(), me.footprint()) > beyond)
+                    .collect();
+                let before: Vec<_> = (0..b.fighters.len()).map(|u| b.fighters.position[u].0).collect();
+                (far, greedy(&b, actor), before)
+            };
+            assert!(far.len() >= 5, "{v}: several units stand that far ({} of them)", far.len());
+            let snapshot = battle.snapshot_quiet();
+            let mut scratch = BattleWorld::scratch(v, &[]);
+            scratch.restore(&snapshot);
+            let (_, commands) = to_the_end(&mut scratch, actor, &opening, Behaviour::Greedy, 40);
+            assert_eq!(commands, 40, "{v}: the playout runs to its cap");
+            let b = scratch.read();
+            for &u in &far {
+                assert_eq!(b.fighters.position[u].0, before[u], "{v}: {} walked", b.fighters.combatant[u].id);
+            }
+            let moved = (0..b.fighters.len()).filter(|&u| b.fighters.position[u].0 != before[u]).count();
+            assert!(moved > 0, "{v}: the units near the fight played on");
+        }
+    }
+}
