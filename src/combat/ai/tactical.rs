@@ -6,7 +6,8 @@
 //! candidate (`candidates`). Each candidate is played out by the real rules engine:
 //! the battle's snapshot restored into a scratch world of its variant and house rules, the
 //! acting unit giving that command and fighting on by its behaviour through its
-//! opportunity, then (from normal up) every unit as the greedy AI to the battle's end. So
+//! opportunity, then (from normal up) every unit as the greedy AI to the battle's end
+//! (`playout`). So
 //! each line is weighed by what it wins if everyone plays on plainly, and choosing the best
 //! improves on greedy's own line (a rollout policy). A line is chosen over closing and
 //! striking only when it beats it pair by pair, over the same dice, by more than the pairs'
