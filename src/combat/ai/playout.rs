@@ -5,7 +5,6 @@
 //! battle won or lost).
 
 use super::behaviours::Behaviour;
-use super::tactical::FULL_BUDGET_UNITS;
 use super::{first_things, greedy};
 use crate::combat::command::Command;
 use crate::combat::{Battle, BattleWorld};
@@ -43,14 +42,10 @@ pub(super) fn for_turns(
         was_acting = now == actor;
         let cmd = {
             let b = scratch.read();
-            let apart =
-                b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint());
             match (now == actor, opened) {
                 (true, false) => opening.clone(),
                 (true, true) => behaviour.command(&b, now),
-                // Too far to touch the actor's fight before its next turn: only what cannot
-                // wait (a declaration), so a large battle's playout costs what a small one does.
-                (false, _) if apart > within => first_things(&b, now).unwrap_or(Command::EndTurn),
+                (false, _) if beyond(&b, now, actor, within) => standing_by(&b, now),
                 (false, _) if b.fighters.side[now] == b.fighters.side[actor] => match plan.get(now) {
                     Some(Some(line)) => line.command(&b, now),
                     _ => greedy(&b, now),
@@ -67,35 +62,29 @@ pub(super) fn for_turns(
 
 /// Plays the scratch battle on from its snapshot to its end (or `cap` commands): `actor`
 /// gives `opening` and fights by `behaviour` through that opportunity, then every unit
-/// plays as the greedy AI. In a battle of more than [`FULL_BUDGET_UNITS`], whose playouts
-/// stop short of the end, a unit too far from the actor to touch its fight before the
-/// actor's next turn gives only what cannot wait (as in the short playouts): its walk across
-/// the board would cost a whole-board search a command and change little that the playout
-/// reaches. Scores what `actor`'s side has left against the rest, and [`WON`] for the battle
-/// won (less for lost).
+/// plays as the greedy AI; if `far_stand` (a large battle, whose playouts stop short of the
+/// end), but a unit too far from the actor to touch its fight before the actor's next turn,
+/// which gives only what cannot wait (as in the short playouts): its walk across the board
+/// would cost a whole-board search a command and change little that the playout reaches.
+/// Scores what `actor`'s side has left against the rest, and [`WON`] for the battle won
+/// (less for lost).
 pub(super) fn to_the_end(
     scratch: &mut BattleWorld,
-    actor: usize,
-    opening: &Command,
-    behaviour: Behaviour,
+    (actor, opening, behaviour): (usize, &Command, Behaviour),
     cap: u32,
+    far_stand: bool,
 ) -> (f64, u32) {
     let (mut commands, mut opened, mut opening_over) = (0, false, false);
-    let large = scratch.read().fighters.len() as u32 > FULL_BUDGET_UNITS;
-    let within = large.then(|| within_a_turn(&scratch.read()));
+    let within = far_stand.then(|| within_a_turn(&scratch.read()));
     while !scratch.is_over() && commands < cap {
         let Some(now) = scratch.actor() else { break };
         opening_over |= opened && now != actor;
         let cmd = {
             let b = scratch.read();
-            let far = within.is_some_and(|within| {
-                let metric = b.variant.range_metric();
-                metric.footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint()) > within
-            });
             match (now == actor && !opening_over, opened) {
                 (true, false) => opening.clone(),
                 (true, true) => behaviour.command(&b, now),
-                (false, _) if far => first_things(&b, now).unwrap_or(Command::EndTurn),
+                (false, _) if within.is_some_and(|within| beyond(&b, now, actor, within)) => standing_by(&b, now),
                 (false, _) => greedy(&b, now),
             }
         };
@@ -130,6 +119,19 @@ pub(super) fn give(scratch: &mut BattleWorld, now: usize, cmd: Command) {
 pub(super) fn within_a_turn(b: &Battle) -> u32 {
     let fastest = b.fighters.iter().map(|f| f.stats().def.speed_ft).max().unwrap_or(30);
     fastest * 2 + 10
+}
+
+/// Whether `now` stands farther than `within` from `actor`: too far to touch its fight
+/// before its next turn.
+fn beyond(b: &Battle, now: usize, actor: usize, within: u32) -> bool {
+    b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint()) > within
+}
+
+/// What a unit far from the actor's fight gives in a playout: only what cannot wait (a
+/// declaration, standing up, a reload), so a large battle's playout costs what a small one
+/// does.
+fn standing_by(b: &Battle, now: usize) -> Command {
+    first_things(b, now).unwrap_or(Command::EndTurn)
 }
 
 /// What `actor`'s side has left less what its foes have: a unit in the fight counts one and
@@ -185,7 +187,7 @@ mod tests {
             let snapshot = battle.snapshot_quiet();
             let mut scratch = BattleWorld::scratch(v, &[]);
             scratch.restore(&snapshot);
-            let (_, commands) = to_the_end(&mut scratch, actor, &opening, Behaviour::Greedy, 40);
+            let (_, commands) = to_the_end(&mut scratch, (actor, &opening, Behaviour::Greedy), 40, true);
             assert_eq!(commands, 40, "{v}: the playout runs to its cap");
             let b = scratch.read();
             for &u in &far {

@@ -74,8 +74,10 @@ enum Horizon {
     /// To the battle's end, at most `commands` (fewer in a large battle, `Budget::for_size`):
     /// after the acting unit's opportunity, every unit plays as the greedy AI. Each line is
     /// weighed by what it wins if all play on plainly, so choosing the best improves on
-    /// greedy's own line (a rollout policy).
-    End { commands: u32 },
+    /// greedy's own line (a rollout policy). Where `far_stand` (a large battle, whose
+    /// playouts stop short of the end), units too far to touch the actor's fight before its
+    /// next turn give only what cannot wait, as in the short playouts.
+    End { commands: u32, far_stand: bool },
 }
 
 impl Difficulty {
@@ -103,7 +105,7 @@ impl Difficulty {
                 behaviours: &Behaviour::ALL,
                 samples: 24,
                 commands_per_decision: 4_000,
-                horizon: Horizon::End { commands: 600 },
+                horizon: Horizon::End { commands: 600, far_stand: false },
                 every_target: true,
                 thrifty: true,
             },
@@ -118,14 +120,16 @@ impl Budget {
     /// decision and the length of a playout to the end. Each command of a larger battle
     /// costs more (every unit's threat, the greedy AI's search over a larger board), so its
     /// decisions would otherwise take far longer; its playouts stop short of the end and
-    /// are scored where they stop.
+    /// are scored where they stop, and in them the units far from the actor's fight stand
+    /// (rather than walk across the board at a whole-board search a command).
     fn for_size(mut self, units: usize) -> Budget {
         let units = units as u32;
         if units > FULL_BUDGET_UNITS {
             let scaled = |commands: u32| commands * FULL_BUDGET_UNITS / units;
             self.commands_per_decision = scaled(self.commands_per_decision);
-            if let Horizon::End { commands } = &mut self.horizon {
+            if let Horizon::End { commands, far_stand } = &mut self.horizon {
                 *commands = scaled(*commands);
+                *far_stand = true;
             }
         }
         self
@@ -133,7 +137,7 @@ impl Budget {
 }
 
 /// The most units a battle may have for the whole budget (every fair level has at most 10).
-pub(super) const FULL_BUDGET_UNITS: u32 = 12;
+const FULL_BUDGET_UNITS: u32 = 12;
 
 /// How much better than closing and striking another line must score, on one pair of
 /// playouts, to be chosen (in units standing: a fifth of a unit at full health counts 0.4).
@@ -384,7 +388,7 @@ fn playout(
 ) -> (f64, u32) {
     match budget.horizon {
         Horizon::Turns { turns, commands } => for_turns(scratch, (actor, opening, behaviour), plan, turns, commands),
-        Horizon::End { commands } => to_the_end(scratch, actor, opening, behaviour, commands),
+        Horizon::End { commands, far_stand } => to_the_end(scratch, (actor, opening, behaviour), commands, far_stand),
     }
 }
 
@@ -433,7 +437,18 @@ fn mix(a: u64, b: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::paired_gain;
+    use super::{Difficulty, Horizon, paired_gain};
+
+    /// Up to 12 units a playout runs to the battle's end with every unit; above, the budget
+    /// shrinks in proportion (Great melee's 40: 3 in 10) and the far units stand.
+    #[test]
+    fn a_large_battle_gets_a_smaller_budget_and_playouts_in_which_far_units_stand() {
+        for (units, commands, far) in [(10, 600, false), (12, 600, false), (40, 180, true)] {
+            let budget = Difficulty::Normal.budget().for_size(units);
+            assert!(matches!(budget.horizon, Horizon::End { commands: c, far_stand: f } if (c, f) == (commands, far)));
+            assert_eq!(budget.commands_per_decision, 4_000 * 12 / units.max(12) as u32);
+        }
+    }
 
     #[test]
     fn a_gain_counts_only_beyond_the_spread_of_the_pairs() {
