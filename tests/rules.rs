@@ -80,6 +80,49 @@ mod search_oracle {
             let ours = if map.get(goal) == Terrain::Wall { None } else { range.cost_to(goal) };
             prop_assert_eq!(ours, expected);
         }
+
+        /// A search stopped at the cheapest square it may end on that a goal holds for is the
+        /// search with that square's cost as its budget, square for square (cost, path and
+        /// the attacks it draws); nothing cheaper was a goal. And the flood that says whether
+        /// any such square can be reached at all never says no where the search finds one.
+        #[test]
+        fn a_search_stopped_at_its_first_goal_is_the_search_with_that_budget(
+            cells in proptest::collection::vec(cell(), 100),
+            foe in (0i32..10, 0i32..10),
+            ally in (0i32..10, 0i32..10),
+            every in 3i32..23,
+        ) {
+            let mut cells = cells;
+            for (x, y) in [(0, 0), foe, ally] {
+                cells[(y * 10 + x) as usize] = '.';
+            }
+            let rows: Vec<String> = cells.chunks(10).map(|c| c.iter().collect()).collect();
+            let mut units = vec![unit("hero", "blue", (0, 0), "human_fighter")];
+            if foe != (0, 0) {
+                units.push(unit("orc", "red", foe, "goblin"));
+            }
+            if ally != (0, 0) && ally != foe {
+                units.push(unit("friend", "blue", ally, "human_fighter"));
+            }
+            let s = snapshot(rows, units, RulesVariant::D20Classic);
+            let v = s.view();
+            let goal = |p: GridPos| (p.x * 7 + p.y * 3) % every == 0;
+            let whole = movement_range(&v, 0, MoveMode::Move, 10_000);
+            let first = rules::movement::movement_range_to_first(&v, 0, MoveMode::Move, 10_000, goal);
+            let ends = whole.destinations(&v);
+            let nearest = ends.iter().filter(|(p, _, _)| goal(*p)).map(|&(_, cost, _)| cost).min();
+            prop_assert_eq!(first.budget_ft, nearest.unwrap_or(10_000));
+            prop_assert_eq!(rules::movement::may_end_on_any(&v, 0, goal) || nearest.is_none(), true);
+            let bounded = movement_range(&v, 0, MoveMode::Move, first.budget_ft);
+            prop_assert_eq!(first.destinations(&v), bounded.destinations(&v));
+            for y in 0..10 {
+                for x in 0..10 {
+                    let p = GridPos::new(x, y);
+                    prop_assert_eq!(first.cost_to(p), bounded.cost_to(p));
+                    prop_assert_eq!(first.plan_to(&v, p).ok(), bounded.plan_to(&v, p).ok());
+                }
+            }
+        }
     }
 }
 

@@ -74,6 +74,30 @@ pub fn allowance_ft(view: &RulesView, mover: usize, mode: MoveMode) -> u32 {
 /// Searches every square `mover` can reach with one movement of `mode`, within
 /// `budget_ft` (use [`allowance_ft`] for the rules' own).
 pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft: u32) -> MoveRange {
+    search(view, mover, mode, budget_ft, None::<fn(GridPos) -> bool>)
+}
+
+/// As [`movement_range`], but no farther than the cheapest square the move may end on for
+/// which `goal` holds: the range is the one a search with that square's cost as its budget
+/// gives (its `budget_ft`), so every square as cheap is in it, with the same costs and
+/// paths; within `budget_ft` if none is found.
+pub fn movement_range_to_first(
+    view: &RulesView,
+    mover: usize,
+    mode: MoveMode,
+    budget_ft: u32,
+    goal: impl FnMut(GridPos) -> bool,
+) -> MoveRange {
+    search(view, mover, mode, budget_ft, Some(goal))
+}
+
+fn search(
+    view: &RulesView,
+    mover: usize,
+    mode: MoveMode,
+    budget_ft: u32,
+    mut goal: Option<impl FnMut(GridPos) -> bool>,
+) -> MoveRange {
     let terrain = &view.field.terrain;
     let (w, h) = (terrain.width(), terrain.height());
     let shape = view.field.variant.shape();
@@ -143,9 +167,15 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
     buckets[0].push((s0 as u32, 0));
     let mut pending = 1usize;
     let mut at = 0usize; // cost / 5 of the bucket being expanded
+    // The search's bound: the budget, or once a goal is found its cost (the bucket of that
+    // cost is still expanded whole, so equally cheap squares and paths are as without it).
+    let mut bound = budget_ft;
     while pending > 0 {
         let Some((state, count)) = buckets[at % RING].pop() else {
             at += 1;
+            if (at * 5) as u32 > bound {
+                break;
+            }
             continue;
         };
         pending -= 1;
@@ -155,6 +185,14 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
             continue;
         }
         let here = GridPos::new(ox + (state / 2) as i32 % ww, oy + (state / 2) as i32 / ww);
+        if let Some(goal) = goal.as_mut()
+            && cost < bound
+            && here != start
+            && ends_clear(view, mover, Footprint::new(here, side))
+            && goal(here)
+        {
+            bound = cost;
+        }
         let parity = state % 2;
         if mode == MoveMode::Step && !step.any_path && here != start {
             continue; // a 5-ft step is a single square
@@ -185,7 +223,7 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
                 (true, true) => base + 10,
             };
             let new_cost = cost + step_cost;
-            if new_cost > budget_ft {
+            if new_cost > bound {
                 continue;
             }
             let new_parity = if diagonal { 1 - parity } else { parity };
@@ -201,7 +239,69 @@ pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft:
             }
         }
     }
+    if bound < budget_ft {
+        // Stopped at a goal: what was reached beyond its cost is forgotten, so the range is
+        // the one searched with that cost as its budget.
+        for &(state, _) in buckets.iter().flatten() {
+            let s = state as usize;
+            if range.cost[s] != UNSEEN && range.cost[s] > bound {
+                (range.cost[s], range.provoked[s], range.parent[s]) = (UNSEEN, 0, UNSEEN);
+            }
+        }
+        range.budget_ft = bound;
+    }
     range
+}
+
+/// Whether some movement, however long, could take `mover` to end on a square for which
+/// `wanted` holds: a flood over the squares its footprint fits (no wall, no foe), costs and
+/// the corners of walls aside, so it finds every square a [`movement_range`] search of any
+/// budget could end on (and perhaps a few more). Where it finds none, no search will.
+pub fn may_end_on_any(view: &RulesView, mover: usize, mut wanted: impl FnMut(GridPos) -> bool) -> bool {
+    let terrain = &view.field.terrain;
+    let (w, h) = (terrain.width(), terrain.height());
+    let shape = view.field.variant.shape();
+    let unit = view.roster.get(mover);
+    let (start, side) = (unit.footprint.origin, unit.footprint.side);
+    let foes = view.roster.foes_of(mover);
+    // Whether the footprint fits on `p` (on the map, no wall, no foe), and whether nobody
+    // else stands there (a move may end on it).
+    let look = |p: GridPos| -> (bool, bool) {
+        if p.x + side > w || p.y + side > h {
+            return (false, false);
+        }
+        let mut clear = true;
+        for c in Footprint::new(p, side).cells() {
+            match view.occupancy.at(c) {
+                _ if !terrain.get(c).passable() => return (false, false),
+                Some(u) if u != mover && foes & bit(u) != 0 => return (false, false),
+                Some(u) if u != mover => clear = false,
+                _ => {}
+            }
+        }
+        (true, clear)
+    };
+    let mut seen = vec![false; (w * h) as usize];
+    let mut todo = vec![start];
+    seen[(start.y * w + start.x) as usize] = true;
+    while let Some(here) = todo.pop() {
+        for &(dx, dy) in neighbour_offsets(shape, here) {
+            let next = here.offset(dx, dy);
+            if next.x < 0 || next.y < 0 || next.x >= w || next.y >= h || seen[(next.y * w + next.x) as usize] {
+                continue;
+            }
+            seen[(next.y * w + next.x) as usize] = true;
+            let (fits, clear) = look(next);
+            if !fits {
+                continue;
+            }
+            if clear && next != start && wanted(next) {
+                return true;
+            }
+            todo.push(next);
+        }
+    }
+    false
 }
 
 /// The box of the board (least and greatest corner) a search from `fp` with `budget_ft`

@@ -6,9 +6,10 @@ use super::foes_of;
 use crate::combat::Battle;
 use crate::grid::{Footprint, GridPos};
 use crate::rules::{self, MoveMode};
+use std::sync::Arc;
 
 /// Where one move action can take `actor` (the battle's derived maps must be fresh).
-pub(crate) fn one_move(b: &Battle, actor: usize) -> std::sync::Arc<rules::MoveRange> {
+pub(crate) fn one_move(b: &Battle, actor: usize) -> Arc<rules::MoveRange> {
     let allowance = rules::allowance_ft(&b.view(), actor, MoveMode::Move);
     b.move_range(actor, MoveMode::Move, allowance)
 }
@@ -86,6 +87,13 @@ fn within_band(
 /// provocations, then cheapest); failing that, the farthest square it can reach along
 /// the cheapest path to such a square; failing that, the square closest to a foe.
 pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
+    approach_searching(b, actor, foes, false)
+}
+
+/// [`best_approach`]; with `whole`, the searches for the whole way are each made to their
+/// budget, and even where no attack position is open to end a move on (the answer is the
+/// same: they find none, and past the nearest one nothing is asked of them).
+fn approach_searching(b: &Battle, actor: usize, foes: &[usize], whole: bool) -> Option<GridPos> {
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
     let range = one_move(b, actor);
@@ -114,9 +122,10 @@ pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<
     // Plan the whole way to the nearest attack position and go as far as one move allows
     // (with the phase's last move, only as far as striking distance). Where two or six
     // moves' window is well short of the whole board, the search stops there first and
-    // widens only if no attack position is that near: a search that stops at a cost finds
-    // every square up to it as the whole board's does, so the nearest position, its path
-    // and the costs along it are the same, found sooner.
+    // widens only if no attack position is that near; each search stops at the cost of the
+    // nearest position it finds. A search that stops at a cost finds every square up to it
+    // as the whole board's does, so the nearest position, its path and the costs along it
+    // are the same, found sooner.
     let terrain = &view.field.terrain;
     let window = |ft: u32| {
         let (lo, hi) = rules::movement::search_window(terrain, here, ft);
@@ -127,8 +136,21 @@ pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<
         .into_iter()
         .filter(|&ft| window(ft) * 4 <= board * 3);
     let mut found = None;
-    for budget in widening.chain([u32::MAX / 4]) {
-        let range = b.move_range(actor, MoveMode::Move, budget);
+    // Behind a crowded front every square to strike from may be taken, or walled off by the
+    // foes' own line: no search can end on one then, and the whole board's would be searched
+    // for nothing. A flood over the squares the mover fits finds that for far less.
+    let open = whole || rules::movement::may_end_on_any(&view, actor, can_attack_from);
+    for budget in widening.chain([u32::MAX / 4]).take_while(|_| open) {
+        let range = match whole {
+            true => b.move_range(actor, MoveMode::Move, budget),
+            false => Arc::new(rules::movement::movement_range_to_first(
+                &view,
+                actor,
+                MoveMode::Move,
+                budget,
+                can_attack_from,
+            )),
+        };
         let mut candidates = range.destinations(&view);
         candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
         if let Some(&(goal, goal_cost, _)) = candidates.iter().find(|(p, _, _)| can_attack_from(*p)) {
@@ -275,5 +297,52 @@ mod tests {
             }
         }
         assert!(skipped > 0, "some unit could not reach a foe with one move");
+    }
+
+    /// Over battles played on by greedy (a large board and a small one, every variant), the
+    /// approach found with each search stopped at the nearest attack position, and none made
+    /// where no attack position is open to end a move on, is the one the searches to their
+    /// budgets give; and some searches are left out (units behind a crowded front, or with
+    /// no weapon to strike with).
+    #[test]
+    fn an_approach_is_the_same_with_its_searches_cut_short() {
+        let cat = Catalogue::builtin();
+        let mut left_out = 0;
+        for file in ["great-melee.ron", "melee-ring.ron"] {
+            let level = Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+            for v in RulesVariant::ALL {
+                let mut battle = BattleWorld::new(&level, &cat, v, 3, BattleOptions::default());
+                for command in 0..400 {
+                    let Some(actor) = battle.actor() else { break };
+                    if command % 4 == 0 {
+                        let b = battle.read();
+                        let view = b.view();
+                        for unit in (0..b.fighters.len()).filter(|&u| b.fighters.conditions[u].in_fight()) {
+                            let foes = foes_of(&b, unit);
+                            let searched = approach_searching(&b, unit, &foes, true);
+                            assert_eq!(approach_searching(&b, unit, &foes, false), searched, "{file} {v}: unit {unit}");
+                            let squares = AttackSquares::new(&b, &view, unit, &foes);
+                            let side = b.fighters.at(unit).size().side();
+                            let from = |p: GridPos| squares.contain(&b, &view, unit, &foes, Footprint::new(p, side));
+                            left_out += usize::from(!rules::movement::may_end_on_any(&view, unit, from));
+                        }
+                    }
+                    // Greedy, but disarming where the variant allows it: a unit left with
+                    // no weapon has no square to strike from anywhere.
+                    let cmd = {
+                        let b = battle.read();
+                        let foe = foes_of(&b, actor).into_iter().find_map(|t| {
+                            let disarm = Command::Disarm { target: b.fighters.combatant[t].id.clone() };
+                            b.allows(&disarm).then_some(disarm)
+                        });
+                        foe.unwrap_or_else(|| super::super::greedy(&b, actor))
+                    };
+                    if battle.execute(cmd).is_err() {
+                        let _ = battle.execute(Command::EndTurn);
+                    }
+                }
+            }
+        }
+        assert!(left_out > 0, "some unit had no open square to attack from");
     }
 }
