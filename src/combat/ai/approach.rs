@@ -4,8 +4,9 @@
 
 use super::foes_of;
 use crate::combat::Battle;
-use crate::grid::{Footprint, GridPos};
+use crate::grid::{BitGrid, Footprint, GridPos};
 use crate::rules::{self, MoveMode};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Where one move action can take `actor` (the battle's derived maps must be fresh).
@@ -58,9 +59,9 @@ fn within_band(
     foes: &[usize],
     band: rules::ReachBand,
     line: bool,
-) -> crate::grid::BitGrid {
+) -> BitGrid {
     let terrain = &view.field.terrain;
-    let mut squares = crate::grid::BitGrid::new(terrain.width(), terrain.height());
+    let mut squares = BitGrid::new(terrain.width(), terrain.height());
     let side = b.fighters.body[actor].size.side();
     for &t in foes {
         let tf = b.fighters.at(t).footprint();
@@ -138,8 +139,9 @@ fn approach_searching(b: &Battle, actor: usize, foes: &[usize], whole: bool) -> 
     let mut found = None;
     // Behind a crowded front every square to strike from may be taken, or walled off by the
     // foes' own line: no search can end on one then, and the whole board's would be searched
-    // for nothing. A flood over the squares the mover fits finds that for far less.
-    let open = whole || rules::movement::may_end_on_any(&view, actor, can_attack_from);
+    // for nothing. A flood over the squares the mover fits finds that for far less (for a
+    // shooter, whose squares are asked one by one, it would ask too many: it is not made).
+    let open = whole || !squares.listed() || rules::movement::may_end_on_any(&view, actor, can_attack_from);
     for budget in widening.chain([u32::MAX / 4]).take_while(|_| open) {
         let range = match whole {
             true => b.move_range(actor, MoveMode::Move, budget),
@@ -191,28 +193,46 @@ fn approach_searching(b: &Battle, actor: usize, foes: &[usize], whole: bool) -> 
 /// squares are found once, from the foes' side: each square within its reach band of a foe's
 /// square, with a line of effect to it ([`attack_position`]'s own test, made over a box round
 /// each foe square that holds every square the band reaches). A ranged weapon's squares are
-/// asked one by one.
-struct AttackSquares(Option<crate::grid::BitGrid>);
+/// asked one by one (each answer kept, as the search and the choice ask the same squares).
+enum AttackSquares {
+    Listed(BitGrid),
+    /// The squares asked about, and those of them it could shoot from.
+    Asked(RefCell<(BitGrid, BitGrid)>),
+}
 
 impl AttackSquares {
     fn new(b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize]) -> AttackSquares {
         let me = b.fighters.at(actor);
+        let terrain = &view.field.terrain;
+        let none = || BitGrid::new(terrain.width(), terrain.height());
         if me.wielded().def.is_ranged() {
-            return AttackSquares(None);
+            return AttackSquares::Asked(RefCell::new((none(), none())));
         }
-        let Some(band) = b.reach_band(me) else {
-            let terrain = &view.field.terrain;
-            return AttackSquares(Some(crate::grid::BitGrid::new(terrain.width(), terrain.height())));
-        };
-        let squares = within_band(b, view, actor, foes, band, true);
-        AttackSquares(Some(squares))
+        match b.reach_band(me) {
+            Some(band) => AttackSquares::Listed(within_band(b, view, actor, foes, band, true)),
+            None => AttackSquares::Listed(none()),
+        }
+    }
+
+    /// Whether the squares were found at once (not asked one by one).
+    fn listed(&self) -> bool {
+        matches!(self, AttackSquares::Listed(_))
     }
 
     /// Whether the actor could attack one of `foes` standing on `fp`.
     fn contain(&self, b: &Battle, view: &rules::RulesView, actor: usize, foes: &[usize], fp: Footprint) -> bool {
-        match &self.0 {
-            Some(squares) => squares.contains(fp.origin),
-            None => attack_position(b, view, actor, foes, fp),
+        match self {
+            AttackSquares::Listed(squares) => squares.contains(fp.origin),
+            AttackSquares::Asked(asked) => {
+                let (ref mut seen, ref mut yes) = *asked.borrow_mut();
+                if !seen.contains(fp.origin) {
+                    seen.insert(fp.origin);
+                    if attack_position(b, view, actor, foes, fp) {
+                        yes.insert(fp.origin);
+                    }
+                }
+                yes.contains(fp.origin)
+            }
         }
     }
 }
