@@ -91,9 +91,9 @@ pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<
     approach_searching(b, actor, foes, false)
 }
 
-/// [`best_approach`]; with `whole`, the searches for the whole way are each made to their
-/// budget, and even where no attack position is open to end a move on (the answer is the
-/// same: they find none, and past the nearest one nothing is asked of them).
+/// [`best_approach`]; with `whole`, the search for the whole way covers the whole board, and
+/// is made even where no attack position is open to end a move on (the answer is the same:
+/// it finds none, and past the nearest one nothing is asked of it).
 fn approach_searching(b: &Battle, actor: usize, foes: &[usize], whole: bool) -> Option<GridPos> {
     let view = b.view();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
@@ -121,45 +121,33 @@ fn approach_searching(b: &Battle, actor: usize, foes: &[usize], whole: bool) -> 
         return if last_move { None } else { Some(p) };
     }
     // Plan the whole way to the nearest attack position and go as far as one move allows
-    // (with the phase's last move, only as far as striking distance). Where two or six
-    // moves' window is well short of the whole board, the search stops there first and
-    // widens only if no attack position is that near; each search stops at the cost of the
-    // nearest position it finds. A search that stops at a cost finds every square up to it
-    // as the whole board's does, so the nearest position, its path and the costs along it
-    // are the same, found sooner.
-    let terrain = &view.field.terrain;
-    let window = |ft: u32| {
-        let (lo, hi) = rules::movement::search_window(terrain, here, ft);
-        i64::from(hi.x - lo.x + 1) * i64::from(hi.y - lo.y + 1)
-    };
-    let board = i64::from(terrain.width()) * i64::from(terrain.height());
-    let widening = [allowance.saturating_mul(2), allowance.saturating_mul(6)]
-        .into_iter()
-        .filter(|&ft| window(ft) * 4 <= board * 3);
-    let mut found = None;
-    // Behind a crowded front every square to strike from may be taken, or walled off by the
-    // foes' own line: no search can end on one then, and the whole board's would be searched
-    // for nothing. A flood over the squares the mover fits finds that for far less (for a
-    // shooter, whose squares are asked one by one, it would ask too many: it is not made).
+    // (with the phase's last move, only as far as striking distance). The search stops at
+    // the cost of the nearest position it finds: it finds every square up to that cost as a
+    // search of the whole board does, so the position, its path and the costs along it are
+    // the same, found sooner. Behind a crowded front every square to strike from may be
+    // taken, or walled off by the foes' own line: no search can end on one then, and the
+    // whole board would be searched for nothing. A flood over the squares the mover fits
+    // finds that for far less (for a shooter, whose squares are asked one by one, it would
+    // ask too many: it is not made).
     let open = whole || !squares.listed() || rules::movement::may_end_on_any(&view, actor, can_attack_from);
-    for budget in widening.chain([u32::MAX / 4]).take_while(|_| open) {
-        let range = match whole {
-            true => b.move_range(actor, MoveMode::Move, budget),
-            false => Arc::new(rules::movement::movement_range_to_first(
-                &view,
-                actor,
-                MoveMode::Move,
-                budget,
-                can_attack_from,
-            )),
-        };
-        let mut candidates = range.destinations(&view);
-        candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
-        if let Some(&(goal, goal_cost, _)) = candidates.iter().find(|(p, _, _)| can_attack_from(*p)) {
-            found = Some((range, candidates, goal, goal_cost));
-            break;
-        }
-    }
+    let found = open
+        .then(|| {
+            let range = match whole {
+                true => b.move_range(actor, MoveMode::Move, u32::MAX / 4),
+                false => Arc::new(rules::movement::movement_range_to_first(
+                    &view,
+                    actor,
+                    MoveMode::Move,
+                    u32::MAX / 4,
+                    can_attack_from,
+                )),
+            };
+            let mut candidates = range.destinations(&view);
+            candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
+            let &(goal, goal_cost, _) = candidates.iter().find(|(p, _, _)| can_attack_from(*p))?;
+            Some((range, candidates, goal, goal_cost))
+        })
+        .flatten();
     if let Some((whole, candidates, goal, goal_cost)) = found
         && let Ok(plan) = whole.plan_to(&view, goal)
     {
