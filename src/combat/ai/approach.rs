@@ -276,81 +276,79 @@ mod tests {
         searched_reach(b, &view, actor, &foes_of(b, actor), band, allowance)
     }
 
+    /// Plays a battle on each of `files` under every variant from `seed`, each command by
+    /// `next` (its turn ended if the rules refuse it), and every `every` commands of the first
+    /// `commands` shows `check` the battle and each unit still in the fight.
+    fn over_battles(
+        files: &[&str],
+        seed: u64,
+        (commands, every): (usize, usize),
+        next: impl Fn(&Battle, usize) -> Command,
+        mut check: impl FnMut(&str, RulesVariant, &Battle, usize),
+    ) {
+        let cat = Catalogue::builtin();
+        for file in files {
+            let level = Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+            for v in RulesVariant::ALL {
+                let mut battle = BattleWorld::new(&level, &cat, v, seed, BattleOptions::default());
+                for command in 0..commands {
+                    let Some(actor) = battle.actor() else { break };
+                    if command % every == 0 {
+                        let b = battle.read();
+                        for unit in (0..b.fighters.len()).filter(|&u| b.fighters.conditions[u].in_fight()) {
+                            check(file, v, &b, unit);
+                        }
+                    }
+                    let cmd = next(&battle.read(), actor);
+                    if battle.execute(cmd).is_err() {
+                        let _ = battle.execute(Command::EndTurn);
+                    }
+                }
+            }
+        }
+    }
+
     /// Over battles played on by greedy (a large board and a small one, every variant), the
     /// bound that skips the search never says no where the search finds a square in reach,
     /// and it does skip some searches (units far apart on the large board).
     #[test]
     fn reaching_a_foe_with_a_move_is_what_the_movement_search_finds() {
-        let cat = Catalogue::builtin();
         let mut skipped = 0;
-        for file in ["great-melee.ron", "pike-ford.ron"] {
-            let level = Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
-            for v in RulesVariant::ALL {
-                let mut battle = BattleWorld::new(&level, &cat, v, 5, BattleOptions::default());
-                for command in 0..160 {
-                    let Some(actor) = battle.actor() else { break };
-                    if command % 8 == 0 {
-                        let b = battle.read();
-                        for unit in (0..b.fighters.len()).filter(|&u| b.fighters.conditions[u].in_fight()) {
-                            let (bounded, full) = (can_reach_with_a_move(&b, unit), searched(&b, unit));
-                            assert_eq!(bounded, full, "{file} {v}: unit {unit} after {command} commands");
-                            skipped += usize::from(!full);
-                        }
-                    }
-                    let cmd = super::super::greedy(&battle.read(), actor);
-                    if battle.execute(cmd).is_err() {
-                        let _ = battle.execute(Command::EndTurn);
-                    }
-                }
-            }
-        }
+        let greedy = |b: &Battle, actor| super::super::greedy(b, actor);
+        over_battles(&["great-melee.ron", "pike-ford.ron"], 5, (160, 8), greedy, |file, v, b, unit| {
+            let (bounded, full) = (can_reach_with_a_move(b, unit), searched(b, unit));
+            assert_eq!(bounded, full, "{file} {v}: unit {unit}");
+            skipped += usize::from(!full);
+        });
         assert!(skipped > 0, "some unit could not reach a foe with one move");
     }
 
     /// Over battles played on by greedy (a large board and a small one, every variant), the
-    /// approach found with each search stopped at the nearest attack position, and none made
-    /// where no attack position is open to end a move on, is the one the searches to their
-    /// budgets give; and some searches are left out (units behind a crowded front, or with
-    /// no weapon to strike with).
+    /// approach found with the search stopped at the nearest attack position, and none made
+    /// where no attack position is open to end a move on, is the one the whole board's search
+    /// gives; and some searches are left out (units with no weapon to strike with, or behind
+    /// a crowded front).
     #[test]
     fn an_approach_is_the_same_with_its_searches_cut_short() {
-        let cat = Catalogue::builtin();
         let mut left_out = 0;
-        for file in ["great-melee.ron", "melee-ring.ron"] {
-            let level = Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
-            for v in RulesVariant::ALL {
-                let mut battle = BattleWorld::new(&level, &cat, v, 3, BattleOptions::default());
-                for command in 0..400 {
-                    let Some(actor) = battle.actor() else { break };
-                    if command % 4 == 0 {
-                        let b = battle.read();
-                        let view = b.view();
-                        for unit in (0..b.fighters.len()).filter(|&u| b.fighters.conditions[u].in_fight()) {
-                            let foes = foes_of(&b, unit);
-                            let searched = approach_searching(&b, unit, &foes, true);
-                            assert_eq!(approach_searching(&b, unit, &foes, false), searched, "{file} {v}: unit {unit}");
-                            let squares = AttackSquares::new(&b, &view, unit, &foes);
-                            let side = b.fighters.at(unit).size().side();
-                            let from = |p: GridPos| squares.contain(&b, &view, unit, &foes, Footprint::new(p, side));
-                            left_out += usize::from(!rules::movement::may_end_on_any(&view, unit, from));
-                        }
-                    }
-                    // Greedy, but disarming where the variant allows it: a unit left with
-                    // no weapon has no square to strike from anywhere.
-                    let cmd = {
-                        let b = battle.read();
-                        let foe = foes_of(&b, actor).into_iter().find_map(|t| {
-                            let disarm = Command::Disarm { target: b.fighters.combatant[t].id.clone() };
-                            b.allows(&disarm).then_some(disarm)
-                        });
-                        foe.unwrap_or_else(|| super::super::greedy(&b, actor))
-                    };
-                    if battle.execute(cmd).is_err() {
-                        let _ = battle.execute(Command::EndTurn);
-                    }
-                }
-            }
-        }
+        // Greedy, but disarming where the variant allows it: a unit left with no weapon has
+        // no square to strike from anywhere.
+        let disarming = |b: &Battle, actor| {
+            let foe = foes_of(b, actor).into_iter().find_map(|t| {
+                let disarm = Command::Disarm { target: b.fighters.combatant[t].id.clone() };
+                b.allows(&disarm).then_some(disarm)
+            });
+            foe.unwrap_or_else(|| super::super::greedy(b, actor))
+        };
+        over_battles(&["great-melee.ron", "melee-ring.ron"], 3, (400, 4), disarming, |file, v, b, unit| {
+            let (view, foes) = (b.view(), foes_of(b, unit));
+            let searched = approach_searching(b, unit, &foes, true);
+            assert_eq!(approach_searching(b, unit, &foes, false), searched, "{file} {v}: unit {unit}");
+            let squares = AttackSquares::new(b, &view, unit, &foes);
+            let side = b.fighters.at(unit).size().side();
+            let from = |p: GridPos| squares.contain(b, &view, unit, &foes, Footprint::new(p, side));
+            left_out += usize::from(!rules::movement::may_end_on_any(&view, unit, from));
+        });
         assert!(left_out > 0, "some unit had no open square to attack from");
     }
 }
