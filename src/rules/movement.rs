@@ -282,9 +282,10 @@ pub fn may_end_on_any(view: &RulesView, mover: usize, mut wanted: impl FnMut(Gri
         (true, clear)
     };
     let mut seen = vec![false; (w * h) as usize];
-    let mut todo = vec![start];
+    // Nearest first (breadth first), so a square near the mover ends the flood early.
+    let mut todo = std::collections::VecDeque::from([start]);
     seen[(start.y * w + start.x) as usize] = true;
-    while let Some(here) = todo.pop() {
+    while let Some(here) = todo.pop_front() {
         for &(dx, dy) in neighbour_offsets(shape, here) {
             let next = here.offset(dx, dy);
             if next.x < 0 || next.y < 0 || next.x >= w || next.y >= h || seen[(next.y * w + next.x) as usize] {
@@ -298,7 +299,7 @@ pub fn may_end_on_any(view: &RulesView, mover: usize, mut wanted: impl FnMut(Gri
             if clear && next != start && wanted(next) {
                 return true;
             }
-            todo.push(next);
+            todo.push_back(next);
         }
     }
     false
