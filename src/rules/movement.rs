@@ -59,6 +59,9 @@ pub struct MoveRange {
     /// Per state (square × diagonal parity): cost in feet, or UNSEEN.
     cost: Vec<u32>,
     provoked: Vec<UnitMask>,
+    /// Per state: how many foes `provoked` names (kept beside it: the search compares it
+    /// at every step).
+    provoking: Vec<u8>,
     parent: Vec<u32>,
 }
 
@@ -118,6 +121,7 @@ fn search(
         height: wh,
         cost: vec![UNSEEN; states],
         provoked: vec![0; states],
+        provoking: vec![0; states],
         parent: vec![UNSEEN; states],
     };
     let step = view.field.variant.grid().step;
@@ -181,7 +185,7 @@ fn search(
         pending -= 1;
         let state = state as usize;
         let cost = (at * 5) as u32;
-        if cost != range.cost[state] || count != range.provoked[state].count_ones() {
+        if cost != range.cost[state] || count != u32::from(range.provoking[state]) {
             continue;
         }
         let here = GridPos::new(ox + (state / 2) as i32 % ww, oy + (state / 2) as i32 / ww);
@@ -202,6 +206,7 @@ fn search(
             MoveMode::Step => 0,
         };
         let provoked = range.provoked[state] | leaving;
+        let new_count = provoked.count_ones();
         for &(dx, dy) in neighbour_offsets(shape, here) {
             let next = here.offset(dx, dy);
             if next.x < ox || next.y < oy || next.x > wx || next.y > wy {
@@ -228,11 +233,11 @@ fn search(
             }
             let new_parity = if diagonal { 1 - parity } else { parity };
             let ns = idx(next) * 2 + new_parity;
-            let new_count = provoked.count_ones();
-            let old = (range.cost[ns], range.provoked[ns].count_ones());
+            let old = (range.cost[ns], u32::from(range.provoking[ns]));
             if (new_cost, new_count) < old {
                 range.cost[ns] = new_cost;
                 range.provoked[ns] = provoked;
+                range.provoking[ns] = new_count as u8;
                 range.parent[ns] = state as u32;
                 buckets[(new_cost / 5) as usize % RING].push((ns as u32, new_count));
                 pending += 1;
@@ -245,7 +250,7 @@ fn search(
         for &(state, _) in buckets.iter().flatten() {
             let s = state as usize;
             if range.cost[s] != UNSEEN && range.cost[s] > bound {
-                (range.cost[s], range.provoked[s], range.parent[s]) = (UNSEEN, 0, UNSEEN);
+                (range.cost[s], range.provoked[s], range.provoking[s], range.parent[s]) = (UNSEEN, 0, 0, UNSEEN);
             }
         }
         range.budget_ft = bound;
@@ -333,9 +338,7 @@ impl MoveRange {
             return None;
         }
         let base = (y * self.width + x) as usize * 2;
-        (base..base + 2)
-            .filter(|&s| self.cost[s] != UNSEEN)
-            .min_by_key(|&s| (self.cost[s], self.provoked[s].count_ones()))
+        (base..base + 2).filter(|&s| self.cost[s] != UNSEEN).min_by_key(|&s| (self.cost[s], self.provoking[s]))
     }
 
     /// Cost in feet to reach `dest` (as a place to pass through), if reachable.
