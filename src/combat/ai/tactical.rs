@@ -71,7 +71,8 @@ enum Horizon {
     /// Short-sighted: blows that pay only later (a few strikes on a big foe) weigh less than
     /// the risk run now, so it stays out of fights it should join.
     Turns { turns: u32, commands: u32 },
-    /// To the battle's end, at most `commands` (fewer in a large battle, `Budget::for_size`):
+    /// To the battle's end, at most `commands` (fewer in a large battle, `Budget::for_size`,
+    /// and there fewer still where many lines share a decision, `Budget::fitted`):
     /// after the acting unit's opportunity, every unit plays as the greedy AI. Each line is
     /// weighed by what it wins if all play on plainly, so choosing the best improves on
     /// greedy's own line (a rollout policy). Where `far_stand` (a large battle, whose
@@ -134,7 +135,23 @@ impl Budget {
         }
         self
     }
+
+    /// The budget for a decision among `candidates` lines: in a large battle, whose playouts
+    /// stop short of the end anyway, each playout is cut so that every candidate's first
+    /// pair fits within the decision's commands (at least [`SHORTEST_PLAYOUT`]). Otherwise a
+    /// unit with many lines (a strike and each maneuver at each of several foes in reach)
+    /// spends several times its budget on first pairs alone.
+    fn fitted(mut self, candidates: usize) -> Budget {
+        if let Horizon::End { commands, far_stand: true } = &mut self.horizon {
+            let share = self.commands_per_decision / (2 * candidates.max(1) as u32);
+            *commands = (*commands).min(share.max(SHORTEST_PLAYOUT));
+        }
+        self
+    }
 }
+
+/// The fewest commands a large battle's playout is cut to, however many lines there are.
+const SHORTEST_PLAYOUT: u32 = 20;
 
 /// The most units a battle may have for the whole budget (every fair level has at most 10).
 const FULL_BUDGET_UNITS: u32 = 12;
@@ -253,6 +270,7 @@ impl Ai for Tactical {
         // left it fresh): no second standing order.
         let ordered = self.held.is_some_and(|held| held.when == Opportunity::now(battle, actor));
         let mut candidates = gather(&battle.read(), actor, budget.behaviours, budget.every_target, ordered);
+        let budget = budget.fitted(candidates.len());
         let who = battle.read().fighters.combatant[actor].id.clone();
         if candidates.len() == 1 {
             let only = candidates.pop().expect("one candidate");
@@ -448,6 +466,28 @@ mod tests {
             assert!(matches!(budget.horizon, Horizon::End { commands: c, far_stand: f } if (c, f) == (commands, far)));
             assert_eq!(budget.commands_per_decision, 4_000 * 12 / units.max(12) as u32);
         }
+    }
+
+    /// In a large battle every candidate's first pair fits the decision's commands: the
+    /// playouts are cut to the share of each (at least 20 commands); a small battle's run to
+    /// the end whatever the number of candidates.
+    #[test]
+    fn a_large_battles_playouts_are_cut_so_every_first_pair_fits_the_budget() {
+        let length = |units: usize, candidates: usize| match Difficulty::Normal
+            .budget()
+            .for_size(units)
+            .fitted(candidates)
+            .horizon
+        {
+            Horizon::End { commands, .. } => commands,
+            Horizon::Turns { .. } => unreachable!("normal plays to the end"),
+        };
+        // Great melee's 40 units: 1,200 commands a decision, playouts of 180 at most.
+        assert_eq!(length(40, 3), 180);
+        assert_eq!(length(40, 23), 1_200 / 46);
+        assert!(2 * 23 * length(40, 23) <= 1_200);
+        assert_eq!(length(40, 100), 20);
+        assert_eq!(length(10, 23), 600);
     }
 
     #[test]
