@@ -8,6 +8,7 @@ use super::behaviours::Behaviour;
 use super::{first_things, greedy};
 use crate::combat::command::Command;
 use crate::combat::{Battle, BattleWorld};
+use crate::grid::Footprint;
 
 /// Plays on through `actor`'s opportunity after its turn has come round `turns` times (or
 /// `cap` commands): `actor` gives `opening`, then fights by `behaviour`, its allies by the
@@ -26,7 +27,7 @@ pub(super) fn for_turns(
     let (mut cycles, mut was_acting) = (0, true);
     let mut commands = 0;
     let mut opened = false;
-    let within = within_a_turn(&scratch.read());
+    let fight = Fight::of(&scratch.read(), actor);
     let last_round = scratch.clock().round + turns + 1;
     while !scratch.is_over() && commands < cap {
         let Some(now) = scratch.actor() else { break };
@@ -45,7 +46,7 @@ pub(super) fn for_turns(
             match (now == actor, opened) {
                 (true, false) => opening.clone(),
                 (true, true) => behaviour.command(&b, now),
-                (false, _) if beyond(&b, now, actor, within) => standing_by(&b, now),
+                (false, _) if fight.beyond(&b, now) => standing_by(&b, now),
                 (false, _) if b.fighters.side[now] == b.fighters.side[actor] => match plan.get(now) {
                     Some(Some(line)) => line.command(&b, now),
                     _ => greedy(&b, now),
@@ -75,7 +76,7 @@ pub(super) fn to_the_end(
     far_stand: bool,
 ) -> (f64, u32) {
     let (mut commands, mut opened, mut opening_over) = (0, false, false);
-    let within = far_stand.then(|| within_a_turn(&scratch.read()));
+    let fight = far_stand.then(|| Fight::of(&scratch.read(), actor));
     while !scratch.is_over() && commands < cap {
         let Some(now) = scratch.actor() else { break };
         opening_over |= opened && now != actor;
@@ -84,7 +85,7 @@ pub(super) fn to_the_end(
             match (now == actor && !opening_over, opened) {
                 (true, false) => opening.clone(),
                 (true, true) => behaviour.command(&b, now),
-                (false, _) if within.is_some_and(|within| beyond(&b, now, actor, within)) => standing_by(&b, now),
+                (false, _) if fight.is_some_and(|fight| fight.beyond(&b, now)) => standing_by(&b, now),
                 (false, _) => greedy(&b, now),
             }
         };
@@ -121,10 +122,26 @@ pub(super) fn within_a_turn(b: &Battle) -> u32 {
     fastest * 2 + 10
 }
 
-/// Whether `now` stands farther than `within` from `actor`: too far to touch its fight
-/// before its next turn.
-fn beyond(b: &Battle, now: usize, actor: usize, within: u32) -> bool {
-    b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), b.fighters.at(actor).footprint()) > within
+/// The acting unit's fight: where the actor stood as the playout began, and how far from
+/// there a unit may stand and still touch it before the actor's next turn. It stays there
+/// whatever the actor does in the playout: were it to follow the actor, a line that walks
+/// the actor away from its fight would leave every unit beyond it standing, and so stop the
+/// battle it left (and the losses it would have seen there).
+#[derive(Clone, Copy)]
+pub(super) struct Fight {
+    at: Footprint,
+    within: u32,
+}
+
+impl Fight {
+    pub(super) fn of(b: &Battle, actor: usize) -> Fight {
+        Fight { at: b.fighters.at(actor).footprint(), within: within_a_turn(b) }
+    }
+
+    /// Whether `now` stands too far from the fight to touch it before the actor's next turn.
+    fn beyond(&self, b: &Battle, now: usize) -> bool {
+        b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), self.at) > self.within
+    }
 }
 
 /// What a unit far from the actor's fight gives in a playout: only what cannot wait (a
@@ -160,6 +177,50 @@ mod tests {
     use crate::combat::BattleOptions;
     use crate::level::{Catalogue, Level};
     use crate::variants::RulesVariant;
+
+    /// The fight the far units stand out of stays where the acting unit stood as the playout
+    /// began: when the actor's line walks it away (here its longest move on Great melee),
+    /// the units near that square still count as in the fight, though some now stand too
+    /// far from the actor itself; were the fight to follow the actor, walking away would
+    /// stop the battle it left.
+    #[test]
+    fn the_fight_stays_where_the_actor_stood_when_the_playout_began() {
+        let cat = Catalogue::builtin();
+        let level = Level::load(format!("{}/levels/great-melee.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
+        for v in [RulesVariant::D20Classic, RulesVariant::FourActions] {
+            let mut battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
+            let actor = battle.actor().expect("someone acts");
+            let (fight, start, away) = {
+                let b = battle.read();
+                let start = b.fighters.at(actor).footprint();
+                let range = b.move_range(actor, crate::rules::MoveMode::Move, u32::MAX / 4);
+                let metric = b.variant.range_metric();
+                let (away, _, _) = range
+                    .destinations(&b.view())
+                    .into_iter()
+                    .filter(|&(_, cost, _)| {
+                        cost <= crate::rules::movement::allowance_ft(&b.view(), actor, crate::rules::MoveMode::Move)
+                    })
+                    .max_by_key(|&(p, _, _)| metric.footprint_ft(Footprint::new(p, start.side), start))
+                    .expect("somewhere to go");
+                (Fight::of(&b, actor), start, away)
+            };
+            battle.execute(Command::Move { to: away }).expect("the move is legal");
+            let b = battle.read();
+            let metric = b.variant.range_metric();
+            let distances = |u: usize| {
+                let at = b.fighters.at(u).footprint();
+                (metric.footprint_ft(at, start), metric.footprint_ft(at, b.fighters.at(actor).footprint()))
+            };
+            let mut left_behind = 0;
+            for u in (0..b.fighters.len()).filter(|&u| u != actor) {
+                let (start_ft, actor_ft) = distances(u);
+                assert_eq!(fight.beyond(&b, u), start_ft > fight.within, "{v}: {}", b.fighters.combatant[u].id);
+                left_behind += usize::from(start_ft <= fight.within && actor_ft > fight.within);
+            }
+            assert!(left_behind > 0, "{v}: the move leaves some of the fight farther than that from the actor");
+        }
+    }
 
     /// In a battle too large for playouts to its end (Great melee's 40 units), the units that
     /// stay too far from the acting unit to touch its fight give only what cannot wait: over
