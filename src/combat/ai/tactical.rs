@@ -137,18 +137,27 @@ impl Budget {
     }
 
     /// The budget for a decision among `candidates` lines: in a large battle, whose playouts
-    /// stop short of the end anyway, each playout is cut so that every candidate's first
-    /// pair fits within the decision's commands (at least [`SHORTEST_PLAYOUT`]). Otherwise a
-    /// unit with many lines (a strike and each maneuver at each of several foes in reach)
-    /// spends several times its budget on first pairs alone.
+    /// stop short of the end anyway, each playout is cut so that [`LARGE_BATTLE_PAIRS`] pairs
+    /// of every candidate fit within the decision's commands (at least [`SHORTEST_PLAYOUT`]).
+    /// Otherwise a unit with many lines (a strike and each maneuver at each of several foes
+    /// in reach) spends several times its budget on first pairs alone, and weighs each line
+    /// on one pair, whose luck in a battle of 40 swamps the margin asked of it.
     fn fitted(mut self, candidates: usize) -> Budget {
         if let Horizon::End { commands, far_stand: true } = &mut self.horizon {
-            let share = self.commands_per_decision / (2 * candidates.max(1) as u32);
+            let share = self.commands_per_decision / (2 * LARGE_BATTLE_PAIRS * candidates.max(1) as u32);
             *commands = (*commands).min(share.max(SHORTEST_PLAYOUT));
         }
         self
     }
+
+    /// Whether its playouts stop short of the battle's end (a large battle's).
+    fn cut_short(&self) -> bool {
+        matches!(self.horizon, Horizon::End { far_stand: true, .. })
+    }
 }
+
+/// The pairs of playouts of every candidate a large battle's decision makes room for.
+const LARGE_BATTLE_PAIRS: u32 = 3;
 
 /// The fewest commands a large battle's playout is cut to, however many lines there are.
 const SHORTEST_PLAYOUT: u32 = 20;
@@ -335,14 +344,7 @@ impl Ai for Tactical {
         // The plain line (close and strike) unless another beats it pair by pair (the same
         // dice) by more than the pairs' spread allows to luck.
         let baseline = candidates[plain].score;
-        let mut best = (plain, 0.0);
-        for (i, row) in pairs_of.iter().enumerate().filter(|&(i, _)| i != plain) {
-            let gain = paired_gain(row, &pairs_of[plain]);
-            if gain.lower() > 0.0 && gain.mean > best.1 {
-                best = (i, gain.mean);
-            }
-        }
-        let best = best.0;
+        let best = best_line(&pairs_of, plain, budget.cut_short());
         self.scored = candidates
             .iter()
             .enumerate()
@@ -424,6 +426,23 @@ impl Gain {
     }
 }
 
+/// The line chosen, given each candidate's score pair by pair: the plain one unless another
+/// beats it over the same dice by more than the pairs' spread allows to luck (the one that
+/// beats it by most). Where the playouts are `cut_short` (a large battle), a line weighed
+/// on a single pair (too many lines for more) is not chosen: one pair's luck in a battle
+/// of dozens swamps the margin asked of it.
+fn best_line(pairs_of: &[Vec<f64>], plain: usize, cut_short: bool) -> usize {
+    let mut best = (plain, 0.0);
+    let weighed = |row: &Vec<f64>| !cut_short || row.len() >= 2;
+    for (i, row) in pairs_of.iter().enumerate().filter(|&(i, row)| i != plain && weighed(row)) {
+        let gain = paired_gain(row, &pairs_of[plain]);
+        if gain.lower() > 0.0 && gain.mean > best.1 {
+            best = (i, gain.mean);
+        }
+    }
+    best.0
+}
+
 fn paired_gain(ours: &[f64], theirs: &[f64]) -> Gain {
     let gains: Vec<f64> = ours.iter().zip(theirs).map(|(a, b)| a - b).collect();
     let n = gains.len() as f64;
@@ -455,7 +474,7 @@ fn mix(a: u64, b: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Difficulty, Horizon, paired_gain};
+    use super::{Difficulty, Horizon, best_line, paired_gain};
 
     /// Up to 12 units a playout runs to the battle's end with every unit; above, the budget
     /// shrinks in proportion (Great melee's 40: 3 in 10) and the far units stand.
@@ -468,11 +487,11 @@ mod tests {
         }
     }
 
-    /// In a large battle every candidate's first pair fits the decision's commands: the
+    /// In a large battle three pairs of every candidate fit the decision's commands: the
     /// playouts are cut to the share of each (at least 20 commands); a small battle's run to
     /// the end whatever the number of candidates.
     #[test]
-    fn a_large_battles_playouts_are_cut_so_every_first_pair_fits_the_budget() {
+    fn a_large_battles_playouts_are_cut_so_three_pairs_of_every_line_fit_the_budget() {
         let length = |units: usize, candidates: usize| match Difficulty::Normal
             .budget()
             .for_size(units)
@@ -483,11 +502,24 @@ mod tests {
             Horizon::Turns { .. } => unreachable!("normal plays to the end"),
         };
         // Great melee's 40 units: 1,200 commands a decision, playouts of 180 at most.
-        assert_eq!(length(40, 3), 180);
-        assert_eq!(length(40, 23), 1_200 / 46);
-        assert!(2 * 23 * length(40, 23) <= 1_200);
-        assert_eq!(length(40, 100), 20);
+        assert_eq!(length(40, 1), 180);
+        assert_eq!(length(40, 2), 1_200 / 12);
+        assert_eq!(length(40, 5), 1_200 / 30);
+        assert!(3 * 2 * 5 * length(40, 5) <= 1_200);
+        assert_eq!(length(40, 23), 20);
         assert_eq!(length(10, 23), 600);
+    }
+
+    /// A line far ahead on its one pair is chosen in a small battle (beyond the margin) but
+    /// not in a large one; ahead steadily over three pairs, in both.
+    #[test]
+    fn a_large_battle_chooses_no_line_on_a_single_pair() {
+        let one_pair = [vec![1.0], vec![3.0]];
+        assert_eq!(best_line(&one_pair, 0, false), 1);
+        assert_eq!(best_line(&one_pair, 0, true), 0);
+        let steady = [vec![1.0, 2.0, 0.5], vec![1.5, 2.4, 1.1]];
+        assert_eq!(best_line(&steady, 0, true), 1);
+        assert_eq!(best_line(&steady, 0, false), 1);
     }
 
     #[test]
