@@ -141,7 +141,7 @@ impl Budget {
     /// of every candidate fit within the decision's commands (at least [`SHORTEST_PLAYOUT`]).
     /// Otherwise a unit with many lines (a strike and each maneuver at each of several foes
     /// in reach) spends several times its budget on first pairs alone, and weighs each line
-    /// on one pair, whose luck in a battle of 40 swamps the margin asked of it.
+    /// on one pair, whose luck in a large battle swamps the margin asked of it.
     fn fitted(mut self, candidates: usize) -> Budget {
         if let Horizon::End { commands, far_stand: true } = &mut self.horizon {
             let share = self.commands_per_decision / (2 * LARGE_BATTLE_PAIRS * candidates.max(1) as u32);
