@@ -143,19 +143,18 @@ fn approach_searching(b: &Battle, actor: usize, foes: &[usize], whole: bool) -> 
                 )),
             };
             let mut candidates = range.destinations(&view);
-            candidates.sort_by_key(|&(p, cost, provokes)| (cost, provokes, p));
+            candidates.sort_unstable_by_key(|&(p, cost, provokes)| (cost, provokes, p));
             let &(goal, goal_cost, _) = candidates.iter().find(|(p, _, _)| can_attack_from(*p))?;
-            Some((range, candidates, goal, goal_cost))
+            Some((range, goal, goal_cost))
         })
         .flatten();
-    if let Some((whole, candidates, goal, goal_cost)) = found
+    if let Some((whole, goal, goal_cost)) = found
         && let Ok(plan) = whole.plan_to(&view, goal)
     {
-        let cost_from_here: std::collections::BTreeMap<GridPos, u32> =
-            candidates.iter().map(|&(p, c, _)| (p, c)).collect();
         let ends: std::collections::BTreeSet<GridPos> = reachable.iter().map(|(p, _, _)| *p).collect();
+        // Asked only of squares a move may end on (`ends`): its cost in the whole way's search.
         let at_striking_distance =
-            |p: &GridPos| cost_from_here.get(p).is_some_and(|&c| goal_cost.saturating_sub(c) <= allowance);
+            |p: &GridPos| whole.cost_to(*p).is_some_and(|c| goal_cost.saturating_sub(c) <= allowance);
         if last_move && let Some(p) = plan.squares.iter().find(|p| ends.contains(p) && at_striking_distance(p)) {
             return Some(*p);
         }

@@ -117,7 +117,7 @@ pub(super) fn give(scratch: &mut BattleWorld, now: usize, cmd: Command) {
 
 /// How far apart two units can be and still meet before the actor's next turn: the fastest
 /// unit's double move, and a reach.
-pub(super) fn within_a_turn(b: &Battle) -> u32 {
+fn within_a_turn(b: &Battle) -> u32 {
     let fastest = b.fighters.iter().map(|f| f.stats().def.speed_ft).max().unwrap_or(30);
     fastest * 2 + 10
 }
@@ -128,13 +128,13 @@ pub(super) fn within_a_turn(b: &Battle) -> u32 {
 /// the actor away from its fight would leave every unit beyond it standing, and so stop the
 /// battle it left (and the losses it would have seen there).
 #[derive(Clone, Copy)]
-pub(super) struct Fight {
+struct Fight {
     at: Footprint,
     within: u32,
 }
 
 impl Fight {
-    pub(super) fn of(b: &Battle, actor: usize) -> Fight {
+    fn of(b: &Battle, actor: usize) -> Fight {
         Fight { at: b.fighters.at(actor).footprint(), within: within_a_turn(b) }
     }
 
