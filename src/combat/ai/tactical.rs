@@ -75,10 +75,12 @@ enum Horizon {
     /// and there fewer still where many lines share a decision, `Budget::fitted`):
     /// after the acting unit's opportunity, every unit plays as the greedy AI. Each line is
     /// weighed by what it wins if all play on plainly, so choosing the best improves on
-    /// greedy's own line (a rollout policy). Where `far_stand` (a large battle, whose
-    /// playouts stop short of the end), units too far to touch the actor's fight before its
-    /// next turn give only what cannot wait, as in the short playouts.
-    End { commands: u32, far_stand: bool },
+    /// greedy's own line (a rollout policy). Where `large` (a battle of more than
+    /// [`FULL_BUDGET_UNITS`], whose playouts stop short of the end), units too far to touch
+    /// the actor's fight before its next turn give only what cannot wait, as in the short
+    /// playouts; each playout is cut so that a few pairs of every line fit the budget
+    /// (`Budget::fitted`); and no line weighed on a single pair is chosen (`best_line`).
+    End { commands: u32, large: bool },
 }
 
 impl Difficulty {
@@ -106,7 +108,7 @@ impl Difficulty {
                 behaviours: &Behaviour::ALL,
                 samples: 24,
                 commands_per_decision: 4_000,
-                horizon: Horizon::End { commands: 600, far_stand: false },
+                horizon: Horizon::End { commands: 600, large: false },
                 every_target: true,
                 thrifty: true,
             },
@@ -128,9 +130,9 @@ impl Budget {
         if units > FULL_BUDGET_UNITS {
             let scaled = |commands: u32| commands * FULL_BUDGET_UNITS / units;
             self.commands_per_decision = scaled(self.commands_per_decision);
-            if let Horizon::End { commands, far_stand } = &mut self.horizon {
+            if let Horizon::End { commands, large } = &mut self.horizon {
                 *commands = scaled(*commands);
-                *far_stand = true;
+                *large = true;
             }
         }
         self
@@ -143,7 +145,7 @@ impl Budget {
     /// in reach) spends several times its budget on first pairs alone, and weighs each line
     /// on one pair, whose luck in a large battle swamps the margin asked of it.
     fn fitted(mut self, candidates: usize) -> Budget {
-        if let Horizon::End { commands, far_stand: true } = &mut self.horizon {
+        if let Horizon::End { commands, large: true } = &mut self.horizon {
             let share = self.commands_per_decision / (2 * LARGE_BATTLE_PAIRS * candidates.max(1) as u32);
             *commands = (*commands).min(share.max(SHORTEST_PLAYOUT));
         }
@@ -152,7 +154,7 @@ impl Budget {
 
     /// Whether its playouts stop short of the battle's end (a large battle's).
     fn cut_short(&self) -> bool {
-        matches!(self.horizon, Horizon::End { far_stand: true, .. })
+        matches!(self.horizon, Horizon::End { large: true, .. })
     }
 }
 
@@ -408,7 +410,7 @@ fn playout(
 ) -> (f64, u32) {
     match budget.horizon {
         Horizon::Turns { turns, commands } => for_turns(scratch, (actor, opening, behaviour), plan, turns, commands),
-        Horizon::End { commands, far_stand } => to_the_end(scratch, (actor, opening, behaviour), commands, far_stand),
+        Horizon::End { commands, large } => to_the_end(scratch, (actor, opening, behaviour), commands, large),
     }
 }
 
@@ -480,9 +482,9 @@ mod tests {
     /// shrinks in proportion (Great melee's 40: 3 in 10) and the far units stand.
     #[test]
     fn a_large_battle_gets_a_smaller_budget_and_playouts_in_which_far_units_stand() {
-        for (units, commands, far) in [(10, 600, false), (12, 600, false), (40, 180, true)] {
+        for (units, commands, large) in [(10, 600, false), (12, 600, false), (40, 180, true)] {
             let budget = Difficulty::Normal.budget().for_size(units);
-            assert!(matches!(budget.horizon, Horizon::End { commands: c, far_stand: f } if (c, f) == (commands, far)));
+            assert!(matches!(budget.horizon, Horizon::End { commands: c, large: l } if (c, l) == (commands, large)));
             assert_eq!(budget.commands_per_decision, 4_000 * 12 / units.max(12) as u32);
         }
     }
