@@ -152,8 +152,8 @@ impl Budget {
         self
     }
 
-    /// Whether its playouts stop short of the battle's end (a large battle's).
-    fn cut_short(&self) -> bool {
+    /// Whether it is a large battle's (see `Horizon::End`).
+    fn large(&self) -> bool {
         matches!(self.horizon, Horizon::End { large: true, .. })
     }
 }
@@ -346,7 +346,7 @@ impl Ai for Tactical {
         // The plain line (close and strike) unless another beats it pair by pair (the same
         // dice) by more than the pairs' spread allows to luck.
         let baseline = candidates[plain].score;
-        let best = best_line(&pairs_of, plain, budget.cut_short());
+        let best = best_line(&pairs_of, plain, budget.large());
         self.scored = candidates
             .iter()
             .enumerate()
@@ -430,12 +430,12 @@ impl Gain {
 
 /// The line chosen, given each candidate's score pair by pair: the plain one unless another
 /// beats it over the same dice by more than the pairs' spread allows to luck (the one that
-/// beats it by most). Where the playouts are `cut_short` (a large battle), a line weighed
-/// on a single pair (too many lines for more) is not chosen: one pair's luck in a battle
-/// of dozens swamps the margin asked of it.
-fn best_line(pairs_of: &[Vec<f64>], plain: usize, cut_short: bool) -> usize {
+/// beats it by most). In a `large` battle, whose playouts stop short of the end, a line
+/// weighed on a single pair (too many lines for more) is not chosen: one pair's luck in a
+/// battle of dozens swamps the margin asked of it.
+fn best_line(pairs_of: &[Vec<f64>], plain: usize, large: bool) -> usize {
     let mut best = (plain, 0.0);
-    let weighed = |row: &Vec<f64>| !cut_short || row.len() >= 2;
+    let weighed = |row: &Vec<f64>| !large || row.len() >= 2;
     for (i, row) in pairs_of.iter().enumerate().filter(|&(i, row)| i != plain && weighed(row)) {
         let gain = paired_gain(row, &pairs_of[plain]);
         if gain.lower() > 0.0 && gain.mean > best.1 {
