@@ -263,6 +263,10 @@ pub struct AiHints {
     /// A phase holds two move actions: a second move that ends short of striking is
     /// better not made.
     pub second_move_may_wait: bool,
+    /// The side acts as one group (group initiative): a hold one of its units chooses
+    /// before the fight begins, the rest of the side keeps that round, and the hold is
+    /// weighed with the allies holding too.
+    pub side_holds_together: bool,
 }
 
 fn one() -> u32 {

@@ -1,5 +1,6 @@
 //! What the tactical AI names its lines in its reasons and on the overlay: a strike the
-//! search picked itself, and the intents it weighs where a round opens with declarations.
+//! search picked itself, the intents it weighs where a round opens with declarations, a
+//! standing order, and a side holding its ground together where it acts as one group.
 
 use super::*;
 use fivefoot::combat::ai::{Ai, AiKind, Difficulty, ScoredSquare, Tactical};
@@ -144,4 +145,53 @@ fn a_standing_order_to_dodge_is_weighed_named_and_followed_by_its_line() {
         }
     });
     assert!(orders > 0, "some blue unit gave a standing order");
+}
+
+/// osr-segments' sides act as groups (group initiative), so a side that holds its ground
+/// holds together: a unit weighs holding with its allies holding too, and once one chooses
+/// it before the fight begins, the rest of its side waits with it that round rather than
+/// walk in alone. On *melee-ring* (seed 4, red the tactical side) the red wolf chooses to
+/// hold and the sword and champion wait with it, named so. Under d20-classic, where each
+/// fighter acts on its own initiative, a hold binds nobody else: the red champion holds
+/// an attack and the wolf weighs its own line.
+#[test]
+fn where_the_side_acts_as_one_group_its_units_hold_together() {
+    let waits = |cmd: &Command| matches!(cmd, Command::EndTurn | Command::Hold { target: None });
+    let path = format!("{}/levels/melee-ring.ron", env!("CARGO_MANIFEST_DIR"));
+    let lvl = Level::load(path, &Catalogue::builtin()).unwrap();
+    for (v, seed) in [(RulesVariant::OsrSegments, 4), (RulesVariant::D20Classic, 1)] {
+        let mut brain = Tactical::new(Difficulty::Normal);
+        let mut b = BattleWorld::new(&lvl, &Catalogue::builtin(), v, seed, BattleOptions::default());
+        let (mut chosen, mut holds, mut with_side) = (None::<(u32, String)>, 0, 0);
+        for _ in 0..60 {
+            let Some(actor) = b.actor() else { break };
+            let cmd = if b.read().fighters.side[actor].0 == "red" {
+                let cmd = brain.decide(&mut b, actor);
+                let why = brain.reason().unwrap().to_string();
+                let (round, who) = (b.clock().round, b.read().fighters.combatant[actor].id.clone());
+                if why.starts_with(&format!("{who}: hold (")) {
+                    chosen = Some((round, who.clone()));
+                    holds += 1;
+                }
+                if why.contains("holds its ground with its side this round") {
+                    let (when, chooser) = chosen.clone().expect("a unit of the side chose to hold first");
+                    assert_eq!(when, round, "{v}: {why}");
+                    assert!(why.ends_with(&format!("as {chooser} chose")), "{v}: {why}");
+                    assert!(waits(&cmd), "{v}: {cmd:?}");
+                    with_side += 1;
+                }
+                cmd
+            } else {
+                AiKind::Greedy.make().decide(&mut b, actor)
+            };
+            if b.execute(cmd).is_err() {
+                b.execute(Command::EndTurn).unwrap();
+            }
+        }
+        assert!(holds > 0, "{v}: some red unit chose to hold");
+        match v {
+            RulesVariant::OsrSegments => assert_eq!(with_side, 2, "{v}: the sword and the champion held with the wolf"),
+            _ => assert_eq!(with_side, 0, "{v}: no unit held for another's choice"),
+        }
+    }
 }

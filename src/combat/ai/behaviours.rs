@@ -482,6 +482,16 @@ fn hold(b: &Battle, actor: usize, foes: &[usize]) -> Option<Command> {
     (!engaged).then(|| ready(b).unwrap_or(Command::EndTurn))
 }
 
+/// The hold's wait for `actor` now, if it would wait: a melee unit with nothing to do
+/// first, none of its side engaged (see `hold`). None for a shooter, which shoots.
+pub(super) fn hold_wait(b: &Battle, actor: usize) -> Option<Command> {
+    if first_things(b, actor).is_some() || b.fighters.wielded[actor].def.is_ranged() {
+        return None;
+    }
+    let foes = foes_of(b, actor);
+    hold(b, actor, &foes)
+}
+
 /// Reach: when a foe stands too close to strike (inside the reach ring of a glaive or a
 /// longspear) and none is in its reach, a step (where the variant has one: it draws no
 /// attack) to a square from which it can strike; else the move to such a square drawing the

@@ -63,7 +63,7 @@ pub(super) fn for_turns(
 
 /// Plays the scratch battle on from its snapshot to its end (or `cap` commands): `actor`
 /// gives `opening` and fights by `behaviour` through that opportunity, then every unit
-/// plays as the greedy AI; if `far_stand` (a large battle, whose playouts stop short of the
+/// plays as the greedy AI (its allies as `allies` says); if `far_stand` (a large battle, whose playouts stop short of the
 /// end), but a unit too far from the actor to touch its fight before the actor's next turn,
 /// which gives only what cannot wait (as in the short playouts): its walk across the board
 /// would cost a whole-board search a command and change little that the playout reaches.
@@ -72,6 +72,7 @@ pub(super) fn for_turns(
 pub(super) fn to_the_end(
     scratch: &mut BattleWorld,
     (actor, opening, behaviour): (usize, &Command, Behaviour),
+    allies: Allies,
     cap: u32,
     far_stand: bool,
 ) -> (f64, u32) {
@@ -86,6 +87,9 @@ pub(super) fn to_the_end(
                 (true, false) => opening.clone(),
                 (true, true) => behaviour.command(&b, now),
                 (false, _) if fight.is_some_and(|fight| fight.beyond(&b, now)) => standing_by(&b, now),
+                (false, _) if allies == Allies::Holding && b.fighters.side[now] == b.fighters.side[actor] => {
+                    Behaviour::Hold.command(&b, now)
+                }
                 (false, _) => greedy(&b, now),
             }
         };
@@ -105,6 +109,16 @@ pub(super) fn to_the_end(
 /// What winning the battle adds to a playout's score (in units standing): a line that
 /// wins with fewer left beats one that loses with more.
 pub(super) const WON: f64 = 2.0;
+
+/// How the acting unit's allies fight in a playout to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Allies {
+    /// As the greedy AI, as every foe does.
+    Greedy,
+    /// Holding their ground with the actor until anyone on either side is engaged (the
+    /// *hold* behaviour), then closing and striking: the line of a side that holds together.
+    Holding,
+}
 
 /// `now` gives `cmd` in a playout, rolling from its own stream of the dice; a command the
 /// rules refuse ends its turn instead.
@@ -248,7 +262,8 @@ mod tests {
             let snapshot = battle.snapshot_quiet();
             let mut scratch = BattleWorld::scratch(v, &[]);
             scratch.restore(&snapshot);
-            let (_, commands) = to_the_end(&mut scratch, (actor, &opening, Behaviour::Greedy), 40, true);
+            let (_, commands) =
+                to_the_end(&mut scratch, (actor, &opening, Behaviour::Greedy), Allies::Greedy, 40, true);
             assert_eq!(commands, 40, "{v}: the playout runs to its cap");
             let b = scratch.read();
             for &u in &far {

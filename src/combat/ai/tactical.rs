@@ -22,7 +22,7 @@
 
 use super::behaviours::Behaviour;
 use super::candidates::{Candidate, Line, attacks_drawn, gather, square_of};
-use super::playout::{for_turns, to_the_end};
+use super::playout::{Allies, for_turns, to_the_end};
 use super::reasons::{Standing, deed, reason};
 use super::{Ai, economy};
 use crate::combat::BattleWorld;
@@ -189,6 +189,10 @@ pub struct Tactical {
     /// The command chosen for an opportunity, put off for an action that comes first
     /// (`economy`, a standing order), when, and the reason it was chosen: it comes next.
     then: Option<(Opportunity, Command, String)>,
+    /// Where the side acts as one group (`AiHints::side_holds_together`): the round in which
+    /// one of its units chose to hold its ground with its side, and which unit; the rest
+    /// of the side holds with it that round rather than walk in alone.
+    side_holds: Option<(u32, String)>,
 }
 
 /// One opportunity of one unit: whose, and when.
@@ -223,6 +227,7 @@ impl Tactical {
             scored: Vec::new(),
             plan: Vec::new(),
             then: None,
+            side_holds: None,
         }
     }
 
@@ -270,6 +275,14 @@ impl Ai for Tactical {
             return self.thrifty(battle, actor, next);
         }
         self.scored.clear();
+        if let Some((round, chooser)) = &self.side_holds
+            && *round == battle.clock().round
+            && let Some(wait) = super::behaviours::hold_wait(&battle.read(), actor)
+        {
+            let who = battle.read().fighters.combatant[actor].id.clone();
+            self.reason = format!("{who}: holds its ground with its side this round, as {chooser} chose");
+            return wait;
+        }
         if let Some(line) = self.holding(battle, actor) {
             let command = line.command(&battle.read(), actor);
             let who = battle.read().fighters.combatant[actor].id.clone();
@@ -301,10 +314,12 @@ impl Ai for Tactical {
         // over, so the pair's luck cancels out. The first pair of every candidate shows how
         // long its playouts run; the rest of the budget of commands sets how many more pairs.
         let plan = &self.plan;
+        let together = battle.read().variant.numbers().ai.side_holds_together;
         let mut play = |c: &Candidate, sample: u32| {
             scratch.restore(snapshot);
             scratch.reseed_dice_per_roller(mix(decision, u64::from(sample / 2)), sample % 2 == 1);
-            playout(&mut scratch, actor, &c.command, c.behaviours[0], plan, &budget)
+            let allies = if together && holds_with_side(c) { Allies::Holding } else { Allies::Greedy };
+            playout(&mut scratch, actor, (&c.command, c.behaviours[0], allies), plan, &budget)
         };
         // Each candidate's score of each antithetic pair, pair by pair: the first pair of
         // every candidate shows how long its playouts run; the rest of the budget of
@@ -376,6 +391,9 @@ impl Ai for Tactical {
         let plain_command = candidates[plain].command.clone();
         let chosen = candidates.swap_remove(best);
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
+        if battle.read().variant.numbers().ai.side_holds_together && holds_with_side(&chosen) {
+            self.side_holds = Some((battle.clock().round, who.clone()));
+        }
         self.held = Some(Held { when: Opportunity::now(battle, actor), behaviour });
         let seats = battle.read().fighters.len();
         self.plan.resize(seats, None);
@@ -403,14 +421,13 @@ impl Ai for Tactical {
 fn playout(
     scratch: &mut BattleWorld,
     actor: usize,
-    opening: &Command,
-    behaviour: Behaviour,
+    (opening, behaviour, allies): (&Command, Behaviour, Allies),
     plan: &[Option<Behaviour>],
     budget: &Budget,
 ) -> (f64, u32) {
     match budget.horizon {
         Horizon::Turns { turns, commands } => for_turns(scratch, (actor, opening, behaviour), plan, turns, commands),
-        Horizon::End { commands, large } => to_the_end(scratch, (actor, opening, behaviour), commands, large),
+        Horizon::End { commands, large } => to_the_end(scratch, (actor, opening, behaviour), allies, commands, large),
     }
 }
 
@@ -455,6 +472,13 @@ fn paired_gain(ours: &[f64], theirs: &[f64]) -> Gain {
     }
     let var = gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0);
     Gain { mean, spread: (var / n).sqrt() }
+}
+
+/// Whether `c` is the hold's wait (its turn ended, or an attack readied, before the fight
+/// begins): where the side acts as one group, its allies hold with it in its playouts, and
+/// once chosen, for the rest of the round.
+fn holds_with_side(c: &Candidate) -> bool {
+    c.behaviours.contains(&Behaviour::Hold) && matches!(c.command, Command::EndTurn | Command::Hold { target: None })
 }
 
 /// The seed the decision's playouts start from: the same for every candidate, different for
