@@ -7,7 +7,8 @@
 //! the battle's snapshot restored into a scratch world of its variant and house rules, the
 //! acting unit giving that command and fighting on by its behaviour through its
 //! opportunity, then (from normal up) every unit as the greedy AI to the battle's end
-//! (`playout`). So
+//! (`playout`); where the side acts as one group (osr-segments), the hold's wait is played
+//! with the allies holding too, and once chosen the side keeps it that round. So
 //! each line is weighed by what it wins if everyone plays on plainly, and choosing the best
 //! improves on greedy's own line (a rollout policy). A line is chosen over closing and
 //! striking only when it beats it pair by pair, over the same dice, by more than the pairs'
