@@ -147,8 +147,9 @@ fn a_standing_order_to_dodge_is_weighed_named_and_followed_by_its_line() {
     assert!(orders > 0, "some blue unit gave a standing order");
 }
 
-/// osr-segments' sides act as groups (group initiative), so a side that holds its ground
-/// holds together: a unit weighs holding with its allies holding too, and once one chooses
+/// osr-segments' sides act as groups (source 003: "Each group will roll a d6. The group
+/// with the highest roll acts first during HIGH group initiative"), so a side that holds its
+/// ground holds together: a unit weighs holding with its allies holding too, and once one chooses
 /// it before the fight begins, the rest of its side waits with it that round rather than
 /// walk in alone. On *melee-ring* (seed 4, red the tactical side) the red wolf chooses to
 /// hold and the sword and champion wait with it, named so. Under d20-classic, where each

@@ -315,11 +315,19 @@ impl Ai for Tactical {
         // over, so the pair's luck cancels out. The first pair of every candidate shows how
         // long its playouts run; the rest of the budget of commands sets how many more pairs.
         let plan = &self.plan;
-        let together = battle.read().variant.numbers().ai.side_holds_together;
+        // Where the side acts as one group, the hold's wait (if the actor would wait now) is
+        // weighed with its allies holding too.
+        let side_wait = {
+            let b = battle.read();
+            b.variant.numbers().ai.side_holds_together.then(|| super::behaviours::hold_wait(&b, actor)).flatten()
+        };
+        let holds_with_side = |c: &Candidate| {
+            c.behaviours.contains(&Behaviour::Hold) && side_wait.as_ref().is_some_and(|w| *w == c.command)
+        };
         let mut play = |c: &Candidate, sample: u32| {
             scratch.restore(snapshot);
             scratch.reseed_dice_per_roller(mix(decision, u64::from(sample / 2)), sample % 2 == 1);
-            let allies = if together && holds_with_side(c) { Allies::Holding } else { Allies::Greedy };
+            let allies = if holds_with_side(c) { Allies::Holding } else { Allies::Greedy };
             playout(&mut scratch, actor, (&c.command, c.behaviours[0], allies), plan, &budget)
         };
         // Each candidate's score of each antithetic pair, pair by pair: the first pair of
@@ -392,7 +400,7 @@ impl Ai for Tactical {
         let plain_command = candidates[plain].command.clone();
         let chosen = candidates.swap_remove(best);
         let behaviour = chosen.behaviours.first().copied().unwrap_or(Behaviour::Greedy);
-        if battle.read().variant.numbers().ai.side_holds_together && holds_with_side(&chosen) {
+        if holds_with_side(&chosen) {
             self.side_holds = Some((battle.clock().round, who.clone()));
         }
         self.held = Some(Held { when: Opportunity::now(battle, actor), behaviour });
@@ -473,13 +481,6 @@ fn paired_gain(ours: &[f64], theirs: &[f64]) -> Gain {
     }
     let var = gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0);
     Gain { mean, spread: (var / n).sqrt() }
-}
-
-/// Whether `c` is the hold's wait (its turn ended, or an attack readied, before the fight
-/// begins): where the side acts as one group, its allies hold with it in its playouts, and
-/// once chosen, for the rest of the round.
-fn holds_with_side(c: &Candidate) -> bool {
-    c.behaviours.contains(&Behaviour::Hold) && matches!(c.command, Command::EndTurn | Command::Hold { target: None })
 }
 
 /// The seed the decision's playouts start from: the same for every candidate, different for
