@@ -433,7 +433,8 @@ fn end_screen(
         Some(w) => format!("{w} wins"),
         None => "Draw".to_string(),
     };
-    centred("Battle over").show(ctx, |ui| {
+    // Collapsible (its title bar's arrow), so the final board can be looked over.
+    centred("Battle over").collapsible(true).show(ctx, |ui| {
         ui.heading(headline);
         ui.label(format!("{} under {}", *b.level_name, b.variant.id()));
         let rounds = crate::control::vocabulary::rounds_word(b.variant);
