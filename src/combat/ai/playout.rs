@@ -64,9 +64,10 @@ pub(super) fn for_turns(
 /// Plays the scratch battle on from its snapshot to its end (or `cap` commands): `actor`
 /// gives `opening` and fights by `behaviour` through that opportunity, then every unit
 /// plays as the greedy AI (its allies as `allies` says); if `far_stand` (a large battle,
-/// whose playouts stop short of the end), but a unit too far from the actor to touch its fight before the actor's next turn,
-/// which gives only what cannot wait (as in the short playouts): its walk across the board
-/// would cost a whole-board search a command and change little that the playout reaches.
+/// whose playouts stop short of the end), but a unit too far from the actor to touch its
+/// fight before the actor's next turn, which gives only what cannot wait (as in the short
+/// playouts): its walk across the board would cost a whole-board search a command and
+/// change little that the playout reaches.
 /// Scores what `actor`'s side has left against the rest, and [`WON`] for the battle won
 /// (less for lost).
 pub(super) fn to_the_end(

@@ -278,11 +278,14 @@ impl Ai for Tactical {
         self.scored.clear();
         if let Some((round, chooser)) = &self.side_holds
             && *round == battle.clock().round
-            && let Some(wait) = super::behaviours::hold_wait(&battle.read(), actor)
         {
-            let who = battle.read().fighters.combatant[actor].id.clone();
-            self.reason = format!("{who}: holds its ground with its side this round, as {chooser} chose");
-            return wait;
+            let b = battle.read();
+            if let Some(wait) = super::behaviours::hold_wait(&b, actor) {
+                let who = &b.fighters.combatant[actor].id;
+                self.reason = format!("{who}: holds its ground with its side this round, as {chooser} chose");
+                // A wait like any other: what the turn leaves over comes first where it pays.
+                return self.thrifty(battle, actor, wait);
+            }
         }
         if let Some(line) = self.holding(battle, actor) {
             let command = line.command(&battle.read(), actor);
