@@ -67,6 +67,8 @@ pub struct TerrainMap {
     /// Walls and low walls as bit sets, for walking lines a row or column at a time.
     walls: BitGrid,
     low_walls: BitGrid,
+    /// Per square, what it does to a line of sight: 0 nothing, 1 low wall, 2 wall.
+    sight: Vec<u16>,
 }
 
 impl TerrainMap {
@@ -81,6 +83,7 @@ impl TerrainMap {
             blockers_sat: vec![],
             walls: BitGrid::default(),
             low_walls: BitGrid::default(),
+            sight: vec![],
         };
         map.rebuild_tables();
         map
@@ -149,6 +152,15 @@ impl TerrainMap {
         let at = |p: GridPos| self.cells[(p.y * self.width + p.x) as usize];
         self.walls = BitGrid::from_fn(self.width, self.height, |p| at(p) == Terrain::Wall);
         self.low_walls = BitGrid::from_fn(self.width, self.height, |p| at(p) == Terrain::LowWall);
+        self.sight = self
+            .cells
+            .iter()
+            .map(|t| match t {
+                Terrain::Wall => 2,
+                Terrain::LowWall => 1,
+                _ => 0,
+            })
+            .collect();
         let (w, h) = (self.width as usize + 1, self.height as usize + 1);
         self.walls_sat = vec![0; w * h];
         self.blockers_sat = vec![0; w * h];
@@ -191,6 +203,10 @@ impl TerrainMap {
     /// The low walls, as a bit set.
     pub fn low_walls(&self) -> &BitGrid {
         &self.low_walls
+    }
+    /// What each square does to a line of sight, row-major: 0 nothing, 1 low wall, 2 wall.
+    pub fn sight_codes(&self) -> &[u16] {
+        &self.sight
     }
     /// Whether any wall lies in the inclusive box of cells.
     pub fn any_wall_in(&self, min: GridPos, max: GridPos) -> bool {

@@ -241,33 +241,39 @@ impl Occupancy {
         let (w, h) = (terrain.width(), terrain.height());
         let mut cells = vec![None; (w * h) as usize];
         let mut marks = terrain.low_walls().clone();
+        let mut rows_held = vec![false; h as usize];
         for (i, u) in roster.units.iter().enumerate() {
             for c in u.footprint.cells() {
                 if terrain.in_bounds(c) {
                     cells[(c.y * w + c.x) as usize] = Some(i as u8);
+                    rows_held[c.y as usize] = true;
                     marks.insert(c);
                 }
             }
         }
+        // The summed-area table a row at a time: a row nobody stands on adds nothing, so
+        // it repeats the row above.
         let sw = w as usize + 1;
         let mut sat = vec![0u32; sw * (h as usize + 1)];
         for y in 0..h as usize {
+            let (above, row) = sat.split_at_mut((y + 1) * sw);
+            let (above, row) = (&above[y * sw..], &mut row[..sw]);
+            if !rows_held[y] {
+                row.copy_from_slice(above);
+                continue;
+            }
+            let mut run = 0;
             for x in 0..w as usize {
-                let v = u32::from(cells[y * w as usize + x].is_some());
-                let i = (y + 1) * sw + x + 1;
-                sat[i] = v + sat[i - 1] + sat[i - sw] - sat[i - sw - 1];
+                run += u32::from(cells[y * w as usize + x].is_some());
+                row[x + 1] = above[x + 1] + run;
             }
         }
-        let sight = (0..w * h)
-            .map(|i| {
-                let t: u16 = match terrain.get(GridPos::new(i % w, i / w)) {
-                    crate::grid::Terrain::Wall => 2,
-                    crate::grid::Terrain::LowWall => 1,
-                    _ => 0,
-                };
-                t | cells[i as usize].map_or(0, |u| (u as u16 + 1) << 8)
-            })
-            .collect();
+        let mut sight = terrain.sight_codes().to_vec();
+        for (code, unit) in sight.iter_mut().zip(&cells) {
+            if let Some(u) = unit {
+                *code |= (*u as u16 + 1) << 8;
+            }
+        }
         Occupancy { width: w, height: h, cells, sat, sight, marks }
     }
 

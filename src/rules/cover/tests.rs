@@ -176,3 +176,39 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// The occupancy the surveys walk agrees square by square with the terrain and the
+    /// footprints it was built from: who stands where, what each square does to sight,
+    /// and how many occupied squares any box holds.
+    #[test]
+    fn occupancy_agrees_with_the_terrain_and_the_footprints(seed in any::<u64>(), w in 1i32..14, h in 1i32..14, units in 0usize..9) {
+        let (field, roster, occupancy) = scene(seed, w, h, units, RulesVariant::D20Classic, 10);
+        let mut held = vec![None; (w * h) as usize];
+        for (i, u) in roster.units.iter().enumerate() {
+            for c in u.footprint.cells().filter(|&c| field.terrain.in_bounds(c)) {
+                held[(c.y * w + c.x) as usize] = Some(i);
+            }
+        }
+        let at = |x: i32, y: i32| held[(y * w + x) as usize];
+        for y in 0..h {
+            for x in 0..w {
+                let p = GridPos::new(x, y);
+                let terrain = match field.terrain.get(p) {
+                    crate::grid::Terrain::Wall => 2,
+                    crate::grid::Terrain::LowWall => 1,
+                    _ => 0,
+                };
+                prop_assert_eq!(occupancy.at(p), at(x, y));
+                prop_assert_eq!(occupancy.sight_at(p), (at(x, y), terrain));
+            }
+        }
+        for (x0, y0, x1, y1) in [(0, 0, w - 1, h - 1), (1, 1, w - 2, h - 2), (-2, 0, w / 2, h + 3), (w / 3, h / 2, w, h / 2)] {
+            let brute = (y0.max(0)..=y1.min(h - 1))
+                .flat_map(|y| (x0.max(0)..=x1.min(w - 1)).map(move |x| (x, y)))
+                .filter(|&(x, y)| at(x, y).is_some())
+                .count() as u32;
+            prop_assert_eq!(occupancy.count_in(GridPos::new(x0, y0), GridPos::new(x1, y1)), brute);
+        }
+    }
+}
