@@ -28,7 +28,7 @@ pub fn indices(mut mask: UnitMask) -> impl Iterator<Item = usize> {
 
 /// The squares a creature threatens: within `max_ft`, and beyond `inner_ft` if set
 /// (a reach weapon cannot hit adjacent foes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ReachBand {
     pub max_ft: u32,
     pub inner_ft: Option<u32>,

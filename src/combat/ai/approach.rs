@@ -87,8 +87,9 @@ fn within_band(
 /// Where one move should take the actor: a square from which it can attack (fewest
 /// provocations, then cheapest); failing that, the farthest square it can reach along
 /// the cheapest path to such a square; failing that, the square closest to a foe.
+/// Within a tactical decision the same question is answered once (`recall`).
 pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
-    approach_searching(b, actor, foes, false)
+    super::recall::recall(b, actor, foes, || approach_searching(b, actor, foes, false))
 }
 
 /// [`best_approach`]; with `whole`, the search for the whole way covers the whole board, and
@@ -349,5 +350,35 @@ mod tests {
             left_out += usize::from(!rules::movement::may_end_on_any(&view, unit, from));
         });
         assert!(left_out > 0, "some unit had no open square to attack from");
+    }
+
+    /// An approach recalled within a decision is the one a new search finds: over battles
+    /// played on by greedy disarming where it can (shooters, reach weapons, Large
+    /// creatures, every variant), each unit's approach with the ways of the whole battle
+    /// kept is the one searched afresh, and some are answered from what was kept.
+    #[test]
+    fn an_approach_recalled_is_the_one_searched_afresh() {
+        let disarming = |b: &Battle, actor| {
+            let foe = foes_of(b, actor).into_iter().find_map(|t| {
+                let disarm = Command::Disarm { target: b.fighters.combatant[t].id.clone() };
+                b.allows(&disarm).then_some(disarm)
+            });
+            foe.unwrap_or_else(|| super::super::greedy(b, actor))
+        };
+        let (mut asked, mut kept, mut recalling) = (0, 0, None);
+        let files = ["archers-walls.ron", "pike-ford.ron", "ogre-pit.ron", "hex-mirror.ron"];
+        over_battles(&files, 11, (200, 1), disarming, |file, v, b, unit| {
+            if recalling.as_ref().is_none_or(|(on, _)| *on != (file.to_string(), v)) {
+                // One battle's ways at a time: the last let go before the next are kept.
+                kept += super::super::recall::kept();
+                drop(recalling.take());
+                recalling = Some(((file.to_string(), v), super::super::recall::Recalling::begin()));
+            }
+            let foes = foes_of(b, unit);
+            assert_eq!(best_approach(b, unit, &foes), approach_searching(b, unit, &foes, false), "{file} {v}: {unit}");
+            asked += 1;
+        });
+        kept += super::super::recall::kept();
+        assert!(kept > 0 && kept < asked, "{kept} ways kept of {asked} asked");
     }
 }

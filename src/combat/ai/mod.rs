@@ -14,6 +14,7 @@ mod candidates;
 mod economy;
 mod playout;
 mod reasons;
+mod recall;
 pub mod tactical;
 
 use approach::can_reach_with_a_move;

@@ -266,6 +266,7 @@ impl Tactical {
 
 impl Ai for Tactical {
     fn decide(&mut self, battle: &mut BattleWorld, actor: usize) -> Command {
+        let _recalling = super::recall::Recalling::begin();
         // The command chosen, once what came first is done: the same decision, its reason
         // and its candidates on the overlay.
         if let Some((when, next, why)) = self.then.take()

@@ -1,0 +1,107 @@
+//! The approaches worked out during one tactical decision, kept while it lasts: its
+//! playouts begin from the same battle, and until the dice part them (a unit down, a
+//! move cut short) their units ask the way from the same squares again. An approach reads
+//! nothing of the battle but where everyone stands and what each can do there (the
+//! battlefield and the variant are the decision's own), so the way kept for the same
+//! question is the way a new search would find, and every decision is the same as without
+//! it.
+
+use crate::combat::Battle;
+use crate::grid::{Footprint, GridPos};
+use crate::rules::ReachBand;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Everything [`super::best_approach`] reads of the battle besides the battlefield and the
+/// variant.
+#[derive(PartialEq, Eq, Hash)]
+struct Question {
+    actor: usize,
+    foes: Vec<usize>,
+    /// It has moved this turn (hex-phases' last move stops at striking distance).
+    moved: bool,
+    /// Its reach with the weapon in hand, and whether that weapon shoots and how far.
+    reach: Option<ReachBand>,
+    shoots: (bool, u32),
+    /// Every unit as the rules see it: where it stands, whether it can act, what it
+    /// threatens, how fast it moves, whether it shoots.
+    units: Vec<(Footprint, bool, Option<ReachBand>, u32, bool)>,
+}
+
+impl Question {
+    fn of(b: &Battle, actor: usize, foes: &[usize]) -> Question {
+        let me = b.fighters.at(actor);
+        let weapon = &me.wielded().def;
+        Question {
+            actor,
+            foes: foes.to_vec(),
+            moved: b.budget().moves_taken() >= 1,
+            reach: b.reach_band(me),
+            shoots: (weapon.is_ranged(), weapon.range_increment_ft),
+            units: b
+                .view()
+                .roster
+                .units
+                .iter()
+                .map(|u| (u.footprint, u.able, u.threat, u.speed_ft, u.ranged))
+                .collect(),
+        }
+    }
+}
+
+/// A decision's questions at most: past it the kept ways are let go (a decision asks a few
+/// thousand).
+const KEPT_AT_MOST: usize = 50_000;
+
+thread_local! {
+    static KEPT: RefCell<Option<HashMap<Question, Option<GridPos>>>> = const { RefCell::new(None) };
+}
+
+/// While it lives (one decision, on this thread), the approaches worked out are kept.
+pub(super) struct Recalling;
+
+impl Recalling {
+    pub(super) fn begin() -> Recalling {
+        KEPT.with(|kept| *kept.borrow_mut() = Some(HashMap::new()));
+        Recalling
+    }
+}
+
+impl Drop for Recalling {
+    fn drop(&mut self) {
+        KEPT.with(|kept| *kept.borrow_mut() = None);
+    }
+}
+
+/// The approach `work` finds for `actor` toward `foes`, or the one it found for the same
+/// question earlier in this decision.
+pub(super) fn recall(
+    b: &Battle,
+    actor: usize,
+    foes: &[usize],
+    work: impl FnOnce() -> Option<GridPos>,
+) -> Option<GridPos> {
+    if KEPT.with(|kept| kept.borrow().is_none()) {
+        return work();
+    }
+    let question = Question::of(b, actor, foes);
+    if let Some(way) = KEPT.with(|kept| kept.borrow().as_ref().and_then(|k| k.get(&question).copied())) {
+        return way;
+    }
+    let way = work();
+    KEPT.with(|kept| {
+        if let Some(k) = kept.borrow_mut().as_mut() {
+            if k.len() >= KEPT_AT_MOST {
+                k.clear();
+            }
+            k.insert(question, way);
+        }
+    });
+    way
+}
+
+/// How many ways are kept now (none outside a decision).
+#[cfg(test)]
+pub(super) fn kept() -> usize {
+    KEPT.with(|kept| kept.borrow().as_ref().map_or(0, HashMap::len))
+}
