@@ -18,12 +18,17 @@ pub(crate) fn one_move(b: &Battle, actor: usize) -> Arc<rules::MoveRange> {
 /// Whether one move can take `actor` to a square with a foe within its reach (line of
 /// effect aside). No movement search when the box a move can cover meets none of the boxes
 /// from which the band reaches a foe: no square of the move is within reach then.
+/// Within a tactical decision the same question is answered once (`recall`).
 pub(super) fn can_reach_with_a_move(b: &Battle, actor: usize) -> bool {
+    let foes = foes_of(b, actor);
+    super::recall::reach(b, actor, &foes, || reaching_with_a_move(b, actor, &foes))
+}
+
+fn reaching_with_a_move(b: &Battle, actor: usize, foes: &[usize]) -> bool {
     let view = b.view();
     let Some(band) = b.reach_band(b.fighters.at(actor)) else {
         return false;
     };
-    let foes = foes_of(b, actor);
     let me = b.fighters.at(actor).footprint();
     let allowance = rules::allowance_ft(&view, actor, MoveMode::Move);
     let (lo, hi) = rules::movement::search_window(&view.field.terrain, me, allowance);
@@ -31,7 +36,7 @@ pub(super) fn can_reach_with_a_move(b: &Battle, actor: usize) -> bool {
         let (a, z) = band.origins_near(b.fighters.at(t).footprint(), me.side);
         a.x <= hi.x && lo.x <= z.x && a.y <= hi.y && lo.y <= z.y
     });
-    near && searched_reach(b, &view, actor, &foes, band, allowance)
+    near && searched_reach(b, &view, actor, foes, band, allowance)
 }
 
 /// Whether a square of `actor`'s move (the movement search with `allowance`) has one of
@@ -89,7 +94,7 @@ fn within_band(
 /// the cheapest path to such a square; failing that, the square closest to a foe.
 /// Within a tactical decision the same question is answered once (`recall`).
 pub(crate) fn best_approach(b: &Battle, actor: usize, foes: &[usize]) -> Option<GridPos> {
-    super::recall::recall(b, actor, foes, || approach_searching(b, actor, foes, false))
+    super::recall::way(b, actor, foes, || approach_searching(b, actor, foes, false))
 }
 
 /// [`best_approach`]; with `whole`, the search for the whole way covers the whole board, and
@@ -352,10 +357,11 @@ mod tests {
         assert!(left_out > 0, "some unit had no open square to attack from");
     }
 
-    /// An approach recalled within a decision is the one a new search finds: over battles
-    /// played on by greedy disarming where it can (shooters, reach weapons, Large
-    /// creatures, every variant), each unit's approach with the ways of the whole battle
-    /// kept is the one searched afresh, and some are answered from what was kept.
+    /// An approach recalled within a decision is the one a new search finds, and so is
+    /// whether one move reaches a foe: over battles played on by greedy disarming where it
+    /// can (shooters, reach weapons, Large creatures, every variant), each unit's answers
+    /// with those of the whole battle kept are the ones worked out afresh, and some are
+    /// answered from what was kept.
     #[test]
     fn an_approach_recalled_is_the_one_searched_afresh() {
         let disarming = |b: &Battle, actor| {
@@ -376,7 +382,8 @@ mod tests {
             }
             let foes = foes_of(b, unit);
             assert_eq!(best_approach(b, unit, &foes), approach_searching(b, unit, &foes, false), "{file} {v}: {unit}");
-            asked += 1;
+            assert_eq!(can_reach_with_a_move(b, unit), reaching_with_a_move(b, unit, &foes), "{file} {v}: {unit}");
+            asked += 2;
         });
         kept += super::super::recall::kept();
         assert!(kept > 0 && kept < asked, "{kept} ways kept of {asked} asked");

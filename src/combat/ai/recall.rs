@@ -1,10 +1,10 @@
 //! The approaches worked out during one tactical decision, kept while it lasts: its
 //! playouts begin from the same battle, and until the dice part them (a unit down, a
-//! move cut short) their units ask the way from the same squares again. An approach reads
-//! nothing of the battle but where everyone stands and what each can do there (the
-//! battlefield and the variant are the decision's own), so the way kept for the same
-//! question is the way a new search would find, and every decision is the same as without
-//! it.
+//! move cut short) their units ask the way from the same squares again. An approach (and
+//! whether one move reaches a foe) reads nothing of the battle but where everyone stands
+//! and what each can do there (the battlefield and the variant are the decision's own),
+//! so the answer kept for the same question is the one a new search would find, and every
+//! decision is the same as without it.
 
 use crate::combat::Battle;
 use crate::grid::{Footprint, GridPos};
@@ -53,8 +53,21 @@ impl Question {
 /// thousand).
 const KEPT_AT_MOST: usize = 50_000;
 
+/// The answers kept: the way toward the foes, and whether one move reaches one.
+#[derive(Default)]
+struct Kept {
+    ways: HashMap<Question, Option<GridPos>>,
+    reach: HashMap<Question, bool>,
+}
+
+impl Kept {
+    fn len(&self) -> usize {
+        self.ways.len() + self.reach.len()
+    }
+}
+
 thread_local! {
-    static KEPT: RefCell<Option<HashMap<Question, Option<GridPos>>>> = const { RefCell::new(None) };
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
 }
 
 /// While it lives (one decision, on this thread), the approaches worked out are kept.
@@ -62,7 +75,7 @@ pub(super) struct Recalling;
 
 impl Recalling {
     pub(super) fn begin() -> Recalling {
-        KEPT.with(|kept| *kept.borrow_mut() = Some(HashMap::new()));
+        KEPT.with(|kept| *kept.borrow_mut() = Some(Kept::default()));
         Recalling
     }
 }
@@ -75,33 +88,45 @@ impl Drop for Recalling {
 
 /// The approach `work` finds for `actor` toward `foes`, or the one it found for the same
 /// question earlier in this decision.
-pub(super) fn recall(
+pub(super) fn way(b: &Battle, actor: usize, foes: &[usize], work: impl FnOnce() -> Option<GridPos>) -> Option<GridPos> {
+    recall(b, actor, foes, |kept| &mut kept.ways, work)
+}
+
+/// Whether one move takes `actor` within reach of one of `foes`, as `work` finds it, or as
+/// it found it for the same question earlier in this decision.
+pub(super) fn reach(b: &Battle, actor: usize, foes: &[usize], work: impl FnOnce() -> bool) -> bool {
+    recall(b, actor, foes, |kept| &mut kept.reach, work)
+}
+
+fn recall<T: Copy>(
     b: &Battle,
     actor: usize,
     foes: &[usize],
-    work: impl FnOnce() -> Option<GridPos>,
-) -> Option<GridPos> {
+    answers: fn(&mut Kept) -> &mut HashMap<Question, T>,
+    work: impl FnOnce() -> T,
+) -> T {
     if KEPT.with(|kept| kept.borrow().is_none()) {
         return work();
     }
     let question = Question::of(b, actor, foes);
-    if let Some(way) = KEPT.with(|kept| kept.borrow().as_ref().and_then(|k| k.get(&question).copied())) {
-        return way;
+    let known = KEPT.with(|kept| kept.borrow_mut().as_mut().and_then(|k| answers(k).get(&question).copied()));
+    if let Some(answer) = known {
+        return answer;
     }
-    let way = work();
+    let answer = work();
     KEPT.with(|kept| {
         if let Some(k) = kept.borrow_mut().as_mut() {
             if k.len() >= KEPT_AT_MOST {
-                k.clear();
+                *k = Kept::default();
             }
-            k.insert(question, way);
+            answers(k).insert(question, answer);
         }
     });
-    way
+    answer
 }
 
-/// How many ways are kept now (none outside a decision).
+/// How many answers are kept now (none outside a decision).
 #[cfg(test)]
 pub(super) fn kept() -> usize {
-    KEPT.with(|kept| kept.borrow().as_ref().map_or(0, HashMap::len))
+    KEPT.with(|kept| kept.borrow().as_ref().map_or(0, Kept::len))
 }
