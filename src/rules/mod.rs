@@ -8,6 +8,7 @@ pub mod dice;
 pub mod flanking;
 pub mod forced;
 pub mod movement;
+pub mod recalled;
 pub mod roster;
 pub mod threat;
 

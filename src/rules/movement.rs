@@ -10,7 +10,7 @@ use super::roster::{UnitMask, bit, indices};
 use crate::grid::{Footprint, GridPos, Shape, neighbour_offsets};
 
 /// What kind of movement is asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveMode {
     /// A move action: up to the variant's move allowance, provoking as it goes.
     Move,

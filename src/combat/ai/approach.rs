@@ -357,8 +357,9 @@ mod tests {
         assert!(left_out > 0, "some unit had no open square to attack from");
     }
 
-    /// An approach recalled within a decision is the one a new search finds, and so is
-    /// whether one move reaches a foe: over battles played on by greedy disarming where it
+    /// An approach recalled within a decision is the one a new search finds, and so are
+    /// whether one move reaches a foe, the move's range and the cover against each foe
+    /// (`rules::recalled`): over battles played on by greedy disarming where it
     /// can (shooters, reach weapons, Large creatures, every variant), each unit's answers
     /// with those of the whole battle kept are the ones worked out afresh, and some are
     /// answered from what was kept.
@@ -383,6 +384,14 @@ mod tests {
             let foes = foes_of(b, unit);
             assert_eq!(best_approach(b, unit, &foes), approach_searching(b, unit, &foes, false), "{file} {v}: {unit}");
             assert_eq!(can_reach_with_a_move(b, unit), reaching_with_a_move(b, unit, &foes), "{file} {v}: {unit}");
+            // What the rules keep: the move's range and the cover against each foe.
+            let view = b.view();
+            let allowance = rules::allowance_ft(&view, unit, MoveMode::Move);
+            let fresh = rules::movement_range(&view, unit, MoveMode::Move, allowance);
+            assert_eq!(one_move(b, unit).destinations(&view), fresh.destinations(&view), "{file} {v}: {unit}");
+            for &t in &foes {
+                assert_eq!(b.cover_between(unit, t), rules::cover_between(&view, unit, t, false), "{file} {v}: {unit}");
+            }
             asked += 2;
         });
         kept += super::super::recall::kept();

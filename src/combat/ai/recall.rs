@@ -70,13 +70,16 @@ thread_local! {
     static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
 }
 
-/// While it lives (one decision, on this thread), the approaches worked out are kept.
-pub(super) struct Recalling;
+/// While it lives (one decision, on this thread), the approaches worked out are kept, and
+/// the movement ranges and covers the rules work out (`rules::recalled`).
+pub(super) struct Recalling {
+    _rules: crate::rules::recalled::Recalling,
+}
 
 impl Recalling {
     pub(super) fn begin() -> Recalling {
         KEPT.with(|kept| *kept.borrow_mut() = Some(Kept::default()));
-        Recalling
+        Recalling { _rules: crate::rules::recalled::Recalling::begin() }
     }
 }
 

@@ -123,7 +123,7 @@ impl Derived {
         if let Some(kept) = ranges.iter().find(|r| (r.mover, r.mode, r.budget_ft) == (mover, mode, budget_ft)) {
             return kept.clone();
         }
-        let range = Arc::new(crate::rules::movement_range(&self.view(field), mover, mode, budget_ft));
+        let range = crate::rules::recalled::movement_range(&self.view(field), mover, mode, budget_ft);
         if ranges.len() == RANGES_KEPT {
             ranges.remove(0);
         }
@@ -138,7 +138,7 @@ impl Derived {
         if let Some((_, _, kept)) = covers.iter().find(|&&(a, t, _)| (a, t) == (attacker, target)) {
             return kept.clone();
         }
-        let cover = crate::rules::cover_between(&self.view(field), attacker, target, false);
+        let cover = crate::rules::recalled::cover_between(&self.view(field), attacker, target);
         covers.push((attacker, target, cover.clone()));
         cover
     }
