@@ -3,7 +3,8 @@
 //! with no tactics beyond the obvious (break free of a grapple or strike from inside
 //! it, finish a helpless foe when nothing else is at hand); `Tactical` searches over a
 //! portfolio of behaviours by playouts (`tactical`, `behaviours`); both close by the same
-//! approach to an attack position (`approach`); `Scripted` replays a
+//! approach to an attack position (`approach`), which a tactical decision works out once for
+//! each stance of the battle its playouts meet (`recall`); `Scripted` replays a
 //! recorded list of commands. Every AI reads the battle as it stands between commands
 //! (`&Battle`, its derived maps up to date): a decision changes nothing, and a playout
 //! changes its scratch world only by giving commands.
