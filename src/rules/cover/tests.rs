@@ -183,7 +183,7 @@ proptest! {
     /// and how many occupied squares any box holds.
     #[test]
     fn occupancy_agrees_with_the_terrain_and_the_footprints(seed in any::<u64>(), w in 1i32..14, h in 1i32..14, units in 0usize..9) {
-        let (field, roster, occupancy) = scene(seed, w, h, units, RulesVariant::D20Classic, 10);
+        let (field, roster, occupancy) = scene(seed, w, h, units, RulesVariant::default(), 10);
         let mut held = vec![None; (w * h) as usize];
         for (i, u) in roster.units.iter().enumerate() {
             for c in u.footprint.cells().filter(|&c| field.terrain.in_bounds(c)) {
