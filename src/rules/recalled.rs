@@ -10,7 +10,7 @@ use super::{CoverResult, MoveMode, MoveRange, ReachBand, RulesView};
 use crate::grid::Footprint;
 use crate::variants::RulesVariant;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use bevy::platform::collections::HashMap;
 use std::sync::Arc;
 
 /// The battle as a movement range or a cover reads it, besides the map: the variant and the

@@ -10,7 +10,7 @@ use crate::combat::Battle;
 use crate::grid::{Footprint, GridPos};
 use crate::rules::ReachBand;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use bevy::platform::collections::HashMap;
 
 /// Everything [`super::best_approach`] reads of the battle besides the battlefield and the
 /// variant.
