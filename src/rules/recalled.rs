@@ -9,8 +9,8 @@
 use super::{CoverResult, MoveMode, MoveRange, ReachBand, RulesView};
 use crate::grid::Footprint;
 use crate::variants::RulesVariant;
-use std::cell::RefCell;
 use bevy::platform::collections::HashMap;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// The battle as a movement range or a cover reads it, besides the map: the variant and the
@@ -65,44 +65,46 @@ impl Drop for Recalling {
 
 /// [`super::movement_range`], kept while a [`Recalling`] lives.
 pub fn movement_range(view: &RulesView, mover: usize, mode: MoveMode, budget_ft: u32) -> Arc<MoveRange> {
-    let work = || Arc::new(super::movement_range(view, mover, mode, budget_ft));
-    if KEPT.with(|kept| kept.borrow().is_none()) {
-        return work();
-    }
-    let question = (Stances::of(view), mover, mode, budget_ft);
-    if let Some(range) = KEPT.with(|kept| kept.borrow().as_ref().and_then(|k| k.ranges.get(&question).cloned())) {
-        return range;
-    }
-    let range = work();
-    KEPT.with(|kept| {
-        if let Some(k) = kept.borrow_mut().as_mut() {
-            if k.ranges.len() >= KEPT_AT_MOST {
-                k.ranges.clear();
-            }
-            k.ranges.insert(question, range.clone());
-        }
-    });
-    range
+    recall(
+        |k| &mut k.ranges,
+        || (Stances::of(view), mover, mode, budget_ft),
+        || Arc::new(super::movement_range(view, mover, mode, budget_ft)),
+    )
 }
 
 /// [`super::cover_between`] without its detail, kept while a [`Recalling`] lives.
 pub fn cover_between(view: &RulesView, attacker: usize, target: usize) -> CoverResult {
-    let work = || super::cover_between(view, attacker, target, false);
+    recall(
+        |k| &mut k.covers,
+        || (Stances::of(view), attacker, target),
+        || super::cover_between(view, attacker, target, false),
+    )
+}
+
+/// The answer kept for the question, else `work`'s, kept; `work`'s alone outside a
+/// decision.
+fn recall<Q: Eq + std::hash::Hash, A: Clone>(
+    answers: fn(&mut Kept) -> &mut HashMap<Q, A>,
+    question: impl FnOnce() -> Q,
+    work: impl FnOnce() -> A,
+) -> A {
     if KEPT.with(|kept| kept.borrow().is_none()) {
         return work();
     }
-    let question = (Stances::of(view), attacker, target);
-    if let Some(cover) = KEPT.with(|kept| kept.borrow().as_ref().and_then(|k| k.covers.get(&question).cloned())) {
-        return cover;
+    let question = question();
+    if let Some(answer) = KEPT.with(|kept| kept.borrow_mut().as_mut().and_then(|k| answers(k).get(&question).cloned()))
+    {
+        return answer;
     }
-    let cover = work();
+    let answer = work();
     KEPT.with(|kept| {
         if let Some(k) = kept.borrow_mut().as_mut() {
-            if k.covers.len() >= KEPT_AT_MOST {
-                k.covers.clear();
+            let answers = answers(k);
+            if answers.len() >= KEPT_AT_MOST {
+                answers.clear();
             }
-            k.covers.insert(question, cover.clone());
+            answers.insert(question, answer.clone());
         }
     });
-    cover
+    answer
 }

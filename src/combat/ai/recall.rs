@@ -9,8 +9,8 @@
 use crate::combat::Battle;
 use crate::grid::{Footprint, GridPos};
 use crate::rules::ReachBand;
-use std::cell::RefCell;
 use bevy::platform::collections::HashMap;
+use std::cell::RefCell;
 
 /// Everything [`super::best_approach`] reads of the battle besides the battlefield and the
 /// variant.
