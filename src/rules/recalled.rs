@@ -14,16 +14,17 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 /// The battle as a movement range or a cover reads it, besides the map: the variant and the
-/// map's size (the map itself is the decision's), and every unit's stance.
+/// map's size (the map itself is the decision's), and every unit's stance (where it
+/// stands, whether it can act, what it threatens, how fast it moves, whether it shoots).
 #[derive(PartialEq, Eq, Hash)]
-struct Stances {
+pub(crate) struct Stances {
     variant: RulesVariant,
     size: (i32, i32),
     units: Vec<(Footprint, bool, Option<ReachBand>, u32, bool)>,
 }
 
 impl Stances {
-    fn of(view: &RulesView) -> Stances {
+    pub(crate) fn of(view: &RulesView) -> Stances {
         let terrain = &view.field.terrain;
         Stances {
             variant: view.field.variant,

@@ -7,13 +7,13 @@
 //! decision is the same as without it.
 
 use crate::combat::Battle;
-use crate::grid::{Footprint, GridPos};
+use crate::grid::GridPos;
 use crate::rules::ReachBand;
+use crate::rules::recalled::Stances;
 use bevy::platform::collections::HashMap;
 use std::cell::RefCell;
 
-/// Everything [`super::best_approach`] reads of the battle besides the battlefield and the
-/// variant.
+/// Everything [`super::best_approach`] reads of the battle besides the battlefield.
 #[derive(PartialEq, Eq, Hash)]
 struct Question {
     actor: usize,
@@ -23,9 +23,8 @@ struct Question {
     /// Its reach with the weapon in hand, and whether that weapon shoots and how far.
     reach: Option<ReachBand>,
     shoots: (bool, u32),
-    /// Every unit as the rules see it: where it stands, whether it can act, what it
-    /// threatens, how fast it moves, whether it shoots.
-    units: Vec<(Footprint, bool, Option<ReachBand>, u32, bool)>,
+    /// Every unit as the rules see it.
+    stances: Stances,
 }
 
 impl Question {
@@ -38,13 +37,7 @@ impl Question {
             moved: b.budget().moves_taken() >= 1,
             reach: b.reach_band(me),
             shoots: (weapon.is_ranged(), weapon.range_increment_ft),
-            units: b
-                .view()
-                .roster
-                .units
-                .iter()
-                .map(|u| (u.footprint, u.able, u.threat, u.speed_ft, u.ranged))
-                .collect(),
+            stances: Stances::of(&b.view()),
         }
     }
 }
