@@ -76,6 +76,44 @@ pub enum Command {
 }
 
 impl Command {
+    /// The square it goes to, if it moves.
+    pub fn destination(&self) -> Option<GridPos> {
+        match self {
+            Command::Move { to } | Command::Step { to } | Command::Dash { to } | Command::Tumble { to } => Some(*to),
+            _ => None,
+        }
+    }
+
+    /// The combatant it is aimed at, if any (a foe, or a friend healed or aided).
+    pub fn target(&self) -> Option<&str> {
+        match self {
+            Command::Attack { target }
+            | Command::FullAttack { target }
+            | Command::Charge { target }
+            | Command::Trip { target }
+            | Command::Shove { target }
+            | Command::Disarm { target }
+            | Command::Grapple { target }
+            | Command::Cast { target, .. }
+            | Command::CoupDeGrace { target }
+            | Command::FirstAid { target }
+            | Command::Declare { intent: Intent::Charge { target } } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// The same command with the square it goes to moved by `by` (from a part of a battle
+    /// to the whole, or back: `BattleWorld`'s `Snapshot::part`).
+    pub fn shifted(&self, by: (i32, i32)) -> Command {
+        match self {
+            Command::Move { to } => Command::Move { to: to.offset(by.0, by.1) },
+            Command::Step { to } => Command::Step { to: to.offset(by.0, by.1) },
+            Command::Dash { to } => Command::Dash { to: to.offset(by.0, by.1) },
+            Command::Tumble { to } => Command::Tumble { to: to.offset(by.0, by.1) },
+            other => other.clone(),
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Command::Move { .. } => "move",

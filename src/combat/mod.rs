@@ -22,6 +22,7 @@ pub mod kept;
 pub mod listing;
 pub mod modifiers;
 pub mod odds;
+pub mod part;
 pub mod plugin;
 pub mod resolve;
 pub mod scene;

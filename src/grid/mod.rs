@@ -147,6 +147,50 @@ impl Footprint {
     }
 }
 
+/// A rectangle of squares: its top-left corner and its size (a part of a board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub origin: GridPos,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl Window {
+    /// The squares of `f`.
+    pub fn around(f: Footprint) -> Window {
+        Window { origin: f.origin, width: f.side, height: f.side }
+    }
+    /// Grown just enough to hold `f` too.
+    pub fn take_in(&mut self, f: Footprint) {
+        let (x0, y0) = (self.origin.x.min(f.origin.x), self.origin.y.min(f.origin.y));
+        let x1 = (self.origin.x + self.width).max(f.origin.x + f.side);
+        let y1 = (self.origin.y + self.height).max(f.origin.y + f.side);
+        *self = Window { origin: GridPos::new(x0, y0), width: x1 - x0, height: y1 - y0 };
+    }
+    /// `by` squares wider on every side, kept within a board of `width`×`height`.
+    pub fn widened_within(self, by: i32, width: i32, height: i32) -> Window {
+        let (x0, y0) = ((self.origin.x - by).max(0), (self.origin.y - by).max(0));
+        let x1 = (self.origin.x + self.width + by).min(width);
+        let y1 = (self.origin.y + self.height + by).min(height);
+        Window { origin: GridPos::new(x0, y0), width: x1 - x0, height: y1 - y0 }
+    }
+    pub fn overlaps(&self, f: &Footprint) -> bool {
+        f.origin.x < self.origin.x + self.width
+            && self.origin.x < f.origin.x + f.side
+            && f.origin.y < self.origin.y + self.height
+            && self.origin.y < f.origin.y + f.side
+    }
+    pub fn holds(&self, f: &Footprint) -> bool {
+        f.origin.x >= self.origin.x
+            && f.origin.y >= self.origin.y
+            && f.origin.x + f.side <= self.origin.x + self.width
+            && f.origin.y + f.side <= self.origin.y + self.height
+    }
+    pub fn area(&self) -> i32 {
+        self.width * self.height
+    }
+}
+
 /// The eight square-grid directions, orthogonals first (stable order for searches).
 pub const SQUARE_DIRS: [(i32, i32); 8] = [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
 

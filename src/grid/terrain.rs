@@ -136,6 +136,16 @@ impl TerrainMap {
     pub fn pos(&self, index: usize) -> GridPos {
         GridPos::new(index as i32 % self.width, index as i32 / self.width)
     }
+    /// The map of the squares of `window` alone, each renumbered from its corner (squares
+    /// off this map are walls there too).
+    pub fn window(&self, window: super::Window) -> TerrainMap {
+        let o = window.origin;
+        let cells = (0..window.height)
+            .flat_map(|y| (0..window.width).map(move |x| GridPos::new(o.x + x, o.y + y)))
+            .map(|p| self.get(p))
+            .collect();
+        TerrainMap::new(window.width, window.height, cells)
+    }
     /// Terrain at `p`; outside the map counts as wall.
     pub fn get(&self, p: GridPos) -> Terrain {
         if self.in_bounds(p) { self.cells[self.index(p)] } else { Terrain::Wall }

@@ -50,7 +50,9 @@ thread_local! {
 }
 
 /// While it lives, this thread keeps the answers its tables are asked for: it must live no
-/// longer than a decision over one battlefield.
+/// longer than a decision over one battlefield (and, in a large battle, the part of it its
+/// lines are played out on, `combat::part`, whose map is always smaller, so no question
+/// asked of one is asked of the other).
 pub struct Recalling;
 
 impl Recalling {

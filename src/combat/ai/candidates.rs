@@ -179,20 +179,10 @@ pub(super) fn square_of(battle: &BattleWorld, actor: usize, command: &Command) -
     let b = battle.read();
     let at = |id: &str| b.index_of(id).map(|t| b.fighters.position[t].0);
     let here = b.fighters.position[actor].0;
-    match command {
-        Command::Move { to } | Command::Step { to } | Command::Dash { to } | Command::Tumble { to } => *to,
-        Command::Attack { target }
-        | Command::FullAttack { target }
-        | Command::Charge { target }
-        | Command::Trip { target }
-        | Command::Shove { target }
-        | Command::Disarm { target }
-        | Command::Grapple { target }
-        | Command::Cast { target, .. }
-        | Command::CoupDeGrace { target }
-        | Command::FirstAid { target }
-        | Command::Declare { intent: Intent::Charge { target } } => at(target).unwrap_or(here),
-        _ => here,
+    match (command.destination(), command.target()) {
+        (Some(to), _) => to,
+        (None, Some(target)) => at(target).unwrap_or(here),
+        (None, None) => here,
     }
 }
 

@@ -12,7 +12,9 @@
 mod approach;
 pub mod behaviours;
 mod candidates;
+mod choice;
 mod economy;
+mod part;
 mod playout;
 mod reasons;
 mod recall;

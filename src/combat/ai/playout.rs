@@ -69,7 +69,8 @@ pub(super) fn for_turns(
 /// playouts): its walk across the board would cost a whole-board search a command and
 /// change little that the playout reaches.
 /// Scores what `actor`'s side has left against the rest, and [`WON`] for the battle won
-/// (less for lost).
+/// (less for lost); in a large battle, played out on a part of it (`part`), where the part
+/// won is not the battle won, what is left alone.
 pub(super) fn to_the_end(
     scratch: &mut BattleWorld,
     (actor, opening, behaviour): (usize, &Command, Behaviour),
@@ -100,6 +101,7 @@ pub(super) fn to_the_end(
     }
     let b = scratch.read();
     let won = match b.winner.as_ref() {
+        _ if far_stand => 0.0,
         Some(Some(side)) if *side == b.fighters.side[actor].0 => WON,
         Some(Some(_)) => -WON,
         _ => 0.0,
@@ -143,18 +145,18 @@ fn within_a_turn(b: &Battle) -> u32 {
 /// the actor away from its fight would leave every unit beyond it standing, and so stop the
 /// battle it left (and the losses it would have seen there).
 #[derive(Clone, Copy)]
-struct Fight {
+pub(super) struct Fight {
     at: Footprint,
-    within: u32,
+    pub within: u32,
 }
 
 impl Fight {
-    fn of(b: &Battle, actor: usize) -> Fight {
+    pub(super) fn of(b: &Battle, actor: usize) -> Fight {
         Fight { at: b.fighters.at(actor).footprint(), within: within_a_turn(b) }
     }
 
     /// Whether `now` stands too far from the fight to touch it before the actor's next turn.
-    fn beyond(&self, b: &Battle, now: usize) -> bool {
+    pub(super) fn beyond(&self, b: &Battle, now: usize) -> bool {
         b.variant.range_metric().footprint_ft(b.fighters.at(now).footprint(), self.at) > self.within
     }
 }

@@ -23,6 +23,7 @@
 
 use super::behaviours::Behaviour;
 use super::candidates::{Candidate, Line, attacks_drawn, gather, square_of};
+use super::choice::{best_line, paired_gain};
 use super::playout::{Allies, for_turns, to_the_end};
 use super::reasons::{Standing, deed, reason};
 use super::{Ai, economy};
@@ -168,10 +169,6 @@ const SHORTEST_PLAYOUT: u32 = 20;
 /// The most units a battle may have for the whole budget (every fair level has at most 10).
 const FULL_BUDGET_UNITS: u32 = 12;
 
-/// How much better than closing and striking another line must score, on one pair of
-/// playouts, to be chosen (in units standing: a fifth of a unit at full health counts 0.4).
-const MARGIN: f64 = 0.3;
-
 /// The tactical AI at one difficulty.
 pub struct Tactical {
     difficulty: Difficulty,
@@ -313,6 +310,11 @@ impl Ai for Tactical {
             }
             slot => slot.insert(battle.snapshot_quiet()),
         };
+        // A large battle's lines are played out on the part of it around the actor's fight.
+        let part = budget.large().then(|| super::part::of(&battle.read(), actor, &candidates, snapshot)).flatten();
+        let (board, seat, shift) =
+            part.as_ref().map_or((&*snapshot, actor, (0, 0)), |p| (&p.snapshot, p.actor, p.shift));
+        let openings: Vec<Command> = candidates.iter().map(|c| c.command.shifted(shift)).collect();
         let mut scratch = BattleWorld::scratch(battle.variant(), battle.house_rules());
         let decision = decision_seed(battle, actor);
         // Samples come in antithetic pairs: the second of each rolls the first's dice turned
@@ -328,20 +330,21 @@ impl Ai for Tactical {
         let holds_with_side = |c: &Candidate| {
             c.behaviours.contains(&Behaviour::Hold) && side_wait.as_ref().is_some_and(|w| *w == c.command)
         };
-        let mut play = |c: &Candidate, sample: u32| {
-            scratch.restore(snapshot);
+        let mut play = |i: usize, sample: u32| {
+            scratch.restore(board);
             scratch.reseed_dice_per_roller(mix(decision, u64::from(sample / 2)), sample % 2 == 1);
+            let c = &candidates[i];
             let allies = if holds_with_side(c) { Allies::Holding } else { Allies::Greedy };
-            playout(&mut scratch, actor, (&c.command, c.behaviours[0], allies), plan, &budget)
+            playout(&mut scratch, seat, (&openings[i], c.behaviours[0], allies), plan, &budget)
         };
         // Each candidate's score of each antithetic pair, pair by pair: the first pair of
         // every candidate shows how long its playouts run; the rest of the budget of
         // commands sets how many more pairs.
         let mut pairs_of: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
         let mut spent = 0;
-        for (c, row) in candidates.iter().zip(&mut pairs_of) {
-            let (a, ca) = play(c, 0);
-            let (b, cb) = play(c, 1);
+        for (i, row) in pairs_of.iter_mut().enumerate() {
+            let (a, ca) = play(i, 0);
+            let (b, cb) = play(i, 1);
             row.push((a + b) / 2.0);
             spent += ca + cb;
         }
@@ -356,8 +359,8 @@ impl Ai for Tactical {
             if !racing.iter().any(|&r| r) {
                 break;
             }
-            for (i, c) in candidates.iter().enumerate().filter(|&(i, _)| i == plain || racing[i]) {
-                let score = (play(c, pair * 2).0 + play(c, pair * 2 + 1).0) / 2.0;
+            for i in (0..candidates.len()).filter(|&i| i == plain || racing[i]) {
+                let score = (play(i, pair * 2).0 + play(i, pair * 2 + 1).0) / 2.0;
                 pairs_of[i].push(score);
                 played += 2;
             }
@@ -444,49 +447,6 @@ fn playout(
     }
 }
 
-/// How much better one candidate did than another over the same dice, pair by pair: the
-/// mean gain and its standard error (for one pair, which shows no spread, the margin).
-struct Gain {
-    mean: f64,
-    spread: f64,
-}
-
-impl Gain {
-    /// The gain less its spread: above nought, a gain luck would rarely give.
-    fn lower(&self) -> f64 {
-        self.mean - self.spread
-    }
-}
-
-/// The line chosen, given each candidate's score pair by pair: the plain one unless another
-/// beats it over the same dice by more than the pairs' spread allows to luck (the one that
-/// beats it by most). In a `large` battle, whose playouts stop short of the end, a line
-/// weighed on a single pair (too many lines for more) is not chosen: one pair's luck in a
-/// battle of dozens swamps the margin asked of it.
-fn best_line(pairs_of: &[Vec<f64>], plain: usize, large: bool) -> usize {
-    let mut best = (plain, 0.0);
-    let weighed = |row: &Vec<f64>| !large || row.len() >= 2;
-    for (i, row) in pairs_of.iter().enumerate().filter(|&(i, row)| i != plain && weighed(row)) {
-        let gain = paired_gain(row, &pairs_of[plain]);
-        if gain.lower() > 0.0 && gain.mean > best.1 {
-            best = (i, gain.mean);
-        }
-    }
-    best.0
-}
-
-fn paired_gain(ours: &[f64], theirs: &[f64]) -> Gain {
-    let gains: Vec<f64> = ours.iter().zip(theirs).map(|(a, b)| a - b).collect();
-    let n = gains.len() as f64;
-    let mean = gains.iter().sum::<f64>() / n;
-    if gains.len() < 2 {
-        // One pair gives no spread: only a clear gain counts.
-        return Gain { mean, spread: MARGIN };
-    }
-    let var = gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    Gain { mean, spread: (var / n).sqrt() }
-}
-
 /// The seed the decision's playouts start from: the same for every candidate, different for
 /// decisions the dice have rolled between. It reads only what a snapshot carries (no event
 /// log), so the window, whose AI decides on a copy of the battle, decides as `sim` does.
@@ -506,7 +466,7 @@ fn mix(a: u64, b: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Difficulty, Horizon, best_line, paired_gain};
+    use super::{Difficulty, Horizon};
 
     /// Up to 12 units a playout runs to the battle's end with every unit; above, the budget
     /// shrinks in proportion (Great melee's 40: 3 in 10) and the far units stand.
@@ -540,30 +500,5 @@ mod tests {
         assert!(3 * 2 * 5 * length(40, 5) <= 1_200);
         assert_eq!(length(40, 23), 20);
         assert_eq!(length(10, 23), 600);
-    }
-
-    /// A line far ahead on its one pair is chosen in a small battle (beyond the margin) but
-    /// not in a large one; ahead steadily over three pairs, in both.
-    #[test]
-    fn a_large_battle_chooses_no_line_on_a_single_pair() {
-        let one_pair = [vec![1.0], vec![3.0]];
-        assert_eq!(best_line(&one_pair, 0, false), 1);
-        assert_eq!(best_line(&one_pair, 0, true), 0);
-        let steady = [vec![1.0, 2.0, 0.5], vec![1.5, 2.4, 1.1]];
-        assert_eq!(best_line(&steady, 0, true), 1);
-        assert_eq!(best_line(&steady, 0, false), 1);
-    }
-
-    #[test]
-    fn a_gain_counts_only_beyond_the_spread_of_the_pairs() {
-        // Steadily a fifth of a unit better over the same dice: a gain.
-        let steady = paired_gain(&[1.2, 2.2, 0.7, 1.7], &[1.0, 2.0, 0.5, 1.5]);
-        assert!((steady.mean - 0.2).abs() < 1e-9 && steady.lower() > 0.0);
-        // As much better on average, but all over the place: luck.
-        let scattered = paired_gain(&[2.0, 0.0, 2.4, 0.4], &[1.0, 1.0, 1.0, 1.0]);
-        assert!((scattered.mean - 0.2).abs() < 1e-9 && scattered.lower() < 0.0);
-        // One pair shows no spread: only a gain beyond the margin counts.
-        assert!(paired_gain(&[1.2], &[1.0]).lower() < 0.0);
-        assert!(paired_gain(&[1.5], &[1.0]).lower() > 0.0);
     }
 }

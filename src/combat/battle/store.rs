@@ -180,9 +180,8 @@ impl Record {
         options: BattleOptions,
         unarmed: Arc<WeaponDef>,
     ) -> Record {
-        static SETUPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Record {
-            setup: SETUPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            setup: Record::new_setup(),
             variant,
             rules_of,
             level_name,
@@ -192,6 +191,13 @@ impl Record {
             winner: None,
             foreseen: None,
         }
+    }
+
+    /// A setup no battle has had yet: what a battle set up anew (or made of part of
+    /// another) is known by.
+    pub(crate) fn new_setup() -> u64 {
+        static SETUPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        SETUPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 }
 
