@@ -78,9 +78,10 @@ enum Horizon {
     /// after the acting unit's opportunity, every unit plays as the greedy AI. Each line is
     /// weighed by what it wins if all play on plainly, so choosing the best improves on
     /// greedy's own line (a rollout policy). Where `large` (a battle of more than
-    /// [`FULL_BUDGET_UNITS`], whose playouts stop short of the end), units too far to touch
-    /// the actor's fight before its next turn give only what cannot wait, as in the short
-    /// playouts; each playout is cut so that a few pairs of every line fit the budget
+    /// [`FULL_BUDGET_UNITS`], whose playouts stop short of the end), the lines are played
+    /// out on the part of the battle around the actor's fight (`part`), where units too far
+    /// to touch that fight before the actor's next turn give only what cannot wait, as in
+    /// the short playouts, and what stands is the score; each playout is cut so that a few pairs of every line fit the budget
     /// (`Budget::fitted`); and no line weighed on a single pair is chosen (`best_line`).
     End { commands: u32, large: bool },
 }
