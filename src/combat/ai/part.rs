@@ -16,6 +16,8 @@ pub(super) struct Part {
     pub snapshot: Snapshot,
     /// The acting unit's seat in the part.
     pub actor: usize,
+    /// The seat in the whole battle of each seat of the part.
+    pub seats: Vec<usize>,
     /// What moves a square of the whole battle to the same square of the part.
     pub shift: (i32, i32),
 }
@@ -87,7 +89,8 @@ pub(super) fn of(b: &Battle, actor: usize, candidates: &[Candidate], whole: &Sna
     }
     let seats: Vec<usize> = (0..n).filter(|&u| kept[u]).collect();
     let actor_seat = seats.iter().position(|&u| u == actor).expect("the actor is kept");
-    Some(Part { snapshot: whole.part(&seats, window), actor: actor_seat, shift: (-window.origin.x, -window.origin.y) })
+    let shift = (-window.origin.x, -window.origin.y);
+    Some(Part { snapshot: whole.part(&seats, window), actor: actor_seat, seats, shift })
 }
 
 /// Keeps whoever a kept combatant names (whom it grapples, whom it charged), and whoever

@@ -71,7 +71,8 @@ enum Horizon {
     /// Through the acting unit's opportunity after its turn has come round this many times
     /// (its allies by the lines they chose last, the foes greedily), at most `commands`.
     /// Short-sighted: blows that pay only later (a few strikes on a big foe) weigh less than
-    /// the risk run now, so it stays out of fights it should join.
+    /// the risk run now, so it stays out of fights it should join. In a large battle, played
+    /// out on the part of it around the actor's fight (`part`), as the playouts to the end.
     Turns { turns: u32, commands: u32 },
     /// To the battle's end, at most `commands` (fewer in a large battle, `Budget::for_size`,
     /// and there fewer still where many lines share a decision, `Budget::fitted`):
@@ -311,17 +312,22 @@ impl Ai for Tactical {
             }
             slot => slot.insert(battle.snapshot_quiet()),
         };
-        // A large battle's lines are played out on the part of it around the actor's fight.
-        let part = budget.large().then(|| super::part::of(&battle.read(), actor, &candidates, snapshot)).flatten();
+        // A large battle's lines are played out on the part of it around the actor's fight,
+        // where each of the actor's allies still fights by the line it chose last.
+        let large = battle.read().fighters.len() > FULL_BUDGET_UNITS as usize;
+        let part = large.then(|| super::part::of(&battle.read(), actor, &candidates, snapshot)).flatten();
         let (board, seat, shift) =
             part.as_ref().map_or((&*snapshot, actor, (0, 0)), |p| (&p.snapshot, p.actor, p.shift));
+        let plan: Vec<Option<Behaviour>> = match &part {
+            Some(p) => p.seats.iter().map(|&u| self.plan.get(u).copied().flatten()).collect(),
+            None => self.plan.clone(),
+        };
         let openings: Vec<Command> = candidates.iter().map(|c| c.command.shifted(shift)).collect();
         let mut scratch = BattleWorld::scratch(battle.variant(), battle.house_rules());
         let decision = decision_seed(battle, actor);
         // Samples come in antithetic pairs: the second of each rolls the first's dice turned
         // over, so the pair's luck cancels out. The first pair of every candidate shows how
         // long its playouts run; the rest of the budget of commands sets how many more pairs.
-        let plan = &self.plan;
         // Where the side acts as one group, the hold's wait (if the actor would wait now) is
         // weighed with its allies holding too.
         let side_wait = {
@@ -336,7 +342,7 @@ impl Ai for Tactical {
             scratch.reseed_dice_per_roller(mix(decision, u64::from(sample / 2)), sample % 2 == 1);
             let c = &candidates[i];
             let allies = if holds_with_side(c) { Allies::Holding } else { Allies::Greedy };
-            playout(&mut scratch, seat, (&openings[i], c.behaviours[0], allies), plan, &budget)
+            playout(&mut scratch, seat, (&openings[i], c.behaviours[0], allies), &plan, &budget)
         };
         // Each candidate's score of each antithetic pair, pair by pair: the first pair of
         // every candidate shows how long its playouts run; the rest of the budget of
