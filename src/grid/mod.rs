@@ -186,9 +186,6 @@ impl Window {
             && f.origin.x + f.side <= self.origin.x + self.width
             && f.origin.y + f.side <= self.origin.y + self.height
     }
-    pub fn area(&self) -> i32 {
-        self.width * self.height
-    }
 }
 
 /// The eight square-grid directions, orthogonals first (stable order for searches).
