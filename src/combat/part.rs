@@ -10,7 +10,7 @@ use super::battle::store::Record;
 use super::kept::Kept;
 use super::snapshot::Snapshot;
 use crate::grid::Window;
-use crate::rules::{Battlefield, Roster, unit_view};
+use crate::rules::{Battlefield, Roster};
 use bevy::prelude::Entity;
 
 impl Snapshot {
@@ -45,22 +45,7 @@ impl Snapshot {
             aborts: kept_seats(&self.kept.aborts, seats),
             round: self.kept.round.clone(),
         };
-        let units = fighters
-            .iter()
-            .map(|f| {
-                let view = unit_view(
-                    field.variant,
-                    &f.combatant,
-                    &f.position,
-                    &f.body,
-                    &f.reach,
-                    &f.stats,
-                    &f.wielded,
-                    &f.conditions,
-                );
-                (view, f.side.0.clone())
-            })
-            .collect();
+        let units = fighters.iter().map(|f| (f.view(field.variant), f.side.0.clone())).collect();
         let mut derived = Derived::default();
         derived.rebuild(&field, Roster::new(units));
         let mut record: Record = self.record.clone();

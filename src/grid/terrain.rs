@@ -69,6 +69,9 @@ pub struct TerrainMap {
     low_walls: BitGrid,
     /// Per square, what it does to a line of sight: 0 nothing, 1 low wall, 2 wall.
     sight: Vec<u16>,
+    /// A fingerprint of the size and every square (FNV-1a): what tells one map from another
+    /// where answers worked out on a map are kept (`rules::recalled`).
+    fingerprint: u64,
 }
 
 impl TerrainMap {
@@ -84,6 +87,7 @@ impl TerrainMap {
             walls: BitGrid::default(),
             low_walls: BitGrid::default(),
             sight: vec![],
+            fingerprint: 0,
         };
         map.rebuild_tables();
         map
@@ -158,7 +162,16 @@ impl TerrainMap {
         }
     }
 
+    /// A fingerprint of the map (its size and every square), the same on any machine.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
     fn rebuild_tables(&mut self) {
+        let squares =
+            [self.width as u32, self.height as u32].into_iter().chain(self.cells.iter().map(|&t| t.to_char() as u32));
+        self.fingerprint =
+            squares.fold(0xcbf2_9ce4_8422_2325, |h: u64, x| (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3));
         let at = |p: GridPos| self.cells[(p.y * self.width + p.x) as usize];
         self.walls = BitGrid::from_fn(self.width, self.height, |p| at(p) == Terrain::Wall);
         self.low_walls = BitGrid::from_fn(self.width, self.height, |p| at(p) == Terrain::LowWall);
@@ -227,6 +240,20 @@ impl TerrainMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two maps of the same size tell apart by their fingerprints when one square differs,
+    /// or when the same squares are laid out in other rows; the same map, the same print.
+    #[test]
+    fn a_map_is_known_by_its_fingerprint() {
+        let map = TerrainMap::from_rows(&["#..", "~=."]).unwrap();
+        assert_eq!(map.fingerprint(), TerrainMap::from_rows(&["#..", "~=."]).unwrap().fingerprint());
+        let mut changed = map.clone();
+        changed.set(GridPos::new(2, 1), Terrain::Wall);
+        assert_ne!(map.fingerprint(), changed.fingerprint());
+        assert_ne!(map.fingerprint(), TerrainMap::from_rows(&["#.", ".~", "=."]).unwrap().fingerprint());
+        let window = map.window(crate::grid::Window { origin: GridPos::new(0, 0), width: 3, height: 2 });
+        assert_eq!(window.fingerprint(), map.fingerprint(), "the whole map as a window is the map");
+    }
 
     #[test]
     fn parses_and_prints_rows() {

@@ -1,7 +1,7 @@
 //! What a decision of an AI that plays lines out (`combat::ai::tactical`) has worked out,
 //! kept for the decision's length: its playouts restore the same battle again and again,
 //! and until the dice part them they ask the same questions of the same stances. A movement
-//! range or a cover reads nothing but the battlefield (the decision's own) and the roster
+//! range or a cover reads nothing but the battlefield and the roster
 //! as the rules see it (where each unit stands, whether it can act, what it threatens, how
 //! fast it moves, whether it shoots), so an answer kept for the same question is the one
 //! worked out afresh. One [`Recalling`] marks the decision; each table of answers ([`Memo`],
@@ -17,22 +17,21 @@ use std::hash::Hash;
 use std::sync::Arc;
 use std::thread::LocalKey;
 
-/// The battle as a movement range or a cover reads it, besides the map: the variant and the
-/// map's size (the map itself is the decision's), and every unit's stance (where it
-/// stands, whether it can act, what it threatens, how fast it moves, whether it shoots).
+/// The battle as a movement range or a cover reads it: the variant, the map (by its
+/// fingerprint), and every unit's stance (where it stands, whether it can act, what it
+/// threatens, how fast it moves, whether it shoots).
 #[derive(PartialEq, Eq, Hash)]
 pub(crate) struct Stances {
     variant: RulesVariant,
-    size: (i32, i32),
+    map: u64,
     units: Vec<(Footprint, bool, Option<ReachBand>, u32, bool)>,
 }
 
 impl Stances {
     pub(crate) fn of(view: &RulesView) -> Stances {
-        let terrain = &view.field.terrain;
         Stances {
             variant: view.field.variant,
-            size: (terrain.width(), terrain.height()),
+            map: view.field.terrain.fingerprint(),
             units: view.roster.units.iter().map(|u| (u.footprint, u.able, u.threat, u.speed_ft, u.ranged)).collect(),
         }
     }
@@ -50,9 +49,8 @@ thread_local! {
 }
 
 /// While it lives, this thread keeps the answers its tables are asked for: it must live no
-/// longer than a decision over one battlefield (and, in a large battle, the part of it its
-/// lines are played out on, `combat::part`, whose map is always smaller, so no question
-/// asked of one is asked of the other).
+/// longer than a decision (each question names its map, so the whole battle's and the part
+/// its lines are played out on, `combat::part`, never share an answer).
 pub struct Recalling;
 
 impl Recalling {

@@ -58,10 +58,14 @@ pub(super) fn of(b: &Battle, actor: usize, candidates: &[Candidate], whole: &Sna
         }
     }
     let (width, height) = (b.field.terrain.width(), b.field.terrain.height());
-    take_in_partners(whole, &mut kept);
-    for u in (0..n).filter(|&u| kept[u]) {
-        window.take_in(b.fighters.at(u).footprint());
-    }
+    // Keeps whoever the kept name, and grows the window to hold them all.
+    let hold_kept = |kept: &mut [bool], window: &mut Window| {
+        take_in_partners(whole, kept);
+        for u in (0..n).filter(|&u| kept[u]) {
+            window.take_in(b.fighters.at(u).footprint());
+        }
+    };
+    hold_kept(&mut kept, &mut window);
     let mut window = window.widened_within(AROUND, width, height);
     // Whoever else stands in the window is in the part too (it holds its squares and
     // threatens its reach there), the window grown just enough to hold it.
@@ -79,10 +83,7 @@ pub(super) fn of(b: &Battle, actor: usize, candidates: &[Candidate], whole: &Sna
             break;
         }
         more.into_iter().for_each(|u| kept[u] = true);
-        take_in_partners(whole, &mut kept);
-        for u in (0..n).filter(|&u| kept[u]) {
-            window.take_in(b.fighters.at(u).footprint());
-        }
+        hold_kept(&mut kept, &mut window);
     }
     if (window.width, window.height) == (width, height) {
         return None;

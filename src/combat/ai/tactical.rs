@@ -30,6 +30,7 @@ use super::{Ai, economy};
 use crate::combat::BattleWorld;
 use crate::combat::command::Command;
 use crate::combat::snapshot::Snapshot;
+use std::borrow::Cow;
 /// How hard the tactical AI plays: its search budget.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Difficulty {
@@ -130,8 +131,8 @@ impl Budget {
     /// are scored where they stop, and in them the units far from the actor's fight stand
     /// (rather than walk across the board at a whole-board search a command).
     fn for_size(mut self, units: usize) -> Budget {
-        let units = units as u32;
-        if units > FULL_BUDGET_UNITS {
+        if is_large(units) {
+            let units = units as u32;
             let scaled = |commands: u32| commands * FULL_BUDGET_UNITS / units;
             self.commands_per_decision = scaled(self.commands_per_decision);
             if let Horizon::End { commands, large } = &mut self.horizon {
@@ -170,6 +171,12 @@ const SHORTEST_PLAYOUT: u32 = 20;
 
 /// The most units a battle may have for the whole budget (every fair level has at most 10).
 const FULL_BUDGET_UNITS: u32 = 12;
+
+/// Whether a battle of `units` is a large one: a smaller budget, and lines played out on
+/// the part of it around the actor's fight.
+fn is_large(units: usize) -> bool {
+    units as u32 > FULL_BUDGET_UNITS
+}
 
 /// The tactical AI at one difficulty.
 pub struct Tactical {
@@ -314,13 +321,13 @@ impl Ai for Tactical {
         };
         // A large battle's lines are played out on the part of it around the actor's fight,
         // where each of the actor's allies still fights by the line it chose last.
-        let large = battle.read().fighters.len() > FULL_BUDGET_UNITS as usize;
+        let large = is_large(battle.read().fighters.len());
         let part = large.then(|| super::part::of(&battle.read(), actor, &candidates, snapshot)).flatten();
         let (board, seat, shift) =
             part.as_ref().map_or((&*snapshot, actor, (0, 0)), |p| (&p.snapshot, p.actor, p.shift));
-        let plan: Vec<Option<Behaviour>> = match &part {
+        let plan: Cow<[Option<Behaviour>]> = match &part {
             Some(p) => p.seats.iter().map(|&u| self.plan.get(u).copied().flatten()).collect(),
-            None => self.plan.clone(),
+            None => Cow::Borrowed(&self.plan),
         };
         let openings: Vec<Command> = candidates.iter().map(|c| c.command.shifted(shift)).collect();
         let mut scratch = BattleWorld::scratch(battle.variant(), battle.house_rules());

@@ -178,4 +178,19 @@ impl Fighter {
             economy,
         })
     }
+
+    /// What the grid rules see of it under `variant` (`rules::unit_view`).
+    pub fn view(&self, variant: crate::variants::RulesVariant) -> crate::rules::UnitView {
+        let f = self;
+        crate::rules::unit_view(
+            variant,
+            &f.combatant,
+            &f.position,
+            &f.body,
+            &f.reach,
+            &f.stats,
+            &f.wielded,
+            &f.conditions,
+        )
+    }
 }
