@@ -2,7 +2,8 @@
 //! (5/10/5 diagonals, double for difficult terrain and low walls, no cutting wall
 //! corners), and the attacks of opportunity each path provokes, square by square.
 //! The search is a Dijkstra over (square, diagonal parity) with flat arrays; among
-//! equally cheap paths it prefers the one provoking fewer foes.
+//! equally cheap paths it prefers the one provoking fewer foes. Each thread counts the
+//! squares its searches have covered (`squares_searched`), the work a search budget counts.
 
 use super::RulesView;
 use super::cover::{AttackReach, CoverKind, cover_at};
@@ -94,6 +95,18 @@ pub fn movement_range_to_first(
     search(view, mover, mode, budget_ft, Some(goal))
 }
 
+thread_local! {
+    /// The squares this thread's searches have covered so far (each search's window).
+    static SQUARES_SEARCHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many squares this thread's movement searches have covered so far: each search
+/// counts its whole window, which it prepares square by square whatever it then expands.
+/// The AI counts it, beside commands, as the work a search of its own spends.
+pub fn squares_searched() -> u64 {
+    SQUARES_SEARCHED.with(std::cell::Cell::get)
+}
+
 fn search(
     view: &RulesView,
     mover: usize,
@@ -109,6 +122,7 @@ fn search(
     let start = unit.footprint.origin;
     let (GridPos { x: ox, y: oy }, GridPos { x: wx, y: wy }) = search_window(terrain, unit.footprint, budget_ft);
     let (ww, wh) = (wx - ox + 1, wy - oy + 1);
+    SQUARES_SEARCHED.with(|c| c.set(c.get() + (ww * wh) as u64));
     let states = (ww * wh) as usize * 2;
     let mut range = MoveRange {
         mover,
@@ -286,6 +300,7 @@ pub fn may_end_on_any(view: &RulesView, mover: usize, mut wanted: impl FnMut(Gri
         }
         (true, clear)
     };
+    SQUARES_SEARCHED.with(|c| c.set(c.get() + (w * h) as u64));
     let mut seen = vec![false; (w * h) as usize];
     // Nearest first (breadth first), so a square near the mover ends the flood early.
     let mut todo = std::collections::VecDeque::from([start]);

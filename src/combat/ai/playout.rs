@@ -9,6 +9,7 @@ use super::{first_things, greedy};
 use crate::combat::command::Command;
 use crate::combat::{Battle, BattleWorld};
 use crate::grid::Footprint;
+use crate::rules::movement::squares_searched;
 
 /// Plays on through `actor`'s opportunity after its turn has come round `turns` times (or
 /// `cap` commands): `actor` gives `opening`, then fights by `behaviour`, its allies by the
@@ -70,7 +71,8 @@ pub(super) fn for_turns(
 /// change little that the playout reaches.
 /// Scores what `actor`'s side has left against the rest, and [`WON`] for the battle won
 /// (less for lost); in a large battle, played out on a part of it (`part`), where the part
-/// won is not the battle won, what is left alone.
+/// won is not the battle won, what is left alone. Returns the score and what the playout
+/// cost: its commands, and in a large battle their [`work`], which `cap` then bounds.
 pub(super) fn to_the_end(
     scratch: &mut BattleWorld,
     (actor, opening, behaviour): (usize, &Command, Behaviour),
@@ -80,7 +82,12 @@ pub(super) fn to_the_end(
 ) -> (f64, u32) {
     let (mut commands, mut opened, mut opening_over) = (0, false, false);
     let fight = far_stand.then(|| Fight::of(&scratch.read(), actor));
-    while !scratch.is_over() && commands < cap {
+    let (searched, units) = (squares_searched(), scratch.read().fighters.len());
+    let cost = |commands: u32| match far_stand {
+        true => work(commands, squares_searched() - searched, units),
+        false => commands,
+    };
+    while !scratch.is_over() && cost(commands) < cap {
         let Some(now) = scratch.actor() else { break };
         opening_over |= opened && now != actor;
         let cmd = {
@@ -106,8 +113,29 @@ pub(super) fn to_the_end(
         Some(Some(_)) => -WON,
         _ => 0.0,
     };
-    (standing(&b, actor) + won, commands)
+    (standing(&b, actor) + won, cost(commands))
 }
+
+/// What `commands` among `units` cost, whose movement searches covered `squares`, in
+/// commands of a skirmish's crowd: a large battle's commands differ in cost far more than
+/// a skirmish's. Each weighs more with every unit in the battle (each unit's threat, the
+/// foes each greedy choice looks over), and a unit walking up from afar searches a window
+/// of the board a command where one already in the fight hardly searches at all. The
+/// weights are fitted to the time of Great melee's decisions under d20-classic and
+/// four-actions (a command among eight units and 48 squares searched cost about alike).
+pub(super) fn work(commands: u32, squares: u64, units: usize) -> u32 {
+    let crowd = commands * (units as u32 + CROWD) / (SKIRMISH_UNITS + CROWD);
+    crowd + (squares / SQUARES_A_COMMAND) as u32
+}
+
+/// The units of a skirmish, whose commands [`work`] counts as one each.
+const SKIRMISH_UNITS: u32 = 8;
+
+/// What a command costs whatever the crowd, in units' worth of it.
+const CROWD: u32 = 32;
+
+/// The squares of movement search that cost about what a skirmish's command does.
+const SQUARES_A_COMMAND: u64 = 48;
 
 /// What winning the battle adds to a playout's score (in units standing): a line that
 /// wins with fewer left beats one that loses with more.
@@ -241,8 +269,9 @@ mod tests {
 
     /// In a battle too large for playouts to its end (Great melee's 40 units), the units that
     /// stay too far from the acting unit to touch its fight give only what cannot wait: over
-    /// a playout's first 40 commands, none that stands beyond that distance and the acting
-    /// unit's own double move takes a step, while the acting unit and its neighbours fight on.
+    /// a playout capped at 80 commands' work (`work`: about 40 commands among 40 units), none
+    /// that stands beyond that distance and the acting unit's own double move takes a step,
+    /// while the acting unit and its neighbours fight on.
     #[test]
     fn in_a_large_battle_the_units_far_from_the_fight_stand_in_the_playout() {
         let cat = Catalogue::builtin();
@@ -265,9 +294,8 @@ mod tests {
             let snapshot = battle.snapshot_quiet();
             let mut scratch = BattleWorld::scratch(v, &[]);
             scratch.restore(&snapshot);
-            let (_, commands) =
-                to_the_end(&mut scratch, (actor, &opening, Behaviour::Greedy), Allies::Greedy, 40, true);
-            assert_eq!(commands, 40, "{v}: the playout runs to its cap");
+            let (_, work) = to_the_end(&mut scratch, (actor, &opening, Behaviour::Greedy), Allies::Greedy, 80, true);
+            assert!(work >= 80, "{v}: the playout runs to its cap ({work})");
             let b = scratch.read();
             for &u in &far {
                 assert_eq!(b.fighters.position[u].0, before[u], "{v}: {} walked", b.fighters.combatant[u].id);

@@ -23,7 +23,7 @@
 
 use super::behaviours::Behaviour;
 use super::candidates::{Candidate, Line, attacks_drawn, gather, square_of};
-use super::choice::{best_line, paired_gain};
+use super::choice::{Limits, Race, best_line, race};
 use super::playout::{Allies, for_turns, to_the_end};
 use super::reasons::{Standing, deed, reason};
 use super::{Ai, economy};
@@ -54,7 +54,9 @@ struct Budget {
     /// Playouts per candidate, at most (an even number: antithetic pairs).
     samples: u32,
     /// Commands all the playouts of a decision may play together, roughly: after the first
-    /// pair of each candidate, as many more pairs as this allows (at least none more).
+    /// pair of each candidate, as many more pairs as this allows (at least none more). In a
+    /// large battle, the commands' work (`playout::work`: each weighed by the crowd it runs
+    /// among and the squares its searches cover), and the search stops once it is spent.
     commands_per_decision: u32,
     horizon: Horizon,
     /// Whether a strike and each maneuver the variant allows at each foe in reach are
@@ -83,8 +85,10 @@ enum Horizon {
     /// [`FULL_BUDGET_UNITS`], whose playouts stop short of the end), the lines are played
     /// out on the part of the battle around the actor's fight (`part`), where units too far
     /// to touch that fight before the actor's next turn give only what cannot wait, as in
-    /// the short playouts, and what stands is the score; each playout is cut so that a few pairs of every line fit the budget
-    /// (`Budget::fitted`); and no line weighed on a single pair is chosen (`best_line`).
+    /// the short playouts, and what stands is the score; `commands` bounds the commands'
+    /// work (`playout::work`) rather than their count, each playout is cut so that a few
+    /// pairs of every line fit the budget (`Budget::fitted`), and no line weighed on a
+    /// single pair is chosen (`best_line`).
     End { commands: u32, large: bool },
 }
 
@@ -123,20 +127,21 @@ impl Difficulty {
 }
 
 impl Budget {
-    /// The budget for a battle of `units`: whole up to [`FULL_BUDGET_UNITS`], and in
-    /// proportion less above (Great melee's 40 units: 3 in 10), both the commands of a
-    /// decision and the length of a playout to the end. Each command of a larger battle
-    /// costs more (every unit's threat, the greedy AI's search over a larger board), so its
-    /// decisions would otherwise take far longer; its playouts stop short of the end and
-    /// are scored where they stop, and in them the units far from the actor's fight stand
-    /// (rather than walk across the board at a whole-board search a command).
+    /// The budget for a battle of `units`: whole up to [`FULL_BUDGET_UNITS`], and above
+    /// it [`LARGE_BATTLE_SHARE`] of it, both the commands of a decision and the length of
+    /// a playout, each counted in work (`playout::work`), which weighs a command by the
+    /// crowd it runs among and the squares its searches cover. A large battle's lines are
+    /// played out on the part of it around the actor's fight (`part`), whose crowd and
+    /// board vary with the fight; counted in work, a decision there costs about the same
+    /// whatever the part. Its playouts stop short of the end and are scored where they
+    /// stop, and in them the units far from the actor's fight stand (rather than walk
+    /// across the board at a whole-board search a command).
     fn for_size(mut self, units: usize) -> Budget {
         if is_large(units) {
-            let units = units as u32;
-            let scaled = |commands: u32| commands * FULL_BUDGET_UNITS / units;
-            self.commands_per_decision = scaled(self.commands_per_decision);
+            let share = |commands: u32| commands * LARGE_BATTLE_SHARE.0 / LARGE_BATTLE_SHARE.1;
+            self.commands_per_decision = share(self.commands_per_decision);
             if let Horizon::End { commands, large } = &mut self.horizon {
-                *commands = scaled(*commands);
+                *commands = share(*commands);
                 *large = true;
             }
         }
@@ -161,7 +166,18 @@ impl Budget {
     fn large(&self) -> bool {
         matches!(self.horizon, Horizon::End { large: true, .. })
     }
+
+    /// What the race among a decision's lines may spend: its pairs a line and its commands.
+    /// A large battle's race stops once its budget is spent, where the first pairs show
+    /// the cost of one only roughly; elsewhere it plays the rounds the first pairs' cost
+    /// allowed.
+    fn limits(&self) -> Limits {
+        Limits { pairs: self.samples / 2, commands: self.commands_per_decision, stop_when_spent: self.large() }
+    }
 }
+
+/// The share of its budget a large battle's decision spends, in work.
+const LARGE_BATTLE_SHARE: (u32, u32) = (3, 10);
 
 /// The pairs of playouts of every candidate a large battle's decision makes room for.
 const LARGE_BATTLE_PAIRS: u32 = 3;
@@ -333,10 +349,8 @@ impl Ai for Tactical {
         let mut scratch = BattleWorld::scratch(battle.variant(), battle.house_rules());
         let decision = decision_seed(battle, actor);
         // Samples come in antithetic pairs: the second of each rolls the first's dice turned
-        // over, so the pair's luck cancels out. The first pair of every candidate shows how
-        // long its playouts run; the rest of the budget of commands sets how many more pairs.
-        // Where the side acts as one group, the hold's wait (if the actor would wait now) is
-        // weighed with its allies holding too.
+        // over, so the pair's luck cancels out. Where the side acts as one group, the hold's
+        // wait (if the actor would wait now) is weighed with its allies holding too.
         let side_wait = {
             let b = battle.read();
             b.variant.numbers().ai.side_holds_together.then(|| super::behaviours::hold_wait(&b, actor)).flatten()
@@ -344,47 +358,15 @@ impl Ai for Tactical {
         let holds_with_side = |c: &Candidate| {
             c.behaviours.contains(&Behaviour::Hold) && side_wait.as_ref().is_some_and(|w| *w == c.command)
         };
-        let mut play = |i: usize, sample: u32| {
+        let play = |i: usize, sample: u32| {
             scratch.restore(board);
             scratch.reseed_dice_per_roller(mix(decision, u64::from(sample / 2)), sample % 2 == 1);
             let c = &candidates[i];
             let allies = if holds_with_side(c) { Allies::Holding } else { Allies::Greedy };
             playout(&mut scratch, seat, (&openings[i], c.behaviours[0], allies), &plan, &budget)
         };
-        // Each candidate's score of each antithetic pair, pair by pair: the first pair of
-        // every candidate shows how long its playouts run; the rest of the budget of
-        // commands sets how many more pairs.
-        let mut pairs_of: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
-        let mut spent = 0;
-        for (i, row) in pairs_of.iter_mut().enumerate() {
-            let (a, ca) = play(i, 0);
-            let (b, cb) = play(i, 1);
-            row.push((a + b) / 2.0);
-            spent += ca + cb;
-        }
-        let pairs = (budget.commands_per_decision / spent.max(1)).clamp(1, budget.samples / 2);
         let plain = candidates.iter().position(|c| c.behaviours.contains(&Behaviour::Greedy)).unwrap_or(0);
-        // Pair after pair, every candidate still in the race; from the third pair, one whose
-        // gain over the plain line is below nought by twice its standard error drops out (it
-        // could not be chosen), and the search ends when none but the plain line is left.
-        let mut racing: Vec<bool> = (0..candidates.len()).map(|i| i != plain).collect();
-        let mut played = 2 * candidates.len() as u32;
-        for pair in 1..pairs {
-            if !racing.iter().any(|&r| r) {
-                break;
-            }
-            for i in (0..candidates.len()).filter(|&i| i == plain || racing[i]) {
-                let score = (play(i, pair * 2).0 + play(i, pair * 2 + 1).0) / 2.0;
-                pairs_of[i].push(score);
-                played += 2;
-            }
-            if pair >= 2 {
-                for (still, row) in racing.iter_mut().zip(&pairs_of).filter(|(still, _)| **still) {
-                    let gain = paired_gain(row, &pairs_of[plain]);
-                    *still = gain.mean + 2.0 * gain.spread >= 0.0;
-                }
-            }
-        }
+        let Race { pairs_of, played } = race(candidates.len(), plain, budget.limits(), play);
         for (c, row) in candidates.iter_mut().zip(&pairs_of) {
             c.score = row.iter().sum::<f64>() / row.len() as f64;
         }
@@ -483,13 +465,17 @@ mod tests {
     use super::{Difficulty, Horizon};
 
     /// Up to 12 units a playout runs to the battle's end with every unit; above, the budget
-    /// shrinks in proportion (Great melee's 40: 3 in 10) and the far units stand.
+    /// is three tenths of it, counted in work, and the far units stand.
     #[test]
     fn a_large_battle_gets_a_smaller_budget_and_playouts_in_which_far_units_stand() {
-        for (units, commands, large) in [(10, 600, false), (12, 600, false), (40, 180, true)] {
+        for (units, commands, large) in [(10, 600, false), (12, 600, false), (13, 180, true), (40, 180, true)] {
             let budget = Difficulty::Normal.budget().for_size(units);
             assert!(matches!(budget.horizon, Horizon::End { commands: c, large: l } if (c, l) == (commands, large)));
-            assert_eq!(budget.commands_per_decision, 4_000 * 12 / units.max(12) as u32);
+            assert_eq!(budget.commands_per_decision, if large { 1_200 } else { 4_000 });
+            assert_eq!(
+                Difficulty::Hard.budget().for_size(units).commands_per_decision,
+                if large { 2_400 } else { 8_000 }
+            );
         }
     }
 
@@ -507,12 +493,12 @@ mod tests {
             Horizon::End { commands, .. } => commands,
             Horizon::Turns { .. } => unreachable!("normal plays to the end"),
         };
-        // Great melee's 40 units: 1,200 commands a decision, playouts of 180 at most.
+        // Great melee's 40 units: 1,200 commands' work a decision, playouts of 180 at most.
         assert_eq!(length(40, 1), 180);
         assert_eq!(length(40, 2), 1_200 / 12);
         assert_eq!(length(40, 5), 1_200 / 30);
         assert!(3 * 2 * 5 * length(40, 5) <= 1_200);
-        assert_eq!(length(40, 23), 20);
+        assert_eq!(length(40, 30), 20);
         assert_eq!(length(10, 23), 600);
     }
 }
