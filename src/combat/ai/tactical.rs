@@ -127,21 +127,22 @@ impl Difficulty {
 }
 
 impl Budget {
-    /// The budget for a battle of `units`: whole up to [`FULL_BUDGET_UNITS`], and above
-    /// it [`LARGE_BATTLE_SHARE`] of it, both the commands of a decision and the length of
-    /// a playout, each counted in work (`playout::work`), which weighs a command by the
-    /// crowd it runs among and the squares its searches cover. A large battle's lines are
-    /// played out on the part of it around the actor's fight (`part`), whose crowd and
-    /// board vary with the fight; counted in work, a decision there costs about the same
-    /// whatever the part. Its playouts stop short of the end and are scored where they
-    /// stop, and in them the units far from the actor's fight stand (rather than walk
-    /// across the board at a whole-board search a command).
+    /// The budget for a battle of `units`: whole up to [`FULL_BUDGET_UNITS`], and in
+    /// proportion less above (Great melee's 40 units: 3 in 10), both the commands of a
+    /// decision and the length of a playout, each counted in work (`playout::work`), which
+    /// weighs a command by the crowd it runs among and the squares its searches cover. A
+    /// large battle's lines are played out on the part of it around the actor's fight
+    /// (`part`), whose crowd and board vary with the fight; counted in work, a decision
+    /// there costs about the same whatever the part. Its playouts stop short of the end and
+    /// are scored where they stop, and in them the units far from the actor's fight stand
+    /// (rather than walk across the board at a whole-board search a command).
     fn for_size(mut self, units: usize) -> Budget {
         if is_large(units) {
-            let share = |commands: u32| commands * LARGE_BATTLE_SHARE.0 / LARGE_BATTLE_SHARE.1;
-            self.commands_per_decision = share(self.commands_per_decision);
+            let units = units as u32;
+            let scaled = |commands: u32| commands * FULL_BUDGET_UNITS / units;
+            self.commands_per_decision = scaled(self.commands_per_decision);
             if let Horizon::End { commands, large } = &mut self.horizon {
-                *commands = share(*commands);
+                *commands = scaled(*commands);
                 *large = true;
             }
         }
@@ -175,9 +176,6 @@ impl Budget {
         Limits { pairs: self.samples / 2, commands: self.commands_per_decision, stop_when_spent: self.large() }
     }
 }
-
-/// The share of its budget a large battle's decision spends, in work.
-const LARGE_BATTLE_SHARE: (u32, u32) = (3, 10);
 
 /// The pairs of playouts of every candidate a large battle's decision makes room for.
 const LARGE_BATTLE_PAIRS: u32 = 3;
@@ -465,17 +463,15 @@ mod tests {
     use super::{Difficulty, Horizon};
 
     /// Up to 12 units a playout runs to the battle's end with every unit; above, the budget
-    /// is three tenths of it, counted in work, and the far units stand.
+    /// shrinks in proportion (Great melee's 40: 3 in 10), counted in work, and the far
+    /// units stand.
     #[test]
     fn a_large_battle_gets_a_smaller_budget_and_playouts_in_which_far_units_stand() {
-        for (units, commands, large) in [(10, 600, false), (12, 600, false), (13, 180, true), (40, 180, true)] {
+        for (units, commands, large) in [(10, 600, false), (12, 600, false), (13, 553, true), (40, 180, true)] {
             let budget = Difficulty::Normal.budget().for_size(units);
             assert!(matches!(budget.horizon, Horizon::End { commands: c, large: l } if (c, l) == (commands, large)));
-            assert_eq!(budget.commands_per_decision, if large { 1_200 } else { 4_000 });
-            assert_eq!(
-                Difficulty::Hard.budget().for_size(units).commands_per_decision,
-                if large { 2_400 } else { 8_000 }
-            );
+            assert_eq!(budget.commands_per_decision, 4_000 * 12 / units.max(12) as u32);
+            assert_eq!(budget.limits().stop_when_spent, large);
         }
     }
 
