@@ -72,9 +72,8 @@ fn kept_seats<T: Clone>(list: &[T], seats: &[usize]) -> Vec<T> {
 
 #[cfg(test)]
 mod tests {
-    use crate::combat::{BattleOptions, BattleWorld};
+    use crate::combat::BattleWorld;
     use crate::grid::{GridPos, Window};
-    use crate::level::{Catalogue, Level};
     use crate::rules::{MoveMode, allowance_ft};
     use crate::variants::RulesVariant;
 
@@ -85,10 +84,8 @@ mod tests {
     /// odd rows sit half a hex over (the part starts on an even row).
     #[test]
     fn a_part_of_a_battle_is_that_battle_on_its_window() {
-        let cat = Catalogue::builtin();
         for (file, v) in [("great-melee.ron", RulesVariant::D20Classic), ("hex-field.ron", RulesVariant::HexPhases)] {
-            let level = Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
-            let battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
+            let battle = BattleWorld::shipped(file, v, 7);
             let whole = battle.snapshot_quiet();
             let b = battle.read();
             let actor = battle.actor().expect("someone acts");

@@ -95,6 +95,16 @@ impl BattleWorld {
         battle
     }
 
+    /// A battle on the shipped level `file` (in `levels/`) under `variant` from `seed`, with
+    /// the built-in catalogue and no house rules: how tests set one up.
+    #[cfg(test)]
+    pub(crate) fn shipped(file: &str, variant: RulesVariant, seed: u64) -> BattleWorld {
+        let cat = Catalogue::builtin();
+        let level =
+            Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).expect("a shipped level");
+        BattleWorld::new(&level, &cat, variant, seed, BattleOptions::default())
+    }
+
     /// A world of `variant` under `house_rules` from this thread's pool, holding whatever
     /// battle it last held: for [`BattleWorld::restore`].
     pub fn scratch(variant: RulesVariant, house_rules: &[HouseRule]) -> BattleWorld {

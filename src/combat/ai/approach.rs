@@ -269,8 +269,7 @@ pub(crate) fn attack_position(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::combat::{BattleOptions, BattleWorld, Command};
-    use crate::level::{Catalogue, Level};
+    use crate::combat::{BattleWorld, Command};
     use crate::variants::RulesVariant;
 
     /// The movement search itself, with no bound in front of it.
@@ -291,11 +290,9 @@ mod tests {
         next: impl Fn(&Battle, usize) -> Command,
         mut check: impl FnMut(&str, RulesVariant, &Battle, usize),
     ) {
-        let cat = Catalogue::builtin();
         for file in files {
-            let level = Level::load(format!("{}/levels/{file}", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
             for v in RulesVariant::ALL {
-                let mut battle = BattleWorld::new(&level, &cat, v, seed, BattleOptions::default());
+                let mut battle = BattleWorld::shipped(file, v, seed);
                 for command in 0..commands {
                     let Some(actor) = battle.actor() else { break };
                     if command % every == 0 {

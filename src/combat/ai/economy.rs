@@ -228,8 +228,7 @@ impl IncomingHarm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::combat::{BattleOptions, BattleWorld};
-    use crate::level::{Catalogue, Level};
+    use crate::combat::BattleWorld;
     use crate::variants::RulesVariant;
 
     /// What the unit acting in `b` spends before `next`, one after another, spending each,
@@ -252,9 +251,7 @@ mod tests {
     /// stance's −4 AC is not free).
     #[test]
     fn the_harm_a_unit_expects_counts_the_foes_that_can_shoot_it() {
-        let cat = Catalogue::builtin();
-        let level = Level::load(format!("{}/levels/archers-walls.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
-        let battle = BattleWorld::new(&level, &cat, RulesVariant::D20Classic, 1, BattleOptions::default());
+        let battle = BattleWorld::shipped("archers-walls.ron", RulesVariant::D20Classic, 1);
         let b = battle.read();
         let view = b.view();
         let (red, blue): (Vec<usize>, Vec<usize>) = (0..b.fighters.len()).partition(|&u| b.fighters.side[u].0 == "red");
@@ -274,9 +271,7 @@ mod tests {
     /// turn ending with the standard action unspent guards with it.
     #[test]
     fn a_guard_before_a_held_attack_leaves_it_the_action_the_attack_is_held_with() {
-        let cat = Catalogue::builtin();
-        let level = Level::load(format!("{}/levels/melee-ring.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
-        let fresh = || BattleWorld::new(&level, &cat, RulesVariant::FourActions, 5, BattleOptions::default());
+        let fresh = || BattleWorld::shipped("melee-ring.ron", RulesVariant::FourActions, 5);
         let hold = Command::Hold { target: None };
         let mut battle = fresh();
         let walk = super::super::greedy(&battle.read(), battle.actor().unwrap());

@@ -121,8 +121,7 @@ mod tests {
     use super::super::candidates::gather;
     use super::super::tactical::{Difficulty, Tactical};
     use super::super::{Ai, greedy};
-    use crate::combat::{BattleOptions, BattleWorld};
-    use crate::level::{Catalogue, Level};
+    use crate::combat::BattleWorld;
     use crate::variants::RulesVariant;
 
     /// On Great melee, once the sides have closed, each decision's part is a few units'
@@ -131,10 +130,8 @@ mod tests {
     /// lines, found on the part, are commands the whole battle takes.
     #[test]
     fn a_large_battles_lines_are_played_on_the_part_around_the_actors_fight() {
-        let cat = Catalogue::builtin();
-        let level = Level::load(format!("{}/levels/great-melee.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
         for v in [RulesVariant::D20Classic, RulesVariant::FourActions] {
-            let mut battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
+            let mut battle = BattleWorld::shipped("great-melee.ron", v, 7);
             for _ in 0..120 {
                 let actor = battle.actor().expect("someone acts");
                 let cmd = greedy(&battle.read(), actor);

@@ -219,8 +219,6 @@ pub(super) fn standing(b: &Battle, actor: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::combat::BattleOptions;
-    use crate::level::{Catalogue, Level};
     use crate::variants::RulesVariant;
 
     /// The fight the far units stand out of stays where the acting unit stood as the playout
@@ -230,10 +228,8 @@ mod tests {
     /// stop the battle it left.
     #[test]
     fn the_fight_stays_where_the_actor_stood_when_the_playout_began() {
-        let cat = Catalogue::builtin();
-        let level = Level::load(format!("{}/levels/great-melee.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
         for v in [RulesVariant::D20Classic, RulesVariant::FourActions] {
-            let mut battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
+            let mut battle = BattleWorld::shipped("great-melee.ron", v, 7);
             let actor = battle.actor().expect("someone acts");
             let (fight, start, away) = {
                 let b = battle.read();
@@ -274,10 +270,8 @@ mod tests {
     /// while the acting unit and its neighbours fight on.
     #[test]
     fn in_a_large_battle_the_units_far_from_the_fight_stand_in_the_playout() {
-        let cat = Catalogue::builtin();
-        let level = Level::load(format!("{}/levels/great-melee.ron", env!("CARGO_MANIFEST_DIR")), &cat).unwrap();
         for v in [RulesVariant::D20Classic, RulesVariant::FourActions] {
-            let battle = BattleWorld::new(&level, &cat, v, 7, BattleOptions::default());
+            let battle = BattleWorld::shipped("great-melee.ron", v, 7);
             let actor = battle.actor().expect("someone acts");
             let (far, opening, before) = {
                 let b = battle.read();
